@@ -1,0 +1,253 @@
+#include "support/config.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+extern char** environ;
+
+namespace fvbench {
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(const EnvMap& env) : env_(env) {}
+
+  // Returns the value, or the default when the variable is unset or empty.
+  std::string str(const char* name, const std::string& def) const {
+    auto it = env_.find(name);
+    return (it == env_.end() || it->second.empty()) ? def : it->second;
+  }
+  bool has(const char* name) const {
+    auto it = env_.find(name);
+    return it != env_.end() && !it->second.empty();
+  }
+
+  Result<double> positive(const char* name, double def, const char* what) const {
+    if (!has(name)) return def;
+    const std::string& s = env_.at(name);
+    errno = 0;
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+      return Error{fmt::format("{}='{}': not a number (expected {})", name, s, what)};
+    }
+    if (v <= 0) return Error{fmt::format("{}='{}': must be > 0 (expected {})", name, s, what)};
+    return v;
+  }
+
+  Result<int> integer(const char* name, int def, int lo, int hi, const char* what) const {
+    if (!has(name)) return def;
+    const std::string& s = env_.at(name);
+    errno = 0;
+    char* end = nullptr;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (end == s.c_str() || *end != '\0' || errno == ERANGE) {
+      return Error{fmt::format("{}='{}': not an integer (expected {})", name, s, what)};
+    }
+    if (v < lo || v > hi) {
+      return Error{fmt::format("{}='{}': out of range {}..{} (expected {})", name, s, lo, hi, what)};
+    }
+    return static_cast<int>(v);
+  }
+
+ private:
+  const EnvMap& env_;
+};
+
+// taskset -c list syntax: "0-3,6,8-9". Returns an error message or "".
+std::string CheckCpuList(const std::string& s) {
+  if (s.empty()) return "";
+  size_t i = 0;
+  auto number = [&]() -> bool {
+    size_t start = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return i > start;
+  };
+  while (true) {
+    if (!number()) return "expected a cpu list like 0-3,6";
+    if (i < s.size() && s[i] == '-') {
+      ++i;
+      if (!number()) return "expected a cpu list like 0-3,6";
+    }
+    if (i == s.size()) return "";
+    if (s[i] != ',') return "expected a cpu list like 0-3,6";
+    ++i;
+  }
+}
+
+}  // namespace
+
+const char* EngineName(Engine e) { return e == Engine::kK6 ? "k6" : "wrk"; }
+
+EnvMap CurrentEnvironment() {
+  EnvMap env;
+  for (char** p = environ; p && *p; ++p) {
+    std::string kv(*p);
+    auto eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return env;
+}
+
+Result<Config> LoadConfig(const ConfigInputs& in) {
+  Config c;
+  Reader r(in.env);
+  c.source_dir = in.source_dir;
+
+  c.bench_dir = r.str("BENCH_DIR", c.bench_dir);
+  c.fv_dir = r.str("FV_DIR", c.fv_dir);
+  for (auto [name, val] : {std::pair{"BENCH_DIR", &c.bench_dir}, std::pair{"FV_DIR", &c.fv_dir}}) {
+    std::string v = *val;
+    while (v.size() > 1 && v.back() == '/') v.pop_back();
+    if (v.empty() || v[0] != '/') {
+      return Error{fmt::format("{}='{}': must be an absolute path", name, *val)};
+    }
+    if (v == "/") return Error{fmt::format("{}='{}': refusing the root directory", name, *val)};
+    *val = v;
+  }
+  c.k6_version = r.str("K6_VER", c.k6_version);
+
+  auto port = [&](const char* name, int def, int* out) -> Result<void> {
+    auto v = r.integer(name, def, 1, 65535, "a TCP port 1..65535");
+    if (!v) return v.error();
+    *out = *v;
+    return Ok();
+  };
+  if (auto e = port("FV_PORT", c.fv_port, &c.fv_port); !e) return e.error();
+  if (auto e = port("BACKEND_PORT", c.backend_port, &c.backend_port); !e) return e.error();
+  if (auto e = port("NGINX_PORT", c.nginx_port, &c.nginx_port); !e) return e.error();
+  if (c.fv_port == c.backend_port || c.fv_port == c.nginx_port || c.backend_port == c.nginx_port) {
+    return Error{fmt::format("FV_PORT={}, BACKEND_PORT={}, NGINX_PORT={}: the three ports must differ",
+                             c.fv_port, c.backend_port, c.nginx_port)};
+  }
+
+  struct Num { const char* name; double* out; double def; const char* what; double scale; };
+  double slo_ms = c.throughput_slo_p99_us / 1000.0;
+  for (const Num& n : {
+           Num{"LATENCY_RPS", &c.latency_rps, c.latency_rps, "requests per second > 0", 1},
+           Num{"LATENCY_DUR", &c.latency_dur_s, c.latency_dur_s, "seconds > 0", 1},
+           Num{"THROUGHPUT_SEARCH_MAX", &c.throughput_search_max, c.throughput_search_max,
+               "requests per second > 0", 1},
+           Num{"STEP_DUR", &c.step_dur_s, c.step_dur_s, "seconds > 0", 1},
+           Num{"THROUGHPUT_SLO_P99_MS", &slo_ms, slo_ms, "milliseconds > 0", 1},
+           Num{"HEALTH_TIMEOUT", &c.health_timeout_s, c.health_timeout_s, "seconds > 0", 1},
+       }) {
+    auto v = r.positive(n.name, n.def, n.what);
+    if (!v) return v.error();
+    *n.out = *v * n.scale;
+  }
+  c.throughput_slo_p99_us = slo_ms * 1000.0;
+  // WARMUP_DUR may be 0 (no warmup).
+  if (r.has("WARMUP_DUR") && in.env.at("WARMUP_DUR") == "0") {
+    c.warmup_dur_s = 0;
+  } else {
+    auto v = r.positive("WARMUP_DUR", c.warmup_dur_s, "seconds >= 0");
+    if (!v) return v.error();
+    c.warmup_dur_s = *v;
+  }
+  if (auto v = r.integer("LOADGEN_CONNECTIONS", 0, 0, 100000, "connections, 0 = derived from rate"); v) {
+    c.connections = *v;
+  } else {
+    return v.error();
+  }
+
+  c.fairvisor_remote = r.str("FAIRVISOR_REMOTE", "");
+  c.loadgen_remote = r.str("LOADGEN_REMOTE", "");
+  c.ssh_opts = r.str("SSH_OPTS", "");
+  std::string dry = r.str("DRY_RUN", "0");
+  if (dry != "0" && dry != "1") return Error{fmt::format("DRY_RUN='{}': expected 0 or 1", dry)};
+  c.dry_run = dry == "1";
+  c.fairvisor_target_host = r.str("FAIRVISOR_TARGET_HOST", "");
+  if (c.fairvisor_target_host.empty()) {
+    if (c.fairvisor_remote.empty()) {
+      c.fairvisor_target_host = "127.0.0.1";
+    } else {  // seed: strip user@ and :port
+      std::string h = c.fairvisor_remote;
+      if (auto at = h.find('@'); at != std::string::npos) h = h.substr(at + 1);
+      if (auto colon = h.find(':'); colon != std::string::npos) h = h.substr(0, colon);
+      c.fairvisor_target_host = h;
+    }
+  }
+
+  c.oresty_cpuset = r.str("ORESTY_CPUSET", "");
+  c.k6_cpuset = r.str("K6_CPUSET", "");
+  for (auto [name, val] : {std::pair{"ORESTY_CPUSET", &c.oresty_cpuset}, std::pair{"K6_CPUSET", &c.k6_cpuset}}) {
+    if (std::string why = CheckCpuList(*val); !why.empty()) {
+      return Error{fmt::format("{}='{}': {}", name, *val, why)};
+    }
+  }
+  // Seed behaviour: with taskset and >= 8 cores, split 50/50 when unset.
+  if (in.have_taskset && in.cores >= 8) {
+    if (c.oresty_cpuset.empty()) {
+      c.oresty_cpuset = fmt::format("0-{}", in.cores / 2 - 1);
+      c.cpusets_auto = true;
+    }
+    if (c.k6_cpuset.empty()) {
+      c.k6_cpuset = fmt::format("{}-{}", in.cores / 2, in.cores - 1);
+      c.cpusets_auto = true;
+    }
+  }
+
+  c.edge_src = r.str("FAIRVISOR_EDGE_SRC", c.edge_src);
+  c.edge_ref = r.str("FAIRVISOR_EDGE_REF", "");
+  bool edge_is_url = c.edge_src.find("://") != std::string::npos ||
+                     c.edge_src.rfind("git@", 0) == 0;
+  if (!edge_is_url) {
+    if (c.edge_src[0] != '/') {
+      return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': expected a git URL or an absolute path", c.edge_src)};
+    }
+    if (in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
+      return Error{fmt::format(
+          "FAIRVISOR_EDGE_SRC='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)", c.edge_src)};
+    }
+  }
+
+  std::string rt = r.str("NGINX_RUNTIME", "auto");
+  if (rt == "auto") c.runtime = NginxRuntime::kAuto;
+  else if (rt == "openresty") c.runtime = NginxRuntime::kOpenResty;
+  else if (rt == "nginx") c.runtime = NginxRuntime::kDistro;
+  else return Error{fmt::format("NGINX_RUNTIME='{}': expected auto, openresty or nginx", rt)};
+
+  c.fv_worker_processes = r.str("FAIRVISOR_WORKER_PROCESSES", c.fv_worker_processes);
+  if (c.fv_worker_processes != "auto") {
+    auto v = r.integer("FAIRVISOR_WORKER_PROCESSES", 1, 1, 1024, "auto or a worker count");
+    if (!v) return v.error();
+  }
+  c.fv_log_level = r.str("FAIRVISOR_LOG_LEVEL", c.fv_log_level);
+  static const std::set<std::string> kLevels = {"debug", "info", "notice", "warn", "error", "crit", "alert", "emerg"};
+  if (!kLevels.count(c.fv_log_level)) {
+    return Error{fmt::format("FAIRVISOR_LOG_LEVEL='{}': expected an nginx error_log level "
+                             "(debug info notice warn error crit alert emerg)", c.fv_log_level)};
+  }
+
+  std::string engine = r.str("LOADGEN_ENGINE", "k6");
+  if (engine == "k6") c.engine = Engine::kK6;
+  else if (engine == "wrk") c.engine = Engine::kWrk;
+  else return Error{fmt::format("LOADGEN_ENGINE='{}': unknown engine (expected k6 or wrk)", engine)};
+
+  c.policy_dir = r.str("FVBENCH_POLICY_DIR", in.source_dir + "/fixtures/policies");
+  c.thresholds = r.str("FVBENCH_THRESHOLDS", in.source_dir + "/thresholds/portable.json");
+  c.reference = r.str("FVBENCH_REFERENCE", in.source_dir + "/reference.json");
+  if (in.file_exists) {
+    for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+      std::string f = c.policy_dir + "/" + p;
+      if (!in.file_exists(f)) {
+        return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}", c.policy_dir, f)};
+      }
+    }
+    if (!in.file_exists(c.thresholds)) {
+      return Error{fmt::format("FVBENCH_THRESHOLDS='{}': no such file", c.thresholds)};
+    }
+    if (!in.file_exists(c.reference)) {
+      return Error{fmt::format("FVBENCH_REFERENCE='{}': no such file", c.reference)};
+    }
+  }
+  return c;
+}
+
+}  // namespace fvbench

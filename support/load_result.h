@@ -1,0 +1,42 @@
+// One load phase's outcome, engine-neutral. Produced by the k6 and wrk parsers
+// (k6_summary.h, wrk_output.h); consumed by thresholds, the search and reports.
+//
+// Units: latencies in microseconds (k6 reports milliseconds; the k6 parser
+// converts once), rates in requests per second, error_rate a fraction 0..1.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace fvbench {
+
+struct LatencyUs {
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double p999 = 0;  // p(99.9)
+  double max = 0;
+};
+
+struct LoadResult {
+  std::string engine;          // "k6" | "wrk"
+  std::string engine_version;  // as the engine printed it; may be empty from a parser
+  double target_rps = 0;       // the arrival rate asked for
+  double duration_s = 0;       // measured phase length as the engine reports it
+  uint64_t requests = 0;       // completed HTTP requests (any status)
+  uint64_t failed = 0;         // requests that failed: transport error or non-2xx
+  uint64_t non_2xx = 0;        // responses with a status outside 200..299
+  double achieved_rps = 0;     // requests / duration_s
+  double error_rate = 0;       // failed / requests, 0..1
+  LatencyUs latency_us;
+  // Engine kept up with the schedule: k6 dropped_iterations == 0, or wrk's
+  // send lag within bound. Set by the parser from the engine's own counters.
+  bool kept_up = true;
+  uint64_t dropped_iterations = 0;   // k6 `dropped_iterations.count` (absent = 0)
+  double max_send_lag_us = 0;        // wrk pacing script: worst lateness vs schedule
+  std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
+  std::string raw_path;        // the raw engine output this was parsed from
+};
+
+}  // namespace fvbench

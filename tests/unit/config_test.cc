@@ -1,0 +1,119 @@
+#include "support/config.h"
+
+#include <gtest/gtest.h>
+
+namespace fvbench {
+namespace {
+
+ConfigInputs Inputs(EnvMap env, int cores = 2) {
+  ConfigInputs in;
+  in.env = std::move(env);
+  in.source_dir = "/src";
+  in.cores = cores;
+  in.file_exists = [](const std::string&) { return true; };
+  return in;
+}
+
+TEST(Config, SeedDefaults) {
+  auto c = LoadConfig(Inputs({}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->fv_port, 8080);
+  EXPECT_EQ(c->backend_port, 8081);
+  EXPECT_EQ(c->nginx_port, 8082);
+  EXPECT_EQ(c->latency_rps, 10000);
+  EXPECT_EQ(c->latency_dur_s, 60);
+  EXPECT_EQ(c->warmup_dur_s, 10);
+  EXPECT_EQ(c->throughput_search_max, 150000);
+  EXPECT_EQ(c->bench_dir, "/tmp/fv-bench");
+  EXPECT_EQ(c->fv_dir, "/opt/fairvisor");
+  EXPECT_EQ(c->k6_version, "v0.54.0");
+  EXPECT_EQ(c->engine, Engine::kK6);
+  EXPECT_EQ(c->fairvisor_target_host, "127.0.0.1");
+  EXPECT_EQ(c->policy_dir, "/src/fixtures/policies");
+  EXPECT_TRUE(c->oresty_cpuset.empty());
+  EXPECT_FALSE(c->remote());
+}
+
+TEST(Config, AutoSplitsCpusetsAtEightCores) {
+  auto c = LoadConfig(Inputs({}, 8));
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->oresty_cpuset, "0-3");
+  EXPECT_EQ(c->k6_cpuset, "4-7");
+  EXPECT_TRUE(c->cpusets_auto);
+  auto seven = LoadConfig(Inputs({}, 7));
+  EXPECT_TRUE(seven->oresty_cpuset.empty());
+  auto explicit_set = LoadConfig(Inputs({{"ORESTY_CPUSET", "0"}, {"K6_CPUSET", "1"}}, 16));
+  EXPECT_EQ(explicit_set->oresty_cpuset, "0");
+  EXPECT_EQ(explicit_set->k6_cpuset, "1");
+  EXPECT_FALSE(explicit_set->cpusets_auto);
+}
+
+TEST(Config, InfersTargetHostFromRemote) {
+  auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "ubuntu@10.9.8.7"}, {"LOADGEN_REMOTE", "lg"}}));
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->fairvisor_target_host, "10.9.8.7");
+  EXPECT_TRUE(c->remote());
+}
+
+struct BadValue {
+  const char* var;
+  const char* value;
+  const char* expect;  // substring of the error
+};
+
+class ConfigRejects : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(ConfigRejects, NamesVariableAndValue) {
+  const BadValue& b = GetParam();
+  auto c = LoadConfig(Inputs({{b.var, b.value}}));
+  ASSERT_FALSE(c.ok()) << b.var << "=" << b.value << " was accepted";
+  EXPECT_NE(c.error().message.find(b.var), std::string::npos) << c.error().message;
+  EXPECT_NE(c.error().message.find(std::string("'") + b.value + "'"), std::string::npos) << c.error().message;
+  EXPECT_NE(c.error().message.find(b.expect), std::string::npos) << c.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadValues, ConfigRejects,
+    ::testing::Values(BadValue{"LATENCY_RPS", "10k", "not a number"},
+                      BadValue{"LATENCY_RPS", "-5", "must be > 0"},
+                      BadValue{"LATENCY_DUR", "nan", "not a number"},
+                      BadValue{"FV_PORT", "70000", "out of range"},
+                      BadValue{"NGINX_PORT", "80x", "not an integer"},
+                      BadValue{"LOADGEN_ENGINE", "jmeter", "unknown engine"},
+                      BadValue{"BENCH_DIR", "/", "root"},
+                      BadValue{"BENCH_DIR", "relative/dir", "absolute"},
+                      BadValue{"ORESTY_CPUSET", "0-", "cpu list"},
+                      BadValue{"DRY_RUN", "yes", "0 or 1"},
+                      BadValue{"NGINX_RUNTIME", "apache", "expected auto"},
+                      BadValue{"FAIRVISOR_LOG_LEVEL", "verbose", "error_log level"},
+                      BadValue{"FAIRVISOR_EDGE_SRC", "edge", "git URL or an absolute path"}));
+
+TEST(Config, RejectsPortClash) {
+  auto c = LoadConfig(Inputs({{"FV_PORT", "8082"}}));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("must differ"), std::string::npos);
+}
+
+TEST(Config, RejectsMissingFiles) {
+  ConfigInputs in = Inputs({{"FVBENCH_THRESHOLDS", "/nope/profile.json"}});
+  in.file_exists = [](const std::string& p) { return p.find("/nope/") == std::string::npos; };
+  auto c = LoadConfig(in);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("FVBENCH_THRESHOLDS='/nope/profile.json'"), std::string::npos)
+      << c.error().message;
+
+  in = Inputs({{"FAIRVISOR_EDGE_SRC", "/not/edge"}});
+  in.file_exists = [](const std::string& p) { return p.find("/not/edge") == std::string::npos; };
+  c = LoadConfig(in);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("not a fairvisor edge checkout"), std::string::npos);
+}
+
+TEST(Config, WarmupMayBeZero) {
+  auto c = LoadConfig(Inputs({{"WARMUP_DUR", "0"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->warmup_dur_s, 0);
+}
+
+}  // namespace
+}  // namespace fvbench
