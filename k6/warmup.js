@@ -1,0 +1,30 @@
+// fvbench warmup: the same requests as constant_rate.js, at RATE for DURATION,
+// unmeasured. Writes no summary file and prints no summary.
+//
+//   k6 run --quiet --no-color -e TARGET_URL=... -e RATE=... -e DURATION=... \
+//     -e KIND=get|decision|post [-e JWT=...] [-e BODY_FILE=...] \
+//     -e PRE_VUS=... -e MAX_VUS=... warmup.js
+//
+// Parameters and sources: see common.js.
+
+import { arrivalScenario, kind, makeRequest, requiredEnv } from './common.js';
+
+const KIND = kind();
+const BODY = KIND === 'post' ? open(requiredEnv('BODY_FILE')) : '';
+
+export const options = {
+  scenarios: { warmup: arrivalScenario() },
+  discardResponseBodies: true,
+};
+
+const request = makeRequest(KIND, BODY);
+
+export default function () {
+  request();
+}
+
+// Returning an empty object suppresses both the default stdout summary and any
+// file output (custom-summary docs: the returned map decides every output).
+export function handleSummary() {
+  return {};
+}
