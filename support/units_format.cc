@@ -1,0 +1,56 @@
+#include "support/units_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace fvbench::detail {
+
+std::string FormatNumber(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::fabs(v) >= 100 || v == std::round(v)) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
+std::string FormatUs(double us) {
+  if (!std::isfinite(us)) return FormatNumber(us);
+  if (us >= 1000) return fmt::format("{:.2f} ms", us / 1000);
+  return fmt::format("{:.0f} µs", us);
+}
+
+std::string FormatUsBare(double us, double unit_of) {
+  if (!std::isfinite(us)) return FormatNumber(us);
+  if (unit_of >= 1000) return fmt::format("{:.2f}", us / 1000);
+  return fmt::format("{:.0f}", us);
+}
+
+std::string FormatPercent(double fraction) {
+  if (!std::isfinite(fraction)) return FormatNumber(fraction);
+  return fmt::format("{:.2f}%", fraction * 100);
+}
+
+std::string FormatPercentLimit(double fraction) {
+  if (!std::isfinite(fraction)) return FormatNumber(fraction);
+  return fmt::format("{:g}%", fraction * 100);
+}
+
+std::string FormatRps(double rps) {
+  if (!std::isfinite(rps)) return FormatNumber(rps);
+  return fmt::format("{:.0f}", rps);
+}
+
+size_t DisplayWidth(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) ++n;  // count lead bytes only
+  }
+  return n;
+}
+
+std::string PadRight(const std::string& s, size_t width) {
+  size_t w = DisplayWidth(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+}  // namespace fvbench::detail
