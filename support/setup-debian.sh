@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything fvbench needs on a Debian 12 / Ubuntu controller that is
+# also the SUT and load-generator host (local mode): the build toolchain and
+# libraries, Debian's nginx with the Lua module (the SUT runtime when OpenResty
+# is absent), wrk (the offline load engine), and the tools the provisioning
+# and probes call. Idempotent: apt-get skips what is already installed.
+# Run as root or with sudo available.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libfmt-dev libssl-dev libssh-dev
+  # SUT runtime (used when OpenResty is not installed) and fairvisor edge's Lua deps
+  nginx libnginx-mod-http-lua lua-cjson lua-resty-core
+  # load engine available offline; provisioning, probes, pinning
+  wrk curl git ca-certificates iproute2 procps util-linux
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "setup-debian: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "setup-debian: installing ${missing[*]}"
+$SUDO apt-get update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Debian enables and starts the packaged nginx on port 80; fvbench never uses
+# it (it starts its own nginx processes from configs under BENCH_DIR).
