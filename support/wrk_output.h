@@ -1,0 +1,88 @@
+// Parser for the JSON object that support/wrk/pace.lua writes in wrk's done()
+// (schema "fvbench.wrk.pace/1"). Pure: no I/O.
+//
+// Input fields (all required unless marked; counts are non-negative integers):
+//   schema "fvbench.wrk.pace/1", target_rate (req/s), threads, threads_requested,
+//   requests (completed responses, any status), sent (paced sends),
+//   duration_us (wrk's runtime, µs), errors {connect, read, write, status,
+//   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max}
+//   (µs, from wrk's histogram), send_lag_us {max, mean, late_1ms, late_10ms},
+//   ratelimit_evidence (optional; present when the script counted responses).
+//   Meaning of every field: the header comment of support/wrk/pace.lua.
+//
+// Mapping to LoadResult (support/load_result.h):
+//   duration_s   = duration_us / 1e6 (must be > 0)
+//   achieved_rps = requests / duration_s
+//   failed       = connect + read + write + timeout + non_2xx, capped at attempts.
+//                  wrk's `timeout` counts responses slower than --timeout: they
+//                  completed, but too late to count as served.
+//   error_rate   = failed / attempts, attempts = requests + connect + read +
+//                  write (each socket error is at most one request that never
+//                  completed; timeout and non-2xx responses are already inside
+//                  `requests`). So 0 <= error_rate <= 1; a run with no attempt
+//                  at all has error_rate 1 (nothing was served), never 0.
+//   non_2xx      = exact statuses outside 200..299 when pace.lua counted them
+//                  (non_2xx_source "response"); otherwise wrk's errors.status,
+//                  which counts status > 399 only (3xx slip through).
+//   kept_up      = the engine kept to its schedule: send_lag_us.max <=
+//                  max_lag_us_allowed and sent > 0 when requests > 0 (sent == 0
+//                  means delay()/request() never paced: not an open model).
+//                  Socket errors are not held against the engine (wrk cannot
+//                  tell whose fault they are); they count in error_rate.
+//                  Recommended bound: kDefaultMaxSendLagUs (10 ms): wrk's
+//                  timers tick in whole milliseconds, so lag up to ~1-2 ms is
+//                  quantisation; 10 ms late means connections ran out or the
+//                  loadgen CPU was saturated.
+//   max_send_lag_us = send_lag_us.max; ratelimit_evidence copied when present.
+//   engine "wrk"; engine_version empty (the engine fills it); raw_path = source_name.
+//
+// Errors (never a silent 0): empty text, invalid/truncated JSON (with the byte
+// offset), wrong schema, a missing field, a field of the wrong type, a negative
+// or fractional count, and a target_rate that differs from `target_rps`
+// (relative 1e-6) or threads != threads_requested (the offered rate was not the
+// one asked for). Every message starts with `source_name` and names the field.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "support/load_result.h"
+#include "support/result.h"
+
+namespace fvbench {
+
+inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms
+
+// Everything pace.lua reports, beyond the engine-neutral LoadResult.
+struct WrkOutput {
+  LoadResult load;
+  struct Errors {
+    uint64_t connect = 0, read = 0, write = 0, status = 0, timeout = 0;
+  } errors;
+  struct SendLag {
+    double max_us = 0, mean_us = 0, max_early_us = 0;
+    uint64_t late_1ms = 0, late_10ms = 0;  // sends later than 1 ms / 10 ms past their slot
+  } send_lag;
+  uint64_t sent = 0;
+  int threads = 0;
+  int connections = 0;               // 0 when the JSON has none (FVBENCH_CONNECTIONS unset)
+  std::string non_2xx_source;        // "response" or "errors.status (status > 399 only)"
+  // wrk's stats_correct() adds synthetic samples before done(); samples >
+  // recorded means the percentiles include them. 0/0 when the JSON has none.
+  uint64_t latency_samples = 0;
+  uint64_t latency_recorded = 0;
+  std::map<int, uint64_t> status_counts;  // when counted in response()
+};
+
+Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
+                                     double target_rps,
+                                     double max_lag_us_allowed = kDefaultMaxSendLagUs);
+
+// The LoadResult part of ParseWrkPaceOutput.
+Result<LoadResult> ParseWrkOutput(std::string_view text, const std::string& source_name,
+                                  double target_rps,
+                                  double max_lag_us_allowed = kDefaultMaxSendLagUs);
+
+}  // namespace fvbench

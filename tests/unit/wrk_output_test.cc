@@ -1,0 +1,234 @@
+// ParseWrkOutput / ParseWrkPaceOutput over real pace.lua recordings
+// (fixtures/wrk/, see its README) and hand-made bad inputs.
+#include "support/wrk_output.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace fvbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string FixturePath(const std::string& name) {
+  const char* dir = std::getenv("FVBENCH_FIXTURES");
+  std::string base = (dir && *dir) ? dir : FVBENCH_SOURCE_DIR "/fixtures";
+  return base + "/wrk/" + name;
+}
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(FixturePath(name), std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open fixture " << FixturePath(name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A minimal valid document; tests edit one thing at a time.
+std::string Doc(const std::string& requests = "1000", const std::string& errors =
+                    R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})",
+                const std::string& non_2xx = "0", const std::string& lag_max = "500",
+                const std::string& sent = "1000") {
+  return R"({"schema":"fvbench.wrk.pace/1","target_rate":500,"threads":2,"threads_requested":2,)"
+         R"("requests":)" + requests + R"(,"sent":)" + sent +
+         R"(,"duration_us":2000000,"errors":)" + errors + R"(,"non_2xx":)" + non_2xx +
+         R"(,"non_2xx_source":"response","latency_us":{"p50":100,"p90":200,"p99":300,"p99_9":400,"max":500},)"
+         R"("send_lag_us":{"max":)" + lag_max + R"(,"mean":10,"late_1ms":0,"late_10ms":0}})";
+}
+
+TEST(WrkOutput, PacedRecordingMapsEveryField) {
+  auto r = ParseWrkPaceOutput(Fixture("paced_get_2000rps.json"), "paced.json", 2000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const LoadResult& l = r->load;
+  EXPECT_EQ(l.engine, "wrk");
+  EXPECT_EQ(l.raw_path, "paced.json");
+  EXPECT_EQ(l.target_rps, 2000);
+  EXPECT_EQ(l.requests, 10012u);
+  EXPECT_DOUBLE_EQ(l.duration_s, 5.007898);
+  EXPECT_NEAR(l.achieved_rps, 10012 / 5.007898, 1e-9);
+  EXPECT_EQ(l.failed, 0u);
+  EXPECT_EQ(l.non_2xx, 0u);
+  EXPECT_EQ(l.error_rate, 0.0);
+  // Already microseconds in the file: no conversion.
+  EXPECT_EQ(l.latency_us.p50, 105);
+  EXPECT_EQ(l.latency_us.p90, 179);
+  EXPECT_EQ(l.latency_us.p99, 3441);
+  EXPECT_EQ(l.latency_us.p999, 5575);
+  EXPECT_EQ(l.latency_us.max, 7056);
+  EXPECT_DOUBLE_EQ(l.max_send_lag_us, 5532.013);
+  EXPECT_TRUE(l.kept_up);  // 5.5 ms <= 10 ms default
+  EXPECT_FALSE(l.ratelimit_evidence.has_value());
+  EXPECT_EQ(r->sent, 10012u);
+  EXPECT_EQ(r->threads, 2);
+  EXPECT_EQ(r->connections, 20);
+  EXPECT_EQ(r->send_lag.late_1ms, 717u);
+  EXPECT_EQ(r->send_lag.late_10ms, 0u);
+  EXPECT_DOUBLE_EQ(r->send_lag.max_early_us, 608.111);
+  EXPECT_EQ(r->latency_samples, 10012u);
+  EXPECT_EQ(r->latency_recorded, 10012u);
+  EXPECT_EQ(r->non_2xx_source, "errors.status (status > 399 only)");
+}
+
+TEST(WrkOutput, LagBoundDecidesKeptUp) {
+  const std::string text = Fixture("paced_get_2000rps.json");
+  auto strict = ParseWrkOutput(text, "paced.json", 2000, /*max_lag_us_allowed=*/5000);
+  ASSERT_TRUE(strict.ok()) << strict.error().message;
+  EXPECT_FALSE(strict->kept_up);  // max lag 5532 µs > 5000
+  auto loose = ParseWrkOutput(text, "paced.json", 2000, 5532.013);
+  ASSERT_TRUE(loose.ok());
+  EXPECT_TRUE(loose->kept_up);  // bound is inclusive
+}
+
+TEST(WrkOutput, OverloadRecordingIsNotKeptUp) {
+  auto r = ParseWrkPaceOutput(Fixture("overload_get_200000rps_4conn.json"), "overload.json", 200000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->load.kept_up);
+  EXPECT_GT(r->load.max_send_lag_us, 1e6);  // the schedule fell seconds behind
+  EXPECT_LT(r->load.achieved_rps, 0.5 * 200000);
+  EXPECT_EQ(r->load.error_rate, 0.0);  // every response was fine: only lag shows it
+  // wrk's stats_correct() invented samples; visible as samples > recorded.
+  EXPECT_GT(r->latency_samples, r->latency_recorded);
+}
+
+TEST(WrkOutput, CountedStatusesAndRateLimitHeaders) {
+  auto r = ParseWrkPaceOutput(Fixture("status_429_counted.json"), "429.json", 1000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->load.requests, 2002u);
+  EXPECT_EQ(r->load.non_2xx, 2002u);
+  EXPECT_EQ(r->load.failed, 2002u);
+  EXPECT_DOUBLE_EQ(r->load.error_rate, 1.0);
+  ASSERT_TRUE(r->load.ratelimit_evidence.has_value());
+  EXPECT_EQ(*r->load.ratelimit_evidence, 2002u);
+  EXPECT_EQ(r->non_2xx_source, "response");
+  ASSERT_EQ(r->status_counts.size(), 1u);
+  EXPECT_EQ(r->status_counts.at(429), 2002u);
+}
+
+TEST(WrkOutput, UncountedStatusesFallBackToWrkErrors) {
+  auto r = ParseWrkPaceOutput(Fixture("status_429_uncounted.json"), "429u.json", 1000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->load.non_2xx, r->errors.status);
+  EXPECT_EQ(r->load.non_2xx, 2002u);
+  EXPECT_FALSE(r->load.ratelimit_evidence.has_value());
+  EXPECT_THAT(r->non_2xx_source, HasSubstr("errors.status"));
+}
+
+TEST(WrkOutput, DecisionWithRateLimitHeadersOn200) {
+  auto r = ParseWrkPaceOutput(Fixture("decision_ratelimit_headers.json"), "d.json", 1000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->load.non_2xx, 0u);
+  ASSERT_TRUE(r->load.ratelimit_evidence.has_value());
+  EXPECT_EQ(*r->load.ratelimit_evidence, r->load.requests);
+  EXPECT_EQ(r->status_counts.at(200), r->load.requests);
+}
+
+TEST(WrkOutput, ErrorRateCountsSocketErrorsAsAttempts) {
+  // 1000 completed (10 of them non-2xx, 5 slower than --timeout) + 20 connect
+  // + 3 read + 2 write errors: failed 40 of 1025 attempts.
+  auto r = ParseWrkOutput(
+      Doc("1000", R"({"connect":20,"read":3,"write":2,"status":10,"timeout":5})", "10"), "x.json",
+      500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->failed, 40u);
+  EXPECT_DOUBLE_EQ(r->error_rate, 40.0 / 1025.0);
+  EXPECT_TRUE(r->kept_up);  // socket errors are not held against the engine
+}
+
+TEST(WrkOutput, NothingServedIsErrorRateOneNotZero) {
+  auto none = ParseWrkOutput(Doc("0", R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})",
+                                 "0", "0", "0"),
+                             "x.json", 500);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_EQ(none->error_rate, 1.0);
+  auto refused = ParseWrkOutput(
+      Doc("0", R"({"connect":70,"read":0,"write":0,"status":0,"timeout":0})", "0", "0", "0"),
+      "x.json", 500);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->failed, 70u);
+  EXPECT_EQ(refused->error_rate, 1.0);
+}
+
+TEST(WrkOutput, UnpacedRunIsNotKeptUp) {
+  // requests completed but no paced send recorded: delay()/request() were not ours.
+  auto r = ParseWrkOutput(Doc("1000", R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})",
+                              "0", "0", "0"),
+                          "x.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->kept_up);
+}
+
+struct BadCase {
+  const char* fixture;
+  const char* expect;  // substring of the error message
+};
+
+class WrkOutputBadFixture : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(WrkOutputBadFixture, ClearErrorNamingFileAndField) {
+  const BadCase& c = GetParam();
+  auto r = ParseWrkOutput(Fixture(c.fixture), c.fixture, 2000);
+  ASSERT_FALSE(r.ok()) << c.fixture << " parsed";
+  EXPECT_THAT(r.error().message, HasSubstr(c.fixture));
+  EXPECT_THAT(r.error().message, HasSubstr(c.expect));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Recorded, WrkOutputBadFixture,
+    ::testing::Values(BadCase{"bad_empty.json", "empty output"},
+                      BadCase{"bad_truncated.json", "not valid JSON at byte"},
+                      BadCase{"paced_get_2000rps.stdout.txt", "not valid JSON"},
+                      BadCase{"bad_missing_send_lag.json", "missing field `send_lag_us`"},
+                      BadCase{"bad_requests_string.json", "field `requests` is a string"},
+                      BadCase{"bad_p99_null.json", "field `latency_us.p99` is null"}));
+
+TEST(WrkOutput, HandMadeBadInputs) {
+  struct Case {
+    std::string text;
+    double target;
+    const char* expect;
+  };
+  const std::string good = Doc();
+  const Case cases[] = {
+      {"   \n", 500, "empty output"},
+      {"[1,2]", 500, "top level is a array"},
+      {R"({"schema":"other/1"})", 500, "field `schema` is \"other/1\""},
+      {R"({"target_rate":500})", 500, "missing field `schema`"},
+      {good, 1000, "field `target_rate` is 500 but the phase asked for 1000"},
+      {Doc("-5"), 500, "field `requests` is -5"},
+      {Doc("10.5"), 500, "field `requests` is 10.5"},
+      {Doc("1000", R"({"connect":0,"read":0,"write":0,"status":0})"), 500,
+       "missing field `errors.timeout`"},
+      {Doc("1000", R"([0,0,0,0,0])"), 500, "`errors` is not an object"},
+      {Doc("1000", R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})", "0", "-1"), 500,
+       "field `send_lag_us.max` is -1"},
+      {[&] {
+         std::string t = good;
+         t.replace(t.find(R"("threads":2)"), 11, R"("threads":1)");
+         return t;
+       }(),
+       500, "field `threads` is 1 but `threads_requested`"},
+      {[&] {
+         std::string t = good;
+         t.replace(t.find(R"("duration_us":2000000)"), 21, R"("duration_us":0)");
+         return t;
+       }(),
+       500, "field `duration_us` is 0"},
+  };
+  for (const Case& c : cases) {
+    auto r = ParseWrkOutput(c.text, "hand.json", c.target);
+    ASSERT_FALSE(r.ok()) << "parsed: " << c.text;
+    EXPECT_THAT(r.error().message, HasSubstr("hand.json")) << c.text;
+    EXPECT_THAT(r.error().message, HasSubstr(c.expect)) << c.text;
+  }
+  // The unedited document is valid, so the cases above fail for their edit.
+  auto ok = ParseWrkOutput(good, "hand.json", 500);
+  EXPECT_TRUE(ok.ok()) << ok.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench
