@@ -1,0 +1,218 @@
+#include "support/nginx_conf.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace fvbench {
+namespace {
+
+// Synthetic template with the structure of edge's docker/nginx.conf.template
+// (written for this test; not a copy).
+constexpr const char kTemplate[] = R"(worker_processes ${FAIRVISOR_WORKER_PROCESSES};
+env FAIRVISOR_CONFIG_FILE;
+env FAIRVISOR_MODE;
+
+events {
+  worker_connections 1024;
+}
+
+error_log /dev/stderr ${FAIRVISOR_LOG_LEVEL};
+pid /tmp/nginx.pid;
+
+http {
+  resolver 127.0.0.11 ipv6=off valid=30s;
+  resolver_timeout 2s;
+  geo $is_tor_exit {
+    default 0;
+    include /etc/nginx/iplists/tor_exits.geo;
+  }
+  map $http_x_asn $fairvisor_asn_type {
+    include /etc/fairvisor/asn_type.map;
+  }
+  lua_package_path "/opt/fairvisor/src/?.lua;;";
+  lua_shared_dict fairvisor_counters ${FAIRVISOR_SHARED_DICT_SIZE};
+  init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;
+  server {
+    listen 8080;
+    set $fairvisor_mode "${FAIRVISOR_MODE}";
+    set $fairvisor_backend "$FAIRVISOR_BACKEND_URL";
+    location / {
+      access_by_lua_file /opt/fairvisor/src/nginx/access.lua;
+      if ($fairvisor_mode = reverse_proxy) {
+        proxy_pass $fairvisor_backend;
+      }
+    }
+  }
+}
+)";
+
+FairvisorParams Params() {
+  FairvisorParams p;
+  p.prefix = "/b/run/fv";
+  p.listen_addr = "127.0.0.1";
+  p.port = 18480;
+  p.worker_processes = "2";
+  p.worker_connections = 2048;
+  p.log_level = "error";
+  p.mode = "reverse_proxy";
+  p.backend_url = "http://127.0.0.1:18481";
+  p.shared_dict_size = "64m";
+  p.fv_dir = "/srv/edge";
+  p.asn_map_path = "/srv/edge/asn_type.map";
+  p.tor_geo_path = "/b/run/fv/conf/tor_exits.geo";
+  return p;
+}
+
+bool Has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+TEST(EnvSubst, OnlyListedNames) {
+  std::map<std::string, std::string> vars = {{"A", "1"}, {"AB", "2"}};
+  EXPECT_EQ(detail::EnvSubst("$A ${A} $AB ${AB} $ABC ${C} $a $ $", vars), "1 1 2 2 $ABC ${C} $a $ $");
+  EXPECT_EQ(detail::EnvSubst("x${A", vars), "x${A");
+}
+
+TEST(RenderFairvisor, RewritesEveryDockerDirective) {
+  auto r = RenderFairvisorConf(kTemplate, Params());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string& c = *r;
+  EXPECT_TRUE(Has(c, "worker_processes 2;\n"));
+  EXPECT_TRUE(Has(c, "  worker_connections 2048;\n"));
+  EXPECT_TRUE(Has(c, "error_log /b/run/fv/logs/error.log error;\n"));
+  EXPECT_TRUE(Has(c, "pid /b/run/fv/logs/nginx.pid;\n"));
+  EXPECT_TRUE(Has(c, "    listen 127.0.0.1:18480;\n"));
+  EXPECT_TRUE(Has(c, "    include /b/run/fv/conf/tor_exits.geo;\n"));
+  EXPECT_TRUE(Has(c, "    include /srv/edge/asn_type.map;\n"));
+  EXPECT_TRUE(Has(c, "lua_package_path \"/srv/edge/src/?.lua;;\";"));
+  EXPECT_TRUE(Has(c, "init_worker_by_lua_file /srv/edge/src/nginx/init_worker.lua;"));
+  EXPECT_TRUE(Has(c, "access_by_lua_file /srv/edge/src/nginx/access.lua;"));
+  EXPECT_TRUE(Has(c, "lua_shared_dict fairvisor_counters 64m;"));
+  EXPECT_TRUE(Has(c, "set $fairvisor_mode \"reverse_proxy\";"));
+  EXPECT_TRUE(Has(c, "set $fairvisor_backend \"http://127.0.0.1:18481\";"));
+  EXPECT_TRUE(Has(c, "http {\n  client_body_temp_path /b/run/fv/tmp/client_body;\n"
+                     "  proxy_temp_path /b/run/fv/tmp/proxy;\n"));
+  // nginx variables are not environment variables: left alone.
+  EXPECT_TRUE(Has(c, "geo $is_tor_exit {"));
+  EXPECT_TRUE(Has(c, "proxy_pass $fairvisor_backend;"));
+  EXPECT_TRUE(Has(c, "# resolver dropped by fvbench"));
+  EXPECT_TRUE(Has(c, "resolver_timeout 2s;"));
+  EXPECT_FALSE(Has(c, "127.0.0.11"));
+  EXPECT_FALSE(Has(c, "load_module"));
+  EXPECT_FALSE(Has(c, "${"));
+}
+
+TEST(RenderFairvisor, DistroRuntimePrependsLuaModules) {
+  FairvisorParams p = Params();
+  p.load_lua_modules = true;
+  p.resolver = "10.0.0.2";
+  auto r = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rfind("load_module /usr/lib/nginx/modules/ndk_http_module.so;\n"
+                     "load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;\n"
+                     "worker_processes 2;",
+                     0),
+            0u);
+  EXPECT_TRUE(Has(*r, "  resolver 10.0.0.2;\n"));
+}
+
+// Each directive the renderer must rewrite, removed from the template, is an
+// error that names it.
+TEST(RenderFairvisor, MissingDirectiveIsNamed) {
+  struct Case { std::string remove; std::string named; };
+  for (const Case& c : std::vector<Case>{
+           {"error_log /dev/stderr ${FAIRVISOR_LOG_LEVEL};", "error_log"},
+           {"pid /tmp/nginx.pid;", "pid"},
+           {"listen 8080;", "listen"},
+           {"include /etc/nginx/iplists/tor_exits.geo;", "tor_exits.geo"},
+           {"include /etc/fairvisor/asn_type.map;", "asn_type.map"},
+           {"worker_connections 1024;", "worker_connections"},
+       }) {
+    std::string t = kTemplate;
+    size_t at = t.find(c.remove);
+    ASSERT_NE(at, std::string::npos) << c.remove;
+    t.erase(at, c.remove.size());
+    auto r = RenderFairvisorConf(t, Params());
+    ASSERT_FALSE(r.ok()) << "removed: " << c.remove;
+    EXPECT_TRUE(Has(r.error().message, c.named)) << r.error().message;
+    EXPECT_TRUE(Has(r.error().message, "template changed")) << r.error().message;
+  }
+}
+
+TEST(RenderFairvisor, NoOptFairvisorPathIsAnError) {
+  std::string t = kTemplate;
+  for (size_t at; (at = t.find("/opt/fairvisor/")) != std::string::npos;) t.replace(at, 15, "/x/");
+  auto r = RenderFairvisorConf(t, Params());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "/opt/fairvisor/")) << r.error().message;
+}
+
+TEST(RenderFairvisor, UnknownVariableIsNamedWithLine) {
+  std::string t = std::string(kTemplate) + "# ${IGNORED_IN_COMMENT}\nworker_rlimit_nofile ${FAIRVISOR_NOFILE};\n";
+  auto r = RenderFairvisorConf(t, Params());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "${FAIRVISOR_NOFILE}")) << r.error().message;
+  size_t line = std::count(t.begin(), t.end(), '\n');  // the last line of t
+  EXPECT_TRUE(Has(r.error().message, "line " + std::to_string(line) + ":")) << r.error().message;
+}
+
+TEST(RenderFairvisor, LeftoverDockerPathIsAnError) {
+  std::string t = std::string(kTemplate) + "ssl_certificate /etc/fairvisor/cert.pem;\n";
+  auto r = RenderFairvisorConf(t, Params());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "ssl_certificate /etc/fairvisor/cert.pem;")) << r.error().message;
+}
+
+TEST(RenderFairvisor, SecondListenIsAmbiguous) {
+  std::string t = kTemplate;
+  t.replace(t.find("listen 8080;"), 12, "listen 8080;\n    listen 8443 ssl;");
+  auto r = RenderFairvisorConf(t, Params());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "listen")) << r.error().message;
+  EXPECT_TRUE(Has(r.error().message, "found 2")) << r.error().message;
+}
+
+TEST(RenderFairvisor, TemplateVarsAreTheFiveEnvsubstNames) {
+  auto v = FairvisorTemplateVars(Params());
+  ASSERT_EQ(v.size(), 5u);
+  EXPECT_EQ(v.at("FAIRVISOR_MODE"), "reverse_proxy");
+  EXPECT_EQ(v.at("FAIRVISOR_BACKEND_URL"), "http://127.0.0.1:18481");
+  EXPECT_EQ(v.at("FAIRVISOR_LOG_LEVEL"), "error");
+  EXPECT_EQ(v.at("FAIRVISOR_WORKER_PROCESSES"), "2");
+  EXPECT_EQ(v.at("FAIRVISOR_SHARED_DICT_SIZE"), "64m");
+}
+
+NginxParams Plain() {
+  NginxParams p;
+  p.prefix = "/b/run/baseline";
+  p.listen_addr = "127.0.0.1";
+  p.port = 18482;
+  p.worker_processes = "auto";
+  p.worker_connections = 4096;
+  return p;
+}
+
+TEST(RenderBaseline, SeedShape) {
+  std::string c = RenderBaselineConf(Plain());
+  EXPECT_TRUE(Has(c, "listen 127.0.0.1:18482;"));
+  EXPECT_TRUE(Has(c, "access_log off;"));
+  EXPECT_TRUE(Has(c, "keepalive_requests 100000;"));
+  EXPECT_TRUE(Has(c, "worker_connections 4096;"));
+  EXPECT_TRUE(Has(c, "error_log /b/run/baseline/logs/error.log warn;"));
+  EXPECT_TRUE(Has(c, "pid       /b/run/baseline/logs/nginx.pid;"));
+  EXPECT_TRUE(Has(c, "location = /livez { default_type text/plain; return 200 \"ok\\n\"; }"));
+  EXPECT_TRUE(Has(c, "location / { default_type text/plain; return 200 \"ok\\n\"; }"));
+}
+
+TEST(RenderBackend, ChatCompletionBodyQuoted) {
+  NginxParams p = Plain();
+  p.prefix = "/b/run/backend";
+  std::string c = RenderBackendConf(p);
+  EXPECT_TRUE(Has(c, "default_type application/json; return 200 \"{\\\"id\\\":\\\"chatcmpl-bench\\\","))
+      << c;
+  EXPECT_TRUE(Has(c, "\\\"total_tokens\\\":11}}\\n\"; }")) << c;
+  EXPECT_TRUE(Has(c, "location = /livez"));
+}
+
+}  // namespace
+}  // namespace fvbench
