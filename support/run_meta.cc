@@ -1,0 +1,114 @@
+#include "support/run_meta.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "support/json_fields.h"
+
+namespace fvbench {
+
+using nlohmann::json;
+
+std::string FormatUtc(double unix_seconds) {
+  if (unix_seconds <= 0 || !std::isfinite(unix_seconds)) return "";
+  std::time_t t = static_cast<std::time_t>(std::floor(unix_seconds));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json RunMetaToJsonValue(const RunMeta& m) {
+  json j = json::object();
+  j["fvbench_version"] = m.fvbench_version;
+  j["engine"] = m.engine;
+  j["engine_version"] = m.engine_version;
+  j["sut_runtime"] = m.sut_runtime;
+  j["sut_runtime_version"] = m.sut_runtime_version;
+  j["lua_module_version"] = m.lua_module_version;
+  j["edge_source"] = m.edge_source;
+  j["edge_commit"] = m.edge_commit;
+  j["mode"] = m.mode;
+  j["sut_host"] = m.sut_host;
+  j["loadgen_host"] = m.loadgen_host;
+  j["sut_cores"] = m.sut_cores;
+  j["loadgen_cores"] = m.loadgen_cores;
+  j["sut_cpuset"] = m.sut_cpuset;
+  j["loadgen_cpuset"] = m.loadgen_cpuset;
+  j["cpusets_auto"] = m.cpusets_auto;
+  j["latency_rps"] = m.latency_rps;
+  j["latency_dur_s"] = m.latency_dur_s;
+  j["warmup_s"] = m.warmup_s;
+  j["step_dur_s"] = m.step_dur_s;
+  j["search_max"] = m.search_max;
+  j["thresholds_profile"] = m.thresholds_profile;
+  j["reference_source"] = m.reference_source;
+  j["started_unix"] = m.started_unix;
+  j["finished_unix"] = m.finished_unix;
+  j["started_utc"] = FormatUtc(m.started_unix);
+  j["finished_utc"] = FormatUtc(m.finished_unix);
+  return j;
+}
+
+Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
+  using namespace detail;
+  RunMeta m;
+  try {
+    RequireObject(v, path);
+    m.fvbench_version = OptString(v, "fvbench_version", path);
+    m.engine = OptString(v, "engine", path);
+    m.engine_version = OptString(v, "engine_version", path);
+    m.sut_runtime = OptString(v, "sut_runtime", path);
+    m.sut_runtime_version = OptString(v, "sut_runtime_version", path);
+    m.lua_module_version = OptString(v, "lua_module_version", path);
+    m.edge_source = OptString(v, "edge_source", path);
+    m.edge_commit = OptString(v, "edge_commit", path);
+    m.mode = OptString(v, "mode", path);
+    m.sut_host = OptString(v, "sut_host", path);
+    m.loadgen_host = OptString(v, "loadgen_host", path);
+    m.sut_cores = static_cast<int>(OptUint(v, "sut_cores", path, 0));
+    m.loadgen_cores = static_cast<int>(OptUint(v, "loadgen_cores", path, 0));
+    m.sut_cpuset = OptString(v, "sut_cpuset", path);
+    m.loadgen_cpuset = OptString(v, "loadgen_cpuset", path);
+    m.cpusets_auto = OptBool(v, "cpusets_auto", path, false);
+    m.latency_rps = OptNumber(v, "latency_rps", path, 0);
+    m.latency_dur_s = OptNumber(v, "latency_dur_s", path, 0);
+    m.warmup_s = OptNumber(v, "warmup_s", path, 0);
+    m.step_dur_s = OptNumber(v, "step_dur_s", path, 0);
+    m.search_max = OptNumber(v, "search_max", path, 0);
+    m.thresholds_profile = OptString(v, "thresholds_profile", path);
+    m.reference_source = OptString(v, "reference_source", path);
+    m.started_unix = OptNumber(v, "started_unix", path, 0);
+    m.finished_unix = OptNumber(v, "finished_unix", path, 0);
+  } catch (const JsonFieldError& e) {
+    return Error{e.message};
+  }
+  return m;
+}
+
+std::string RunMetaToJson(const RunMeta& meta) {
+  json doc = json::object();
+  doc["schema_version"] = 1;
+  doc["meta"] = RunMetaToJsonValue(meta);
+  return doc.dump(2) + "\n";
+}
+
+Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source_name) {
+  auto doc = detail::ParseJsonText(text, source_name);
+  if (!doc.ok()) return doc.error();
+  try {
+    detail::CheckSchemaVersion(*doc, 1, /*required=*/true);
+    const json& meta = detail::GetObject(*doc, "meta", "");
+    auto m = RunMetaFromJsonValue(meta, "meta");
+    if (!m.ok()) return Error{fmt::format("{}: {}", source_name, m.error().message)};
+    return m;
+  } catch (const detail::JsonFieldError& e) {
+    return Error{fmt::format("{}: {}", source_name, e.message)};
+  }
+}
+
+}  // namespace fvbench

@@ -1,0 +1,59 @@
+// RunMeta: what a run was, for the reports: which engine and SUT, which hosts
+// and cores, which knobs. Filled by the controller from Config and what it
+// learned on the hosts (versions, commit, cores); the reporters only print it.
+// Units: seconds, requests per second; timestamps are Unix seconds (UTC).
+//
+// JSON (inside results.json as "meta", see results_io.h): one object with the
+// field names below; started_utc / finished_utc are written as readable
+// ISO 8601 companions and ignored on read.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "support/result.h"
+
+namespace fvbench {
+
+struct RunMeta {
+  std::string fvbench_version;      // e.g. "0.1.0"
+  std::string engine;               // "k6" | "wrk"
+  std::string engine_version;       // as the engine printed it
+  std::string sut_runtime;          // "openresty" | "nginx" (distro nginx + lua module)
+  std::string sut_runtime_version;  // `nginx -v` / `openresty -v` text
+  std::string lua_module_version;   // lua-nginx-module version when known, else empty
+  std::string edge_source;          // FAIRVISOR_EDGE_SRC (URL or path)
+  std::string edge_commit;          // commit of the edge checkout, empty if unknown
+  std::string mode;                 // "local" | "remote"
+  std::string sut_host;             // "local" or the ssh target
+  std::string loadgen_host;         // "local" or the ssh target
+  int sut_cores = 0;                // online cores on the SUT host, 0 = unknown
+  int loadgen_cores = 0;            // online cores on the loadgen host, 0 = unknown
+  std::string sut_cpuset;           // ORESTY_CPUSET, empty = unpinned
+  std::string loadgen_cpuset;       // K6_CPUSET (applies to any engine), empty = unpinned
+  bool cpusets_auto = false;        // split 50/50 automatically (>= 8 cores)
+  double latency_rps = 0;           // LATENCY_RPS
+  double latency_dur_s = 0;         // LATENCY_DUR
+  double warmup_s = 0;              // WARMUP_DUR
+  double step_dur_s = 0;            // STEP_DUR
+  double search_max = 0;            // THROUGHPUT_SEARCH_MAX, RPS
+  std::string thresholds_profile;   // profile file used, empty = none
+  std::string reference_source;     // reference file used, empty = none
+  double started_unix = 0;
+  double finished_unix = 0;
+};
+
+// Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0.
+std::string FormatUtc(double unix_seconds);
+
+// Both directions of the JSON object. FromJson: missing fields keep their
+// defaults; a field of the wrong type is an Error naming `path`.<field>.
+nlohmann::json RunMetaToJsonValue(const RunMeta& meta);
+Result<RunMeta> RunMetaFromJsonValue(const nlohmann::json& v, const std::string& path);
+
+std::string RunMetaToJson(const RunMeta& meta);
+Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source_name);
+
+}  // namespace fvbench

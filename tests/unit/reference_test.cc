@@ -1,0 +1,86 @@
+#include "support/reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace fvbench {
+namespace {
+
+std::string SourceDir() { return FVBENCH_SOURCE_DIR; }
+
+TEST(Reference, ShippedFileHasTheSeedNumbers) {
+  auto ref = LoadReference(SourceDir() + "/reference.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_EQ(ref->value("latency.decision_service", "p50_us"), 112);
+  EXPECT_EQ(ref->value("latency.decision_service", "p999_us"), 2990);
+  EXPECT_EQ(ref->value("latency.reverse_proxy", "p99_us"), 822);
+  EXPECT_EQ(ref->value("latency.raw_nginx", "p90_us"), 190);
+  EXPECT_EQ(ref->value("latency.raw_nginx", "p99_us"), 446);
+  EXPECT_EQ(ref->value("throughput.simple", "rps"), 110500);
+  EXPECT_EQ(ref->value("throughput.complex", "rps"), 67600);
+  EXPECT_EQ(ref->value("throughput.llm", "rps"), 49400);
+  EXPECT_EQ(ref->meta.at("instance"), "c7i.2xlarge");
+  EXPECT_EQ(ref->meta.at("vcpu"), "8");
+  EXPECT_NE(ref->describe().find("fairvisor/benchmark"), std::string::npos);
+  EXPECT_FALSE(ref->lower_bound("throughput.simple"));  // not recorded by the seed
+}
+
+TEST(Reference, ValueIsEmptyForMetricsItDoesNotHave) {
+  auto ref = ParseReference(R"({"latency_us": {"raw_nginx": {"p99": 446}}})", "r.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_EQ(ref->value("latency.raw_nginx", "p99_us"), 446);
+  EXPECT_FALSE(ref->value("latency.raw_nginx", "p50_us").has_value());
+  EXPECT_FALSE(ref->value("latency.raw_nginx", "error_rate").has_value());
+  EXPECT_FALSE(ref->value("latency.raw_nginx", "rps").has_value());
+  EXPECT_FALSE(ref->value("throughput.simple", "rps").has_value());
+  EXPECT_EQ(ref->describe(), "r.json");
+}
+
+TEST(Reference, CeilingFlagsAreRead) {
+  auto ref = ParseReference(R"({"throughput_rps": {"simple": 1300},
+                               "throughput_ceiling_reached": {"simple": true}})",
+                            "r.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_TRUE(ref->lower_bound("throughput.simple"));
+  EXPECT_FALSE(ref->lower_bound("throughput.complex"));
+}
+
+struct BadCase {
+  const char* text;
+  const char* expected_fragment;
+};
+
+class ReferenceErrors : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ReferenceErrors, NameFileAndField) {
+  auto ref = ParseReference(GetParam().text, "ref.json");
+  ASSERT_FALSE(ref.ok());
+  const std::string& m = ref.error().message;
+  EXPECT_EQ(m.rfind("ref.json: ", 0), 0u) << m;
+  EXPECT_NE(m.find(GetParam().expected_fragment), std::string::npos) << m;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ReferenceErrors,
+    ::testing::Values(
+        BadCase{"{", "not valid JSON"},
+        BadCase{R"({"schema_version": 2})", "schema_version: unsupported value 2"},
+        BadCase{R"({"latency_us": {"raw_nginx": {"p99": "446"}}})", "latency_us.raw_nginx.p99: expected a number"},
+        BadCase{R"({"latency_us": {"nginx": {"p99": 1}}})", "latency_us.nginx: unknown scenario (allowed: decision_service"},
+        BadCase{R"({"latency_us": {"raw_nginx": {"p95": 1}}})", "latency_us.raw_nginx.p95: unknown percentile (allowed: p50, p90, p99, p999)"},
+        BadCase{R"({"throughput_rps": {"simple": null}})", "throughput_rps.simple: expected a number"},
+        BadCase{R"({"throughput_rps": {"huge": 1}})", "throughput_rps.huge: unknown scenario (allowed: simple, complex, llm)"},
+        BadCase{R"({"throughput_rps": [1]})", "throughput_rps: expected an object"},
+        BadCase{R"({"latency": {}})", "latency: unknown key"},
+        BadCase{R"({"throughput_ceiling_reached": {"simple": 1}})", "throughput_ceiling_reached.simple: expected true or false"}));
+
+TEST(Reference, LoadNamesAMissingFile) {
+  auto ref = LoadReference("/nonexistent/ref.json");
+  ASSERT_FALSE(ref.ok());
+  EXPECT_NE(ref.error().message.find("/nonexistent/ref.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fvbench

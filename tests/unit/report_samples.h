@@ -1,0 +1,128 @@
+// Synthetic but plausible results for the report-side tests and benchmarks
+// (results_io, summary table, thresholds). Numbers are made up; they are not
+// measurements and must never be shown as such.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/run_meta.h"
+#include "support/scenario_result.h"
+
+namespace fvbench::testing_samples {
+
+inline LoadResult SampleLoad(double target, double achieved, double p50, double p99, double error_rate) {
+  LoadResult l;
+  l.engine = "k6";
+  l.engine_version = "k6 v0.54.0 (go1.22.5, linux/amd64)";
+  l.target_rps = target;
+  l.duration_s = 60;
+  l.requests = static_cast<uint64_t>(achieved * 60);
+  l.failed = static_cast<uint64_t>(static_cast<double>(l.requests) * error_rate);
+  l.non_2xx = l.failed;
+  l.achieved_rps = achieved;
+  l.error_rate = error_rate;
+  l.latency_us = {p50, p50 * 1.8, p99, p99 * 3.5, p99 * 9.25};
+  l.raw_path = "/tmp/fv-bench/controller-results/raw.json";
+  return l;
+}
+
+inline ScenarioResult SampleLatency(const std::string& id, double p50, double p99, double error_rate = 0) {
+  ScenarioResult r;
+  r.id = id;
+  r.measured = true;
+  r.load = SampleLoad(10000, 9998.5, p50, p99, error_rate);
+  r.notes = {"pinned: SUT 0-3, engine 4-7"};
+  r.started_unix = 1772600000;
+  r.finished_unix = 1772600070;
+  return r;
+}
+
+inline ScenarioResult SampleThroughput(const std::string& id, std::vector<double> achieved_per_step,
+                                       int failing_step, bool ceiling) {
+  static constexpr int kPct[] = {50, 70, 90, 100, 115, 130};
+  ScenarioResult r;
+  r.id = id;
+  r.measured = true;
+  r.policy = "fixtures/policies/simple.json";
+  for (size_t i = 0; i < achieved_per_step.size(); ++i) {
+    StepResult s;
+    s.target_rps = 1000.0 * kPct[i] / 100;
+    bool fail = static_cast<int>(i) == failing_step;
+    s.load = SampleLoad(s.target_rps, achieved_per_step[i], 300, fail ? 1.5e6 : 900, fail ? 0.032 : 0);
+    s.passed = !fail;
+    s.verdict = fail ? "fail: error_rate 3.20% >= 1%, p99 1500000 µs >= 1000000 µs"
+                     : "pass: error_rate 0.00% < 1%, p99 900 µs < 1000000 µs";
+    r.steps.push_back(s);
+  }
+  int best = failing_step < 0 ? static_cast<int>(r.steps.size()) - 1 : failing_step - 1;
+  if (best >= 0) {
+    r.load = r.steps[best].load;
+    r.throughput_rps = r.steps[best].load.achieved_rps;
+  }
+  r.ceiling_reached = ceiling;
+  r.started_unix = 1772600100;
+  r.finished_unix = 1772600220;
+  return r;
+}
+
+inline RunMeta SampleMeta() {
+  RunMeta m;
+  m.fvbench_version = "0.1.0";
+  m.engine = "k6";
+  m.engine_version = "k6 v0.54.0 (go1.22.5, linux/amd64)";
+  m.sut_runtime = "openresty";
+  m.sut_runtime_version = "openresty/1.25.3.2";
+  m.lua_module_version = "0.10.26";
+  m.edge_source = "https://github.com/fairvisor/edge";
+  m.edge_commit = "0123456789abcdef0123456789abcdef01234567";
+  m.mode = "local";
+  m.sut_host = "local";
+  m.loadgen_host = "local";
+  m.sut_cores = 8;
+  m.loadgen_cores = 8;
+  m.sut_cpuset = "0-3";
+  m.loadgen_cpuset = "4-7";
+  m.cpusets_auto = true;
+  m.latency_rps = 10000;
+  m.latency_dur_s = 60;
+  m.warmup_s = 10;
+  m.step_dur_s = 20;
+  m.search_max = 1000;
+  m.thresholds_profile = "thresholds/portable.json";
+  m.reference_source = "reference.json";
+  m.started_unix = 1772600000;
+  m.finished_unix = 1772600900;
+  return m;
+}
+
+// Five of the six scenarios, covering every table state: measured, knee,
+// ceiling, failed before measuring, and not run (throughput.llm is absent).
+inline std::vector<ScenarioResult> SampleRun() {
+  std::vector<ScenarioResult> v;
+  v.push_back(SampleLatency("latency.raw_nginx", 71.4, 446.2));
+  v.push_back(SampleLatency("latency.decision_service", 304, 2000, 0.0004));
+  ScenarioResult rp;
+  rp.id = "latency.reverse_proxy";
+  rp.measured = false;
+  rp.error = "fairvisor edge did not become healthy on 127.0.0.1:8080 within 20 s: "
+             "nginx: [emerg] unknown directive \"lua_shared_dict\"";
+  v.push_back(rp);
+  v.push_back(SampleThroughput("throughput.simple", {500, 699.8, 897, 1001.2, 1131}, 4, false));
+  v.push_back(SampleThroughput("throughput.complex", {499.9, 700, 899, 998.7, 1149, 1296.5}, -1, true));
+  return v;
+}
+
+// All six scenarios measured (for benchmarks: the full-size table and document).
+inline std::vector<ScenarioResult> SampleRunAllMeasured() {
+  std::vector<ScenarioResult> v;
+  v.push_back(SampleLatency("latency.raw_nginx", 71.4, 446.2));
+  v.push_back(SampleLatency("latency.decision_service", 304, 2000, 0.0004));
+  v.push_back(SampleLatency("latency.reverse_proxy", 302, 1790));
+  v.push_back(SampleThroughput("throughput.simple", {500, 699.8, 897, 1001.2, 1131}, 4, false));
+  v.push_back(SampleThroughput("throughput.complex", {499.9, 700, 899, 998.7, 1149, 1296.5}, -1, true));
+  v.push_back(SampleThroughput("throughput.llm", {500, 698}, 1, false));
+  return v;
+}
+
+}  // namespace fvbench::testing_samples

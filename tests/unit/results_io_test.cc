@@ -1,0 +1,242 @@
+#include "support/results_io.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "support/reference.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench {
+namespace {
+
+using nlohmann::json;
+using testing_samples::SampleMeta;
+using testing_samples::SampleRun;
+
+// NaN-aware equality: a NaN written as null must come back as NaN.
+bool Same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void ExpectSameLoad(const LoadResult& a, const LoadResult& b) {
+  EXPECT_EQ(a.engine, b.engine);
+  EXPECT_EQ(a.engine_version, b.engine_version);
+  EXPECT_TRUE(Same(a.target_rps, b.target_rps));
+  EXPECT_TRUE(Same(a.duration_s, b.duration_s));
+  EXPECT_EQ(a.requests, b.requests);
+  EXPECT_EQ(a.failed, b.failed);
+  EXPECT_EQ(a.non_2xx, b.non_2xx);
+  EXPECT_TRUE(Same(a.achieved_rps, b.achieved_rps));
+  EXPECT_TRUE(Same(a.error_rate, b.error_rate));
+  EXPECT_TRUE(Same(a.latency_us.p50, b.latency_us.p50));
+  EXPECT_TRUE(Same(a.latency_us.p90, b.latency_us.p90));
+  EXPECT_TRUE(Same(a.latency_us.p99, b.latency_us.p99));
+  EXPECT_TRUE(Same(a.latency_us.p999, b.latency_us.p999));
+  EXPECT_TRUE(Same(a.latency_us.max, b.latency_us.max));
+  EXPECT_EQ(a.kept_up, b.kept_up);
+  EXPECT_EQ(a.dropped_iterations, b.dropped_iterations);
+  EXPECT_TRUE(Same(a.max_send_lag_us, b.max_send_lag_us));
+  EXPECT_EQ(a.ratelimit_evidence, b.ratelimit_evidence);
+  EXPECT_EQ(a.raw_path, b.raw_path);
+}
+
+void ExpectSameScenario(const ScenarioResult& a, const ScenarioResult& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.measured, b.measured);
+  EXPECT_EQ(a.error, b.error);
+  ExpectSameLoad(a.load, b.load);
+  EXPECT_TRUE(Same(a.throughput_rps, b.throughput_rps));
+  EXPECT_EQ(a.ceiling_reached, b.ceiling_reached);
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    EXPECT_EQ(a.steps[i].target_rps, b.steps[i].target_rps);
+    EXPECT_EQ(a.steps[i].passed, b.steps[i].passed);
+    EXPECT_EQ(a.steps[i].verdict, b.steps[i].verdict);
+    ExpectSameLoad(a.steps[i].load, b.steps[i].load);
+  }
+  ASSERT_EQ(a.checks.size(), b.checks.size());
+  for (size_t i = 0; i < a.checks.size(); ++i) {
+    EXPECT_EQ(a.checks[i].metric, b.checks[i].metric);
+    EXPECT_EQ(a.checks[i].op, b.checks[i].op);
+    EXPECT_TRUE(Same(a.checks[i].measured, b.checks[i].measured));
+    EXPECT_EQ(a.checks[i].limit, b.checks[i].limit);
+    EXPECT_EQ(a.checks[i].reference, b.checks[i].reference);
+    EXPECT_EQ(a.checks[i].passed, b.checks[i].passed);
+  }
+  EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.policy, b.policy);
+  EXPECT_EQ(a.started_unix, b.started_unix);
+  EXPECT_EQ(a.finished_unix, b.finished_unix);
+}
+
+ScenarioResult RichScenario() {
+  ScenarioResult r = SampleRun()[4];  // throughput.complex: steps, ceiling
+  r.load.ratelimit_evidence = 12345;
+  r.load.kept_up = false;
+  r.load.dropped_iterations = 17;
+  r.load.max_send_lag_us = 2500.5;
+  r.checks.push_back({"rps", ">=", 1296.5, 500, 67600, true});
+  r.checks.push_back({"error_rate", "<", 0.001, 0.01, std::nullopt, true});
+  r.checks.push_back({"p99_us", "<=", std::numeric_limits<double>::quiet_NaN(), 20000, std::nullopt, false});
+  r.notes.push_back("policy evidence: 12345 responses with RateLimit headers");
+  return r;
+}
+
+TEST(ResultsIo, ScenarioRoundTrips) {
+  ScenarioResult r = RichScenario();
+  std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameScenario(r, *back);
+  // And the text is stable through a second trip.
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+}
+
+TEST(ResultsIo, EveryScenarioOfARunRoundTrips) {
+  for (const ScenarioResult& r : SampleRun()) {
+    auto back = ScenarioResultFromJson(ScenarioResultToJson(r), r.id);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    ExpectSameScenario(r, *back);
+  }
+}
+
+TEST(ResultsIo, ScenarioDocumentCarriesSchemaVersionAndNullForAbsent) {
+  ScenarioResult r = RichScenario();
+  r.load.ratelimit_evidence.reset();
+  json doc = json::parse(ScenarioResultToJson(r));
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_TRUE(doc["scenario"]["load"]["ratelimit_evidence"].is_null());
+  EXPECT_TRUE(doc["scenario"]["checks"][1]["reference"].is_null());
+  EXPECT_TRUE(doc["scenario"]["checks"][2]["measured"].is_null());  // NaN
+  EXPECT_EQ(doc["scenario"]["checks"][0]["reference"], 67600);
+}
+
+TEST(ResultsIo, ScenarioReaderRejectsWrongSchemaAndNamesFields) {
+  ScenarioResult r = RichScenario();
+  json doc = json::parse(ScenarioResultToJson(r));
+
+  json v2 = doc;
+  v2["schema_version"] = 2;
+  auto e1 = ScenarioResultFromJson(v2.dump(), "a.json");
+  ASSERT_FALSE(e1.ok());
+  EXPECT_NE(e1.error().message.find("a.json: schema_version: unsupported value 2"), std::string::npos)
+      << e1.error().message;
+
+  json nov = doc;
+  nov.erase("schema_version");
+  auto e2 = ScenarioResultFromJson(nov.dump(), "b.json");
+  ASSERT_FALSE(e2.ok());
+  EXPECT_NE(e2.error().message.find("schema_version: missing"), std::string::npos) << e2.error().message;
+
+  json bad = doc;
+  bad["scenario"]["steps"][2]["load"]["requests"] = "many";
+  auto e3 = ScenarioResultFromJson(bad.dump(), "c.json");
+  ASSERT_FALSE(e3.ok());
+  EXPECT_NE(e3.error().message.find("c.json: scenario.steps[2].load.requests: expected a non-negative integer"),
+            std::string::npos)
+      << e3.error().message;
+
+  json missing = doc;
+  missing["scenario"]["load"]["latency_us"].erase("p999");
+  auto e4 = ScenarioResultFromJson(missing.dump(), "d.json");
+  ASSERT_FALSE(e4.ok());
+  EXPECT_NE(e4.error().message.find("d.json: scenario.load.latency_us.p999: missing"), std::string::npos)
+      << e4.error().message;
+
+  auto e5 = ScenarioResultFromJson("[1,", "e.json");
+  ASSERT_FALSE(e5.ok());
+  EXPECT_NE(e5.error().message.find("e.json: not valid JSON"), std::string::npos);
+}
+
+TEST(ResultsIo, RunDocumentHasTheReferenceSchema) {
+  auto run = SampleRun();
+  json doc = json::parse(RunResultsToJson(run, SampleMeta()));
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["meta"]["engine"], "k6");
+  EXPECT_EQ(doc["meta"]["started_utc"], "2026-03-04T04:53:20Z");
+  EXPECT_EQ(doc["latency_us"]["raw_nginx"]["p50"], 71.4);
+  EXPECT_EQ(doc["latency_us"]["raw_nginx"]["p99"], 446.2);
+  EXPECT_EQ(doc["latency_us"]["decision_service"]["p99"], 2000);
+  EXPECT_FALSE(doc["latency_us"].contains("reverse_proxy"));  // failed before measuring
+  EXPECT_EQ(doc["throughput_rps"]["simple"], 1001.2);           // measured, not the 1000 target
+  EXPECT_EQ(doc["throughput_rps"]["complex"], 1296.5);
+  EXPECT_FALSE(doc["throughput_rps"].contains("llm"));          // not run
+  EXPECT_EQ(doc["throughput_ceiling_reached"], json({{"complex", true}}));
+  ASSERT_EQ(doc["scenarios"].size(), run.size());
+  EXPECT_EQ(doc["scenarios"][2]["measured"], false);
+  EXPECT_NE(doc["scenarios"][2]["error"].get<std::string>().find("lua_shared_dict"), std::string::npos);
+}
+
+TEST(ResultsIo, RunDocumentReadsBackAndServesAsReference) {
+  auto run = SampleRun();
+  RunMeta meta = SampleMeta();
+  std::string text = RunResultsToJson(run, meta);
+
+  auto back = RunResultsFromJson(text, "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->scenarios.size(), run.size());
+  for (size_t i = 0; i < run.size(); ++i) ExpectSameScenario(run[i], back->scenarios[i]);
+  EXPECT_EQ(back->meta.edge_commit, meta.edge_commit);
+
+  auto ref = ParseReference(text, "results.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_EQ(ref->value("latency.raw_nginx", "p99_us"), 446.2);
+  EXPECT_EQ(ref->value("throughput.complex", "rps"), 1296.5);
+  EXPECT_TRUE(ref->lower_bound("throughput.complex"));
+  EXPECT_FALSE(ref->value("latency.reverse_proxy", "p50_us").has_value());
+}
+
+TEST(ResultsIo, SaveAndLoadThroughAFile) {
+  std::string path = ::testing::TempDir() + "/fvbench_results_io_test.json";
+  ScenarioResult r = RichScenario();
+  auto saved = SaveScenarioResult(path, r);
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  auto back = LoadScenarioResult(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameScenario(r, *back);
+  std::remove(path.c_str());
+
+  auto missing = LoadScenarioResult(path);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find(path), std::string::npos);
+
+  auto unwritable = SaveScenarioResult("/nonexistent-dir/x.json", r);
+  ASSERT_FALSE(unwritable.ok());
+  EXPECT_NE(unwritable.error().message.find("/nonexistent-dir/x.json"), std::string::npos);
+}
+
+TEST(RunMetaJson, RoundTripsEveryField) {
+  RunMeta m = SampleMeta();
+  m.cpusets_auto = false;
+  m.lua_module_version.clear();
+  auto back = RunMetaFromJson(RunMetaToJson(m), "meta.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(RunMetaToJson(*back), RunMetaToJson(m));
+  EXPECT_EQ(back->fvbench_version, m.fvbench_version);
+  EXPECT_EQ(back->engine_version, m.engine_version);
+  EXPECT_EQ(back->sut_runtime_version, m.sut_runtime_version);
+  EXPECT_EQ(back->lua_module_version, "");
+  EXPECT_EQ(back->sut_cores, 8);
+  EXPECT_EQ(back->loadgen_cpuset, "4-7");
+  EXPECT_FALSE(back->cpusets_auto);
+  EXPECT_EQ(back->search_max, 1000);
+  EXPECT_EQ(back->finished_unix, m.finished_unix);
+}
+
+TEST(RunMetaJson, WrongTypeNamesTheField) {
+  json doc = json::parse(RunMetaToJson(SampleMeta()));
+  doc["meta"]["sut_cores"] = "eight";
+  auto back = RunMetaFromJson(doc.dump(), "meta.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("meta.json: meta.sut_cores"), std::string::npos) << back.error().message;
+}
+
+TEST(RunMetaJson, FormatUtc) {
+  EXPECT_EQ(FormatUtc(0), "");
+  EXPECT_EQ(FormatUtc(1772600000.7), "2026-03-04T04:53:20Z");
+}
+
+}  // namespace
+}  // namespace fvbench
