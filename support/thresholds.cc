@@ -1,0 +1,195 @@
+#include "support/thresholds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "support/json_fields.h"
+#include "support/units_format.h"
+
+namespace fvbench {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+const std::vector<std::string> kLatencyMetrics = {"p50_us", "p90_us", "p99_us",     "p999_us",
+                                                  "max_us", "error_rate", "achieved_rps"};
+const std::vector<std::string> kThroughputMetrics = {"rps",    "error_rate", "p50_us", "p90_us",
+                                                     "p99_us", "p999_us",    "max_us"};
+const std::vector<std::string> kOperators = {"<=", "<", ">=", ">"};
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string Join(const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
+
+std::vector<std::string> AllScenarioIds() {
+  std::vector<std::string> ids;
+  for (const char* id : kLatencyScenarios) ids.emplace_back(id);
+  for (const char* id : kThroughputScenarios) ids.emplace_back(id);
+  return ids;
+}
+
+bool IsLatency(const std::string& id) { return id.rfind("latency.", 0) == 0; }
+
+[[noreturn]] void Fail(const std::string& path, const std::string& what) {
+  throw detail::JsonFieldError{fmt::format("{}: {}", path, what)};
+}
+
+ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
+  ThresholdProfile p;
+  p.source_name = source_name;
+  if (!doc.is_object()) Fail("(top level)", fmt::format("expected an object, got {}", doc.type_name()));
+  for (const auto& [key, v] : doc.items()) {
+    if (key != "schema_version" && key != "description" && key != "scenarios") {
+      Fail(key, "unknown key (allowed: schema_version, description, scenarios)");
+    }
+  }
+  auto sv = doc.find("schema_version");
+  if (sv == doc.end()) Fail("schema_version", "missing (expected 1)");
+  if (!sv->is_number_integer() || sv->get<int64_t>() != 1) {
+    Fail("schema_version", fmt::format("unsupported value {} (this fvbench reads 1)", sv->dump()));
+  }
+  if (auto d = doc.find("description"); d != doc.end()) {
+    if (!d->is_string()) Fail("description", fmt::format("expected a string, got {}", d->type_name()));
+    p.description = d->get<std::string>();
+  }
+  auto sc = doc.find("scenarios");
+  if (sc == doc.end()) Fail("scenarios", "missing");
+  if (!sc->is_object()) Fail("scenarios", fmt::format("expected an object, got {}", sc->type_name()));
+  const std::vector<std::string> ids = AllScenarioIds();
+  for (const auto& [id, metrics] : sc->items()) {
+    std::string spath = "scenarios." + id;
+    if (!Contains(ids, id)) Fail(spath, fmt::format("unknown scenario (allowed: {})", Join(ids)));
+    if (!metrics.is_object()) Fail(spath, fmt::format("expected an object of metrics, got {}", metrics.type_name()));
+    const auto& allowed = IsLatency(id) ? kLatencyMetrics : kThroughputMetrics;
+    ScenarioThresholds st;
+    st.scenario_id = id;
+    for (const auto& [metric, ops] : metrics.items()) {
+      std::string mpath = spath + "." + metric;
+      if (!Contains(allowed, metric)) {
+        Fail(mpath, fmt::format("unknown metric (allowed for {} scenarios: {})",
+                                IsLatency(id) ? "latency" : "throughput", Join(allowed)));
+      }
+      if (!ops.is_object() || ops.empty()) {
+        Fail(mpath, fmt::format("expected an object of operator -> limit, e.g. {{\"<=\": 20000}} (operators: {})",
+                                Join(kOperators)));
+      }
+      for (const auto& [op, limit] : ops.items()) {
+        std::string opath = mpath + "." + op;
+        if (!Contains(kOperators, op)) Fail(opath, fmt::format("unknown operator (allowed: {})", Join(kOperators)));
+        if (limit.is_object()) {
+          Fail(opath, "relative limits (an object in place of the number) are not supported yet; "
+                      "give an absolute number");
+        }
+        if (!limit.is_number()) Fail(opath, fmt::format("limit must be a number, got {}", limit.dump()));
+        double d = limit.get<double>();
+        if (!std::isfinite(d)) Fail(opath, "limit must be a finite number");
+        st.rules.push_back({metric, op, d});
+      }
+    }
+    p.scenarios.push_back(std::move(st));
+  }
+  return p;
+}
+
+bool Compare(double measured, const std::string& op, double limit) {
+  if (std::isnan(measured)) return false;
+  if (op == "<=") return measured <= limit;
+  if (op == "<") return measured < limit;
+  if (op == ">=") return measured >= limit;
+  if (op == ">") return measured > limit;
+  return false;  // unreachable for a parsed profile
+}
+
+enum class Unit { kUs, kFraction, kRps, kNone };
+
+Unit UnitOf(const std::string& metric) {
+  if (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0) return Unit::kUs;
+  if (metric == "error_rate") return Unit::kFraction;
+  if (metric == "rps" || metric == "achieved_rps") return Unit::kRps;
+  return Unit::kNone;
+}
+
+std::string WithUnit(double v, Unit u, bool is_limit) {
+  switch (u) {
+    case Unit::kUs: return detail::FormatNumber(v) + " µs";
+    case Unit::kFraction: return is_limit ? detail::FormatPercentLimit(v) : detail::FormatPercent(v);
+    case Unit::kRps: return detail::FormatNumber(v) + " RPS";
+    case Unit::kNone: break;
+  }
+  return detail::FormatNumber(v);
+}
+
+}  // namespace
+
+const std::vector<ThresholdRule>* ThresholdProfile::rules_for(const std::string& scenario_id) const {
+  for (const auto& s : scenarios) {
+    if (s.scenario_id == scenario_id) return &s.rules;
+  }
+  return nullptr;
+}
+
+Result<ThresholdProfile> ParseThresholdProfile(std::string_view text, const std::string& source_name) {
+  auto doc = detail::ParseOrderedJsonText(text, source_name);
+  if (!doc.ok()) return doc.error();
+  try {
+    return ParseDoc(*doc, source_name);
+  } catch (const detail::JsonFieldError& e) {
+    return Error{fmt::format("{}: {}", source_name, e.message)};
+  }
+}
+
+Result<ThresholdProfile> LoadThresholdProfile(const std::string& path) {
+  auto text = detail::ReadTextFile(path);
+  if (!text.ok()) return text.error();
+  return ParseThresholdProfile(*text, path);
+}
+
+double MetricValue(const ScenarioResult& r, const std::string& metric) {
+  const LoadResult& l = r.load;
+  if (metric == "p50_us") return l.latency_us.p50;
+  if (metric == "p90_us") return l.latency_us.p90;
+  if (metric == "p99_us") return l.latency_us.p99;
+  if (metric == "p999_us") return l.latency_us.p999;
+  if (metric == "max_us") return l.latency_us.max;
+  if (metric == "error_rate") return l.error_rate;
+  if (metric == "achieved_rps") return l.achieved_rps;
+  if (metric == "rps") return r.throughput_rps;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const ScenarioResult& r,
+                                     const Reference* reference) {
+  std::vector<ThresholdCheck> out;
+  const auto* rules = profile.rules_for(r.id);
+  if (rules == nullptr) return out;
+  out.reserve(rules->size());
+  for (const ThresholdRule& rule : *rules) {
+    ThresholdCheck c;
+    c.metric = rule.metric;
+    c.op = rule.op;
+    c.limit = rule.limit;
+    c.measured = r.measured ? MetricValue(r, rule.metric) : std::numeric_limits<double>::quiet_NaN();
+    if (reference != nullptr) c.reference = reference->value(r.id, rule.metric);
+    c.passed = Compare(c.measured, rule.op, rule.limit);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string DescribeCheck(const ThresholdCheck& c) {
+  Unit u = UnitOf(c.metric);
+  std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
+  std::string s = fmt::format("{} = {} (limit {} {}", c.metric, measured, c.op, WithUnit(c.limit, u, true));
+  if (c.reference) s += fmt::format("; reference {}", WithUnit(*c.reference, u, false));
+  s += ")";
+  return s;
+}
+
+}  // namespace fvbench

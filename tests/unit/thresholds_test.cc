@@ -1,0 +1,248 @@
+#include "support/thresholds.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "support/reference.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench {
+namespace {
+
+using testing_samples::SampleLatency;
+using testing_samples::SampleThroughput;
+
+std::string SourceDir() { return FVBENCH_SOURCE_DIR; }
+
+constexpr const char* kExample = R"({"schema_version": 1, "description": "example",
+  "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": 20000}, "error_rate": {"<=": 0.01}},
+                "throughput.simple": {"rps": {">=": 500}, "error_rate": {"<": 0.01}}}})";
+
+TEST(Thresholds, ParsesTheDocumentedExampleInFileOrder) {
+  auto p = ParseThresholdProfile(kExample, "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->description, "example");
+  ASSERT_EQ(p->scenarios.size(), 2u);
+  const auto* lat = p->rules_for("latency.raw_nginx");
+  ASSERT_NE(lat, nullptr);
+  ASSERT_EQ(lat->size(), 2u);
+  EXPECT_EQ((*lat)[0].metric, "p99_us");
+  EXPECT_EQ((*lat)[0].op, "<=");
+  EXPECT_EQ((*lat)[0].limit, 20000);
+  EXPECT_EQ((*lat)[1].metric, "error_rate");
+  EXPECT_EQ(p->rules_for("throughput.complex"), nullptr);
+}
+
+TEST(Thresholds, SeveralOperatorsOnOneMetric) {
+  auto p = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {">": 0, "<=": 20000}}}})", "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(p->rules_for("latency.raw_nginx")->size(), 2u);
+  EXPECT_EQ((*p->rules_for("latency.raw_nginx"))[0].op, ">");
+}
+
+struct BadCase {
+  const char* text;
+  const char* fragment;
+};
+
+class ThresholdErrors : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ThresholdErrors, NameFileKeyPathAndAllowedValues) {
+  auto p = ParseThresholdProfile(GetParam().text, "bad.json");
+  ASSERT_FALSE(p.ok());
+  const std::string& m = p.error().message;
+  EXPECT_EQ(m.rfind("bad.json: ", 0), 0u) << m;
+  EXPECT_NE(m.find(GetParam().fragment), std::string::npos) << m;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ThresholdErrors,
+    ::testing::Values(
+        BadCase{"{", "not valid JSON"},
+        BadCase{R"({"scenarios": {}})", "schema_version: missing"},
+        BadCase{R"({"schema_version": 2, "scenarios": {}})", "schema_version: unsupported value 2"},
+        BadCase{R"({"schema_version": 1})", "scenarios: missing"},
+        BadCase{R"({"schema_version": 1, "scenario": {}})",
+                "scenario: unknown key (allowed: schema_version, description, scenarios)"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
+                "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
+                "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm)"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
+                "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
+                "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"rps": {">": 1}}}})",
+                "scenarios.latency.raw_nginx.rps: unknown metric (allowed for latency scenarios"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"throughput.llm": {"achieved_rps": {">": 1}}}})",
+                "scenarios.throughput.llm.achieved_rps: unknown metric (allowed for throughput scenarios: rps, "
+                "error_rate"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"=<": 1}}}})",
+                "scenarios.latency.raw_nginx.p99_us.=<: unknown operator (allowed: <=, <, >=, >)"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": "20ms"}}}})",
+                "scenarios.latency.raw_nginx.p99_us.<=: limit must be a number, got \"20ms\""},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": null}}}})",
+                "limit must be a number, got null"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": 20000}}})",
+                "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {}}}})",
+                "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
+        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx":
+                      {"p99_us": {"<=": {"ratio_to": "same_run_raw_nginx", "factor": 3}}}}})",
+                "scenarios.latency.raw_nginx.p99_us.<=: relative limits"},
+        BadCase{R"({"schema_version": 1, "description": 7, "scenarios": {}})", "description: expected a string"}));
+
+TEST(Thresholds, ShippedProfilesParseAndCoverEveryScenario) {
+  for (const char* name : {"portable.json", "ci-small.json", "reference-c7i.json"}) {
+    std::string path = SourceDir() + "/thresholds/" + name;
+    auto p = LoadThresholdProfile(path);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_FALSE(p->description.empty()) << name;
+    for (const char* id : kLatencyScenarios) EXPECT_NE(p->rules_for(id), nullptr) << name << " " << id;
+    for (const char* id : kThroughputScenarios) {
+      const auto* rules = p->rules_for(id);
+      ASSERT_NE(rules, nullptr) << name << " " << id;
+      bool has_rps_floor = false;
+      for (const auto& r : *rules) has_rps_floor |= r.metric == "rps" && (r.op == ">" || r.op == ">=");
+      EXPECT_TRUE(has_rps_floor) << name << " " << id << ": a throughput scenario must require some rate";
+    }
+  }
+}
+
+// reference-c7i.json is derived from reference.json: p50/p99 <= round(1.5 x),
+// rps >= floor(0.85 x). If one file changes, the other must follow.
+TEST(Thresholds, ReferenceProfileMatchesReferenceJson) {
+  auto ref = LoadReference(SourceDir() + "/reference.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto p = LoadThresholdProfile(SourceDir() + "/thresholds/reference-c7i.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  int compared = 0;
+  for (const auto& s : p->scenarios) {
+    for (const auto& r : s.rules) {
+      if (r.metric == "error_rate") continue;
+      auto v = ref->value(s.scenario_id, r.metric);
+      ASSERT_TRUE(v.has_value()) << s.scenario_id << " " << r.metric << " has no reference value";
+      if (r.metric == "rps") {
+        EXPECT_EQ(r.op, ">=");
+        EXPECT_EQ(r.limit, std::floor(*v * 0.85)) << s.scenario_id;
+      } else {
+        EXPECT_EQ(r.op, "<=");
+        EXPECT_EQ(r.limit, std::round(*v * 1.5)) << s.scenario_id << " " << r.metric;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 9);
+}
+
+ThresholdProfile Profile(const char* text) {
+  auto p = ParseThresholdProfile(text, "t.json");
+  EXPECT_TRUE(p.ok()) << p.error().message;
+  return p.ok() ? *p : ThresholdProfile{};
+}
+
+TEST(Thresholds, EvaluateFillsMeasuredLimitReferenceAndVerdict) {
+  ThresholdProfile p = Profile(R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {
+      "p99_us": {"<=": 20000}, "p50_us": {"<": 50}, "error_rate": {"<=": 0.01}, "achieved_rps": {">=": 9000},
+      "max_us": {"<": 1}}}})");
+  auto ref = ParseReference(R"({"latency_us": {"raw_nginx": {"p50": 71, "p99": 446}}})", "ref.json");
+  ASSERT_TRUE(ref.ok());
+  ScenarioResult r = SampleLatency("latency.raw_nginx", 71.4, 1234);
+  auto checks = Evaluate(p, r, &*ref);
+  ASSERT_EQ(checks.size(), 5u);
+  EXPECT_EQ(checks[0].metric, "p99_us");
+  EXPECT_EQ(checks[0].measured, 1234);
+  EXPECT_EQ(checks[0].limit, 20000);
+  EXPECT_EQ(checks[0].reference, 446);
+  EXPECT_TRUE(checks[0].passed);
+  EXPECT_EQ(checks[1].metric, "p50_us");
+  EXPECT_FALSE(checks[1].passed);  // 71.4 is not < 50
+  EXPECT_EQ(checks[1].reference, 71);
+  EXPECT_EQ(checks[2].metric, "error_rate");
+  EXPECT_TRUE(checks[2].passed);
+  EXPECT_FALSE(checks[2].reference.has_value());
+  EXPECT_EQ(checks[3].measured, 9998.5);
+  EXPECT_TRUE(checks[3].passed);
+  EXPECT_FALSE(checks[4].passed);
+
+  auto no_ref = Evaluate(p, r, nullptr);
+  ASSERT_EQ(no_ref.size(), 5u);
+  EXPECT_FALSE(no_ref[0].reference.has_value());
+}
+
+TEST(Thresholds, OperatorsAtTheBoundary) {
+  ScenarioResult r = SampleLatency("latency.raw_nginx", 100, 500);
+  auto eval = [&](const char* op) {
+    std::string text = std::string(R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {")") +
+                       op + R"(": 500}}}})";
+    auto checks = Evaluate(Profile(text.c_str()), r, nullptr);
+    EXPECT_EQ(checks.size(), 1u);
+    return !checks.empty() && checks[0].passed;
+  };
+  EXPECT_TRUE(eval("<="));
+  EXPECT_FALSE(eval("<"));
+  EXPECT_TRUE(eval(">="));
+  EXPECT_FALSE(eval(">"));
+}
+
+TEST(Thresholds, ThroughputRpsIsTheReportedMeasuredRate) {
+  ThresholdProfile p = Profile(R"({"schema_version": 1, "scenarios": {"throughput.simple": {
+      "rps": {">=": 1001}, "error_rate": {"<": 0.01}, "p99_us": {"<": 1000}}}})");
+  auto ref = ParseReference(R"({"throughput_rps": {"simple": 110500}})", "ref.json");
+  ASSERT_TRUE(ref.ok());
+  // Knee at step 4: reported step 3, target 1000, measured 1001.2.
+  ScenarioResult r = SampleThroughput("throughput.simple", {500, 699.8, 897, 1001.2, 1131}, 4, false);
+  auto checks = Evaluate(p, r, &*ref);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].measured, 1001.2);
+  EXPECT_TRUE(checks[0].passed);
+  EXPECT_EQ(checks[0].reference, 110500);
+  EXPECT_EQ(checks[1].measured, 0);
+  EXPECT_TRUE(checks[1].passed);
+  EXPECT_EQ(checks[2].measured, 900);
+  EXPECT_FALSE(checks[2].reference.has_value());
+}
+
+TEST(Thresholds, UnmeasuredScenarioFailsEveryCheck) {
+  ThresholdProfile p = Profile(R"({"schema_version": 1, "scenarios": {"latency.reverse_proxy": {
+      "error_rate": {"<=": 1}, "p99_us": {">=": 0}}}})");
+  ScenarioResult r;
+  r.id = "latency.reverse_proxy";
+  r.measured = false;
+  r.error = "edge did not start";
+  auto checks = Evaluate(p, r, nullptr);
+  ASSERT_EQ(checks.size(), 2u);
+  for (const auto& c : checks) {
+    EXPECT_FALSE(c.passed) << c.metric;
+    EXPECT_TRUE(std::isnan(c.measured));
+  }
+  EXPECT_EQ(DescribeCheck(checks[1]), "p99_us = not measured (limit >= 0 µs)");
+}
+
+TEST(Thresholds, NanMeasurementNeverPasses) {
+  ThresholdProfile p =
+      Profile(R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": 1e9, ">=": 0}}}})");
+  ScenarioResult r = SampleLatency("latency.raw_nginx", 1, std::numeric_limits<double>::quiet_NaN());
+  for (const auto& c : Evaluate(p, r, nullptr)) EXPECT_FALSE(c.passed) << c.op;
+}
+
+TEST(Thresholds, ScenarioWithoutRulesHasNoChecks) {
+  ThresholdProfile p = Profile(kExample);
+  EXPECT_TRUE(Evaluate(p, SampleLatency("latency.decision_service", 1, 2), nullptr).empty());
+}
+
+TEST(Thresholds, DescribeCheckSpellsUnits) {
+  EXPECT_EQ(DescribeCheck({"p99_us", "<=", 1234, 20000, 446, true}),
+            "p99_us = 1234 µs (limit <= 20000 µs; reference 446 µs)");
+  EXPECT_EQ(DescribeCheck({"p50_us", "<", 71.42, 50, std::nullopt, false}), "p50_us = 71.4 µs (limit < 50 µs)");
+  EXPECT_EQ(DescribeCheck({"error_rate", "<", 0.032, 0.01, std::nullopt, false}),
+            "error_rate = 3.20% (limit < 1%)");
+  EXPECT_EQ(DescribeCheck({"rps", ">=", 104200.4, 93925, 110500, true}),
+            "rps = 104200 RPS (limit >= 93925 RPS; reference 110500 RPS)");
+  EXPECT_EQ(DescribeCheck({"achieved_rps", ">", 0, 0, std::nullopt, false}),
+            "achieved_rps = 0 RPS (limit > 0 RPS)");
+}
+
+}  // namespace
+}  // namespace fvbench
