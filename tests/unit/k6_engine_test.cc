@@ -1,0 +1,332 @@
+// K6Engine end to end on LocalHost, with a fake `k6` first in PATH: a shell
+// script that records its argv / environment / CPU affinity and writes a
+// recorded summary fixture to the SUMMARY_OUT path it was given.
+#include "support/k6_engine.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/local_host.h"
+
+namespace fvbench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+std::string Fixtures() {
+  const char* dir = std::getenv("FVBENCH_FIXTURES");
+  return dir && *dir ? dir : FVBENCH_SOURCE_DIR "/fixtures";
+}
+const std::string kScripts = FVBENCH_SOURCE_DIR "/k6";
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+constexpr const char* kFakeK6 = R"SH(#!/bin/sh
+# Fake k6 for k6_engine_test: records how it was called, then acts per FAKE_K6_MODE.
+rec="$FAKE_K6_RECORD"
+: > "$rec/argv"
+for a in "$@"; do printf '%s\n' "$a" >> "$rec/argv"; done
+printf '%s %s\n' "$K6_NO_USAGE_REPORT" "$K6_NEW_MACHINE_READABLE_SUMMARY" > "$rec/env"
+grep Cpus_allowed_list: /proc/self/status > "$rec/cpus"
+if [ "$1" = version ]; then
+  echo "k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)"
+  exit 0
+fi
+out=""; body=""; script=""
+for a in "$@"; do
+  case "$a" in
+    SUMMARY_OUT=*) out="${a#SUMMARY_OUT=}" ;;
+    BODY_FILE=*) body="${a#BODY_FILE=}" ;;
+  esac
+  script="$a"
+done
+[ -f "$script" ] || { echo "fake k6: no script $script" >&2; exit 66; }
+[ -n "$body" ] && cp "$body" "$rec/body"
+case "$FAKE_K6_MODE" in
+  ok) cp "$FAKE_K6_FIXTURE" "$out"; echo "fvbench k6: requests=..." ;;
+  thresholds)
+    cp "$FAKE_K6_FIXTURE" "$out"
+    echo "level=error msg=\"thresholds on metrics 'http_req_duration' have been crossed\"" >&2
+    exit 99 ;;
+  crash)
+    echo 'level=error msg="GoError: fvbench k6 script: -e TARGET_URL=... is required"' >&2
+    exit 107 ;;
+  nosummary) echo "fake k6 wrote nothing" >&2 ;;
+  garbage) printf '{"metrics":' > "$out" ;;
+esac
+exit 0
+)SH";
+
+class K6EngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/fvbench-k6-engine-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    fs::create_directories(root_ + "/bin");
+    fs::create_directories(root_ + "/rec");
+    {
+      std::ofstream f(root_ + "/bin/k6");
+      f << kFakeK6;
+    }
+    fs::permissions(root_ + "/bin/k6", fs::perms::owner_all);
+    const char* path = std::getenv("PATH");
+    old_path_ = path ? path : "";
+    setenv("PATH", (root_ + "/bin:" + old_path_).c_str(), 1);
+    setenv("FAKE_K6_RECORD", (root_ + "/rec").c_str(), 1);
+    SetMode("ok", "handle_summary_latency_ok.json");
+    remote_ = root_ + "/loadgen/results";
+    controller_ = root_ + "/controller/raw";
+  }
+  void TearDown() override {
+    setenv("PATH", old_path_.c_str(), 1);
+    unsetenv("FAKE_K6_MODE");
+    unsetenv("FAKE_K6_FIXTURE");
+    unsetenv("FAKE_K6_RECORD");
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  void SetMode(const std::string& mode, const std::string& fixture) {
+    setenv("FAKE_K6_MODE", mode.c_str(), 1);
+    setenv("FAKE_K6_FIXTURE", (Fixtures() + "/k6/" + fixture).c_str(), 1);
+  }
+  std::vector<std::string> Argv() { return Lines(Slurp(root_ + "/rec/argv")); }
+
+  static LoadSpec DecisionSpec() {
+    LoadSpec s;
+    s.phase = "latency_decision_service";
+    s.url = "http://127.0.0.1:8080/v1/decision";
+    s.kind = RequestKind::kDecision;
+    s.jwt = "eyJhbGciOiJIUzI1NiJ9.e30.sig";
+    s.rate_rps = 10000;
+    s.duration_s = 60;
+    s.count_ratelimit = true;
+    return s;
+  }
+
+  LocalHost host_;
+  std::string root_, old_path_, remote_, controller_;
+};
+
+TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+
+  const std::string summary = remote_ + "/latency_decision_service.json";
+  EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
+                          "run", "--quiet", "--no-color",
+                          "-e", "TARGET_URL=http://127.0.0.1:8080/v1/decision",
+                          "-e", "RATE=10000",
+                          "-e", "DURATION=60",
+                          "-e", "KIND=decision",
+                          "-e", "JWT=eyJhbGciOiJIUzI1NiJ9.e30.sig",
+                          "-e", "PRE_VUS=100",
+                          "-e", "MAX_VUS=500",
+                          "-e", "SUMMARY_OUT=" + summary,
+                          "-e", "COUNT_RATELIMIT=1",
+                          kScripts + "/constant_rate.js"}));
+  EXPECT_EQ(Slurp(root_ + "/rec/env"), "true false\n");
+
+  EXPECT_EQ(r->engine, "k6");
+  EXPECT_EQ(r->requests, 600000u);
+  EXPECT_DOUBLE_EQ(r->latency_us.p99, 1523.088);
+  EXPECT_EQ(r->target_rps, 10000);
+  ASSERT_TRUE(r->ratelimit_evidence.has_value());
+  const std::string local = controller_ + "/latency_decision_service.json";
+  EXPECT_EQ(r->raw_path, local);
+  EXPECT_EQ(Slurp(local), Slurp(Fixtures() + "/k6/handle_summary_latency_ok.json"));
+
+  const std::string cmdline = Slurp(controller_ + "/latency_decision_service.cmd.txt");
+  EXPECT_THAT(cmdline, StartsWith("K6_NEW_MACHINE_READABLE_SUMMARY=false K6_NO_USAGE_REPORT=true k6 run "
+                                  "--quiet --no-color -e TARGET_URL=http://127.0.0.1:8080/v1/decision"));
+  EXPECT_THAT(cmdline, HasSubstr("-e 'JWT=<redacted>' "));
+  EXPECT_THAT(cmdline, Not(HasSubstr("e30.sig")));
+  EXPECT_THAT(cmdline, HasSubstr(" " + kScripts + "/constant_rate.js\n"));
+  EXPECT_THAT(Slurp(controller_ + "/latency_decision_service.k6.log"), HasSubstr("fvbench k6: requests="));
+}
+
+TEST_F(K6EngineTest, TasksetPrefixPinsTheEngine) {
+  LoadSpec s = DecisionSpec();
+  s.cpuset = "0";
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(s, remote_, controller_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // The fake ran under taskset: its affinity is cpu 0 only.
+  EXPECT_EQ(Slurp(root_ + "/rec/cpus"), "Cpus_allowed_list:\t0\n");
+  EXPECT_EQ(Argv().front(), "run");
+  EXPECT_THAT(Slurp(controller_ + "/latency_decision_service.cmd.txt"),
+              HasSubstr("K6_NO_USAGE_REPORT=true taskset -c 0 k6 run --quiet"));
+}
+
+TEST_F(K6EngineTest, PostBodyIsWrittenAndPassedAsFile) {
+  LoadSpec s;
+  s.phase = "throughput_llm_s03";
+  s.url = "http://127.0.0.1:8080/v1/chat/completions";
+  s.kind = RequestKind::kPostJson;
+  s.body = R"({"model":"gpt-4o","messages":[{"role":"user","content":"hi 'there'"}]})";
+  s.rate_rps = 1234.4;  // k6 takes an integer rate
+  s.duration_s = 0.5;
+  s.connections = 64;
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(s, remote_, controller_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(Slurp(root_ + "/rec/body"), s.body);
+  EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
+                          "run", "--quiet", "--no-color",
+                          "-e", "TARGET_URL=http://127.0.0.1:8080/v1/chat/completions",
+                          "-e", "RATE=1234",
+                          "-e", "DURATION=0.5",
+                          "-e", "KIND=post",
+                          "-e", "BODY_FILE=" + remote_ + "/throughput_llm_s03.body.json",
+                          "-e", "PRE_VUS=64",
+                          "-e", "MAX_VUS=320",
+                          "-e", "SUMMARY_OUT=" + remote_ + "/throughput_llm_s03.json",
+                          "-e", "COUNT_RATELIMIT=0",
+                          kScripts + "/constant_rate.js"}));
+  EXPECT_EQ(r->target_rps, 1234);
+}
+
+TEST_F(K6EngineTest, ExitNinetyNineStillParsesTheSummary) {
+  SetMode("thresholds", "handle_summary_step_dropped.json");
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->dropped_iterations, 18756u);
+  EXPECT_FALSE(r->kept_up);
+}
+
+TEST_F(K6EngineTest, OtherExitStatusIsAnErrorWithStderrTail) {
+  SetMode("crash", "handle_summary_latency_ok.json");
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("k6 phase 'latency_decision_service' on local"));
+  EXPECT_THAT(r.error().message, HasSubstr("exited with status 107"));
+  EXPECT_THAT(r.error().message, HasSubstr("-e TARGET_URL=... is required"));
+  EXPECT_THAT(r.error().message, Not(HasSubstr("e30.sig")));  // the JWT stays out of messages
+  // The command line is kept for a failed run too.
+  EXPECT_TRUE(fs::exists(controller_ + "/latency_decision_service.cmd.txt"));
+}
+
+TEST_F(K6EngineTest, MissingSummaryIsAnErrorEvenWithAStaleOne) {
+  // A previous run's summary on the host must not be mistaken for this one's.
+  fs::create_directories(remote_);
+  fs::copy_file(Fixtures() + "/k6/handle_summary_latency_ok.json", remote_ + "/latency_decision_service.json");
+  SetMode("nosummary", "handle_summary_latency_ok.json");
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("k6 phase 'latency_decision_service'"));
+  EXPECT_THAT(r.error().message, HasSubstr(remote_ + "/latency_decision_service.json could not be fetched"));
+  EXPECT_THAT(r.error().message, HasSubstr("fake k6 wrote nothing"));
+}
+
+TEST_F(K6EngineTest, BrokenSummaryIsAParseErrorNamingTheFile) {
+  SetMode("garbage", "handle_summary_latency_ok.json");
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr(controller_ + "/latency_decision_service.json: not valid JSON"));
+}
+
+TEST_F(K6EngineTest, VersionIsCachedIntoResults) {
+  auto engine = MakeK6Engine(host_, kScripts);
+  auto v = engine->version();
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(*v, "k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)");
+  EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{"version"}));
+  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->engine_version, *v);
+}
+
+TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
+  LoadSpec s = DecisionSpec();
+  s.jwt.clear();
+  s.duration_s = 10;
+  auto engine = MakeK6Engine(host_, kScripts);
+  ASSERT_TRUE(engine->warmup(s).ok());
+  EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
+                          "run", "--quiet", "--no-color",
+                          "-e", "TARGET_URL=http://127.0.0.1:8080/v1/decision",
+                          "-e", "RATE=10000",
+                          "-e", "DURATION=10",
+                          "-e", "KIND=decision",
+                          "-e", "PRE_VUS=100",
+                          "-e", "MAX_VUS=500",
+                          kScripts + "/warmup.js"}));
+
+  SetMode("crash", "handle_summary_latency_ok.json");
+  auto bad = engine->warmup(s);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("warmup: k6 exited with status 107"));
+}
+
+TEST_F(K6EngineTest, ZeroWarmupRunsNothing) {
+  LoadSpec s = DecisionSpec();
+  s.duration_s = 0;
+  auto engine = MakeK6Engine(host_, kScripts);
+  ASSERT_TRUE(engine->warmup(s).ok());
+  EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));
+}
+
+TEST_F(K6EngineTest, BadSpecIsRejectedBeforeRunning) {
+  auto engine = MakeK6Engine(host_, kScripts);
+  LoadSpec s = DecisionSpec();
+  s.phase = "../escape";
+  auto r = engine->run(s, remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("phase name"));
+  s = DecisionSpec();
+  s.rate_rps = 0.2;
+  r = engine->run(s, remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("integer rate >= 1"));
+  s = DecisionSpec();
+  s.kind = RequestKind::kPostJson;
+  r = engine->run(s, remote_, controller_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("post request without a body"));
+  EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));
+}
+
+TEST(K6Vus, DerivedFromRate) {
+  EXPECT_EQ(K6VusFor(1000, 0).pre, 50);
+  EXPECT_EQ(K6VusFor(1000, 0).max, 250);
+  EXPECT_EQ(K6VusFor(10000, 0).pre, 100);
+  EXPECT_EQ(K6VusFor(10001, 0).pre, 101);
+  EXPECT_EQ(K6VusFor(150000, 0).pre, 1500);
+  EXPECT_EQ(K6VusFor(150000, 0).max, 7500);
+  EXPECT_EQ(K6VusFor(150000, 64).pre, 64);
+  EXPECT_EQ(K6VusFor(150000, 64).max, 320);
+}
+
+}  // namespace
+}  // namespace fvbench
