@@ -52,7 +52,8 @@
 --   FVBENCH_COUNT_RATELIMIT 1 = count statuses and RateLimit headers in response()
 --
 -- A bad parameter raises a Lua error inside init(), which wrk does not
--- protect: wrk aborts with a Lua panic and writes no JSON. The top level of
+-- protect: wrk prints "PANIC: unprotected error in call to Lua API (...)",
+-- exits 1 and writes no JSON. The top level of
 -- this file only defines functions, so it cannot fail half-way (wrk prints a
 -- top-level error and then runs unpaced).
 

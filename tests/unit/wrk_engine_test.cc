@@ -1,0 +1,402 @@
+// WrkEngine: the pure planning helpers, then end to end through LocalHost
+// against a loopback Debian nginx this test starts (ports 18250-18299) and
+// stops by its pid. The end-to-end tests skip when wrk or nginx is missing.
+#include "support/wrk_engine.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/local_host.h"
+#include "support/wrk_output.h"
+
+namespace fvbench {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+const std::string kScripts = FVBENCH_SOURCE_DIR "/support/wrk";
+
+TEST(WrkPlan, CountCpuList) {
+  EXPECT_EQ(*CountCpuList("0-3,6"), 5);
+  EXPECT_EQ(*CountCpuList("1"), 1);
+  EXPECT_EQ(*CountCpuList("0,0,1"), 2);
+  EXPECT_EQ(*CountCpuList("2-2"), 1);
+  for (const char* bad : {"", "a", "3-1", "1,", ",1", "-1", "1-", "0 1"}) {
+    auto r = CountCpuList(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_THAT(r.error().message, HasSubstr("cpu list")) << bad;
+  }
+}
+
+TEST(WrkPlan, ThreadsFollowTheCpuset) {
+  EXPECT_EQ(*WrkThreadsFor(""), kWrkDefaultThreads);
+  EXPECT_EQ(*WrkThreadsFor("3"), 1);
+  EXPECT_EQ(*WrkThreadsFor("0-2"), 3);
+  EXPECT_EQ(*WrkThreadsFor("0-15"), kWrkMaxThreads);
+  EXPECT_FALSE(WrkThreadsFor("x").ok());
+}
+
+TEST(WrkPlan, ConnectionsDerivedFromRate) {
+  EXPECT_EQ(WrkConnectionsFor(2000, 2, 0), 20);       // 100 req/s per connection
+  EXPECT_EQ(WrkConnectionsFor(50, 2, 0), 4);          // floor 2*T
+  EXPECT_EQ(WrkConnectionsFor(1e6, 2, 0), 1000);      // cap
+  EXPECT_EQ(WrkConnectionsFor(5000, 3, 0), 51);       // 50 rounded up to a multiple of T
+  EXPECT_EQ(WrkConnectionsFor(5000, 4, 2), 4);        // asked 2 < T: wrk needs C >= T
+  EXPECT_EQ(WrkConnectionsFor(5000, 2, 7), 8);        // asked, rounded to a multiple of T
+  EXPECT_EQ(WrkConnectionsFor(5000, 2, 64), 64);      // asked, kept
+}
+
+TEST(WrkPlan, VersionLineOfDebianWrk) {
+  // Recorded: `wrk --version` of Debian's wrk 4.1.0-3+b2, exit status 1.
+  const std::string out =
+      "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer\n"
+      "Usage: wrk <options> <url>                            \n"
+      "  Options:                                            \n";
+  auto v = ParseWrkVersion(out);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(*v, "wrk debian/4.1.0-3+b2 [epoll]");
+  EXPECT_EQ(*ParseWrkVersion("noise\nwrk 4.2.0 [kqueue] Copyright (C) 2012 Will Glozer\n"),
+            "wrk 4.2.0 [kqueue]");
+  EXPECT_FALSE(ParseWrkVersion("").ok());
+  EXPECT_FALSE(ParseWrkVersion("sh: 1: wrk: not found\n").ok());
+}
+
+LoadSpec Spec() {
+  LoadSpec s;
+  s.phase = "latency_raw_nginx";
+  s.url = "http://127.0.0.1:8082/";
+  s.rate_rps = 2000;
+  s.duration_s = 5;
+  return s;
+}
+
+TEST(WrkPlan, CommandForAGetPhase) {
+  auto cmd = PlanWrkCommand(Spec(), "/opt/s", "/r/latency_raw_nginx.json", "");
+  ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+  EXPECT_THAT(cmd->argv, ElementsAre("wrk", "-t2", "-c20", "-d5s", "--latency", "-s",
+                                     "/opt/s/pace.lua", "http://127.0.0.1:8082/"));
+  EXPECT_EQ(cmd->env.at("FVBENCH_RATE"), "2000");
+  EXPECT_EQ(cmd->env.at("FVBENCH_THREADS"), "2");
+  EXPECT_EQ(cmd->env.at("FVBENCH_CONNECTIONS"), "20");
+  EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "get");
+  EXPECT_EQ(cmd->env.at("FVBENCH_OUT"), "/r/latency_raw_nginx.json");
+  // Unused variables are set empty / 0 so the caller's environment cannot leak in.
+  EXPECT_EQ(cmd->env.at("FVBENCH_JWT"), "");
+  EXPECT_EQ(cmd->env.at("FVBENCH_BODY_FILE"), "");
+  EXPECT_EQ(cmd->env.at("FVBENCH_COUNT_RATELIMIT"), "0");
+  EXPECT_EQ(cmd->timeout, std::chrono::seconds(35));
+}
+
+TEST(WrkPlan, CommandForAPinnedPostPhase) {
+  LoadSpec s = Spec();
+  s.kind = RequestKind::kPostJson;
+  s.body = "{}";
+  s.jwt = "h.p.s";
+  s.cpuset = "2-4";
+  s.rate_rps = 1500.5;
+  s.duration_s = 2.2;  // wrk takes whole seconds: rounded up
+  s.connections = 10;
+  s.count_ratelimit = true;
+  auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "/r/x.body.json");
+  ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+  EXPECT_THAT(cmd->argv, ElementsAre("taskset", "-c", "2-4", "wrk", "-t3", "-c12", "-d3s",
+                                     "--latency", "-s", "/opt/s/pace.lua", "http://127.0.0.1:8082/"));
+  EXPECT_EQ(cmd->env.at("FVBENCH_RATE"), "1500.5");
+  EXPECT_EQ(cmd->env.at("FVBENCH_THREADS"), "3");
+  EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "post");
+  EXPECT_EQ(cmd->env.at("FVBENCH_JWT"), "h.p.s");
+  EXPECT_EQ(cmd->env.at("FVBENCH_BODY_FILE"), "/r/x.body.json");
+  EXPECT_EQ(cmd->env.at("FVBENCH_COUNT_RATELIMIT"), "1");
+  EXPECT_EQ(cmd->timeout, std::chrono::seconds(33));
+
+  const std::string line = WrkCommandLine(*cmd);
+  EXPECT_THAT(line, HasSubstr("FVBENCH_JWT='<redacted>' "));
+  EXPECT_THAT(line, Not(HasSubstr("h.p.s")));
+  EXPECT_THAT(line, HasSubstr("FVBENCH_BODY_FILE=/r/x.body.json "));
+  EXPECT_THAT(line, HasSubstr("taskset -c 2-4 wrk -t3 -c12 -d3s --latency -s /opt/s/pace.lua"));
+}
+
+TEST(WrkPlan, DecisionKindName) {
+  LoadSpec s = Spec();
+  s.kind = RequestKind::kDecision;
+  auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(cmd.ok());
+  EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "decision");
+}
+
+TEST(WrkPlan, BadSpecsAreErrors) {
+  struct Case {
+    void (*edit)(LoadSpec&);
+    const char* expect;
+  };
+  const Case cases[] = {
+      {[](LoadSpec& s) { s.rate_rps = 0; }, "rate_rps"},
+      {[](LoadSpec& s) { s.duration_s = -1; }, "duration_s"},
+      {[](LoadSpec& s) { s.url.clear(); }, "url"},
+      {[](LoadSpec& s) { s.phase = "a/b"; }, "phase"},
+      {[](LoadSpec& s) { s.cpuset = "x"; }, "cpuset"},
+      {[](LoadSpec& s) { s.connections = -3; }, "connections"},
+      {[](LoadSpec& s) { s.kind = RequestKind::kPostJson; }, "body"},
+  };
+  for (const Case& c : cases) {
+    LoadSpec s = Spec();
+    c.edit(s);
+    auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+    ASSERT_FALSE(cmd.ok()) << c.expect;
+    EXPECT_THAT(cmd.error().message, HasSubstr(c.expect));
+  }
+}
+
+// ---------------------------------------------------------------- end to end
+
+bool OnPath(const std::string& exe) {
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "");
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    if (!dir.empty() && ::access((dir + "/" + exe).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+bool PortAccepts(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+bool PortFree(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class WrkEngineLocal : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!OnPath("wrk") || !OnPath("nginx")) return;
+    char tmpl[] = "/tmp/fvbench-wrk-test-XXXXXX";
+    if (!::mkdtemp(tmpl)) return;
+    dir_ = new std::string(tmpl);
+    host_ = new LocalHost();
+    std::mt19937 rng(std::random_device{}());
+    for (int attempt = 0; attempt < 10 && port_ == 0; ++attempt) {
+      int port = 18250 + static_cast<int>(rng() % 50);
+      if (!PortFree(port)) continue;
+      std::ofstream(*dir_ + "/nginx.conf") << "worker_processes 1;\n"
+          << "pid " << *dir_ << "/nginx.pid;\n"
+          << "error_log " << *dir_ << "/error.log warn;\n"
+          << "events { worker_connections 1024; }\n"
+          << "http {\n  access_log off;\n"
+          << "  client_body_temp_path " << *dir_ << "/body;\n"
+          << "  proxy_temp_path " << *dir_ << "/proxy;\n  fastcgi_temp_path " << *dir_ << "/fcgi;\n"
+          << "  uwsgi_temp_path " << *dir_ << "/uwsgi;\n  scgi_temp_path " << *dir_ << "/scgi;\n"
+          << "  server {\n    listen 127.0.0.1:" << port << ";\n"
+          << "    location / { return 200 \"ok\\n\"; }\n"
+          << "    location /limited { add_header RateLimit \"limit=1, remaining=0, reset=1\" always;"
+          << " return 429 \"limited\\n\"; }\n  }\n}\n";
+      Command cmd;
+      cmd.argv = {"nginx", "-p", *dir_, "-c", *dir_ + "/nginx.conf", "-e", *dir_ + "/error.log",
+                  "-g", "daemon off;"};
+      auto svc = host_->start_service("nginx-wrk-test", cmd, *dir_ + "/nginx.out",
+                                      *dir_ + "/nginx.err");
+      if (!svc) continue;
+      for (int i = 0; i < 60 && host_->is_alive(*svc) && !PortAccepts(port); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      if (host_->is_alive(*svc) && PortAccepts(port)) {
+        port_ = port;
+        nginx_ = new ServiceHandle(*svc);
+      } else {
+        (void)host_->stop_service(*svc, std::chrono::seconds(2));
+      }
+    }
+  }
+
+  static void TearDownTestSuite() {
+    if (nginx_) (void)host_->stop_service(*nginx_, std::chrono::seconds(5));
+    if (dir_) {
+      std::error_code ec;
+      std::filesystem::remove_all(*dir_, ec);
+    }
+    delete nginx_;
+    delete host_;
+    delete dir_;
+    nginx_ = nullptr;
+    host_ = nullptr;
+    dir_ = nullptr;
+  }
+
+  void SetUp() override {
+    if (!OnPath("wrk") || !OnPath("nginx")) GTEST_SKIP() << "wrk or nginx not installed";
+    ASSERT_NE(port_, 0) << "could not start a loopback nginx in 18250-18299";
+  }
+
+  std::string Url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+
+  static LoadSpec Small(const std::string& phase, const std::string& url) {
+    LoadSpec s;
+    s.phase = phase;
+    s.url = url;
+    s.rate_rps = 200;
+    s.duration_s = 1;
+    return s;
+  }
+
+  // Paced: wrk cannot complete more than the schedule allows, whatever the
+  // machine's speed (unpaced wrk would do tens of thousands here).
+  static void ExpectPaced(const LoadResult& r, const LoadSpec& s) {
+    EXPECT_GT(r.requests, 0u);
+    EXPECT_LE(static_cast<double>(r.requests), 1.5 * s.rate_rps * std::ceil(s.duration_s) + 50);
+  }
+
+  static inline std::string* dir_ = nullptr;
+  static inline LocalHost* host_ = nullptr;
+  static inline ServiceHandle* nginx_ = nullptr;
+  static inline int port_ = 0;
+};
+
+TEST_F(WrkEngineLocal, VersionDespiteExitStatusOne) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  EXPECT_EQ(engine->name(), "wrk");
+  auto v = engine->version();
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_THAT(*v, StartsWith("wrk "));
+  EXPECT_THAT(*v, Not(HasSubstr("Copyright")));
+}
+
+TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_get", Url("/"));
+  const std::string remote = *dir_ + "/remote", ctl = *dir_ + "/ctl";
+  auto r = engine->run(s, remote, ctl);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ExpectPaced(*r, s);
+  EXPECT_EQ(r->engine, "wrk");
+  EXPECT_THAT(r->engine_version, StartsWith("wrk "));
+  EXPECT_EQ(r->target_rps, 200);
+  EXPECT_EQ(r->raw_path, ctl + "/e2e_get.json");
+  EXPECT_EQ(r->non_2xx, 0u);
+  EXPECT_EQ(r->error_rate, 0.0);
+  EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
+              HasSubstr("wrk -t2 -c4 -d1s --latency -s " + kScripts + "/pace.lua " + Url("/")));
+  EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));
+  // The controller copy is the file that was parsed.
+  auto again = ParseWrkOutput(Slurp(r->raw_path), r->raw_path, 200);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->requests, r->requests);
+}
+
+TEST_F(WrkEngineLocal, CountedRateLimitResponses) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_limited", Url("/limited"));
+  s.count_ratelimit = true;
+  s.kind = RequestKind::kDecision;
+  s.jwt = "a.b.c";
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ExpectPaced(*r, s);
+  EXPECT_EQ(r->non_2xx, r->requests);
+  EXPECT_EQ(r->error_rate, 1.0);
+  ASSERT_TRUE(r->ratelimit_evidence.has_value());
+  EXPECT_EQ(*r->ratelimit_evidence, r->requests);
+  EXPECT_THAT(Slurp(*dir_ + "/ctl/e2e_limited.cmd.txt"), Not(HasSubstr("a.b.c")));
+}
+
+TEST_F(WrkEngineLocal, PostPhaseAndWarmup) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_post", Url("/"));
+  s.kind = RequestKind::kPostJson;
+  s.body = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
+  auto w = engine->warmup(s);
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ExpectPaced(*r, s);
+  EXPECT_EQ(r->non_2xx, 0u);
+  EXPECT_EQ(Slurp(*dir_ + "/remote/e2e_post.body.json"), s.body);
+}
+
+TEST_F(WrkEngineLocal, RefusedConnectionsFailThePhase) {
+  int closed = 0;
+  for (int p = 18299; p >= 18250 && closed == 0; --p) {
+    if (p != port_ && PortFree(p)) closed = p;
+  }
+  ASSERT_NE(closed, 0);
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_refused", "http://127.0.0.1:" + std::to_string(closed) + "/");
+  // wrk test-connects while resolving the URL and exits 1 before any load.
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("e2e_refused"));
+  EXPECT_THAT(r.error().message, HasSubstr("exit status 1"));
+  EXPECT_THAT(r.error().message, HasSubstr("unable to connect"));
+}
+
+TEST_F(WrkEngineLocal, MissingScriptFailsBeforeAnyLoad) {
+  auto engine = MakeWrkEngine(*host_, *dir_ + "/no-such-dir");
+  LoadSpec s = Small("e2e_noscript", Url("/"));
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("pace.lua"));
+  EXPECT_FALSE(std::filesystem::exists(*dir_ + "/ctl/e2e_noscript.stdout.txt"));
+  auto w = engine->warmup(s);
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.error().message, HasSubstr("pace.lua"));
+}
+
+TEST_F(WrkEngineLocal, ScriptErrorIsAnEngineFailure) {
+  // pace.lua raises in init() (here: the body file does not exist). wrk does
+  // not protect that call: it prints "PANIC: unprotected error ..." and exits
+  // 1 without a JSON file, which the engine reports as a failed phase.
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_badbody", Url("/"));
+  auto cmd = PlanWrkCommand(s, kScripts, *dir_ + "/remote/e2e_badbody.json", "");
+  ASSERT_TRUE(cmd.ok());
+  cmd->env["FVBENCH_KIND"] = "post";
+  cmd->env["FVBENCH_BODY_FILE"] = *dir_ + "/missing.json";
+  auto run = host_->run(*cmd);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_FALSE(run->success());
+  EXPECT_THAT(run->err, HasSubstr("FVBENCH_BODY_FILE"));
+  EXPECT_FALSE(std::filesystem::exists(*dir_ + "/remote/e2e_badbody.json"));
+}
+
+}  // namespace
+}  // namespace fvbench
