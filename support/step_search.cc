@@ -1,0 +1,71 @@
+#include "support/step_search.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "support/units_format.h"
+
+namespace fvbench {
+
+StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  using detail::FormatPercentLimit;
+  std::vector<std::string> ok, bad;
+  if (load.requests == 0) bad.push_back("no requests completed");
+  std::string err = fmt::format("error_rate {}", FormatPercent(load.error_rate));
+  if (load.error_rate < params.max_error_rate) {  // false for NaN
+    ok.push_back(fmt::format("{} < {}", err, FormatPercentLimit(params.max_error_rate)));
+  } else {
+    bad.push_back(fmt::format("{} >= {}", err, FormatPercentLimit(params.max_error_rate)));
+  }
+  std::string p99 = fmt::format("p99 {} µs", FormatNumber(load.latency_us.p99));
+  if (load.latency_us.p99 < params.slo_p99_us) {
+    ok.push_back(fmt::format("{} < {} µs", p99, FormatNumber(params.slo_p99_us)));
+  } else {
+    bad.push_back(fmt::format("{} >= {} µs", p99, FormatNumber(params.slo_p99_us)));
+  }
+  StepVerdict v;
+  v.passed = bad.empty();
+  v.text = fmt::format("{}: {}", v.passed ? "pass" : "fail", fmt::join(v.passed ? ok : bad, ", "));
+  if (!load.kept_up) {
+    v.text += fmt::format("; engine fell behind ({} dropped iterations)", load.dropped_iterations);
+  }
+  return v;
+}
+
+SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step) {
+  SearchOutcome out;
+  int index = 0;
+  for (int pct : kSeedStepPercents) {
+    StepResult step;
+    step.target_rps = std::floor(params.search_max_rps * pct / 100.0);
+    auto load = run_step(step.target_rps, index);
+    if (!load.ok()) {
+      step.passed = false;
+      step.verdict = fmt::format("fail: engine error: {}", load.error().message);
+      step.load.target_rps = step.target_rps;
+      out.error = load.error().message;
+      out.steps.push_back(std::move(step));
+      break;
+    }
+    step.load = std::move(*load);
+    StepVerdict v = JudgeStep(step.load, params);
+    step.passed = v.passed;
+    step.verdict = std::move(v.text);
+    out.steps.push_back(std::move(step));
+    const StepResult& s = out.steps.back();
+    if (!s.passed) break;
+    if (out.reported_step < 0 || s.load.achieved_rps >= out.reported_rps) {
+      out.reported_rps = s.load.achieved_rps;
+      out.reported_step = index;
+    }
+    ++index;
+  }
+  constexpr int kSteps = static_cast<int>(std::size(kSeedStepPercents));
+  out.ceiling_reached = static_cast<int>(out.steps.size()) == kSteps && out.steps.back().passed;
+  return out;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,173 @@
+#include "support/step_search.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace fvbench {
+namespace {
+
+// A synthetic SUT: serves up to `capacity` RPS with 800 µs p99; above it the
+// achieved rate stays at capacity and errors grow with the overload.
+LoadResult Synthetic(double target, double capacity) {
+  LoadResult l;
+  l.engine = "synthetic";
+  l.target_rps = target;
+  l.duration_s = 20;
+  l.achieved_rps = target <= capacity ? target * 0.998 : capacity;
+  l.requests = static_cast<uint64_t>(l.achieved_rps * l.duration_s);
+  l.error_rate = target <= capacity ? 0 : (target - capacity) / target;
+  l.failed = static_cast<uint64_t>(l.error_rate * static_cast<double>(l.requests));
+  l.latency_us.p99 = target <= capacity ? 812 : 250000;
+  return l;
+}
+
+struct Recorder {
+  std::vector<double> targets;
+  std::vector<int> indices;
+};
+
+StepFunction Capacity(double capacity, Recorder* rec) {
+  return [capacity, rec](double target, int index) -> Result<LoadResult> {
+    rec->targets.push_back(target);
+    rec->indices.push_back(index);
+    return Synthetic(target, capacity);
+  };
+}
+
+SearchParams Params(double max) {
+  SearchParams p;
+  p.search_max_rps = max;
+  return p;
+}
+
+TEST(StepSearch, KneeReportsMeasuredRateOfBestPassingStep) {
+  Recorder rec;
+  // Capacity 95000 of max 100000: 50, 70, 90 pass; 100 fails; search stops.
+  SearchOutcome o = SeedStepSearch(Params(100000), Capacity(95000, &rec));
+  EXPECT_EQ(rec.targets, (std::vector<double>{50000, 70000, 90000, 100000}));
+  EXPECT_EQ(rec.indices, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_EQ(o.steps.size(), 4u);
+  EXPECT_TRUE(o.steps[2].passed);
+  EXPECT_FALSE(o.steps[3].passed);
+  EXPECT_EQ(o.reported_step, 2);
+  EXPECT_DOUBLE_EQ(o.reported_rps, 90000 * 0.998);  // measured, not the 90000 target
+  EXPECT_NE(o.reported_rps, o.steps[2].target_rps);
+  EXPECT_FALSE(o.ceiling_reached);
+  EXPECT_TRUE(o.error.empty());
+  EXPECT_EQ(o.steps[0].verdict, "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs");
+  EXPECT_EQ(o.steps[3].verdict, "fail: error_rate 5.00% >= 1%");
+}
+
+TEST(StepSearch, AlwaysPassingHitsTheCeiling) {
+  Recorder rec;
+  SearchOutcome o = SeedStepSearch(Params(1000), Capacity(1e9, &rec));
+  EXPECT_EQ(rec.targets, (std::vector<double>{500, 700, 900, 1000, 1150, 1300}));
+  ASSERT_EQ(o.steps.size(), 6u);
+  EXPECT_TRUE(o.ceiling_reached);
+  EXPECT_EQ(o.reported_step, 5);
+  EXPECT_DOUBLE_EQ(o.reported_rps, 1300 * 0.998);
+}
+
+TEST(StepSearch, FailingTopStepIsNotACeiling) {
+  Recorder rec;
+  SearchOutcome o = SeedStepSearch(Params(1000), Capacity(1200, &rec));
+  ASSERT_EQ(o.steps.size(), 6u);
+  EXPECT_FALSE(o.steps[5].passed);
+  EXPECT_FALSE(o.ceiling_reached);
+  EXPECT_EQ(o.reported_step, 4);
+}
+
+TEST(StepSearch, FirstStepFailsReportsNothing) {
+  Recorder rec;
+  SearchOutcome o = SeedStepSearch(Params(1000), Capacity(100, &rec));
+  ASSERT_EQ(o.steps.size(), 1u);
+  EXPECT_FALSE(o.steps[0].passed);
+  EXPECT_EQ(o.reported_step, -1);
+  EXPECT_EQ(o.reported_rps, 0);
+  EXPECT_FALSE(o.ceiling_reached);
+  EXPECT_EQ(o.steps[0].verdict, "fail: error_rate 80.00% >= 1%");  // p99 250 ms is within the SLO
+}
+
+TEST(StepSearch, EngineErrorMidSearchIsAFailedStepAndStops) {
+  int calls = 0;
+  auto run = [&](double target, int index) -> Result<LoadResult> {
+    ++calls;
+    if (index == 2) return Error{"k6 exited with status 107: stderr tail: ..."};
+    return Synthetic(target, 1e9);
+  };
+  SearchOutcome o = SeedStepSearch(Params(1000), run);
+  EXPECT_EQ(calls, 3);
+  ASSERT_EQ(o.steps.size(), 3u);
+  EXPECT_FALSE(o.steps[2].passed);
+  EXPECT_EQ(o.steps[2].target_rps, 900);
+  EXPECT_EQ(o.steps[2].load.target_rps, 900);
+  EXPECT_EQ(o.steps[2].verdict, "fail: engine error: k6 exited with status 107: stderr tail: ...");
+  EXPECT_EQ(o.error, "k6 exited with status 107: stderr tail: ...");
+  EXPECT_EQ(o.reported_step, 1);
+  EXPECT_DOUBLE_EQ(o.reported_rps, 700 * 0.998);
+  EXPECT_FALSE(o.ceiling_reached);
+}
+
+TEST(StepSearch, SlowStepFailsOnP99Alone) {
+  SearchParams p = Params(1000);
+  p.slo_p99_us = 500;
+  Recorder rec;
+  SearchOutcome o = SeedStepSearch(p, Capacity(1e9, &rec));
+  ASSERT_EQ(o.steps.size(), 1u);
+  EXPECT_EQ(o.steps[0].verdict, "fail: p99 812 µs >= 500 µs");
+}
+
+TEST(StepSearch, TargetsUseTheSeedsIntegerArithmetic) {
+  Recorder rec;
+  SearchOutcome o = SeedStepSearch(Params(333), Capacity(1e9, &rec));
+  // floor(333 * pct / 100)
+  EXPECT_EQ(rec.targets, (std::vector<double>{166, 233, 299, 333, 382, 432}));
+  (void)o;
+}
+
+TEST(StepSearch, BestIsHighestMeasuredAmongPassingSteps) {
+  // Achieved rates that do not grow with the target (engine-limited):
+  std::vector<double> achieved = {500, 690, 650, 640, 630, 620};
+  auto run = [&](double target, int index) -> Result<LoadResult> {
+    LoadResult l = Synthetic(target, 1e9);
+    l.achieved_rps = achieved[index];
+    l.kept_up = false;
+    l.dropped_iterations = 1000;
+    return l;
+  };
+  SearchOutcome o = SeedStepSearch(Params(1000), run);
+  EXPECT_EQ(o.reported_step, 1);
+  EXPECT_EQ(o.reported_rps, 690);
+  EXPECT_TRUE(o.ceiling_reached);
+  EXPECT_EQ(o.steps[1].verdict,
+            "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs; engine fell behind (1000 dropped iterations)");
+}
+
+TEST(StepSearch, StepWithNoRequestsFails) {
+  auto run = [](double target, int) -> Result<LoadResult> {
+    LoadResult l;
+    l.target_rps = target;
+    return l;  // zero requests, zero errors, zero latency
+  };
+  SearchOutcome o = SeedStepSearch(Params(1000), run);
+  ASSERT_EQ(o.steps.size(), 1u);
+  EXPECT_FALSE(o.steps[0].passed);
+  EXPECT_EQ(o.steps[0].verdict, "fail: no requests completed");
+  EXPECT_EQ(o.reported_step, -1);
+}
+
+TEST(StepSearch, JudgeStepBoundaries) {
+  SearchParams p;
+  LoadResult l = Synthetic(100, 1e9);
+  l.error_rate = 0.01;  // not < 1%
+  EXPECT_FALSE(JudgeStep(l, p).passed);
+  l.error_rate = 0.0099;
+  EXPECT_TRUE(JudgeStep(l, p).passed);
+  l.latency_us.p99 = 1e6;  // not < 1 s
+  EXPECT_FALSE(JudgeStep(l, p).passed);
+  EXPECT_EQ(JudgeStep(l, p).text, "fail: p99 1000000 µs >= 1000000 µs");
+}
+
+}  // namespace
+}  // namespace fvbench
