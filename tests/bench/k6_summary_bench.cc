@@ -1,0 +1,43 @@
+// ParseK6Summary on a recorded handleSummary fixture. Target: one summary
+// parsed in <= 0.2 ms (the suite parses one per phase / search step).
+//   ./k6_summary_bench --benchmark_min_time=0.5
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "support/k6_summary.h"
+
+namespace {
+
+std::string ReadFixture(const std::string& name) {
+  std::ifstream in(std::string(FVBENCH_FIXTURES) + "/k6/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void BM_ParseK6Summary(benchmark::State& state, const char* fixture) {
+  const std::string text = ReadFixture(fixture);
+  if (text.empty()) {
+    state.SkipWithError("fixture missing or empty");
+    return;
+  }
+  if (auto r = fvbench::ParseK6Summary(text, fixture, 10000); !r.ok()) {
+    state.SkipWithError(r.error().message.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto r = fvbench::ParseK6Summary(text, fixture, 10000);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+}
+
+BENCHMARK_CAPTURE(BM_ParseK6Summary, handle_summary, "handle_summary_latency_ok.json")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ParseK6Summary, summary_export, "summary_export_dropped.json")
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
