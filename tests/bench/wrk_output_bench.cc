@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "support/wrk_output.h"
 
 namespace {
@@ -45,6 +47,17 @@ void BM_ParseWrkTruncated(benchmark::State& state) {
   }
 }
 
+// Baseline: nlohmann::json::parse alone on the same text, to separate the
+// JSON library's cost from the field checks.
+void BM_JsonParseOnly(benchmark::State& state) {
+  const std::string text = Load("paced_get_2000rps.json");
+  for (auto _ : state) {
+    auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    benchmark::DoNotOptimize(j);
+  }
+}
+
+BENCHMARK(BM_JsonParseOnly);
 BENCHMARK(BM_ParseWrkPaced);
 BENCHMARK(BM_ParseWrkCounted);
 BENCHMARK(BM_ParseWrkTruncated);
