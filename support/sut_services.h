@@ -105,7 +105,7 @@ class SutServices {
   int WorkerConnections() const;
 
   Host& host_;
-  const Config& cfg_;
+  Config cfg_;  // a copy: callers may pass a scenario-local Config
   ProvisionInfo info_;
   std::vector<ServiceHandle> handles_;
   std::map<std::string, size_t> log_offset_;  // service -> error.log size at start

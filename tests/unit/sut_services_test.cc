@@ -159,6 +159,15 @@ TEST_F(SutE2E, ProvisionFindsRuntime) {
             << " edge=" << info_.edge_dir << "@" << info_.edge_commit << (info_.edge_dirty ? " dirty" : "")
             << " cores=" << info_.cores << " taskset=" << info_.have_taskset << " took " << info_.seconds
             << " s\n";
+
+  Config lg = cfg_;
+  lg.engine = Engine::kWrk;
+  auto wrk = ProvisionLoadgen(host_, lg);
+  ASSERT_TRUE(wrk.ok()) << wrk.error().message;
+  EXPECT_EQ(wrk->engine, "wrk");
+  EXPECT_TRUE(Has(wrk->engine_version, "wrk ")) << wrk->engine_version;
+  EXPECT_TRUE(wrk->installed.empty());
+  std::cout << "loadgen: " << wrk->engine_version << " took " << wrk->seconds << " s\n";
 }
 
 TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
@@ -289,6 +298,38 @@ TEST_F(SutE2E, UnreadablePolicyFailsStartWithEdgesMessage) {
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(Has(s.error().message, "/readyz")) << s.error().message;
   EXPECT_TRUE(Has(s.error().message, "standalone_read_failed")) << s.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+// FAIRVISOR_EDGE_SRC with a ref: a sparse clone into FV_DIR, then left alone.
+TEST_F(SutE2E, EdgeWithRefIsClonedSparseOnce) {
+  if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
+  Command head;
+  head.argv = {"git", "-c", "safe.directory=" + cfg_.edge_src, "-C", cfg_.edge_src, "rev-parse", "HEAD"};
+  auto h = host_.run(head);
+  ASSERT_TRUE(h.ok() && h->success());
+  std::string commit = h->out.substr(0, 40);
+  cfg_.edge_ref = commit;
+  auto first = ProvisionSut(host_, cfg_);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(first->edge_dir, cfg_.fv_dir);
+  EXPECT_FALSE(first->edge_in_place);
+  EXPECT_EQ(first->edge_commit, commit);
+  EXPECT_FALSE(first->edge_dirty);
+  EXPECT_FALSE(first->installed.empty());
+  struct stat st;
+  EXPECT_EQ(stat((cfg_.fv_dir + "/src/nginx/init_worker.lua").c_str(), &st), 0);
+  EXPECT_NE(stat((cfg_.fv_dir + "/docs").c_str(), &st), 0) << "sparse checkout must leave docs/ out";
+  auto second = ProvisionSut(host_, cfg_);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_TRUE(second->installed.empty()) << "the existing clone at the right commit must be left alone";
+  EXPECT_EQ(second->edge_commit, commit);
+  std::cout << "clone took " << first->seconds << " s, re-provision " << second->seconds << " s\n";
 }
 
 }  // namespace

@@ -1,0 +1,336 @@
+// Provisioning logic against a scripted Host: which commands run, what is
+// installed, what is reported, and the error messages.
+#include "support/provision.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "support/shell_quote.h"
+
+namespace fvbench {
+namespace {
+
+bool Has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+ExecResult Ok(std::string out = "", std::string err = "") {
+  ExecResult r;
+  r.exit_code = 0;
+  r.out = std::move(out);
+  r.err = std::move(err);
+  return r;
+}
+ExecResult Fail(int code, std::string err) {
+  ExecResult r;
+  r.exit_code = code;
+  r.err = std::move(err);
+  return r;
+}
+
+// Answers run() from rules: the first rule whose needle occurs in the
+// shell-joined argv wins; otherwise exit 0 with no output. Records every call.
+class ScriptedHost : public Host {
+ public:
+  std::vector<std::pair<std::string, std::function<ExecResult()>>> rules;
+  std::vector<Command> calls;
+
+  void On(const std::string& needle, ExecResult r) {
+    rules.emplace_back(needle, [r] { return r; });
+  }
+  std::string Joined(size_t i) const { return ShellJoin(calls[i].argv); }
+  bool Ran(const std::string& needle) const {
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (Has(Joined(i), needle)) return true;
+    }
+    return false;
+  }
+  const Command* Find(const std::string& needle) const {
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (Has(Joined(i), needle)) return &calls[i];
+    }
+    return nullptr;
+  }
+
+  std::string name() const override { return "test-host"; }
+  Result<ExecResult> run(const Command& cmd) override {
+    calls.push_back(cmd);
+    std::string j = ShellJoin(cmd.argv);
+    for (auto& [needle, fn] : rules) {
+      if (Has(j, needle)) return fn();
+    }
+    return Ok();
+  }
+  Result<void> write_file(const std::string&, const std::string&, int) override { return fvbench::Ok(); }
+  Result<std::string> read_file(const std::string& p) override { return Error{"no file " + p}; }
+  Result<void> fetch(const std::string&, const std::string&) override { return fvbench::Ok(); }
+  Result<ServiceHandle> start_service(const std::string&, const Command&, const std::string&,
+                                      const std::string&) override {
+    return Error{"not here"};
+  }
+  Result<void> stop_service(const ServiceHandle&, std::chrono::milliseconds) override { return fvbench::Ok(); }
+  bool is_alive(const ServiceHandle&) override { return false; }
+};
+
+const char kProbeMarker[] = "p nproc";  // a line of the probe script
+
+std::string ProbeOut(std::map<std::string, std::string> over = {}) {
+  std::map<std::string, std::string> kv = {
+      {"openresty", ""},       {"nginx", "/usr/sbin/nginx"}, {"lua_so", "yes"},
+      {"curl", "/usr/bin/curl"}, {"git", "/usr/bin/git"},   {"taskset", "/usr/bin/taskset"},
+      {"wrk", "/usr/bin/wrk"}, {"k6", ""},                   {"dpkg", "/usr/bin/dpkg-query"},
+      {"nproc", "8"},          {"nofile", "65536"},          {"uid", "0"},
+      {"arch", "x86_64"}};
+  for (auto& [k, v] : over) kv[k] = v;
+  std::string s;
+  for (auto& [k, v] : kv) s += k + "=" + v + "\n";
+  return s;
+}
+
+const char kDpkgAll[] =
+    "nginx\tinstall ok installed\t1.22.1-9+deb12u11\n"
+    "libnginx-mod-http-lua\tinstall ok installed\t1:0.10.23-1+deb12u1\n"
+    "lua-cjson:amd64\tinstall ok installed\t2.1.0+dfsg-2.2\n"
+    "lua-resty-core\tinstall ok installed\t0.1.25-1\n";
+
+Config LocalEdge() {
+  Config c;
+  c.edge_src = "/srv/edge";
+  return c;
+}
+
+void EdgeOk(ScriptedHost& h) {
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\nasn=/srv/edge/asn_type.map\ncommit=abc123\ndirty=\n"));
+}
+
+TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("nginx -v", Ok("", "nginx version: nginx/1.22.1\n"));
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "nginx");
+  EXPECT_EQ(info->nginx_bin, "/usr/sbin/nginx");
+  EXPECT_EQ(info->runtime_version, "nginx version: nginx/1.22.1");
+  EXPECT_EQ(info->lua_module_version, "libnginx-mod-http-lua 1:0.10.23-1+deb12u1");
+  EXPECT_TRUE(info->load_lua_modules);
+  EXPECT_TRUE(info->edge_in_place);
+  EXPECT_EQ(info->edge_dir, "/srv/edge");
+  EXPECT_EQ(info->edge_commit, "abc123");
+  EXPECT_FALSE(info->edge_dirty);
+  EXPECT_EQ(info->asn_map_path, "/srv/edge/asn_type.map");
+  EXPECT_EQ(info->cores, 8);
+  EXPECT_EQ(info->nofile, 65536);
+  EXPECT_TRUE(info->have_taskset);
+  EXPECT_TRUE(info->installed.empty());
+  EXPECT_FALSE(h.Ran("apt-get"));
+  EXPECT_FALSE(h.Ran("git clone"));
+  EXPECT_EQ(h.calls.size(), 4u) << "probe, dpkg-query, nginx -v, edge check";
+}
+
+TEST(ProvisionSut, InstallsOnlyMissingPackages) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"git", ""}})));
+  h.On("dpkg-query", Ok("nginx\tinstall ok installed\t1\nlibnginx-mod-http-lua\tinstall ok installed\t2\n"
+                        "lua-resty-core\tinstall ok installed\t3\n"
+                        "lua-cjson\tdeinstall ok config-files\t2.1\n"));
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  const Command* apt = h.Find("apt-get install");
+  ASSERT_NE(apt, nullptr);
+  EXPECT_EQ(ShellJoin(apt->argv),
+            "env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson git");
+  EXPECT_EQ(info->installed, (std::vector<std::string>{"lua-cjson", "git"}));
+}
+
+TEST(ProvisionSut, NonRootUsesSudoAndRetriesAfterUpdate) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"uid", "1000"}, {"curl", ""}})));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  int installs = 0;
+  h.rules.emplace_back("apt-get install", [&] {
+    return ++installs == 1 ? Fail(100, "E: Unable to locate package curl") : Ok();
+  });
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(installs, 2);
+  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update"));
+  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl"));
+}
+
+TEST(ProvisionSut, FailedInstallNamesStepHostAndStderr) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"nginx", ""}, {"lua_so", ""}})));
+  h.On("dpkg-query", Ok(""));
+  h.On("apt-get", Fail(100, "E: Could not get lock /var/lib/dpkg/lock-frontend"));
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_FALSE(info.ok());
+  const std::string& m = info.error().message;
+  EXPECT_TRUE(Has(m, "apt-get install nginx libnginx-mod-http-lua lua-cjson lua-resty-core")) << m;
+  EXPECT_TRUE(Has(m, "test-host")) << m;
+  EXPECT_TRUE(Has(m, "Could not get lock")) << m;
+}
+
+TEST(ProvisionSut, AutoPrefersOpenResty) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"openresty", "/usr/local/openresty/bin/openresty"}, {"dpkg", ""}})));
+  h.On("openresty -V", Ok("", "nginx version: openresty/1.25.3.1\nbuilt by gcc\nconfigure arguments: "
+                              "--add-module=../ngx_lua-0.10.26 --with-http_ssl_module\n"));
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "openresty");
+  EXPECT_EQ(info->runtime_version, "nginx version: openresty/1.25.3.1");
+  EXPECT_EQ(info->lua_module_version, "ngx_lua-0.10.26");
+  EXPECT_FALSE(info->load_lua_modules);
+  EXPECT_FALSE(h.Ran("dpkg-query -W"));
+}
+
+TEST(ProvisionSut, ExplicitOpenRestyMissingIsAnError) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  Config c = LocalEdge();
+  c.runtime = NginxRuntime::kOpenResty;
+  auto info = ProvisionSut(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "NGINX_RUNTIME=openresty")) << info.error().message;
+  EXPECT_TRUE(Has(info.error().message, "NGINX_RUNTIME=nginx")) << info.error().message;
+}
+
+TEST(ProvisionSut, NotAnEdgeCheckoutIsAnError) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("init_worker", Ok("init_worker=yes\ncommit=\n"));
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "/srv/edge is not a fairvisor edge checkout")) << info.error().message;
+  EXPECT_TRUE(Has(info.error().message, "docker/nginx.conf.template missing")) << info.error().message;
+}
+
+TEST(ProvisionSut, UrlIsClonedSparse) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("echo occupied", Ok("empty\n"));
+  h.On("symbolic-ref", Ok("main\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\ncommit=def456\ndirty=\n"));
+  Config c;
+  c.edge_src = "https://example.invalid/edge.git";
+  c.fv_dir = "/opt/fv";
+  auto info = ProvisionSut(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(h.Ran("git clone --quiet --no-checkout https://example.invalid/edge.git /opt/fv"));
+  EXPECT_TRUE(h.Ran("git -c safe.directory=/opt/fv -C /opt/fv sparse-checkout set src docker data"));
+  EXPECT_TRUE(h.Ran("git -c safe.directory=/opt/fv -C /opt/fv checkout --quiet main"));
+  EXPECT_EQ(info->edge_dir, "/opt/fv");
+  EXPECT_FALSE(info->edge_in_place);
+  EXPECT_EQ(info->edge_commit, "def456");
+}
+
+TEST(ProvisionSut, ExistingCloneAtWantedRefIsLeftAlone) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("echo occupied", Ok("git\n"));
+  h.On("remote get-url", Ok("/srv/edge\n"));
+  h.On("rev-parse --verify --quiet 'origin/v1.2^{commit}'", Ok("c0ffee\n"));
+  h.On("-C /opt/fv rev-parse HEAD", Ok("c0ffee\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\ncommit=c0ffee\ndirty=\n"));
+  Config c = LocalEdge();
+  c.edge_ref = "v1.2";
+  c.fv_dir = "/opt/fv";
+  auto info = ProvisionSut(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_FALSE(h.Ran("clone"));
+  EXPECT_FALSE(h.Ran("fetch"));
+  EXPECT_FALSE(h.Ran("checkout --quiet"));
+  EXPECT_EQ(info->edge_commit, "c0ffee");
+}
+
+TEST(ProvisionSut, ForeignDirectoryIsNotClonedOver) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("echo occupied", Ok("occupied\n"));
+  Config c;
+  c.edge_src = "https://example.invalid/edge.git";
+  c.fv_dir = "/opt/fv";
+  auto info = ProvisionSut(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "FV_DIR=/opt/fv exists")) << info.error().message;
+  EXPECT_FALSE(h.Ran("clone"));
+}
+
+TEST(ProvisionLoadgen, WrkPresentReportsVersion) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  ExecResult v = Fail(1, "");
+  v.out = "wrk 4.1.0 [epoll] Copyright (C) 2012 Will Glozer\nUsage: wrk <options> <url>\n";
+  h.On("wrk -v", v);
+  Config c;
+  c.engine = Engine::kWrk;
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->engine, "wrk");
+  EXPECT_EQ(info->engine_version, "wrk 4.1.0 [epoll] Copyright (C) 2012 Will Glozer");
+  EXPECT_FALSE(h.Ran("apt-get"));
+  EXPECT_EQ(info->cores, 8);
+}
+
+TEST(ProvisionLoadgen, WrkMissingIsInstalled) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"wrk", ""}})));
+  Config c;
+  c.engine = Engine::kWrk;
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends wrk"));
+  EXPECT_EQ(info->installed, std::vector<std::string>{"wrk"});
+}
+
+TEST(ProvisionLoadgen, K6DownloadFailureSuggestsWrk) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("curl -fsSL", Fail(6, "curl: (6) Could not resolve host: github.com"));
+  Config c;
+  c.k6_version = "v0.54.0";
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_FALSE(info.ok());
+  const std::string& m = info.error().message;
+  EXPECT_TRUE(Has(m, "k6 is not installed and could not be installed")) << m;
+  EXPECT_TRUE(Has(m, "LOADGEN_ENGINE=wrk")) << m;
+  EXPECT_TRUE(Has(m, "Could not resolve host")) << m;
+  EXPECT_TRUE(h.Ran("https://github.com/grafana/k6/releases/download/v0.54.0/k6-v0.54.0-linux-amd64.tar.gz"));
+}
+
+TEST(ProvisionLoadgen, K6PresentIsNotDownloaded) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"k6", "/usr/local/bin/k6"}})));
+  h.On("k6 version", Ok("k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)\n"));
+  auto info = ProvisionLoadgen(h, Config{});
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->engine_version, "k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)");
+  EXPECT_FALSE(h.Ran("curl -fsSL"));
+}
+
+TEST(ProvisionParsers, Helpers) {
+  auto d = detail::ParseDpkgInstalled(kDpkgAll + std::string("foo\tdeinstall ok config-files\t1\n"));
+  EXPECT_EQ(d.size(), 4u);
+  EXPECT_EQ(d.at("lua-cjson"), "2.1.0+dfsg-2.2");
+  EXPECT_FALSE(d.count("foo"));
+  EXPECT_EQ(detail::LuaModuleFromNginxV("--add-module=../ngx_lua-0.10.26 --x"), "ngx_lua-0.10.26");
+  EXPECT_EQ(detail::LuaModuleFromNginxV("nginx version: nginx/1.22.1"), "");
+  EXPECT_EQ(detail::K6Arch("x86_64"), "amd64");
+  EXPECT_EQ(detail::K6Arch("aarch64"), "arm64");
+  EXPECT_EQ(detail::K6Arch("riscv64"), "");
+  auto kv = detail::ParseKeyValues("a=1\nb=x=y\nnoeq\n=z\n");
+  EXPECT_EQ(kv.size(), 2u);
+  EXPECT_EQ(kv.at("b"), "x=y");
+}
+
+}  // namespace
+}  // namespace fvbench
