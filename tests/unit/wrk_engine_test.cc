@@ -232,13 +232,21 @@ class WrkEngineLocal : public ::testing::Test {
       Command cmd;
       cmd.argv = {"nginx", "-p", *dir_, "-c", *dir_ + "/nginx.conf", "-e", *dir_ + "/error.log",
                   "-g", "daemon off;"};
+      // nginx writes its pid file only after binding its listen sockets, so
+      // pid file + alive + accepting means this nginx (not another test
+      // process's, racing for the same port) serves the port.
+      const std::string pidfile = *dir_ + "/nginx.pid";
+      std::filesystem::remove(pidfile);
       auto svc = host_->start_service("nginx-wrk-test", cmd, *dir_ + "/nginx.out",
                                       *dir_ + "/nginx.err");
       if (!svc) continue;
-      for (int i = 0; i < 60 && host_->is_alive(*svc) && !PortAccepts(port); ++i) {
+      auto ready = [&] {
+        return host_->is_alive(*svc) && std::filesystem::exists(pidfile) && PortAccepts(port);
+      };
+      for (int i = 0; i < 60 && host_->is_alive(*svc) && !ready(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
-      if (host_->is_alive(*svc) && PortAccepts(port)) {
+      if (ready()) {
         port_ = port;
         nginx_ = new ServiceHandle(*svc);
       } else {

@@ -2,7 +2,9 @@
 // (fixtures/wrk/, see its README) and hand-made bad inputs.
 #include "support/wrk_output.h"
 
+#include <cctype>
 #include <cstdlib>
+#include <ostream>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -167,6 +169,9 @@ struct BadCase {
   const char* expect;  // substring of the error message
 };
 
+// Stable, readable names in gtest and CTest (not the struct's bytes).
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.fixture; }
+
 class WrkOutputBadFixture : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(WrkOutputBadFixture, ClearErrorNamingFileAndField) {
@@ -178,13 +183,20 @@ TEST_P(WrkOutputBadFixture, ClearErrorNamingFileAndField) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Recorded, WrkOutputBadFixture,
+    WrkRecorded, WrkOutputBadFixture,
     ::testing::Values(BadCase{"bad_empty.json", "empty output"},
                       BadCase{"bad_truncated.json", "not valid JSON at byte"},
                       BadCase{"paced_get_2000rps.stdout.txt", "not valid JSON"},
                       BadCase{"bad_missing_send_lag.json", "missing field `send_lag_us`"},
                       BadCase{"bad_requests_string.json", "field `requests` is a string"},
-                      BadCase{"bad_p99_null.json", "field `latency_us.p99` is null"}));
+                      BadCase{"bad_p99_null.json", "field `latency_us.p99` is null"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) {
+      std::string name = info.param.fixture;
+      for (char& ch : name) {
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return name;
+    });
 
 TEST(WrkOutput, HandMadeBadInputs) {
   struct Case {
