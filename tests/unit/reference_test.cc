@@ -48,9 +48,11 @@ TEST(Reference, CeilingFlagsAreRead) {
 }
 
 struct BadCase {
+  const char* name;  // test name suffix
   const char* text;
   const char* expected_fragment;
 };
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 class ReferenceErrors : public ::testing::TestWithParam<BadCase> {};
 
@@ -63,18 +65,19 @@ TEST_P(ReferenceErrors, NameFileAndField) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, ReferenceErrors,
+    Reference, ReferenceErrors,
     ::testing::Values(
-        BadCase{"{", "not valid JSON"},
-        BadCase{R"({"schema_version": 2})", "schema_version: unsupported value 2"},
-        BadCase{R"({"latency_us": {"raw_nginx": {"p99": "446"}}})", "latency_us.raw_nginx.p99: expected a number"},
-        BadCase{R"({"latency_us": {"nginx": {"p99": 1}}})", "latency_us.nginx: unknown scenario (allowed: decision_service"},
-        BadCase{R"({"latency_us": {"raw_nginx": {"p95": 1}}})", "latency_us.raw_nginx.p95: unknown percentile (allowed: p50, p90, p99, p999)"},
-        BadCase{R"({"throughput_rps": {"simple": null}})", "throughput_rps.simple: expected a number"},
-        BadCase{R"({"throughput_rps": {"huge": 1}})", "throughput_rps.huge: unknown scenario (allowed: simple, complex, llm)"},
-        BadCase{R"({"throughput_rps": [1]})", "throughput_rps: expected an object"},
-        BadCase{R"({"latency": {}})", "latency: unknown key"},
-        BadCase{R"({"throughput_ceiling_reached": {"simple": 1}})", "throughput_ceiling_reached.simple: expected true or false"}));
+        BadCase{"NotJson", "{", "not valid JSON"},
+        BadCase{"SchemaVersion2", R"({"schema_version": 2})", "schema_version: unsupported value 2"},
+        BadCase{"StringValue", R"({"latency_us": {"raw_nginx": {"p99": "446"}}})", "latency_us.raw_nginx.p99: expected a number"},
+        BadCase{"UnknownScenario", R"({"latency_us": {"nginx": {"p99": 1}}})", "latency_us.nginx: unknown scenario (allowed: decision_service"},
+        BadCase{"UnknownPercentile", R"({"latency_us": {"raw_nginx": {"p95": 1}}})", "latency_us.raw_nginx.p95: unknown percentile (allowed: p50, p90, p99, p999)"},
+        BadCase{"NullRps", R"({"throughput_rps": {"simple": null}})", "throughput_rps.simple: expected a number"},
+        BadCase{"UnknownThroughputKey", R"({"throughput_rps": {"huge": 1}})", "throughput_rps.huge: unknown scenario (allowed: simple, complex, llm)"},
+        BadCase{"ArrayNotObject", R"({"throughput_rps": [1]})", "throughput_rps: expected an object"},
+        BadCase{"UnknownTopKey", R"({"latency": {}})", "latency: unknown key"},
+        BadCase{"CeilingNotBool", R"({"throughput_ceiling_reached": {"simple": 1}})", "throughput_ceiling_reached.simple: expected true or false"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
 TEST(Reference, LoadNamesAMissingFile) {
   auto ref = LoadReference("/nonexistent/ref.json");

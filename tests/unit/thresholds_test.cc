@@ -44,9 +44,11 @@ TEST(Thresholds, SeveralOperatorsOnOneMetric) {
 }
 
 struct BadCase {
+  const char* name;  // test name suffix
   const char* text;
   const char* fragment;
 };
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 class ThresholdErrors : public ::testing::TestWithParam<BadCase> {};
 
@@ -59,39 +61,40 @@ TEST_P(ThresholdErrors, NameFileKeyPathAndAllowedValues) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, ThresholdErrors,
+    Thresholds, ThresholdErrors,
     ::testing::Values(
-        BadCase{"{", "not valid JSON"},
-        BadCase{R"({"scenarios": {}})", "schema_version: missing"},
-        BadCase{R"({"schema_version": 2, "scenarios": {}})", "schema_version: unsupported value 2"},
-        BadCase{R"({"schema_version": 1})", "scenarios: missing"},
-        BadCase{R"({"schema_version": 1, "scenario": {}})",
+        BadCase{"NotJson", "{", "not valid JSON"},
+        BadCase{"NoSchemaVersion", R"({"scenarios": {}})", "schema_version: missing"},
+        BadCase{"SchemaVersion2", R"({"schema_version": 2, "scenarios": {}})", "schema_version: unsupported value 2"},
+        BadCase{"NoScenarios", R"({"schema_version": 1})", "scenarios: missing"},
+        BadCase{"UnknownTopKey", R"({"schema_version": 1, "scenario": {}})",
                 "scenario: unknown key (allowed: schema_version, description, scenarios)"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
+        BadCase{"UnknownScenario", R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
                 "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
                 "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm)"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
+        BadCase{"UnknownMetric", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
                 "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
                 "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"rps": {">": 1}}}})",
+        BadCase{"RpsOnLatencyScenario", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"rps": {">": 1}}}})",
                 "scenarios.latency.raw_nginx.rps: unknown metric (allowed for latency scenarios"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"throughput.llm": {"achieved_rps": {">": 1}}}})",
+        BadCase{"AchievedRpsOnThroughputScenario", R"({"schema_version": 1, "scenarios": {"throughput.llm": {"achieved_rps": {">": 1}}}})",
                 "scenarios.throughput.llm.achieved_rps: unknown metric (allowed for throughput scenarios: rps, "
                 "error_rate"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"=<": 1}}}})",
+        BadCase{"UnknownOperator", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"=<": 1}}}})",
                 "scenarios.latency.raw_nginx.p99_us.=<: unknown operator (allowed: <=, <, >=, >)"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": "20ms"}}}})",
+        BadCase{"StringLimit", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": "20ms"}}}})",
                 "scenarios.latency.raw_nginx.p99_us.<=: limit must be a number, got \"20ms\""},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": null}}}})",
+        BadCase{"NullLimit", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": null}}}})",
                 "limit must be a number, got null"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": 20000}}})",
+        BadCase{"BareNumber", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": 20000}}})",
                 "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {}}}})",
+        BadCase{"EmptyOperators", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {}}}})",
                 "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
-        BadCase{R"({"schema_version": 1, "scenarios": {"latency.raw_nginx":
+        BadCase{"RelativeLimit", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx":
                       {"p99_us": {"<=": {"ratio_to": "same_run_raw_nginx", "factor": 3}}}}})",
                 "scenarios.latency.raw_nginx.p99_us.<=: relative limits"},
-        BadCase{R"({"schema_version": 1, "description": 7, "scenarios": {}})", "description: expected a string"}));
+        BadCase{"DescriptionNotString", R"({"schema_version": 1, "description": 7, "scenarios": {}})", "description: expected a string"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
 TEST(Thresholds, ShippedProfilesParseAndCoverEveryScenario) {
   for (const char* name : {"portable.json", "ci-small.json", "reference-c7i.json"}) {
@@ -186,7 +189,7 @@ TEST(Thresholds, OperatorsAtTheBoundary) {
   EXPECT_FALSE(eval(">"));
 }
 
-TEST(Thresholds, ThroughputRpsIsTheReportedMeasuredRate) {
+TEST(Thresholds, ReportedRpsIsTheMeasuredRate) {
   ThresholdProfile p = Profile(R"({"schema_version": 1, "scenarios": {"throughput.simple": {
       "rps": {">=": 1001}, "error_rate": {"<": 0.01}, "p99_us": {"<": 1000}}}})");
   auto ref = ParseReference(R"({"throughput_rps": {"simple": 110500}})", "ref.json");

@@ -1,0 +1,253 @@
+#include "support/summary_table.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+
+#include "support/thresholds.h"
+#include "support/units_format.h"
+
+namespace fvbench {
+
+namespace {
+
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatRps;
+using detail::FormatUs;
+using detail::FormatUsBare;
+using detail::PadRight;
+
+constexpr size_t kWidth = 92;
+constexpr size_t kPctCol = 8;
+constexpr size_t kLatCol = 24;
+constexpr size_t kThrLabelCol = 48;
+constexpr size_t kThrValueCol = 30;
+
+std::string Repeat(const char* s, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
+  for (const auto& r : results) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+// Indents continuation lines of a multi-line message.
+std::string Indented(const std::string& text, const std::string& indent) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\n')) out.pop_back();
+  return out;
+}
+
+std::string LatencyCell(double us, std::optional<double> ref) {
+  std::string cell = FormatUs(us);
+  if (!ref) return cell;
+  bool same_unit = (us >= 1000) == (*ref >= 1000);
+  return fmt::format("{} (ref {})", cell, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref));
+}
+
+struct LatencyColumn {
+  const char* id;
+  const char* title;
+};
+constexpr LatencyColumn kLatencyColumns[] = {{"latency.decision_service", "Decision Svc"},
+                                             {"latency.reverse_proxy", "Reverse Proxy"},
+                                             {"latency.raw_nginx", "Raw nginx"}};
+
+struct ThroughputRow {
+  const char* id;
+  const char* label;
+};
+constexpr ThroughputRow kThroughputRows[] = {
+    {"throughput.simple", "Simple rate limit (1 rule)"},
+    {"throughput.complex", "Complex policy (5 rules, JWT + loop detection)"},
+    {"throughput.llm", "LLM token-budget policy"}};
+
+std::string CpuLine(const RunMeta& m) {
+  if (m.sut_cpuset.empty() && m.loadgen_cpuset.empty()) {
+    if (m.mode == "remote" && m.sut_host != m.loadgen_host) return "unpinned (engine and SUT on separate hosts)";
+    return "unpinned: engine and SUT share cores";
+  }
+  return fmt::format("SUT cpuset {}, engine cpuset {}{}", m.sut_cpuset.empty() ? "unpinned" : m.sut_cpuset,
+                     m.loadgen_cpuset.empty() ? "unpinned" : m.loadgen_cpuset,
+                     m.cpusets_auto ? " (auto split)" : "");
+}
+
+std::string Cores(int n) { return n > 0 ? fmt::format("{} cores", n) : "cores unknown"; }
+
+std::string OrUnknown(const std::string& s) { return s.empty() ? "unknown" : s; }
+
+void Header(std::string& out, const RunMeta& m, const Reference* ref) {
+  std::string hr = Repeat("═", kWidth);
+  out += hr + "\n";
+  out += fmt::format("  FAIRVISOR BENCHMARK RESULTS ({})\n", OrUnknown(m.mode));
+  out += hr + "\n\n";
+  auto line = [&](const char* k, const std::string& v) { out += fmt::format("  {}{}\n", PadRight(k, 12), v); };
+  line("Engine", m.engine_version.empty() ? OrUnknown(m.engine) : m.engine_version);
+  std::string sut = m.sut_runtime_version.empty() ? OrUnknown(m.sut_runtime) : m.sut_runtime_version;
+  if (!m.lua_module_version.empty()) sut += ", lua-nginx-module " + m.lua_module_version;
+  line("SUT", sut);
+  line("Edge", fmt::format("{} @ {}", OrUnknown(m.edge_source),
+                           m.edge_commit.empty() ? "commit unknown" : m.edge_commit.substr(0, 12)));
+  line("Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
+                            OrUnknown(m.loadgen_host), Cores(m.loadgen_cores)));
+  line("CPU", CpuLine(m));
+  line("Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
+                          OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version)));
+  line("Reference", ref == nullptr ? "none (no reference values shown)"
+                                   : ref->describe() + " (shown as \"(ref ...)\")");
+  line("Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile);
+}
+
+void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
+                  const Reference* ref) {
+  out += fmt::format("\n  Latency @ {} RPS steady state ({} s measured after {} s warmup)\n\n",
+                     FormatNumber(m.latency_rps), FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
+  std::string head = "  " + PadRight("Pct", kPctCol);
+  std::string rule = "  " + Repeat("─", kPctCol);
+  for (const auto& c : kLatencyColumns) {
+    head += "  " + PadRight(c.title, kLatCol);
+    rule += "  " + Repeat("─", kLatCol);
+  }
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  out += head + "\n" + rule + "\n";
+
+  struct Row {
+    const char* label;
+    const char* metric;  // reference metric, or nullptr
+  };
+  constexpr Row kRows[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"},
+                           {"p99.9", "p999_us"}, {"max", nullptr}, {"errors", nullptr},
+                           {"achieved", nullptr}, {"kept up", nullptr}};
+  for (const Row& row : kRows) {
+    std::string line = "  " + PadRight(row.label, kPctCol);
+    for (const auto& c : kLatencyColumns) {
+      const ScenarioResult* r = Find(results, c.id);
+      std::string cell;
+      if (r == nullptr) {
+        cell = "not run";
+      } else if (!r->measured) {
+        cell = "FAILED";
+      } else {
+        const LoadResult& l = r->load;
+        std::string label = row.label;
+        std::optional<double> rv;
+        if (ref != nullptr && row.metric != nullptr) rv = ref->value(c.id, row.metric);
+        if (label == "p50") cell = LatencyCell(l.latency_us.p50, rv);
+        else if (label == "p90") cell = LatencyCell(l.latency_us.p90, rv);
+        else if (label == "p99") cell = LatencyCell(l.latency_us.p99, rv);
+        else if (label == "p99.9") cell = LatencyCell(l.latency_us.p999, rv);
+        else if (label == "max") cell = FormatUs(l.latency_us.max);
+        else if (label == "errors") cell = fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
+        else if (label == "achieved") cell = fmt::format("{} of {} RPS", FormatRps(l.achieved_rps), FormatRps(l.target_rps));
+        else cell = l.kept_up ? "yes" : fmt::format("NO ({} dropped)", l.dropped_iterations);
+      }
+      line += "  " + PadRight(cell, kLatCol);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+}
+
+void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
+                     const Reference* ref) {
+  out += "\n  Max Sustained Throughput — single fairvisor instance\n";
+  out += fmt::format(
+      "  (steps at 50/70/90/100/115/130% of {} RPS, {} s each, stop at the first failing step;\n"
+      "   value = the best passing step's measured rate)\n\n",
+      FormatNumber(m.search_max), FormatNumber(m.step_dur_s));
+  out += fmt::format("  {}  {}  {}\n", PadRight("Configuration", kThrLabelCol), PadRight("Measured RPS", kThrValueCol),
+                     "Errors");
+  out += fmt::format("  {}  {}  {}\n", Repeat("─", kThrLabelCol), Repeat("─", kThrValueCol), Repeat("─", 8));
+  for (const auto& row : kThroughputRows) {
+    const ScenarioResult* r = Find(results, row.id);
+    std::string value, errors;
+    if (r == nullptr) {
+      value = "not run";
+    } else if (!r->measured) {
+      value = "FAILED";
+    } else {
+      value = r->ceiling_reached ? fmt::format("≥ {} (ceiling)", FormatRps(r->throughput_rps))
+                                 : FormatRps(r->throughput_rps);
+      if (ref != nullptr) {
+        if (auto rv = ref->value(row.id, "rps")) {
+          value += fmt::format(" (ref {}{})", ref->lower_bound(row.id) ? "≥ " : "", FormatRps(*rv));
+        }
+      }
+      errors = FormatPercent(r->load.error_rate);
+    }
+    std::string line =
+        fmt::format("  {}  {}  {}", PadRight(row.label, kThrLabelCol), PadRight(value, kThrValueCol), errors);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (r != nullptr) {
+      for (const StepResult& s : r->steps) {
+        out += fmt::format("      step {:>8} RPS -> {:>8} RPS measured  {}\n", FormatRps(s.target_rps),
+                           FormatRps(s.load.achieved_rps), s.verdict);
+      }
+    }
+  }
+}
+
+void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any = false;
+  for (const auto& r : results) any = any || !r.checks.empty();
+  if (!any) return;
+  out += "\n  Threshold checks\n";
+  for (const auto& r : results) {
+    for (const auto& c : r.checks) {
+      out += fmt::format("    {}  {}: {}\n", c.passed ? "pass" : "FAIL", r.id, DescribeCheck(c));
+    }
+  }
+}
+
+void FailuresAndNotes(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any_failed = false;
+  for (const auto& r : results) any_failed = any_failed || !r.measured;
+  if (any_failed) {
+    out += "\n  Failed before measuring\n";
+    for (const auto& r : results) {
+      if (r.measured) continue;
+      std::string prefix = fmt::format("    {}: ", r.id);
+      out += prefix + Indented(r.error.empty() ? "(no error message recorded)" : r.error,
+                               std::string(prefix.size(), ' ')) +
+             "\n";
+    }
+  }
+  bool any_notes = false;
+  for (const auto& r : results) any_notes = any_notes || !r.notes.empty();
+  if (any_notes) {
+    out += "\n  Notes\n";
+    for (const auto& r : results) {
+      for (const auto& n : r.notes) out += fmt::format("    {}: {}\n", r.id, Indented(n, "      "));
+    }
+  }
+}
+
+}  // namespace
+
+std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                               const Reference* reference) {
+  std::string out;
+  out.reserve(4096);
+  out += "\n";
+  Header(out, meta, reference);
+  LatencyBlock(out, results, meta, reference);
+  ThroughputBlock(out, results, meta, reference);
+  ChecksBlock(out, results);
+  FailuresAndNotes(out, results);
+  out += "\n" + Repeat("═", kWidth) + "\n";
+  return out;
+}
+
+}  // namespace fvbench

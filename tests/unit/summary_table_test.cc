@@ -1,0 +1,129 @@
+// Golden-file test of the console summary.
+//
+// The expected output is fixtures/golden/summary_table.txt. After an intended
+// change to the table's layout, regenerate it and review the diff:
+//
+//   FVBENCH_UPDATE_GOLDEN=1 ctest --test-dir <build> -R unit.SummaryTable
+//   git diff fixtures/golden/summary_table.txt
+//
+// With FVBENCH_UPDATE_GOLDEN=1 the golden test writes the file instead of
+// comparing (and says so in its output).
+#include "support/summary_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "support/reference.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench {
+namespace {
+
+using testing_samples::SampleMeta;
+using testing_samples::SampleRun;
+
+std::string FixturesDir() {
+  const char* env = std::getenv("FVBENCH_FIXTURES");
+  return env != nullptr && *env != '\0' ? env : FVBENCH_SOURCE_DIR "/fixtures";
+}
+
+// A reference independent of the shipped reference.json, so editing that file
+// does not change this golden output.
+Reference TestReference() {
+  auto ref = ParseReference(R"J({"meta": {"source": "test reference (c7i.2xlarge numbers)"},
+      "latency_us": {"decision_service": {"p50": 112, "p90": 191, "p99": 426, "p999": 2990},
+                     "reverse_proxy":    {"p50": 241, "p90": 376, "p99": 822, "p999": 2980},
+                     "raw_nginx":        {"p50":  71, "p90": 190, "p99": 446, "p999": 1610}},
+      "throughput_rps": {"simple": 110500, "complex": 67600},
+      "throughput_ceiling_reached": {"complex": true}})J",
+                            "test-reference.json");
+  EXPECT_TRUE(ref.ok()) << ref.error().message;
+  return ref.ok() ? *ref : Reference{};
+}
+
+std::vector<ScenarioResult> GoldenRun() {
+  auto run = SampleRun();
+  run[0].checks = {{"error_rate", "<", 0, 0.01, std::nullopt, true},
+                   {"p99_us", "<=", 446.2, 100000, 446, true}};
+  run[1].load.kept_up = false;
+  run[1].load.dropped_iterations = 1234;
+  run[1].notes.push_back("engine fell behind: 1234 dropped iterations\nresult is not valid at this rate");
+  run[1].checks = {{"p99_us", "<=", 2000, 639, 426, false}};
+  run[2].checks = {{"error_rate", "<", std::nan(""), 0.01, std::nullopt, false}};
+  run[3].checks = {{"rps", ">", 1001.2, 0, 110500, true}};
+  return run;
+}
+
+TEST(SummaryTable, MatchesGoldenFile) {
+  Reference ref = TestReference();
+  std::string got = RenderSummaryTable(GoldenRun(), SampleMeta(), &ref);
+  std::string path = FixturesDir() + "/golden/summary_table.txt";
+  const char* update = std::getenv("FVBENCH_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    ASSERT_TRUE(out) << "cannot write " << path;
+    out << got;
+    std::cout << "FVBENCH_UPDATE_GOLDEN=1: wrote " << path << "\n";
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(got, want.str()) << "summary table differs from " << path
+                             << "; if the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
+}
+
+// The properties the golden file is meant to show, asserted directly so a
+// careless regeneration cannot hide their loss.
+TEST(SummaryTable, ShowsEveryStateHonestly) {
+  Reference ref = TestReference();
+  std::string t = RenderSummaryTable(GoldenRun(), SampleMeta(), &ref);
+  EXPECT_NE(t.find("71 µs (ref 71)"), std::string::npos) << t;          // raw nginx p50 with ref
+  EXPECT_NE(t.find("2.00 ms (ref 426 µs)"), std::string::npos) << t;    // units differ: ref keeps its own
+  EXPECT_NE(t.find("FAILED"), std::string::npos);                       // reverse_proxy failed
+  EXPECT_NE(t.find("unknown directive \"lua_shared_dict\""), std::string::npos);  // and why
+  EXPECT_NE(t.find("≥ 1296 (ceiling) (ref ≥ 67600)"), std::string::npos) << t;
+  EXPECT_NE(t.find("1001 (ref 110500)"), std::string::npos) << t;       // measured, not the 1000 target
+  EXPECT_NE(t.find("LLM token-budget policy"), std::string::npos);
+  EXPECT_NE(t.find("not run"), std::string::npos);                      // llm absent
+  EXPECT_NE(t.find("NO (1234 dropped)"), std::string::npos) << t;
+  EXPECT_NE(t.find("SUT cpuset 0-3, engine cpuset 4-7 (auto split)"), std::string::npos);
+  EXPECT_NE(t.find("k6 v0.54.0"), std::string::npos);
+  EXPECT_NE(t.find("FAIL  latency.decision_service: p99_us = 2000 µs (limit <= 639 µs; reference 426 µs)"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("0.04%"), std::string::npos);                        // decision_service error rate
+}
+
+TEST(SummaryTable, UnpinnedAndNoReference) {
+  RunMeta m = SampleMeta();
+  m.sut_cpuset.clear();
+  m.loadgen_cpuset.clear();
+  m.cpusets_auto = false;
+  std::string t = RenderSummaryTable(SampleRun(), m, nullptr);
+  EXPECT_NE(t.find("unpinned: engine and SUT share cores"), std::string::npos) << t;
+  EXPECT_EQ(t.find("(ref "), std::string::npos) << t;
+  EXPECT_NE(t.find("none (no reference values shown)"), std::string::npos);
+
+  m.mode = "remote";
+  m.sut_host = "ubuntu@sut";
+  m.loadgen_host = "ubuntu@loadgen";
+  t = RenderSummaryTable(SampleRun(), m, nullptr);
+  EXPECT_NE(t.find("unpinned (engine and SUT on separate hosts)"), std::string::npos) << t;
+}
+
+TEST(SummaryTable, EmptyRunSaysNotRunEverywhere) {
+  std::string t = RenderSummaryTable({}, RunMeta{}, nullptr);
+  size_t count = 0;
+  for (size_t pos = t.find("not run"); pos != std::string::npos; pos = t.find("not run", pos + 1)) ++count;
+  EXPECT_EQ(count, 8u * 3 + 3);  // 8 latency rows x 3 columns + 3 throughput rows
+  EXPECT_EQ(t.find("FAILED"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fvbench
