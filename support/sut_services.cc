@@ -179,7 +179,7 @@ Result<int> SutServices::HttpStatus(int port, const std::string& path) {
   return std::atoi(Trim(r->out).c_str());
 }
 
-std::string SutServices::LogSince(const std::string& service) {
+std::string SutServices::ErrorLogSince(const std::string& service) {
   auto text = host_.read_file(run_dir(service) + "/logs/error.log");
   if (!text) return "";
   size_t off = log_offset_.count(service) ? log_offset_[service] : 0;
@@ -250,7 +250,7 @@ Result<void> SutServices::Start(const Spec& spec) {
     if (!host_.is_alive(*h)) {
       auto stderr_text = host_.read_file(dir + "/logs/stderr.log");
       return Error{fmt::format("host {}: {} (pid {}) exited during startup; error.log tail:\n{}stderr tail:\n{}",
-                               host_.name(), spec.name, h->pid, TailLines(LogSince(spec.name), 20),
+                               host_.name(), spec.name, h->pid, TailLines(ErrorLogSince(spec.name), 20),
                                TailLines(stderr_text ? *stderr_text : "", 10))};
     }
     auto st = HttpStatus(spec.port, paths[next]);
@@ -263,7 +263,7 @@ Result<void> SutServices::Start(const Spec& spec) {
       return Error{fmt::format("host {}: {} on port {} did not answer 200 on {} within {} s (HEALTH_TIMEOUT; "
                                "last status {}); error.log tail:\n{}",
                                host_.name(), spec.name, spec.port, paths[next], cfg_.health_timeout_s, last,
-                               TailLines(LogSince(spec.name), 20))};
+                               TailLines(ErrorLogSince(spec.name), 20))};
     }
     std::this_thread::sleep_for(milliseconds(100));
   }
@@ -344,7 +344,7 @@ Result<void> SutServices::StopAll() {
 Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id, const ProbeRequest& probe) {
   const std::string where = fmt::format("policy '{}' on host {}", policy_id, host_.name());
   if (cfg_.dry_run) return PolicyEvidence{policy_id, 0, {"(dry run: not probed)"}};
-  std::string log = LogSince("fv");
+  std::string log = ErrorLogSince("fv");
   auto bad = detail::PolicyFailureLines(log);
   if (!bad.empty()) {
     std::string quoted;
@@ -379,7 +379,7 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
         "response headers:\n{}curl stderr: {}\nedge error.log since start:\n{}",
         where, ShellJoin(c.argv), head.status == 0 ? "no HTTP response" : "HTTP " + std::to_string(head.status),
         named ? "" : "(no RateLimit header naming the policy)", policy_id, headers.empty() ? "  (none)\n" : headers,
-        Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(LogSince("fv"), 15))};
+        Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(ErrorLogSince("fv"), 15))};
   }
   return ev;
 }

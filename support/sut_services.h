@@ -85,6 +85,10 @@ class SutServices {
 
   Result<PolicyEvidence> CheckPolicyLive(const std::string& policy_id, const ProbeRequest& probe);
 
+  // What <service>'s error.log gained since its last start ("" when unreadable);
+  // for after-load checks (edge errors, log flooding).
+  std::string ErrorLogSince(const std::string& service);
+
   std::string run_dir(const std::string& service) const;  // BENCH_DIR/run/<service>
   std::string listen_addr() const;
   const std::vector<ServiceHandle>& handles() const { return handles_; }
@@ -100,7 +104,6 @@ class SutServices {
   Result<void> Start(const Spec& spec);
   Result<void> CheckPortFree(int port);
   Result<int> HttpStatus(int port, const std::string& path);
-  std::string LogSince(const std::string& service);
   std::vector<std::string> NginxArgv(const std::string& service) const;
   int WorkerConnections() const;
 
