@@ -98,7 +98,7 @@ void Header(std::string& out, const RunMeta& m, const Reference* ref) {
   if (!m.lua_module_version.empty()) sut += ", lua-nginx-module " + m.lua_module_version;
   line("SUT", sut);
   line("Edge", fmt::format("{} @ {}", OrUnknown(m.edge_source),
-                           m.edge_commit.empty() ? "commit unknown" : m.edge_commit.substr(0, 12)));
+                           m.edge_commit.empty() ? "commit unknown" : m.edge_commit));
   line("Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                             OrUnknown(m.loadgen_host), Cores(m.loadgen_cores)));
   line("CPU", CpuLine(m));
@@ -185,6 +185,7 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
         }
       }
       errors = FormatPercent(r->load.error_rate);
+      if (!r->error.empty()) errors += ", see Errors";
     }
     std::string line =
         fmt::format("  {}  {}  {}", PadRight(row.label, kThrLabelCol), PadRight(value, kThrValueCol), errors);
@@ -212,15 +213,15 @@ void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
 }
 
 void FailuresAndNotes(std::string& out, const std::vector<ScenarioResult>& results) {
-  bool any_failed = false;
-  for (const auto& r : results) any_failed = any_failed || !r.measured;
-  if (any_failed) {
-    out += "\n  Failed before measuring\n";
+  bool any_error = false;
+  for (const auto& r : results) any_error = any_error || !r.measured || !r.error.empty();
+  if (any_error) {
+    out += "\n  Errors\n";
     for (const auto& r : results) {
-      if (r.measured) continue;
-      std::string prefix = fmt::format("    {}: ", r.id);
+      if (r.measured && r.error.empty()) continue;
+      std::string prefix = fmt::format("    {} ({}): ", r.id, r.measured ? "after measuring" : "FAILED before measuring");
       out += prefix + Indented(r.error.empty() ? "(no error message recorded)" : r.error,
-                               std::string(prefix.size(), ' ')) +
+                               std::string(detail::DisplayWidth(prefix), ' ')) +
              "\n";
     }
   }

@@ -6,7 +6,8 @@
 //    "304 µs (ref 112)", "2.00 ms (ref 426 µs)" (the ref keeps its own unit
 //    when it differs from the cell's);
 //  - a scenario absent from `results` shows "not run"; one that failed before
-//    measuring shows "FAILED" and its error is listed under the table;
+//    measuring shows "FAILED"; every scenario error (before or after
+//    measuring) is listed under the table, in "Errors";
 //  - a throughput ceiling shows "≥ 1300 (ceiling)": the top step passed, so
 //    the value is a lower bound, not a maximum;
 //  - the engine, SUT, cpusets (or "unpinned: engine and SUT share cores"),

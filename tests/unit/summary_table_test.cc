@@ -55,6 +55,7 @@ std::vector<ScenarioResult> GoldenRun() {
   run[1].checks = {{"p99_us", "<=", 2000, 639, 426, false}};
   run[2].checks = {{"error_rate", "<", std::nan(""), 0.01, std::nullopt, false}};
   run[3].checks = {{"rps", ">", 1001.2, 0, 110500, true}};
+  run[3].error = "SUT error log grew by 312 lines during the load\nfirst: [error] lua entry thread aborted";
   return run;
 }
 
@@ -86,14 +87,18 @@ TEST(SummaryTable, ShowsEveryStateHonestly) {
   EXPECT_NE(t.find("71 µs (ref 71)"), std::string::npos) << t;          // raw nginx p50 with ref
   EXPECT_NE(t.find("2.00 ms (ref 426 µs)"), std::string::npos) << t;    // units differ: ref keeps its own
   EXPECT_NE(t.find("FAILED"), std::string::npos);                       // reverse_proxy failed
-  EXPECT_NE(t.find("unknown directive \"lua_shared_dict\""), std::string::npos);  // and why
+  EXPECT_NE(t.find("latency.reverse_proxy (FAILED before measuring): fairvisor edge did not become healthy"),
+            std::string::npos)
+      << t;                                                              // and why
+  EXPECT_NE(t.find("throughput.simple (after measuring): SUT error log grew"), std::string::npos) << t;
   EXPECT_NE(t.find("≥ 1296 (ceiling) (ref ≥ 67600)"), std::string::npos) << t;
-  EXPECT_NE(t.find("1001 (ref 110500)"), std::string::npos) << t;       // measured, not the 1000 target
+  EXPECT_NE(t.find("1001 (ref 110500)               0.00%, see Errors"), std::string::npos) << t;       // measured, not the 1000 target
   EXPECT_NE(t.find("LLM token-budget policy"), std::string::npos);
   EXPECT_NE(t.find("not run"), std::string::npos);                      // llm absent
   EXPECT_NE(t.find("NO (1234 dropped)"), std::string::npos) << t;
   EXPECT_NE(t.find("SUT cpuset 0-3, engine cpuset 4-7 (auto split)"), std::string::npos);
   EXPECT_NE(t.find("k6 v0.54.0"), std::string::npos);
+  EXPECT_NE(t.find("@ 0123456789abcdef0123456789abcdef01234567"), std::string::npos);  // commit as given
   EXPECT_NE(t.find("FAIL  latency.decision_service: p99_us = 2000 µs (limit <= 639 µs; reference 426 µs)"),
             std::string::npos)
       << t;
