@@ -73,10 +73,29 @@ TEST(SummaryTable, MatchesGoldenFile) {
   }
   std::ifstream in(path, std::ios::binary);
   ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(got, want.str()) << "summary table differs from " << path
-                             << "; if the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
+  std::stringstream want_stream;
+  want_stream << in.rdbuf();
+  const std::string want = want_stream.str();
+  if (got == want) return;
+  // Point at the first differing line (gtest's whole-string diff escapes every
+  // non-ASCII byte) and leave the full output beside the test's temp files.
+  std::string actual_path = ::testing::TempDir() + "summary_table.actual.txt";
+  std::ofstream(actual_path, std::ios::binary | std::ios::trunc) << got;
+  std::istringstream g(got), w(want);
+  std::string gl, wl;
+  int line = 0;
+  while (true) {
+    ++line;
+    bool more_g = static_cast<bool>(std::getline(g, gl));
+    bool more_w = static_cast<bool>(std::getline(w, wl));
+    if (!more_g && !more_w) break;
+    if (!more_g) gl = "<end of output>";
+    if (!more_w) wl = "<end of golden file>";
+    if (gl != wl) break;
+  }
+  ADD_FAILURE() << "summary table differs from " << path << " at line " << line << ":\n  want: " << wl
+                << "\n  got:  " << gl << "\nfull output: " << actual_path
+                << "\nif the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
 }
 
 // The properties the golden file is meant to show, asserted directly so a
