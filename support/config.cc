@@ -193,6 +193,11 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     }
   }
 
+  std::string optional = r.str("FVBENCH_EDGE_OPTIONAL", "0");
+  if (optional != "0" && optional != "1") {
+    return Error{fmt::format("FVBENCH_EDGE_OPTIONAL='{}': expected 0 or 1", optional)};
+  }
+  c.edge_skipped = optional == "1" && !r.has("FAIRVISOR_EDGE_SRC");
   c.edge_src = r.str("FAIRVISOR_EDGE_SRC", c.edge_src);
   c.edge_ref = r.str("FAIRVISOR_EDGE_REF", "");
   bool edge_is_url = c.edge_src.find("://") != std::string::npos ||

@@ -55,6 +55,9 @@ struct Config {
   // SUT.
   std::string edge_src = "https://github.com/fairvisor/edge";  // FAIRVISOR_EDGE_SRC: git URL or local path
   std::string edge_ref;                                        // FAIRVISOR_EDGE_REF; empty = default branch / as is
+  // FVBENCH_EDGE_OPTIONAL=1 with FAIRVISOR_EDGE_SRC unset (the self-test
+  // preset): edge is not provisioned and its scenarios skip, saying why.
+  bool edge_skipped = false;
   NginxRuntime runtime = NginxRuntime::kAuto;                  // NGINX_RUNTIME: auto | openresty | nginx
   std::string fv_worker_processes = "auto";                    // FAIRVISOR_WORKER_PROCESSES
   std::string fv_log_level = "error";                          // FAIRVISOR_LOG_LEVEL (edge logs per-request lines at warn)

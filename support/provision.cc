@@ -362,7 +362,12 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
     }
   }
 
-  // fairvisor edge.
+  // fairvisor edge (not at all when the self-test preset runs without one).
+  if (cfg.edge_skipped) {
+    FillCommon(*probe, &info);
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return info;
+  }
   if (!IsUrl(cfg.edge_src) && cfg.edge_ref.empty()) {
     info.edge_dir = cfg.edge_src;
     info.edge_in_place = true;

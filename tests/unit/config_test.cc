@@ -117,3 +117,19 @@ TEST(Config, WarmupMayBeZero) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+TEST(Config, EdgeOptionalOnlyWithoutSource) {
+  auto skipped = LoadConfig(Inputs({{"FVBENCH_EDGE_OPTIONAL", "1"}}));
+  ASSERT_TRUE(skipped.ok());
+  EXPECT_TRUE(skipped->edge_skipped);
+  auto given = LoadConfig(Inputs({{"FVBENCH_EDGE_OPTIONAL", "1"}, {"FAIRVISOR_EDGE_SRC", "/e"}}));
+  ASSERT_TRUE(given.ok());
+  EXPECT_FALSE(given->edge_skipped);
+  EXPECT_FALSE(LoadConfig(Inputs({}))->edge_skipped);
+}
+
+}  // namespace
+}  // namespace fvbench

@@ -129,6 +129,22 @@ TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
   EXPECT_EQ(h.calls.size(), 4u) << "probe, dpkg-query, nginx -v, edge check";
 }
 
+TEST(ProvisionSut, EdgeSkippedTouchesNoCheckout) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("nginx -v", Ok("", "nginx version: nginx/1.22.1\n"));
+  Config c;  // default edge_src is the GitHub URL: it must not be cloned
+  c.edge_skipped = true;
+  auto info = ProvisionSut(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "nginx");
+  EXPECT_TRUE(info->edge_dir.empty());
+  EXPECT_FALSE(h.Ran("git clone"));
+  EXPECT_FALSE(h.Ran("rev-parse"));
+  EXPECT_FALSE(h.Ran("init_worker"));
+}
+
 TEST(ProvisionSut, InstallsOnlyMissingPackages) {
   ScriptedHost h;
   h.On(kProbeMarker, Ok(ProbeOut({{"git", ""}})));
