@@ -26,11 +26,28 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   } else {
     bad.push_back(fmt::format("{} >= {} µs", p99, FormatNumber(params.slo_p99_us)));
   }
+  // A step "sustains" its target only if the target was actually offered and
+  // served: achieved >= min_achieved_fraction x target. Without this rule a
+  // saturated SUT whose queue never errors passes every step (seen here:
+  // target 6500, achieved 4992, p99 24 ms, a "pass" under the seed's rule).
+  if (params.min_achieved_fraction > 0 && load.target_rps > 0) {
+    std::string ach = fmt::format("achieved {} of {} RPS", FormatNumber(load.achieved_rps),
+                                  FormatNumber(load.target_rps));
+    if (load.achieved_rps >= params.min_achieved_fraction * load.target_rps) {
+      ok.push_back(fmt::format("{} >= {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
+    } else {
+      bad.push_back(fmt::format("{} < {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
+    }
+  }
   StepVerdict v;
   v.passed = bad.empty();
   v.text = fmt::format("{}: {}", v.passed ? "pass" : "fail", fmt::join(v.passed ? ok : bad, ", "));
   if (!load.kept_up) {
-    v.text += fmt::format("; engine fell behind ({} dropped iterations)", load.dropped_iterations);
+    if (load.dropped_iterations > 0) {
+      v.text += fmt::format("; engine fell behind ({} dropped iterations)", load.dropped_iterations);
+    } else {
+      v.text += fmt::format("; engine fell behind (max send lag {} µs)", FormatNumber(load.max_send_lag_us));
+    }
   }
   return v;
 }

@@ -6,7 +6,9 @@
 //  - steps at 50, 70, 90, 100, 115, 130 % of search_max_rps, each target
 //    floor(search_max_rps * pct / 100) as the seed's integer arithmetic;
 //  - a step passes when it completed at least one request, error_rate <
-//    max_error_rate (seed: 0.01) and p99 < slo_p99_us (seed: 1000 ms);
+//    max_error_rate (seed: 0.01), p99 < slo_p99_us (seed: 1000 ms) and —
+//    not in the seed — achieved_rps >= min_achieved_fraction (0.97) x target,
+//    so a saturated SUT that queues without erroring does not pass;
 //  - the search stops at the first failing step;
 //  - the reported rate is the best passing step's MEASURED achieved_rps (the
 //    seed reported the step's target);
@@ -31,6 +33,8 @@ struct SearchParams {
   double search_max_rps = 150000;  // THROUGHPUT_SEARCH_MAX
   double max_error_rate = 0.01;    // a step passes when error_rate < this
   double slo_p99_us = 1e6;         // ... and p99 < this (seed: 1000 ms)
+  // ... and achieved_rps >= this x target (not in the seed; 0 disables).
+  double min_achieved_fraction = 0.97;
 };
 
 struct SearchOutcome {

@@ -55,8 +55,8 @@ TEST(StepSearch, KneeReportsMeasuredRateOfBestPassingStep) {
   EXPECT_NE(o.reported_rps, o.steps[2].target_rps);
   EXPECT_FALSE(o.ceiling_reached);
   EXPECT_TRUE(o.error.empty());
-  EXPECT_EQ(o.steps[0].verdict, "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs");
-  EXPECT_EQ(o.steps[3].verdict, "fail: error_rate 5.00% >= 1%");
+  EXPECT_EQ(o.steps[0].verdict, "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs, achieved 49900 of 50000 RPS >= 97%");
+  EXPECT_EQ(o.steps[3].verdict, "fail: error_rate 5.00% >= 1%, achieved 95000 of 100000 RPS < 97%");
 }
 
 TEST(StepSearch, AlwaysPassingHitsTheCeiling) {
@@ -86,7 +86,7 @@ TEST(StepSearch, FirstStepFailsReportsNothing) {
   EXPECT_EQ(o.reported_step, -1);
   EXPECT_EQ(o.reported_rps, 0);
   EXPECT_FALSE(o.ceiling_reached);
-  EXPECT_EQ(o.steps[0].verdict, "fail: error_rate 80.00% >= 1%");  // p99 250 ms is within the SLO
+  EXPECT_EQ(o.steps[0].verdict, "fail: error_rate 80.00% >= 1%, achieved 100 of 500 RPS < 97%");  // p99 250 ms is within the SLO
 }
 
 TEST(StepSearch, EngineErrorMidSearchIsAFailedStepAndStops) {
@@ -136,12 +136,36 @@ TEST(StepSearch, BestIsHighestMeasuredAmongPassingSteps) {
     l.dropped_iterations = 1000;
     return l;
   };
-  SearchOutcome o = SeedStepSearch(Params(1000), run);
+  SearchParams seed_rule = Params(1000);
+  seed_rule.min_achieved_fraction = 0;  // the seed's rule: errors and p99 only
+  SearchOutcome o = SeedStepSearch(seed_rule, run);
   EXPECT_EQ(o.reported_step, 1);
   EXPECT_EQ(o.reported_rps, 690);
   EXPECT_TRUE(o.ceiling_reached);
   EXPECT_EQ(o.steps[1].verdict,
             "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs; engine fell behind (1000 dropped iterations)");
+}
+
+TEST(StepSearch, SaturatedSutThatQueuesWithoutErrorsFailsOnAchievedRate) {
+  // Recorded on this project's 2-core box (wrk, fairvisor reverse_proxy,
+  // simple policy): no errors and p99 far under 1 s at every step, but the
+  // achieved rate stops following the target. The seed's rule passed all six
+  // steps and called the result a ceiling.
+  const std::vector<double> achieved = {2499, 3498, 4439, 4540, 5194, 4992};
+  auto run = [&](double target, int index) -> Result<LoadResult> {
+    LoadResult l = Synthetic(target, 1e9);
+    l.achieved_rps = achieved[index];
+    l.latency_us.p99 = 20000;
+    return l;
+  };
+  SearchOutcome o = SeedStepSearch(Params(5000), run);
+  ASSERT_EQ(o.steps.size(), 4u);
+  EXPECT_TRUE(o.steps[2].passed);
+  EXPECT_FALSE(o.steps[3].passed);
+  EXPECT_EQ(o.steps[3].verdict, "fail: achieved 4540 of 5000 RPS < 97%");
+  EXPECT_EQ(o.reported_step, 2);
+  EXPECT_EQ(o.reported_rps, 4439);
+  EXPECT_FALSE(o.ceiling_reached);
 }
 
 TEST(StepSearch, StepWithNoRequestsFails) {
@@ -153,7 +177,7 @@ TEST(StepSearch, StepWithNoRequestsFails) {
   SearchOutcome o = SeedStepSearch(Params(1000), run);
   ASSERT_EQ(o.steps.size(), 1u);
   EXPECT_FALSE(o.steps[0].passed);
-  EXPECT_EQ(o.steps[0].verdict, "fail: no requests completed");
+  EXPECT_EQ(o.steps[0].verdict, "fail: no requests completed, achieved 0 of 500 RPS < 97%");
   EXPECT_EQ(o.reported_step, -1);
 }
 
