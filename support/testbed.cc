@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "support/json_fields.h"
 #include "support/local_host.h"
 
 namespace fvbench {
@@ -52,11 +53,23 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config) {
   }
   tb->loadgen_info_ = *lg;
 
-  if (config.engine == Engine::kK6) {
-    tb->engine_ = MakeK6Engine(*tb->loadgen_, config.source_dir + "/k6");
-  } else {
-    tb->engine_ = MakeWrkEngine(*tb->loadgen_, config.source_dir + "/support/wrk");
+  // The engine runs copies of the suite's static scripts shipped to
+  // BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
+  // kept with the results (as the seed kept its generated ones).
+  const std::string scripts = config.bench_dir + "/scripts";
+  const bool k6 = config.engine == Engine::kK6;
+  const std::vector<std::string> files =
+      k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
+         : std::vector<std::string>{"support/wrk/pace.lua"};
+  for (const std::string& f : files) {
+    auto text = detail::ReadTextFile(config.source_dir + "/" + f);
+    if (!text) return Error{"shipping engine scripts: " + text.error().message};
+    std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
+    if (auto w = tb->loadgen_->write_file(dest, *text, 0644); !w) {
+      return Error{fmt::format("shipping engine scripts to {}: {}", tb->loadgen_->name(), w.error().message)};
+    }
   }
+  tb->engine_ = k6 ? MakeK6Engine(*tb->loadgen_, scripts) : MakeWrkEngine(*tb->loadgen_, scripts);
   std::error_code ec;
   for (const std::string& d : {tb->controller_dir(), tb->raw_dir(), tb->loadgen_dir(), tb->report_dir()}) {
     std::filesystem::create_directories(d, ec);
