@@ -4,6 +4,7 @@
 // by the scenario test, read back by the report step at the end of the run.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,16 @@ struct StepResult {
   bool passed = false;
   std::string verdict;  // why it passed / failed, e.g. "error_rate 2.1% >= 1%"
   LoadResult load;
+  // Which part of the search ran it (throughput_search.h): "bracket",
+  // "bisect", "confirm"; "" for the seed's fixed steps.
+  std::string role;
+};
+
+// REPEAT=n: one metric over the n runs of a measured phase.
+struct Spread {
+  double min = 0;
+  double median = 0;
+  double max = 0;
 };
 
 struct ThresholdCheck {
@@ -33,6 +44,12 @@ struct ThresholdCheck {
   double limit = 0;
   std::optional<double> reference;  // reference.json value for the same metric, when it has one
   bool passed = false;
+  // Same-run ratio checks (thresholds.h, evaluated by the report step): the
+  // limit is factor x the same metric of scenario `ratio_to` in this run,
+  // whose value is `ratio_base`. Empty ratio_to: an absolute limit.
+  std::string ratio_to;
+  double factor = 0;
+  double ratio_base = 0;
 };
 
 struct ScenarioResult {
@@ -43,6 +60,19 @@ struct ScenarioResult {
   double throughput_rps = 0;      // throughput: reported max sustained rate (measured, not target)
   bool ceiling_reached = false;   // throughput: the highest step passed; the value is a lower bound
   std::vector<StepResult> steps;  // throughput: every step, in the order run
+  // Throughput search (throughput_search.h): "bisect" or "seed"; "" for latency.
+  std::string search;
+  bool confirmed = false;           // bisect: throughput_rps comes from a passing confirmation run
+  std::optional<double> search_resolution;  // (lowest failing target - reported target) / reported target; none at a ceiling
+  double search_load_s = 0;         // seconds of load the search used (warmup excluded)
+  std::string search_stop;          // why the search stopped early (budget, engine error), "" when it completed
+  // REPEAT=n > 1: the n runs of the measured phase (latency: n phases back to
+  // back; throughput: n confirmation runs at the found rate). `load` (and
+  // throughput_rps) then hold the per-metric MEDIAN, which thresholds gate;
+  // `spread` maps a threshold metric name (p50_us ... max_us, error_rate,
+  // achieved_rps, rps) to its min / median / max over the runs.
+  std::vector<LoadResult> repeats;
+  std::map<std::string, Spread> spread;
   std::vector<ThresholdCheck> checks;
   std::vector<std::string> notes; // validity notes: pinning, policy evidence, engine lag...
   std::string policy;             // policy file used (fairvisor scenarios)
