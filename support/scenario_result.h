@@ -20,11 +20,38 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
 
+// One validity check of a measured phase (support/validity.h CheckPhase):
+// was the number worth reporting? `measured` and `limit` are in the unit the
+// name says (fraction 0..1, requests, lines/s, load per core); NaN when not
+// applicable. An informational entry (e.g. "unpinned": engine and SUT share
+// cores) is recorded and shown but never fails the phase.
+struct ValidityCheck {
+  std::string name;    // "policy_evidence", "enough_requests", "engine_kept_up", ...
+  bool passed = true;
+  bool informational = false;
+  std::string op;      // ">=", "<=", "==" ("" for informational entries)
+  double measured = 0;
+  double limit = 0;
+  std::string detail;  // human-readable: what was measured, from where
+};
+
+// CPU and memory of one SUT service's nginx processes (the master's
+// descendants) during a measured phase (support/phase_monitor.h).
+struct ServiceUsage {
+  std::string service;      // baseline | backend | fv
+  int processes = 0;        // nginx workers (and helper processes) sampled
+  double cpu_cores = 0;     // (utime+stime) delta / phase wall time, in cores (1.0 = one core busy)
+  double rss_mib = 0;       // summed RSS at the phase's last sample, MiB
+  double rss_peak_mib = 0;  // highest summed RSS seen in any sample, MiB
+};
+
 struct StepResult {
   double target_rps = 0;
   bool passed = false;
   std::string verdict;  // why it passed / failed, e.g. "error_rate 2.1% >= 1%"
   LoadResult load;
+  std::vector<ValidityCheck> validity;  // checks of this step's phase (empty when not monitored)
+  std::vector<ServiceUsage> sut_usage;  // SUT processes during this step
   // Which part of the search ran it (throughput_search.h): "bracket",
   // "bisect", "confirm"; "" for the seed's fixed steps.
   std::string role;
@@ -75,6 +102,11 @@ struct ScenarioResult {
   std::map<std::string, Spread> spread;
   std::vector<ThresholdCheck> checks;
   std::vector<std::string> notes; // validity notes: pinning, policy evidence, engine lag...
+  // Validity checks of the reported phase (latency: the measured phase;
+  // throughput: the reported step) plus scenario-wide entries (pinning).
+  // Any failed non-informational entry makes the number invalid.
+  std::vector<ValidityCheck> validity;
+  std::vector<ServiceUsage> sut_usage;  // SUT processes during the reported phase
   std::string policy;             // policy file used (fairvisor scenarios)
   double started_unix = 0;
   double finished_unix = 0;
