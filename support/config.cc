@@ -162,6 +162,35 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   std::string dry = r.str("DRY_RUN", "0");
   if (dry != "0" && dry != "1") return Error{fmt::format("DRY_RUN='{}': expected 0 or 1", dry)};
   c.dry_run = dry == "1";
+  // FVBENCH_MODE (set by the remote presets): remote requires both hosts, so a
+  // preset meant for two hosts never silently runs locally.
+  std::string mode = r.str("FVBENCH_MODE", "");
+  if (mode != "" && mode != "local" && mode != "remote") {
+    return Error{fmt::format("FVBENCH_MODE='{}': expected local or remote", mode)};
+  }
+  if (mode == "remote" && c.fairvisor_remote.empty() && c.loadgen_remote.empty()) {
+    return Error{"FVBENCH_MODE=remote (remote preset): FAIRVISOR_REMOTE and LOADGEN_REMOTE are not set; "
+                 "set both to user@host[:port] (the SUT host and the load-generator host)"};
+  }
+  if (mode == "local" && c.remote()) {
+    return Error{fmt::format("FVBENCH_MODE=local but FAIRVISOR_REMOTE='{}' / LOADGEN_REMOTE='{}' are set; "
+                             "unset them or use the remote preset",
+                             c.fairvisor_remote, c.loadgen_remote)};
+  }
+  if (c.remote() && c.fairvisor_remote.empty()) {
+    return Error{fmt::format("FAIRVISOR_REMOTE is not set but LOADGEN_REMOTE='{}' is: remote mode needs both "
+                             "(FAIRVISOR_REMOTE=user@sut-host for the SUT host)",
+                             c.loadgen_remote)};
+  }
+  if (c.remote() && c.loadgen_remote.empty()) {
+    return Error{fmt::format("LOADGEN_REMOTE is not set but FAIRVISOR_REMOTE='{}' is: remote mode needs both "
+                             "(LOADGEN_REMOTE=user@loadgen-host for the load generator)",
+                             c.fairvisor_remote)};
+  }
+  c.listen_addr = r.str("FV_LISTEN_ADDR", c.remote() ? "0.0.0.0" : "127.0.0.1");
+  if (c.listen_addr.find_first_of(" \t\n;{}'\"") != std::string::npos) {
+    return Error{fmt::format("FV_LISTEN_ADDR='{}': expected an IP address", c.listen_addr)};
+  }
   c.fairvisor_target_host = r.str("FAIRVISOR_TARGET_HOST", "");
   if (c.fairvisor_target_host.empty()) {
     if (c.fairvisor_remote.empty()) {
@@ -182,7 +211,9 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     }
   }
   // Seed behaviour: with taskset and >= 8 cores, split 50/50 when unset.
-  if (in.have_taskset && in.cores >= 8) {
+  // Remote mode: each host's own core count decides, so Testbed does it after
+  // provisioning (in.cores is the controller's).
+  if (!c.remote() && in.have_taskset && in.cores >= 8) {
     if (c.oresty_cpuset.empty()) {
       c.oresty_cpuset = fmt::format("0-{}", in.cores / 2 - 1);
       c.cpusets_auto = true;
@@ -206,7 +237,8 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     if (c.edge_src[0] != '/') {
       return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': expected a git URL or an absolute path", c.edge_src)};
     }
-    if (in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
+    // Remote mode: the path names a checkout on the SUT host (provision.h), not here.
+    if (!c.remote() && in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
       return Error{fmt::format(
           "FAIRVISOR_EDGE_SRC='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)", c.edge_src)};
     }

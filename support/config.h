@@ -46,6 +46,10 @@ struct Config {
   std::string fairvisor_target_host;  // FAIRVISOR_TARGET_HOST; default 127.0.0.1 locally
   std::string ssh_opts;               // SSH_OPTS
   bool dry_run = false;               // DRY_RUN=1
+  // FV_LISTEN_ADDR: the address the SUT services bind. Default 127.0.0.1
+  // locally, 0.0.0.0 remotely; set it to the SUT's own address (e.g.
+  // FAIRVISOR_TARGET_HOST) so that the load can only arrive over that link.
+  std::string listen_addr;
 
   // CPU pinning through taskset -c (cpu list syntax "0-3,6").
   std::string oresty_cpuset;  // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)

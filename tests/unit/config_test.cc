@@ -133,3 +133,47 @@ TEST(Config, EdgeOptionalOnlyWithoutSource) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+TEST(ConfigRemote, PresetModeNeedsBothHosts) {
+  auto none = LoadConfig(Inputs({{"FVBENCH_MODE", "remote"}}));
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("FAIRVISOR_REMOTE and LOADGEN_REMOTE are not set"), std::string::npos)
+      << none.error().message;
+  auto sut_only = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "u@sut"}}));
+  ASSERT_FALSE(sut_only.ok());
+  EXPECT_EQ(sut_only.error().message.rfind("LOADGEN_REMOTE is not set", 0), 0u) << sut_only.error().message;
+  auto lg_only = LoadConfig(Inputs({{"FVBENCH_MODE", "remote"}, {"LOADGEN_REMOTE", "u@lg"}}));
+  ASSERT_FALSE(lg_only.ok());
+  EXPECT_EQ(lg_only.error().message.rfind("FAIRVISOR_REMOTE is not set", 0), 0u) << lg_only.error().message;
+  auto local = LoadConfig(Inputs({{"FVBENCH_MODE", "local"}, {"FAIRVISOR_REMOTE", "a"}, {"LOADGEN_REMOTE", "b"}}));
+  EXPECT_FALSE(local.ok());
+  EXPECT_FALSE(LoadConfig(Inputs({{"FVBENCH_MODE", "cloud"}})).ok());
+}
+
+TEST(ConfigRemote, ListenAddressPerMode) {
+  EXPECT_EQ(LoadConfig(Inputs({}))->listen_addr, "127.0.0.1");
+  auto remote = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "u@10.0.0.2"}, {"LOADGEN_REMOTE", "u@10.0.0.3"}}));
+  ASSERT_TRUE(remote.ok()) << remote.error().message;
+  EXPECT_EQ(remote->listen_addr, "0.0.0.0");
+  auto pinned = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "u@10.0.0.2"}, {"LOADGEN_REMOTE", "u@10.0.0.3"},
+                                   {"FV_LISTEN_ADDR", "10.0.0.2"}}));
+  EXPECT_EQ(pinned->listen_addr, "10.0.0.2");
+  EXPECT_FALSE(LoadConfig(Inputs({{"FV_LISTEN_ADDR", "1.2.3.4; evil"}})).ok());
+}
+
+TEST(ConfigRemote, NoControllerCoreSplitAndEdgePathOnSut) {
+  ConfigInputs in = Inputs({{"FAIRVISOR_REMOTE", "u@sut"}, {"LOADGEN_REMOTE", "u@lg"},
+                            {"FAIRVISOR_EDGE_SRC", "/srv/edge"}}, 16);
+  in.file_exists = [](const std::string& p) { return p.find("/srv/edge") == std::string::npos; };
+  auto c = LoadConfig(in);
+  ASSERT_TRUE(c.ok()) << c.error().message;  // the path is checked on the SUT host, not here
+  EXPECT_TRUE(c->oresty_cpuset.empty());     // decided per host by Testbed
+  EXPECT_TRUE(c->k6_cpuset.empty());
+  EXPECT_FALSE(c->cpusets_auto);
+}
+
+}  // namespace
+}  // namespace fvbench
