@@ -37,6 +37,27 @@ std::string TailLines(const std::string& s, size_t n) {
   return out.empty() ? "(empty)" : out;
 }
 
+// DRY_RUN stands in for edge's docker/nginx.conf.template (which a dry run
+// does not read): the directives RenderFairvisorConf rewrites, so the planned
+// write has the shape of the real one.
+constexpr char kDryRunTemplate[] = R"(# DRY_RUN placeholder: on a real run this file is rendered from edge's
+# docker/nginx.conf.template read on the SUT host.
+worker_processes ${FAIRVISOR_WORKER_PROCESSES};
+error_log /dev/stderr warn;
+pid /tmp/nginx.pid;
+events {
+  worker_connections 1024;
+}
+http {
+  include /etc/nginx/iplists/tor_exits.geo;
+  include /opt/fairvisor/asn_type.map;
+  lua_package_path "/opt/fairvisor/src/?.lua;;";
+  server {
+    listen 8080;
+  }
+}
+)";
+
 }  // namespace
 
 namespace detail {
@@ -133,7 +154,13 @@ std::string SutServices::run_dir(const std::string& service) const {
 }
 
 std::string SutServices::listen_addr() const {
+  if (!cfg_.listen_addr.empty()) return cfg_.listen_addr;  // FV_LISTEN_ADDR (config.h)
   return cfg_.fairvisor_remote.empty() ? "127.0.0.1" : "0.0.0.0";
+}
+
+std::string SutServices::local_addr() const {
+  std::string a = listen_addr();
+  return a == "0.0.0.0" ? "127.0.0.1" : a;
 }
 
 int SutServices::WorkerConnections() const {
@@ -172,7 +199,7 @@ Result<void> SutServices::CheckPortFree(int port) {
 Result<int> SutServices::HttpStatus(int port, const std::string& path) {
   Command c;
   c.argv = {"curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2",
-            fmt::format("http://127.0.0.1:{}{}", port, path)};
+            fmt::format("http://{}:{}{}", local_addr(), port, path)};
   c.timeout = seconds(5);
   auto r = host_.run(c);
   if (!r) return r.error();
@@ -295,6 +322,10 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   const std::string dir = run_dir("fv");
   const std::string tmpl_path = info_.edge_dir + "/docker/nginx.conf.template";
   auto tmpl = host_.read_file(tmpl_path);
+  if (!tmpl && cfg_.dry_run) {
+    // DRY_RUN: the read is in the plan; the config written is a placeholder.
+    tmpl = std::string(kDryRunTemplate);
+  }
   if (!tmpl) return Error{fmt::format("host {}: reading edge's template {}: {}", host_.name(), tmpl_path,
                                       tmpl.error().message)};
   FairvisorParams p;
@@ -305,7 +336,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.worker_connections = WorkerConnections();
   p.log_level = cfg_.fv_log_level;
   p.mode = mode;
-  p.backend_url = fmt::format("http://127.0.0.1:{}", cfg_.backend_port);
+  p.backend_url = fmt::format("http://{}:{}", local_addr(), cfg_.backend_port);
   p.fv_dir = info_.edge_dir;
   p.tor_geo_path = dir + "/conf/tor_exits.geo";
   p.asn_map_path = info_.asn_map_path.empty() ? dir + "/conf/asn_type.map" : info_.asn_map_path;
@@ -356,7 +387,7 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
   c.argv = {"curl", "-sS", "-i", "-m", "5", "-X", probe.method};
   for (const auto& [k, v] : probe.headers) c.argv.insert(c.argv.end(), {"-H", k + ": " + v});
   if (!probe.body.empty()) c.argv.insert(c.argv.end(), {"--data-binary", probe.body});
-  c.argv.push_back(fmt::format("http://127.0.0.1:{}{}", cfg_.fv_port, probe.path));
+  c.argv.push_back(fmt::format("http://{}:{}{}", local_addr(), cfg_.fv_port, probe.path));
   c.timeout = seconds(10);
   auto r = host_.run(c);
   if (!r) return Error{fmt::format("{}: could not run probe `{}`: {}", where, ShellJoin(c.argv),

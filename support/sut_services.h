@@ -90,7 +90,11 @@ class SutServices {
   std::string ErrorLogSince(const std::string& service);
 
   std::string run_dir(const std::string& service) const;  // BENCH_DIR/run/<service>
+  // FV_LISTEN_ADDR when set, else 127.0.0.1 locally / 0.0.0.0 remotely.
   std::string listen_addr() const;
+  // Where the SUT host itself reaches the services (health, probes, edge's
+  // backend): listen_addr(), or 127.0.0.1 for 0.0.0.0.
+  std::string local_addr() const;
   const std::vector<ServiceHandle>& handles() const { return handles_; }
 
  private:
