@@ -39,16 +39,17 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
       bad.push_back(fmt::format("{} < {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
     }
   }
+  std::string behind;
+  if (!load.kept_up) {
+    behind = load.dropped_iterations > 0
+                 ? fmt::format("engine fell behind ({} dropped iterations)", load.dropped_iterations)
+                 : fmt::format("engine fell behind (max send lag {} µs)", FormatNumber(load.max_send_lag_us));
+    if (params.require_kept_up) bad.push_back(behind);
+  }
   StepVerdict v;
   v.passed = bad.empty();
   v.text = fmt::format("{}: {}", v.passed ? "pass" : "fail", fmt::join(v.passed ? ok : bad, ", "));
-  if (!load.kept_up) {
-    if (load.dropped_iterations > 0) {
-      v.text += fmt::format("; engine fell behind ({} dropped iterations)", load.dropped_iterations);
-    } else {
-      v.text += fmt::format("; engine fell behind (max send lag {} µs)", FormatNumber(load.max_send_lag_us));
-    }
-  }
+  if (!behind.empty() && !params.require_kept_up) v.text += "; " + behind;
   return v;
 }
 
@@ -82,6 +83,11 @@ SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run
   }
   constexpr int kSteps = static_cast<int>(std::size(kSeedStepPercents));
   out.ceiling_reached = static_cast<int>(out.steps.size()) == kSteps && out.steps.back().passed;
+  for (const StepResult& s : out.steps) out.load_s += s.load.duration_s > 0 ? s.load.duration_s : 0;
+  if (out.reported_step >= 0 && !out.ceiling_reached && !out.steps.back().passed) {
+    double pass = out.steps[out.reported_step].target_rps;
+    if (pass > 0) out.resolution = (out.steps.back().target_rps - pass) / pass;
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct SearchParams {
   double slo_p99_us = 1e6;         // ... and p99 < this (seed: 1000 ms)
   // ... and achieved_rps >= this x target (not in the seed; 0 disables).
   double min_achieved_fraction = 0.97;
+  // ... and the engine kept up with its schedule (LoadResult::kept_up: k6
+  // dropped_iterations == 0, wrk send lag within bound). Not in the seed: off
+  // for SeedStepSearch, on for MaxThroughputSearch (throughput_search.h).
+  bool require_kept_up = false;
 };
 
 struct SearchOutcome {
@@ -43,6 +48,13 @@ struct SearchOutcome {
   int reported_step = -1;         // index into steps; -1 when none passed
   bool ceiling_reached = false;   // the top step passed: reported_rps is a lower bound
   std::string error;              // the run_step error that stopped the search, if any
+  // Filled by MaxThroughputSearch (throughput_search.h); for SeedStepSearch
+  // confirmed stays false and resolution / load_s are derived from the steps.
+  bool confirmed = false;          // reported_rps is a passing confirmation run's measured rate
+  std::optional<double> resolution;  // (lowest failing target above the reported one - reported target) / reported target
+  double load_s = 0;               // seconds of load run by the search
+  std::string stop_reason;         // why the search stopped before finishing (budget), "" otherwise
+  std::vector<int> repeats;        // indices into steps of the confirmation runs the result is the median of
 };
 
 // The seed's step percentages of search_max_rps.
@@ -53,7 +65,8 @@ inline constexpr int kSeedStepPercents[] = {50, 70, 90, 100, 115, 130};
 //   "fail: error_rate 3.20% >= 1%"
 // (a fail verdict lists only the failing conditions). When the engine fell
 // behind its schedule, "; engine fell behind (N dropped iterations)" is
-// appended; this does not change the verdict (the rate reported is measured).
+// appended and, unless params.require_kept_up, does not change the verdict;
+// with require_kept_up it is a failing condition ("engine fell behind ...").
 struct StepVerdict {
   bool passed = false;
   std::string text;
