@@ -80,6 +80,9 @@ std::string CheckCpuList(const std::string& s) {
   }
 }
 
+// 20 -> "20", 0.5 -> "0.5".
+std::string FormatShort(double v) { return fmt::format("{}", v); }
+
 }  // namespace
 
 const char* EngineName(Engine e) { return e == Engine::kK6 ? "k6" : "wrk"; }
@@ -142,6 +145,42 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     *n.out = *v * n.scale;
   }
   c.throughput_slo_p99_us = slo_ms * 1000.0;
+  std::string search = r.str("THROUGHPUT_SEARCH", "bisect");
+  if (search == "bisect") c.throughput_search = ThroughputSearchKind::kBisect;
+  else if (search == "seed") c.throughput_search = ThroughputSearchKind::kSeed;
+  else return Error{fmt::format("THROUGHPUT_SEARCH='{}': expected bisect or seed", search)};
+  c.confirm_dur_s = 2 * c.step_dur_s;
+  for (const Num& n : {
+           Num{"THROUGHPUT_START", &c.throughput_start, 0, "requests per second > 0", 1},
+           Num{"THROUGHPUT_RESOLUTION", &c.throughput_resolution, c.throughput_resolution,
+               "a fraction of the rate, 0 < x <= 0.5", 1},
+           Num{"CONFIRM_DUR", &c.confirm_dur_s, c.confirm_dur_s, "seconds > 0", 1},
+           Num{"THROUGHPUT_BUDGET_S", &c.throughput_budget_s, c.throughput_budget_s, "seconds > 0", 1},
+       }) {
+    auto v = r.positive(n.name, n.def, n.what);
+    if (!v) return v.error();
+    *n.out = *v * n.scale;
+  }
+  if (c.throughput_resolution > 0.5) {
+    return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
+                             in.env.at("THROUGHPUT_RESOLUTION"))};
+  }
+  if (c.throughput_start > c.throughput_search_max) {
+    return Error{fmt::format("THROUGHPUT_START='{}': above THROUGHPUT_SEARCH_MAX={} (the search's cap)",
+                             in.env.at("THROUGHPUT_START"), FormatShort(c.throughput_search_max))};
+  }
+  if (c.throughput_search == ThroughputSearchKind::kBisect &&
+      c.throughput_budget_s < c.step_dur_s + c.confirm_dur_s) {
+    return Error{fmt::format("THROUGHPUT_BUDGET_S='{}': shorter than one step and one confirmation "
+                             "(STEP_DUR {} s + CONFIRM_DUR {} s)",
+                             r.str("THROUGHPUT_BUDGET_S", FormatShort(c.throughput_budget_s)),
+                             FormatShort(c.step_dur_s), FormatShort(c.confirm_dur_s))};
+  }
+  if (auto v = r.integer("REPEAT", 1, 1, 100, "runs per measured phase, 1..100"); v) {
+    c.repeat = *v;
+  } else {
+    return v.error();
+  }
   // WARMUP_DUR may be 0 (no warmup).
   if (r.has("WARMUP_DUR") && in.env.at("WARMUP_DUR") == "0") {
     c.warmup_dur_s = 0;

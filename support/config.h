@@ -18,6 +18,7 @@ using EnvMap = std::map<std::string, std::string>;
 
 enum class Engine { kK6, kWrk };
 enum class NginxRuntime { kAuto, kOpenResty, kDistro };
+enum class ThroughputSearchKind { kBisect, kSeed };
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.
@@ -39,6 +40,18 @@ struct Config {
   double throughput_search_max = 150000;  // THROUGHPUT_SEARCH_MAX, RPS
   double step_dur_s = 20;                 // STEP_DUR, seconds per search step (seed: 20)
   double throughput_slo_p99_us = 1e6;     // THROUGHPUT_SLO_P99_MS * 1000 (seed: 1000 ms)
+  // The search (throughput_search.h): THROUGHPUT_SEARCH=bisect (bracket,
+  // bisect, confirm; default) or seed (the seed's 50..130 % steps).
+  ThroughputSearchKind throughput_search = ThroughputSearchKind::kBisect;
+  double throughput_start = 0;            // THROUGHPUT_START, RPS; 0 = THROUGHPUT_SEARCH_MAX / 8
+  double throughput_resolution = 0.02;    // THROUGHPUT_RESOLUTION, fraction of the rate, 0 < x <= 0.5
+  double confirm_dur_s = 40;              // CONFIRM_DUR, seconds; default 2 x STEP_DUR
+  double throughput_budget_s = 120;       // THROUGHPUT_BUDGET_S, seconds of load per search (seed: 6 x 20 s)
+
+  // REPEAT=n: each measured phase runs n times (latency: n phases back to
+  // back after one warmup; throughput: n confirmation runs); the median is
+  // reported and gated, with the min..max spread beside it. 1..100.
+  int repeat = 1;
 
   // Remote mode (issue 3) and dry run.
   std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local

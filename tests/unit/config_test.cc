@@ -86,7 +86,16 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"DRY_RUN", "yes", "0 or 1"},
                       BadValue{"NGINX_RUNTIME", "apache", "expected auto"},
                       BadValue{"FAIRVISOR_LOG_LEVEL", "verbose", "error_log level"},
-                      BadValue{"FAIRVISOR_EDGE_SRC", "edge", "git URL or an absolute path"}));
+                      BadValue{"FAIRVISOR_EDGE_SRC", "edge", "git URL or an absolute path"},
+                      BadValue{"THROUGHPUT_SEARCH", "binary", "expected bisect or seed"},
+                      BadValue{"THROUGHPUT_START", "0", "must be > 0"},
+                      BadValue{"THROUGHPUT_START", "200000", "above THROUGHPUT_SEARCH_MAX"},
+                      BadValue{"THROUGHPUT_RESOLUTION", "2%", "not a number"},
+                      BadValue{"THROUGHPUT_RESOLUTION", "2", "must be <= 0.5"},
+                      BadValue{"CONFIRM_DUR", "-1", "must be > 0"},
+                      BadValue{"THROUGHPUT_BUDGET_S", "30", "shorter than one step and one confirmation"},
+                      BadValue{"REPEAT", "0", "out of range"},
+                      BadValue{"REPEAT", "3x", "not an integer"}));
 
 TEST(Config, RejectsPortClash) {
   auto c = LoadConfig(Inputs({{"FV_PORT", "8082"}}));
@@ -173,6 +182,37 @@ TEST(ConfigRemote, NoControllerCoreSplitAndEdgePathOnSut) {
   EXPECT_TRUE(c->oresty_cpuset.empty());     // decided per host by Testbed
   EXPECT_TRUE(c->k6_cpuset.empty());
   EXPECT_FALSE(c->cpusets_auto);
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+TEST(Config, SearchDefaultsAndOverrides) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->throughput_search, ThroughputSearchKind::kBisect);
+  EXPECT_EQ(d->throughput_start, 0);
+  EXPECT_DOUBLE_EQ(d->throughput_resolution, 0.02);
+  EXPECT_EQ(d->confirm_dur_s, 40);  // 2 x STEP_DUR
+  EXPECT_EQ(d->throughput_budget_s, 120);
+  EXPECT_EQ(d->repeat, 1);
+  auto c = LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"STEP_DUR", "5"}, {"THROUGHPUT_START", "900"},
+                              {"THROUGHPUT_RESOLUTION", "0.05"}, {"THROUGHPUT_BUDGET_S", "60"}, {"REPEAT", "3"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->throughput_search, ThroughputSearchKind::kSeed);
+  EXPECT_EQ(c->confirm_dur_s, 10);  // follows STEP_DUR
+  EXPECT_EQ(c->throughput_start, 900);
+  EXPECT_DOUBLE_EQ(c->throughput_resolution, 0.05);
+  EXPECT_EQ(c->throughput_budget_s, 60);
+  EXPECT_EQ(c->repeat, 3);
+  auto e = LoadConfig(Inputs({{"CONFIRM_DUR", "7"}}));
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->confirm_dur_s, 7);
+  // The seed search has no confirmation: a short budget is not an error there.
+  EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"THROUGHPUT_BUDGET_S", "30"}})).ok());
 }
 
 }  // namespace
