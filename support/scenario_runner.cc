@@ -86,6 +86,10 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   out.notes.push_back(tb.PinningNote());
   auto finish = [&](std::string error) {
     if (!error.empty() && out.error.empty()) out.error = std::move(error);
+    // The result goes to JSON, the report and JUnit: no JWT or secret in it.
+    out.error = RedactSecrets(std::move(out.error));
+    for (std::string& n : out.notes) n = RedactSecrets(std::move(n));
+    for (StepResult& s : out.steps) s.verdict = RedactSecrets(std::move(s.verdict));
     out.finished_unix = NowUnix();
     return out;
   };

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/jwt.h"
 #include "support/nginx_conf.h"
 #include "support/shell_quote.h"
 
@@ -390,8 +391,9 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
   c.argv.push_back(fmt::format("http://{}:{}{}", local_addr(), cfg_.fv_port, probe.path));
   c.timeout = seconds(10);
   auto r = host_.run(c);
-  if (!r) return Error{fmt::format("{}: could not run probe `{}`: {}", where, ShellJoin(c.argv),
-                                   r.error().message)};
+  // The probe carries the bench JWT (Authorization: Bearer): never quote it.
+  if (!r) return Error{RedactSecrets(fmt::format("{}: could not run probe `{}`: {}", where, ShellJoin(c.argv),
+                                                 r.error().message))};
   detail::HttpHead head = detail::ParseHttpHead(r->out);
   PolicyEvidence ev;
   ev.policy_id = policy_id;
@@ -405,12 +407,12 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
   if (head.status < 200 || head.status > 299 || !named) {
     std::string headers;
     for (const auto& [k, v] : head.headers) headers += "  " + k + ": " + v + "\n";
-    return Error{fmt::format(
+    return Error{RedactSecrets(fmt::format(
         "{}: probe `{}` answered {} {}; expected 2xx with a RateLimit header naming \"{}\".\n"
         "response headers:\n{}curl stderr: {}\nedge error.log since start:\n{}",
         where, ShellJoin(c.argv), head.status == 0 ? "no HTTP response" : "HTTP " + std::to_string(head.status),
         named ? "" : "(no RateLimit header naming the policy)", policy_id, headers.empty() ? "  (none)\n" : headers,
-        Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(ErrorLogSince("fv"), 15))};
+        Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(ErrorLogSince("fv"), 15)))};
   }
   return ev;
 }

@@ -230,4 +230,34 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
   return Search(params, run_step).Run();
 }
 
+ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
+  ThroughputSearchParams p;
+  p.rule.slo_p99_us = c.throughput_slo_p99_us;
+  p.rule.search_max_rps = c.throughput_search_max;
+  p.cap_rps = c.throughput_search_max;
+  p.start_rps = c.throughput_start;
+  p.resolution = c.throughput_resolution;
+  p.step_dur_s = c.step_dur_s;
+  p.confirm_dur_s = c.confirm_dur_s;
+  p.budget_s = c.throughput_budget_s;
+  p.confirm_runs = c.repeat;
+  return p;
+}
+
+SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run_step) {
+  if (c.throughput_search == ThroughputSearchKind::kBisect) {
+    return MaxThroughputSearch(ThroughputSearchParamsFrom(c), run_step);
+  }
+  SearchParams sp;
+  sp.search_max_rps = c.throughput_search_max;
+  sp.slo_p99_us = c.throughput_slo_p99_us;
+  return SeedStepSearch(sp, [&](double target, int index) {
+    StepRequest r;
+    r.target_rps = target;
+    r.duration_s = c.step_dur_s;
+    r.index = index;
+    return run_step(r);
+  });
+}
+
 }  // namespace fvbench

@@ -47,6 +47,7 @@
 #include <functional>
 #include <string>
 
+#include "support/config.h"
 #include "support/load_result.h"
 #include "support/result.h"
 #include "support/step_search.h"
@@ -80,5 +81,15 @@ struct StepRequest {
 using SearchStepFunction = std::function<Result<LoadResult>(const StepRequest&)>;
 
 SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const SearchStepFunction& run_step);
+
+// The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
+// THROUGHPUT_RESOLUTION, STEP_DUR, CONFIRM_DUR, THROUGHPUT_BUDGET_S, REPEAT,
+// THROUGHPUT_SLO_P99_MS.
+ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
+
+// The one entry point of the scenario runner: THROUGHPUT_SEARCH=bisect runs
+// MaxThroughputSearch; =seed runs SeedStepSearch (step_search.h) with STEP_DUR
+// steps (role "", no confirmation, no budget).
+SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run_step);
 
 }  // namespace fvbench

@@ -370,3 +370,41 @@ TEST(MaxSearch, EngineErrorStopsAndKeepsWhatWasKnown) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+TEST(MaxSearch, ConfigChoosesTheSearch) {
+  Config c;
+  c.throughput_search_max = 1000;
+  c.step_dur_s = 3;
+  c.confirm_dur_s = 6;
+  std::vector<StepRequest> seen;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    seen.push_back(r);
+    LoadResult l;
+    l.target_rps = r.target_rps;
+    l.duration_s = r.duration_s;
+    l.requests = 100;
+    l.achieved_rps = r.target_rps;
+    return l;
+  };
+  SearchOutcome b = SearchMaxThroughput(c, run);
+  EXPECT_TRUE(b.confirmed);
+  EXPECT_TRUE(b.ceiling_reached);
+  EXPECT_EQ(seen.back().role, "confirm");
+  EXPECT_EQ(seen.back().duration_s, 6);
+  seen.clear();
+  c.throughput_search = ThroughputSearchKind::kSeed;
+  SearchOutcome s = SearchMaxThroughput(c, run);
+  EXPECT_FALSE(s.confirmed);
+  EXPECT_TRUE(s.ceiling_reached);
+  ASSERT_EQ(seen.size(), 6u);
+  EXPECT_EQ(seen[0].target_rps, 500);
+  EXPECT_EQ(seen[5].target_rps, 1300);
+  EXPECT_EQ(seen[5].role, "");
+  EXPECT_EQ(s.load_s, 18);
+}
+
+}  // namespace
+}  // namespace fvbench
