@@ -6,7 +6,9 @@
 #include <functional>
 
 #include "support/jwt.h"
+#include "support/repeats.h"
 #include "support/step_search.h"
+#include "support/throughput_search.h"
 #include "support/sut_services.h"
 #include "support/units_format.h"
 
@@ -56,6 +58,19 @@ Result<void> CheckSutAfterLoad(SutServices& svc, Host& sut) {
     if (!sut.is_alive(h)) return Error{fmt::format("{} (pid {}) died during the load", h.name, h.pid)};
   }
   return Ok();
+}
+
+// REPEAT: one run is the result as is; n runs are summarised as the
+// per-metric median (what thresholds gate) with the spread beside it.
+void ApplyRepeats(ScenarioResult& out, const std::vector<LoadResult>& runs) {
+  if (runs.size() == 1) {
+    out.load = runs.front();
+    return;
+  }
+  RepeatSummary s = SummarizeRepeats(runs);
+  out.load = s.median;
+  out.repeats = runs;
+  out.spread = s.spread;
 }
 
 }  // namespace
@@ -129,51 +144,85 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     if (auto r = tb.engine().warmup(w); !r) error = "warmup: " + r.error().message;
   }
 
+  // Every measured phase (a latency run, a search step, a confirmation run)
+  // goes through here: the one place for checks around a measured phase.
+  auto measure = [&](const LoadSpec& s) -> Result<LoadResult> {
+    return tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
+  };
+
   if (error.empty() && plan.kind == ScenarioKind::kLatency) {
-    spec.phase = phase_base;
+    // REPEAT=n: n measured phases back to back after the one warmup. Each
+    // scenario is its own process, so runs cannot interleave with the other
+    // scenarios; back to back is the honest simple form.
     spec.rate_rps = c.latency_rps;
     spec.duration_s = c.latency_dur_s;
-    progress(fmt::format("{}: measuring {} RPS for {} s", plan.id, FormatNumber(spec.rate_rps),
-                         FormatNumber(spec.duration_s)));
-    auto r = tb.engine().run(spec, tb.loadgen_dir(), tb.raw_dir());
-    if (r) {
-      out.load = *r;
+    std::vector<LoadResult> runs;
+    for (int i = 0; i < c.repeat && error.empty(); ++i) {
+      LoadSpec s = spec;
+      s.phase = c.repeat > 1 ? fmt::format("{}_r{}", phase_base, i + 1) : phase_base;
+      progress(fmt::format("{}: measuring {} RPS for {} s{}", plan.id, FormatNumber(s.rate_rps),
+                           FormatNumber(s.duration_s),
+                           c.repeat > 1 ? fmt::format(" (run {} of {})", i + 1, c.repeat) : ""));
+      auto r = measure(s);
+      if (r) {
+        runs.push_back(std::move(*r));
+      } else {
+        error = r.error().message;
+      }
+    }
+    if (!runs.empty()) {
       out.measured = true;
+      ApplyRepeats(out, runs);
       for (auto& n : PhaseNotes(out.load, spec.count_ratelimit)) out.notes.push_back(std::move(n));
-    } else {
-      error = r.error().message;
     }
   } else if (error.empty()) {
-    SearchParams sp;
-    sp.search_max_rps = c.throughput_search_max;
-    sp.slo_p99_us = c.throughput_slo_p99_us;
-    auto step = [&](double target, int index) -> Result<LoadResult> {
+    out.search = c.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
+    auto step = [&](const StepRequest& req) -> Result<LoadResult> {
       LoadSpec s = spec;
-      s.phase = fmt::format("{}_s{:02}", phase_base, index);
-      s.rate_rps = target;
-      s.duration_s = c.step_dur_s;
-      progress(fmt::format("{}: step {} at {} RPS for {} s", plan.id, index + 1, FormatNumber(target),
+      s.phase = fmt::format("{}_s{:02}{}", phase_base, req.index, req.role.empty() ? "" : "_" + req.role);
+      s.rate_rps = req.target_rps;
+      s.duration_s = req.duration_s;
+      std::string label = fmt::format("step {}{}", req.index + 1, req.role.empty() ? "" : " (" + req.role + ")");
+      progress(fmt::format("{}: {} at {} RPS for {} s", plan.id, label, FormatNumber(req.target_rps),
                            FormatNumber(s.duration_s)));
-      auto r = tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
+      auto r = measure(s);
       if (r) {
-        progress(fmt::format("{}: step {} achieved {} RPS, p99 {}, errors {}", plan.id, index + 1,
+        progress(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}", plan.id, label,
                              FormatNumber(r->achieved_rps), FormatUs(r->latency_us.p99),
                              FormatPercent(r->error_rate)));
       }
       return r;
     };
-    SearchOutcome so = SeedStepSearch(sp, step);
+    SearchOutcome so = SearchMaxThroughput(c, step);
     out.steps = so.steps;
     out.ceiling_reached = so.ceiling_reached;
+    out.confirmed = so.confirmed;
+    out.search_resolution = so.resolution;
+    out.search_load_s = so.load_s;
+    out.search_stop = so.stop_reason;
     if (so.reported_step >= 0) {
       out.measured = true;
       out.load = so.steps[so.reported_step].load;
       out.throughput_rps = so.reported_rps;
+      if (so.repeats.size() > 1) {
+        std::vector<LoadResult> runs;
+        for (int i : so.repeats) runs.push_back(so.steps[i].load);
+        ApplyRepeats(out, runs);
+        out.spread["rps"] = out.spread["achieved_rps"];
+      }
       for (auto& n : PhaseNotes(out.load, spec.count_ratelimit)) out.notes.push_back(std::move(n));
       if (so.ceiling_reached) {
-        out.notes.push_back(fmt::format("ceiling reached: every step up to {} RPS passed; raise THROUGHPUT_SEARCH_MAX",
-                                        FormatNumber(so.steps.back().target_rps)));
+        out.notes.push_back(fmt::format("ceiling reached: the cap THROUGHPUT_SEARCH_MAX={} RPS passed, so {} RPS is "
+                                        "a lower bound, not a maximum; raise THROUGHPUT_SEARCH_MAX",
+                                        FormatNumber(so.steps[so.reported_step].target_rps),
+                                        FormatNumber(so.reported_rps)));
       }
+      if (out.search == "bisect" && !so.confirmed) {
+        out.notes.push_back("unconfirmed: no confirmation run passed; the value is the best passing search step's");
+      }
+      if (!so.stop_reason.empty()) out.notes.push_back("search stopped early: " + so.stop_reason);
+    } else if (so.steps.empty() && so.error.empty()) {
+      error = "the throughput search ran no step: " + so.stop_reason;
     } else if (!so.steps.empty()) {
       out.measured = true;  // steps were measured; none passed
       out.load = so.steps.front().load;

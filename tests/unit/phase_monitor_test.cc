@@ -1,0 +1,252 @@
+// phase_monitor: /proc parsing on recorded samples (fixtures/proc/, see its
+// README) and the monitor's orchestration on a scripted host that replays them.
+#include "support/phase_monitor.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/shell_quote.h"
+
+namespace fvbench {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using namespace detail;
+
+std::string Fixture(const std::string& name) {
+  const char* dir = std::getenv("FVBENCH_FIXTURES");
+  std::string path = std::string((dir && *dir) ? dir : FVBENCH_SOURCE_DIR "/fixtures") + "/proc/" + name;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open fixture " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(ProcParse, StatCpuLinesAndPidRecords) {
+  ProcSample s = ParseProcSample(Fixture("load_after.txt"));
+  ASSERT_EQ(s.cpus.size(), 2u);  // the aggregate "cpu" line is not a cpu
+  const CpuTicks& c0 = s.cpus.at(0);
+  EXPECT_GT(c0.total, c0.busy);
+  ASSERT_EQ(s.procs.size(), 2u);
+  EXPECT_EQ(s.procs[0].pid, 31817);
+  EXPECT_EQ(s.procs[0].ppid, 31811);
+  EXPECT_EQ(s.procs[0].comm, "nginx");
+  EXPECT_EQ(s.procs[0].state, 'S');
+  EXPECT_EQ(s.procs[0].utime, 13u);
+  EXPECT_EQ(s.procs[0].stime, 54u);
+  EXPECT_EQ(s.procs[0].rss_pages, 975);
+}
+
+TEST(ProcParse, CpuLineArithmetic) {
+  // busy = total - idle - iowait; guest (fields 9-10) is inside user already.
+  ProcSample s = ParseProcSample("cpu  1 2 3 4 5 6 7 8 100 100\ncpu3 10 0 10 70 10 0 0 0 50 0\n");
+  ASSERT_EQ(s.cpus.size(), 1u);
+  EXPECT_EQ(s.cpus.at(3).total, 100u);
+  EXPECT_EQ(s.cpus.at(3).busy, 20u);
+}
+
+TEST(ProcParse, CommWithSpacesAndParentheses) {
+  std::string line =
+      "4242 (my (odd) name) R 17 4242 4242 0 -1 4194304 10 0 0 0 250 75 0 0 20 0 3 0 100 1000 321 "
+      "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+  ProcSample s = ParseProcSample(line);
+  ASSERT_EQ(s.procs.size(), 1u);
+  EXPECT_EQ(s.procs[0].comm, "my (odd) name");
+  EXPECT_EQ(s.procs[0].ppid, 17);
+  EXPECT_EQ(s.procs[0].utime, 250u);
+  EXPECT_EQ(s.procs[0].stime, 75u);
+  EXPECT_EQ(s.procs[0].rss_pages, 321);
+}
+
+TEST(ProcParse, TruncatedAndForeignLinesAreIgnored) {
+  ProcSample s = ParseProcSample("4242 (nginx) S 1 2 3\nintr 1 2 3\ncpuX 1 2 3 4\ncpu0 1 2\n");
+  EXPECT_TRUE(s.procs.empty());
+  EXPECT_TRUE(s.cpus.empty());
+}
+
+TEST(CpuList, Syntax) {
+  EXPECT_THAT(*ParseCpuList("0-3,6"), ElementsAre(0, 1, 2, 3, 6));
+  EXPECT_THAT(*ParseCpuList("1,1,0"), ElementsAre(0, 1));
+  EXPECT_TRUE(ParseCpuList("")->empty());
+  auto bad = ParseCpuList("3-1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("'3-1'"));
+  EXPECT_FALSE(ParseCpuList("a").ok());
+  EXPECT_FALSE(ParseCpuList("0,").ok());
+}
+
+TEST(Busy, PinnedOntoTheSutCoreIsSaturated) {
+  // Engine and nginx both under taskset -c 0: cpu0 had no idle tick.
+  ProcSample b = ParseProcSample(Fixture("pinned_before.txt"));
+  ProcSample a = ParseProcSample(Fixture("pinned_after.txt"));
+  auto busy = BusyFraction(b.cpus, a.cpus, {0});
+  ASSERT_TRUE(busy.has_value());
+  EXPECT_DOUBLE_EQ(*busy, 1.0);
+  EXPECT_GT(*busy, 0.8);
+}
+
+TEST(Busy, SelectsCpusAndHandlesNoElapsedTicks) {
+  std::map<int, CpuTicks> b = {{0, {10, 100}}, {1, {50, 100}}};
+  std::map<int, CpuTicks> a = {{0, {20, 200}}, {1, {140, 200}}};
+  EXPECT_DOUBLE_EQ(*BusyFraction(b, a, {0}), 0.1);
+  EXPECT_DOUBLE_EQ(*BusyFraction(b, a, {1}), 0.9);
+  EXPECT_DOUBLE_EQ(*BusyFraction(b, a, {}), 0.5);
+  EXPECT_FALSE(BusyFraction(b, b, {}).has_value());
+  EXPECT_FALSE(BusyFraction(b, a, {7}).has_value());  // cpu not on this host
+  EXPECT_DOUBLE_EQ(*ElapsedTicksPerCpu(b, a), 100.0);
+}
+
+TEST(SutUsage, WorkersOfRecordedLoad) {
+  ProcSample b = ParseProcSample(Fixture("load_before.txt"));
+  ProcSample a = ParseProcSample(Fixture("load_after.txt"));
+  auto ticks = ElapsedTicksPerCpu(b.cpus, a.cpus);
+  ASSERT_TRUE(ticks.has_value());
+  EXPECT_DOUBLE_EQ(*ticks, 309.0);
+  ServiceUsage u = UsageBetween("baseline", {31817, 31818}, b, a, *ticks, 4096);
+  EXPECT_EQ(u.service, "baseline");
+  EXPECT_EQ(u.processes, 2);
+  // (13+54) + (17+61) = 145 ticks over 309 ticks of one cpu.
+  EXPECT_NEAR(u.cpu_cores, 145.0 / 309.0, 1e-9);
+  EXPECT_NEAR(u.rss_mib, 2 * 975 * 4096 / 1048576.0, 1e-9);
+  // A pid that vanished counts nowhere.
+  ServiceUsage gone = UsageBetween("baseline", {31817, 99999}, b, a, *ticks, 4096);
+  EXPECT_EQ(gone.processes, 1);
+  EXPECT_NEAR(gone.cpu_cores, 67.0 / 309.0, 1e-9);
+}
+
+TEST(SutUsage, DescendantsOfMasterFromScan) {
+  ProcSample scan = ParseProcSample(Fixture("pid_scan.txt"));
+  EXPECT_GT(scan.procs.size(), 50u);
+  EXPECT_THAT(Descendants(scan.procs, 32634), ElementsAre(32635, 32636));
+  EXPECT_TRUE(Descendants(scan.procs, 32635).empty());
+  // Transitive: the shell that started nginx has it and its workers below.
+  auto under_shell = Descendants(scan.procs, 32630);
+  EXPECT_THAT(under_shell, ::testing::IsSupersetOf({32634, 32635, 32636}));
+}
+
+TEST(LoadAvgParse, RecordedAndBad) {
+  auto l = ParseLoadAvg(Fixture("loadavg.txt"));
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_DOUBLE_EQ(l->load1, 8.68);
+  EXPECT_DOUBLE_EQ(l->load15, 3.81);
+  EXPECT_EQ(l->running, 14);
+  EXPECT_EQ(l->total, 187);
+  auto bad = ParseLoadAvg("8.68 4.92\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("/proc/loadavg"));
+}
+
+TEST(ErrorLog, AlertsAndLineCounts) {
+  std::string emfile = Fixture("error_emfile.log");
+  EXPECT_EQ(NginxAlertLines(emfile).size(), CountLines(emfile));
+  EXPECT_GE(CountLines(emfile), 1u);
+  auto alerts = NginxAlertLines(Fixture("error_alerts.log"));
+  ASSERT_EQ(alerts.size(), 3u);  // the ordinary [error] line is not an alert
+  EXPECT_THAT(alerts[0], HasSubstr("worker_connections are not enough"));
+  EXPECT_THAT(alerts[2], HasSubstr("[emerg]"));
+  EXPECT_EQ(CountLines(""), 0u);
+  EXPECT_EQ(CountLines("a\nb"), 2u);
+  EXPECT_EQ(CountLines("a\nb\n"), 2u);
+}
+
+// Replays recorded output: the first /proc/stat read returns `before`, every
+// later one `after`, so the result does not depend on how many samples the
+// thread took.
+class ReplayHost : public Host {
+ public:
+  std::string before, after, scan, log_growth;
+  std::vector<std::string> calls;
+  std::mutex mu;
+  int stat_reads = 0;
+
+  std::string name() const override { return "replay"; }
+  Result<ExecResult> run(const Command& cmd) override {
+    std::lock_guard<std::mutex> lock(mu);
+    std::string j = ShellJoin(cmd.argv);
+    calls.push_back(j);
+    ExecResult r;
+    r.exit_code = 0;
+    if (j.rfind("getconf", 0) == 0) {
+      r.out = "100\n4096\n";
+    } else if (j.find("/proc/[0-9]*/stat") != std::string::npos) {
+      r.out = scan;
+    } else if (j.rfind("stat -c", 0) == 0) {
+      r.out = "1234\n";
+    } else if (j.rfind("tail -c +1235", 0) == 0) {
+      r.out = log_growth;
+    } else if (j.rfind("cat /proc/stat", 0) == 0) {
+      r.out = stat_reads++ == 0 ? before : after;
+      r.exit_code = 1;  // as when one pid vanished: output still used
+    } else {
+      r.exit_code = 127;
+      r.err = "unexpected command";
+    }
+    return r;
+  }
+  Result<void> write_file(const std::string&, const std::string&, int) override { return Ok(); }
+  Result<std::string> read_file(const std::string&) override { return Error{"not here"}; }
+  Result<void> fetch(const std::string&, const std::string&) override { return Ok(); }
+  Result<ServiceHandle> start_service(const std::string&, const Command&, const std::string&,
+                                      const std::string&) override {
+    return Error{"not here"};
+  }
+  Result<void> stop_service(const ServiceHandle&, std::chrono::milliseconds) override { return Ok(); }
+  bool is_alive(const ServiceHandle&) override { return true; }
+};
+
+TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
+  ReplayHost host;
+  host.before = Fixture("pinned_before.txt");
+  host.after = Fixture("pinned_after.txt");
+  host.scan = Fixture("pid_scan.txt");
+  host.log_growth = Fixture("error_alerts.log");
+  MonitorOptions opt;
+  opt.loadgen_cpuset = "0";
+  opt.period = std::chrono::minutes(10);  // only the first and the last sample
+  PhaseMonitor m(host, host, {{"baseline", 32634, "/b/logs/error.log"}}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  PhaseObservation o = m.Stop();
+  EXPECT_TRUE(o.problems.empty()) << o.problems.front();
+  ASSERT_TRUE(o.loadgen_busy.has_value());
+  EXPECT_DOUBLE_EQ(*o.loadgen_busy, 1.0);
+  EXPECT_DOUBLE_EQ(o.loadgen_busy_peak, 1.0);
+  EXPECT_EQ(o.loadgen_cpus, 1);
+  EXPECT_EQ(o.samples, 2);
+  ASSERT_EQ(o.sut_usage.size(), 1u);
+  EXPECT_EQ(o.sut_usage[0].processes, 2);
+  EXPECT_NEAR(o.sut_usage[0].cpu_cores, 60.0 / 306.5, 1e-9);
+  EXPECT_NEAR(o.sut_usage[0].rss_peak_mib, 2 * 1074 * 4096 / 1048576.0, 1e-9);
+  ASSERT_EQ(o.logs.size(), 1u);
+  EXPECT_EQ(o.logs[0].lines, 4u);
+  EXPECT_EQ(o.logs[0].alert_count, 3u);
+  // One command per sample, naming the workers found by the scan.
+  bool per_sample = false;
+  for (const auto& c : host.calls) {
+    per_sample = per_sample || c == "cat /proc/stat /proc/32635/stat /proc/32636/stat";
+  }
+  EXPECT_TRUE(per_sample);
+}
+
+TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {
+  ReplayHost host;
+  MonitorOptions opt;
+  opt.loadgen_cpuset = "1-";
+  PhaseMonitor m(host, host, {}, opt);
+  auto r = m.Start();
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("K6_CPUSET"));
+  PhaseObservation o = m.Stop();
+  ASSERT_FALSE(o.problems.empty());
+  EXPECT_THAT(o.problems[0], HasSubstr("not started"));
+}
+
+}  // namespace
+}  // namespace fvbench

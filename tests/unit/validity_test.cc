@@ -1,0 +1,251 @@
+// validity: the checks of one measured phase (CheckPhase) on recorded engine
+// outputs (fixtures/wrk/) and recorded /proc samples (fixtures/proc/), the
+// variables, and the descriptions a failure message quotes.
+#include "support/validity.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/wrk_output.h"
+
+namespace fvbench {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+std::string Fixture(const std::string& rel) {
+  const char* dir = std::getenv("FVBENCH_FIXTURES");
+  std::string path = std::string((dir && *dir) ? dir : FVBENCH_SOURCE_DIR "/fixtures") + "/" + rel;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open fixture " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const ValidityCheck* Find(const std::vector<ValidityCheck>& v, const std::string& name) {
+  for (const auto& c : v) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// A healthy wrk phase: 500 RPS for 4 s, all answered, RateLimit on every response.
+LoadResult Healthy() {
+  LoadResult l;
+  l.engine = "wrk";
+  l.target_rps = 500;
+  l.duration_s = 4.01;
+  l.requests = 2000;
+  l.achieved_rps = 2000 / 4.01;
+  l.kept_up = true;
+  l.max_send_lag_us = 900;
+  l.ratelimit_evidence = 2000;
+  return l;
+}
+
+PhaseObservation Calm() {
+  PhaseObservation o;
+  o.loadgen_host = "local";
+  o.loadgen_busy = 0.35;
+  o.loadgen_busy_peak = 0.5;
+  o.loadgen_cpus = 2;
+  o.samples = 9;
+  o.elapsed_s = 4;
+  o.quiet = QuietOutcome{true, 0.1, 0.4, 1.0, 2};
+  o.logs.push_back(LogGrowth{"fv", "/x/fv/logs/error.log", 0, 0, {}, 0});
+  return o;
+}
+
+PhaseContext Policy() {
+  PhaseContext c;
+  c.expect_evidence = true;
+  c.planned_duration_s = 4;
+  return c;
+}
+
+TEST(ValidityCheckPhase, HealthyPhasePassesEveryCheck) {
+  auto v = CheckPhase(Healthy(), Calm(), Policy(), ValidityParams{});
+  EXPECT_TRUE(ValidityPassed(v)) << FailedValidity(v);
+  EXPECT_EQ(FailedValidity(v), "");
+  for (const char* name : {"policy_evidence", "enough_requests", "engine_kept_up", "achieved_rate", "loadgen_cpu",
+                           "sut_quiet", "error_log_rate", "nginx_alerts"}) {
+    EXPECT_NE(Find(v, name), nullptr) << name;
+  }
+  EXPECT_EQ(Find(v, "shared_cores"), nullptr);
+}
+
+TEST(ValidityCheckPhase, PolicyEvidenceDropping) {
+  LoadResult l = Healthy();
+  l.ratelimit_evidence = 1900;  // 95%: the policy stopped answering for part of the phase
+  auto v = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(v, "policy_evidence");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 0.95);
+  EXPECT_DOUBLE_EQ(c->limit, 0.99);
+  EXPECT_THAT(FailedValidity(v), HasSubstr("policy_evidence: measured 95.00%, limit >= 99.00%"));
+  // Not counted at all on a policy scenario: cannot be shown live, fails.
+  l.ratelimit_evidence.reset();
+  auto w = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  EXPECT_FALSE(Find(w, "policy_evidence")->passed);
+  EXPECT_THAT(DescribeValidity(*Find(w, "policy_evidence")), HasSubstr("not measured"));
+  // Baseline scenarios do not expect it.
+  PhaseContext base = Policy();
+  base.expect_evidence = false;
+  EXPECT_EQ(Find(CheckPhase(l, Calm(), base, ValidityParams{}), "policy_evidence"), nullptr);
+}
+
+TEST(ValidityCheckPhase, EnoughRequestsUsesPlannedDuration) {
+  LoadResult l = Healthy();
+  l.requests = 2000;
+  l.failed = 30;  // 1970 successful < floor(0.99 x 500 x 4) = 1980
+  auto v = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(v, "enough_requests");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 1970);
+  EXPECT_DOUBLE_EQ(c->limit, 1980);
+  l.failed = 20;
+  EXPECT_TRUE(Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests")->passed);
+}
+
+// Recorded: wrk with 4 connections asked for 200000 RPS against a loopback
+// nginx (fixtures/wrk/README.md): about 24k achieved, send lag 2.7 s.
+TEST(ValidityCheckPhase, EngineThatCannotReachTheTargetIsCaught) {
+  auto parsed = ParseWrkOutput(Fixture("wrk/overload_get_200000rps_4conn.json"), "overload", 200000);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  LoadResult l = *parsed;
+  PhaseContext ctx;
+  ctx.planned_duration_s = l.duration_s;
+  auto v = CheckPhase(l, Calm(), ctx, ValidityParams{});
+  EXPECT_FALSE(ValidityPassed(v));
+  const ValidityCheck* kept = Find(v, "engine_kept_up");
+  ASSERT_NE(kept, nullptr);
+  EXPECT_FALSE(kept->passed);
+  EXPECT_GT(kept->measured, kDefaultMaxSendLagUs);
+  const ValidityCheck* ach = Find(v, "achieved_rate");
+  ASSERT_NE(ach, nullptr);
+  EXPECT_FALSE(ach->passed);
+  EXPECT_LT(ach->measured, 0.97);
+  EXPECT_THAT(FailedValidity(v), HasSubstr("engine_kept_up: measured"));
+}
+
+TEST(ValidityCheckPhase, KSixDroppedIterations) {
+  LoadResult l = Healthy();
+  l.engine = "k6";
+  l.kept_up = false;
+  l.dropped_iterations = 120;
+  auto v = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(v, "engine_kept_up");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 120);
+  EXPECT_THAT(c->detail, HasSubstr("dropped_iterations"));
+}
+
+// Recorded: engine and nginx both under taskset -c 0 (fixtures/proc/pinned_*).
+TEST(ValidityCheckPhase, LoadGeneratorPinnedOntoTheSutCoreIsFlagged) {
+  detail::ProcSample b = detail::ParseProcSample(Fixture("proc/pinned_before.txt"));
+  detail::ProcSample a = detail::ParseProcSample(Fixture("proc/pinned_after.txt"));
+  PhaseObservation o = Calm();
+  o.loadgen_cpuset = "0";
+  o.loadgen_cpus = 1;
+  o.loadgen_busy = detail::BusyFraction(b.cpus, a.cpus, {0});
+  PhaseContext ctx = Policy();
+  auto sharing = CoreSharing(true, "0", "0");
+  ASSERT_TRUE(sharing.ok());
+  ctx.sharing = *sharing;
+  auto v = CheckPhase(Healthy(), o, ctx, ValidityParams{});
+  const ValidityCheck* c = Find(v, "loadgen_cpu");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 1.0);
+  EXPECT_THAT(DescribeValidity(*c), HasSubstr("loadgen_cpu: measured 100.00%, limit <= 80.00%"));
+  const ValidityCheck* s = Find(v, "shared_cores");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->informational);
+  EXPECT_THAT(s->detail, HasSubstr("share cpu(s) 0"));
+  EXPECT_FALSE(ValidityPassed(v));
+}
+
+TEST(ValidityCheckPhase, SutNotQuietBeforeTheLoad) {
+  PhaseObservation o = Calm();
+  o.quiet = QuietOutcome{false, 0.93, 3.1, 30.2, 2};
+  auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(v, "sut_quiet");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 0.93);
+  EXPECT_THAT(c->detail, HasSubstr("still busy after waiting 30.2 s"));
+}
+
+TEST(ValidityCheckPhase, ErrorLogFloodAndAlerts) {
+  PhaseObservation o = Calm();
+  std::string log = Fixture("proc/error_alerts.log");
+  LogGrowth g;
+  g.service = "fv";
+  g.lines = 200;
+  g.lines_per_s = 50;
+  auto alerts = detail::NginxAlertLines(log);
+  g.alert_count = alerts.size();
+  g.alerts = alerts;
+  o.logs = {g};
+  auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  EXPECT_FALSE(Find(v, "error_log_rate")->passed);
+  EXPECT_DOUBLE_EQ(Find(v, "error_log_rate")->measured, 50);
+  const ValidityCheck* a = Find(v, "nginx_alerts");
+  EXPECT_FALSE(a->passed);
+  EXPECT_DOUBLE_EQ(a->measured, 3);
+  EXPECT_THAT(a->detail, HasSubstr("worker_connections are not enough"));
+}
+
+TEST(ValidityCheckPhase, UnpinnedLocalIsInformationalOnly) {
+  PhaseContext ctx = Policy();
+  ctx.sharing = *CoreSharing(true, "", "");
+  auto v = CheckPhase(Healthy(), Calm(), ctx, ValidityParams{});
+  const ValidityCheck* s = Find(v, "shared_cores");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->informational);
+  EXPECT_THAT(s->detail, HasSubstr("without pinning"));
+  EXPECT_TRUE(ValidityPassed(v));
+  EXPECT_THAT(FailedValidity(v), IsEmpty());
+}
+
+TEST(ValidityCoreSharing, Cases) {
+  EXPECT_EQ(*CoreSharing(false, "", ""), "");
+  EXPECT_EQ(*CoreSharing(true, "0", "1"), "");
+  EXPECT_THAT(*CoreSharing(true, "0-1", "1-2"), HasSubstr("share cpu(s) 1"));
+  EXPECT_THAT(*CoreSharing(true, "0", ""), HasSubstr("only the SUT is pinned"));
+  auto bad = CoreSharing(true, "x", "1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("ORESTY_CPUSET"));
+}
+
+TEST(ValidityVariables, DefaultsOverridesAndErrors) {
+  auto d = ValidityParamsFromEnv({});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->mode, ValidityMode::kFail);
+  EXPECT_DOUBLE_EQ(d->max_loadgen_busy, 0.8);
+  EXPECT_DOUBLE_EQ(d->quiet_timeout_s, 30);
+  auto w = ValidityParamsFromEnv({{"VALIDITY", "warn"}, {"QUIET_LOAD_PER_CORE", "0.7"}, {"QUIET_TIMEOUT", "0"}});
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  EXPECT_EQ(w->mode, ValidityMode::kWarn);
+  EXPECT_DOUBLE_EQ(w->quiet_max_per_core, 0.7);
+  EXPECT_DOUBLE_EQ(w->quiet_timeout_s, 0);
+  auto bad = ValidityParamsFromEnv({{"VALIDITY", "off"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("VALIDITY='off'"));
+  auto bad2 = ValidityParamsFromEnv({{"LOADGEN_MAX_BUSY", "80"}});
+  ASSERT_FALSE(bad2.ok());
+  EXPECT_THAT(bad2.error().message, HasSubstr("LOADGEN_MAX_BUSY='80'"));
+}
+
+}  // namespace
+}  // namespace fvbench
