@@ -35,8 +35,9 @@
 //
 // Files over SFTP: write_file creates missing parent directories (mkdir -p),
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
-// renames it over the target (posix-rename@openssh.com when offered, else
-// remove + rename). read_file / fetch stat the remote file and read in a loop
+// checks its size, renames it over the target (SFTP v3 rename refuses an
+// existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
+// an existing target is replaced by `mv -f` (rename(2)) on an exec channel). read_file / fetch stat the remote file and read in a loop
 // until EOF; a short read is not EOF, and a total that differs from the
 // stat size is an Error (truncated). fetch writes the local file atomically
 // (temp + rename) keeping the remote permission bits. Errors name the host,

@@ -28,11 +28,11 @@
 // RemoteCommand, HostKeyAlias, BindAddress, BindInterface, CertificateFile,
 // IdentityAgent, KnownHostsCommand, CanonicalizeHostname (other than no),
 // AddressFamily (other than any), PubkeyAuthentication no, Tunnel (other than
-// no), ControlMaster/ControlPath only when they would make ssh reuse a master
-// connection (ignored otherwise), and any keyword ssh itself does not know
-// (unless matched by IgnoreUnknown). Harmless directives (ServerAliveInterval,
-// Compression, ForwardAgent, SendEnv, Ciphers, LogLevel, ...) are ignored and
-// listed in SshTarget::ignored. Match blocks cannot be evaluated: one holding
+// no), RevokedHostKeys, and any keyword ssh itself does not know (unless
+// matched by IgnoreUnknown). "none" / "no" values that switch such a feature
+// off are fine. Harmless directives (ServerAliveInterval, Compression,
+// ForwardAgent, SendEnv, Ciphers, LogLevel, ControlMaster, ...) are ignored
+// and listed in SshTarget::ignored. Match blocks cannot be evaluated: one holding
 // only ignorable directives is ignored (listed); any other is refused.
 //
 // Precedence as ssh: the first value obtained wins — SSH_OPTS (-l/-p/-i/-o)

@@ -1,0 +1,654 @@
+// SshHost against a REAL sshd: the network-namespace test hosts of
+// fixtures/testhosts/netns-hosts.sh (fvb-sut 10.213.1.2, fvb-lg 10.213.2.2).
+//
+// FVBENCH_TESTHOSTS=<state dir>: reuse hosts that are up (CTest's fixture
+// unit.SshTestHostsUp does this). Unset: this process brings them up and
+// tears them down at the end (needs root and `ip netns`; when not root the
+// tests skip, saying so). Ports used inside the SUT namespace: 18222 (a
+// second sshd with another host key), 18223 (nothing listens); on loopback
+// 18224 (a listener that never speaks SSH).
+#include "support/ssh_host.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <openssl/sha.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "support/local_host.h"
+
+namespace fvbench {
+namespace {
+
+using ::testing::HasSubstr;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+std::string FixturesDir() {
+  const char* f = std::getenv("FVBENCH_FIXTURES");
+  return f != nullptr && *f != '\0' ? f : FVBENCH_SOURCE_DIR "/fixtures";
+}
+std::string Script() { return FixturesDir() + "/testhosts/netns-hosts.sh"; }
+
+Command Cmd(std::vector<std::string> argv, std::map<std::string, std::string> env = {}) {
+  Command c;
+  c.argv = std::move(argv);
+  c.env = std::move(env);
+  return c;
+}
+
+
+// The hosts of this run, from <state>/env.
+struct TestHosts {
+  std::string dir;
+  std::string sut;      // root@10.213.1.2
+  std::string loadgen;  // root@10.213.2.2
+  std::string target;   // 10.213.3.2
+  std::string ssh_opts;
+  std::string client_key() const { return dir + "/client_key"; }
+  std::string known_hosts() const { return dir + "/known_hosts"; }
+  std::string sut_addr() const { return sut.substr(sut.find('@') + 1); }
+};
+
+std::string g_skip;         // non-empty: skip every test with this reason
+std::string g_fail;         // non-empty: fail every test with this reason
+TestHosts g_hosts;
+bool g_we_brought_up = false;
+
+Result<TestHosts> ReadEnv(const std::string& dir) {
+  std::ifstream f(dir + "/env");
+  if (!f) return Error{"cannot read " + dir + "/env (hosts not up?)"};
+  TestHosts h;
+  h.dir = dir;
+  std::string line;
+  while (std::getline(f, line)) {
+    auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string k = line.substr(0, eq), v = line.substr(eq + 1);
+    if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') v = v.substr(1, v.size() - 2);
+    if (k == "FAIRVISOR_REMOTE") h.sut = v;
+    if (k == "LOADGEN_REMOTE") h.loadgen = v;
+    if (k == "FAIRVISOR_TARGET_HOST") h.target = v;
+    if (k == "SSH_OPTS") h.ssh_opts = v;
+  }
+  if (h.sut.empty() || h.loadgen.empty() || h.ssh_opts.empty())
+    return Error{dir + "/env lacks FAIRVISOR_REMOTE / LOADGEN_REMOTE / SSH_OPTS"};
+  return h;
+}
+
+class TestHostsEnv : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (const char* d = std::getenv("FVBENCH_TESTHOSTS"); d != nullptr && *d != '\0') {
+      auto h = ReadEnv(d);
+      if (h.ok()) {
+        g_hosts = *h;
+      } else if (::geteuid() != 0) {
+        g_skip = "not root, and FVBENCH_TESTHOSTS=" + std::string(d) +
+                 " holds no hosts (the namespace hosts need root): " + h.error().message;
+      } else {
+        g_fail = "FVBENCH_TESTHOSTS=" + std::string(d) + ": " + h.error().message;
+      }
+      return;
+    }
+    if (::geteuid() != 0) {
+      g_skip = "not root: the network-namespace SSH test hosts need root (ip netns, sshd)";
+      return;
+    }
+    LocalHost local;
+    std::string dir = "/tmp/fvbench-testhosts";
+    auto st = local.run(Cmd({"bash", Script(), "status"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
+    if (!st.ok() || st->exit_code != 0) {
+      auto up = local.run(Cmd({"bash", Script(), "up"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
+      if (!up.ok() || !up->success()) {
+        g_fail = "cannot bring up the test hosts with " + Script() + " up: " +
+                 (up.ok() ? up->err : up.error().message);
+        return;
+      }
+      g_we_brought_up = true;
+    }
+    auto h = ReadEnv(dir);
+    if (!h.ok()) {
+      g_fail = h.error().message;
+      return;
+    }
+    g_hosts = *h;
+  }
+  void TearDown() override {
+    if (!g_we_brought_up) return;
+    LocalHost local;
+    (void)local.run(Cmd({"bash", Script(), "down"}, {{"FVBENCH_TESTHOSTS_DIR", g_hosts.dir}}));
+  }
+};
+
+const auto* const kEnv [[maybe_unused]] =
+    ::testing::AddGlobalTestEnvironment(new TestHostsEnv);
+
+#define REQUIRE_HOSTS()                        \
+  do {                                         \
+    if (!g_fail.empty()) FAIL() << g_fail;     \
+    if (!g_skip.empty()) GTEST_SKIP() << g_skip; \
+  } while (0)
+
+SshTarget TargetFor(const std::string& dest, const std::string& extra_opts = "") {
+  auto t = LoadSshTarget(dest, g_hosts.ssh_opts + " " + extra_opts, "/dev/null");
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+  return t.ok() ? *t : SshTarget{};
+}
+
+std::unique_ptr<SshHost> ConnectOrDie(const std::string& dest, const std::string& extra = "") {
+  auto h = SshHost::Connect(TargetFor(dest, extra));
+  if (!h.ok()) ADD_FAILURE() << h.error().message;
+  return h.ok() ? std::move(*h) : nullptr;
+}
+
+std::string Sha256Hex(const std::string& data) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), md);
+  char hex[2 * SHA256_DIGEST_LENGTH + 1];
+  for (int i = 0; i < SHA256_DIGEST_LENGTH; ++i) std::snprintf(hex + 2 * i, 3, "%02x", md[i]);
+  return hex;
+}
+
+std::string RandomBytes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string s(n, '\0');
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    uint64_t v = rng();
+    std::memcpy(&s[i], &v, 8);
+  }
+  for (size_t i = n - n % 8; i < n; ++i) s[i] = static_cast<char>(rng());
+  return s;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// ---------------------------------------------------------------- exec ---
+
+TEST(SshHost, NameIsTheTargetAsGiven) {
+  REQUIRE_HOSTS();
+  auto t0 = Clock::now();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  std::printf("[figure] connect (TCP + kex + publickey auth): %.1f ms\n", Ms(Clock::now() - t0));
+  EXPECT_EQ(h->name(), g_hosts.sut);
+  auto r = h->run(Cmd({"cat", "/proc/sys/kernel/hostname"}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // The command ran in the SUT namespace: its controller-side address is there.
+  auto ip = h->run(Cmd({"ip", "-br", "addr", "show", "dev", "eth-ctl"}));
+  ASSERT_TRUE(ip.ok()) << ip.error().message;
+  EXPECT_THAT(ip->out, HasSubstr(g_hosts.sut_addr()));
+  // Per-command round trip.
+  const int n = 20;
+  auto t1 = Clock::now();
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(h->run(Cmd({"true"})).ok());
+  std::printf("[figure] run(true) round trip: %.2f ms (mean of %d)\n", Ms(Clock::now() - t1) / n, n);
+}
+
+TEST(SshHost, ArgvArrivesByteExact) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::vector<std::string> awkward = {
+      "plain",
+      "two words",
+      "",
+      "it's",
+      "say \"hi\"",
+      "$HOME $(id) `id` ${PATH}",
+      "; rm -rf /nonexistent-fvbench; echo pwned",
+      "a\nb\n",
+      "back\\slash \\n \\\\",
+      "tab\there",
+      "ünïcødé ✓ 日本",
+      "*",
+      "~",
+      "-n",
+      "%s %d \\0",
+      "'",
+      "\"",
+      "&& | > < ( ) { } ! #",
+      "\x01\x7f",
+  };
+  Command cmd;
+  cmd.argv = {"printf", "%s\\0"};
+  cmd.argv.insert(cmd.argv.end(), awkward.begin(), awkward.end());
+  auto r = h->run(cmd);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->exit_code, 0) << r->err;
+  std::vector<std::string> got;
+  size_t start = 0;
+  for (size_t i = 0; i < r->out.size(); ++i) {
+    if (r->out[i] == '\0') {
+      got.push_back(r->out.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  EXPECT_EQ(got, awkward);
+  EXPECT_EQ(r->err, "");
+
+  // Environment values and a working directory with a space, the same way.
+  auto mk = h->run(Cmd({"mkdir", "-p", "/tmp/fvbench ssh test/dir $x"}));
+  ASSERT_TRUE(mk.ok() && mk->success());
+  Command env_cmd;
+  env_cmd.argv = {"sh", "-c", "printf '%s|%s' \"$FVB_AWKWARD\" \"$(pwd)\""};
+  env_cmd.env = {{"FVB_AWKWARD", "a 'b' \"c\" $d\n;e"}};
+  env_cmd.cwd = "/tmp/fvbench ssh test/dir $x";
+  auto e = h->run(env_cmd);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->out, "a 'b' \"c\" $d\n;e|/tmp/fvbench ssh test/dir $x");
+}
+
+TEST(SshHost, ExactExitStatusAfterMegabytesOnBothStreams) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const size_t kOut = 6 * 1000 * 1000 + 7, kErr = 4 * 1000 * 1000 + 3;
+  for (int code : {0, 1, 77}) {
+    Command cmd;
+    cmd.argv = {"sh", "-c",
+                "yes stdout-line | head -c " + std::to_string(kOut) + " & "
+                "yes stderr-line | head -c " + std::to_string(kErr) + " >&2; wait; exit " +
+                    std::to_string(code)};
+    cmd.timeout = std::chrono::seconds(30);
+    auto r = h->run(cmd);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->exit_code, code);
+    EXPECT_EQ(r->term_signal, 0);
+    EXPECT_FALSE(r->timed_out);
+    EXPECT_EQ(r->out.size(), kOut) << "exit " << code;
+    EXPECT_EQ(r->err.size(), kErr) << "exit " << code;
+    EXPECT_EQ(r->out.substr(0, 12), "stdout-line\n");
+    EXPECT_EQ(r->err.substr(0, 12), "stderr-line\n");
+  }
+}
+
+TEST(SshHost, SignalDeathIsReportedAsTheSignal) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  auto r = h->run(Cmd({"sh", "-c", "echo before; kill -SEGV $$; echo after"}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->term_signal, SIGSEGV);
+  EXPECT_EQ(r->exit_code, -1);
+  EXPECT_FALSE(r->success());
+  EXPECT_EQ(r->out, "before\n");
+  auto k = h->run(Cmd({"sh", "-c", "kill -KILL $$"}));
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->term_signal, SIGKILL);
+}
+
+TEST(SshHost, TimeoutKillsTheRemoteProcessGroup) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  Command cmd;
+  // The shell and a background child; both must be gone afterwards.
+  cmd.argv = {"sh", "-c", "echo $$; sleep 300 & echo $!; wait"};
+  cmd.timeout = std::chrono::milliseconds(1500);
+  auto r = h->run(cmd);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_FALSE(r->success());
+  std::istringstream in(r->out);
+  std::string shell_pid, child_pid;
+  in >> shell_pid >> child_pid;
+  ASSERT_FALSE(shell_pid.empty());
+  ASSERT_FALSE(child_pid.empty()) << r->out;
+  // Second command: neither process is alive (gone, or a zombie nobody reaps).
+  auto check = h->run(Cmd({"sh", "-c",
+                        "for p in \"$@\"; do [ -r /proc/$p/stat ] || continue; "
+                        "read -r s </proc/$p/stat; s=${s##*\")\"}; set -- $s; "
+                        "[ \"$1\" = Z ] || echo \"alive $p ($1)\"; done",
+                        "sh", shell_pid, child_pid}));
+  ASSERT_TRUE(check.ok()) << check.error().message;
+  EXPECT_EQ(check->out, "");
+}
+
+TEST(SshHost, StartErrorsAreErrorsNotExitCodes) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  auto nf = h->run(Cmd({"fvbench-no-such-command", "x"}));
+  ASSERT_FALSE(nf.ok());
+  EXPECT_THAT(nf.error().message, HasSubstr(g_hosts.sut));
+  EXPECT_THAT(nf.error().message, HasSubstr("fvbench-no-such-command"));
+  Command c;
+  c.argv = {"true"};
+  c.cwd = "/nonexistent/fvbench";
+  auto nc = h->run(c);
+  ASSERT_FALSE(nc.ok());
+  EXPECT_THAT(nc.error().message, HasSubstr("working directory"));
+  // A command that exits 127 by itself is an exit code, not an Error.
+  auto own = h->run(Cmd({"sh", "-c", "exit 127"}));
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  EXPECT_EQ(own->exit_code, 127);
+}
+
+// ------------------------------------------------------------ host keys ---
+
+// A second sshd in the SUT namespace on port 18222 with a fresh host key.
+class SecondSshd {
+ public:
+  explicit SecondSshd(const std::string& dir) : dir_(dir) {}
+  Result<void> Start() {
+    fs::create_directories(dir_);
+    auto kg = local_.run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/key"}));
+    if (!kg.ok() || !kg->success()) return Error{"ssh-keygen failed"};
+    std::ifstream in(g_hosts.dir + "/sut/sshd_config");
+    std::ostringstream cfg;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("HostKey ", 0) == 0) line = "HostKey " + dir_ + "/key";
+      if (line.rfind("PidFile ", 0) == 0) line = "PidFile " + dir_ + "/pid";
+      if (line.rfind("Port ", 0) == 0) line = "Port 18222";
+      cfg << line << "\n";
+    }
+    std::ofstream(dir_ + "/sshd_config") << cfg.str();
+    auto s = local_.start_service(
+        "sshd-18222",
+        Cmd({"ip", "netns", "exec", "fvb-sut", "/usr/sbin/sshd", "-D", "-f", dir_ + "/sshd_config",
+          "-E", dir_ + "/log"}),
+        dir_ + "/out", dir_ + "/out");
+    if (!s.ok()) return s.error();
+    svc_ = *s;
+    // Wait until it listens: a TCP connect to 10.213.1.2:18222 succeeds.
+    for (int i = 0; i < 100; ++i) {
+      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_port = htons(18222);
+      ::inet_pton(AF_INET, g_hosts.sut_addr().c_str(), &a.sin_addr);
+      int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+      ::close(fd);
+      if (rc == 0) return Ok();
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    }
+    return Error{"second sshd did not listen on 18222; log: " + Slurp(dir_ + "/log")};
+  }
+  ~SecondSshd() {
+    if (svc_.pid > 0) (void)local_.stop_service(svc_, std::chrono::seconds(2));
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string PublicKey() const {  // "ssh-ed25519 AAAA..."
+    std::string k = Slurp(dir_ + "/key.pub");
+    auto sp = k.find(' ', k.find(' ') + 1);
+    return k.substr(0, sp);
+  }
+
+ private:
+  std::string dir_;
+  LocalHost local_;
+  ServiceHandle svc_;
+};
+
+TEST(SshHost, AcceptNewRecordsThenRefusesAChangedKey) {
+  REQUIRE_HOSTS();
+  const std::string tmp = "/tmp/fvbench-ssh-keytest-" + std::to_string(::getpid());
+  SecondSshd second(tmp + "/sshd");
+  auto started = second.Start();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  const std::string dest = g_hosts.sut + ":18222";
+  const std::string kh = tmp + "/known_hosts";
+  auto opts = [&](const char* mode) {
+    return "-o UserKnownHostsFile=" + kh + " -o StrictHostKeyChecking=" + mode;
+  };
+  // SSH_OPTS name the test hosts' own known_hosts first; these -o come later
+  // and would lose (first value wins), so build the options ourselves.
+  auto target = [&](const char* mode) {
+    auto t = LoadSshTarget(dest, "-i " + g_hosts.client_key() + " " + opts(mode), "/dev/null");
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+    return t.ok() ? *t : SshTarget{};
+  };
+
+  // yes + unknown key: refused, with the fingerprint.
+  auto refused = SshHost::Connect(target("yes"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.error().message, HasSubstr("not known"));
+  EXPECT_THAT(refused.error().message, HasSubstr("SHA256:"));
+  EXPECT_THAT(refused.error().message, HasSubstr(dest));
+  EXPECT_FALSE(fs::exists(kh) && !Slurp(kh).empty());
+
+  // accept-new + unknown key: recorded as [host]:18222, connection works.
+  auto accepted = SshHost::Connect(target("accept-new"));
+  ASSERT_TRUE(accepted.ok()) << accepted.error().message;
+  std::string recorded = Slurp(kh);
+  EXPECT_THAT(recorded, HasSubstr("[" + g_hosts.sut_addr() + "]:18222 " + second.PublicKey()));
+  // Now known: yes accepts it.
+  auto again = SshHost::Connect(target("yes"));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+
+  // A different key recorded for [host]:18222 (the main sshd's): changed -> refused.
+  std::string other = Slurp(g_hosts.dir + "/sut/ssh_host_ed25519_key.pub");
+  other = other.substr(0, other.find(' ', other.find(' ') + 1));
+  std::ofstream(kh) << "[" << g_hosts.sut_addr() << "]:18222 " << other << "\n";
+  auto changed = SshHost::Connect(target("accept-new"));
+  ASSERT_FALSE(changed.ok());
+  EXPECT_THAT(changed.error().message, HasSubstr("CHANGED"));
+  EXPECT_THAT(changed.error().message, HasSubstr("SHA256:"));
+  EXPECT_EQ(Slurp(kh), "[" + g_hosts.sut_addr() + "]:18222 " + other + "\n");  // untouched
+  // no: any key accepted, nothing recorded.
+  auto any = SshHost::Connect(target("no"));
+  ASSERT_TRUE(any.ok()) << any.error().message;
+  EXPECT_EQ(Slurp(kh), "[" + g_hosts.sut_addr() + "]:18222 " + other + "\n");
+  accepted->reset();
+  again->reset();
+  any->reset();
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+}
+
+TEST(SshHost, RefusedClientKeyNamesWhatWasTried) {
+  REQUIRE_HOSTS();
+  const std::string tmp = "/tmp/fvbench-ssh-badkey-" + std::to_string(::getpid());
+  fs::create_directories(tmp);
+  LocalHost local;
+  auto kg = local.run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp + "/other"}));
+  ASSERT_TRUE(kg.ok() && kg->success());
+  auto t = LoadSshTarget(g_hosts.sut,
+                         "-o IdentitiesOnly=yes -i " + tmp + "/other -o UserKnownHostsFile=" +
+                             g_hosts.known_hosts(),
+                         "/dev/null");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto h = SshHost::Connect(*t);
+  ASSERT_FALSE(h.ok());
+  EXPECT_THAT(h.error().message, HasSubstr(g_hosts.sut));
+  EXPECT_THAT(h.error().message, HasSubstr(tmp + "/other (refused)"));
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+}
+
+// ------------------------------------------------------------- connect ---
+
+TEST(SshHost, NothingListeningFailsNamingTheHost) {
+  REQUIRE_HOSTS();
+  const std::string dest = g_hosts.sut + ":18223";
+  SshConnectOptions o;
+  o.connect_timeout = std::chrono::seconds(2);
+  auto h = SshHost::Connect(TargetFor(dest), o);
+  ASSERT_FALSE(h.ok());
+  EXPECT_THAT(h.error().message, HasSubstr(dest));
+}
+
+TEST(SshHost, SilentServerFailsWithinTheConnectTimeout) {
+  REQUIRE_HOSTS();
+  // Accepts TCP (kernel backlog) but never sends an SSH banner.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(18224);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 8), 0);
+  auto t = LoadSshTarget("root@127.0.0.1:18224", "-o ConnectTimeout=1 -i " + g_hosts.client_key(),
+                         "/dev/null");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto t0 = Clock::now();
+  auto h = SshHost::Connect(*t);
+  auto took = Clock::now() - t0;
+  ::close(fd);
+  ASSERT_FALSE(h.ok());
+  EXPECT_THAT(h.error().message, HasSubstr("root@127.0.0.1:18224"));
+  EXPECT_THAT(h.error().message, HasSubstr("1000 ms"));
+  // Bounded by the 1 s connect timeout (+ generous slack), not by libssh's defaults.
+  EXPECT_LT(took, std::chrono::seconds(5));
+}
+
+// ------------------------------------------------------------ services ---
+
+TEST(SshHost, ServiceSurvivesTheSessionEnd) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::string log = "/tmp/fvbench-ssh-svc-" + std::to_string(::getpid()) + "/out.log";
+  auto svc = h->start_service("sleeper", Cmd({"sh", "-c", "echo started; exec sleep 120"}), log, log);
+  ASSERT_TRUE(svc.ok()) << svc.error().message;
+  EXPECT_TRUE(h->is_alive(*svc));
+
+  // End the session; a brand-new session (another SshHost) still sees it.
+  h->Disconnect();
+  EXPECT_FALSE(h->connected());
+  auto other = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(other, nullptr);
+  auto check = other->run(Cmd({"sh", "-c", "kill -0 \"$1\" && cat /proc/$1/cmdline | tr '\\0' ' '",
+                            "sh", std::to_string(svc->pid)}));
+  ASSERT_TRUE(check.ok()) << check.error().message;
+  EXPECT_EQ(check->exit_code, 0) << "the service died with the session";
+  EXPECT_THAT(check->out, HasSubstr("sleep 120"));
+  // Another SshHost did not start it: it must not stop it.
+  auto foreign = other->stop_service(*svc, std::chrono::seconds(1));
+  ASSERT_FALSE(foreign.ok());
+  EXPECT_THAT(foreign.error().message, HasSubstr("not started by this host"));
+
+  ASSERT_TRUE(h->Reconnect().ok());
+  EXPECT_TRUE(h->is_alive(*svc));
+  auto out = h->read_file(log);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_EQ(*out, "started\n");
+  auto stopped = h->stop_service(*svc, std::chrono::seconds(2));
+  ASSERT_TRUE(stopped.ok()) << stopped.error().message;
+  EXPECT_FALSE(h->is_alive(*svc));
+  EXPECT_FALSE(other->is_alive(*svc));
+  (void)h->run(Cmd({"rm", "-rf", fs::path(log).parent_path().string()}));
+}
+
+// --------------------------------------------------------------- files ---
+
+TEST(SshHost, LargeTransfersArriveIntact) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::string tmp = "/tmp/fvbench-ssh-xfer-" + std::to_string(::getpid());
+  fs::create_directories(tmp);
+  const std::string data = RandomBytes(64u << 20, 42);
+  const std::string sha = Sha256Hex(data);
+  std::ofstream(tmp + "/up.bin", std::ios::binary) << data;
+  const std::string remote = "/tmp/fvbench-ssh-remote-" + std::to_string(::getpid()) + "/sub/big.bin";
+
+  auto t0 = Clock::now();
+  auto put = h->put(tmp + "/up.bin", remote, 0640);
+  ASSERT_TRUE(put.ok()) << put.error().message;
+  std::printf("[figure] SFTP put 64 MiB: %.0f ms\n", Ms(Clock::now() - t0));
+  auto sum = h->run(Cmd({"sh", "-c", "sha256sum \"$1\" && stat -c %a \"$1\"", "sh", remote}));
+  ASSERT_TRUE(sum.ok() && sum->success());
+  EXPECT_EQ(sum->out.substr(0, 64), sha);
+  EXPECT_THAT(sum->out, HasSubstr("\n640\n"));
+
+  auto t1 = Clock::now();
+  auto got = h->fetch(remote, tmp + "/down/big.bin");
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  std::printf("[figure] SFTP fetch 64 MiB: %.0f ms\n", Ms(Clock::now() - t1));
+  EXPECT_EQ(Sha256Hex(Slurp(tmp + "/down/big.bin")), sha);
+  EXPECT_EQ(fs::status(tmp + "/down/big.bin").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+  // write_file / read_file in memory, and overwriting an existing file.
+  const std::string small = RandomBytes(3u << 20, 7);
+  ASSERT_TRUE(h->write_file(remote, small, 0755).ok());
+  auto back = h->read_file(remote);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->size(), small.size());
+  EXPECT_TRUE(*back == small);
+  auto mode = h->run(Cmd({"stat", "-c", "%a", remote}));
+  ASSERT_TRUE(mode.ok());
+  EXPECT_EQ(mode->out, "755\n");
+  // No temp files left beside the target.
+  auto ls = h->run(Cmd({"ls", "-A", fs::path(remote).parent_path().string()}));
+  ASSERT_TRUE(ls.ok());
+  EXPECT_EQ(ls->out, "big.bin\n");
+  ASSERT_TRUE(h->write_file(remote, "").ok());
+  auto empty = h->read_file(remote);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(*empty, "");
+
+  (void)h->run(Cmd({"rm", "-rf", fs::path(remote).parent_path().parent_path().string()}));
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+}
+
+TEST(SshHost, FileErrorsNameHostAndPath) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::string missing = "/tmp/fvbench-no-such-dir/missing.txt";
+  auto r = h->read_file(missing);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
+  EXPECT_THAT(r.error().message, HasSubstr(missing));
+  EXPECT_THAT(r.error().message, HasSubstr("no such file"));
+  auto f = h->fetch(missing, "/tmp/fvbench-ssh-never/x");
+  ASSERT_FALSE(f.ok());
+  EXPECT_THAT(f.error().message, HasSubstr(missing));
+  EXPECT_FALSE(fs::exists("/tmp/fvbench-ssh-never/x"));
+
+  const std::string unwritable = "/proc/fvbench-unwritable/file.txt";
+  auto w = h->write_file(unwritable, "x");
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.error().message, HasSubstr(g_hosts.sut));
+  EXPECT_THAT(w.error().message, HasSubstr(unwritable));
+  const std::string under_file = "/etc/hostname/child.txt";
+  auto u = h->write_file(under_file, "x");
+  ASSERT_FALSE(u.ok());
+  EXPECT_THAT(u.error().message, HasSubstr(under_file));
+  EXPECT_THAT(u.error().message, HasSubstr("not a directory"));
+  auto d = h->read_file("/etc");
+  ASSERT_FALSE(d.ok());
+  EXPECT_THAT(d.error().message, HasSubstr("not a regular file"));
+}
+
+TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {
+  REQUIRE_HOSTS();
+  auto lg = ConnectOrDie(g_hosts.loadgen);
+  ASSERT_NE(lg, nullptr);
+  // The SUT's load-link address is a directly connected route on eth-load.
+  auto route = lg->run(Cmd({"ip", "route", "get", g_hosts.target}));
+  ASSERT_TRUE(route.ok()) << route.error().message;
+  EXPECT_THAT(route->out, HasSubstr("dev eth-load"));
+}
+
+}  // namespace
+}  // namespace fvbench
