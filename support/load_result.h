@@ -37,6 +37,10 @@ struct LoadResult {
   double max_send_lag_us = 0;        // wrk pacing script: worst lateness vs schedule
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
   std::string raw_path;        // the raw engine output this was parsed from
+  // Not from the engine: set by the scenario runner when a validity check of
+  // this phase failed (validity.h; VALIDITY=fail), naming the checks with
+  // measured value and limit. JudgeStep fails a search step that carries it.
+  std::string validity_failure;
 };
 
 }  // namespace fvbench

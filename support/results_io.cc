@@ -30,12 +30,72 @@ double ReadNum(const json& obj, std::string_view key, const std::string& path) {
 
 json OptToJson(const std::optional<double>& v) { return v ? Num(*v) : json(nullptr); }
 
+// Validity checks and SUT usage (scenario_result.h): optional arrays, written
+// only when non-empty and read as empty when absent (older files).
+json ValidityToJson(const std::vector<ValidityCheck>& v) {
+  json a = json::array();
+  for (const ValidityCheck& c : v) {
+    a.push_back({{"name", c.name}, {"passed", c.passed}, {"informational", c.informational}, {"op", c.op},
+                 {"measured", Num(c.measured)}, {"limit", Num(c.limit)}, {"detail", c.detail}});
+  }
+  return a;
+}
+
+json UsageToJson(const std::vector<ServiceUsage>& v) {
+  json a = json::array();
+  for (const ServiceUsage& u : v) {
+    a.push_back({{"service", u.service}, {"processes", u.processes}, {"cpu_cores", Num(u.cpu_cores)},
+                 {"rss_mib", Num(u.rss_mib)}, {"rss_peak_mib", Num(u.rss_peak_mib)}});
+  }
+  return a;
+}
+
+void PutValidity(json& j, const std::vector<ValidityCheck>& v, const std::vector<ServiceUsage>& u) {
+  if (!v.empty()) j["validity"] = ValidityToJson(v);
+  if (!u.empty()) j["sut_usage"] = UsageToJson(u);
+}
+
+void ReadValidity(const json& obj, const std::string& path, std::vector<ValidityCheck>& v,
+                  std::vector<ServiceUsage>& u) {
+  if (obj.contains("validity")) {
+    const json& a = detail::GetArray(obj, "validity", path);
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string p = fmt::format("{}[{}]", detail::JoinPath(path, "validity"), i);
+      detail::RequireObject(a[i], p);
+      ValidityCheck c;
+      c.name = detail::GetString(a[i], "name", p);
+      c.passed = detail::GetBool(a[i], "passed", p);
+      c.informational = detail::OptBool(a[i], "informational", p, false);
+      c.op = detail::OptString(a[i], "op", p, "");
+      c.measured = ReadNum(a[i], "measured", p);
+      c.limit = ReadNum(a[i], "limit", p);
+      c.detail = detail::OptString(a[i], "detail", p, "");
+      v.push_back(std::move(c));
+    }
+  }
+  if (obj.contains("sut_usage")) {
+    const json& a = detail::GetArray(obj, "sut_usage", path);
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string p = fmt::format("{}[{}]", detail::JoinPath(path, "sut_usage"), i);
+      detail::RequireObject(a[i], p);
+      ServiceUsage x;
+      x.service = detail::GetString(a[i], "service", p);
+      x.processes = static_cast<int>(detail::GetUint(a[i], "processes", p));
+      x.cpu_cores = ReadNum(a[i], "cpu_cores", p);
+      x.rss_mib = ReadNum(a[i], "rss_mib", p);
+      x.rss_peak_mib = ReadNum(a[i], "rss_peak_mib", p);
+      u.push_back(std::move(x));
+    }
+  }
+}
+
 json StepToJson(const StepResult& s) {
   json j = json::object();
   j["target_rps"] = Num(s.target_rps);
   j["passed"] = s.passed;
   j["verdict"] = s.verdict;
   j["load"] = detail::LoadResultToJsonValue(s.load);
+  PutValidity(j, s.validity, s.sut_usage);
   return j;
 }
 
@@ -107,6 +167,7 @@ json LoadResultToJsonValue(const LoadResult& r) {
   j["max_send_lag_us"] = Num(r.max_send_lag_us);
   j["ratelimit_evidence"] = r.ratelimit_evidence ? json(*r.ratelimit_evidence) : json(nullptr);
   j["raw_path"] = r.raw_path;
+  if (!r.validity_failure.empty()) j["validity_failure"] = r.validity_failure;
   return j;
 }
 
@@ -123,6 +184,7 @@ json ScenarioResultToJsonValue(const ScenarioResult& r) {
   j["checks"] = json::array();
   for (const ThresholdCheck& c : r.checks) j["checks"].push_back(CheckToJson(c));
   j["notes"] = r.notes;
+  PutValidity(j, r.validity, r.sut_usage);
   j["policy"] = r.policy;
   j["started_unix"] = Num(r.started_unix);
   j["finished_unix"] = Num(r.finished_unix);
@@ -153,6 +215,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.max_send_lag_us = ReadNum(v, "max_send_lag_us", path);
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
+  r.validity_failure = OptString(v, "validity_failure", path, "");
   return r;
 }
 
@@ -174,6 +237,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     s.passed = GetBool(steps[i], "passed", sp);
     s.verdict = GetString(steps[i], "verdict", sp);
     s.load = LoadResultFromJsonValue(GetObject(steps[i], "load", sp), JoinPath(sp, "load"));
+    ReadValidity(steps[i], sp, s.validity, s.sut_usage);
     r.steps.push_back(std::move(s));
   }
   const json& checks = GetArray(v, "checks", path);
@@ -197,6 +261,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     }
     r.notes.push_back(notes[i].get<std::string>());
   }
+  ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);
   r.started_unix = ReadNum(v, "started_unix", path);
   r.finished_unix = ReadNum(v, "finished_unix", path);

@@ -39,6 +39,8 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
       bad.push_back(fmt::format("{} < {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
     }
   }
+  // The runner's validity checks of this phase (validity.h) failed.
+  if (!load.validity_failure.empty()) bad.push_back("invalid: " + load.validity_failure);
   std::string behind;
   if (!load.kept_up) {
     behind = load.dropped_iterations > 0
