@@ -4,6 +4,9 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
+#include <map>
+#include <optional>
 
 #include "support/jwt.h"
 #include "support/repeats.h"
@@ -11,6 +14,7 @@
 #include "support/throughput_search.h"
 #include "support/sut_services.h"
 #include "support/units_format.h"
+#include "support/validity.h"
 
 namespace fvbench {
 namespace {
@@ -132,6 +136,20 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   }
 
   std::string error;
+  // Validity checks of every measured phase (validity.h): bounds from the
+  // environment, and whether the engine shares cores with the SUT.
+  ValidityParams vp;
+  std::string sharing;
+  if (auto p = ValidityParamsFromEnv(CurrentEnvironment()); p) {
+    vp = *p;
+  } else {
+    error = p.error().message;
+  }
+  if (auto sh = CoreSharing(&tb.sut() == &tb.loadgen(), c.oresty_cpuset, c.k6_cpuset); sh) {
+    sharing = *sh;
+  } else if (error.empty()) {
+    error = sh.error().message;
+  }
   const double warm_rate = plan.kind == ScenarioKind::kLatency ? c.latency_rps : c.throughput_search_max * 0.5;
   if (c.warmup_dur_s > 0) {
     LoadSpec w = spec;
@@ -146,8 +164,77 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
 
   // Every measured phase (a latency run, a search step, a confirmation run)
   // goes through here: the one place for checks around a measured phase.
+  // Validity: wait for a quiet SUT (WaitQuiet), monitor both hosts while the
+  // engine runs (PhaseMonitor), check the phase (CheckPhase). The checks and
+  // the SUT usage are kept per phase, keyed by the raw output path (unique
+  // per phase), and attached to the steps and the result below. With
+  // VALIDITY=fail a failed check sets LoadResult::validity_failure, which
+  // fails a search step (JudgeStep) with its reason.
+  struct PhaseRecord {
+    std::vector<ValidityCheck> validity;
+    std::vector<ServiceUsage> usage;
+  };
+  std::map<std::string, PhaseRecord> phase_records;
   auto measure = [&](const LoadSpec& s) -> Result<LoadResult> {
-    return tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
+    if (c.dry_run) return tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
+    std::optional<QuietOutcome> quiet;
+    std::vector<std::string> problems;
+    if (vp.quiet_timeout_s > 0) {
+      auto q = WaitQuiet(tb.sut(), c.oresty_cpuset, vp.quiet_max_per_core, vp.quiet_timeout_s);
+      if (q) {
+        quiet = *q;
+      } else {
+        problems.push_back(q.error().message);
+      }
+    }
+    std::vector<MonitoredService> watched;
+    for (const ServiceHandle& h : svc.handles()) {
+      watched.push_back({h.name, h.pid, svc.run_dir(h.name) + "/logs/error.log"});
+    }
+    MonitorOptions mo;
+    mo.loadgen_cpuset = c.k6_cpuset;
+    PhaseMonitor monitor(tb.sut(), tb.loadgen(), watched, mo);
+    auto monitoring = monitor.Start();
+    if (!monitoring) problems.push_back(monitoring.error().message);
+    auto r = tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
+    PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
+    if (!r) return r;
+    obs.quiet = quiet;
+    problems.insert(problems.end(), obs.problems.begin(), obs.problems.end());
+    PhaseContext ctx;
+    ctx.expect_evidence = s.count_ratelimit;
+    ctx.planned_duration_s = s.duration_s;
+    ctx.sharing = sharing;
+    PhaseRecord rec{CheckPhase(*r, obs, ctx, vp), obs.sut_usage};
+    if (!problems.empty()) {
+      ValidityCheck m;
+      m.name = "monitor";
+      m.informational = true;
+      m.measured = m.limit = std::numeric_limits<double>::quiet_NaN();
+      m.detail = "sampling problems: " + fmt::format("{}", fmt::join(problems, "; "));
+      rec.validity.push_back(std::move(m));
+    }
+    const std::string failed = FailedValidity(rec.validity);
+    progress(fmt::format("{}: {} validity {}{}; SUT {}", plan.id, s.phase,
+                         failed.empty() ? "ok" : "FAILED: " + failed,
+                         !failed.empty() && vp.mode == ValidityMode::kWarn ? " (VALIDITY=warn: recorded only)" : "",
+                         rec.usage.empty() ? "usage not sampled" : DescribeUsage(rec.usage)));
+    if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
+    phase_records[r->raw_path] = std::move(rec);
+    return r;
+  };
+  // The result's validity: the checks of the phase(s) it reports (REPEAT:
+  // every run's, the detail naming the run).
+  auto attach = [&](const std::vector<LoadResult>& shown) {
+    for (size_t i = 0; i < shown.size(); ++i) {
+      auto it = phase_records.find(shown[i].raw_path);
+      if (it == phase_records.end()) continue;
+      for (ValidityCheck v : it->second.validity) {
+        if (shown.size() > 1) v.detail = fmt::format("run {} of {}: {}", i + 1, shown.size(), v.detail);
+        out.validity.push_back(std::move(v));
+      }
+      if (i + 1 == shown.size() || out.sut_usage.empty()) out.sut_usage = it->second.usage;
+    }
   };
 
   if (error.empty() && plan.kind == ScenarioKind::kLatency) {
@@ -174,6 +261,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       out.measured = true;
       ApplyRepeats(out, runs);
       for (auto& n : PhaseNotes(out.load, spec.count_ratelimit)) out.notes.push_back(std::move(n));
+      attach(runs);
     }
   } else if (error.empty()) {
     out.search = c.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
@@ -231,6 +319,21 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
                             so.steps.front().verdict);
       }
     }
+    for (StepResult& st : out.steps) {
+      auto it = phase_records.find(st.load.raw_path);
+      if (it == phase_records.end()) continue;
+      st.validity = it->second.validity;
+      st.sut_usage = it->second.usage;
+    }
+    std::vector<LoadResult> shown;
+    if (so.repeats.size() > 1) {
+      for (int i : so.repeats) shown.push_back(so.steps[i].load);
+    } else if (so.reported_step >= 0) {
+      shown.push_back(so.steps[so.reported_step].load);
+    } else if (!so.steps.empty()) {
+      shown.push_back(so.steps.front().load);
+    }
+    attach(shown);
     if (!so.error.empty()) error = so.error;
   }
 

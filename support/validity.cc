@@ -234,6 +234,16 @@ std::string DescribeValidity(const ValidityCheck& c) {
                      c.detail);
 }
 
+std::string DescribeUsage(const std::vector<ServiceUsage>& usage) {
+  std::string out;
+  for (const ServiceUsage& u : usage) {
+    out += fmt::format("{}{}: {} processes, {} cores, RSS {} MiB (peak {})", out.empty() ? "" : "; ", u.service,
+                       u.processes, fmt::format("{:.2f}", u.cpu_cores), fmt::format("{:.1f}", u.rss_mib),
+                       fmt::format("{:.1f}", u.rss_peak_mib));
+  }
+  return out;
+}
+
 std::string FailedValidity(const std::vector<ValidityCheck>& checks) {
   std::string out;
   for (const ValidityCheck& c : checks) {

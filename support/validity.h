@@ -93,6 +93,9 @@ bool ValidityPassed(const std::vector<ValidityCheck>& checks);
 // passing check reads "ok" instead of the comparison.
 std::string DescribeValidity(const ValidityCheck& c);
 
+// "fv: 2 processes, 0.85 cores, RSS 45.1 MiB (peak 46.0)"; services "; "-joined.
+std::string DescribeUsage(const std::vector<ServiceUsage>& usage);
+
 // The failed non-informational checks, "; "-joined, for step verdicts and
 // failure messages ("" when all passed).
 std::string FailedValidity(const std::vector<ValidityCheck>& checks);
