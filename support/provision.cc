@@ -388,6 +388,13 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
                                q));
   if (!edge) return edge.error();
   auto kv = detail::ParseKeyValues(edge->out);
+  if (kv["missing"] == "yes" && info.edge_in_place && !cfg.dry_run) {
+    return Error{fmt::format("provision edge checkout on host {}: FAIRVISOR_EDGE_SRC={} does not exist on that host. "
+                             "A path names a checkout on the SUT host (in remote mode the suite never copies a "
+                             "checkout from the controller): put the checkout there, or give a git URL the SUT "
+                             "host can clone",
+                             host.name(), info.edge_dir)};
+  }
   if ((kv["template"] != "yes" || kv["init_worker"] != "yes") && !cfg.dry_run) {
     return Error{fmt::format("provision edge checkout on host {}: {} is not a fairvisor edge checkout "
                              "(docker/nginx.conf.template {}, src/nginx/init_worker.lua {})",

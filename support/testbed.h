@@ -1,6 +1,32 @@
 // Testbed: the hosts of one run and what was learned provisioning them.
 // Local mode: one LocalHost plays the SUT and the load-generator role.
-// Remote mode (FAIRVISOR_REMOTE / LOADGEN_REMOTE) needs the SSH host.
+// Remote mode (FAIRVISOR_REMOTE and LOADGEN_REMOTE, both required): one
+// SshHost per role (ssh_host.h; SSH_OPTS and ~/.ssh/config apply), the SUT
+// host provisioned with ProvisionSut only, the loadgen with ProvisionLoadgen
+// only. DRY_RUN=1: a DryRunHost per role (one for both in local mode) sharing
+// one DryRunPlan; nothing is connected to, every command and transfer is
+// recorded in order (dry_run_host.h); TakePlan() hands the lines out.
+//
+// Shipped under BENCH_DIR on the hosts (write_file, in both modes):
+//   loadgen: BENCH_DIR/scripts/   the engine's static scripts (k6/*.js side by
+//            side, so `import './common.js'` resolves; or wrk's pace.lua)
+//   SUT:     BENCH_DIR/policies/  simple.json complex.json llm.json from
+//            FVBENCH_POLICY_DIR; FAIRVISOR_CONFIG_FILE points here
+// fairvisor edge in remote mode: a git URL is cloned on the SUT host; a path
+// in FAIRVISOR_EDGE_SRC names a checkout ON THE SUT HOST (used in place, or
+// cloned from when FAIRVISOR_EDGE_REF is set). Checkouts are never copied
+// from the controller: a path missing on the SUT host stops provisioning
+// with an Error naming the host (the namespace test hosts share this
+// machine's filesystem, so a local path works there as is).
+// k6 on a remote loadgen: when `k6` is not on the non-interactive PATH of
+// the ssh session (k6 installed into /usr/local/bin is, on Debian), commands
+// get PATH=<dir of the k6 found>:/usr/local/bin:/usr/bin:/bin.
+//
+// CPU pinning: local mode uses Config's split (config.h). Remote mode: per
+// host, ORESTY_CPUSET / K6_CPUSET as given; when unset, split 50/50 of THAT
+// host's cores when it has taskset and >= 8 cores (SUT: first half for nginx,
+// loadgen: second half for the engine). config() returns the cpusets applied;
+// PinningNote() and Meta() say what and why.
 //
 // Open() provisions both roles (idempotent: on an already provisioned host it
 // only checks versions, see provision.h), creates the load engine and the
@@ -11,10 +37,12 @@
 //   BENCH_DIR/report/              the end-of-run report, on the controller
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "support/config.h"
+#include "support/dry_run_host.h"
 #include "support/host.h"
 #include "support/load_engine.h"
 #include "support/provision.h"
@@ -27,6 +55,13 @@ class Testbed {
  public:
   // Err names the host and step that failed (unreachable host, failed install...).
   static Result<std::unique_ptr<Testbed>> Open(const Config& config);
+
+  // Opens the connection to one remote host; role is "SUT" or "loadgen",
+  // destination FAIRVISOR_REMOTE / LOADGEN_REMOTE. The default connects an
+  // SshHost (LoadSshTarget with SSH_OPTS, then SshHost::Connect).
+  using HostConnector = std::function<Result<std::unique_ptr<Host>>(
+      const std::string& role, const std::string& destination, const Config& config)>;
+  static Result<std::unique_ptr<Testbed>> Open(const Config& config, const HostConnector& connect);
 
   const Config& config() const { return config_; }
   Host& sut() { return *sut_; }
@@ -44,11 +79,26 @@ class Testbed {
   std::string raw_dir() const { return controller_dir() + "/raw"; }
   std::string loadgen_dir() const { return config_.bench_dir + "/results"; }
   std::string report_dir() const { return config_.bench_dir + "/report"; }
+  std::string scripts_dir() const { return config_.bench_dir + "/scripts"; }    // on the loadgen host
+  std::string policy_dir() const { return config_.bench_dir + "/policies"; }    // on the SUT host
+  std::string plan_path() const { return controller_dir() + "/dry_run_plan.txt"; }
+
+  // DRY_RUN: the plan lines recorded since the last call, secrets redacted
+  // (detail::RedactPlan), each ending in '\n'. Empty when not a dry run.
+  std::string TakePlan();
+  // Appends "# <title>\n" + text to plan_path() (truncating first when
+  // `truncate`), and prints both to stdout.
+  Result<void> WritePlanSection(const std::string& title, const std::string& text, bool truncate) const;
 
  private:
   Testbed() = default;
   Config config_;
   std::unique_ptr<Host> owned_host_;
+  std::unique_ptr<Host> owned_loadgen_;
+  std::unique_ptr<Host> loadgen_path_;  // PATH wrapper around the loadgen host (k6 off PATH)
+  std::shared_ptr<DryRunPlan> plan_;
+  size_t plan_taken_ = 0;
+  std::string pinning_;  // PinningNote() in remote / dry-run mode
   Host* sut_ = nullptr;
   Host* loadgen_ = nullptr;
   std::unique_ptr<LoadEngine> engine_;
@@ -56,6 +106,14 @@ class Testbed {
   ProvisionInfo loadgen_info_;
   bool edge_available_ = true;
 };
+
+namespace detail {
+// The JWT (BenchJwt()) and any "Bearer <token>" replaced by "<redacted>".
+std::string RedactPlan(std::string text);
+// The 50/50 split of one host: "0-<n/2-1>" (first half) or "<n/2>-<n-1>"
+// (second half) when have_taskset and cores >= 8, else "".
+std::string AutoCpuset(int cores, bool have_taskset, bool first_half);
+}  // namespace detail
 
 // Reads the configuration from the process environment (LoadConfig) with this
 // machine's core count and real file checks.

@@ -1,0 +1,231 @@
+// The DRY_RUN plan of remote mode (testbed.h, dry_run_host.h): Testbed::Open
+// and RunScenario on two dry-run hosts, checked line by line for the
+// essential steps in their order. Nothing is connected to or started.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/jwt.h"
+#include "support/scenario_plan.h"
+#include "support/scenario_runner.h"
+#include "support/testbed.h"
+
+namespace fvbench {
+namespace {
+
+class RemotePlan : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bench_ = std::filesystem::temp_directory_path() / ("fvbench-plan-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(bench_);
+  }
+  void TearDown() override { std::filesystem::remove_all(bench_); }
+
+  Result<Config> MakeConfig(EnvMap extra) {
+    ConfigInputs in;
+    in.env = {{"FVBENCH_MODE", "remote"},
+              {"FAIRVISOR_REMOTE", "root@10.213.1.2"},
+              {"LOADGEN_REMOTE", "root@10.213.2.2"},
+              {"FAIRVISOR_TARGET_HOST", "10.213.3.2"},
+              {"FV_LISTEN_ADDR", "10.213.3.2"},
+              {"DRY_RUN", "1"},
+              {"FAIRVISOR_EDGE_SRC", "/srv/edge"},
+              {"BENCH_DIR", bench_.string()},
+              {"LATENCY_RPS", "1000"},
+              {"LATENCY_DUR", "10"},
+              {"WARMUP_DUR", "2"},
+              {"THROUGHPUT_SEARCH_MAX", "3000"},
+              {"STEP_DUR", "5"}};
+    for (auto& [k, v] : extra) in.env[k] = v;
+    in.source_dir = FVBENCH_SOURCE_DIR;
+    in.cores = 16;  // the controller's; remote mode must not split with it
+    in.file_exists = [](const std::string& p) { return std::filesystem::exists(p); };
+    return LoadConfig(in);
+  }
+
+  // Runs one scenario; returns the provisioning part and the scenario part.
+  void Plan(const Config& c, const std::string& scenario, std::vector<std::string>* open_lines,
+            std::vector<std::string>* run_lines, ScenarioResult* result) {
+    auto tb = Testbed::Open(c);
+    ASSERT_TRUE(tb.ok()) << tb.error().message;
+    *open_lines = Lines((*tb)->TakePlan());
+    const ScenarioPlan* plan = FindScenario(scenario);
+    ASSERT_NE(plan, nullptr);
+    *result = RunScenario(**tb, *plan, [](const std::string&) {});
+    *run_lines = Lines((*tb)->TakePlan());
+  }
+
+  static std::vector<std::string> Lines(const std::string& text) {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      out.push_back(text.substr(pos, nl - pos));
+      pos = nl == std::string::npos ? text.size() : nl + 1;
+    }
+    return out;
+  }
+
+  // Each needle must match a line (as a substring) after the previous match.
+  static void ExpectInOrder(const std::vector<std::string>& lines, const std::vector<std::string>& needles) {
+    size_t at = 0;
+    for (const std::string& n : needles) {
+      size_t i = at;
+      while (i < lines.size() && lines[i].find(n) == std::string::npos) ++i;
+      if (i == lines.size()) {
+        std::string all;
+        for (const auto& l : lines) all += "  " + l + "\n";
+        ADD_FAILURE() << "no line containing '" << n << "' after line " << at << " of the plan:\n" << all;
+        return;
+      }
+      at = i + 1;
+    }
+  }
+
+  static size_t Count(const std::vector<std::string>& lines, const std::string& needle) {
+    size_t n = 0;
+    for (const auto& l : lines) n += l.find(needle) != std::string::npos;
+    return n;
+  }
+
+  std::filesystem::path bench_;
+};
+
+TEST_F(RemotePlan, ProvisionsEachRoleOnItsOwnHostAndShipsFiles) {
+  auto c = MakeConfig({{"LOADGEN_ENGINE", "wrk"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  std::vector<std::string> open, run;
+  ScenarioResult r;
+  Plan(*c, "latency.raw_nginx", &open, &run, &r);
+  const std::string b = bench_.string();
+  ExpectInOrder(open, {
+      "[root@10.213.1.2] run: sh -c ",  // SUT probe
+      "[root@10.213.1.2] run: sh -c 'cd /srv/edge",  // edge checkout used in place, on the SUT host
+      "[root@10.213.2.2] run: sh -c ",  // loadgen probe
+      "[root@10.213.2.2] write: " + b + "/scripts/pace.lua",
+      "[root@10.213.1.2] write: " + b + "/policies/simple.json",
+      "[root@10.213.1.2] write: " + b + "/policies/complex.json",
+      "[root@10.213.1.2] write: " + b + "/policies/llm.json",
+  });
+  // Role-based: no engine on the SUT host, no nginx/edge on the loadgen host.
+  for (const auto& l : open) {
+    if (l.rfind("[root@10.213.2.2]", 0) == 0) {
+      EXPECT_EQ(l.find("nginx"), std::string::npos) << l;
+      EXPECT_EQ(l.find("/srv/edge"), std::string::npos) << l;
+    }
+    if (l.rfind("[root@10.213.1.2]", 0) == 0) {
+      EXPECT_EQ(l.find("pace.lua"), std::string::npos) << l;
+    }
+  }
+}
+
+TEST_F(RemotePlan, RawNginxPhaseCrossesToTheTargetAddress) {
+  auto c = MakeConfig({{"LOADGEN_ENGINE", "wrk"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  std::vector<std::string> open, run;
+  ScenarioResult r;
+  Plan(*c, "latency.raw_nginx", &open, &run, &r);
+  const std::string b = bench_.string();
+  ExpectInOrder(run, {
+      "[root@10.213.1.2] run: mkdir -p " + b + "/run/baseline/conf",
+      "[root@10.213.1.2] write: " + b + "/run/baseline/conf/nginx.conf",
+      "[root@10.213.1.2] run: nginx -p " + b + "/run/baseline",  // nginx -t
+      "[root@10.213.1.2] start: baseline: nginx -p " + b + "/run/baseline",
+      "[root@10.213.2.2] read: " + b + "/scripts/pace.lua",
+      "-d2s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",  // warmup
+      "[root@10.213.2.2] run: sh -c 'mkdir -p \"$1\" && rm -f \"$2\"' sh " + b + "/results",
+      "-d10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",
+      "[root@10.213.2.2] fetch: " + b + "/results/latency_raw_nginx.json -> " + b +
+          "/controller-results/raw/latency_raw_nginx.json",
+      "[controller] parse: ",
+      "[root@10.213.1.2] stop: baseline pid ",
+  });
+  EXPECT_EQ(Count(run, "start: "), 1u);
+  EXPECT_EQ(Count(run, "stop: "), 1u);
+  EXPECT_FALSE(r.measured);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  // The config written for the SUT binds only the SUT's load-link address.
+  EXPECT_EQ(c->listen_addr, "10.213.3.2");
+}
+
+TEST_F(RemotePlan, EdgeSearchStepsAndSecretsRedacted) {
+  auto c = MakeConfig({{"LOADGEN_ENGINE", "k6"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  std::vector<std::string> open, run;
+  ScenarioResult r;
+  Plan(*c, "throughput.complex", &open, &run, &r);  // the JWT scenario
+  const std::string b = bench_.string();
+  ExpectInOrder(run, {
+      "[root@10.213.1.2] start: backend: ",
+      "[root@10.213.1.2] read: /srv/edge/docker/nginx.conf.template",
+      "[root@10.213.1.2] write: " + b + "/run/fv/conf/nginx.conf",
+      "[root@10.213.1.2] start: fv: ",
+      "-e DURATION=2 -e KIND=get -e JWT=<redacted> -e PRE_VUS=50 -e MAX_VUS=250 " + b + "/scripts/warmup.js",
+      "-e SUMMARY_OUT=" + b + "/results/throughput_complex_s00",  // first search step
+      "[root@10.213.2.2] fetch: ",
+      "[root@10.213.1.2] stop: fv pid ",
+  });
+  for (const auto& l : run) {
+    if (l.find("start: fv: ") == std::string::npos) continue;
+    EXPECT_NE(l.find("FAIRVISOR_CONFIG_FILE=" + b + "/policies/complex.json "), std::string::npos) << l;
+    EXPECT_NE(l.find("FAIRVISOR_BACKEND_URL=http://10.213.3.2:8081 "), std::string::npos) << l;
+  }
+  // Every planned load command goes to the SUT's target address, from the loadgen.
+  size_t k6_runs = 0;
+  for (const auto& l : run) {
+    if (l.find("k6 run ") == std::string::npos) continue;
+    ++k6_runs;
+    EXPECT_EQ(l.rfind("[root@10.213.2.2] run: ", 0), 0u) << l;
+    EXPECT_NE(l.find("TARGET_URL=http://10.213.3.2:8080/"), std::string::npos) << l;
+    EXPECT_NE(l.find("JWT=<redacted>"), std::string::npos) << l;
+  }
+  EXPECT_GE(k6_runs, 3u);  // warmup + at least two search steps
+  EXPECT_GE(Count(run, "[controller] parse: "), 2u);
+  const std::string jwt = BenchJwt();
+  for (const auto& l : open) EXPECT_EQ(l.find(jwt), std::string::npos) << l;
+  for (const auto& l : run) EXPECT_EQ(l.find(jwt), std::string::npos) << l;
+  EXPECT_FALSE(r.measured);
+  EXPECT_TRUE(r.steps.empty());
+  EXPECT_TRUE(r.error.empty()) << r.error;
+}
+
+TEST_F(RemotePlan, WritesThePlanFile) {
+  auto c = MakeConfig({{"LOADGEN_ENGINE", "wrk"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto tb = Testbed::Open(*c);
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  ASSERT_TRUE((*tb)->WritePlanSection("provisioning", (*tb)->TakePlan(), true).ok());
+  ASSERT_TRUE((*tb)->WritePlanSection("second", "x\n", false).ok());
+  std::string text;
+  {
+    FILE* f = std::fopen((*tb)->plan_path().c_str(), "r");
+    ASSERT_NE(f, nullptr);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    std::fclose(f);
+  }
+  EXPECT_EQ(text.rfind("# provisioning\n[root@10.213.1.2] run: ", 0), 0u) << text;
+  EXPECT_NE(text.find("\n# second\nx\n"), std::string::npos);
+  EXPECT_EQ((*tb)->TakePlan(), "");  // taken
+}
+
+TEST(RedactPlan, HidesTokens) {
+  EXPECT_EQ(detail::RedactPlan("-e JWT=" + BenchJwt() + " x"), "-e JWT=<redacted> x");
+  EXPECT_EQ(detail::RedactPlan("-H 'Authorization: Bearer abc.def-1'"), "-H 'Authorization: Bearer <redacted>'");
+  EXPECT_EQ(detail::RedactPlan("no secret"), "no secret");
+}
+
+TEST(AutoCpuset, PerHostSplit) {
+  EXPECT_EQ(detail::AutoCpuset(8, true, true), "0-3");
+  EXPECT_EQ(detail::AutoCpuset(8, true, false), "4-7");
+  EXPECT_EQ(detail::AutoCpuset(16, true, false), "8-15");
+  EXPECT_EQ(detail::AutoCpuset(7, true, true), "");
+  EXPECT_EQ(detail::AutoCpuset(32, false, true), "");
+}
+
+}  // namespace
+}  // namespace fvbench
