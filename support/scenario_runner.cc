@@ -116,9 +116,13 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   const std::string body = plan.chat_body ? kLlmBody : "";
   SutServices svc(tb.sut(), c, tb.sut_info());
   progress(fmt::format("{}: starting the SUT", plan.id));
-  if (auto r = StartSut(tb, svc, plan, jwt, body, out); !r) {
+  auto started = StartSut(tb, svc, plan, jwt, body, out);
+  for (const std::string& l : svc.leftovers_stopped()) {
+    out.notes.push_back("stopped a leftover of an earlier, interrupted run: " + l);
+  }
+  if (!started) {
     (void)svc.StopAll();
-    return finish(r.error().message);
+    return finish(started.error().message);
   }
 
   LoadSpec spec;

@@ -8,6 +8,9 @@
 #include <sstream>
 #include <thread>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include "support/jwt.h"
 #include "support/nginx_conf.h"
 #include "support/shell_quote.h"
@@ -178,6 +181,64 @@ std::vector<std::string> SutServices::NginxArgv(const std::string& service) cons
   return argv;
 }
 
+namespace {
+std::string ControllerHostname() {
+  char name[256] = {0};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+}  // namespace
+
+Result<void> SutServices::StopLeftover(const std::string& service) {
+  const std::string dir = run_dir(service);
+  auto pidtext = host_.read_file(dir + "/logs/nginx.pid");
+  if (!pidtext) return Ok();  // nothing recorded
+  int pid = std::atoi(Trim(*pidtext).c_str());
+  if (pid <= 1) return Ok();
+  // The controller process that started it: "<hostname> <pid>". While that
+  // process lives, the service belongs to a live run (maybe another
+  // SutServices of this very process) and is left alone.
+  if (auto owner = host_.read_file(dir + "/logs/owner"); owner) {
+    std::istringstream in(*owner);
+    std::string host;
+    long owner_pid = 0;
+    in >> host >> owner_pid;
+    if (host == ControllerHostname() && owner_pid > 1 && (owner_pid == getpid() || kill(owner_pid, 0) == 0)) {
+      return Ok();
+    }
+  }
+  auto cmdline = host_.read_file(fmt::format("/proc/{}/cmdline", pid));
+  if (!cmdline) return Ok();  // not running
+  std::string args = *cmdline;
+  std::replace(args.begin(), args.end(), '\0', ' ');
+  if (args.find(dir + "/conf/nginx.conf") == std::string::npos) return Ok();  // pid reused by someone else
+  auto signal = [&](const char* sig) {
+    Command k;
+    k.argv = {"kill", sig, std::to_string(pid)};
+    k.timeout = seconds(5);
+    return host_.run(k);
+  };
+  // Gone = no /proc entry, or a zombie waiting to be reaped by its parent.
+  auto gone = [&]() {
+    auto stat = host_.read_file(fmt::format("/proc/{}/stat", pid));
+    if (!stat) return true;
+    auto close = stat->rfind(')');
+    return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
+  };
+  (void)signal("-TERM");
+  for (int i = 0; i < 100 && !gone(); ++i) std::this_thread::sleep_for(milliseconds(100));
+  if (!gone()) {
+    (void)signal("-KILL");
+    for (int i = 0; i < 20 && !gone(); ++i) std::this_thread::sleep_for(milliseconds(100));
+  }
+  if (!gone()) {
+    return Error{fmt::format("host {}: a leftover {} (pid {}, `{}`) from an earlier run did not stop",
+                             host_.name(), service, pid, Trim(args))};
+  }
+  leftovers_.push_back(fmt::format("{} pid {}", service, pid));
+  return Ok();
+}
+
 Result<void> SutServices::CheckPortFree(int port) {
   Command c;
   c.argv = {"ss", "-ltnH", fmt::format("sport = :{}", port)};
@@ -227,6 +288,7 @@ Result<void> SutServices::Start(const Spec& spec) {
                              cfg_.oresty_cpuset)};
   }
   if (!cfg_.dry_run) {
+    if (auto l = StopLeftover(spec.name); !l) return l.error();
     if (auto p = CheckPortFree(spec.port); !p) return p.error();
   }
   Command mk;
@@ -267,6 +329,7 @@ Result<void> SutServices::Start(const Spec& spec) {
                                    ShellJoin(run.argv), h.error().message)};
   handles_.push_back(*h);
   if (cfg_.dry_run) return Ok();
+  (void)host_.write_file(dir + "/logs/owner", fmt::format("{} {}\n", ControllerHostname(), getpid()));
 
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<milliseconds>(std::chrono::duration<double>(cfg_.health_timeout_s));

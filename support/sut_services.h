@@ -82,6 +82,9 @@ class SutServices {
   // a file on the SUT host, readable by nginx's worker user (edge's workers read it).
   Result<void> StartFairvisor(const std::string& mode, const std::string& policy_path);
   Result<void> StopAll();
+  // Leftovers of an earlier run that was killed before it could stop its
+  // services (e.g. a ctest timeout): "<service> pid <n>" for each stopped.
+  const std::vector<std::string>& leftovers_stopped() const { return leftovers_; }
 
   Result<PolicyEvidence> CheckPolicyLive(const std::string& policy_id, const ProbeRequest& probe);
 
@@ -107,6 +110,10 @@ class SutServices {
   };
   Result<void> Start(const Spec& spec);
   Result<void> CheckPortFree(int port);
+  // A master recorded in <run>/logs/nginx.pid whose command line names this
+  // suite's config file <run>/conf/nginx.conf was started by the suite in an
+  // earlier run: TERM it (KILL after 10 s). Any other process is left alone.
+  Result<void> StopLeftover(const std::string& service);
   Result<int> HttpStatus(int port, const std::string& path);
   std::vector<std::string> NginxArgv(const std::string& service) const;
   int WorkerConnections() const;
@@ -115,7 +122,8 @@ class SutServices {
   Config cfg_;  // a copy: callers may pass a scenario-local Config
   ProvisionInfo info_;
   std::vector<ServiceHandle> handles_;
-  std::map<std::string, size_t> log_offset_;  // service -> error.log size at start
+  std::map<std::string, size_t> log_offset_;
+  std::vector<std::string> leftovers_;  // service -> error.log size at start
 };
 
 namespace detail {

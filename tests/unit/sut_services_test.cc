@@ -4,6 +4,8 @@
 #include "support/sut_services.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -206,6 +208,46 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
   // Logs stay.
   struct stat st;
   EXPECT_EQ(stat((cfg_.bench_dir + "/run/baseline/logs/error.log").c_str(), &st), 0);
+}
+
+TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
+  SutServices earlier(host_, cfg_, info_);
+  ASSERT_TRUE(earlier.StartBaseline().ok());
+  const int leftover = earlier.handles().at(0).pid;
+  // Pretend the run that started it was killed: its owner is a dead process.
+  pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
+                               std::string(host) + " " + std::to_string(dead) + "\n").ok());
+
+  SutServices next(host_, cfg_, info_);
+  auto started = next.StartBaseline();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  ASSERT_EQ(next.leftovers_stopped().size(), 1u);
+  EXPECT_EQ(next.leftovers_stopped()[0], "baseline pid " + std::to_string(leftover));
+  EXPECT_TRUE(PidGone(leftover) || !host_.is_alive(earlier.handles().at(0)));
+  EXPECT_EQ(Curl(kNginxPort, "/livez"), "ok\n");
+  ASSERT_TRUE(next.StopAll().ok());
+  EXPECT_TRUE(earlier.StopAll().ok()) << "stopping an already stopped service is success";
+
+  // A pid file naming a process that is not the suite's nginx is left alone.
+  Command sleeper;
+  sleeper.argv = {"sleep", "30"};
+  auto other = host_.start_service("unrelated", sleeper, dir_ + "/s.out", dir_ + "/s.err");
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/nginx.pid",
+                               std::to_string(other->pid) + "\n").ok());
+  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
+                               std::string(host) + " " + std::to_string(dead) + "\n").ok());
+  SutServices third(host_, cfg_, info_);
+  ASSERT_TRUE(third.StartBaseline().ok());
+  EXPECT_TRUE(third.leftovers_stopped().empty());
+  EXPECT_TRUE(host_.is_alive(*other)) << "the suite stopped a process it did not start";
+  ASSERT_TRUE(third.StopAll().ok());
+  ASSERT_TRUE(host_.stop_service(*other).ok());
 }
 
 // ---- fairvisor edge ------------------------------------------------------
