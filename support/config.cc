@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
+#include <filesystem>
 #include <set>
 
 extern char** environ;
@@ -106,11 +108,18 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   c.fv_dir = r.str("FV_DIR", c.fv_dir);
   for (auto [name, val] : {std::pair{"BENCH_DIR", &c.bench_dir}, std::pair{"FV_DIR", &c.fv_dir}}) {
     std::string v = *val;
-    while (v.size() > 1 && v.back() == '/') v.pop_back();
     if (v.empty() || v[0] != '/') {
       return Error{fmt::format("{}='{}': must be an absolute path", name, *val)};
     }
+    // Lexically normal ("/tmp/.." is "/"), without a trailing slash.
+    v = std::filesystem::path(v).lexically_normal().string();
+    while (v.size() > 1 && v.back() == '/') v.pop_back();
     if (v == "/") return Error{fmt::format("{}='{}': refusing the root directory", name, *val)};
+    // The path is written into nginx configs and shell command lines.
+    if (v.find_first_of(" \t\n\r'\";{}$`\\") != std::string::npos) {
+      return Error{fmt::format("{}='{}': must not contain whitespace, quotes, ';', braces, '$', '`' or "
+                               "backslashes (it is written into nginx configs)", name, *val)};
+    }
     *val = v;
   }
   c.k6_version = r.str("K6_VER", c.k6_version);
@@ -182,7 +191,8 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     return v.error();
   }
   // WARMUP_DUR may be 0 (no warmup).
-  if (r.has("WARMUP_DUR") && in.env.at("WARMUP_DUR") == "0") {
+  if (r.has("WARMUP_DUR") && std::strtod(in.env.at("WARMUP_DUR").c_str(), nullptr) == 0 &&
+      in.env.at("WARMUP_DUR").find_first_not_of("0.") == std::string::npos) {
     c.warmup_dur_s = 0;
   } else {
     auto v = r.positive("WARMUP_DUR", c.warmup_dur_s, "seconds >= 0");
@@ -248,6 +258,23 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     if (std::string why = CheckCpuList(*val); !why.empty()) {
       return Error{fmt::format("{}='{}': {}", name, *val, why)};
     }
+    // Locally the CPUs must exist (remote hosts are checked by taskset there).
+    if (!c.remote() && !val->empty() && in.cores > 0) {
+      int highest = 0;
+      for (size_t i = 0; i < val->size();) {
+        if (std::isdigit(static_cast<unsigned char>((*val)[i]))) {
+          size_t end = i;
+          highest = std::max(highest, std::stoi(val->substr(i), &end));
+          i += end;
+        } else {
+          ++i;
+        }
+      }
+      if (highest >= in.cores) {
+        return Error{fmt::format("{}='{}': CPU {} does not exist on this host ({} cores: 0-{})", name, *val,
+                                 highest, in.cores, in.cores - 1)};
+      }
+    }
   }
   // Seed behaviour: with taskset and >= 8 cores, split 50/50 when unset.
   // Remote mode: each host's own core count decides, so Testbed does it after
@@ -309,6 +336,13 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   c.policy_dir = r.str("FVBENCH_POLICY_DIR", in.source_dir + "/fixtures/policies");
   c.thresholds = r.str("FVBENCH_THRESHOLDS", in.source_dir + "/thresholds/portable.json");
   c.reference = r.str("FVBENCH_REFERENCE", in.source_dir + "/reference.json");
+  for (auto [name, val] : {std::pair{"FVBENCH_POLICY_DIR", &c.policy_dir}, std::pair{"FVBENCH_THRESHOLDS", &c.thresholds},
+                           std::pair{"FVBENCH_REFERENCE", &c.reference}}) {
+    if (val->empty() || (*val)[0] != '/') {  // ctest runs tests in build/..., so a relative path would mislead
+      return Error{fmt::format("{}='{}': must be an absolute path (tests run in the build tree, not where "
+                               "ctest was started)", name, *val)};
+    }
+  }
   if (in.file_exists) {
     for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
       std::string f = c.policy_dir + "/" + p;

@@ -82,6 +82,13 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"LOADGEN_ENGINE", "jmeter", "unknown engine"},
                       BadValue{"BENCH_DIR", "/", "root"},
                       BadValue{"BENCH_DIR", "relative/dir", "absolute"},
+                      BadValue{"BENCH_DIR", "/tmp/..", "root"},
+                      BadValue{"BENCH_DIR", "/.", "root"},
+                      BadValue{"BENCH_DIR", "/tmp/my bench", "whitespace"},
+                      BadValue{"ORESTY_CPUSET", "7", "does not exist"},
+                      BadValue{"K6_CPUSET", "0-2", "does not exist"},
+                      BadValue{"FVBENCH_THRESHOLDS", "thresholds/ci-small.json", "absolute"},
+                      BadValue{"FVBENCH_POLICY_DIR", "fixtures/policies", "absolute"},
                       BadValue{"ORESTY_CPUSET", "0-", "cpu list"},
                       BadValue{"DRY_RUN", "yes", "0 or 1"},
                       BadValue{"NGINX_RUNTIME", "apache", "expected auto"},
@@ -122,6 +129,10 @@ TEST(Config, WarmupMayBeZero) {
   auto c = LoadConfig(Inputs({{"WARMUP_DUR", "0"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->warmup_dur_s, 0);
+  auto zero_point_zero = LoadConfig(Inputs({{"WARMUP_DUR", "0.0"}}));
+  ASSERT_TRUE(zero_point_zero.ok()) << zero_point_zero.error().message;
+  EXPECT_EQ(zero_point_zero->warmup_dur_s, 0);
+  EXPECT_EQ(LoadConfig(Inputs({{"BENCH_DIR", "/tmp/fv/../fv-bench/"}}))->bench_dir, "/tmp/fv-bench");
 }
 
 }  // namespace
