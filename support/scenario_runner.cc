@@ -315,7 +315,10 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     } else if (so.steps.empty() && so.error.empty()) {
       error = "the throughput search ran no step: " + so.stop_reason;
     } else if (!so.steps.empty()) {
-      out.measured = true;  // steps were measured; none passed
+      // Steps were measured (and are kept), but no rate was sustained: there
+      // is no number to report, so the scenario is not "measured" (the table
+      // shows FAILED with the reason, results.json has no value, never a 0).
+      out.measured = false;
       out.load = so.steps.front().load;
       if (so.error.empty()) {
         error = fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
