@@ -12,10 +12,12 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fvbench {
 
-// The seed's secret and claims (run-all.sh gen_jwt).
+// The seed's secret and claims (run-all.sh gen_jwt). The secret is a fixed,
+// public, benchmark-only value; FVBENCH_JWT_SECRET overrides it (BenchJwtSecret).
 inline constexpr const char kBenchJwtSecret[] = "bench-hs256-key-NOT-for-production";
 inline constexpr const char kBenchJwtClaims[] =
     R"({"sub":"bench-user","org_id":"bench-org","iat":1700000000,"exp":9999999999})";
@@ -26,7 +28,27 @@ std::string Base64UrlEncode(std::string_view bytes);
 // `claims_json` is used verbatim (byte-exact), so the token is reproducible.
 std::string MakeHs256Jwt(const std::string& secret, const std::string& claims_json);
 
-// MakeHs256Jwt(kBenchJwtSecret, kBenchJwtClaims).
+// The environment variable FVBENCH_JWT_SECRET when set and non-empty, else
+// kBenchJwtSecret. (Reads the process environment; nothing else here does.)
+std::string BenchJwtSecret();
+
+// MakeHs256Jwt(BenchJwtSecret(), kBenchJwtClaims).
 std::string BenchJwt();
+
+// Secrets: nothing a run writes (logs, engine command files, results, reports,
+// JUnit, the DRY_RUN plan, error messages) may contain the JWT secret or a
+// token. RedactSecrets replaces, in this order:
+//   - the bench JWT (with BenchJwtSecret() and with kBenchJwtSecret), each
+//     token's signature segment, each secret and each secret's base64url form
+//     -> "<redacted>";
+//   - any other compact JWS "eyJ<b64url>.eyJ<b64url>.<b64url>" -> "<redacted-jwt>";
+//   - "Bearer <token chars>" -> "Bearer <redacted>".
+// Linear in the text (no std::regex). Idempotent.
+std::string RedactSecrets(std::string text);
+
+// The literal strings RedactSecrets removes first (full tokens, signature
+// segments, secrets, base64url of the secrets), longest first, no duplicates.
+// Exposed for tests and output checks (fixtures/check-no-secrets.sh).
+std::vector<std::string> BenchSecrets();
 
 }  // namespace fvbench
