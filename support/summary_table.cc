@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "support/thresholds.h"
 #include "support/units_format.h"
+#include "support/validity.h"
 
 namespace fvbench {
 
@@ -212,6 +214,33 @@ void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
   }
 }
 
+// Validity of each measured phase (validity.h) and the SUT's CPU / RSS
+// beside it: "valid" or "INVALID" per scenario, every failed check with its
+// measured value and limit, informational entries (shared cores), the checks
+// that passed by name. Absent when no result carries validity or usage.
+void ValidityBlock(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any = false;
+  for (const auto& r : results) any = any || !r.validity.empty() || !r.sut_usage.empty();
+  if (!any) return;
+  out += "\n  Validity (checks of the reported phase) and SUT resources\n";
+  for (const auto& r : results) {
+    if (r.validity.empty() && r.sut_usage.empty()) continue;
+    out += fmt::format("    {}  {}\n", ValidityPassed(r.validity) ? "valid  " : "INVALID", r.id);
+    std::vector<std::string> ok;
+    for (const ValidityCheck& v : r.validity) {
+      if (v.informational) {
+        out += fmt::format("        note  {}\n", Indented(DescribeValidity(v), "              "));
+      } else if (!v.passed) {
+        out += fmt::format("        FAIL  {}\n", Indented(DescribeValidity(v), "              "));
+      } else if (std::find(ok.begin(), ok.end(), v.name) == ok.end()) {
+        ok.push_back(v.name);
+      }
+    }
+    if (!ok.empty()) out += fmt::format("        ok    {}\n", fmt::join(ok, ", "));
+    if (!r.sut_usage.empty()) out += fmt::format("        SUT   {}\n", DescribeUsage(r.sut_usage));
+  }
+}
+
 void FailuresAndNotes(std::string& out, const std::vector<ScenarioResult>& results) {
   bool any_error = false;
   for (const auto& r : results) any_error = any_error || !r.measured || !r.error.empty();
@@ -246,6 +275,7 @@ std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const
   LatencyBlock(out, results, meta, reference);
   ThroughputBlock(out, results, meta, reference);
   ChecksBlock(out, results);
+  ValidityBlock(out, results);
   FailuresAndNotes(out, results);
   out += "\n" + Repeat("═", kWidth) + "\n";
   return out;

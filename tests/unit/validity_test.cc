@@ -11,6 +11,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/results_io.h"
+#include "support/step_search.h"
+#include "support/summary_table.h"
 #include "support/wrk_output.h"
 
 namespace fvbench {
@@ -245,6 +248,87 @@ TEST(ValidityVariables, DefaultsOverridesAndErrors) {
   auto bad2 = ValidityParamsFromEnv({{"LOADGEN_MAX_BUSY", "80"}});
   ASSERT_FALSE(bad2.ok());
   EXPECT_THAT(bad2.error().message, HasSubstr("LOADGEN_MAX_BUSY='80'"));
+}
+
+// The report's validity section: INVALID with the failed check's numbers,
+// the informational entry, the passing checks by name, the SUT usage.
+TEST(ValiditySummaryTable, SectionShowsFailuresNotesAndUsage) {
+  ScenarioResult r;
+  r.id = "latency.decision_service";
+  r.measured = true;
+  r.load = Healthy();
+  PhaseObservation o = Calm();
+  o.loadgen_cpuset = "0";
+  o.loadgen_busy = 1.0;
+  PhaseContext ctx = Policy();
+  ctx.sharing = *CoreSharing(true, "0", "0");
+  r.validity = CheckPhase(r.load, o, ctx, ValidityParams{});
+  r.sut_usage = {ServiceUsage{"fv", 2, 0.85, 45.1, 46.0}};
+  ScenarioResult clean;
+  clean.id = "latency.raw_nginx";
+  clean.measured = true;
+  clean.load = Healthy();
+  clean.validity = CheckPhase(clean.load, Calm(), PhaseContext{}, ValidityParams{});
+  std::string t = RenderSummaryTable({r, clean}, RunMeta{}, nullptr);
+  EXPECT_THAT(t, HasSubstr("INVALID  latency.decision_service"));
+  EXPECT_THAT(t, HasSubstr("FAIL  loadgen_cpu: measured 100.00%, limit <= 80.00%"));
+  EXPECT_THAT(t, HasSubstr("note  shared_cores: cpusets overlap"));
+  EXPECT_THAT(t, HasSubstr("SUT   fv: 2 processes, 0.85 cores, RSS 45.1 MiB (peak 46.0)"));
+  EXPECT_THAT(t, HasSubstr("valid    latency.raw_nginx"));
+  EXPECT_THAT(t, HasSubstr("ok    enough_requests, engine_kept_up, achieved_rate, loadgen_cpu, sut_quiet"));
+  // No validity anywhere: no section (older results files).
+  ScenarioResult old;
+  old.id = "latency.raw_nginx";
+  EXPECT_THAT(RenderSummaryTable({old}, RunMeta{}, nullptr), ::testing::Not(HasSubstr("Validity")));
+}
+
+// Round trip through the results JSON, and older files without the fields.
+TEST(ValidityResultsJson, RoundTripAndAbsentFields) {
+  ScenarioResult r;
+  r.id = "throughput.simple";
+  r.measured = true;
+  r.load = Healthy();
+  r.validity = CheckPhase(r.load, Calm(), Policy(), ValidityParams{});
+  r.sut_usage = {ServiceUsage{"fv", 2, 1.5, 40, 41}};
+  StepResult st;
+  st.target_rps = 500;
+  st.load = Healthy();
+  st.load.validity_failure = "loadgen_cpu: measured 95.00%, limit <= 80.00%";
+  st.validity = r.validity;
+  r.steps.push_back(st);
+  auto back = ScenarioResultFromJson(ScenarioResultToJson(r), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->validity.size(), r.validity.size());
+  for (size_t i = 0; i < r.validity.size(); ++i) {
+    EXPECT_EQ(back->validity[i].name, r.validity[i].name);
+    EXPECT_EQ(back->validity[i].passed, r.validity[i].passed);
+    EXPECT_EQ(back->validity[i].op, r.validity[i].op);
+    EXPECT_EQ(back->validity[i].detail, r.validity[i].detail);
+    EXPECT_DOUBLE_EQ(back->validity[i].limit, r.validity[i].limit);
+  }
+  ASSERT_EQ(back->sut_usage.size(), 1u);
+  EXPECT_DOUBLE_EQ(back->sut_usage[0].cpu_cores, 1.5);
+  ASSERT_EQ(back->steps.size(), 1u);
+  EXPECT_EQ(back->steps[0].validity.size(), r.validity.size());
+  EXPECT_EQ(back->steps[0].load.validity_failure, st.load.validity_failure);
+  ScenarioResult plain;
+  plain.id = "latency.raw_nginx";
+  std::string text = ScenarioResultToJson(plain);
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("validity")));
+  auto again = ScenarioResultFromJson(text, "mem");
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->validity.empty());
+}
+
+// A step whose phase failed a check fails in the search's judgement.
+TEST(ValidityStepVerdict, FailedCheckFailsTheStep) {
+  LoadResult l = Healthy();
+  SearchParams sp;
+  EXPECT_TRUE(JudgeStep(l, sp).passed);
+  l.validity_failure = "loadgen_cpu: measured 97.00%, limit <= 80.00%";
+  StepVerdict v = JudgeStep(l, sp);
+  EXPECT_FALSE(v.passed);
+  EXPECT_THAT(v.text, HasSubstr("invalid: loadgen_cpu: measured 97.00%"));
 }
 
 }  // namespace
