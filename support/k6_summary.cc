@@ -242,7 +242,7 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
   }
   try {
     root_ = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     return Error{fmt::format("{}: not valid JSON (truncated or not a k6 summary): {}", source_, e.what())};
   }
   if (!root_.is_object()) {

@@ -13,7 +13,10 @@ namespace fvbench {
 using nlohmann::json;
 
 std::string FormatUtc(double unix_seconds) {
-  if (unix_seconds <= 0 || !std::isfinite(unix_seconds)) return "";
+  // Past 9999-12-31T23:59:59Z: "" (a file may hold any number; converting
+  // e.g. 1e83 to time_t is undefined behaviour).
+  constexpr double kMaxUnix = 253402300799.0;
+  if (unix_seconds <= 0 || !std::isfinite(unix_seconds) || unix_seconds > kMaxUnix) return "";
   std::time_t t = static_cast<std::time_t>(std::floor(unix_seconds));
   std::tm tm{};
   gmtime_r(&t, &tm);

@@ -45,7 +45,8 @@ struct RunMeta {
   double finished_unix = 0;
 };
 
-// Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0.
+// Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0, a negative or non-finite
+// value, or one after 9999-12-31T23:59:59Z.
 std::string FormatUtc(double unix_seconds);
 
 // Both directions of the JSON object. FromJson: missing fields keep their
