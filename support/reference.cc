@@ -34,9 +34,9 @@ void ParseInto(const json& doc, Reference& ref) {
   detail::CheckSchemaVersion(doc, 1, /*required=*/false);
   for (const auto& [key, _] : doc.items()) {
     if (key != "schema_version" && key != "meta" && key != "latency_us" && key != "throughput_rps" &&
-        key != "throughput_ceiling_reached" && key != "scenarios") {
+        key != "throughput_ceiling_reached" && key != "scenarios" && key != "same_run_ratios") {
       Fail(key, "unknown key (allowed: schema_version, meta, latency_us, throughput_rps, "
-                "throughput_ceiling_reached, scenarios)");
+                "throughput_ceiling_reached, scenarios, same_run_ratios)");
     }
   }
   if (auto it = doc.find("meta"); it != doc.end()) {

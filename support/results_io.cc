@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/ratios.h"
 
 namespace fvbench {
 
@@ -96,6 +97,7 @@ json StepToJson(const StepResult& s) {
   j["verdict"] = s.verdict;
   j["load"] = detail::LoadResultToJsonValue(s.load);
   PutValidity(j, s.validity, s.sut_usage);
+  j["role"] = s.role;
   return j;
 }
 
@@ -109,6 +111,21 @@ json CheckToJson(const ThresholdCheck& c) {
   j["passed"] = c.passed;
   return j;
 }
+
+json RatioCheckToJson(const RatioCheck& c) {
+  json j = json::object();
+  j["metric"] = c.metric;
+  j["op"] = c.op;
+  j["measured"] = Num(c.measured);
+  j["ratio_to"] = c.ratio_to;
+  j["factor"] = Num(c.factor);
+  j["base"] = Num(c.base);
+  j["limit"] = Num(c.limit);
+  j["passed"] = c.passed;
+  return j;
+}
+
+json SpreadToJson(const Spread& s) { return {{"min", Num(s.min)}, {"median", Num(s.median)}, {"max", Num(s.max)}}; }
 
 // reference.json key of a scenario id: "latency.raw_nginx" -> ("latency", "raw_nginx").
 std::pair<std::string, std::string> SplitId(const std::string& id) {
@@ -141,6 +158,12 @@ json RunResultsValue(const std::vector<ScenarioResult>& results, const RunMeta& 
   doc["throughput_rps"] = std::move(thr);
   if (!ceiling.empty()) doc["throughput_ceiling_reached"] = std::move(ceiling);
   doc["scenarios"] = std::move(all);
+  json ratios = json::array();
+  for (const Ratio& x : SameRunRatios(results)) {
+    ratios.push_back({{"scenario", x.scenario}, {"base", x.base}, {"metric", x.metric}, {"value", Num(x.value)},
+                      {"base_value", Num(x.base_value)}, {"ratio", Num(x.ratio)}});
+  }
+  doc["same_run_ratios"] = std::move(ratios);
   return doc;
 }
 
@@ -183,8 +206,19 @@ json ScenarioResultToJsonValue(const ScenarioResult& r) {
   for (const StepResult& s : r.steps) j["steps"].push_back(StepToJson(s));
   j["checks"] = json::array();
   for (const ThresholdCheck& c : r.checks) j["checks"].push_back(CheckToJson(c));
+  j["ratio_checks"] = json::array();
+  for (const RatioCheck& c : r.ratio_checks) j["ratio_checks"].push_back(RatioCheckToJson(c));
   j["notes"] = r.notes;
   PutValidity(j, r.validity, r.sut_usage);
+  j["search"] = r.search;
+  j["confirmed"] = r.confirmed;
+  j["search_resolution"] = OptToJson(r.search_resolution);
+  j["search_load_s"] = Num(r.search_load_s);
+  j["search_stop"] = r.search_stop;
+  j["repeats"] = json::array();
+  for (const LoadResult& l : r.repeats) j["repeats"].push_back(LoadResultToJsonValue(l));
+  j["spread"] = json::object();
+  for (const auto& [metric, sp] : r.spread) j["spread"][metric] = SpreadToJson(sp);
   j["policy"] = r.policy;
   j["started_unix"] = Num(r.started_unix);
   j["finished_unix"] = Num(r.finished_unix);
@@ -238,6 +272,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     s.verdict = GetString(steps[i], "verdict", sp);
     s.load = LoadResultFromJsonValue(GetObject(steps[i], "load", sp), JoinPath(sp, "load"));
     ReadValidity(steps[i], sp, s.validity, s.sut_usage);
+    s.role = OptString(steps[i], "role", sp, "");
     r.steps.push_back(std::move(s));
   }
   const json& checks = GetArray(v, "checks", path);
@@ -260,6 +295,44 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
                                        notes[i].type_name())};
     }
     r.notes.push_back(notes[i].get<std::string>());
+  }
+  // Optional since the search / repeats fields were added (schema_version 1
+  // documents without them still read).
+  r.search = OptString(v, "search", path, "");
+  r.confirmed = OptBool(v, "confirmed", path, false);
+  r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
+  r.search_load_s = OptNumber(v, "search_load_s", path, 0);
+  r.search_stop = OptString(v, "search_stop", path, "");
+  if (v.contains("ratio_checks") && !v.at("ratio_checks").is_null()) {
+    const json& rc = GetArray(v, "ratio_checks", path);
+    for (size_t i = 0; i < rc.size(); ++i) {
+      std::string cp = fmt::format("{}[{}]", JoinPath(path, "ratio_checks"), i);
+      RequireObject(rc[i], cp);
+      RatioCheck c;
+      c.metric = GetString(rc[i], "metric", cp);
+      c.op = GetString(rc[i], "op", cp);
+      c.measured = ReadNum(rc[i], "measured", cp);
+      c.ratio_to = GetString(rc[i], "ratio_to", cp);
+      c.factor = ReadNum(rc[i], "factor", cp);
+      c.base = ReadNum(rc[i], "base", cp);
+      c.limit = ReadNum(rc[i], "limit", cp);
+      c.passed = GetBool(rc[i], "passed", cp);
+      r.ratio_checks.push_back(std::move(c));
+    }
+  }
+  if (v.contains("repeats") && !v.at("repeats").is_null()) {
+    const json& reps = GetArray(v, "repeats", path);
+    for (size_t i = 0; i < reps.size(); ++i) {
+      r.repeats.push_back(LoadResultFromJsonValue(reps[i], fmt::format("{}[{}]", JoinPath(path, "repeats"), i)));
+    }
+  }
+  if (v.contains("spread") && !v.at("spread").is_null()) {
+    std::string spath = JoinPath(path, "spread");
+    for (const auto& [metric, sp] : GetObject(v, "spread", path).items()) {
+      std::string mp = JoinPath(spath, metric);
+      RequireObject(sp, mp);
+      r.spread[metric] = Spread{ReadNum(sp, "min", mp), ReadNum(sp, "median", mp), ReadNum(sp, "max", mp)};
+    }
   }
   ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);

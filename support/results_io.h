@@ -16,7 +16,14 @@
 //       "latency_us": {"raw_nginx": {"p50","p90","p99","p999"}, ...},  measured scenarios only
 //       "throughput_rps": {"simple": RPS, ...},        measured scenarios only (measured rate)
 //       "throughput_ceiling_reached": {"simple": true}, only scenarios whose top step passed
-//       "scenarios": [{<ScenarioResult>}, ...]}        every scenario given, in order
+//       "scenarios": [{<ScenarioResult>}, ...],        every scenario given, in order
+//       "same_run_ratios": [{"scenario", "base", "metric", "value", "base_value", "ratio"}, ...]}
+//                                                      ratios.h; derived, not read back
+//
+// Fields added after the first documents (a step's "role"; a scenario's
+// "search", "confirmed", "search_resolution", "search_load_s", "search_stop",
+// "repeats", "spread", "ratio_checks") are
+// optional on read, so older schema_version 1 files still load.
 //
 // Readers reject a missing or different schema_version, and name the source
 // and the key path of any field that is missing or of the wrong type.

@@ -71,12 +71,20 @@ struct ThresholdCheck {
   double limit = 0;
   std::optional<double> reference;  // reference.json value for the same metric, when it has one
   bool passed = false;
-  // Same-run ratio checks (thresholds.h, evaluated by the report step): the
-  // limit is factor x the same metric of scenario `ratio_to` in this run,
-  // whose value is `ratio_base`. Empty ratio_to: an absolute limit.
-  std::string ratio_to;
+};
+
+// A same-run ratio check (thresholds.h), evaluated by the report step (the
+// scenario test has only its own result): measured <op> factor x the same
+// metric of scenario `ratio_to` in this run.
+struct RatioCheck {
+  std::string metric;    // e.g. "p99_us"
+  std::string op;        // "<=", "<", ">=", ">"
+  double measured = 0;   // this scenario's value (NaN: not measured)
+  std::string ratio_to;  // e.g. "latency.raw_nginx"
   double factor = 0;
-  double ratio_base = 0;
+  double base = 0;       // ratio_to's value in this run (NaN: not measured)
+  double limit = 0;      // factor x base
+  bool passed = false;
 };
 
 struct ScenarioResult {
@@ -101,6 +109,7 @@ struct ScenarioResult {
   std::vector<LoadResult> repeats;
   std::map<std::string, Spread> spread;
   std::vector<ThresholdCheck> checks;
+  std::vector<RatioCheck> ratio_checks;  // added by the report step (fvbench.report)
   std::vector<std::string> notes; // validity notes: pinning, policy evidence, engine lag...
   // Validity checks of the reported phase (latency: the measured phase;
   // throughput: the reported step) plus scenario-wide entries (pinning).

@@ -54,6 +54,7 @@ void ExpectSameScenario(const ScenarioResult& a, const ScenarioResult& b) {
     EXPECT_EQ(a.steps[i].target_rps, b.steps[i].target_rps);
     EXPECT_EQ(a.steps[i].passed, b.steps[i].passed);
     EXPECT_EQ(a.steps[i].verdict, b.steps[i].verdict);
+    EXPECT_EQ(a.steps[i].role, b.steps[i].role);
     ExpectSameLoad(a.steps[i].load, b.steps[i].load);
   }
   ASSERT_EQ(a.checks.size(), b.checks.size());
@@ -64,6 +65,33 @@ void ExpectSameScenario(const ScenarioResult& a, const ScenarioResult& b) {
     EXPECT_EQ(a.checks[i].limit, b.checks[i].limit);
     EXPECT_EQ(a.checks[i].reference, b.checks[i].reference);
     EXPECT_EQ(a.checks[i].passed, b.checks[i].passed);
+  }
+  ASSERT_EQ(a.ratio_checks.size(), b.ratio_checks.size());
+  for (size_t i = 0; i < a.ratio_checks.size(); ++i) {
+    const RatioCheck& x = a.ratio_checks[i];
+    const RatioCheck& y = b.ratio_checks[i];
+    EXPECT_EQ(x.metric, y.metric);
+    EXPECT_EQ(x.op, y.op);
+    EXPECT_TRUE(Same(x.measured, y.measured));
+    EXPECT_EQ(x.ratio_to, y.ratio_to);
+    EXPECT_EQ(x.factor, y.factor);
+    EXPECT_TRUE(Same(x.base, y.base));
+    EXPECT_EQ(x.limit, y.limit);
+    EXPECT_EQ(x.passed, y.passed);
+  }
+  EXPECT_EQ(a.search, b.search);
+  EXPECT_EQ(a.confirmed, b.confirmed);
+  EXPECT_EQ(a.search_resolution, b.search_resolution);
+  EXPECT_EQ(a.search_load_s, b.search_load_s);
+  EXPECT_EQ(a.search_stop, b.search_stop);
+  ASSERT_EQ(a.repeats.size(), b.repeats.size());
+  for (size_t i = 0; i < a.repeats.size(); ++i) ExpectSameLoad(a.repeats[i], b.repeats[i]);
+  ASSERT_EQ(a.spread.size(), b.spread.size());
+  for (const auto& [m, sp] : a.spread) {
+    ASSERT_TRUE(b.spread.count(m)) << m;
+    EXPECT_EQ(sp.min, b.spread.at(m).min);
+    EXPECT_EQ(sp.median, b.spread.at(m).median);
+    EXPECT_EQ(sp.max, b.spread.at(m).max);
   }
   EXPECT_EQ(a.notes, b.notes);
   EXPECT_EQ(a.policy, b.policy);
@@ -81,6 +109,27 @@ ScenarioResult RichScenario() {
   r.checks.push_back({"error_rate", "<", 0.001, 0.01, std::nullopt, true});
   r.checks.push_back({"p99_us", "<=", std::numeric_limits<double>::quiet_NaN(), 20000, std::nullopt, false});
   r.notes.push_back("policy evidence: 12345 responses with RateLimit headers");
+  RatioCheck ratio;
+  ratio.metric = "rps";
+  ratio.op = ">=";
+  ratio.measured = 1296.5;
+  ratio.ratio_to = "throughput.simple";
+  ratio.factor = 0.5;
+  ratio.base = 1200;
+  ratio.limit = 600;
+  ratio.passed = true;
+  r.ratio_checks.push_back(ratio);
+  r.steps[0].role = "bracket";
+  r.steps[1].role = "bisect";
+  r.steps[2].role = "confirm";
+  r.search = "bisect";
+  r.confirmed = true;
+  r.search_resolution = 0.018;
+  r.search_load_s = 96;
+  r.search_stop = "budget: a bisect step at 1200 RPS (5 s) would exceed THROUGHPUT_BUDGET_S=60 s";
+  r.repeats = {r.steps[2].load, r.steps[3].load};
+  r.spread["rps"] = {1290, 1296.5, 1301};
+  r.spread["p99_us"] = {800, 900, 1100};
   return r;
 }
 
@@ -236,6 +285,52 @@ TEST(RunMetaJson, WrongTypeNamesTheField) {
 TEST(RunMetaJson, FormatUtc) {
   EXPECT_EQ(FormatUtc(0), "");
   EXPECT_EQ(FormatUtc(1772600000.7), "2026-03-04T04:53:20Z");
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+TEST(ResultsIo, DocumentsWithoutSearchAndRepeatFieldsStillRead) {
+  // A schema_version 1 document written before the search / repeats / ratio
+  // fields existed.
+  ScenarioResult r = SampleRun()[3];
+  r.checks.push_back({"rps", ">", 1001.2, 0, 110500, true});
+  json doc = json::parse(ScenarioResultToJson(r));
+  json& sc = doc["scenario"];
+  for (const char* k : {"search", "confirmed", "search_resolution", "search_load_s", "search_stop", "repeats", "spread",
+                        "ratio_checks"}) {
+    ASSERT_TRUE(sc.contains(k)) << k;
+    sc.erase(k);
+  }
+  for (json& st : sc["steps"]) st.erase("role");
+  auto back = ScenarioResultFromJson(doc.dump(), "old.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameScenario(r, *back);
+  EXPECT_FALSE(back->search_resolution.has_value());
+
+  sc["spread"] = {{"p99_us", {{"min", 1}, {"median", "x"}, {"max", 3}}}};
+  auto bad = ScenarioResultFromJson(doc.dump(), "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("scenario.spread.p99_us.median"), std::string::npos) << bad.error().message;
+}
+
+TEST(ResultsIo, RunDocumentCarriesSameRunRatios) {
+  auto run = SampleRun();  // raw_nginx p99 446.2, decision_service p99 2000; reverse_proxy failed
+  json doc = json::parse(RunResultsToJson(run, SampleMeta()));
+  ASSERT_TRUE(doc["same_run_ratios"].is_array());
+  bool found = false;
+  for (const json& x : doc["same_run_ratios"]) {
+    EXPECT_NE(x["scenario"], "latency.reverse_proxy");  // not measured: no ratio
+    if (x["scenario"] == "latency.decision_service" && x["metric"] == "p99_us") {
+      found = true;
+      EXPECT_EQ(x["base"], "latency.raw_nginx");
+      EXPECT_NEAR(x["ratio"].get<double>(), 2000 / 446.2, 1e-9);
+    }
+  }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace
