@@ -298,6 +298,22 @@ TEST(SshHost, SignalDeathIsReportedAsTheSignal) {
   EXPECT_EQ(k->term_signal, SIGKILL);
 }
 
+TEST(SshHost, ABrokenSessionIsAnErrorNeverExitZero) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  // The login shell's parent is this connection's sshd process: killing it
+  // ends the channel with no exit status.
+  auto r = h->run(Cmd({"sh", "-c", "kill -KILL $PPID; sleep 5; exit 0"}));
+  ASSERT_FALSE(r.ok()) << "exit " << r->exit_code << " signal " << r->term_signal;
+  EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
+  // The host recovers with a new session.
+  ASSERT_TRUE(h->Reconnect().ok());
+  auto again = h->run(Cmd({"true"}));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->exit_code, 0);
+}
+
 TEST(SshHost, TimeoutKillsTheRemoteProcessGroup) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
