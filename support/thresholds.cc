@@ -41,6 +41,33 @@ bool IsLatency(const std::string& id) { return id.rfind("latency.", 0) == 0; }
   throw detail::JsonFieldError{fmt::format("{}: {}", path, what)};
 }
 
+// {"ratio_to": "<scenario id of the same kind>", "factor": <finite number > 0>}
+void ParseRatioLimit(const ojson& limit, const std::string& id, const std::string& opath, ThresholdRule& rule) {
+  for (const auto& [k, _] : limit.items()) {
+    if (k != "ratio_to" && k != "factor") Fail(opath + "." + k, "unknown key of a ratio limit (allowed: ratio_to, factor)");
+  }
+  auto to = limit.find("ratio_to");
+  if (to == limit.end()) Fail(opath, "ratio limit without ratio_to (the scenario of this run to compare with)");
+  if (!to->is_string()) Fail(opath + ".ratio_to", fmt::format("expected a scenario id, got {}", to->dump()));
+  std::string target = to->get<std::string>();
+  std::vector<std::string> same_kind;
+  for (const std::string& other : AllScenarioIds()) {
+    if (other != id && IsLatency(other) == IsLatency(id)) same_kind.push_back(other);
+  }
+  if (!Contains(same_kind, target)) {
+    Fail(opath + ".ratio_to",
+         fmt::format("'{}' is not a scenario to compare {} with in the same run (allowed: {})", target, id,
+                     Join(same_kind)));
+  }
+  auto f = limit.find("factor");
+  if (f == limit.end()) Fail(opath, "ratio limit without factor (limit = factor x the other scenario's value)");
+  if (!f->is_number() || !std::isfinite(f->get<double>()) || f->get<double>() <= 0) {
+    Fail(opath + ".factor", fmt::format("expected a finite number > 0, got {}", f->dump()));
+  }
+  rule.ratio_to = target;
+  rule.factor = f->get<double>();
+}
+
 ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
   ThresholdProfile p;
   p.source_name = source_name;
@@ -83,14 +110,23 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
       for (const auto& [op, limit] : ops.items()) {
         std::string opath = mpath + "." + op;
         if (!Contains(kOperators, op)) Fail(opath, fmt::format("unknown operator (allowed: {})", Join(kOperators)));
+        ThresholdRule rule;
+        rule.metric = metric;
+        rule.op = op;
         if (limit.is_object()) {
-          Fail(opath, "relative limits (an object in place of the number) are not supported yet; "
-                      "give an absolute number");
+          ParseRatioLimit(limit, id, opath, rule);
+          st.rules.push_back(std::move(rule));
+          continue;
         }
-        if (!limit.is_number()) Fail(opath, fmt::format("limit must be a number, got {}", limit.dump()));
+        if (!limit.is_number()) {
+          Fail(opath, fmt::format("limit must be a number, got {} (or a ratio limit "
+                                  "{{\"ratio_to\": \"<scenario>\", \"factor\": <number>}})",
+                                  limit.dump()));
+        }
         double d = limit.get<double>();
         if (!std::isfinite(d)) Fail(opath, "limit must be a finite number");
-        st.rules.push_back({metric, op, d});
+        rule.limit = d;
+        st.rules.push_back(std::move(rule));
       }
     }
     p.scenarios.push_back(std::move(st));
@@ -171,6 +207,7 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
   if (rules == nullptr) return out;
   out.reserve(rules->size());
   for (const ThresholdRule& rule : *rules) {
+    if (!rule.ratio_to.empty()) continue;  // EvaluateRatios, at report time
     ThresholdCheck c;
     c.metric = rule.metric;
     c.op = rule.op;
@@ -181,6 +218,54 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
     out.push_back(std::move(c));
   }
   return out;
+}
+
+std::vector<RatioCheck> EvaluateRatios(const ThresholdProfile& profile, const ScenarioResult& r,
+                                       const std::vector<ScenarioResult>& run, std::vector<std::string>* skipped) {
+  std::vector<RatioCheck> out;
+  const auto* rules = profile.rules_for(r.id);
+  if (rules == nullptr) return out;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const ThresholdRule& rule : *rules) {
+    if (rule.ratio_to.empty()) continue;
+    const ScenarioResult* base = nullptr;
+    for (const ScenarioResult& x : run) {
+      if (x.id == rule.ratio_to) base = &x;
+    }
+    if (base == nullptr) {
+      if (skipped != nullptr) {
+        skipped->push_back(fmt::format("{} {} {} x {} not evaluated: {} was not run", rule.metric, rule.op,
+                                       detail::FormatNumber(rule.factor), rule.ratio_to, rule.ratio_to));
+      }
+      continue;
+    }
+    RatioCheck c;
+    c.metric = rule.metric;
+    c.op = rule.op;
+    c.ratio_to = rule.ratio_to;
+    c.factor = rule.factor;
+    c.measured = r.measured ? MetricValue(r, rule.metric) : nan;
+    c.base = base->measured ? MetricValue(*base, rule.metric) : nan;
+    c.limit = rule.factor * c.base;
+    c.passed = !std::isnan(c.limit) && Compare(c.measured, rule.op, c.limit);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string DescribeRatioCheck(const RatioCheck& c) {
+  Unit u = UnitOf(c.metric);
+  std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
+  std::string s = fmt::format("{} = {}", c.metric, measured);
+  if (!std::isnan(c.measured) && !std::isnan(c.base) && c.base != 0) {
+    s += fmt::format(" = {:.2f} x {}", c.measured / c.base, c.ratio_to);
+  }
+  if (std::isnan(c.base)) {
+    return s + fmt::format(" (limit {} {} x {}, which was not measured)", c.op, detail::FormatNumber(c.factor),
+                           c.ratio_to);
+  }
+  return s + fmt::format(" (limit {} {} x {}'s {} = {})", c.op, detail::FormatNumber(c.factor), c.ratio_to,
+                         WithUnit(c.base, u, false), WithUnit(c.limit, u, true));
 }
 
 std::string DescribeCheck(const ThresholdCheck& c) {

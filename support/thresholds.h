@@ -14,12 +14,14 @@
 //   throughput scenarios: rps (the reported max sustained rate, measured)
 //                         error_rate p50_us p90_us p99_us p999_us max_us (of the reported step)
 // Operators: "<=", "<", ">=", ">"; one metric may carry several ("> 0" and
-// "<= 20000"). Limits are absolute numbers.
-//
-// Not yet implemented (the format leaves room for it): relative limits, e.g.
-//   "p99_us": {"<=": {"ratio_to": "same_run_raw_nginx", "factor": 3}}
-//   "rps":    {">=": {"ratio_to": "reference", "factor": 0.85}}
-// Today an object in a limit's place is rejected with a message saying so.
+// "<= 20000"). A limit is an absolute number, or a same-run ratio limit:
+//   "p99_us": {"<=": {"ratio_to": "latency.raw_nginx", "factor": 3}}
+//   "rps":    {">=": {"ratio_to": "throughput.simple", "factor": 0.4}}
+// meaning: this scenario's metric <op> factor x the SAME metric of scenario
+// `ratio_to` measured in the same run. ratio_to is another scenario of the
+// same kind (latency.* / throughput.*); factor a finite number > 0; no other
+// keys. Ratio limits need the whole run, so Evaluate skips them and the report
+// step (fvbench.report) evaluates them with EvaluateRatios.
 //
 // Errors name the file, the key path and the allowed values, e.g.
 //   "thresholds/x.json: scenarios.latency.raw_nginx.p99: unknown metric
@@ -37,9 +39,11 @@
 namespace fvbench {
 
 struct ThresholdRule {
-  std::string metric;  // e.g. "p99_us"
-  std::string op;      // "<=", "<", ">=", ">"
-  double limit = 0;    // absolute, in the metric's unit
+  std::string metric;    // e.g. "p99_us"
+  std::string op;        // "<=", "<", ">=", ">"
+  double limit = 0;      // absolute, in the metric's unit (unused for a ratio limit)
+  std::string ratio_to;  // ratio limit: the yardstick scenario id; "" = absolute limit
+  double factor = 0;     // ratio limit: limit = factor x ratio_to's value of `metric`
 };
 
 struct ScenarioThresholds {
@@ -58,13 +62,27 @@ struct ThresholdProfile {
 Result<ThresholdProfile> ParseThresholdProfile(std::string_view text, const std::string& source_name);
 Result<ThresholdProfile> LoadThresholdProfile(const std::string& path);  // thin file wrapper
 
-// One ThresholdCheck per rule of r.id, in profile order: measured (the
+// One ThresholdCheck per absolute rule of r.id (ratio rules are skipped), in
+// profile order: measured (the
 // metric's value in r), limit, reference (reference->value(r.id, metric) when
 // `reference` is given and has one), passed. A scenario that was not measured
 // (r.measured == false) yields every rule as failed with measured = NaN: a
 // missing number never passes. Nor does a NaN measured value.
 std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const ScenarioResult& r,
                                      const Reference* reference);
+
+// The ratio rules of r.id against `run` (the whole run's results, r among
+// them), in profile order. A rule whose ratio_to scenario is absent from `run`
+// (not run, e.g. `ctest -R`) yields no check; `skipped` (when given) gets
+// "p99_us <= 3 x latency.raw_nginx not evaluated: latency.raw_nginx was not
+// run". A scenario that ran but was not measured, on either side, fails the
+// check (NaN measured / base): a missing number never passes.
+std::vector<RatioCheck> EvaluateRatios(const ThresholdProfile& profile, const ScenarioResult& r,
+                                       const std::vector<ScenarioResult>& run, std::vector<std::string>* skipped);
+
+// e.g. "p99_us = 1.34 ms = 3.00 x latency.raw_nginx (limit <= 2.5 x
+// latency.raw_nginx's 446 µs = 1115 µs)".
+std::string DescribeRatioCheck(const RatioCheck& c);
 
 // For gtest messages, e.g.
 //   "p99_us = 1234 µs (limit <= 20000 µs; reference 446 µs)"

@@ -90,14 +90,37 @@ INSTANTIATE_TEST_SUITE_P(
                 "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
         BadCase{"EmptyOperators", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {}}}})",
                 "scenarios.latency.raw_nginx.p99_us: expected an object of operator -> limit"},
-        BadCase{"RelativeLimit", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx":
+        BadCase{"RatioToUnknown", R"({"schema_version": 1, "scenarios": {"latency.decision_service":
                       {"p99_us": {"<=": {"ratio_to": "same_run_raw_nginx", "factor": 3}}}}})",
-                "scenarios.latency.raw_nginx.p99_us.<=: relative limits"},
+                "scenarios.latency.decision_service.p99_us.<=.ratio_to: 'same_run_raw_nginx' is not a scenario to "
+                "compare latency.decision_service with in the same run (allowed: latency.raw_nginx, "
+                "latency.reverse_proxy)"},
+        BadCase{"RatioToItself", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx":
+                      {"p99_us": {"<=": {"ratio_to": "latency.raw_nginx", "factor": 3}}}}})",
+                "'latency.raw_nginx' is not a scenario to compare latency.raw_nginx with"},
+        BadCase{"RatioAcrossKinds", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"ratio_to": "latency.raw_nginx", "factor": 3}}}}})",
+                "(allowed: throughput.simple, throughput.complex)"},
+        BadCase{"RatioToReference", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"ratio_to": "reference", "factor": 0.85}}}}})",
+                "scenarios.throughput.llm.rps.>=.ratio_to: 'reference' is not a scenario"},
+        BadCase{"RatioUnknownKey", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"ratio_to": "throughput.simple", "max": 3}}}}})",
+                "scenarios.throughput.llm.rps.>=.max: unknown key of a ratio limit (allowed: ratio_to, factor)"},
+        BadCase{"RatioWithoutFactor", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"ratio_to": "throughput.simple"}}}}})",
+                "scenarios.throughput.llm.rps.>=: ratio limit without factor"},
+        BadCase{"RatioWithoutTarget", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"factor": 2}}}}})",
+                "scenarios.throughput.llm.rps.>=: ratio limit without ratio_to"},
+        BadCase{"RatioFactorNotPositive", R"({"schema_version": 1, "scenarios": {"throughput.llm":
+                      {"rps": {">=": {"ratio_to": "throughput.simple", "factor": 0}}}}})",
+                "scenarios.throughput.llm.rps.>=.factor: expected a finite number > 0, got 0"},
         BadCase{"DescriptionNotString", R"({"schema_version": 1, "description": 7, "scenarios": {}})", "description: expected a string"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
 TEST(Thresholds, ShippedProfilesParseAndCoverEveryScenario) {
-  for (const char* name : {"portable.json", "ci-small.json", "reference-c7i.json"}) {
+  for (const char* name : {"portable.json", "ci-small.json", "reference-c7i.json", "portable-ratios.json"}) {
     std::string path = SourceDir() + "/thresholds/" + name;
     auto p = LoadThresholdProfile(path);
     ASSERT_TRUE(p.ok()) << p.error().message;
@@ -245,6 +268,68 @@ TEST(Thresholds, DescribeCheckSpellsUnits) {
             "rps = 104200 RPS (limit >= 93925 RPS; reference 110500 RPS)");
   EXPECT_EQ(DescribeCheck({"achieved_rps", ">", 0, 0, std::nullopt, false}),
             "achieved_rps = 0 RPS (limit > 0 RPS)");
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+ScenarioResult Measured(const std::string& id, double p99, double rps = 0) {
+  ScenarioResult r;
+  r.id = id;
+  r.measured = true;
+  r.load.latency_us.p99 = p99;
+  r.throughput_rps = rps;
+  return r;
+}
+
+TEST(Thresholds, RatioLimitsAreEvaluatedAgainstTheSameRun) {
+  auto p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {
+      "latency.decision_service": {"p99_us": {"<=": {"ratio_to": "latency.raw_nginx", "factor": 3}, "<": 5000}},
+      "throughput.complex": {"rps": {">=": {"ratio_to": "throughput.simple", "factor": 0.5}}}}})",
+                                 "ratios.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const auto* rules = p->rules_for("latency.decision_service");
+  ASSERT_EQ(rules->size(), 2u);
+  EXPECT_EQ((*rules)[0].ratio_to, "latency.raw_nginx");
+  EXPECT_EQ((*rules)[0].factor, 3);
+
+  std::vector<ScenarioResult> run = {Measured("latency.raw_nginx", 446), Measured("latency.decision_service", 1400),
+                                     Measured("throughput.simple", 0, 2000), Measured("throughput.complex", 0, 900)};
+  // Evaluate (per scenario) checks only the absolute rule.
+  auto abs = Evaluate(*p, run[1], nullptr);
+  ASSERT_EQ(abs.size(), 1u);
+  EXPECT_EQ(abs[0].limit, 5000);
+
+  std::vector<std::string> skipped;
+  auto lat = EvaluateRatios(*p, run[1], run, &skipped);
+  ASSERT_EQ(lat.size(), 1u);
+  EXPECT_FALSE(lat[0].passed);  // 1400 > 3 x 446 = 1338
+  EXPECT_EQ(lat[0].limit, 1338);
+  EXPECT_EQ(lat[0].base, 446);
+  EXPECT_EQ(DescribeRatioCheck(lat[0]),
+            "p99_us = 1400 µs = 3.14 x latency.raw_nginx (limit <= 3 x latency.raw_nginx's 446 µs = 1338 µs)");
+  auto thr = EvaluateRatios(*p, run[3], run, &skipped);
+  ASSERT_EQ(thr.size(), 1u);
+  EXPECT_FALSE(thr[0].passed);  // 900 < 0.5 x 2000
+  run[3].throughput_rps = 1000;
+  EXPECT_TRUE(EvaluateRatios(*p, run[3], run, &skipped)[0].passed);
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_TRUE(EvaluateRatios(*p, run[0], run, &skipped).empty());  // no ratio rules of its own
+
+  // The yardstick not run (ctest -R): skipped, said so. Run but not measured: fails.
+  std::vector<ScenarioResult> partial = {run[1]};
+  EXPECT_TRUE(EvaluateRatios(*p, run[1], partial, &skipped).empty());
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0], "p99_us <= 3 x latency.raw_nginx not evaluated: latency.raw_nginx was not run");
+  run[0].measured = false;
+  auto failed = EvaluateRatios(*p, run[1], run, nullptr);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_FALSE(failed[0].passed);
+  EXPECT_EQ(DescribeRatioCheck(failed[0]),
+            "p99_us = 1400 µs (limit <= 3 x latency.raw_nginx, which was not measured)");
 }
 
 }  // namespace
