@@ -292,7 +292,7 @@ Result<void> PhaseMonitor::Start() {
   using std::chrono::seconds;
 
   // USER_HZ and page size on the SUT host.
-  if (auto r = Read(sut_, {"getconf", "CLK_TCK", "PAGESIZE"}, seconds(10)); r) {
+  if (auto r = Read(sut_, {"sh", "-c", "getconf CLK_TCK; getconf PAGESIZE"}, seconds(10)); r) {
     std::istringstream in(*r);
     int tck = 0;
     long page = 0;
@@ -300,7 +300,7 @@ Result<void> PhaseMonitor::Start() {
       clk_tck_ = tck;
       page_size_ = page;
     } else {
-      problems_.push_back(fmt::format("host {}: `getconf CLK_TCK PAGESIZE` printed '{}'; assuming 100 and 4096",
+      problems_.push_back(fmt::format("host {}: `getconf CLK_TCK; getconf PAGESIZE` printed '{}'; assuming 100 and 4096",
                                       sut_.name(), Trim(*r)));
     }
   } else {

@@ -22,7 +22,7 @@
 //    parentheses, so fields are counted from the LAST ')'; utime is field 14,
 //    stime 15, rss 24 (pages).
 //  - /proc/loadavg "load1 load5 load15 running/total lastpid".
-//  - USER_HZ and the page size from `getconf CLK_TCK PAGESIZE` on the SUT
+//  - USER_HZ and the page size from `getconf CLK_TCK; getconf PAGESIZE` on the SUT
 //    host, once per Start().
 //
 // SUT processes: the descendants of each service's recorded master pid,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "support/ratios.h"
 #include "support/thresholds.h"
 #include "support/units_format.h"
 #include "support/validity.h"
@@ -53,6 +54,31 @@ std::string Indented(const std::string& text, const std::string& indent) {
 
 std::string LatencyCell(double us, std::optional<double> ref) {
   std::string cell = FormatUs(us);
+  if (!ref) return cell;
+  bool same_unit = (us >= 1000) == (*ref >= 1000);
+  return fmt::format("{} (ref {})", cell, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref));
+}
+
+// REPEAT: the min..max of a metric over the runs, e.g. "812 µs–1.10 ms, n=3";
+// "" without repeats.
+std::string SpreadText(const ScenarioResult& r, const char* metric, bool rps) {
+  auto it = r.spread.find(metric);
+  if (it == r.spread.end() || r.repeats.size() < 2) return "";
+  const Spread& s = it->second;
+  std::string range;
+  if (rps) {
+    range = fmt::format("{}–{}", FormatRps(s.min), FormatRps(s.max));
+  } else {
+    bool same_unit = (s.min >= 1000) == (s.max >= 1000);
+    range = fmt::format("{}–{}", same_unit ? FormatUsBare(s.min, s.max) : FormatUs(s.min), FormatUs(s.max));
+  }
+  return fmt::format("{}, n={}", range, r.repeats.size());
+}
+
+std::string LatencyCellWithSpread(const ScenarioResult& r, double us, const char* metric, std::optional<double> ref) {
+  std::string spread = SpreadText(r, metric, false);
+  std::string cell = FormatUs(us);
+  if (!spread.empty()) cell += " (" + spread + ")";
   if (!ref) return cell;
   bool same_unit = (us >= 1000) == (*ref >= 1000);
   return fmt::format("{} (ref {})", cell, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref));
@@ -115,15 +141,6 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
                   const Reference* ref) {
   out += fmt::format("\n  Latency @ {} RPS steady state ({} s measured after {} s warmup)\n\n",
                      FormatNumber(m.latency_rps), FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
-  std::string head = "  " + PadRight("Pct", kPctCol);
-  std::string rule = "  " + Repeat("─", kPctCol);
-  for (const auto& c : kLatencyColumns) {
-    head += "  " + PadRight(c.title, kLatCol);
-    rule += "  " + Repeat("─", kLatCol);
-  }
-  while (!head.empty() && head.back() == ' ') head.pop_back();
-  out += head + "\n" + rule + "\n";
-
   struct Row {
     const char* label;
     const char* metric;  // reference metric, or nullptr
@@ -131,9 +148,15 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
   constexpr Row kRows[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"},
                            {"p99.9", "p999_us"}, {"max", nullptr}, {"errors", nullptr},
                            {"achieved", nullptr}, {"kept up", nullptr}};
+  // Cells first: a column widens to its widest cell (REPEAT spreads).
+  constexpr size_t kCols = std::size(kLatencyColumns);
+  std::vector<std::array<std::string, kCols>> grid;
+  std::array<size_t, kCols> width;
+  width.fill(kLatCol);
   for (const Row& row : kRows) {
-    std::string line = "  " + PadRight(row.label, kPctCol);
-    for (const auto& c : kLatencyColumns) {
+    auto& cells = grid.emplace_back();
+    for (size_t ci = 0; ci < kCols; ++ci) {
+      const auto& c = kLatencyColumns[ci];
       const ScenarioResult* r = Find(results, c.id);
       std::string cell;
       if (r == nullptr) {
@@ -145,17 +168,30 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
         std::string label = row.label;
         std::optional<double> rv;
         if (ref != nullptr && row.metric != nullptr) rv = ref->value(c.id, row.metric);
-        if (label == "p50") cell = LatencyCell(l.latency_us.p50, rv);
-        else if (label == "p90") cell = LatencyCell(l.latency_us.p90, rv);
-        else if (label == "p99") cell = LatencyCell(l.latency_us.p99, rv);
-        else if (label == "p99.9") cell = LatencyCell(l.latency_us.p999, rv);
+        if (label == "p50") cell = LatencyCellWithSpread(*r, l.latency_us.p50, "p50_us", rv);
+        else if (label == "p90") cell = LatencyCellWithSpread(*r, l.latency_us.p90, "p90_us", rv);
+        else if (label == "p99") cell = LatencyCellWithSpread(*r, l.latency_us.p99, "p99_us", rv);
+        else if (label == "p99.9") cell = LatencyCellWithSpread(*r, l.latency_us.p999, "p999_us", rv);
         else if (label == "max") cell = FormatUs(l.latency_us.max);
         else if (label == "errors") cell = fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
         else if (label == "achieved") cell = fmt::format("{} of {} RPS", FormatRps(l.achieved_rps), FormatRps(l.target_rps));
         else cell = l.kept_up ? "yes" : fmt::format("NO ({} dropped)", l.dropped_iterations);
       }
-      line += "  " + PadRight(cell, kLatCol);
+      width[ci] = std::max(width[ci], detail::DisplayWidth(cell));
+      cells[ci] = std::move(cell);
     }
+  }
+  std::string head = "  " + PadRight("Pct", kPctCol);
+  std::string rule = "  " + Repeat("─", kPctCol);
+  for (size_t ci = 0; ci < kCols; ++ci) {
+    head += "  " + PadRight(kLatencyColumns[ci].title, width[ci]);
+    rule += "  " + Repeat("─", width[ci]);
+  }
+  while (!head.empty() && head.back() == ' ') head.pop_back();
+  out += head + "\n" + rule + "\n";
+  for (size_t ri = 0; ri < grid.size(); ++ri) {
+    std::string line = "  " + PadRight(kRows[ri].label, kPctCol);
+    for (size_t ci = 0; ci < kCols; ++ci) line += "  " + PadRight(grid[ri][ci], width[ci]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
@@ -164,10 +200,19 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
 void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
                      const Reference* ref) {
   out += "\n  Max Sustained Throughput — single fairvisor instance\n";
-  out += fmt::format(
-      "  (steps at 50/70/90/100/115/130% of {} RPS, {} s each, stop at the first failing step;\n"
-      "   value = the best passing step's measured rate)\n\n",
-      FormatNumber(m.search_max), FormatNumber(m.step_dur_s));
+  bool bisect = false;
+  for (const auto& r : results) bisect = bisect || r.search == "bisect";
+  if (bisect) {
+    out += fmt::format(
+        "  (search: double from the start rate until a step fails, bisect between pass and fail, confirm\n"
+        "   with a longer run; cap {} RPS, {} s steps; value = the confirmed run's measured rate)\n\n",
+        FormatNumber(m.search_max), FormatNumber(m.step_dur_s));
+  } else {
+    out += fmt::format(
+        "  (steps at 50/70/90/100/115/130% of {} RPS, {} s each, stop at the first failing step;\n"
+        "   value = the best passing step's measured rate)\n\n",
+        FormatNumber(m.search_max), FormatNumber(m.step_dur_s));
+  }
   out += fmt::format("  {}  {}  {}\n", PadRight("Configuration", kThrLabelCol), PadRight("Measured RPS", kThrValueCol),
                      "Errors");
   out += fmt::format("  {}  {}  {}\n", Repeat("─", kThrLabelCol), Repeat("─", kThrValueCol), Repeat("─", 8));
@@ -179,8 +224,15 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
     } else if (!r->measured) {
       value = "FAILED";
     } else {
-      value = r->ceiling_reached ? fmt::format("≥ {} (ceiling)", FormatRps(r->throughput_rps))
-                                 : FormatRps(r->throughput_rps);
+      if (r->ceiling_reached) {
+        value = fmt::format("at least {} (ceiling reached)", FormatRps(r->throughput_rps));
+      } else if (r->search == "bisect" && !r->search_resolution) {
+        value = fmt::format("at least {} (no step failed)", FormatRps(r->throughput_rps));
+      } else {
+        value = FormatRps(r->throughput_rps);
+      }
+      if (std::string sp = SpreadText(*r, "rps", true); !sp.empty()) value += " (" + sp + ")";
+      if (r->search == "bisect" && !r->confirmed) value += " UNCONFIRMED";
       if (ref != nullptr) {
         if (auto rv = ref->value(row.id, "rps")) {
           value += fmt::format(" (ref {}{})", ref->lower_bound(row.id) ? "≥ " : "", FormatRps(*rv));
@@ -193,23 +245,69 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
         fmt::format("  {}  {}  {}", PadRight(row.label, kThrLabelCol), PadRight(value, kThrValueCol), errors);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+    if (r != nullptr && !r->search.empty() && !r->steps.empty()) {
+      std::string res = r->search_resolution ? fmt::format("resolution {:.1f} %", *r->search_resolution * 100)
+                                             : std::string(r->ceiling_reached ? "no resolution (ceiling)"
+                                                                              : "no resolution (no step failed)");
+      out += fmt::format("      {} search: {}, {} s of load, {}{}\n", r->search, res, FormatNumber(r->search_load_s),
+                         r->search == "seed" ? "no confirmation" : (r->confirmed ? "confirmed" : "UNCONFIRMED"),
+                         r->search_stop.empty() ? "" : "; stopped early: " + r->search_stop);
+    }
     if (r != nullptr) {
       for (const StepResult& s : r->steps) {
-        out += fmt::format("      step {:>8} RPS -> {:>8} RPS measured  {}\n", FormatRps(s.target_rps),
-                           FormatRps(s.load.achieved_rps), s.verdict);
+        if (s.role.empty()) {
+          out += fmt::format("      step {:>8} RPS -> {:>8} RPS measured  {}\n", FormatRps(s.target_rps),
+                             FormatRps(s.load.achieved_rps), s.verdict);
+        } else {
+          out += fmt::format("      {:<7} {:>8} RPS for {:>3} s -> {:>8} RPS measured  {}\n", s.role,
+                             FormatRps(s.target_rps), FormatNumber(s.load.duration_s),
+                             FormatRps(s.load.achieved_rps), s.verdict);
+        }
       }
     }
   }
 }
 
+// Every same-run ratio (ratios.h), gated or not.
+void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results) {
+  std::vector<Ratio> ratios = SameRunRatios(results);
+  if (ratios.empty()) return;
+  out += "\n  Same-run ratios (latency / raw nginx, throughput / simple policy; same run, same hosts)\n";
+  std::string line, key;
+  auto flush = [&] {
+    if (!line.empty()) out += line + "\n";
+    line.clear();
+  };
+  for (const Ratio& x : ratios) {
+    std::string k = x.scenario + " / " + x.base;
+    if (k != key) {
+      flush();
+      key = k;
+      line = "    " + PadRight(k, 46);
+    }
+    std::string metric = x.metric == "p999_us" ? "p99.9" : x.metric.substr(0, x.metric.find("_us"));
+    line += fmt::format("  {} {:.2f}x", metric, x.ratio);
+  }
+  flush();
+}
+
 void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
   bool any = false;
-  for (const auto& r : results) any = any || !r.checks.empty();
+  for (const auto& r : results) any = any || !r.checks.empty() || !r.ratio_checks.empty();
   if (!any) return;
   out += "\n  Threshold checks\n";
   for (const auto& r : results) {
     for (const auto& c : r.checks) {
       out += fmt::format("    {}  {}: {}\n", c.passed ? "pass" : "FAIL", r.id, DescribeCheck(c));
+    }
+  }
+  bool any_ratio = false;
+  for (const auto& r : results) any_ratio = any_ratio || !r.ratio_checks.empty();
+  if (!any_ratio) return;
+  out += "\n  Same-run ratio checks (evaluated by fvbench.report)\n";
+  for (const auto& r : results) {
+    for (const auto& c : r.ratio_checks) {
+      out += fmt::format("    {}  {}: {}\n", c.passed ? "pass" : "FAIL", r.id, DescribeRatioCheck(c));
     }
   }
 }
@@ -274,6 +372,7 @@ std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const
   Header(out, meta, reference);
   LatencyBlock(out, results, meta, reference);
   ThroughputBlock(out, results, meta, reference);
+  RatiosBlock(out, results);
   ChecksBlock(out, results);
   ValidityBlock(out, results);
   FailuresAndNotes(out, results);

@@ -174,7 +174,7 @@ class ReplayHost : public Host {
     calls.push_back(j);
     ExecResult r;
     r.exit_code = 0;
-    if (j.rfind("getconf", 0) == 0) {
+    if (j.find("getconf CLK_TCK; getconf PAGESIZE") != std::string::npos) {
       r.out = "100\n4096\n";
     } else if (j.find("/proc/[0-9]*/stat") != std::string::npos) {
       r.out = scan;
@@ -214,7 +214,7 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   PhaseMonitor m(host, host, {{"baseline", 32634, "/b/logs/error.log"}}, opt);
   ASSERT_TRUE(m.Start().ok());
   PhaseObservation o = m.Stop();
-  EXPECT_TRUE(o.problems.empty()) << o.problems.front();
+  ASSERT_TRUE(o.problems.empty()) << o.problems.front();
   ASSERT_TRUE(o.loadgen_busy.has_value());
   EXPECT_DOUBLE_EQ(*o.loadgen_busy, 1.0);
   EXPECT_DOUBLE_EQ(o.loadgen_busy_peak, 1.0);
