@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -50,13 +51,6 @@ std::string Indented(const std::string& text, const std::string& indent) {
   }
   while (!out.empty() && (out.back() == ' ' || out.back() == '\n')) out.pop_back();
   return out;
-}
-
-std::string LatencyCell(double us, std::optional<double> ref) {
-  std::string cell = FormatUs(us);
-  if (!ref) return cell;
-  bool same_unit = (us >= 1000) == (*ref >= 1000);
-  return fmt::format("{} (ref {})", cell, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref));
 }
 
 // REPEAT: the min..max of a metric over the runs, e.g. "812 µs–1.10 ms, n=3";

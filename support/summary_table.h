@@ -8,8 +8,16 @@
 //  - a scenario absent from `results` shows "not run"; one that failed before
 //    measuring shows "FAILED"; every scenario error (before or after
 //    measuring) is listed under the table, in "Errors";
-//  - a throughput ceiling shows "≥ 1300 (ceiling)": the top step passed, so
-//    the value is a lower bound, not a maximum;
+//  - a throughput ceiling shows "at least 1300 (ceiling reached)": the cap
+//    passed, so the value is a lower bound, not a maximum; a bisect search
+//    that never saw a failing step shows "at least N (no step failed)", one
+//    without a passing confirmation "UNCONFIRMED"; under each throughput row
+//    the search's resolution, load time and stop reason, then every step
+//    with its role (bracket / bisect / confirm) and duration;
+//  - REPEAT=n: cells show the median with the min–max spread, e.g.
+//    "964 µs (812 µs–1.10 ms, n=3)";
+//  - the same-run ratios (ratios.h) and the ratio checks the report step
+//    evaluated (thresholds.h);
 //  - the engine, SUT, cpusets (or "unpinned: engine and SUT share cores"),
 //    error rates, whether the engine kept up, every step, every threshold
 //    check and every validity note are shown.

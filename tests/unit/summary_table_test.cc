@@ -110,7 +110,10 @@ TEST(SummaryTable, ShowsEveryStateHonestly) {
             std::string::npos)
       << t;                                                              // and why
   EXPECT_NE(t.find("throughput.simple (after measuring): SUT error log grew"), std::string::npos) << t;
-  EXPECT_NE(t.find("≥ 1296 (ceiling) (ref ≥ 67600)"), std::string::npos) << t;
+  EXPECT_NE(t.find("at least 1296 (ceiling reached) (ref ≥ 67600)"), std::string::npos) << t;
+  EXPECT_NE(t.find("latency.decision_service / latency.raw_nginx    p50 4.26x  p90 4.26x  p99 4.48x  p99.9 4.48x"),
+            std::string::npos)
+      << t;  // same-run ratios
   EXPECT_NE(t.find("1001 (ref 110500)               0.00%, see Errors"), std::string::npos) << t;       // measured, not the 1000 target
   EXPECT_NE(t.find("LLM token-budget policy"), std::string::npos);
   EXPECT_NE(t.find("not run"), std::string::npos);                      // llm absent
@@ -147,6 +150,58 @@ TEST(SummaryTable, EmptyRunSaysNotRunEverywhere) {
   for (size_t pos = t.find("not run"); pos != std::string::npos; pos = t.find("not run", pos + 1)) ++count;
   EXPECT_EQ(count, 8u * 3 + 3);  // 8 latency rows x 3 columns + 3 throughput rows
   EXPECT_EQ(t.find("FAILED"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+// The bisect search's details, REPEAT spreads and same-run ratio checks.
+TEST(SummaryTable, SearchRepeatsAndRatioChecks) {
+  auto run = testing_samples::SampleRun();
+  ScenarioResult& lat = run[0];  // latency.raw_nginx, p99 446.2
+  lat.repeats = {lat.load, lat.load, lat.load};
+  lat.spread["p99_us"] = {812, 964, 1100};
+  ScenarioResult& thr = run[3];  // throughput.simple
+  thr.search = "bisect";
+  thr.confirmed = true;
+  thr.search_resolution = 0.018;
+  thr.search_load_s = 96;
+  thr.steps[0].role = "bracket";
+  thr.steps[1].role = "bisect";
+  thr.steps[2].role = "confirm";
+  thr.steps[2].load.duration_s = 10;
+  RatioCheck rc;
+  rc.metric = "p99_us";
+  rc.op = "<=";
+  rc.measured = 2000;
+  rc.ratio_to = "latency.raw_nginx";
+  rc.factor = 3;
+  rc.base = 446.2;
+  rc.limit = 1338.6;
+  rc.passed = false;
+  run[1].ratio_checks.push_back(rc);
+  std::string t = RenderSummaryTable(run, SampleMeta(), nullptr);
+  EXPECT_NE(t.find("446 µs (812 µs–1.10 ms, n=3)"), std::string::npos) << t;
+  EXPECT_NE(t.find("bisect search: resolution 1.8 %, 96 s of load, confirmed"), std::string::npos) << t;
+  EXPECT_NE(t.find("confirm      900 RPS for  10 s ->      897 RPS measured  pass"), std::string::npos) << t;
+  EXPECT_NE(t.find("bracket      500 RPS for  60 s"), std::string::npos) << t;
+  EXPECT_NE(t.find("double from the start rate until a step fails"), std::string::npos) << t;
+  EXPECT_NE(t.find("FAIL  latency.decision_service: p99_us = 2000 µs = 4.48 x latency.raw_nginx (limit <= 3 x "
+                   "latency.raw_nginx's 446 µs = 1339 µs)"),
+            std::string::npos)
+      << t;
+
+  thr.confirmed = false;
+  thr.search_resolution.reset();
+  thr.search_stop = "budget: a bisect step at 1200 RPS (5 s) would exceed THROUGHPUT_BUDGET_S=60 s (used 60 s)";
+  t = RenderSummaryTable(run, SampleMeta(), nullptr);
+  EXPECT_NE(t.find("at least 1001 (no step failed) UNCONFIRMED"), std::string::npos) << t;
+  EXPECT_NE(t.find("no resolution (no step failed), 96 s of load, UNCONFIRMED; stopped early: budget"),
+            std::string::npos)
+      << t;
 }
 
 }  // namespace
