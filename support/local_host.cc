@@ -1,5 +1,7 @@
 #include "support/local_host.h"
 
+#include "support/interrupts.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -269,6 +271,18 @@ Result<ExecResult> LocalHost::run(const Command& cmd) {
   auto spawned = Spawn(host, cmd, setup, POSIX_SPAWN_SETPGROUP);
   if (!spawned.ok()) return spawned.error();
   const pid_t pid = *spawned;
+  // Killed by its group if the suite is interrupted (support/interrupts.h).
+  TrackChildGroup(pid);
+  struct Untrack {
+    pid_t pid;
+    // While an interrupt is being handled, the calling thread must not go
+    // on with the run (its command was just killed): it parks until the
+    // interrupt thread exits the process.
+    ~Untrack() {
+      UntrackChildGroup(pid);
+      ParkIfInterrupted();
+    }
+  } untrack{pid};
   out_w.reset();
   err_w.reset();
   ::fcntl(out_r.get(), F_SETFL, O_NONBLOCK);

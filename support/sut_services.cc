@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "support/jwt.h"
+#include "support/interrupts.h"
 #include "support/nginx_conf.h"
 #include "support/shell_quote.h"
 
@@ -149,9 +150,15 @@ std::string PolicyEvidence::summary() const {
 }
 
 SutServices::SutServices(Host& host, const Config& config, const ProvisionInfo& info)
-    : host_(host), cfg_(config), info_(info) {}
+    : host_(host), cfg_(config), info_(info) {
+  // On SIGINT/SIGTERM mid-run the services are stopped by their pids.
+  cleanup_id_ = RegisterCleanup([this] { (void)StopAll(); });
+}
 
-SutServices::~SutServices() { (void)StopAll(); }
+SutServices::~SutServices() {
+  UnregisterCleanup(cleanup_id_);
+  (void)StopAll();
+}
 
 std::string SutServices::run_dir(const std::string& service) const {
   return cfg_.bench_dir + "/run/" + service;

@@ -123,7 +123,8 @@ class SutServices {
   ProvisionInfo info_;
   std::vector<ServiceHandle> handles_;
   std::map<std::string, size_t> log_offset_;
-  std::vector<std::string> leftovers_;  // service -> error.log size at start
+  std::vector<std::string> leftovers_;
+  int cleanup_id_ = 0;  // support/interrupts.h registration  // service -> error.log size at start
 };
 
 namespace detail {
