@@ -498,15 +498,21 @@ Result<ExecResult> SshHost::run(const Command& cmd) {
 Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
   auto pro = Prologue(name(), cmd);
   if (!pro.ok()) return pro.error();
-  std::string script = "printf '\\001fvbench-pgid %s\\n' \"$$\" >&2\n" + *pro + "exec " +
-                       ShellJoin(cmd.argv);
-  auto r = RunScriptLocked(script, cmd.timeout);
+  // The watchdog: fd 3 keeps the channel's stdin (a background list would
+  // get /dev/null otherwise); its EOF (channel closed) ends the group.
+  std::string script = "printf '\\001fvbench-pgid %s\\n' \"$$\" >&2\n"
+                       "exec 3<&0\n"
+                       "{ cat >/dev/null; kill -TERM -- \"-$$\"; } <&3 >/dev/null 2>&1 &\n"
+                       "exec 3<&-\n" +
+                       *pro + "exec " + ShellJoin(cmd.argv) + " </dev/null";
+  auto r = RunScriptLocked(script, cmd.timeout, /*keep_stdin_open=*/true);
   if (!r.ok()) return Error{r.error().message + " (running '" + cmd.argv[0] + "')"};
   return r;
 }
 
 // Runs `script` through the login shell on one exec channel (see the header).
-Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseconds timeout) {
+Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseconds timeout,
+                                            bool keep_stdin_open) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
   ssh_session ss = s_->ssh;
@@ -528,7 +534,7 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   g.cb = &cb;
   if (ssh_channel_request_exec(g.ch, script.c_str()) != SSH_OK)
     return Error{who + "exec request refused: " + ssh_get_error(ss)};
-  ssh_channel_send_eof(g.ch);  // stdin: empty
+  if (!keep_stdin_open) ssh_channel_send_eof(g.ch);  // stdin: empty
 
   const bool limited = timeout.count() > 0;
   const auto deadline = Clock::now() + timeout;

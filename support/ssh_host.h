@@ -18,12 +18,22 @@
 //
 // run(cmd): one exec channel per command. The remote login shell (must be a
 // POSIX shell: sh, bash, dash, ksh, zsh) gets
-//   printf '\001fvbench-pgid %s\n' $$ >&2; cd <cwd> && exec env K=V... <argv>
+//   printf '\001fvbench-pgid %s\n' $$ >&2          (marker line, see below)
+//   exec 3<&0; { cat >/dev/null; kill -TERM -- -$$; } <&3 >/dev/null 2>&1 &
+//   exec 3<&-
+//   cd <cwd> || marker nocwd; export K=V...; command -v <argv0> || marker notfound
+//   exec <argv> </dev/null
 // with every word quoted by ShellQuote (support/shell_quote.h), so arguments
 // with spaces, quotes, $, ;, newlines, backslashes reach argv byte-exact.
 // OpenSSH (and Dropbear) start the session's shell in a new session, so
-// `$$` is the id of the command's process group; that first stderr line is
-// taken off ExecResult::err and remembered. stdin gets EOF at once. stdout and
+// `$$` is the id of the command's process group; the marker lines are taken
+// off ExecResult::err (nocwd / notfound become Errors). The command's stdin is
+// /dev/null; the channel's stdin stays open and feeds the watchdog, which
+// sends SIGTERM to the process group when the channel ends: a command the
+// controller abandons (controller killed, Ctrl-C, connection lost) does not
+// outlive it, and background leftovers of a finished command are ended when
+// run() closes the channel (long-lived processes belong in start_service).
+// stdout and
 // stderr are read until the channel's EOF (non-blocking polling, any volume on
 // both streams); then the exit status is taken only from the exit-status
 // message (or exit-signal: term_signal = the signal's number, exit_code -1).
@@ -127,7 +137,10 @@ class SshHost : public Host {
   SshHost(SshTarget target, SshConnectOptions options);
   Result<void> ConnectLocked();
   Result<ExecResult> RunLocked(const Command& cmd);
-  Result<ExecResult> RunScriptLocked(const std::string& script, std::chrono::milliseconds timeout);
+  // keep_stdin_open: the channel's stdin stays open until the channel ends
+  // (run()'s watchdog reads it); otherwise EOF is sent at once.
+  Result<ExecResult> RunScriptLocked(const std::string& script, std::chrono::milliseconds timeout,
+                                     bool keep_stdin_open = false);
 
   SshTarget target_;
   SshConnectOptions options_;

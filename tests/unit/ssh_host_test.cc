@@ -14,6 +14,7 @@
 #include <openssl/sha.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -339,6 +340,55 @@ TEST(SshHost, TimeoutKillsTheRemoteProcessGroup) {
                         "sh", shell_pid, child_pid}));
   ASSERT_TRUE(check.ok()) << check.error().message;
   EXPECT_EQ(check->out, "");
+}
+
+// Liveness of remote pids: prints "alive <pid>" for each that runs (zombies
+// count as dead: nobody may reap them).
+Command AliveCheck(const std::vector<std::string>& pids) {
+  Command c = Cmd({"sh", "-c",
+                   "for p in \"$@\"; do [ -r /proc/$p/stat ] || continue; "
+                   "read -r s </proc/$p/stat; s=${s##*\")\"}; set -- $s; "
+                   "[ \"$1\" = Z ] || echo \"alive $p\"; done",
+                   "sh"});
+  c.argv.insert(c.argv.end(), pids.begin(), pids.end());
+  return c;
+}
+
+TEST(SshHost, AbandonedRunDoesNotOutliveTheController) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::string pidfile = "/tmp/fvbench-ssh-abandon-" + std::to_string(::getpid());
+  // A controller process that runs a long command and is then SIGKILLed.
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto c = SshHost::Connect(TargetFor(g_hosts.sut));
+    if (c.ok())
+      (void)(*c)->run(Cmd({"sh", "-c", "sleep 300 & echo \"$$ $!\" >" + pidfile + "; wait"}));
+    ::_exit(0);
+  }
+  std::string pids;
+  for (int i = 0; i < 200 && pids.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto r = h->read_file(pidfile);
+    if (r.ok() && r->find('\n') != std::string::npos) pids = *r;
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ASSERT_FALSE(pids.empty()) << "the abandoned command never started";
+  std::istringstream in(pids);
+  std::string shell_pid, sleep_pid;
+  in >> shell_pid >> sleep_pid;
+  std::string alive = "?";
+  for (int i = 0; i < 100 && !alive.empty(); ++i) {
+    auto r = h->run(AliveCheck({shell_pid, sleep_pid}));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    alive = r->out;
+    if (!alive.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(alive, "") << "the abandoned command outlived its controller";
+  (void)h->run(Cmd({"rm", "-f", pidfile}));
 }
 
 TEST(SshHost, StartErrorsAreErrorsNotExitCodes) {
