@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <regex>
 
 #include "support/json_fields.h"
 #include "support/jwt.h"
@@ -130,14 +129,7 @@ std::string HostPinning(const char* what, const std::string& cpuset, bool autose
 
 namespace detail {
 
-std::string RedactPlan(std::string text) {
-  const std::string jwt = BenchJwt();
-  for (size_t pos = text.find(jwt); !jwt.empty() && pos != std::string::npos; pos = text.find(jwt, pos)) {
-    text.replace(pos, jwt.size(), "<redacted>");
-  }
-  static const std::regex bearer(R"(Bearer [A-Za-z0-9._~+/=-]+)");
-  return std::regex_replace(text, bearer, "Bearer <redacted>");
-}
+std::string RedactPlan(std::string text) { return RedactSecrets(std::move(text)); }
 
 std::string AutoCpuset(int cores, bool have_taskset, bool first_half) {
   if (!have_taskset || cores < 8) return "";
@@ -294,7 +286,7 @@ Result<void> Testbed::WritePlanSection(const std::string& title, const std::stri
 
 std::string Testbed::PinningNote() const {
   const Config& c = config_;
-  if (!pinning_.empty()) return "pinning: " + pinning_;
+  if (!pinning_.empty()) return pinning_;
   if (c.oresty_cpuset.empty() && c.k6_cpuset.empty()) {
     return c.remote() ? "unpinned" : "unpinned: the load engine and the SUT share all cores";
   }

@@ -108,7 +108,8 @@ class Testbed {
 };
 
 namespace detail {
-// The JWT (BenchJwt()) and any "Bearer <token>" replaced by "<redacted>".
+// RedactSecrets (jwt.h): the bench JWT, its secret, any other JWT and any
+// "Bearer <token>" replaced.
 std::string RedactPlan(std::string text);
 // The 50/50 split of one host: "0-<n/2-1>" (first half) or "<n/2>-<n-1>"
 // (second half) when have_taskset and cores >= 8, else "".
