@@ -221,6 +221,27 @@ TEST(ValidityCheckPhase, UnpinnedLocalIsInformationalOnly) {
   EXPECT_THAT(FailedValidity(v), IsEmpty());
 }
 
+TEST(ValidityCheckPhase, UnpinnedEngineBusyShareIsReportedNotGated) {
+  // Unpinned on the SUT's host the "engine's cpus" are all cpus; 100 % busy
+  // there is the SUT's work too, so it cannot fail the phase on its own.
+  PhaseContext ctx = Policy();
+  ctx.sharing = *CoreSharing(true, "", "");
+  PhaseObservation busy = Calm();
+  busy.loadgen_busy = 1.0;
+  busy.loadgen_cpuset = "";
+  auto v = CheckPhase(Healthy(), busy, ctx, ValidityParams{});
+  const ValidityCheck* c = Find(v, "loadgen_cpu");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_TRUE(c->informational);
+  EXPECT_TRUE(ValidityPassed(v));
+  // Pinned onto the SUT's own cpu, the same reading is gated.
+  ctx.sharing = *CoreSharing(true, "0", "0");
+  busy.loadgen_cpuset = "0";
+  v = CheckPhase(Healthy(), busy, ctx, ValidityParams{});
+  EXPECT_FALSE(ValidityPassed(v));
+}
+
 TEST(ValidityCoreSharing, Cases) {
   EXPECT_EQ(*CoreSharing(false, "", ""), "");
   EXPECT_EQ(*CoreSharing(true, "0", "1"), "");
