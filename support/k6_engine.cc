@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "support/jwt.h"
 #include "support/k6_summary.h"
 #include "support/shell_quote.h"
 
@@ -157,7 +158,7 @@ class K6Engine : public LoadEngine {
     auto r = host_.run(*cmd);
     if (!r.ok()) return Fail(spec, fmt::format("could not start k6: {}", r.error().message));
     (void)WriteLocalFile(controller_dir + "/" + spec.phase + ".k6.log",
-                         "== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err);
+                         RedactSecrets("== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err));
     if (auto ok = CheckExit(spec, *cmd, *r, "run"); !ok.ok()) return ok.error();
 
     if (auto f = host_.fetch(summary, local_summary); !f.ok()) {

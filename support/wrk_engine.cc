@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "support/dry_run_host.h"
+#include "support/jwt.h"
 #include "support/shell_quote.h"
 #include "support/wrk_output.h"
 
@@ -139,7 +140,7 @@ class WrkEngine : public LoadEngine {
 
     auto r = host_.run(*cmd);
     if (!r) return fail(r.error().message);
-    if (auto w = WriteLocal(local_base + ".stdout.txt", r->out); !w) return fail(w.error().message);
+    if (auto w = WriteLocal(local_base + ".stdout.txt", RedactSecrets(r->out)); !w) return fail(w.error().message);
     if (!r->success()) {
       return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
     }
