@@ -110,7 +110,7 @@ Result<std::unique_ptr<Host>> ConnectSsh(const std::string& role, const std::str
                              target.error().message)};
   }
   auto host = SshHost::Connect(*target);
-  if (!host) return Error{fmt::format("{} host {}: {}", role, destination, host.error().message)};
+  if (!host) return Error{fmt::format("{} host: {}", role, host.error().message)};  // names the target
   return std::unique_ptr<Host>(std::move(*host));
 }
 
