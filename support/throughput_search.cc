@@ -160,7 +160,10 @@ class Search {
       }
       NoteFail(target);
       if (at_cap_) at_cap_ = false;  // the cap did not hold over the longer run
-      double next = std::floor(target * (1 - p_.resolution));
+      // Step down by the resolution, doubling the step after each failed
+      // round (2 %, 4 %, 8 % ...) so that a budget is not spent creeping.
+      double next = std::floor(target * (1 - std::min(0.5, p_.resolution * step_down_)));
+      step_down_ *= 2;
       if (next >= target) next = target - 1;
       if (next < std::max(1.0, p_.min_rps)) {
         out_.stop_reason = fmt::format("no confirmation passed down to {} RPS", FormatNumber(target));
@@ -222,6 +225,7 @@ class Search {
   bool at_cap_ = false;                // the cap passed (and, once confirmed, held)
   bool stopped_ = false;               // an engine error stopped the search
   double confirmed_target_ = 0;
+  double step_down_ = 1;  // multiple of the resolution for the next step down
 };
 
 }  // namespace

@@ -304,7 +304,7 @@ TEST(MaxSearch, FailingConfirmationStepsDown) {
   const StepResult& c = o.steps[o.reported_step];
   EXPECT_TRUE(c.passed);
   EXPECT_LE(c.target_rps, 2900);
-  EXPECT_GE(c.target_rps, 2900 * 0.98 * 0.98);
+  EXPECT_GE(c.target_rps, 2900 * 0.98 * 0.96);  // steps of 2 %, then 4 %
   ASSERT_TRUE(o.resolution.has_value());  // against the failed confirmation
   EXPECT_GT(*o.resolution, 0);
 }
