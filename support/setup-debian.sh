@@ -14,7 +14,7 @@ packages=(
   # SUT runtime (used when OpenResty is not installed) and fairvisor edge's Lua deps
   nginx libnginx-mod-http-lua lua-cjson lua-resty-core
   # load engine available offline; provisioning, probes, pinning
-  wrk curl git ca-certificates iproute2 procps util-linux
+  wrk curl git ca-certificates openssl iproute2 procps util-linux
 )
 
 SUDO=""
