@@ -31,10 +31,14 @@ struct LoadResult {
   double error_rate = 0;       // failed / requests, 0..1
   LatencyUs latency_us;
   // Engine kept up with the schedule: k6 dropped_iterations == 0, or wrk's
-  // send lag within bound. Set by the parser from the engine's own counters.
+  // late-send share within bound (wrk_output.h). Set by the parser from the
+  // engine's own counters.
   bool kept_up = true;
   uint64_t dropped_iterations = 0;   // k6 `dropped_iterations.count` (absent = 0)
   double max_send_lag_us = 0;        // wrk pacing script: worst lateness vs schedule
+  // wrk pacing script: share (fraction 0..1) of paced sends more than 10 ms
+  // behind their slot (pace.lua send_lag_us.late_10ms / sent); 0 for k6.
+  double late_send_share = 0;
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
   std::string raw_path;        // the raw engine output this was parsed from
   // Not from the engine: set by the scenario runner when a validity check of

@@ -63,6 +63,7 @@ RepeatSummary SummarizeRepeats(const std::vector<LoadResult>& runs) {
     m.kept_up = m.kept_up && r.kept_up;
     m.dropped_iterations = std::max(m.dropped_iterations, r.dropped_iterations);
     m.max_send_lag_us = std::max(m.max_send_lag_us, r.max_send_lag_us);
+    m.late_send_share = std::max(m.late_send_share, r.late_send_share);
     all_evidence = all_evidence && r.ratelimit_evidence.has_value();
   }
   if (all_evidence) {

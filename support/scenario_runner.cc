@@ -81,8 +81,9 @@ void ApplyRepeats(ScenarioResult& out, const std::vector<LoadResult>& runs) {
 std::vector<std::string> PhaseNotes(const LoadResult& load, bool expect_evidence) {
   std::vector<std::string> notes;
   if (!load.kept_up) {
-    notes.push_back(fmt::format("engine fell behind its schedule ({} dropped iterations, max send lag {})",
-                                load.dropped_iterations, FormatUs(load.max_send_lag_us)));
+    notes.push_back(fmt::format(
+        "engine fell behind its schedule ({} dropped iterations, {} of sends > 10 ms late, max send lag {})",
+        load.dropped_iterations, FormatPercent(load.late_send_share), FormatUs(load.max_send_lag_us)));
   }
   if (load.target_rps > 0 && load.achieved_rps < 0.97 * load.target_rps) {
     notes.push_back(fmt::format("achieved {} RPS is under 97% of the target {} RPS",

@@ -45,7 +45,8 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   if (!load.kept_up) {
     behind = load.dropped_iterations > 0
                  ? fmt::format("engine fell behind ({} dropped iterations)", load.dropped_iterations)
-                 : fmt::format("engine fell behind (max send lag {} µs)", FormatNumber(load.max_send_lag_us));
+                 : fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs)",
+                                   FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us));
     if (params.require_kept_up) bad.push_back(behind);
   }
   StepVerdict v;

@@ -151,7 +151,7 @@ class WrkEngine : public LoadEngine {
     }
     auto text = ReadLocal(local_json);
     if (!text) return fail(text.error().message);
-    auto parsed = ParseWrkOutput(*text, local_json, spec.rate_rps, kDefaultMaxSendLagUs);
+    auto parsed = ParseWrkOutput(*text, local_json, spec.rate_rps, kDefaultMaxLateShare);
     if (!parsed) return fail(parsed.error().message);
     LoadResult result = std::move(*parsed);
     result.raw_path = local_json;

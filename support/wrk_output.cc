@@ -98,7 +98,7 @@ class Reader {
 }  // namespace
 
 Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
-                                     double target_rps, double max_lag_us_allowed) {
+                                     double target_rps, double max_late_share) {
   Reader r(source_name);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return r.Fail("empty output (pace.lua's done() did not run or wrote nothing)");
@@ -222,13 +222,15 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   load.achieved_rps = static_cast<double>(load.requests) / load.duration_s;
   load.max_send_lag_us = out.send_lag.max_us;
   const bool paced = out.sent > 0 || load.requests == 0;
-  load.kept_up = paced && out.send_lag.max_us <= max_lag_us_allowed;
+  load.late_send_share =
+      out.sent == 0 ? 0.0 : static_cast<double>(out.send_lag.late_10ms) / static_cast<double>(out.sent);
+  load.kept_up = paced && load.late_send_share <= max_late_share;
   return out;
 }
 
 Result<LoadResult> ParseWrkOutput(std::string_view text, const std::string& source_name,
-                                  double target_rps, double max_lag_us_allowed) {
-  auto parsed = ParseWrkPaceOutput(text, source_name, target_rps, max_lag_us_allowed);
+                                  double target_rps, double max_late_share) {
+  auto parsed = ParseWrkPaceOutput(text, source_name, target_rps, max_late_share);
   if (!parsed) return parsed.error();
   return std::move(parsed->load);
 }

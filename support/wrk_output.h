@@ -24,15 +24,24 @@
 //   non_2xx      = exact statuses outside 200..299 when pace.lua counted them
 //                  (non_2xx_source "response"); otherwise wrk's errors.status,
 //                  which counts status > 399 only (3xx slip through).
-//   kept_up      = the engine kept to its schedule: send_lag_us.max <=
-//                  max_lag_us_allowed and sent > 0 when requests > 0 (sent == 0
+//   late_send_share = send_lag_us.late_10ms / sent (0 when sent == 0): the
+//                  share of sends more than 10 ms (kDefaultMaxSendLagUs) behind
+//                  their slot. wrk's timers tick in whole milliseconds, so lag
+//                  up to ~1-2 ms is quantisation; 10 ms late means connections
+//                  ran out, or the loadgen CPU was saturated or descheduled.
+//   kept_up      = the engine kept to its schedule: late_send_share <=
+//                  max_late_share and sent > 0 when requests > 0 (sent == 0
 //                  means delay()/request() never paced: not an open model).
+//                  With the default kDefaultMaxLateShare (0.001) the p99.9 of
+//                  send lag is <= 10 ms, so a reported percentile up to p99.9
+//                  is not hidden by more than 10 ms of coordinated omission
+//                  (latency from schedule at q <= measured latency at
+//                  q + late share, plus 10 ms). A bound on the worst lag alone
+//                  (this parser's first rule) failed whole search steps on one
+//                  20-60 ms descheduling of the engine on a 2-core host; the
+//                  worst lag is still reported (max_send_lag_us).
 //                  Socket errors are not held against the engine (wrk cannot
 //                  tell whose fault they are); they count in error_rate.
-//                  Recommended bound: kDefaultMaxSendLagUs (10 ms): wrk's
-//                  timers tick in whole milliseconds, so lag up to ~1-2 ms is
-//                  quantisation; 10 ms late means connections ran out or the
-//                  loadgen CPU was saturated.
 //   max_send_lag_us = send_lag_us.max; ratelimit_evidence copied when present.
 //   engine "wrk"; engine_version empty (the engine fills it); raw_path = source_name.
 //
@@ -53,7 +62,8 @@
 
 namespace fvbench {
 
-inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms
+inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms: pace.lua's late_10ms bound
+inline constexpr double kDefaultMaxLateShare = 0.001;   // fraction of sends > 10 ms late
 
 // Everything pace.lua reports, beyond the engine-neutral LoadResult.
 struct WrkOutput {
@@ -78,11 +88,11 @@ struct WrkOutput {
 
 Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
                                      double target_rps,
-                                     double max_lag_us_allowed = kDefaultMaxSendLagUs);
+                                     double max_late_share = kDefaultMaxLateShare);
 
 // The LoadResult part of ParseWrkPaceOutput.
 Result<LoadResult> ParseWrkOutput(std::string_view text, const std::string& source_name,
                                   double target_rps,
-                                  double max_lag_us_allowed = kDefaultMaxSendLagUs);
+                                  double max_late_share = kDefaultMaxLateShare);
 
 }  // namespace fvbench

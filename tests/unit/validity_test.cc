@@ -132,7 +132,8 @@ TEST(ValidityCheckPhase, EngineThatCannotReachTheTargetIsCaught) {
   const ValidityCheck* kept = Find(v, "engine_kept_up");
   ASSERT_NE(kept, nullptr);
   EXPECT_FALSE(kept->passed);
-  EXPECT_GT(kept->measured, kDefaultMaxSendLagUs);
+  EXPECT_GT(kept->measured, 0.99);  // share of sends > 10 ms late
+  EXPECT_THAT(kept->detail, HasSubstr("worst lag"));
   const ValidityCheck* ach = Find(v, "achieved_rate");
   ASSERT_NE(ach, nullptr);
   EXPECT_FALSE(ach->passed);

@@ -76,14 +76,36 @@ TEST(WrkOutput, PacedRecordingMapsEveryField) {
   EXPECT_EQ(r->non_2xx_source, "errors.status (status > 399 only)");
 }
 
-TEST(WrkOutput, LagBoundDecidesKeptUp) {
-  const std::string text = Fixture("paced_get_2000rps.json");
-  auto strict = ParseWrkOutput(text, "paced.json", 2000, /*max_lag_us_allowed=*/5000);
-  ASSERT_TRUE(strict.ok()) << strict.error().message;
-  EXPECT_FALSE(strict->kept_up);  // max lag 5532 µs > 5000
-  auto loose = ParseWrkOutput(text, "paced.json", 2000, 5532.013);
-  ASSERT_TRUE(loose.ok());
-  EXPECT_TRUE(loose->kept_up);  // bound is inclusive
+// A send lag document: `late10` of 10000 sends were > 10 ms behind their slot.
+std::string LagDoc(const std::string& late10, const std::string& lag_max) {
+  std::string d = Doc("10000", R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})", "0", lag_max,
+                      "10000");
+  const std::string from = R"("late_10ms":0)";
+  d.replace(d.find(from), from.size(), R"("late_10ms":)" + late10);
+  return d;
+}
+
+TEST(WrkOutput, LateSendShareDecidesKeptUp) {
+  // One 60 ms descheduling that made 10 of 10000 sends late: p99.9 of send
+  // lag is still <= 10 ms, the engine kept up (the bound is inclusive).
+  auto hiccup = ParseWrkOutput(LagDoc("10", "60000"), "hiccup.json", 500);
+  ASSERT_TRUE(hiccup.ok()) << hiccup.error().message;
+  EXPECT_TRUE(hiccup->kept_up);
+  EXPECT_DOUBLE_EQ(hiccup->late_send_share, 0.001);
+  EXPECT_DOUBLE_EQ(hiccup->max_send_lag_us, 60000);
+  // One more late send: over the default share.
+  auto behind = ParseWrkOutput(LagDoc("11", "60000"), "behind.json", 500);
+  ASSERT_TRUE(behind.ok());
+  EXPECT_FALSE(behind->kept_up);
+  // The share bound is a parameter.
+  auto strict = ParseWrkOutput(LagDoc("1", "12000"), "strict.json", 500, /*max_late_share=*/0.0);
+  ASSERT_TRUE(strict.ok());
+  EXPECT_FALSE(strict->kept_up);
+  // The recording: max lag 5.5 ms, no send > 10 ms late.
+  auto rec = ParseWrkOutput(Fixture("paced_get_2000rps.json"), "paced.json", 2000);
+  ASSERT_TRUE(rec.ok());
+  EXPECT_TRUE(rec->kept_up);
+  EXPECT_EQ(rec->late_send_share, 0.0);
 }
 
 TEST(WrkOutput, OverloadRecordingIsNotKeptUp) {
@@ -91,6 +113,7 @@ TEST(WrkOutput, OverloadRecordingIsNotKeptUp) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_FALSE(r->load.kept_up);
   EXPECT_GT(r->load.max_send_lag_us, 1e6);  // the schedule fell seconds behind
+  EXPECT_GT(r->load.late_send_share, 0.99);   // nearly every send was late
   EXPECT_LT(r->load.achieved_rps, 0.5 * 200000);
   EXPECT_EQ(r->load.error_rate, 0.0);  // every response was fine: only lag shows it
   // wrk's stats_correct() invented samples; visible as samples > recorded.
