@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -163,6 +164,94 @@ Result<pid_t> Spawn(const std::string& host, const Command& cmd, SpawnSetup& set
   return pid;
 }
 
+// run()'s spawn: like Spawn(), but by fork + execve so that the child can ask
+// the kernel for SIGKILL when the thread that started it dies
+// (prctl(PR_SET_PDEATHSIG)). A suite process killed outright (SIGKILL from a
+// ctest TIMEOUT, the OOM killer) cannot run any cleanup; this way the load
+// engine it was running dies with it instead of loading the SUT unattended.
+// The signal survives execve (not for set-uid programs) and taskset's exec.
+// Between fork and execve only async-signal-safe calls. stdin is /dev/null,
+// stdout/stderr the given fds, a new process group, empty signal mask,
+// default dispositions, fds >= 3 closed. An exec failure comes back through a
+// close-on-exec pipe as its errno.
+Result<pid_t> SpawnDyingWithParent(const std::string& host, const Command& cmd, int out_fd,
+                                   int err_fd) {
+  if (cmd.argv.empty() || cmd.argv[0].empty())
+    return Error{host + ": cannot start a command with an empty argv"};
+  const std::string& argv0 = cmd.argv[0];
+  if (!cmd.cwd.empty()) {
+    struct stat st;
+    if (::stat(cmd.cwd.c_str(), &st) != 0)
+      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd + ": " +
+                   ErrnoText(errno)};
+    if (!S_ISDIR(st.st_mode))
+      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd +
+                   " is not a directory"};
+  }
+  std::string path;
+  std::vector<std::string> env = BuildEnv(cmd.env, &path);
+  auto program = ResolveProgram(host, argv0, path);
+  if (!program.ok()) return program.error();
+  std::vector<char*> argv;
+  for (const auto& a : cmd.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const char* prog = program->c_str();
+  const char* cwd = cmd.cwd.empty() ? nullptr : cmd.cwd.c_str();
+
+  int status_pipe[2];
+  if (::pipe2(status_pipe, O_CLOEXEC) != 0)
+    return Error{host + ": cannot start '" + argv0 + "': pipe: " + ErrnoText(errno)};
+  Fd status_r(status_pipe[0]), status_w(status_pipe[1]);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return Error{host + ": cannot start '" + argv0 + "': fork: " + ErrnoText(errno)};
+  if (pid == 0) {
+    const int sw = status_pipe[1];
+    auto die = [sw](int err) {
+      (void)!::write(sw, &err, sizeof err);
+      ::_exit(127);
+    };
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) die(errno);
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
+    if (::setpgid(0, 0) != 0) die(errno);
+    int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull < 0) die(errno);
+    if (::dup2(devnull, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) die(errno);
+    if (cwd != nullptr && ::chdir(cwd) != 0) die(errno);
+    // Close fds >= 3 except the status pipe (close-on-exec: closed by execve).
+    const unsigned lo = 3, hi = static_cast<unsigned>(sw);
+    if (hi > lo) ::syscall(SYS_close_range, lo, hi - 1, 0);
+    ::syscall(SYS_close_range, hi + 1, ~0U, 0);
+    struct sigaction dfl;
+    std::memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int s = 1; s < NSIG; ++s) ::sigaction(s, &dfl, nullptr);  // EINVAL for KILL/STOP: fine
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::execve(prog, argv.data(), envp.data());
+    die(errno);
+  }
+  status_w.reset();
+  int err = 0;
+  ssize_t n;
+  do {
+    n = ::read(status_r.get(), &err, sizeof err);
+  } while (n < 0 && errno == EINTR);
+  if (n == static_cast<ssize_t>(sizeof err)) {
+    int st;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    return Error{host + ": cannot start '" + argv0 + "'" +
+                 (*program != argv0 ? " (" + *program + ")" : std::string()) + ": " +
+                 ErrnoText(err)};
+  }
+  return pid;
+}
+
 Result<void> MakeParentDirs(const std::string& host, const std::string& path) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (parent.empty()) return Ok();
@@ -263,12 +352,7 @@ Result<ExecResult> LocalHost::run(const Command& cmd) {
                  "': " + ErrnoText(errno)};
   Fd err_r(err_pipe[0]), err_w(err_pipe[1]);
 
-  SpawnSetup setup;
-  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&setup.actions, out_w.get(), 1);
-  posix_spawn_file_actions_adddup2(&setup.actions, err_w.get(), 2);
-  posix_spawnattr_setpgroup(&setup.attr, 0);
-  auto spawned = Spawn(host, cmd, setup, POSIX_SPAWN_SETPGROUP);
+  auto spawned = SpawnDyingWithParent(host, cmd, out_w.get(), err_w.get());
   if (!spawned.ok()) return spawned.error();
   const pid_t pid = *spawned;
   // Killed by its group if the suite is interrupted (support/interrupts.h).

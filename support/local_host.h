@@ -1,6 +1,8 @@
 // LocalHost: the Host contract (support/host.h) on this machine.
 //
-// run(): posix_spawn without a shell. argv[0] without a '/' is looked up in
+// run(): fork + execve without a shell; the child dies with the calling
+// thread (PR_SET_PDEATHSIG SIGKILL), so a suite process killed outright
+// (ctest TIMEOUT sends SIGKILL) leaves no load engine running. argv[0] without a '/' is looked up in
 // the PATH of the child's environment (inherited environment with cmd.env
 // added / overriding). The child gets stdin from /dev/null, its own process
 // group, default signal dispositions and an empty signal mask; stdout and

@@ -164,6 +164,32 @@ TEST_F(LocalHostTest, TermIgnoringCommandGetsKilled) {
   EXPECT_EQ(r.term_signal, SIGKILL);
 }
 
+// A caller killed outright (SIGKILL: a ctest TIMEOUT) cannot clean up; the
+// command it was running must die with it (PR_SET_PDEATHSIG), not go on
+// loading a server unattended.
+TEST_F(LocalHostTest, CommandDiesWithItsSigkilledCaller) {
+  const std::string pidfile = Path("cmd.pid");
+  pid_t caller = ::fork();
+  ASSERT_GE(caller, 0);
+  if (caller == 0) {
+    LocalHost host;
+    Command c;
+    c.argv = {"sh", "-c", "echo $$ > " + pidfile + "; exec sleep 30"};
+    c.timeout = std::chrono::seconds(60);
+    (void)host.run(c);
+    ::_exit(0);
+  }
+  int cmd = 0;
+  ASSERT_TRUE(Eventually([&] { return (cmd = std::atoi(Slurp(pidfile).c_str())) > 1; }))
+      << "the caller never started its command";
+  ASSERT_EQ(::kill(caller, SIGKILL), 0);
+  int st = 0;
+  ASSERT_EQ(::waitpid(caller, &st, 0), caller);
+  EXPECT_TRUE(Eventually([&] { return Dead(cmd); }))
+      << "command " << cmd << " outlived its SIGKILLed caller";
+  if (!Dead(cmd)) ::kill(cmd, SIGKILL);
+}
+
 TEST_F(LocalHostTest, BackgroundGrandchildDoesNotHoldTheCall) {
   // The grandchild keeps the pipes open; run() returns once the child exits.
   auto start = std::chrono::steady_clock::now();
