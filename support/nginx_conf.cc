@@ -71,10 +71,23 @@ const char kBackendChatCompletionJson[] =
     R"({"id":"chatcmpl-bench","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}})"
     "\n";
 
+std::string RenderStatusServer(const std::string& socket, const std::string& indent) {
+  if (socket.empty()) return "";
+  return fmt::format(
+      "{0}server {{  # fvbench status listener (progress lines), off the measured path\n"
+      "{0}  listen unix:{1};\n"
+      "{0}  access_log off;\n"
+      "{0}  location = /fvbench_status {{ stub_status; }}\n"
+      "{0}  location / {{ return 404; }}\n"
+      "{0}}}\n",
+      indent, socket);
+}
+
 std::string RenderBaselineConf(const NginxParams& p) {
   return Common(p) + HttpHead(p) +
          "    location / { default_type text/plain; return 200 \"ok\\n\"; }\n"
-         "  }\n"
+         "  }\n" +
+         RenderStatusServer(p.status_socket) +
          "}\n";
 }
 
@@ -82,7 +95,8 @@ std::string RenderBackendConf(const NginxParams& p) {
   return Common(p) + HttpHead(p) +
          fmt::format("    location / {{ default_type application/json; return 200 {}; }}\n",
                      Quote(kBackendChatCompletionJson)) +
-         "  }\n"
+         "  }\n" +
+         RenderStatusServer(p.status_socket) +
          "}\n";
 }
 
@@ -140,6 +154,20 @@ std::string EnvSubst(std::string_view text, const std::map<std::string, std::str
 
 }  // namespace detail
 
+namespace {
+// RenderStatusServer as a std::regex_replace format string: `$` doubled, no
+// trailing newline (the line is joined with one).
+std::string StatusServerForRegex(const std::string& socket) {
+  std::string out;
+  for (char c : RenderStatusServer(socket, "  ")) {
+    if (c == '$') out += '$';
+    out += c;
+  }
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+}  // namespace
+
 Result<std::string> RenderFairvisorConf(std::string_view template_text, const FairvisorParams& p) {
   const std::string src = "fairvisor edge docker/nginx.conf.template";
   std::string text = detail::EnvSubst(template_text, FairvisorTemplateVars(p));
@@ -186,8 +214,8 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
                       fmt::format("$1worker_connections {};", p.worker_connections), 1, 1);
   add("http {", R"(^(\s*)http\s*\{\s*$)",
                       fmt::format("$1http {{\n$1  client_body_temp_path {0}/tmp/client_body;\n"
-                                  "$1  proxy_temp_path {0}/tmp/proxy;",
-                                  pfx),
+                                  "$1  proxy_temp_path {0}/tmp/proxy;{1}",
+                                  pfx, p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
                       1, 1);
   add("resolver ...;", R"(^(\s*)resolver\s+[^;]*;)",
                       p.resolver.empty()

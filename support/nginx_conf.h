@@ -25,6 +25,8 @@
 //   http {                      -> followed by client_body_temp_path and proxy_temp_path
 //                                  under <prefix>/tmp (Debian's nginx has absolute
 //                                  compiled-in temp paths under /var/lib/nginx)
+//   http {                      -> also followed by the status server below, when
+//                                  status_socket is set
 // and, for distro nginx, `load_module <module_dir>/ndk_http_module.so;` and
 // `load_module <module_dir>/ngx_http_lua_module.so;` prepended (OpenResty has
 // Lua built in).
@@ -34,6 +36,17 @@
 // names the variable and line; a Docker-only path left after the rewrites
 // (/opt/fairvisor, /etc/fairvisor, /etc/nginx/iplists, /dev/stderr,
 // /tmp/nginx.pid, 127.0.0.11) names the line.
+//
+// Status listener (all three configs, when status_socket is set): one more
+// server block, off the measured path, for the progress lines
+// (progress_ticker.h):
+//   server { listen unix:<status_socket>; access_log off;
+//            location = /fvbench_status { stub_status; } location / { return 404; } }
+// stub_status is ngx_http_stub_status_module (--with-http_stub_status_module
+// in `nginx -V`; the caller checks). A unix socket takes no port and is not
+// reachable from the network; nginx removes it on a clean stop, not after a
+// crash (the caller removes a stale one: bind() fails on an existing path).
+// Its path must fit sockaddr_un (at most kMaxUnixSocketPath bytes).
 #pragma once
 
 #include <map>
@@ -55,7 +68,14 @@ struct NginxParams {
   int worker_connections = 4096;
   int keepalive_requests = 100000;     // seed: 100000
   std::string log_level = "warn";      // error_log level
+  std::string status_socket;           // "" = no status listener
 };
+
+// sun_path is 108 bytes with the terminating NUL.
+inline constexpr size_t kMaxUnixSocketPath = 107;
+
+// The status server block, indented for the http block; "" when socket is "".
+std::string RenderStatusServer(const std::string& socket, const std::string& indent = "  ");
 
 // Raw nginx: `return 200 "ok\n"` on / and /livez.
 std::string RenderBaselineConf(const NginxParams& p);
@@ -82,6 +102,7 @@ struct FairvisorParams {
   std::string resolver;                // empty = drop the resolver directive
   bool load_lua_modules = false;       // distro nginx: prepend the load_module lines
   std::string module_dir = kDebianNginxModuleDir;
+  std::string status_socket;           // "" = no status listener
 };
 
 // The five variables envsubst substitutes, by name. They must also be in the

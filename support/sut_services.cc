@@ -14,6 +14,7 @@
 #include "support/jwt.h"
 #include "support/interrupts.h"
 #include "support/nginx_conf.h"
+#include "support/progress.h"
 #include "support/shell_quote.h"
 
 namespace fvbench {
@@ -305,6 +306,12 @@ Result<void> SutServices::Start(const Spec& spec) {
     return Error{fmt::format("host {}: `{}` failed: {}", host_.name(), ShellJoin(mk.argv),
                              m ? Trim(m->err) : m.error().message)};
   }
+  if (!spec.status_socket.empty()) {
+    // A socket file left by a crashed nginx would make bind() fail.
+    Command rm;
+    rm.argv = {"rm", "-f", spec.status_socket};
+    (void)host_.run(rm);
+  }
   const std::string conf = dir + "/conf/nginx.conf";
   if (auto w = host_.write_file(conf, spec.conf); !w) {
     return Error{fmt::format("host {}: writing {}: {}", host_.name(), conf, w.error().message)};
@@ -335,6 +342,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   if (!h) return Error{fmt::format("host {}: starting {} (`{}`): {}", host_.name(), spec.name,
                                    ShellJoin(run.argv), h.error().message)};
   handles_.push_back(*h);
+  if (!spec.status_socket.empty()) status_sockets_[spec.name] = spec.status_socket;
   if (cfg_.dry_run) return Ok();
   (void)host_.write_file(dir + "/logs/owner", fmt::format("{} {}\n", ControllerHostname(), getpid()));
 
@@ -374,7 +382,8 @@ Result<void> SutServices::StartBaseline() {
   p.listen_addr = listen_addr();
   p.port = cfg_.nginx_port;
   p.worker_connections = WorkerConnections();
-  return Start({"baseline", cfg_.nginx_port, RenderBaselineConf(p), {}, false});
+  p.status_socket = StatusSocketFor("baseline");
+  return Start({"baseline", cfg_.nginx_port, RenderBaselineConf(p), {}, false, p.status_socket});
 }
 
 Result<void> SutServices::StartBackend() {
@@ -383,7 +392,8 @@ Result<void> SutServices::StartBackend() {
   p.listen_addr = listen_addr();
   p.port = cfg_.backend_port;
   p.worker_connections = WorkerConnections();
-  return Start({"backend", cfg_.backend_port, RenderBackendConf(p), {}, false});
+  p.status_socket = StatusSocketFor("backend");
+  return Start({"backend", cfg_.backend_port, RenderBackendConf(p), {}, false, p.status_socket});
 }
 
 Result<void> SutServices::StartFairvisor(const std::string& mode, const std::string& policy_path) {
@@ -413,6 +423,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.asn_map_path = info_.asn_map_path.empty() ? dir + "/conf/asn_type.map" : info_.asn_map_path;
   p.load_lua_modules = info_.load_lua_modules;
   if (!info_.module_dir.empty()) p.module_dir = info_.module_dir;
+  p.status_socket = StatusSocketFor("fv");
   auto conf = RenderFairvisorConf(*tmpl, p);
   if (!conf) return Error{fmt::format("{} (read from {} on host {})", conf.error().message, tmpl_path,
                                       host_.name())};
@@ -424,10 +435,45 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
       return Error{fmt::format("host {}: writing {}: {}", host_.name(), p.asn_map_path, w.error().message)};
     }
   }
-  Spec spec{"fv", cfg_.fv_port, *conf, FairvisorTemplateVars(p), true};
+  Spec spec{"fv", cfg_.fv_port, *conf, FairvisorTemplateVars(p), true, p.status_socket};
   spec.env["FAIRVISOR_CONFIG_FILE"] = policy_path;
   spec.env["FAIRVISOR_SAAS_URL"] = "";  // standalone mode even if the caller's environment has one
   return Start(spec);
+}
+
+std::string SutServices::StatusSocketFor(const std::string& service) {
+  if (cfg_.dry_run) {
+    status_why_ = "DRY_RUN";
+    return "";
+  }
+  if (auto pp = ProgressParamsFromEnv(CurrentEnvironment()); pp && pp->period_s && *pp->period_s == 0) {
+    status_why_ = "FVBENCH_PROGRESS_S=0";
+    return "";
+  }
+  if (!stub_status_) {
+    Command v;
+    v.argv = {info_.nginx_bin.empty() ? "nginx" : info_.nginx_bin, "-V"};
+    v.timeout = std::chrono::seconds(10);
+    auto r = host_.run(v);
+    stub_status_ = r && r->success() && (r->err + r->out).find("--with-http_stub_status_module") != std::string::npos;
+    if (!*stub_status_) {
+      status_why_ = fmt::format("host {}: `{}` does not list --with-http_stub_status_module", host_.name(),
+                                ShellJoin(v.argv));
+    }
+  }
+  if (!*stub_status_) return "";
+  std::string path = run_dir(service) + "/logs/status.sock";
+  if (path.size() > kMaxUnixSocketPath) {
+    status_why_ = fmt::format("status socket {} is longer than {} bytes (shorten BENCH_DIR)", path,
+                              kMaxUnixSocketPath);
+    return "";
+  }
+  return path;
+}
+
+std::string SutServices::status_socket(const std::string& service) const {
+  auto it = status_sockets_.find(service);
+  return it == status_sockets_.end() ? "" : it->second;
 }
 
 Result<void> SutServices::StopAll() {
@@ -439,6 +485,7 @@ Result<void> SutServices::StopAll() {
     }
   }
   handles_.clear();
+  status_sockets_.clear();
   if (!errors.empty()) return Error{fmt::format("host {}: stopping services: {}", host_.name(), errors)};
   return Ok();
 }

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,6 +101,15 @@ class SutServices {
   std::string local_addr() const;
   const std::vector<ServiceHandle>& handles() const { return handles_; }
 
+  // The status listener of a running service (nginx_conf.h, for the
+  // progress lines of progress_ticker.h): the unix socket path on this host,
+  // or "" with status_unavailable() saying why (no stub_status in `nginx -V`,
+  // the path is longer than a unix socket allows, FVBENCH_PROGRESS_S=0,
+  // DRY_RUN). Each Start* adds it when possible (removing a stale socket
+  // file first); its absence never fails a start.
+  std::string status_socket(const std::string& service) const;
+  const std::string& status_unavailable() const { return status_why_; }
+
  private:
   struct Spec {
     std::string name;  // baseline | backend | fv
@@ -107,7 +117,10 @@ class SutServices {
     std::string conf;
     std::map<std::string, std::string> env;
     bool readyz = false;
+    std::string status_socket;  // "" = none
   };
+  // The socket path the service's config should listen on, or "" (status_why_ set).
+  std::string StatusSocketFor(const std::string& service);
   Result<void> Start(const Spec& spec);
   Result<void> CheckPortFree(int port);
   // A master recorded in <run>/logs/nginx.pid whose command line names this
@@ -125,6 +138,9 @@ class SutServices {
   std::map<std::string, size_t> log_offset_;
   std::vector<std::string> leftovers_;
   int cleanup_id_ = 0;  // support/interrupts.h registration  // service -> error.log size at start
+  std::optional<bool> stub_status_;               // `nginx -V` lists the module (asked once)
+  std::string status_why_;
+  std::map<std::string, std::string> status_sockets_;  // running service -> socket
 };
 
 namespace detail {

@@ -214,5 +214,44 @@ TEST(RenderBackend, ChatCompletionBodyQuoted) {
   EXPECT_TRUE(Has(c, "location = /livez"));
 }
 
+TEST(StatusListener, AbsentByDefault) {
+  EXPECT_FALSE(Has(RenderBaselineConf(Plain()), "stub_status"));
+  EXPECT_FALSE(Has(RenderBackendConf(Plain()), "stub_status"));
+  auto fv = RenderFairvisorConf(kTemplate, Params());
+  ASSERT_TRUE(fv.ok()) << fv.error().message;
+  EXPECT_FALSE(Has(*fv, "stub_status"));
+  EXPECT_EQ(RenderStatusServer(""), "");
+}
+
+TEST(StatusListener, OwnServerOnAUnixSocketInEveryConfig) {
+  const std::string block =
+      "  server {  # fvbench status listener (progress lines), off the measured path\n"
+      "    listen unix:/b/run/x/logs/status.sock;\n"
+      "    access_log off;\n"
+      "    location = /fvbench_status { stub_status; }\n"
+      "    location / { return 404; }\n"
+      "  }\n";
+  EXPECT_EQ(RenderStatusServer("/b/run/x/logs/status.sock"), block);
+  NginxParams p = Plain();
+  p.status_socket = "/b/run/x/logs/status.sock";
+  for (const std::string& c : {RenderBaselineConf(p), RenderBackendConf(p)}) {
+    // After the measured server, inside http, which it closes.
+    size_t measured = c.find("listen 127.0.0.1:18482;");
+    size_t status = c.find(block);
+    ASSERT_NE(status, std::string::npos) << c;
+    EXPECT_LT(measured, status);
+    EXPECT_EQ(c.substr(status + block.size()), "}\n");
+    EXPECT_EQ(std::count(c.begin(), c.end(), '{'), std::count(c.begin(), c.end(), '}')) << c;
+  }
+  FairvisorParams f = Params();
+  f.status_socket = "/b/run/fv/logs/status$.sock";  // a `$` must survive the regex replacement
+  auto fv = RenderFairvisorConf(kTemplate, f);
+  ASSERT_TRUE(fv.ok()) << fv.error().message;
+  EXPECT_TRUE(Has(*fv, "  proxy_temp_path /b/run/fv/tmp/proxy;\n  server {  # fvbench status listener")) << *fv;
+  EXPECT_TRUE(Has(*fv, "    listen unix:/b/run/fv/logs/status$.sock;\n")) << *fv;
+  EXPECT_TRUE(Has(*fv, "    listen 127.0.0.1:18480;\n"));  // the measured listener is unchanged
+  EXPECT_EQ(std::count(fv->begin(), fv->end(), '{'), std::count(fv->begin(), fv->end(), '}'));
+}
+
 }  // namespace
 }  // namespace fvbench

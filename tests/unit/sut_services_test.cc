@@ -18,6 +18,7 @@
 
 #include "support/jwt.h"
 #include "support/local_host.h"
+#include "support/progress.h"
 
 namespace fvbench {
 namespace {
@@ -208,6 +209,33 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
   // Logs stay.
   struct stat st;
   EXPECT_EQ(stat((cfg_.bench_dir + "/run/baseline/logs/error.log").c_str(), &st), 0);
+}
+
+TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {
+  SutServices sut(host_, cfg_, info_);
+  // A socket file left by a crashed nginx must not block the start.
+  const std::string sock = cfg_.bench_dir + "/run/baseline/logs/status.sock";
+  ASSERT_TRUE(host_.write_file(sock, "").ok());
+  auto started = sut.StartBaseline();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  ASSERT_EQ(sut.status_socket("baseline"), sock) << sut.status_unavailable();
+  EXPECT_EQ(sut.status_socket("fv"), "");
+  auto read = [&]() -> uint64_t {
+    Command c;
+    c.argv = {"curl", "-sS", "-m", "2", "--unix-socket", sock, "http://localhost/fvbench_status"};
+    auto r = host_.run(c);
+    EXPECT_TRUE(r.ok() && r->success()) << (r.ok() ? r->err : r.error().message);
+    auto st = ParseStubStatus(r.ok() ? r->out : "");
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+    return st.ok() ? st->requests : 0;
+  };
+  const uint64_t before = read();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Curl(kNginxPort, "/"), "ok\n");
+  // The measured port has no status page: its every path answers "ok".
+  EXPECT_EQ(Curl(kNginxPort, "/fvbench_status"), "ok\n");
+  EXPECT_EQ(read(), before + 4 + 1);  // 4 GETs + this read
+  ASSERT_TRUE(sut.StopAll().ok());
+  EXPECT_EQ(sut.status_socket("baseline"), "");
 }
 
 TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
