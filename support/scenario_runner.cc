@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "support/jwt.h"
+#include "support/progress.h"
+#include "support/progress_ticker.h"
 #include "support/repeats.h"
 #include "support/step_search.h"
 #include "support/throughput_search.h"
@@ -154,6 +158,33 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   } else if (error.empty()) {
     error = sh.error().message;
   }
+  // Progress lines while a phase runs (progress_ticker.h): what it is, the
+  // target rate, elapsed/total s, the rate the SUT served so far (its nginx's
+  // stub_status) and, in a search, the load used out of the budget.
+  ProgressParams progress_params;
+  if (auto p = ProgressParamsFromEnv(CurrentEnvironment()); p) {
+    progress_params = *p;
+  } else if (error.empty()) {
+    error = p.error().message;
+  }
+  std::string phase_label = "measuring";       // what the lines call the phase
+  std::optional<double> search_load_before;    // a search's load seconds before this phase
+  const double search_budget_s = c.throughput_search == ThroughputSearchKind::kSeed
+                                     ? 0
+                                     : c.throughput_budget_s + (c.repeat - 1) * c.confirm_dur_s;
+  auto ticker_for = [&](const LoadSpec& s, const std::string& label, const SutServices& services) {
+    TickerSetup t;
+    t.base.scenario = plan.id;
+    t.base.phase = label;
+    t.base.target_rps = s.rate_rps;
+    t.base.total_s = s.duration_s;
+    t.base.search_load_s = search_load_before;
+    t.base.budget_s = search_budget_s;
+    t.tick_s = c.dry_run ? 0 : TickPeriod(progress_params, s.duration_s);
+    t.status_socket = services.status_socket(plan.sut == SutSetup::kBaseline ? "baseline" : "fv");
+    t.unavailable = services.status_unavailable();
+    return std::make_unique<ProgressTicker>(tb.sut(), std::move(t), progress);
+  };
   const double warm_rate = plan.kind == ScenarioKind::kLatency ? c.latency_rps : c.throughput_search_max * 0.5;
   if (c.warmup_dur_s > 0) {
     LoadSpec w = spec;
@@ -163,7 +194,10 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     w.count_ratelimit = false;
     progress(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan.id, FormatNumber(warm_rate),
                          FormatNumber(c.warmup_dur_s)));
+    auto ticker = ticker_for(w, "warmup", svc);
+    ticker->Start();
     if (auto r = tb.engine().warmup(w); !r) error = "warmup: " + r.error().message;
+    (void)ticker->Stop();
   }
 
   // Every measured phase (a latency run, a search step, a confirmation run)
@@ -200,8 +234,11 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     PhaseMonitor monitor(tb.sut(), tb.loadgen(), watched, mo);
     auto monitoring = monitor.Start();
     if (!monitoring) problems.push_back(monitoring.error().message);
+    auto ticker = ticker_for(s, phase_label, svc);
+    ticker->Start();
     auto r = tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
     PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
+    const std::optional<double> served = ticker->Stop();
     if (!r) return r;
     obs.quiet = quiet;
     problems.insert(problems.end(), obs.problems.begin(), obs.problems.end());
@@ -219,10 +256,12 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       rec.validity.push_back(std::move(m));
     }
     const std::string failed = FailedValidity(rec.validity);
-    progress(fmt::format("{}: {} validity {}{}; SUT {}", plan.id, s.phase,
+    progress(fmt::format("{}: {} validity {}{}; SUT {}{}", plan.id, phase_label,
                          failed.empty() ? "ok" : "FAILED: " + failed,
                          !failed.empty() && vp.mode == ValidityMode::kWarn ? " (VALIDITY=warn: recorded only)" : "",
-                         rec.usage.empty() ? "usage not sampled" : DescribeUsage(rec.usage)));
+                         rec.usage.empty() ? "usage not sampled" : DescribeUsage(rec.usage),
+                         served ? fmt::format("; SUT served {} RPS (stub_status)", FormatNumber(std::round(*served)))
+                                : ""));
     if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
     phase_records[r->raw_path] = std::move(rec);
     return r;
@@ -251,6 +290,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     for (int i = 0; i < c.repeat && error.empty(); ++i) {
       LoadSpec s = spec;
       s.phase = c.repeat > 1 ? fmt::format("{}_r{}", phase_base, i + 1) : phase_base;
+      phase_label = c.repeat > 1 ? fmt::format("run {} of {}", i + 1, c.repeat) : "measuring";
       progress(fmt::format("{}: measuring {} RPS for {} s{}", plan.id, FormatNumber(s.rate_rps),
                            FormatNumber(s.duration_s),
                            c.repeat > 1 ? fmt::format(" (run {} of {})", i + 1, c.repeat) : ""));
@@ -269,6 +309,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     }
   } else if (error.empty()) {
     out.search = c.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
+    double search_load_s = 0;  // planned seconds of the steps run so far (the budget's measure)
     auto step = [&](const StepRequest& req) -> Result<LoadResult> {
       LoadSpec s = spec;
       s.phase = fmt::format("{}_s{:02}{}", phase_base, req.index, req.role.empty() ? "" : "_" + req.role);
@@ -277,7 +318,10 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       std::string label = fmt::format("step {}{}", req.index + 1, req.role.empty() ? "" : " (" + req.role + ")");
       progress(fmt::format("{}: {} at {} RPS for {} s", plan.id, label, FormatNumber(req.target_rps),
                            FormatNumber(s.duration_s)));
+      phase_label = label;
+      search_load_before = search_load_s;
       auto r = measure(s);
+      search_load_s += s.duration_s;
       if (r) {
         progress(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}", plan.id, label,
                              FormatNumber(r->achieved_rps), FormatUs(r->latency_us.p99),
