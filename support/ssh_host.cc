@@ -5,8 +5,11 @@
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pwd.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -196,6 +199,19 @@ bool ValidEnvName(const std::string& k) {
 Result<std::string> Prologue(const std::string& host, const Command& cmd) {
   if (cmd.argv.empty() || cmd.argv[0].empty())
     return Error{host + ": cannot start a command with an empty argv"};
+  // A NUL byte cannot travel in an SSH exec request (a C string) nor in argv:
+  // the command line would be cut short silently. Refused, naming the word.
+  for (size_t i = 0; i < cmd.argv.size(); ++i)
+    if (cmd.argv[i].find('\0') != std::string::npos)
+      return Error{host + ": cannot run '" + cmd.argv[0].substr(0, cmd.argv[0].find('\0')) +
+                   "': argv[" + std::to_string(i) +
+                   "] contains a NUL byte (not representable in a command line)"};
+  for (const auto& [k, v] : cmd.env)
+    if (k.find('\0') != std::string::npos || v.find('\0') != std::string::npos)
+      return Error{host + ": cannot run '" + cmd.argv[0] + "': environment variable '" +
+                   k.substr(0, k.find('\0')) + "' contains a NUL byte"};
+  if (cmd.cwd.find('\0') != std::string::npos)
+    return Error{host + ": cannot run '" + cmd.argv[0] + "': cwd contains a NUL byte"};
   std::string s;
   if (!cmd.cwd.empty())
     s += "cd " + ShellQuote(cmd.cwd) + " 2>/dev/null || { printf '\\001fvbench-nocwd\\n' >&2; exit 127; }\n";
@@ -259,6 +275,29 @@ std::string KillGroupScript(int pgid, milliseconds grace) {
          "i=0; while [ $i -lt 100 ]; do gone $P && { echo kill; exit 0; }; sleep 0.05; "
          "i=$((i+1)); done\n"
          "echo alive; exit 1\n";
+}
+
+// The kernel ends the connection (reads then fail with "Connection timed
+// out") when the peer acknowledges nothing for `limit`: TCP_USER_TIMEOUT
+// bounds unacknowledged data, keepalive probes (idle limit/3, every limit/6)
+// make an idle connection carry some. A peer whose sshd is stopped still
+// acknowledges (the kernel does), so this covers dead links and hosts only.
+Result<void> SetDeadLinkTimeout(ssh_session ss, milliseconds limit) {
+  if (limit.count() <= 0) return Ok();
+  int fd = ssh_get_fd(ss);
+  if (fd < 0) return Error{"dead-link timeout: no socket"};
+  int on = 1;
+  int idle = std::max<int>(1, static_cast<int>(limit.count() / 3000));
+  int intvl = std::max<int>(1, static_cast<int>(limit.count() / 6000));
+  int cnt = 3;
+  unsigned int user_timeout = static_cast<unsigned int>(limit.count());
+  if (::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof user_timeout) != 0)
+    return Error{"dead-link timeout: setsockopt: " + ErrnoText(errno)};
+  return Ok();
 }
 
 std::string RandomSuffix() {
@@ -486,6 +525,8 @@ Result<void> SshHost::ConnectLocked() {
     }
   }
   SetSessionTimeout(ss, options_.io_timeout);
+  if (auto d = SetDeadLinkTimeout(ss, options_.dead_link_timeout); !d.ok())
+    return Error{who + d.error().message};
   s_ = std::move(s);
   return Ok();
 }
@@ -527,13 +568,29 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   ChannelGuard g;
   g.ch = ssh_channel_new(ss);
   if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
-  if (ssh_channel_open_session(g.ch) != SSH_OK)
-    return Error{who + "cannot open a session channel: " + ssh_get_error(ss)};
+  // Opening the channel and the exec request wait for the server's answer:
+  // bounded by the command's own timeout when that is shorter than the I/O
+  // timeout (a stopped sshd answers nothing while its kernel keeps the TCP
+  // connection alive).
+  const milliseconds open_bound =
+      timeout.count() > 0 ? std::min(timeout, options_.io_timeout) : options_.io_timeout;
+  SetSessionTimeout(ss, open_bound);
+  auto no_answer = [&](const char* step, int rc) -> Error {
+    std::string detail = ssh_get_error(ss);
+    if (rc == SSH_AGAIN || detail.empty())
+      detail = "no answer from the ssh server within " + std::to_string(open_bound.count()) +
+               " ms (sshd stopped or overloaded?)" + (detail.empty() ? "" : "; " + detail);
+    SetSessionTimeout(ss, options_.io_timeout);
+    return Error{who + step + ": " + detail};
+  };
+  if (int rc = ssh_channel_open_session(g.ch); rc != SSH_OK)
+    return no_answer("cannot open a session channel", rc);
   if (ssh_add_channel_callbacks(g.ch, &cb) != SSH_OK)
-    return Error{who + "cannot set channel callbacks: " + ssh_get_error(ss)};
+    return no_answer("cannot set channel callbacks", SSH_ERROR);
   g.cb = &cb;
-  if (ssh_channel_request_exec(g.ch, script.c_str()) != SSH_OK)
-    return Error{who + "exec request refused: " + ssh_get_error(ss)};
+  if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK)
+    return no_answer("exec request refused", rc);
+  SetSessionTimeout(ss, options_.io_timeout);
   if (!keep_stdin_open) ssh_channel_send_eof(g.ch);  // stdin: empty
 
   const bool limited = timeout.count() > 0;
@@ -590,7 +647,8 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
     for (const auto& m : TakeMarkers(&err_copy))
       if (m.rfind("pgid ", 0) == 0) pgid = std::atoi(m.c_str() + 5);
     if (pgid > 1) {
-      auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(30));
+      // 15 s: the kill script needs at most 2 s + 5 s; also bounds its channel's opening.
+      auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
       if (!k.ok()) return Error{k.error().message + " (killing process group " +
                                 std::to_string(pgid) + " after the timeout)"};
       if (k->out.find("alive") != std::string::npos)

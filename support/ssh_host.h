@@ -42,6 +42,10 @@
 // SIGKILL 2 s later if it is still there, the first channel is closed, and
 // the result has timed_out = true, exit_code -1 and the output read so far.
 // Err when the channel could not be opened or broke (names host and argv[0]).
+// Opening the channel and the exec request are bounded by min(cmd.timeout,
+// io_timeout) ("no answer from the ssh server within N ms"); the kill after a
+// timeout by 15 s. A NUL byte in argv, an env value or cwd is an Err naming
+// the word (an exec request is a C string: it would be cut short).
 //
 // Files over SFTP: write_file creates missing parent directories (mkdir -p),
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
@@ -85,6 +89,13 @@ struct SshConnectOptions {
   // Bound on any single blocking SSH/SFTP operation after connecting
   // (a stalled transfer, an unanswered channel request).
   std::chrono::milliseconds io_timeout{std::chrono::seconds(60)};
+  // A link on which the peer acknowledges nothing for this long is declared
+  // dead by the kernel (TCP keepalive + TCP_USER_TIMEOUT on the socket): a
+  // running command then fails with "connection lost while the command ran:
+  // ... Connection timed out" instead of waiting out its own timeout.
+  // 0 = off. (A stopped sshd on a live host is not a dead link: the host's
+  // kernel still acknowledges; io_timeout and the command timeout bound it.)
+  std::chrono::milliseconds dead_link_timeout{std::chrono::seconds(15)};
 };
 
 // Resolves `destination` with SSH_OPTS and the user's ssh config (I/O: reads
