@@ -85,6 +85,83 @@ std::string CheckCpuList(const std::string& s) {
 // 20 -> "20", 0.5 -> "0.5".
 std::string FormatShort(double v) { return fmt::format("{}", v); }
 
+// A/B mode (config.h): FVBENCH_AB and the *_B variables, each B value
+// validated like A's. REPEAT: default 5 in A/B mode, at least 3.
+Result<void> LoadAbConfig(const ConfigInputs& in, const Reader& r, Config& c) {
+  std::string ab = r.str("FVBENCH_AB", "");
+  if (ab != "" && ab != "0" && ab != "1") return Error{fmt::format("FVBENCH_AB='{}': expected 0 or 1", ab)};
+  std::string b_var;
+  for (const char* v : {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"}) {
+    if (r.has(v) && b_var.empty()) b_var = v;
+  }
+  if (ab == "0" && !b_var.empty()) {
+    return Error{fmt::format("FVBENCH_AB=0 but {}='{}' is set: unset it, or set FVBENCH_AB=1 for an A/B run", b_var,
+                             r.str(b_var.c_str(), ""))};
+  }
+  c.ab = ab == "1" || !b_var.empty();
+  c.edge_src_b = r.str("FAIRVISOR_EDGE_SRC_B", c.edge_src);
+  c.edge_ref_b = r.str("FAIRVISOR_EDGE_REF_B", c.edge_ref);
+  c.policy_dir_b = r.str("FVBENCH_POLICY_DIR_B", c.policy_dir);
+  c.fv_dir_b = r.str("FV_DIR_B", c.fv_dir + "-b");
+  std::string gate = r.str("AB_GATE", "0");
+  if (gate != "0" && gate != "1") return Error{fmt::format("AB_GATE='{}': expected 0 or 1", gate)};
+  c.ab_gate = gate == "1";
+  if (!c.ab) return Ok();
+  if (!r.has("REPEAT")) {
+    c.repeat = 5;
+  } else if (c.repeat < 3) {
+    return Error{fmt::format("REPEAT='{}': A/B mode needs at least 3 pairs per phase (a confidence interval from "
+                             "fewer is too wide to call anything; default 5)",
+                             r.str("REPEAT", ""))};
+  }
+  {
+    const std::string& v = c.fv_dir_b;
+    if (v.empty() || v[0] != '/') return Error{fmt::format("FV_DIR_B='{}': must be an absolute path", v)};
+    std::string n = std::filesystem::path(v).lexically_normal().string();
+    while (n.size() > 1 && n.back() == '/') n.pop_back();
+    if (n == "/") return Error{fmt::format("FV_DIR_B='{}': refusing the root directory", v)};
+    if (n.find_first_of(" \t\n\r'\";{}$`\\") != std::string::npos) {
+      return Error{fmt::format("FV_DIR_B='{}': must not contain whitespace, quotes, ';', braces, '$', '`' or "
+                               "backslashes (it is written into nginx configs)", v)};
+    }
+    if (n == c.fv_dir) return Error{fmt::format("FV_DIR_B='{}': the same directory as FV_DIR; B's clone needs its own", v)};
+    c.fv_dir_b = n;
+  }
+  const bool url = c.edge_src_b.find("://") != std::string::npos || c.edge_src_b.rfind("git@", 0) == 0;
+  if (!url) {
+    if (c.edge_src_b[0] != '/') {
+      return Error{fmt::format("FAIRVISOR_EDGE_SRC_B='{}': expected a git URL or an absolute path", c.edge_src_b)};
+    }
+    if (!c.remote() && !c.edge_skipped && in.file_exists &&
+        !in.file_exists(c.edge_src_b + "/docker/nginx.conf.template")) {
+      return Error{fmt::format(
+          "FAIRVISOR_EDGE_SRC_B='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)", c.edge_src_b)};
+    }
+  }
+  if (c.policy_dir_b.empty() || c.policy_dir_b[0] != '/') {
+    return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': must be an absolute path (tests run in the build tree, not "
+                             "where ctest was started)", c.policy_dir_b)};
+  }
+  if (in.file_exists) {
+    for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+      std::string f = c.policy_dir_b + "/" + p;
+      if (!in.file_exists(f)) {
+        return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': missing policy file {}", c.policy_dir_b, f)};
+      }
+    }
+  }
+  if (r.has("AB_RATE_FRACTION")) {
+    auto v = r.positive("AB_RATE_FRACTION", c.ab_rate_fraction, "a fraction of A's maximum, 0 < x <= 1");
+    if (!v) return v.error();
+    if (*v > 1) {
+      return Error{fmt::format("AB_RATE_FRACTION='{}': must be <= 1 (a fraction of A's searched maximum)",
+                               r.str("AB_RATE_FRACTION", ""))};
+    }
+    c.ab_rate_fraction = *v;
+  }
+  return Ok();
+}
+
 }  // namespace
 
 const char* EngineName(Engine e) { return e == Engine::kK6 ? "k6" : "wrk"; }
@@ -343,6 +420,12 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
                                "ctest was started)", name, *val)};
     }
   }
+  // Validated as a results.json by the provision fixture (baseline.h).
+  c.baseline = r.str("FVBENCH_BASELINE", "");
+  if (!c.baseline.empty() && c.baseline[0] != '/') {
+    return Error{fmt::format("FVBENCH_BASELINE='{}': must be an absolute path (tests run in the build tree, not "
+                             "where ctest was started)", c.baseline)};
+  }
   if (in.file_exists) {
     for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
       std::string f = c.policy_dir + "/" + p;
@@ -357,6 +440,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
       return Error{fmt::format("FVBENCH_REFERENCE='{}': no such file", c.reference)};
     }
   }
+  if (auto ab = LoadAbConfig(in, r, c); !ab) return ab.error();
   return c;
 }
 

@@ -88,7 +88,27 @@ struct Config {
   std::string policy_dir;      // FVBENCH_POLICY_DIR: simple.json, complex.json, llm.json
   std::string thresholds;      // FVBENCH_THRESHOLDS: profile file
   std::string reference;       // FVBENCH_REFERENCE: reference results file
+  std::string baseline;        // FVBENCH_BASELINE: an earlier run's results.json; reports show deltas to it
+                               // instead of to the reference (baseline.h); "" = none
   std::string source_dir;      // the suite's own source tree (k6/, support/ scripts)
+
+  // A/B mode (support/ab_compare.h, README "A/B mode"): FVBENCH_AB=1, or any
+  // of the *_B variables set. Side A is edge_src / edge_ref / policy_dir above;
+  // side B defaults to A's value for each. REPEAT (the pairs per phase)
+  // defaults to 5 and must be >= 3.
+  bool ab = false;
+  std::string edge_src_b;    // FAIRVISOR_EDGE_SRC_B (git URL or absolute path)
+  std::string edge_ref_b;    // FAIRVISOR_EDGE_REF_B
+  std::string policy_dir_b;  // FVBENCH_POLICY_DIR_B
+  std::string fv_dir_b;      // FV_DIR_B: where B's clone goes (default FV_DIR + "-b")
+  // AB_RATE_FRACTION: throughput A/B runs go at this fraction of A's searched
+  // maximum (0 < x <= 1, default 0.8).
+  double ab_rate_fraction = 0.8;
+  // AB_GATE=1: a significant difference where B is worse fails the scenario
+  // (the regression gate); 0 (default): reported only.
+  bool ab_gate = false;
+  // B's tree is A's (same source and ref): provisioning prepares it once.
+  bool ab_same_edge() const { return edge_src_b == edge_src && edge_ref_b == edge_ref; }
 
   bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
 };

@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "support/ab_report.h"
 #include "support/json_fields.h"
 #include "support/ratios.h"
 
@@ -221,6 +222,7 @@ json ScenarioResultToJsonValue(const ScenarioResult& r) {
   j["spread"] = json::object();
   for (const auto& [metric, sp] : r.spread) j["spread"][metric] = SpreadToJson(sp);
   j["policy"] = r.policy;
+  if (r.ab) j["ab"] = AbResultToJsonValue(*r.ab);  // A/B mode only (ab_report.h)
   j["started_unix"] = Num(r.started_unix);
   j["finished_unix"] = Num(r.finished_unix);
   return j;
@@ -339,6 +341,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   }
   ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);
+  if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
   r.started_unix = ReadNum(v, "started_unix", path);
   r.finished_unix = ReadNum(v, "finished_unix", path);
   return r;

@@ -22,7 +22,7 @@
 //
 // Fields added after the first documents (a step's "role"; a scenario's
 // "search", "confirmed", "search_resolution", "search_load_s", "search_stop",
-// "repeats", "spread", "ratio_checks") are
+// "repeats", "spread", "ratio_checks"; "ab" in A/B mode, ab_report.h) are
 // optional on read, so older schema_version 1 files still load.
 //
 // Readers reject a missing or different schema_version, and name the source

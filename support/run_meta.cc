@@ -54,6 +54,12 @@ json RunMetaToJsonValue(const RunMeta& m) {
   j["finished_unix"] = m.finished_unix;
   j["started_utc"] = FormatUtc(m.started_unix);
   j["finished_utc"] = FormatUtc(m.finished_unix);
+  if (m.ab) {
+    j["ab"] = {{"edge_source_a", m.edge_source}, {"edge_ref_a", m.edge_ref},   {"edge_commit_a", m.edge_commit},
+               {"policy_dir_a", m.policy_dir},   {"edge_source_b", m.edge_source_b}, {"edge_ref_b", m.edge_ref_b},
+               {"edge_commit_b", m.edge_commit_b}, {"policy_dir_b", m.policy_dir_b}, {"pairs", m.ab_pairs},
+               {"rate_fraction", m.ab_rate_fraction}};
+  }
   return j;
 }
 
@@ -87,6 +93,19 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.reference_source = OptString(v, "reference_source", path);
     m.started_unix = OptNumber(v, "started_unix", path, 0);
     m.finished_unix = OptNumber(v, "finished_unix", path, 0);
+    if (v.contains("ab")) {
+      const std::string ap = path + ".ab";
+      const json& ab = GetObject(v, "ab", path);
+      m.ab = true;
+      m.edge_ref = OptString(ab, "edge_ref_a", ap);
+      m.policy_dir = OptString(ab, "policy_dir_a", ap);
+      m.edge_source_b = OptString(ab, "edge_source_b", ap);
+      m.edge_ref_b = OptString(ab, "edge_ref_b", ap);
+      m.edge_commit_b = OptString(ab, "edge_commit_b", ap);
+      m.policy_dir_b = OptString(ab, "policy_dir_b", ap);
+      m.ab_pairs = static_cast<int>(OptUint(ab, "pairs", ap, 0));
+      m.ab_rate_fraction = OptNumber(ab, "rate_fraction", ap, 0);
+    }
   } catch (const JsonFieldError& e) {
     return Error{e.message};
   }

@@ -43,6 +43,17 @@ struct RunMeta {
   std::string reference_source;     // reference file used, empty = none
   double started_unix = 0;
   double finished_unix = 0;
+  // A/B mode (ab_compare.h): what each side ran. Written to JSON only when
+  // `ab` is true (an "ab" object); optional on read.
+  bool ab = false;
+  std::string edge_ref;           // FAIRVISOR_EDGE_REF of side A ("" = as checked out / default branch)
+  std::string policy_dir;         // FVBENCH_POLICY_DIR of side A
+  std::string edge_source_b;      // FAIRVISOR_EDGE_SRC_B
+  std::string edge_ref_b;         // FAIRVISOR_EDGE_REF_B
+  std::string edge_commit_b;      // commit of B's tree (" (dirty)" appended when modified)
+  std::string policy_dir_b;       // FVBENCH_POLICY_DIR_B
+  int ab_pairs = 0;               // REPEAT: A/B pairs per measured phase
+  double ab_rate_fraction = 0;    // AB_RATE_FRACTION (throughput A/B runs, of A's maximum)
 };
 
 // Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0, a negative or non-finite

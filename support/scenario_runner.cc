@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -80,6 +81,31 @@ void ApplyRepeats(ScenarioResult& out, const std::vector<LoadResult>& runs) {
   out.spread = s.spread;
 }
 
+// A/B mode: (re)starts the SUT for one side: the backend (reverse_proxy) and
+// edge on that side's tree (Testbed::sut_info_b for B, given to `svc`'s
+// constructor) with that side's copy of the policy (policy_dir / policy_dir_b),
+// then proves the policy live, as StartSut does.
+Result<void> StartAbSide(Testbed& tb, SutServices& svc, const ScenarioPlan& plan, bool side_b, const std::string& jwt,
+                         const std::string& body) {
+  if (plan.sut == SutSetup::kReverseProxy) {
+    if (auto r = svc.StartBackend(); !r) return r;
+  }
+  const std::string policy = (side_b ? tb.policy_dir_b() : tb.policy_dir()) + "/" + plan.policy_file;
+  const char* mode = plan.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
+  if (auto r = svc.StartFairvisor(mode, policy); !r) return r;
+  auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
+  if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan.policy_id, policy, ev.error().message)};
+  return Ok();
+}
+
+// Edge's CPU (cores) in a phase's SUT usage; NaN when not sampled.
+double FvCpu(const std::vector<ServiceUsage>& usage) {
+  for (const ServiceUsage& u : usage) {
+    if (u.service == "fv") return u.cpu_cores;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace
 
 std::vector<std::string> PhaseNotes(const LoadResult& load, bool expect_evidence) {
@@ -120,6 +146,11 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   const std::string jwt = plan.with_jwt ? BenchJwt() : "";
   const std::string body = plan.chat_body ? kLlmBody : "";
   SutServices svc(tb.sut(), c, tb.sut_info());
+  // A/B mode (ab_compare.h): side B's services run edge from B's tree. One
+  // side runs at a time; `active` is the one whose processes are up.
+  const bool ab_mode = c.ab && !plan.policy_id.empty();
+  SutServices svc_b(tb.sut(), c, tb.sut_info_b());
+  SutServices* active = &svc;
   progress(fmt::format("{}: starting the SUT", plan.id));
   auto started = StartSut(tb, svc, plan, jwt, body, out);
   for (const std::string& l : svc.leftovers_stopped()) {
@@ -226,8 +257,8 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       }
     }
     std::vector<MonitoredService> watched;
-    for (const ServiceHandle& h : svc.handles()) {
-      watched.push_back({h.name, h.pid, svc.run_dir(h.name) + "/logs/error.log"});
+    for (const ServiceHandle& h : active->handles()) {
+      watched.push_back({h.name, h.pid, active->run_dir(h.name) + "/logs/error.log"});
     }
     MonitorOptions mo;
     mo.loadgen_cpuset = c.k6_cpuset;
@@ -280,7 +311,103 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     }
   };
 
-  if (error.empty() && plan.kind == ScenarioKind::kLatency) {
+  // A/B mode: REPEAT pairs at `rate` for `dur` s each, alternating A B A B
+  // ..., every run on a freshly started edge of its side after one unmeasured
+  // warmup at the same rate (`first_a_started`: the first A run uses the
+  // start and warmup just made). Stops at the first error, keeping what ran.
+  auto run_ab = [&](double rate, double dur, bool first_a_started) {
+    AbResult ab;
+    ab.rate_rps = rate;
+    ab.duration_s = dur;
+    const ProvisionInfo& ia = tb.sut_info();
+    const ProvisionInfo& ib = tb.sut_info_b();
+    ab.a = AbSide{c.edge_src, c.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""),
+                  tb.policy_dir() + "/" + plan.policy_file, {}, {}};
+    ab.b = AbSide{c.edge_src_b, c.edge_ref_b, ib.edge_commit + (ib.edge_dirty ? " (dirty)" : ""),
+                  tb.policy_dir_b() + "/" + plan.policy_file, {}, {}};
+    for (int i = 0; i < c.repeat && ab.error.empty(); ++i) {
+      for (int side = 0; side < 2 && ab.error.empty(); ++side) {
+        const bool b = side == 1;
+        const char* name = b ? "B" : "A";
+        const std::string pair = fmt::format("A/B pair {} of {}", i + 1, c.repeat);
+        if (!(i == 0 && !b && first_a_started)) {
+          if (auto r = active->StopAll(); !r) {
+            ab.error = fmt::format("stopping the SUT before side {} run {}: {}", name, i + 1, r.error().message);
+            break;
+          }
+          active = b ? &svc_b : &svc;
+          progress(fmt::format("{}: {}: starting side {}", plan.id, pair, name));
+          if (auto r = StartAbSide(tb, *active, plan, b, jwt, body); !r) {
+            ab.error = fmt::format("starting side {} for run {}: {}", name, i + 1, r.error().message);
+            break;
+          }
+          if (c.warmup_dur_s > 0) {
+            LoadSpec w = spec;
+            w.phase = fmt::format("{}_ab{}{}_warmup", phase_base, i + 1, b ? "b" : "a");
+            w.rate_rps = rate;
+            w.duration_s = c.warmup_dur_s;
+            w.count_ratelimit = false;
+            if (auto r = tb.engine().warmup(w); !r) {
+              ab.error = fmt::format("warmup of side {} run {}: {}", name, i + 1, r.error().message);
+              break;
+            }
+          }
+        }
+        LoadSpec s = spec;
+        s.phase = fmt::format("{}_ab{}{}", phase_base, i + 1, b ? "b" : "a");
+        s.rate_rps = rate;
+        s.duration_s = dur;
+        progress(fmt::format("{}: {}: measuring side {} at {} RPS for {} s", plan.id, pair, name, FormatNumber(rate),
+                             FormatNumber(dur)));
+        auto r = measure(s);
+        if (!r) {
+          ab.error = fmt::format("side {} run {}: {}", name, i + 1, r.error().message);
+          break;
+        }
+        auto rec = phase_records.find(r->raw_path);
+        const double cpu = rec == phase_records.end() ? std::numeric_limits<double>::quiet_NaN()
+                                                      : FvCpu(rec->second.usage);
+        progress(fmt::format("{}: {}: side {} p50 {} p99 {}, errors {}, achieved {} RPS, edge CPU {}", plan.id, pair,
+                             name, FormatUs(r->latency_us.p50), FormatUs(r->latency_us.p99),
+                             FormatPercent(r->error_rate), FormatNumber(r->achieved_rps),
+                             std::isnan(cpu) ? "not sampled" : fmt::format("{:.2f} cores", cpu)));
+        AbSide& sd = b ? ab.b : ab.a;
+        sd.runs.push_back(std::move(*r));
+        sd.fv_cpu_cores.push_back(cpu);
+      }
+    }
+    ab.metrics = CompareAbRuns(ab.a, ab.b);
+    // Validity of every A/B run, named by side and run (A's latency runs are
+    // the result's own runs and are attached with them).
+    for (int side = 0; side < 2; ++side) {
+      const AbSide& sd = side == 0 ? ab.a : ab.b;
+      if (side == 0 && plan.kind == ScenarioKind::kLatency) continue;
+      for (size_t i = 0; i < sd.runs.size(); ++i) {
+        auto it = phase_records.find(sd.runs[i].raw_path);
+        if (it == phase_records.end()) continue;
+        for (ValidityCheck v : it->second.validity) {
+          v.detail = fmt::format("A/B side {} run {} of {}: {}", side == 0 ? "A" : "B", i + 1, sd.runs.size(), v.detail);
+          out.validity.push_back(std::move(v));
+        }
+      }
+    }
+    return ab;
+  };
+
+  if (error.empty() && ab_mode && plan.kind == ScenarioKind::kLatency) {
+    AbResult ab = run_ab(c.latency_rps, c.latency_dur_s, /*first_a_started=*/true);
+    ab.method = fmt::format("latency: {} RPS for {} s per run, {} pairs", FormatNumber(c.latency_rps),
+                            FormatNumber(c.latency_dur_s), c.repeat);
+    if (!ab.a.runs.empty()) {
+      // Side A is the scenario's own result: the median of its runs (REPEAT).
+      out.measured = true;
+      ApplyRepeats(out, ab.a.runs);
+      for (auto& n : PhaseNotes(out.load, spec.count_ratelimit)) out.notes.push_back(std::move(n));
+      attach(ab.a.runs);
+    }
+    if (!ab.error.empty()) error = "A/B: " + ab.error;
+    out.ab = std::move(ab);
+  } else if (error.empty() && plan.kind == ScenarioKind::kLatency) {
     // REPEAT=n: n measured phases back to back after the one warmup. Each
     // scenario is its own process, so runs cannot interleave with the other
     // scenarios; back to back is the honest simple form.
@@ -329,7 +456,9 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       }
       return r;
     };
-    SearchOutcome so = SearchMaxThroughput(c, step);
+    Config search_config = c;
+    if (ab_mode) search_config.repeat = 1;  // A/B: REPEAT counts the pairs, not confirmations
+    SearchOutcome so = SearchMaxThroughput(search_config, step);
     out.steps = so.steps;
     out.ceiling_reached = so.ceiling_reached;
     out.confirmed = so.confirmed;
@@ -387,16 +516,29 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     attach(shown);
     if (!so.error.empty()) error = so.error;
   }
+  if (error.empty() && ab_mode && plan.kind == ScenarioKind::kThroughput && out.measured) {
+    // Throughput A/B: one search (on A, above), then the pairs at a fixed
+    // fraction of A's maximum, below the knee where p99 and edge's CPU per
+    // request are stable; a B that does more work shows it as more CPU and
+    // latency at the same rate, or fails to achieve the rate.
+    const double rate = out.throughput_rps * c.ab_rate_fraction;
+    AbResult ab = run_ab(rate, c.step_dur_s, /*first_a_started=*/false);
+    ab.method = fmt::format("throughput: fixed rate {} % of A's searched maximum {} RPS = {} RPS, {} s per run, {} pairs",
+                            FormatNumber(c.ab_rate_fraction * 100), FormatNumber(out.throughput_rps),
+                            FormatNumber(rate), FormatNumber(c.step_dur_s), c.repeat);
+    if (!ab.error.empty()) error = "A/B: " + ab.error;
+    out.ab = std::move(ab);
+  }
 
   if (error.empty()) {
-    if (auto r = CheckSutAfterLoad(svc, tb.sut()); !r) error = r.error().message;
+    if (auto r = CheckSutAfterLoad(*active, tb.sut()); !r) error = r.error().message;
   }
   if (error.empty() && !plan.policy_id.empty()) {
     // Still live after the load (and no policy errors logged during it).
-    auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
+    auto ev = active->CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
     if (!ev) error = "after the load: " + ev.error().message;
   }
-  if (auto r = svc.StopAll(); !r && error.empty()) error = "stopping the SUT: " + r.error().message;
+  if (auto r = active->StopAll(); !r && error.empty()) error = "stopping the SUT: " + r.error().message;
   if (c.dry_run) {
     // The engines returned placeholders (testbed.h): nothing of it is a result.
     out.measured = false;
@@ -404,6 +546,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     out.steps.clear();
     out.throughput_rps = 0;
     out.ceiling_reached = false;
+    out.ab.reset();
     out.notes = {"DRY_RUN=1: nothing was run or measured; the plan assumes every search step passes (the longest "
                  "search)"};
   }

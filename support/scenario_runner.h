@@ -11,6 +11,12 @@
 //      still be free of policy-load errors
 //   -> stop the services.
 //
+// A/B mode (Config::ab, ab_compare.h; policy scenarios only): latency runs
+// REPEAT pairs A B A B ... (each on a freshly started edge of its side after
+// a warmup); throughput searches once on A, then runs the pairs at
+// AB_RATE_FRACTION x A's maximum. The result is side A's; `ab` holds both
+// sides' runs and the comparison.
+//
 // Never returns an Error: a scenario that fails before or while measuring
 // comes back with measured=false (or with the steps it did measure) and
 // `error` set, so whatever was measured is saved. Thresholds are evaluated by

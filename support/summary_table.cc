@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "support/ab_report.h"
 #include "support/ratios.h"
 #include "support/thresholds.h"
 #include "support/units_format.h"
@@ -370,6 +371,7 @@ std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const
   ChecksBlock(out, results);
   ValidityBlock(out, results);
   FailuresAndNotes(out, results);
+  if (std::string ab = RenderAbSection(results, meta); !ab.empty()) out += "\n" + ab;  // A/B mode only
   out += "\n" + Repeat("═", kWidth) + "\n";
   return out;
 }

@@ -175,6 +175,20 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   auto sut = ProvisionSut(*tb->sut_, config);
   if (!sut) return Error{fmt::format("provisioning the SUT host ({}): {}", tb->sut_->name(), sut.error().message)};
   tb->sut_info_ = *sut;
+  if (config.ab && !config.edge_skipped && !config.ab_same_edge()) {
+    Config b = config;
+    b.edge_src = config.edge_src_b;
+    b.edge_ref = config.edge_ref_b;
+    b.fv_dir = config.fv_dir_b;
+    auto sb = ProvisionSut(*tb->sut_, b);
+    if (!sb) {
+      return Error{fmt::format("provisioning A/B side B (FAIRVISOR_EDGE_SRC_B={} FAIRVISOR_EDGE_REF_B={} FV_DIR_B={}) "
+                               "on the SUT host ({}): {}",
+                               config.edge_src_b, config.edge_ref_b.empty() ? "''" : config.edge_ref_b,
+                               config.fv_dir_b, tb->sut_->name(), sb.error().message)};
+    }
+    tb->sut_info_b_ = *sb;
+  }
   auto lg = ProvisionLoadgen(*tb->loadgen_, config);
   if (!lg) {
     return Error{fmt::format("provisioning the load-generator host ({}): {}", tb->loadgen_->name(),
@@ -244,6 +258,16 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
       std::string dest = tb->policy_dir() + "/" + f;
       if (auto w = tb->sut_->write_file(dest, *text, 0644); !w) {
         return Error{fmt::format("shipping policies to {}: {}", tb->sut_->name(), w.error().message)};
+      }
+    }
+  }
+  if (tb->edge_available_ && config.ab) {  // A/B side B's policies
+    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+      auto text = detail::ReadTextFile(config.policy_dir_b + "/" + f);
+      if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR_B): " + text.error().message};
+      std::string dest = tb->policy_dir_b() + "/" + f;
+      if (auto w = tb->sut_->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping side B's policies to {}: {}", tb->sut_->name(), w.error().message)};
       }
     }
   }
@@ -319,6 +343,18 @@ RunMeta Testbed::Meta() const {
   m.search_max = config_.throughput_search_max;
   m.thresholds_profile = config_.thresholds;
   m.reference_source = config_.reference;
+  if (config_.ab && edge_available_) {
+    const ProvisionInfo& b = sut_info_b();
+    m.ab = true;
+    m.edge_ref = config_.edge_ref;
+    m.policy_dir = config_.policy_dir;
+    m.edge_source_b = config_.edge_src_b;
+    m.edge_ref_b = config_.edge_ref_b;
+    m.edge_commit_b = b.edge_commit + (b.edge_dirty ? " (dirty)" : "");
+    m.policy_dir_b = config_.policy_dir_b;
+    m.ab_pairs = config_.repeat;
+    m.ab_rate_fraction = config_.ab_rate_fraction;
+  }
   return m;
 }
 

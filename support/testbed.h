@@ -69,6 +69,12 @@ class Testbed {
   LoadEngine& engine() { return *engine_; }
   const ProvisionInfo& sut_info() const { return sut_info_; }
   const ProvisionInfo& loadgen_info() const { return loadgen_info_; }
+  // A/B mode (Config::ab): side B's edge tree on the SUT host, provisioned
+  // like A's from FAIRVISOR_EDGE_SRC_B / FAIRVISOR_EDGE_REF_B into FV_DIR_B
+  // (a local path without a ref is used in place); A's own info when B's
+  // source and ref are A's (Config::ab_same_edge). B's policies are shipped
+  // from FVBENCH_POLICY_DIR_B to policy_dir_b().
+  const ProvisionInfo& sut_info_b() const { return config_.ab && !config_.ab_same_edge() ? sut_info_b_ : sut_info_; }
   bool edge_available() const { return edge_available_; }
   // What was applied for pinning, for the report: "sut=0-3 engine=4-7 (auto)"
   // or "unpinned: the engine and the SUT share all cores".
@@ -81,6 +87,7 @@ class Testbed {
   std::string report_dir() const { return config_.bench_dir + "/report"; }
   std::string scripts_dir() const { return config_.bench_dir + "/scripts"; }    // on the loadgen host
   std::string policy_dir() const { return config_.bench_dir + "/policies"; }    // on the SUT host
+  std::string policy_dir_b() const { return config_.bench_dir + "/policies-b"; }  // A/B side B, on the SUT host
   std::string plan_path() const { return controller_dir() + "/dry_run_plan.txt"; }
 
   // DRY_RUN: the plan lines recorded since the last call, secrets redacted
@@ -104,6 +111,7 @@ class Testbed {
   std::unique_ptr<LoadEngine> engine_;
   ProvisionInfo sut_info_;
   ProvisionInfo loadgen_info_;
+  ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
   bool edge_available_ = true;
 };
 

@@ -1,0 +1,221 @@
+#include "support/ab_report.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "support/json_fields.h"
+#include "support/results_io.h"
+#include "support/units_format.h"
+
+namespace fvbench {
+namespace {
+
+using nlohmann::json;
+
+json NumOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json OptNum(const std::optional<double>& v) { return v && std::isfinite(*v) ? json(*v) : json(nullptr); }
+
+json SideToJson(const AbSide& s) {
+  json j = json::object();
+  j["edge_source"] = s.edge_source;
+  j["edge_ref"] = s.edge_ref;
+  j["edge_commit"] = s.edge_commit;
+  j["policy"] = s.policy;
+  j["runs"] = json::array();
+  for (const LoadResult& r : s.runs) j["runs"].push_back(detail::LoadResultToJsonValue(r));
+  j["fv_cpu_cores"] = json::array();
+  for (double c : s.fv_cpu_cores) j["fv_cpu_cores"].push_back(NumOrNull(c));
+  return j;
+}
+
+AbSide SideFromJson(const json& v, const std::string& path) {
+  using namespace detail;
+  RequireObject(v, path);
+  AbSide s;
+  s.edge_source = OptString(v, "edge_source", path);
+  s.edge_ref = OptString(v, "edge_ref", path);
+  s.edge_commit = OptString(v, "edge_commit", path);
+  s.policy = OptString(v, "policy", path);
+  const json& runs = GetArray(v, "runs", path);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    s.runs.push_back(LoadResultFromJsonValue(runs[i], fmt::format("{}[{}]", JoinPath(path, "runs"), i)));
+  }
+  if (v.contains("fv_cpu_cores") && !v.at("fv_cpu_cores").is_null()) {
+    const json& cpu = GetArray(v, "fv_cpu_cores", path);
+    for (size_t i = 0; i < cpu.size(); ++i) {
+      if (cpu[i].is_null()) {
+        s.fv_cpu_cores.push_back(std::numeric_limits<double>::quiet_NaN());
+      } else if (cpu[i].is_number()) {
+        s.fv_cpu_cores.push_back(cpu[i].get<double>());
+      } else {
+        throw JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", JoinPath(path, "fv_cpu_cores"),
+                                         i, cpu[i].type_name())};
+      }
+    }
+  }
+  return s;
+}
+
+std::string MetricLabel(const std::string& m) {
+  if (m == "p50_us") return "p50";
+  if (m == "p90_us") return "p90";
+  if (m == "p99_us") return "p99";
+  if (m == "p999_us") return "p99.9";
+  if (m == "error_rate") return "errors";
+  if (m == "achieved_rps") return "achieved";
+  if (m == "fv_cpu_cores") return "edge CPU";
+  return m;
+}
+
+std::string Value(const std::string& m, double v) {
+  if (!std::isfinite(v)) return "\u2014";
+  if (m == "error_rate") return detail::FormatPercent(v);
+  if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
+  if (m == "fv_cpu_cores") return fmt::format("{:.2f} cores", v);
+  return detail::FormatUs(v);
+}
+
+std::string NoiseText(const AbComparison& c) {
+  if (!c.noise) return "\u2014";
+  return c.scale == AbScale::kRatio ? fmt::format("{:.1f} %", *c.noise * 100)
+                                    : fmt::format("{:.2f} pp", *c.noise * 100);
+}
+
+bool Significant(const AbComparison& c) {
+  return c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter;
+}
+
+std::string SideLine(const char* name, const std::string& src, const std::string& ref, const std::string& commit,
+                     const std::string& policies) {
+  return fmt::format("  {}: edge {}{}{}, policies {}\n", name, src.empty() ? "?" : src,
+                     ref.empty() ? "" : " ref " + ref, commit.empty() ? "" : " at " + commit,
+                     policies.empty() ? "?" : policies);
+}
+
+}  // namespace
+
+namespace detail {
+
+json AbResultToJsonValue(const AbResult& ab) {
+  json j = json::object();
+  j["method"] = ab.method;
+  j["rate_rps"] = NumOrNull(ab.rate_rps);
+  j["duration_s"] = NumOrNull(ab.duration_s);
+  j["error"] = ab.error;
+  j["a"] = SideToJson(ab.a);
+  j["b"] = SideToJson(ab.b);
+  j["metrics"] = json::array();
+  for (const AbComparison& c : ab.metrics) {
+    json m = json::object();
+    m["metric"] = c.metric;
+    m["scale"] = AbScaleName(c.scale);
+    m["better"] = AbBetterName(c.better);
+    m["pairs"] = c.pairs;
+    m["a_median"] = NumOrNull(c.a_median);
+    m["b_median"] = NumOrNull(c.b_median);
+    m["delta"] = OptNum(c.delta);
+    m["ci_low"] = OptNum(c.ci_low);
+    m["ci_high"] = OptNum(c.ci_high);
+    m["noise"] = OptNum(c.noise);
+    m["verdict"] = AbVerdictName(c.verdict);
+    m["verdict_text"] = AbVerdictText(c);
+    m["reason"] = c.reason;
+    j["metrics"].push_back(std::move(m));
+  }
+  return j;
+}
+
+AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  AbResult ab;
+  ab.method = OptString(v, "method", path);
+  ab.rate_rps = OptNumber(v, "rate_rps", path, 0);
+  ab.duration_s = OptNumber(v, "duration_s", path, 0);
+  ab.error = OptString(v, "error", path);
+  ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
+  ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
+  const json& ms = GetArray(v, "metrics", path);
+  for (size_t i = 0; i < ms.size(); ++i) {
+    const std::string mp = fmt::format("{}[{}]", JoinPath(path, "metrics"), i);
+    const json& m = ms[i];
+    RequireObject(m, mp);
+    AbComparison c;
+    c.metric = GetString(m, "metric", mp);
+    auto scale = AbScaleFromName(GetString(m, "scale", mp));
+    auto better = AbBetterFromName(GetString(m, "better", mp));
+    auto verdict = AbVerdictFromName(GetString(m, "verdict", mp));
+    if (!scale) throw JsonFieldError{JoinPath(mp, "scale") + ": expected ratio or absolute"};
+    if (!better) throw JsonFieldError{JoinPath(mp, "better") + ": expected lower or higher"};
+    if (!verdict) {
+      throw JsonFieldError{JoinPath(mp, "verdict") + ": expected n/a, insufficient, no_difference, b_worse or b_better"};
+    }
+    c.scale = *scale;
+    c.better = *better;
+    c.verdict = *verdict;
+    c.pairs = static_cast<int>(OptUint(m, "pairs", mp, 0));
+    c.a_median = OptNumberOrNull(m, "a_median", mp).value_or(std::numeric_limits<double>::quiet_NaN());
+    c.b_median = OptNumberOrNull(m, "b_median", mp).value_or(std::numeric_limits<double>::quiet_NaN());
+    c.delta = OptNumberOrNull(m, "delta", mp);
+    c.ci_low = OptNumberOrNull(m, "ci_low", mp);
+    c.ci_high = OptNumberOrNull(m, "ci_high", mp);
+    c.noise = OptNumberOrNull(m, "noise", mp);
+    c.reason = OptString(m, "reason", mp);
+    if ((c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter) && !(c.delta && c.ci_low && c.ci_high)) {
+      throw JsonFieldError{mp + ": a significant verdict needs delta, ci_low and ci_high"};
+    }
+    ab.metrics.push_back(std::move(c));
+  }
+  return ab;
+}
+
+}  // namespace detail
+
+std::string DescribeAbMetric(const AbComparison& c) {
+  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", MetricLabel(c.metric),
+                     Value(c.metric, c.a_median), Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c),
+                     NoiseText(c), AbVerdictText(c));
+}
+
+std::string RenderAbSection(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
+  bool any = false;
+  for (const ScenarioResult& r : results) any = any || r.ab.has_value();
+  if (!any) return "";
+  std::string out = "A/B comparison\n";
+  out += SideLine("A", meta.edge_source, meta.edge_ref, meta.edge_commit, meta.policy_dir);
+  out += SideLine("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
+  out += "  Runs alternate A B A B ..., each on a freshly started edge after the warmup; run i of A and of B\n"
+         "  form pair i. delta = exp(mean ln(B/A)) \u2212 1 over the pairs (errors: mean B \u2212 A, percentage\n"
+         "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
+         "  the noise (the larger relative min\u2013max spread of the two sides' own runs).\n";
+  using detail::PadRight;
+  constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;
+  std::vector<std::string> significant;
+  for (const ScenarioResult& r : results) {
+    if (!r.ab) continue;
+    const AbResult& ab = *r.ab;
+    out += fmt::format("\n{}: {}\n", r.id, ab.method.empty() ? "?" : ab.method);
+    if (!ab.error.empty()) out += "  stopped early: " + ab.error + "\n";
+    out += "  " + PadRight("metric", kM) + PadRight("A median", kV) + PadRight("B median", kV) +
+           PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + "verdict\n";
+    for (const AbComparison& c : ab.metrics) {
+      out += "  " + PadRight(MetricLabel(c.metric), kM) + PadRight(Value(c.metric, c.a_median), kV) +
+             PadRight(Value(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
+             PadRight(AbCiText(c), kC) + PadRight(NoiseText(c), kN) + AbVerdictText(c) + "\n";
+      if (Significant(c)) {
+        significant.push_back(fmt::format("{} {}: {}", r.id, MetricLabel(c.metric), AbVerdictText(c)));
+      }
+    }
+  }
+  if (significant.empty()) {
+    out += "\nA/B: no significant difference on any metric\n";
+  } else {
+    out += fmt::format("\nA/B: {} significant difference{}:\n", significant.size(), significant.size() == 1 ? "" : "s");
+    for (const std::string& s : significant) out += "  " + s + "\n";
+  }
+  return out;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,103 @@
+// A/B mode variables (config.h: FVBENCH_AB and the *_B variables).
+#include <gtest/gtest.h>
+
+#include "support/config.h"
+
+namespace fvbench {
+namespace {
+
+ConfigInputs Inputs(EnvMap env, std::function<bool(const std::string&)> exists = nullptr) {
+  ConfigInputs in;
+  in.env = std::move(env);
+  in.source_dir = "/src";
+  in.cores = 2;
+  in.file_exists = exists ? std::move(exists) : [](const std::string&) { return true; };
+  return in;
+}
+
+TEST(AbConfig, OffByDefault) {
+  auto c = LoadConfig(Inputs({}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_FALSE(c->ab);
+  EXPECT_EQ(c->repeat, 1);
+}
+
+TEST(AbConfig, FlagDefaultsSideBToSideA) {
+  auto c = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"FAIRVISOR_EDGE_SRC", "/edge"}, {"FAIRVISOR_EDGE_REF", "v1"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(c->ab);
+  EXPECT_EQ(c->edge_src_b, "/edge");
+  EXPECT_EQ(c->edge_ref_b, "v1");
+  EXPECT_EQ(c->policy_dir_b, "/src/fixtures/policies");
+  EXPECT_EQ(c->fv_dir_b, "/opt/fairvisor-b");
+  EXPECT_TRUE(c->ab_same_edge());
+  EXPECT_EQ(c->repeat, 5);  // pairs per phase
+  EXPECT_DOUBLE_EQ(c->ab_rate_fraction, 0.8);
+}
+
+TEST(AbConfig, AnyBVariableEnablesIt) {
+  for (const char* var : {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"}) {
+    std::string value = std::string(var) == "FAIRVISOR_EDGE_REF_B" ? "main" : "/b";
+    auto c = LoadConfig(Inputs({{var, value}}));
+    ASSERT_TRUE(c.ok()) << var << ": " << c.error().message;
+    EXPECT_TRUE(c->ab) << var;
+  }
+  auto c = LoadConfig(Inputs({{"FAIRVISOR_EDGE_REF_B", "feature"}, {"FAIRVISOR_EDGE_SRC", "/edge"}}));
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->ab_same_edge());
+  EXPECT_EQ(c->edge_src_b, "/edge");
+}
+
+TEST(AbConfig, RepeatGivenIsKeptAndMustBeThreeOrMore) {
+  auto seven = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"REPEAT", "7"}}));
+  ASSERT_TRUE(seven.ok());
+  EXPECT_EQ(seven->repeat, 7);
+  auto two = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"REPEAT", "2"}}));
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.error().message.find("REPEAT='2'"), std::string::npos) << two.error().message;
+  EXPECT_NE(two.error().message.find("at least 3"), std::string::npos);
+  // Outside A/B mode REPEAT=2 stays valid.
+  EXPECT_TRUE(LoadConfig(Inputs({{"REPEAT", "2"}})).ok());
+}
+
+struct Bad {
+  EnvMap env;
+  const char* expect;
+};
+
+TEST(AbConfig, BadValuesAreNamed) {
+  const Bad cases[] = {
+      {{{"FVBENCH_AB", "yes"}}, "FVBENCH_AB='yes'"},
+      {{{"FVBENCH_AB", "0"}, {"FVBENCH_POLICY_DIR_B", "/p"}}, "FVBENCH_AB=0 but FVBENCH_POLICY_DIR_B='/p'"},
+      {{{"FAIRVISOR_EDGE_SRC_B", "edge-b"}}, "FAIRVISOR_EDGE_SRC_B='edge-b': expected a git URL or an absolute path"},
+      {{{"FVBENCH_POLICY_DIR_B", "policies"}}, "FVBENCH_POLICY_DIR_B='policies': must be an absolute path"},
+      {{{"FV_DIR_B", "rel"}}, "FV_DIR_B='rel': must be an absolute path"},
+      {{{"FV_DIR_B", "/opt/fairvisor/"}}, "FV_DIR_B='/opt/fairvisor/': the same directory as FV_DIR"},
+      {{{"FV_DIR_B", "/"}}, "FV_DIR_B='/': refusing the root directory"},
+      {{{"FVBENCH_AB", "1"}, {"AB_RATE_FRACTION", "1.5"}}, "AB_RATE_FRACTION='1.5': must be <= 1"},
+      {{{"FVBENCH_AB", "1"}, {"AB_RATE_FRACTION", "x"}}, "AB_RATE_FRACTION='x': not a number"},
+  };
+  for (const Bad& b : cases) {
+    auto c = LoadConfig(Inputs(b.env));
+    ASSERT_FALSE(c.ok()) << b.expect;
+    EXPECT_NE(c.error().message.find(b.expect), std::string::npos) << c.error().message;
+  }
+}
+
+TEST(AbConfig, FilesOfSideBMustExist) {
+  auto missing_policy = LoadConfig(Inputs({{"FVBENCH_POLICY_DIR_B", "/pb"}},
+                                          [](const std::string& p) { return p != "/pb/llm.json"; }));
+  ASSERT_FALSE(missing_policy.ok());
+  EXPECT_NE(missing_policy.error().message.find("FVBENCH_POLICY_DIR_B='/pb': missing policy file /pb/llm.json"),
+            std::string::npos)
+      << missing_policy.error().message;
+  auto not_edge = LoadConfig(Inputs({{"FAIRVISOR_EDGE_SRC_B", "/nope"}},
+                                    [](const std::string& p) { return p.rfind("/nope", 0) != 0; }));
+  ASSERT_FALSE(not_edge.ok());
+  EXPECT_NE(not_edge.error().message.find("FAIRVISOR_EDGE_SRC_B='/nope': not a fairvisor edge checkout"),
+            std::string::npos)
+      << not_edge.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench

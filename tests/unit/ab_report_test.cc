@@ -1,0 +1,165 @@
+// A/B in the reports (support/ab_report.h): the console section and the JSON
+// round trip through a scenario result and results.json.
+#include "support/ab_report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/results_io.h"
+#include "support/summary_table.h"
+
+namespace fvbench {
+namespace {
+
+LoadResult Run(double p50, double p99, double achieved, double errors) {
+  LoadResult r;
+  r.engine = "wrk";
+  r.target_rps = 500;
+  r.duration_s = 4;
+  r.requests = 2000;
+  r.achieved_rps = achieved;
+  r.error_rate = errors;
+  r.latency_us = {p50, p50 * 1.5, p99, p99 * 1.5, p99 * 2};
+  r.raw_path = "/tmp/raw.json";
+  return r;
+}
+
+ScenarioResult AbScenario() {
+  ScenarioResult s;
+  s.id = "latency.decision_service";
+  s.measured = true;
+  s.policy = "/b/policies/simple.json";
+  AbResult ab;
+  ab.method = "latency: 500 RPS for 4 s per run, 3 pairs";
+  ab.rate_rps = 500;
+  ab.duration_s = 4;
+  ab.a = AbSide{"/edge", "", "abc123", "/b/policies/simple.json", {}, {}};
+  ab.b = AbSide{"/edge", "", "abc123", "/b/policies-b/simple.json", {}, {}};
+  const double a_p50[] = {400, 410, 405}, b_p50[] = {520, 530, 515};
+  for (int i = 0; i < 3; ++i) {
+    ab.a.runs.push_back(Run(a_p50[i], 900 + i, 500, 0));
+    ab.b.runs.push_back(Run(b_p50[i], 905 - i, 500, 0));
+    ab.a.fv_cpu_cores.push_back(0.30 + 0.01 * i);
+    ab.b.fv_cpu_cores.push_back(i == 1 ? std::nan("") : 0.45);
+  }
+  ab.metrics = CompareAbRuns(ab.a, ab.b);
+  s.ab = ab;
+  s.load = ab.a.runs[0];
+  return s;
+}
+
+RunMeta AbMeta() {
+  RunMeta m;
+  m.edge_source = "/edge";
+  m.edge_commit = "abc123";
+  m.policy_dir = "/src/fixtures/policies";
+  m.ab = true;
+  m.edge_source_b = "/edge";
+  m.edge_commit_b = "abc123";
+  m.policy_dir_b = "/tmp/heavier";
+  m.ab_pairs = 3;
+  m.ab_rate_fraction = 0.8;
+  return m;
+}
+
+TEST(AbReport, SectionShowsEveryMetricAndTheVerdicts) {
+  std::string s = RenderAbSection({AbScenario()}, AbMeta());
+  EXPECT_NE(s.find("A/B comparison"), std::string::npos);
+  EXPECT_NE(s.find("A: edge /edge at abc123, policies /src/fixtures/policies"), std::string::npos) << s;
+  EXPECT_NE(s.find("B: edge /edge at abc123, policies /tmp/heavier"), std::string::npos) << s;
+  EXPECT_NE(s.find("latency.decision_service: latency: 500 RPS for 4 s per run, 3 pairs"), std::string::npos) << s;
+  for (const char* label : {"p50", "p90", "p99", "p99.9", "errors", "achieved", "edge CPU"}) {
+    EXPECT_NE(s.find("\n  " + std::string(label) + " "), std::string::npos) << label << "\n" << s;
+  }
+  EXPECT_NE(s.find("B slower by "), std::string::npos) << s;            // p50 +28 %
+  EXPECT_NE(s.find("n/a (no errors on either side)"), std::string::npos) << s;
+  EXPECT_NE(s.find("B=not measured: a ratio needs values > 0"), std::string::npos) << s;  // B CPU not sampled in run 2
+  EXPECT_EQ(s.find("nan"), std::string::npos) << s;
+  EXPECT_NE(s.find("A/B: "), std::string::npos);
+  EXPECT_NE(s.find("significant difference"), std::string::npos);
+  EXPECT_NE(s.find("latency.decision_service p50: B slower by"), std::string::npos) << s;
+}
+
+TEST(AbReport, NoSectionWithoutAb) {
+  ScenarioResult plain;
+  plain.id = "latency.raw_nginx";
+  EXPECT_EQ(RenderAbSection({plain}, RunMeta{}), "");
+  // ... and the summary table stays as it was.
+  EXPECT_EQ(RenderSummaryTable({plain}, RunMeta{}, nullptr).find("A/B comparison"), std::string::npos);
+}
+
+TEST(AbReport, SummaryTableCarriesTheSection) {
+  std::string t = RenderSummaryTable({AbScenario()}, AbMeta(), nullptr);
+  EXPECT_NE(t.find("A/B comparison"), std::string::npos);
+}
+
+TEST(AbReport, ScenarioJsonRoundTrip) {
+  ScenarioResult s = AbScenario();
+  std::string text = ScenarioResultToJson(s);
+  auto back = ScenarioResultFromJson(text, "ab.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->ab.has_value());
+  const AbResult& ab = *back->ab;
+  EXPECT_EQ(ab.method, s.ab->method);
+  EXPECT_EQ(ab.a.runs.size(), 3u);
+  EXPECT_EQ(ab.b.policy, "/b/policies-b/simple.json");
+  ASSERT_EQ(ab.b.fv_cpu_cores.size(), 3u);
+  EXPECT_TRUE(std::isnan(ab.b.fv_cpu_cores[1]));  // written as null, read back as NaN
+  ASSERT_EQ(ab.metrics.size(), s.ab->metrics.size());
+  for (size_t i = 0; i < ab.metrics.size(); ++i) {
+    EXPECT_EQ(ab.metrics[i].metric, s.ab->metrics[i].metric);
+    EXPECT_EQ(ab.metrics[i].verdict, s.ab->metrics[i].verdict);
+    EXPECT_EQ(ab.metrics[i].delta.has_value(), s.ab->metrics[i].delta.has_value());
+    EXPECT_EQ(AbVerdictText(ab.metrics[i]), AbVerdictText(s.ab->metrics[i]));
+  }
+  // The document carries the readable verdict too.
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["scenario"]["ab"]["metrics"][0]["verdict"], "b_worse");
+  EXPECT_NE(j["scenario"]["ab"]["metrics"][0]["verdict_text"].get<std::string>().find("B slower by"),
+            std::string::npos);
+  // Without A/B, no "ab" key at all.
+  ScenarioResult plain = s;
+  plain.ab.reset();
+  EXPECT_FALSE(nlohmann::json::parse(ScenarioResultToJson(plain))["scenario"].contains("ab"));
+}
+
+TEST(AbReport, RunResultsCarryMetaAndScenarios) {
+  std::string text = RunResultsToJson({AbScenario()}, AbMeta());
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["meta"]["ab"]["policy_dir_b"], "/tmp/heavier");
+  EXPECT_EQ(j["meta"]["ab"]["pairs"], 3);
+  auto back = RunResultsFromJson(text, "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->meta.ab);
+  EXPECT_EQ(back->meta.edge_commit_b, "abc123");
+  ASSERT_EQ(back->scenarios.size(), 1u);
+  EXPECT_TRUE(back->scenarios[0].ab.has_value());
+  // Outside A/B mode the meta has no "ab".
+  EXPECT_FALSE(nlohmann::json::parse(RunResultsToJson({}, RunMeta{}))["meta"].contains("ab"));
+}
+
+TEST(AbReport, BadAbJsonIsNamed) {
+  auto j = nlohmann::json::parse(ScenarioResultToJson(AbScenario()));
+  j["scenario"]["ab"]["metrics"][2]["verdict"] = "maybe";
+  auto r = ScenarioResultFromJson(j.dump(), "bad.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("bad.json"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("ab.metrics[2].verdict"), std::string::npos) << r.error().message;
+
+  auto k = nlohmann::json::parse(ScenarioResultToJson(AbScenario()));
+  k["scenario"]["ab"]["b"]["fv_cpu_cores"][0] = "fast";
+  auto r2 = ScenarioResultFromJson(k.dump(), "bad2.json");
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().message.find("ab.b.fv_cpu_cores[0]"), std::string::npos) << r2.error().message;
+
+  auto m = nlohmann::json::parse(ScenarioResultToJson(AbScenario()));
+  m["scenario"]["ab"]["metrics"][0]["delta"] = nullptr;  // b_worse without a delta
+  auto r3 = ScenarioResultFromJson(m.dump(), "bad3.json");
+  ASSERT_FALSE(r3.ok());
+  EXPECT_NE(r3.error().message.find("a significant verdict needs delta"), std::string::npos) << r3.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench
