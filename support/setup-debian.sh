@@ -16,6 +16,8 @@ packages=(
   nginx libnginx-mod-http-lua lua-cjson lua-resty-core
   # load engine available offline; provisioning, probes, pinning
   wrk curl git ca-certificates openssl iproute2 procps util-linux
+  # rsvg-convert: the unit tests check that the SVG plots render (svg_plot_test)
+  librsvg2-bin
 )
 
 SUDO=""
