@@ -95,6 +95,15 @@ bool Reference::lower_bound(const std::string& scenario_id) const {
 }
 
 std::string Reference::describe() const {
+  if (baseline) {
+    auto started = meta.find("started_utc");
+    auto commit = meta.find("edge_commit");
+    std::string run = started == meta.end() || started->second.empty() ? "run of unknown date"
+                                                                        : "run started " + started->second;
+    std::string edge = commit == meta.end() || commit->second.empty() ? "edge commit unknown"
+                                                                      : "edge " + commit->second.substr(0, 12);
+    return fmt::format("{} ({}, {})", source_name, run, edge);
+  }
   auto it = meta.find("source");
   return it == meta.end() ? source_name : it->second;
 }

@@ -33,14 +33,21 @@ struct Reference {
   // ("throughput.simple", "rps").
   std::map<std::pair<std::string, std::string>, double> values;
   std::map<std::string, bool> ceiling;       // throughput scenario id -> value is a lower bound
+  // True when read by LoadBaseline (baseline.h): an earlier run's results.json
+  // given as FVBENCH_BASELINE. Reports then say "baseline" / "base" instead of
+  // "reference" / "ref".
+  bool baseline = false;
 
   // metric: p50_us, p90_us, p99_us, p999_us (latency scenarios), rps
   // (throughput scenarios). nullopt when the reference has no such value.
   std::optional<double> value(const std::string& scenario_id, const std::string& metric) const;
   // True when the reference's throughput value for this scenario is a lower bound.
   bool lower_bound(const std::string& scenario_id) const;
-  // meta["source"] when present, else source_name.
+  // meta["source"] when present, else source_name; a baseline: its file and
+  // the run it holds, e.g. "b.json (run started 2026-03-04T04:53:20Z, edge 0123456789ab)".
   std::string describe() const;
+  // How cells name the comparison value: "ref" or "base".
+  const char* label() const { return baseline ? "base" : "ref"; }
 };
 
 Result<Reference> ParseReference(std::string_view text, const std::string& source_name);

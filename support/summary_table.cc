@@ -70,13 +70,22 @@ std::string SpreadText(const ScenarioResult& r, const char* metric, bool rps) {
   return fmt::format("{}, n={}", range, r.repeats.size());
 }
 
-std::string LatencyCellWithSpread(const ScenarioResult& r, double us, const char* metric, std::optional<double> ref) {
-  std::string spread = SpreadText(r, metric, false);
+// " (ref 112, +171.4 %)": the comparison value (reference or baseline, named
+// by `label`) and the signed change against it; no delta when the comparison
+// value is 0 or not finite.
+std::string CompareText(const char* label, const std::string& value, double measured, double ref) {
+  std::string delta = detail::FormatDeltaPercent(measured, ref);
+  return delta.empty() ? fmt::format(" ({} {})", label, value) : fmt::format(" ({} {}, {})", label, value, delta);
+}
+
+std::string LatencyCellWithSpread(const ScenarioResult& r, double us, const char* metric, std::optional<double> ref,
+                                  const char* label) {
+  std::string spread = metric == nullptr ? "" : SpreadText(r, metric, false);
   std::string cell = FormatUs(us);
   if (!spread.empty()) cell += " (" + spread + ")";
   if (!ref) return cell;
   bool same_unit = (us >= 1000) == (*ref >= 1000);
-  return fmt::format("{} (ref {})", cell, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref));
+  return cell + CompareText(label, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref), us, *ref);
 }
 
 struct LatencyColumn {
@@ -127,8 +136,12 @@ void Header(std::string& out, const RunMeta& m, const Reference* ref) {
   line("CPU", CpuLine(m));
   line("Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                           OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version)));
-  line("Reference", ref == nullptr ? "none (no reference values shown)"
-                                   : ref->describe() + " (shown as \"(ref ...)\")");
+  if (ref != nullptr && ref->baseline) {
+    line("Baseline", ref->describe() + " (shown as \"(base ..., ±Δ %)\")");
+  } else {
+    line("Reference", ref == nullptr ? "none (no reference values shown)"
+                                     : ref->describe() + " (shown as \"(ref ..., ±Δ %)\")");
+  }
   line("Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile);
 }
 
@@ -141,7 +154,7 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
     const char* metric;  // reference metric, or nullptr
   };
   constexpr Row kRows[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"},
-                           {"p99.9", "p999_us"}, {"max", nullptr}, {"errors", nullptr},
+                           {"p99.9", "p999_us"}, {"max", "max_us"}, {"errors", nullptr},
                            {"achieved", nullptr}, {"kept up", nullptr}};
   // Cells first: a column widens to its widest cell (REPEAT spreads).
   constexpr size_t kCols = std::size(kLatencyColumns);
@@ -163,11 +176,12 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
         std::string label = row.label;
         std::optional<double> rv;
         if (ref != nullptr && row.metric != nullptr) rv = ref->value(c.id, row.metric);
-        if (label == "p50") cell = LatencyCellWithSpread(*r, l.latency_us.p50, "p50_us", rv);
-        else if (label == "p90") cell = LatencyCellWithSpread(*r, l.latency_us.p90, "p90_us", rv);
-        else if (label == "p99") cell = LatencyCellWithSpread(*r, l.latency_us.p99, "p99_us", rv);
-        else if (label == "p99.9") cell = LatencyCellWithSpread(*r, l.latency_us.p999, "p999_us", rv);
-        else if (label == "max") cell = FormatUs(l.latency_us.max);
+        const char* rl = ref != nullptr ? ref->label() : "ref";
+        if (label == "p50") cell = LatencyCellWithSpread(*r, l.latency_us.p50, "p50_us", rv, rl);
+        else if (label == "p90") cell = LatencyCellWithSpread(*r, l.latency_us.p90, "p90_us", rv, rl);
+        else if (label == "p99") cell = LatencyCellWithSpread(*r, l.latency_us.p99, "p99_us", rv, rl);
+        else if (label == "p99.9") cell = LatencyCellWithSpread(*r, l.latency_us.p999, "p999_us", rv, rl);
+        else if (label == "max") cell = LatencyCellWithSpread(*r, l.latency_us.max, nullptr, rv, rl);
         else if (label == "errors") cell = fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
         else if (label == "achieved") cell = fmt::format("{} of {} RPS", FormatRps(l.achieved_rps), FormatRps(l.target_rps));
         else cell = l.kept_up ? "yes" : fmt::format("NO ({} dropped)", l.dropped_iterations);
@@ -230,7 +244,8 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
       if (r->search == "bisect" && !r->confirmed) value += " UNCONFIRMED";
       if (ref != nullptr) {
         if (auto rv = ref->value(row.id, "rps")) {
-          value += fmt::format(" (ref {}{})", ref->lower_bound(row.id) ? "≥ " : "", FormatRps(*rv));
+          value += CompareText(ref->label(), (ref->lower_bound(row.id) ? "≥ " : "") + FormatRps(*rv),
+                               r->throughput_rps, *rv);
         }
       }
       errors = FormatPercent(r->load.error_rate);

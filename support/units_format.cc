@@ -40,6 +40,14 @@ std::string FormatRps(double rps) {
   return fmt::format("{:.0f}", rps);
 }
 
+std::string FormatDeltaPercent(double measured, double reference) {
+  if (!std::isfinite(measured) || !std::isfinite(reference) || reference == 0) return "";
+  double pct = (measured - reference) / std::fabs(reference) * 100;
+  std::string digits = fmt::format("{:.1f}", std::fabs(pct));
+  if (digits == "0.0") return "+0.0 %";
+  return (pct < 0 ? "\u2212" : "+") + digits + " %";
+}
+
 size_t DisplayWidth(const std::string& s) {
   size_t n = 0;
   for (unsigned char c : s) {

@@ -21,6 +21,11 @@ std::string FormatPercent(double fraction);
 std::string FormatPercentLimit(double fraction);
 // Requests per second, no decimals: 110500 -> "110500".
 std::string FormatRps(double rps);
+// Change of `measured` against `reference` as a signed percentage with one
+// decimal: (measured - reference) / reference -> "+12.3 %", "−4.0 %" (U+2212
+// MINUS SIGN), "+0.0 %" for no change; "" when either value is not finite or
+// reference is 0 (no meaningful percentage).
+std::string FormatDeltaPercent(double measured, double reference);
 
 // Display width in terminal columns of UTF-8 text (one per code point; the
 // suite prints no wide characters).

@@ -66,6 +66,46 @@ inline ScenarioResult SampleThroughput(const std::string& id, std::vector<double
   return r;
 }
 
+// A bisect search (throughput_search.h) of 10 steps, rates times `scale`:
+// bracket 500 / 1000 / 2000 (fails), bisect 1500 1750x 1625 1688x 1656 1672x,
+// then a passing confirmation at 1656 (twice as long). Resolution 1 %.
+inline ScenarioResult SampleBisectThroughput(const std::string& id, double scale) {
+  struct S {
+    const char* role;
+    double target;
+    bool pass;
+  };
+  static constexpr S kSteps[] = {{"bracket", 500, true},  {"bracket", 1000, true}, {"bracket", 2000, false},
+                                 {"bisect", 1500, true},  {"bisect", 1750, false}, {"bisect", 1625, true},
+                                 {"bisect", 1688, false}, {"bisect", 1656, true},  {"bisect", 1672, false},
+                                 {"confirm", 1656, true}};
+  ScenarioResult r;
+  r.id = id;
+  r.measured = true;
+  r.search = "bisect";
+  r.policy = "fixtures/policies/simple.json";
+  for (const S& x : kSteps) {
+    StepResult s;
+    s.role = x.role;
+    s.target_rps = x.target * scale;
+    s.load = SampleLoad(s.target_rps, s.target_rps * (x.pass ? 0.999 : 0.93), 310, x.pass ? 950 : 2.5e5,
+                        x.pass ? 0 : 0.021);
+    s.load.duration_s = s.role == "confirm" ? 40 : 20;
+    s.passed = x.pass;
+    s.verdict = x.pass ? "pass: error_rate 0.00% < 1%, p99 950 µs < 1000000 µs"
+                       : "fail: error_rate 2.10% >= 1%";
+    r.steps.push_back(s);
+  }
+  r.load = r.steps.back().load;
+  r.throughput_rps = r.load.achieved_rps;
+  r.confirmed = true;
+  r.search_resolution = (1672.0 - 1656.0) / 1656.0;
+  r.search_load_s = 220;
+  r.started_unix = 1772600300;
+  r.finished_unix = 1772600560;
+  return r;
+}
+
 inline RunMeta SampleMeta() {
   RunMeta m;
   m.fvbench_version = "0.1.0";
@@ -122,6 +162,19 @@ inline std::vector<ScenarioResult> SampleRunAllMeasured() {
   v.push_back(SampleThroughput("throughput.simple", {500, 699.8, 897, 1001.2, 1131}, 4, false));
   v.push_back(SampleThroughput("throughput.complex", {499.9, 700, 899, 998.7, 1149, 1296.5}, -1, true));
   v.push_back(SampleThroughput("throughput.llm", {500, 698}, 1, false));
+  return v;
+}
+
+// All six scenarios measured, the throughput ones by a 10-step bisect search
+// (for benchmarks of the full report).
+inline std::vector<ScenarioResult> SampleRunBisect() {
+  std::vector<ScenarioResult> v;
+  v.push_back(SampleLatency("latency.raw_nginx", 71.4, 446.2));
+  v.push_back(SampleLatency("latency.decision_service", 304, 2000, 0.0004));
+  v.push_back(SampleLatency("latency.reverse_proxy", 302, 1790));
+  v.push_back(SampleBisectThroughput("throughput.simple", 60));
+  v.push_back(SampleBisectThroughput("throughput.complex", 35));
+  v.push_back(SampleBisectThroughput("throughput.llm", 25));
   return v;
 }
 

@@ -103,18 +103,18 @@ TEST(SummaryTable, MatchesGoldenFile) {
 TEST(SummaryTable, ShowsEveryStateHonestly) {
   Reference ref = TestReference();
   std::string t = RenderSummaryTable(GoldenRun(), SampleMeta(), &ref);
-  EXPECT_NE(t.find("71 µs (ref 71)"), std::string::npos) << t;          // raw nginx p50 with ref
-  EXPECT_NE(t.find("2.00 ms (ref 426 µs)"), std::string::npos) << t;    // units differ: ref keeps its own
+  EXPECT_NE(t.find("71 µs (ref 71, +0.6 %)"), std::string::npos) << t;          // raw nginx p50 with ref and delta
+  EXPECT_NE(t.find("2.00 ms (ref 426 µs, +369.5 %)"), std::string::npos) << t;    // units differ: ref keeps its own; signed delta
   EXPECT_NE(t.find("FAILED"), std::string::npos);                       // reverse_proxy failed
   EXPECT_NE(t.find("latency.reverse_proxy (FAILED before measuring): fairvisor edge did not become healthy"),
             std::string::npos)
       << t;                                                              // and why
   EXPECT_NE(t.find("throughput.simple (after measuring): SUT error log grew"), std::string::npos) << t;
-  EXPECT_NE(t.find("at least 1296 (ceiling reached) (ref ≥ 67600)"), std::string::npos) << t;
+  EXPECT_NE(t.find("at least 1296 (ceiling reached) (ref ≥ 67600, −98.1 %)"), std::string::npos) << t;
   EXPECT_NE(t.find("latency.decision_service / latency.raw_nginx    p50 4.26x  p90 4.26x  p99 4.48x  p99.9 4.48x"),
             std::string::npos)
       << t;  // same-run ratios
-  EXPECT_NE(t.find("1001 (ref 110500)               0.00%, see Errors"), std::string::npos) << t;       // measured, not the 1000 target
+  EXPECT_NE(t.find("1001 (ref 110500, −99.1 %)      0.00%, see Errors"), std::string::npos) << t;       // measured, not the 1000 target
   EXPECT_NE(t.find("LLM token-budget policy"), std::string::npos);
   EXPECT_NE(t.find("not run"), std::string::npos);                      // llm absent
   EXPECT_NE(t.find("NO (1234 dropped)"), std::string::npos) << t;

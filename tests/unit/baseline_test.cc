@@ -1,0 +1,239 @@
+// Baselines (baseline.h): a results.json of an earlier run as the comparison,
+// rejected with the file and the field when it is not one; SaveBaseline writes
+// a run's results as a new baseline (the fvbench_baseline command).
+#include "support/baseline.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/json_fields.h"
+#include "support/results_io.h"
+#include "support/summary_table.h"
+#include "support/verdict.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing_samples::SampleMeta;
+using testing_samples::SampleRunAllMeasured;
+
+std::string GoodResultsJson() { return RunResultsToJson(SampleRunAllMeasured(), SampleMeta()); }
+
+TEST(Baseline, AResultsJsonOfTheSuiteIsABaseline) {
+  auto b = ParseBaseline(GoodResultsJson(), "/runs/main.json");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_TRUE(b->baseline);
+  EXPECT_STREQ(b->label(), "base");
+  EXPECT_DOUBLE_EQ(*b->value("latency.raw_nginx", "p99_us"), 446.2);
+  EXPECT_DOUBLE_EQ(*b->value("latency.raw_nginx", "max_us"), 446.2 * 9.25);  // from its scenarios
+  EXPECT_DOUBLE_EQ(*b->value("throughput.simple", "rps"), 1001.2);
+  EXPECT_TRUE(b->lower_bound("throughput.complex"));
+  EXPECT_EQ(b->describe(), "/runs/main.json (run started 2026-03-04T04:53:20Z, edge 0123456789ab)");
+}
+
+struct BadBaseline {
+  const char* name;
+  std::string text;
+  const char* fragment;
+};
+void PrintTo(const BadBaseline& c, std::ostream* os) { *os << c.name; }
+
+json GoodDoc() { return json::parse(GoodResultsJson()); }
+
+std::vector<BadBaseline> BadBaselines() {
+  std::vector<BadBaseline> v;
+  v.push_back({"NotJson", "{\"schema_version\": 1,", "not valid JSON"});
+  {
+    json d = GoodDoc();
+    d["schema_version"] = 2;
+    v.push_back({"WrongSchemaVersion", d.dump(), "schema_version: unsupported value 2 (this fvbench reads 1)"});
+  }
+  {
+    json d = GoodDoc();
+    d.erase("schema_version");
+    v.push_back({"NoSchemaVersion", d.dump(), "schema_version: missing (expected 1)"});
+  }
+  v.push_back({"AReferenceIsNotABaseline",
+               R"({"schema_version": 1, "latency_us": {"raw_nginx": {"p50": 71}}})",
+               "scenarios: missing (a baseline is a results.json written by fvbench"});
+  {
+    json d = GoodDoc();
+    d["scenarios"][2]["id"] = "latency.nginx";
+    v.push_back({"UnknownScenarioId", d.dump(),
+                 "scenarios[2].id: unknown scenario 'latency.nginx' (allowed: latency.raw_nginx, "
+                 "latency.decision_service, latency.reverse_proxy, throughput.simple, throughput.complex, "
+                 "throughput.llm)"});
+  }
+  {
+    json d = GoodDoc();
+    d["throughput_rps"]["turbo"] = 5;
+    v.push_back({"UnknownScenarioInSummary", d.dump(), "throughput_rps.turbo: unknown scenario"});
+  }
+  {
+    json d = GoodDoc();
+    d["latency_us"]["raw_nginx"]["p99"] = "446";
+    v.push_back({"SummaryNumberIsAString", d.dump(), "latency_us.raw_nginx.p99"});
+  }
+  {
+    json d = GoodDoc();
+    d["scenarios"][0]["load"]["latency_us"]["p99"] = "fast";
+    v.push_back({"ScenarioNumberIsAString", d.dump(), "scenarios[0].load.latency_us.p99"});
+  }
+  {
+    json d = GoodDoc();
+    d["meta"]["sut_cores"] = "eight";
+    v.push_back({"MetaFieldOfWrongType", d.dump(), "meta.sut_cores"});
+  }
+  return v;
+}
+
+class BaselineErrors : public ::testing::TestWithParam<BadBaseline> {};
+
+TEST_P(BaselineErrors, NameTheFileAndTheField) {
+  auto b = ParseBaseline(GetParam().text, "/runs/bad.json");
+  ASSERT_FALSE(b.ok());
+  const std::string& m = b.error().message;
+  EXPECT_EQ(m.rfind("/runs/bad.json: ", 0), 0u) << m;
+  EXPECT_NE(m.find(GetParam().fragment), std::string::npos) << m;
+}
+
+INSTANTIATE_TEST_SUITE_P(Baseline, BaselineErrors, ::testing::ValuesIn(BadBaselines()),
+                         [](const ::testing::TestParamInfo<BadBaseline>& info) { return std::string(info.param.name); });
+
+TEST(Baseline, MissingFileIsNamed) {
+  auto b = LoadBaseline("/nonexistent/fvbench/results.json");
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("/nonexistent/fvbench/results.json"), std::string::npos) << b.error().message;
+}
+
+TEST(Baseline, TableShowsDeltasToTheBaselineAndSaysSo) {
+  auto run = SampleRunAllMeasured();
+  auto base = ParseBaseline(GoodResultsJson(), "/runs/main.json");
+  ASSERT_TRUE(base.ok()) << base.error().message;
+  run[3].throughput_rps = 1001.2 * 0.96;  // 4 % fewer RPS than the baseline
+  std::string t = RenderSummaryTable(run, SampleMeta(), &*base);
+  EXPECT_NE(t.find("Baseline    /runs/main.json (run started"), std::string::npos) << t;
+  EXPECT_EQ(t.find("Reference   "), std::string::npos) << t;
+  EXPECT_NE(t.find("961 (base 1001, −4.0 %)"), std::string::npos) << t;
+  EXPECT_NE(t.find("71 µs (base 71, +0.0 %)"), std::string::npos) << t;
+  EXPECT_NE(t.find("4.13 ms (base 4.13, +0.0 %)"), std::string::npos) << t;  // max: baselines have it
+}
+
+// A temp BENCH_DIR with report/results.json.
+class SaveBaselineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) / ("fvb-baseline-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "report");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void WriteResults(const std::vector<ScenarioResult>& run) {
+    ASSERT_TRUE(SaveRunResults((dir_ / "report" / "results.json").string(), run, SampleMeta()).ok());
+  }
+  static std::string Read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+};
+
+TEST_F(SaveBaselineTest, SavesAPassingRunByteForByteAndItLoadsBack) {
+  WriteResults(SampleRunAllMeasured());
+  std::string dest = (dir_ / "main-baseline.json").string();
+  auto saved = SaveBaseline(dir_.string(), dest, /*force=*/false);
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  EXPECT_EQ(saved->scenarios, 6);
+  EXPECT_TRUE(saved->not_passed.empty());
+  EXPECT_EQ(Read(dest), Read(dir_ / "report" / "results.json"));
+  auto b = LoadBaseline(dest);
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_TRUE(b->baseline);
+  for (const auto& e : fs::directory_iterator(dir_)) {  // no temporary left behind
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  }
+}
+
+TEST_F(SaveBaselineTest, RefusesFailedInvalidAndInterruptedScenariosByNameUnlessForced) {
+  auto run = SampleRunAllMeasured();
+  run[1].checks = {{"p99_us", "<=", 2000, 639, 426, false}};                             // FAIL
+  run[4].validity = {{"loadgen_cpu", false, false, "<=", 0.97, 0.8, "cpus 0-1 busy"}};  // INVALID
+  ScenarioResult cut;
+  cut.id = "throughput.llm";
+  cut.error = "interrupted by signal 2 during the run; raw outputs pulled so far are in raw/";
+  run[5] = cut;
+  WriteResults(run);
+  std::string dest = (dir_ / "b.json").string();
+  auto refused = SaveBaseline(dir_.string(), dest, /*force=*/false);
+  ASSERT_FALSE(refused.ok());
+  const std::string& m = refused.error().message;
+  EXPECT_NE(m.find((dir_ / "report" / "results.json").string() + ": refusing to save as a baseline: 3 scenario(s)"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("latency.decision_service: FAIL (1 check failed (p99_us))"), std::string::npos) << m;
+  EXPECT_NE(m.find("throughput.complex: INVALID (validity failed: loadgen_cpu)"), std::string::npos) << m;
+  EXPECT_NE(m.find("throughput.llm: interrupted (interrupted: interrupted by signal 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("--force"), std::string::npos) << m;
+  EXPECT_FALSE(fs::exists(dest));
+
+  auto forced = SaveBaseline(dir_.string(), dest, /*force=*/true);
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_EQ(forced->not_passed.size(), 3u);
+  EXPECT_TRUE(fs::exists(dest));
+}
+
+TEST_F(SaveBaselineTest, NothingMeasuredIsNeverSaved) {
+  ScenarioResult failed;
+  failed.id = "latency.raw_nginx";
+  failed.error = "nginx did not start";
+  WriteResults({failed});
+  auto r = SaveBaseline(dir_.string(), (dir_ / "b.json").string(), /*force=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("no scenario measured anything"), std::string::npos) << r.error().message;
+}
+
+TEST_F(SaveBaselineTest, MissingResultsAndBadResultsAreNamed) {
+  auto missing = SaveBaseline((dir_ / "nope").string(), (dir_ / "b.json").string(), false);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find((dir_ / "nope" / "report" / "results.json").string()), std::string::npos)
+      << missing.error().message;
+  ASSERT_TRUE(detail::WriteTextFile((dir_ / "report" / "results.json").string(), R"({"schema_version": 3})").ok());
+  auto bad = SaveBaseline(dir_.string(), (dir_ / "b.json").string(), true);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("results.json: schema_version: unsupported value 3"), std::string::npos)
+      << bad.error().message;
+}
+
+TEST(Verdict, ClassifiesEachState) {
+  auto run = SampleRunAllMeasured();
+  EXPECT_EQ(ScenarioVerdict(run[0]), Verdict::kPass);
+  EXPECT_EQ(VerdictReason(run[0]), "");
+  ScenarioResult r = run[0];
+  r.validity = {{"engine_kept_up", false, false, ">=", 0.5, 0.95, ""}};
+  EXPECT_EQ(ScenarioVerdict(r), Verdict::kInvalid);
+  r.validity = {{"unpinned", false, true, "", 0, 0, ""}};  // informational never invalidates
+  EXPECT_EQ(ScenarioVerdict(r), Verdict::kPass);
+  r.ratio_checks = {{"p99_us", "<=", 10, "latency.raw_nginx", 2, 1, 2, false}};
+  EXPECT_EQ(ScenarioVerdict(r), Verdict::kFail);
+  EXPECT_EQ(VerdictReason(r), "1 check failed (p99_us / latency.raw_nginx)");
+  ScenarioResult after = run[0];
+  after.error = "SUT error log grew\nsecond line";
+  EXPECT_EQ(ScenarioVerdict(after), Verdict::kFail);
+  EXPECT_EQ(VerdictReason(after), "error after measuring: SUT error log grew");
+  VerdictCounts n = CountVerdicts({run[0], r, after});
+  EXPECT_EQ(n.pass, 1);
+  EXPECT_EQ(n.fail, 2);
+  EXPECT_EQ(n.invalid, 0);
+}
+
+}  // namespace
+}  // namespace fvbench
