@@ -68,6 +68,27 @@ void ParseRatioLimit(const ojson& limit, const std::string& id, const std::strin
   rule.factor = f->get<double>();
 }
 
+// {"x_reference": <finite number > 0>} on a metric a reference carries.
+void ParseReferenceLimit(const ojson& limit, const std::string& id, const std::string& metric,
+                         const std::string& opath, ThresholdRule& rule) {
+  for (const auto& [k, _] : limit.items()) {
+    if (k != "x_reference") {
+      Fail(opath + "." + k, "unknown key of a reference limit (allowed: x_reference alone)");
+    }
+  }
+  const std::vector<std::string> carried =
+      IsLatency(id) ? std::vector<std::string>{"p50_us", "p90_us", "p99_us", "p999_us"} : std::vector<std::string>{"rps"};
+  if (!Contains(carried, metric)) {
+    Fail(opath + ".x_reference", fmt::format("a reference has no {} for {} scenarios (x_reference allowed on: {})",
+                                             metric, IsLatency(id) ? "latency" : "throughput", Join(carried)));
+  }
+  const ojson& f = limit["x_reference"];
+  if (!f.is_number() || !std::isfinite(f.get<double>()) || f.get<double>() <= 0) {
+    Fail(opath + ".x_reference", fmt::format("expected a finite number > 0, got {}", f.dump()));
+  }
+  rule.x_reference = f.get<double>();
+}
+
 ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
   ThresholdProfile p;
   p.source_name = source_name;
@@ -113,6 +134,11 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
         ThresholdRule rule;
         rule.metric = metric;
         rule.op = op;
+        if (limit.is_object() && limit.contains("x_reference")) {
+          ParseReferenceLimit(limit, id, metric, opath, rule);
+          st.rules.push_back(std::move(rule));
+          continue;
+        }
         if (limit.is_object()) {
           ParseRatioLimit(limit, id, opath, rule);
           st.rules.push_back(std::move(rule));
@@ -120,7 +146,8 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
         }
         if (!limit.is_number()) {
           Fail(opath, fmt::format("limit must be a number, got {} (or a ratio limit "
-                                  "{{\"ratio_to\": \"<scenario>\", \"factor\": <number>}})",
+                                  "{{\"ratio_to\": \"<scenario>\", \"factor\": <number>}}, or a reference limit "
+                                  "{{\"x_reference\": <number>}})",
                                   limit.dump()));
         }
         double d = limit.get<double>();
@@ -214,10 +241,27 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
     c.limit = rule.limit;
     c.measured = r.measured ? MetricValue(r, rule.metric) : std::numeric_limits<double>::quiet_NaN();
     if (reference != nullptr) c.reference = reference->value(r.id, rule.metric);
-    c.passed = Compare(c.measured, rule.op, rule.limit);
+    if (rule.x_reference > 0) {
+      c.limit = c.reference ? rule.x_reference * *c.reference : std::numeric_limits<double>::quiet_NaN();
+    }
+    c.passed = !std::isnan(c.limit) && Compare(c.measured, rule.op, c.limit);
     out.push_back(std::move(c));
   }
   return out;
+}
+
+Result<void> CheckReferenceCovers(const ThresholdProfile& profile, const Reference& reference) {
+  for (const ScenarioThresholds& st : profile.scenarios) {
+    for (const ThresholdRule& rule : st.rules) {
+      if (rule.x_reference <= 0 || reference.value(st.scenario_id, rule.metric)) continue;
+      return Error{fmt::format("{}: scenarios.{}.{}.{}: limit {} x the reference, but reference {} has no {} value "
+                               "for {}",
+                               profile.source_name, st.scenario_id, rule.metric, rule.op,
+                               detail::FormatNumber(rule.x_reference), reference.source_name, rule.metric,
+                               st.scenario_id)};
+    }
+  }
+  return Ok();
 }
 
 std::vector<RatioCheck> EvaluateRatios(const ThresholdProfile& profile, const ScenarioResult& r,
@@ -271,7 +315,8 @@ std::string DescribeRatioCheck(const RatioCheck& c) {
 std::string DescribeCheck(const ThresholdCheck& c) {
   Unit u = UnitOf(c.metric);
   std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
-  std::string s = fmt::format("{} = {} (limit {} {}", c.metric, measured, c.op, WithUnit(c.limit, u, true));
+  std::string limit = std::isnan(c.limit) ? "a multiple of the reference, which has no value" : WithUnit(c.limit, u, true);
+  std::string s = fmt::format("{} = {} (limit {} {}", c.metric, measured, c.op, limit);
   if (c.reference) s += fmt::format("; reference {}", WithUnit(*c.reference, u, false));
   s += ")";
   return s;

@@ -22,6 +22,13 @@
 // same kind (latency.* / throughput.*); factor a finite number > 0; no other
 // keys. Ratio limits need the whole run, so Evaluate skips them and the report
 // step (fvbench.report) evaluates them with EvaluateRatios.
+// A limit relative to the reference file (reference.json / FVBENCH_REFERENCE):
+//   "rps":    {">=": {"x_reference": 0.85}}     rps >= 0.85 x the reference's rps
+//   "p99_us": {"<=": {"x_reference": 1.5}}
+// x_reference is a finite number > 0, on a metric a reference carries (p50_us,
+// p90_us, p99_us, p999_us for latency scenarios; rps for throughput). A
+// reference without that value is rejected before any load
+// (CheckReferenceCovers); Evaluate without one fails the check.
 //
 // Errors name the file, the key path and the allowed values, e.g.
 //   "thresholds/x.json: scenarios.latency.raw_nginx.p99: unknown metric
@@ -44,6 +51,7 @@ struct ThresholdRule {
   double limit = 0;      // absolute, in the metric's unit (unused for a ratio limit)
   std::string ratio_to;  // ratio limit: the yardstick scenario id; "" = absolute limit
   double factor = 0;     // ratio limit: limit = factor x ratio_to's value of `metric`
+  double x_reference = 0;  // > 0: limit = x_reference x the reference's value of `metric` for this scenario
 };
 
 struct ScenarioThresholds {
@@ -62,10 +70,16 @@ struct ThresholdProfile {
 Result<ThresholdProfile> ParseThresholdProfile(std::string_view text, const std::string& source_name);
 Result<ThresholdProfile> LoadThresholdProfile(const std::string& path);  // thin file wrapper
 
-// One ThresholdCheck per absolute rule of r.id (ratio rules are skipped), in
-// profile order: measured (the
-// metric's value in r), limit, reference (reference->value(r.id, metric) when
-// `reference` is given and has one), passed. A scenario that was not measured
+// Before any load: every x_reference rule of `profile` has its value in
+// `reference`; else an Error naming the profile, the key path and the
+// reference file.
+Result<void> CheckReferenceCovers(const ThresholdProfile& profile, const Reference& reference);
+
+// One ThresholdCheck per absolute or x_reference rule of r.id (ratio rules
+// are skipped), in profile order: measured (the
+// metric's value in r), limit (x_reference: factor x the reference value; NaN
+// without one, and the check fails), reference (reference->value(r.id, metric)
+// when `reference` is given and has one), passed. A scenario that was not measured
 // (r.measured == false) yields every rule as failed with measured = NaN: a
 // missing number never passes. Nor does a NaN measured value.
 std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const ScenarioResult& r,

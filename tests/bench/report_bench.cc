@@ -1,14 +1,23 @@
-// Cost of the report side of a run: rendering the console table and the
-// results.json document for all six scenarios, and evaluating one scenario
+// Cost of the report side of a run: rendering the console table, the
+// results.json document and the Markdown report (and the full report,
+// BM_RenderFullReport) for all six scenarios, and evaluating one scenario
 // against a threshold profile. Inputs are the synthetic samples of
 // tests/unit/report_samples.h (not measurements).
 #include <benchmark/benchmark.h>
 
+#include "support/markdown_report.h"
 #include "support/reference.h"
 #include "support/results_io.h"
 #include "support/summary_table.h"
 #include "support/thresholds.h"
 #include "tests/unit/report_samples.h"
+
+// The SVG plots (helper "plots") join the full report once their header is in
+// the tree.
+#if __has_include("support/svg_plot.h")
+#include "support/svg_plot.h"
+#define FVBENCH_BENCH_PLOTS 1
+#endif
 
 namespace fvbench {
 namespace {
@@ -74,6 +83,74 @@ void BM_TableAndResultsJson(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TableAndResultsJson);
+
+void BM_RenderMarkdownReport(benchmark::State& state) {
+  auto run = testing_samples::SampleRunBisect();
+  for (auto& r : run) r.checks = Evaluate(BenchProfile(), r, &BenchReference());
+  RunMeta meta = testing_samples::SampleMeta();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string md = RenderMarkdownReport(run, meta, &BenchReference());
+    bytes = md.size();
+    benchmark::DoNotOptimize(md);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_RenderMarkdownReport);
+
+// Everything fvbench.report renders from the results of a full run (six
+// scenarios, the throughput ones by a 10-step bisect search): the console
+// table, results.json, report.md and, when present, the SVG plots. File
+// writes are not included.
+void BM_RenderFullReport(benchmark::State& state) {
+  auto run = testing_samples::SampleRunBisect();
+  for (auto& r : run) r.checks = Evaluate(BenchProfile(), r, &BenchReference());
+  RunMeta meta = testing_samples::SampleMeta();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string t = RenderSummaryTable(run, meta, &BenchReference());
+    std::string j = RunResultsToJson(run, meta);
+    std::string md = RenderMarkdownReport(run, meta, &BenchReference());
+    bytes = t.size() + j.size() + md.size();
+#ifdef FVBENCH_BENCH_PLOTS
+    auto plots = RenderPlots(run, meta, &BenchReference(), PlotOptions{});
+    for (const auto& p : plots) bytes += p.svg.size();
+    benchmark::DoNotOptimize(plots);
+#endif
+    benchmark::DoNotOptimize(t);
+    benchmark::DoNotOptimize(j);
+    benchmark::DoNotOptimize(md);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+#ifdef FVBENCH_BENCH_PLOTS
+  state.SetLabel("table + results.json + report.md + SVG plots");
+#else
+  state.SetLabel("table + results.json + report.md (no svg_plot.h yet)");
+#endif
+}
+BENCHMARK(BM_RenderFullReport);
+
+#ifdef FVBENCH_BENCH_PLOTS
+void BM_RenderPlots(benchmark::State& state) {
+  auto run = testing_samples::SampleRunBisect();
+  RunMeta meta = testing_samples::SampleMeta();
+  for (auto _ : state) {
+    auto plots = RenderPlots(run, meta, &BenchReference(), PlotOptions{});
+    benchmark::DoNotOptimize(plots);
+  }
+}
+BENCHMARK(BM_RenderPlots);
+#endif
+
+void BM_RunResultsToJsonBisect(benchmark::State& state) {
+  auto run = testing_samples::SampleRunBisect();
+  RunMeta meta = testing_samples::SampleMeta();
+  for (auto _ : state) {
+    std::string j = RunResultsToJson(run, meta);
+    benchmark::DoNotOptimize(j);
+  }
+}
+BENCHMARK(BM_RunResultsToJsonBisect);
 
 void BM_EvaluateOneScenario(benchmark::State& state) {
   ScenarioResult r = testing_samples::SampleLatency("latency.raw_nginx", 71.4, 446.2);

@@ -334,3 +334,74 @@ TEST(Thresholds, RatioLimitsAreEvaluatedAgainstTheSameRun) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+// "throughput >= 0.85 x reference": limits relative to the reference file.
+TEST(Thresholds, ReferenceRelativeLimits) {
+  auto p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {
+      "latency.raw_nginx": {"p99_us": {"<=": {"x_reference": 1.5}}},
+      "throughput.simple": {"rps": {">=": {"x_reference": 0.85}, ">": 0}}}})",
+                                 "rel.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ((*p->rules_for("throughput.simple"))[0].x_reference, 0.85);
+  auto ref = ParseReference(R"({"latency_us": {"raw_nginx": {"p99": 446}}, "throughput_rps": {"simple": 110500}})",
+                            "ref.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_TRUE(CheckReferenceCovers(*p, *ref).ok());
+
+  auto thr = Evaluate(*p, Measured("throughput.simple", 0, 93925), &*ref);  // exactly 0.85 x 110500
+  ASSERT_EQ(thr.size(), 2u);
+  EXPECT_DOUBLE_EQ(thr[0].limit, 0.85 * 110500);
+  EXPECT_TRUE(thr[0].passed);
+  EXPECT_EQ(DescribeCheck(thr[0]), "rps = 93925 RPS (limit >= 93925 RPS; reference 110500 RPS)");
+  EXPECT_FALSE(Evaluate(*p, Measured("throughput.simple", 0, 93924), &*ref)[0].passed);
+  auto lat = Evaluate(*p, Measured("latency.raw_nginx", 700), &*ref);
+  ASSERT_EQ(lat.size(), 1u);
+  EXPECT_DOUBLE_EQ(lat[0].limit, 669);
+  EXPECT_FALSE(lat[0].passed);
+
+  // No reference value: never passes, and provision rejects the pair first.
+  auto none = Evaluate(*p, Measured("throughput.simple", 0, 1e9), nullptr);
+  EXPECT_FALSE(none[0].passed);
+  EXPECT_EQ(DescribeCheck(none[0]), "rps = 1000000000 RPS (limit >= a multiple of the reference, which has no value)");
+  auto partial = ParseReference(R"({"latency_us": {"raw_nginx": {"p99": 446}}})", "partial-ref.json");
+  ASSERT_TRUE(partial.ok());
+  auto covered = CheckReferenceCovers(*p, *partial);
+  ASSERT_FALSE(covered.ok());
+  EXPECT_EQ(covered.error().message,
+            "rel.json: scenarios.throughput.simple.rps.>=: limit 0.85 x the reference, but reference "
+            "partial-ref.json has no rps value for throughput.simple");
+}
+
+TEST(Thresholds, ReferenceRelativeLimitErrors) {
+  struct Case {
+    const char* text;
+    const char* fragment;
+  };
+  const Case cases[] = {
+      {R"({"schema_version": 1, "scenarios": {"throughput.llm": {"rps": {">=": {"x_reference": 0}}}}})",
+       "bad.json: scenarios.throughput.llm.rps.>=.x_reference: expected a finite number > 0, got 0"},
+      {R"({"schema_version": 1, "scenarios": {"throughput.llm": {"rps": {">=": {"x_reference": "0.85"}}}}})",
+       "scenarios.throughput.llm.rps.>=.x_reference: expected a finite number > 0, got \"0.85\""},
+      {R"({"schema_version": 1, "scenarios": {"throughput.llm": {"rps": {">=": {"x_reference": 0.8, "factor": 2}}}}})",
+       "scenarios.throughput.llm.rps.>=.factor: unknown key of a reference limit (allowed: x_reference alone)"},
+      {R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"max_us": {"<=": {"x_reference": 2}}}}})",
+       "scenarios.latency.raw_nginx.max_us.<=.x_reference: a reference has no max_us for latency scenarios "
+       "(x_reference allowed on: p50_us, p90_us, p99_us, p999_us)"},
+      {R"({"schema_version": 1, "scenarios": {"throughput.llm": {"error_rate": {"<": {"x_reference": 2}}}}})",
+       "(x_reference allowed on: rps)"},
+      {R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {"<=": true}}}})",
+       "limit must be a number, got true (or a ratio limit {\"ratio_to\": \"<scenario>\", \"factor\": <number>}, "
+       "or a reference limit {\"x_reference\": <number>})"},
+  };
+  for (const Case& c : cases) {
+    auto p = ParseThresholdProfile(c.text, "bad.json");
+    ASSERT_FALSE(p.ok()) << c.text;
+    EXPECT_NE(p.error().message.find(c.fragment), std::string::npos) << p.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace fvbench

@@ -1,0 +1,52 @@
+// The Markdown report of a run, BENCH_DIR/report/report.md, written by the
+// fvbench.report fixture beside summary.txt and results.json. GitHub-flavoured
+// Markdown a CI job can append to its job summary:
+//
+//   cat "$BENCH_DIR/report/report.md" >> "$GITHUB_STEP_SUMMARY"
+//
+// Sections, in order (a section with nothing to show is left out):
+//   verdict line   "**FAIL** — 3 PASS, 2 FAIL, 1 INVALID of 6 scenarios" and a
+//                  table scenario -> verdict -> why (verdict.h);
+//   latency        p50 / p90 / p99 / p99.9 / max per path (µs or ms cells), each
+//                  with the comparison value and its signed delta, "304 µs (ref
+//                  112 µs, +171.4 %)"; errors, achieved rate, kept up;
+//   throughput     per policy: result ("at least N (ceiling reached)"),
+//                  comparison + delta, confirmed or not, resolution, seconds of
+//                  load, errors; every search step in a collapsible <details>;
+//   same-run ratios (ratios.h), threshold checks (measured, limit, reference)
+//                  and same-run ratio checks;
+//   validity       per scenario valid / INVALID, failed checks with measured
+//                  and limit, informational notes, errors, notes;
+//   SUT resources  CPU (cores) and RSS (MiB) of each SUT service per scenario;
+//   environment    engine + version, SUT runtime, edge source and commit,
+//                  hosts and cores, cpusets or "unpinned: engine and SUT share
+//                  cores", run times, profile, comparison source.
+//
+// `comparison` is the reference (reference.h) or, with FVBENCH_BASELINE, the
+// baseline (baseline.h; comparison->baseline is then true and cells say
+// "base"); null: no comparison values. Deltas are (measured − comparison) /
+// comparison (units_format.h FormatDeltaPercent).
+//
+// Cell text has "|" and "`" escaped, "<" before a letter escaped as "&lt;",
+// and line breaks as "<br>". A reporter: it formats the result model and
+// computes nothing. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/reference.h"
+#include "support/run_meta.h"
+#include "support/scenario_result.h"
+
+namespace fvbench {
+
+std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                                 const Reference* comparison);
+
+namespace detail {
+// Text for one Markdown table cell (see above).
+std::string MarkdownCell(const std::string& text);
+}  // namespace detail
+
+}  // namespace fvbench

@@ -1,0 +1,192 @@
+// Golden-file test of the Markdown report (report.md).
+//
+// The expected output is fixtures/golden/report.md. After an intended change
+// to the report's layout, regenerate it and review the diff:
+//
+//   FVBENCH_UPDATE_GOLDEN=1 ctest --test-dir <build> -R unit.MarkdownReport
+//   git diff fixtures/golden/report.md
+#include "support/markdown_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "support/baseline.h"
+#include "support/reference.h"
+#include "support/results_io.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench {
+namespace {
+
+using testing_samples::SampleMeta;
+
+std::string FixturesDir() {
+  const char* env = std::getenv("FVBENCH_FIXTURES");
+  return env != nullptr && *env != '\0' ? env : FVBENCH_SOURCE_DIR "/fixtures";
+}
+
+Reference TestReference() {
+  auto ref = ParseReference(R"J({"meta": {"source": "test reference (c7i.2xlarge numbers)"},
+      "latency_us": {"decision_service": {"p50": 112, "p90": 191, "p99": 426, "p999": 2990},
+                     "reverse_proxy":    {"p50": 241, "p90": 376, "p99": 822, "p999": 2980},
+                     "raw_nginx":        {"p50":  71, "p90": 190, "p99": 446, "p999": 1610}},
+      "throughput_rps": {"simple": 110500, "complex": 67600},
+      "throughput_ceiling_reached": {"complex": true}})J",
+                            "test-reference.json");
+  EXPECT_TRUE(ref.ok()) << ref.error().message;
+  return ref.ok() ? *ref : Reference{};
+}
+
+// Every state the report shows: PASS with REPEAT spread and resources, FAIL
+// by a threshold (engine fell behind), FAIL before measuring (with "|" and a
+// backtick in the message), a PASSing bisect search with ratio checks, an
+// INVALID ceiling run, and throughput.llm not run.
+std::vector<ScenarioResult> GoldenRun() {
+  using namespace testing_samples;
+  std::vector<ScenarioResult> v;
+  ScenarioResult raw = SampleLatency("latency.raw_nginx", 71.4, 446.2);
+  raw.checks = {{"error_rate", "<", 0, 0.01, std::nullopt, true}, {"p99_us", "<=", 446.2, 100000, 446, true}};
+  raw.repeats = {raw.load, raw.load, raw.load};
+  raw.spread["p99_us"] = {420, 446.2, 1210};
+  raw.validity = {{"engine_kept_up", true, false, ">=", 0.9998, 0.95, "achieved / target"},
+                  {"unpinned", true, true, "", 0, 0, "engine and SUT share cores"}};
+  raw.sut_usage = {{"baseline", 3, 1.42, 12.5, 13.0}};
+  v.push_back(raw);
+  ScenarioResult ds = SampleLatency("latency.decision_service", 304, 2000, 0.0004);
+  ds.load.kept_up = false;
+  ds.load.dropped_iterations = 1234;
+  ds.notes.push_back("engine fell behind: 1234 dropped iterations\nresult is not valid at this rate");
+  ds.checks = {{"p99_us", "<=", 2000, 639, 426, false}};
+  v.push_back(ds);
+  ScenarioResult rp;
+  rp.id = "latency.reverse_proxy";
+  rp.error = "fairvisor edge did not become healthy: `nginx -t` said a|b\n<html> in the body";
+  v.push_back(rp);
+  ScenarioResult simple = SampleBisectThroughput("throughput.simple", 60);
+  simple.checks = {{"rps", ">=", simple.throughput_rps, 93925, 110500, true}};
+  v.push_back(simple);
+  ScenarioResult complex = SampleThroughput("throughput.complex", {499.9, 700, 899, 998.7, 1149, 1296.5}, -1, true);
+  complex.ratio_checks = {{"rps", ">=", 1296.5, "throughput.simple", 0.25, simple.throughput_rps,
+                           0.25 * simple.throughput_rps, true}};
+  complex.validity = {{"loadgen_cpu", false, false, "<=", 0.972, 0.8, "cpus 0-1 busy"}};
+  complex.sut_usage = {{"fv", 5, 3.1, 80.25, 96.5}, {"backend", 3, 0.4, 10, 10.5}};
+  v.push_back(complex);
+  return v;
+}
+
+TEST(MarkdownReport, MatchesGoldenFile) {
+  Reference ref = TestReference();
+  std::string got = RenderMarkdownReport(GoldenRun(), SampleMeta(), &ref);
+  std::string path = FixturesDir() + "/golden/report.md";
+  const char* update = std::getenv("FVBENCH_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    ASSERT_TRUE(out) << "cannot write " << path;
+    out << got;
+    std::cout << "FVBENCH_UPDATE_GOLDEN=1: wrote " << path << "\n";
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
+  std::stringstream want_stream;
+  want_stream << in.rdbuf();
+  const std::string want = want_stream.str();
+  if (got == want) return;
+  std::string actual_path = ::testing::TempDir() + "report.actual.md";
+  std::ofstream(actual_path, std::ios::binary | std::ios::trunc) << got;
+  std::istringstream g(got), w(want);
+  std::string gl, wl;
+  int line = 0;
+  while (true) {
+    ++line;
+    bool more_g = static_cast<bool>(std::getline(g, gl));
+    bool more_w = static_cast<bool>(std::getline(w, wl));
+    if (!more_g && !more_w) break;
+    if (!more_g) gl = "<end of output>";
+    if (!more_w) wl = "<end of golden file>";
+    if (gl != wl) break;
+  }
+  ADD_FAILURE() << "report differs from " << path << " at line " << line << ":\n  want: " << wl
+                << "\n  got:  " << gl << "\nfull output: " << actual_path
+                << "\nif the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
+}
+
+bool Has(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// What the golden file is meant to show, asserted directly so a careless
+// regeneration cannot hide its loss.
+TEST(MarkdownReport, ShowsVerdictsDeltasSearchAndEnvironment) {
+  Reference ref = TestReference();
+  std::string md = RenderMarkdownReport(GoldenRun(), SampleMeta(), &ref);
+  EXPECT_TRUE(Has(md, "**FAIL** — 2 PASS, 2 FAIL, 1 INVALID of 5 scenarios run (1 not run)")) << md;
+  EXPECT_TRUE(Has(md, "| latency.decision_service | FAIL | 1 check failed (p99_us) |")) << md;
+  EXPECT_TRUE(Has(md, "| throughput.complex | INVALID | validity failed: loadgen_cpu |")) << md;
+  EXPECT_TRUE(Has(md, "| latency.raw_nginx | PASS | — |")) << md;
+  // Cells: µs / ms with the reference value and the signed delta.
+  EXPECT_TRUE(Has(md, "| p50 | 304 µs (ref 112 µs, +171.4 %) | FAILED | 71 µs (ref 71 µs, +0.6 %) |")) << md;
+  EXPECT_TRUE(Has(md, "2.00 ms (ref 426 µs, +369.5 %)")) << md;
+  EXPECT_TRUE(Has(md, "446 µs (420 µs–1.21 ms, n=3) (ref 446 µs, +0.0 %)")) << md;  // REPEAT spread
+  EXPECT_TRUE(Has(md, "| Simple rate limit (1 rule) | 99261 (ref 110500, −10.2 %) | yes | 1.0 % | 220 s | 0.00% |")) << md;
+  EXPECT_TRUE(Has(md, "at least 1296 (ceiling reached) (ref ≥ 67600, −98.1 %)")) << md;
+  EXPECT_TRUE(Has(md, "| LLM token-budget policy | not run |")) << md;
+  // Each search step, collapsed.
+  EXPECT_TRUE(Has(md, "<details><summary>throughput.simple: 10 steps (bisect search)</summary>")) << md;
+  EXPECT_TRUE(Has(md, "| 10 | confirm | 99360 | 99261 | 40 s | 950 µs | 0.00% |")) << md;
+  // Checks: measured vs limit vs reference.
+  EXPECT_TRUE(Has(md, "| latency.decision_service | p99_us | 2000 µs | <= 639 µs | 426 µs | **FAIL** |")) << md;
+  EXPECT_TRUE(Has(md, "| throughput.complex | rps = 1296 RPS = 0.01 x throughput.simple")) << md;
+  // Validity and resources.
+  EXPECT_TRUE(Has(md, "| throughput.complex | **INVALID** | loadgen_cpu")) << md;
+  EXPECT_TRUE(Has(md, "| throughput.complex | fv | 5 | 3.10 | 80.2 | 96.5 |")) << md;
+  // Escaped cells and fenced error text.
+  EXPECT_TRUE(Has(md, "not measured: fairvisor edge did not become healthy: \\`nginx -t\\` said a\\|b |")) << md;
+  EXPECT_TRUE(Has(md, "  <html> in the body\n  ```")) << md;  // inside the fence, verbatim
+  // Environment.
+  EXPECT_TRUE(Has(md, "| Load engine | k6 v0.54.0 (go1.22.5, linux/amd64) |")) << md;
+  EXPECT_TRUE(Has(md, "| CPU pinning | SUT cpuset 0-3, engine cpuset 4-7 (auto split) |")) << md;
+  EXPECT_TRUE(Has(md, "| fairvisor edge | https://github.com/fairvisor/edge @ 0123456789abcdef")) << md;
+}
+
+TEST(MarkdownReport, UnpinnedAndNoComparison) {
+  RunMeta m = SampleMeta();
+  m.sut_cpuset.clear();
+  m.loadgen_cpuset.clear();
+  std::string md = RenderMarkdownReport(testing_samples::SampleRunAllMeasured(), m, nullptr);
+  EXPECT_TRUE(Has(md, "| CPU pinning | unpinned: engine and SUT share cores |")) << md;
+  EXPECT_TRUE(Has(md, "No reference or baseline: cells show measured values only.")) << md;
+  EXPECT_FALSE(Has(md, "(ref ")) << md;
+  EXPECT_TRUE(Has(md, "**PASS** — 6 PASS, 0 FAIL, 0 INVALID of 6 scenarios run\n")) << md;
+}
+
+TEST(MarkdownReport, EmptyRunIsNotAPass) {
+  std::string md = RenderMarkdownReport({}, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "**FAIL** — 0 PASS, 0 FAIL, 0 INVALID of 0 scenarios run (6 not run) (no results")) << md;
+}
+
+TEST(MarkdownReport, BaselineNamesItselfInHeaderAndCells) {
+  auto run = testing_samples::SampleRunAllMeasured();
+  RunMeta meta = SampleMeta();
+  auto base = ParseBaseline(RunResultsToJson(run, meta), "/runs/main/results.json");
+  ASSERT_TRUE(base.ok()) << base.error().message;
+  run[0].load.latency_us.p50 = 71.4 * 1.1;  // 10 % slower than the baseline
+  std::string md = RenderMarkdownReport(run, meta, &*base);
+  EXPECT_TRUE(Has(md, "Cells show the baseline value and the delta (measured − base) / base; baseline: "
+                      "/runs/main/results.json (run started 2026-03-04T04:53:20Z, edge 0123456789ab).")) << md;
+  EXPECT_TRUE(Has(md, "79 µs (base 71 µs, +10.0 %)")) << md;
+  EXPECT_TRUE(Has(md, "| Baseline | /runs/main/results.json")) << md;
+  EXPECT_FALSE(Has(md, "(ref ")) << md;
+}
+
+TEST(MarkdownReport, CellEscaping) {
+  EXPECT_EQ(detail::MarkdownCell("a|b`c"), "a\\|b\\`c");
+  EXPECT_EQ(detail::MarkdownCell("line1\nline2\n"), "line1<br>line2");
+  EXPECT_EQ(detail::MarkdownCell("<= 5 and <script>"), "<= 5 and &lt;script>");
+  EXPECT_EQ(detail::MarkdownCell("x\r\n"), "x");
+}
+
+}  // namespace
+}  // namespace fvbench
