@@ -170,10 +170,11 @@ Result<void> WriteTextFile(const std::string& path, std::string_view text) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return Error{fmt::format("{}: cannot open for writing: {}", tmp, std::strerror(errno))};
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
+    out.close();  // flushes: a full disk shows here
     if (!out) {
+      int e = errno;
       std::remove(tmp.c_str());
-      return Error{fmt::format("{}: write failed", tmp)};
+      return Error{fmt::format("{}: write failed: {}", tmp, std::strerror(e))};
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

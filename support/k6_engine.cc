@@ -1,7 +1,9 @@
 #include "support/k6_engine.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -63,9 +65,10 @@ std::string DescribeExit(const ExecResult& r, double timeout_s) {
 
 Result<void> WriteLocalFile(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{fmt::format("cannot open {} for writing: {}", path, std::strerror(errno))};
   out << content;
-  out.close();
-  if (!out) return Error{fmt::format("cannot write {}", path)};
+  out.close();  // a full disk shows at the flush
+  if (!out) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
   return Ok();
 }
 

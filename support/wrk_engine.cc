@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -47,9 +49,10 @@ Result<void> WriteLocal(const std::string& path, const std::string& content) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return Error{fmt::format("cannot create the directory of {}: {}", path, ec.message())};
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{fmt::format("cannot open {} for writing: {}", path, std::strerror(errno))};
   out << content;
-  out.close();
-  if (!out) return Error{fmt::format("cannot write {}", path)};
+  out.close();  // a full disk shows at the flush
+  if (!out) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
   return Ok();
 }
 

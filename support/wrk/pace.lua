@@ -340,7 +340,13 @@ function done(summary, latency, requests_stats)
       io.stderr:write("pace.lua: cannot write FVBENCH_OUT: " .. tostring(err) .. "\n")
       os.exit(3)
     end
-    f:write(json)
-    f:close()
+    -- A full or failing disk shows up at write or at close (the buffer is
+    -- flushed there): say so with the path, and fail the run.
+    local written, werr = f:write(json)
+    local closed, cerr = f:close()
+    if not written or not closed then
+      io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(werr or cerr) .. "\n")
+      os.exit(3)
+    end
   end
 end
