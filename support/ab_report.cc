@@ -179,6 +179,37 @@ std::string DescribeAbMetric(const AbComparison& c) {
                      NoiseText(c), AbVerdictText(c));
 }
 
+std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
+  bool any = false;
+  for (const ScenarioResult& r : results) any = any || r.ab.has_value();
+  if (!any) return "";
+  auto side = [](const char* name, const std::string& src, const std::string& ref, const std::string& commit,
+                 const std::string& policies) {
+    return fmt::format("- **{}**: edge `{}`{}{}, policies `{}`\n", name, src.empty() ? "?" : src,
+                       ref.empty() ? "" : " ref `" + ref + "`", commit.empty() ? "" : " at `" + commit + "`",
+                       policies.empty() ? "?" : policies);
+  };
+  std::string out = "## A/B comparison\n\n";
+  out += side("A", meta.edge_source, meta.edge_ref, meta.edge_commit, meta.policy_dir);
+  out += side("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
+  out += "\nRuns alternate A B A B on freshly started edges; delta = exp(mean ln(B/A)) − 1 over the pairs "
+         "(errors: mean B − A in percentage points) with a 95 % Student-t CI; significant when the CI "
+         "excludes 0 and |delta| exceeds the larger min–max spread of either side.\n";
+  for (const ScenarioResult& r : results) {
+    if (!r.ab) continue;
+    out += fmt::format("\n### {}\n\n{}\n\n", r.id, r.ab->method.empty() ? "?" : r.ab->method);
+    if (!r.ab->error.empty()) out += "Stopped early: " + r.ab->error + "\n\n";
+    out += "| metric | A median | B median | delta | 95 % CI | noise | verdict |\n|---|---|---|---|---|---|---|\n";
+    for (const AbComparison& c : r.ab->metrics) {
+      std::string verdict = AbVerdictText(c);
+      if (Significant(c)) verdict = "**" + verdict + "**";
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MetricLabel(c.metric), Value(c.metric, c.a_median),
+                         Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c), NoiseText(c), verdict);
+    }
+  }
+  return out;
+}
+
 std::string RenderAbSection(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
   bool any = false;
   for (const ScenarioResult& r : results) any = any || r.ab.has_value();

@@ -34,6 +34,12 @@ namespace fvbench {
 // has an AbResult.
 std::string RenderAbSection(const std::vector<ScenarioResult>& results, const RunMeta& meta);
 
+// The same section as Markdown (for the Markdown report / a CI job summary):
+// "## A/B comparison", the two sides and the rule, then per scenario a table
+// | metric | A median | B median | delta | 95 % CI | noise | verdict |, with
+// significant verdicts in bold. "" when no result has an AbResult.
+std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta);
+
 // One metric on one line, for test output and gate messages:
 // "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
 std::string DescribeAbMetric(const AbComparison& c);

@@ -81,6 +81,20 @@ TEST(AbReport, SectionShowsEveryMetricAndTheVerdicts) {
   EXPECT_NE(s.find("latency.decision_service p50: B slower by"), std::string::npos) << s;
 }
 
+TEST(AbReport, MarkdownTable) {
+  std::string md = RenderAbMarkdown({AbScenario()}, AbMeta());
+  EXPECT_EQ(md.rfind("## A/B comparison\n", 0), 0u) << md;
+  EXPECT_NE(md.find("### latency.decision_service"), std::string::npos);
+  EXPECT_NE(md.find("| metric | A median | B median | delta | 95 % CI | noise | verdict |"), std::string::npos);
+  EXPECT_NE(md.find("| p50 | "), std::string::npos) << md;
+  EXPECT_NE(md.find("**B slower by "), std::string::npos) << md;
+  EXPECT_NE(md.find("- **B**: edge `/edge` at `abc123`, policies `/tmp/heavier`"), std::string::npos) << md;
+  EXPECT_EQ(md.find("nan"), std::string::npos);
+  ScenarioResult plain;
+  plain.id = "latency.raw_nginx";
+  EXPECT_EQ(RenderAbMarkdown({plain}, RunMeta{}), "");
+}
+
 TEST(AbReport, NoSectionWithoutAb) {
   ScenarioResult plain;
   plain.id = "latency.raw_nginx";
