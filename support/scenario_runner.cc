@@ -271,6 +271,12 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
     const std::optional<double> served = ticker->Stop();
     if (!r) return r;
+    // A SUT service that died during the phase fails the phase: an error
+    // stops a throughput search at once, instead of stepping down against a
+    // dead server until THROUGHPUT_BUDGET_S is spent (raw outputs stay in raw/).
+    if (auto alive = CheckSutAfterLoad(*active, tb.sut()); !alive) {
+      return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
+    }
     obs.quiet = quiet;
     problems.insert(problems.end(), obs.problems.begin(), obs.problems.end());
     PhaseContext ctx;
