@@ -682,6 +682,7 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
       res.err += "\n[fvbench: killed by signal " + st.signal + "]\n";
     }
   } else if (!res.timed_out) {
+    if (!ssh_is_connected(ss)) return lost();  // e.g. the dead-link timeout fired
     return Error{who + "the channel closed without an exit status or signal (the command's "
                  "outcome is unknown)"};
   }
