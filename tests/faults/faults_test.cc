@@ -236,7 +236,8 @@ const char* const kClearedVars[] = {
 
 class ScenarioProcess {
  public:
-  ScenarioProcess(const std::map<std::string, std::string>& env, const std::string& log_path)
+  ScenarioProcess(const std::map<std::string, std::string>& env, const std::string& log_path,
+                  const std::string& scenario = kScenario)
       : log_path_(log_path) {
     std::vector<std::string> envs;
     for (char** e = environ; *e; ++e) {
@@ -251,7 +252,7 @@ class ScenarioProcess {
     for (auto& s : envs) envp.push_back(s.data());
     envp.push_back(nullptr);
     std::string bin = FVBENCH_SCENARIOS_BIN;
-    std::string filter = std::string("--gtest_filter=") + kScenario;
+    std::string filter = "--gtest_filter=" + scenario;
     char* argv[] = {bin.data(), filter.data(), nullptr};
     const pid_t parent = ::getpid();
     started_ = Clock::now();
@@ -568,6 +569,43 @@ TEST_F(Faults, SutNginxKilledMidPhaseFailsTheScenarioAndKeepsEarlierResults) {
   Report("SUT nginx dies mid-phase", "kill -KILL master + workers (by logs/nginx.pid) 3 s into an 8 s phase", took,
          FirstLine(err), left);
   RunClean("the next run after the SUT died");
+}
+
+// fairvisor edge dies in the middle of a throughput search step: the step
+// fails with the dead service named and the search stops there, instead of
+// stepping down against a dead server until THROUGHPUT_BUDGET_S is spent.
+// Needs an edge checkout (FAIRVISOR_EDGE_SRC); skipped without one (CI).
+TEST_F(Faults, EdgeKilledMidSearchStepStopsTheSearch) {
+  const char* edge = std::getenv("FAIRVISOR_EDGE_SRC");
+  if (edge == nullptr || *edge == '\0') {
+    GTEST_SKIP() << "needs fairvisor edge: set FAIRVISOR_EDGE_SRC to an edge checkout";
+  }
+  auto env = Env(2);
+  env["FAIRVISOR_EDGE_SRC"] = edge;
+  env["STEP_DUR"] = "8";
+  const std::string scenario = "throughput.simple";
+  ScenarioProcess p(env, log_, scenario);
+  std::vector<int> killed;
+  auto load = p.WaitForLoad(port_ + 2, seconds(90));  // FV_PORT
+  ASSERT_TRUE(load.has_value()) << "no search step started against edge:\n" << p.log();
+  std::this_thread::sleep_for(seconds(3));
+  const auto at = Clock::now();
+  killed = NginxPids(bench_dir_, "fv");
+  for (int pid : killed) ::kill(pid, SIGKILL);
+  ASSERT_GE(killed.size(), 2u) << "edge master + worker expected";
+  ASSERT_TRUE(p.Wait(seconds(30))) << "still running 30 s after edge was killed:\n" << p.log();
+  const double took = std::chrono::duration<double>(p.ended() - at).count();
+  EXPECT_NE(p.ExitCode(), 0);
+  auto j = nlohmann::json::parse(ReadFile(bench_dir_ + "/controller-results/" + scenario + ".json"), nullptr, false);
+  if (j.is_object() && j.contains("scenario")) j = j["scenario"];
+  ASSERT_TRUE(j.is_object()) << "no result file";
+  const std::string err = j.value("error", "");
+  EXPECT_TRUE(Has(err, "fv (pid ") && Has(err, "died during the load")) << err;
+  EXPECT_EQ(j.value("steps", nlohmann::json::array()).size(), 1u) << "the search went on after edge died: " << j.dump();
+  std::string left = LeftoversAfter(bench_dir_, ports(), seconds(2));
+  EXPECT_EQ(left, "");
+  Report("fairvisor edge dies mid search step", "kill -KILL edge master + workers 3 s into an 8 s step", took,
+         FirstLine(err), left);
 }
 
 // BENCH_DIR becomes read-only / full mid-phase: mounts in this process's
