@@ -17,9 +17,19 @@ namespace fvbench {
 
 namespace detail {
 
-std::string MarkdownCell(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + 8);
+void AppendMarkdownCell(std::string& out, const std::string& text) {
+  bool plain = true;  // the common case: nothing to escape
+  for (char c : text) {
+    if (c == '|' || c == '`' || c == '<' || c == '\n' || c == '\r') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    out += text;
+    return;
+  }
+  const size_t start = out.size();
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     char next = i + 1 < text.size() ? text[i + 1] : '\0';
@@ -36,7 +46,12 @@ std::string MarkdownCell(const std::string& text) {
       out += c;
     }
   }
-  while (out.size() >= 4 && out.compare(out.size() - 4, 4, "<br>") == 0) out.resize(out.size() - 4);
+  while (out.size() >= start + 4 && out.compare(out.size() - 4, 4, "<br>") == 0) out.resize(out.size() - 4);
+}
+
+std::string MarkdownCell(const std::string& text) {
+  std::string out;
+  AppendMarkdownCell(out, text);
   return out;
 }
 
@@ -69,10 +84,14 @@ const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std
   return nullptr;
 }
 
-std::string Row(const std::vector<std::string>& cells) {
-  std::string out = "|";
-  for (const std::string& c : cells) out += " " + MarkdownCell(c) + " |";
-  return out + "\n";
+void AppendRow(std::string& out, const std::vector<std::string>& cells) {
+  out += '|';
+  for (const std::string& c : cells) {
+    out += ' ';
+    detail::AppendMarkdownCell(out, c);
+    out += " |";
+  }
+  out += '\n';
 }
 
 std::string OrUnknown(const std::string& s) { return s.empty() ? "unknown" : s; }
@@ -119,7 +138,7 @@ void VerdictSection(std::string& out, const std::vector<ScenarioResult>& results
   for (const ScenarioResult& r : results) {
     Verdict v = ScenarioVerdict(r);
     std::string why = VerdictReason(r);
-    out += Row({r.id, VerdictName(v), why.empty() ? "—" : why});
+    AppendRow(out, {r.id, VerdictName(v), why.empty() ? "—" : why});
   }
   out += "\n";
 }
@@ -158,7 +177,7 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
       }
       cells.push_back(cell);
     }
-    out += Row(cells);
+    AppendRow(out, cells);
   }
   std::vector<std::string> errors = {"errors"}, achieved = {"achieved"};
   for (const Path& p : kLatencyPaths) {
@@ -174,7 +193,9 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
                                    l.kept_up ? "kept up" : fmt::format("NOT kept up ({} dropped)",
                                                                        l.dropped_iterations)));
   }
-  out += Row(errors) + Row(achieved) + "\n";
+  AppendRow(out, errors);
+  AppendRow(out, achieved);
+  out += "\n";
 }
 
 std::string ThroughputValue(const ScenarioResult& r) {
@@ -197,7 +218,7 @@ void StepsDetails(std::string& out, const ScenarioResult& r) {
          "|---:|---|---:|---:|---:|---:|---:|---|\n";
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const StepResult& s = r.steps[i];
-    out += Row({std::to_string(i + 1), s.role.empty() ? "step" : s.role, FormatRps(s.target_rps),
+    AppendRow(out, {std::to_string(i + 1), s.role.empty() ? "step" : s.role, FormatRps(s.target_rps),
                 FormatRps(s.load.achieved_rps), FormatNumber(s.load.duration_s) + " s", FormatUs(s.load.latency_us.p99),
                 FormatPercent(s.load.error_rate), s.verdict.empty() ? (s.passed ? "pass" : "fail") : s.verdict});
   }
@@ -217,7 +238,7 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
     const ScenarioResult* r = Find(results, p.id);
     if (r == nullptr || !r->measured) {
       std::string s = StateCell(r);
-      out += Row({p.title, s, "—", "—", "—", "—"});
+      AppendRow(out, {p.title, s, "—", "—", "—", "—"});
       continue;
     }
     std::string value = ThroughputValue(*r);
@@ -232,7 +253,7 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
                                                   : (r->ceiling_reached ? "none (ceiling)" : "none (no step failed)");
     std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
     if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
-    out += Row({p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});
+    AppendRow(out, {p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});
   }
   out += "\n";
   for (const Path& p : kThroughputPaths) {
@@ -253,7 +274,7 @@ void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results)
   out += "| Scenario | Yardstick | Metric | Value | Yardstick's | Ratio |\n|---|---|---|---:|---:|---:|\n";
   for (const Ratio& x : ratios) {
     bool rps = x.metric == "rps";
-    out += Row({x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
+    AppendRow(out, {x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
                 rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), fmt::format("{:.2f}x", x.ratio)});
   }
   out += "\n";
@@ -278,7 +299,7 @@ void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results)
     out += "| Scenario | Metric | Measured | Limit | Reference | Check |\n|---|---|---:|---:|---:|---|\n";
     for (const auto& r : results) {
       for (const ThresholdCheck& c : r.checks) {
-        out += Row({r.id, c.metric, MetricValueText(c.metric, c.measured, false),
+        AppendRow(out, {r.id, c.metric, MetricValueText(c.metric, c.measured, false),
                     c.op + " " + MetricValueText(c.metric, c.limit, true),
                     c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? "pass" : "**FAIL**"});
       }
@@ -290,7 +311,7 @@ void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results)
            "| Scenario | Check | Check result |\n|---|---|---|\n";
     for (const auto& r : results) {
       for (const RatioCheck& c : r.ratio_checks) {
-        out += Row({r.id, DescribeRatioCheck(c), c.passed ? "pass" : "**FAIL**"});
+        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? "pass" : "**FAIL**"});
       }
     }
     out += "\n";
@@ -316,7 +337,7 @@ void ValiditySection(std::string& out, const std::vector<ScenarioResult>& result
         else if (!v.passed) failed.push_back(DescribeValidity(v));
         else if (std::find(ok.begin(), ok.end(), v.name) == ok.end()) ok.push_back(v.name);
       }
-      out += Row({r.id, ValidityPassed(r.validity) ? "valid" : "**INVALID**",
+      AppendRow(out, {r.id, ValidityPassed(r.validity) ? "valid" : "**INVALID**",
                   failed.empty() ? "—" : fmt::format("{}", fmt::join(failed, "\n")),
                   info.empty() ? "—" : fmt::format("{}", fmt::join(info, "\n")),
                   ok.empty() ? "—" : fmt::format("{}", fmt::join(ok, ", "))});
@@ -360,7 +381,7 @@ void ResourcesSection(std::string& out, const std::vector<ScenarioResult>& resul
          "|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : results) {
     for (const ServiceUsage& u : r.sut_usage) {
-      out += Row({r.id, u.service, std::to_string(u.processes), fmt::format("{:.2f}", u.cpu_cores),
+      AppendRow(out, {r.id, u.service, std::to_string(u.processes), fmt::format("{:.2f}", u.cpu_cores),
                   fmt::format("{:.1f}", u.rss_mib), fmt::format("{:.1f}", u.rss_peak_mib)});
     }
   }
@@ -384,18 +405,18 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
   if (!m.engine.empty() && engine.find(m.engine) == std::string::npos) engine = m.engine + " (" + engine + ")";
   std::string sut = m.sut_runtime_version.empty() ? OrUnknown(m.sut_runtime) : m.sut_runtime_version;
   if (!m.lua_module_version.empty()) sut += ", lua-nginx-module " + m.lua_module_version;
-  out += Row({"Load engine", engine});
-  out += Row({"SUT runtime", sut});
-  out += Row({"fairvisor edge", fmt::format("{} @ {}", OrUnknown(m.edge_source),
+  AppendRow(out, {"Load engine", engine});
+  AppendRow(out, {"SUT runtime", sut});
+  AppendRow(out, {"fairvisor edge", fmt::format("{} @ {}", OrUnknown(m.edge_source),
                                             m.edge_commit.empty() ? "commit unknown" : m.edge_commit)});
-  out += Row({"Mode", OrUnknown(m.mode)});
-  out += Row({"Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
+  AppendRow(out, {"Mode", OrUnknown(m.mode)});
+  AppendRow(out, {"Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                                    OrUnknown(m.loadgen_host), Cores(m.loadgen_cores))});
-  out += Row({"CPU pinning", Pinning(m)});
-  out += Row({"Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
+  AppendRow(out, {"CPU pinning", Pinning(m)});
+  AppendRow(out, {"Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                                  OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version))});
-  out += Row({"Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile});
-  out += Row({cmp != nullptr && cmp->baseline ? "Baseline" : "Reference",
+  AppendRow(out, {"Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile});
+  AppendRow(out, {cmp != nullptr && cmp->baseline ? "Baseline" : "Reference",
               cmp == nullptr ? "none" : cmp->describe()});
   out += "\n";
 }
@@ -405,7 +426,7 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison) {
   std::string out;
-  out.reserve(8192);
+  out.reserve(16384);
   out += fmt::format("## fvbench: fairvisor edge benchmark ({})\n\n", OrUnknown(meta.mode));
   VerdictSection(out, results, comparison);
   LatencySection(out, results, meta, comparison);

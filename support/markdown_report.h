@@ -45,8 +45,9 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
                                  const Reference* comparison);
 
 namespace detail {
-// Text for one Markdown table cell (see above).
+// Text for one Markdown table cell (see above); Append... appends it to `out`.
 std::string MarkdownCell(const std::string& text);
+void AppendMarkdownCell(std::string& out, const std::string& text);
 }  // namespace detail
 
 }  // namespace fvbench
