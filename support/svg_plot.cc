@@ -327,7 +327,7 @@ double TextWidth(std::string_view s, double size) {
 // y = log10 axis over whole decades [10^lo, 10^hi], mapped to pixels
 // [bottom, top].
 struct LogAxis {
-  int lo = 0, hi = 3;
+  double lo = 0, hi = 3;  // log10 of the values at bottom and top
   double bottom = 0, top = 0;
   bool Contains(double v) const {
     return Positive(v) && std::log10(v) >= lo - 1e-9 && std::log10(v) <= hi + 1e-9;
@@ -335,9 +335,11 @@ struct LogAxis {
   double Map(double v) const { return bottom + (std::log10(v) - lo) / (hi - lo) * (top - bottom); }
 };
 
-// Decades covering the positive finite values (and at least one decade);
+// The range of the positive finite values with a little headroom (0.15
+// decade each side, so nothing sits on the frame), at least one decade wide,
 // limited to 10^-3 .. 10^12 so a wild value cannot make hundreds of decades
-// (values outside are then reported as off scale).
+// (values outside are then reported as off scale). The ends need not be
+// whole decades: the labels are.
 LogAxis MakeLogAxis(const std::vector<double>& values, double bottom, double top) {
   LogAxis a;
   a.bottom = bottom;
@@ -351,30 +353,38 @@ LogAxis MakeLogAxis(const std::vector<double>& values, double bottom, double top
     any = true;
   }
   if (!any) return a;  // 1 µs .. 1 ms: an empty frame with a sensible scale
-  // Headroom: a value at (or just under) a decade does not sit on the frame.
-  a.lo = static_cast<int>(std::floor(std::log10(mn / 1.25)));
-  a.hi = static_cast<int>(std::ceil(std::log10(mx * 1.25)));
-  a.lo = std::clamp(a.lo, -3, 11);
-  a.hi = std::clamp(a.hi, a.lo + 1, 12);
+  double lo = std::log10(mn) - 0.15, hi = std::log10(mx) + 0.15;
+  if (hi - lo < 1) {
+    double mid = (lo + hi) / 2;
+    lo = mid - 0.5;
+    hi = mid + 0.5;
+  }
+  a.lo = std::clamp(lo, -3.0, 11.0);
+  a.hi = std::clamp(hi, a.lo + 1, 12.0);
   return a;
 }
 
-// Horizontal gridlines and labels of a log axis in µs, left of x0.
+// Horizontal gridlines and labels of a log axis in µs, left of x0: a label
+// at every decade (every k-th beyond 8 decades), minor lines at 2..9 x 10^k
+// up to 4 decades, labelled at 2 and 5 up to 2 decades.
 void DrawLogGrid(Svg& svg, const LogAxis& a, double x0, double x1) {
-  int decades = a.hi - a.lo;
-  int label_every = decades <= 8 ? 1 : (decades + 7) / 8;
-  for (int e = a.lo; e <= a.hi; ++e) {
+  const double span = a.hi - a.lo;
+  const int label_every = span <= 8 ? 1 : static_cast<int>(std::ceil(span / 8));
+  const int first = static_cast<int>(std::floor(a.lo)), last = static_cast<int>(std::floor(a.hi + 1e-9));
+  for (int e = first; e <= last; ++e) {
     double v = std::pow(10.0, e);
-    if (e < a.hi && decades <= 4) {
+    if (span <= 4) {
       for (int m = 2; m <= 9; ++m) {
+        if (!a.Contains(v * m)) continue;
         double y = a.Map(v * m);
         svg.Line(x0, y, x1, y, kGridMinor, 1);
-        if (decades <= 2 && (m == 2 || m == 5)) svg.Text(x0 - 6, y + 4, Duration(v * m), 10, "end", kMuted);
+        if (span <= 2 && (m == 2 || m == 5)) svg.Text(x0 - 6, y + 4, Duration(v * m), 10, "end", kMuted);
       }
     }
+    if (!a.Contains(v)) continue;
     double y = a.Map(v);
     svg.Line(x0, y, x1, y, kGrid, 1);
-    if ((e - a.lo) % label_every == 0) svg.Text(x0 - 6, y + 4, Duration(v), 11, "end");
+    if (e % label_every == 0) svg.Text(x0 - 6, y + 4, Duration(v), 11, "end");
   }
 }
 
@@ -446,6 +456,8 @@ std::string EngineText(const RunMeta& meta, const std::vector<ScenarioResult>& r
       }
     }
   }
+  // wrk -v prints "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer".
+  if (auto pos = engine.find(" Copyright"); pos != std::string::npos) engine.erase(pos);
   return engine.empty() ? "engine unknown" : Shorten(engine, 48);
 }
 
@@ -751,7 +763,7 @@ void Label(Svg& svg, double x, double y, const std::string& text, double size, c
 std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, const std::string& scenario_id,
                                  const RunMeta& meta, const Reference* reference, const PlotOptions& options) {
   constexpr double W = 820, kX0 = 84, kX1 = 580;
-  constexpr double kP1Top = 92, kP1Bot = 312;  // p99
+  constexpr double kP1Top = 100, kP1Bot = 312;  // p99
   constexpr double kP2Top = 334, kP2Bot = 424; // error rate
   constexpr double kP3Top = 446, kP3Bot = 536; // achieved / target
   const ThroughputPolicy* policy = FindPolicy(scenario_id);
@@ -865,7 +877,9 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
   if (y1.Contains(options.slo_p99_us)) {
     double yy = y1.Map(options.slo_p99_us);
     svg.Line(kX0, yy, kX1, yy, kFailInk, 1.4, "8 4");
-    Label(svg, kX0, yy - 4, "SLO: p99 < " + Duration(options.slo_p99_us), 11, kFailInk, kX0, kX1, false);
+    // Above the line, or below it when the line runs close to the frame's top.
+    Label(svg, kX0, yy - kP1Top < 16 ? yy + 14 : yy - 4, "SLO: p99 < " + Duration(options.slo_p99_us), 11, kFailInk,
+          kX0, kX1, false);
   }
   {
     double yy = y2.Map(options.max_error_rate * 100);
@@ -889,7 +903,8 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
         double xx = x.Map(*rv);
         svg.Line(xx, kP1Top, xx, kP3Bot, kGrey, 1.4, "2 3");
         ref_drawn = true;
-        Label(svg, xx, kP1Bot - 8, text, 11, kGrey, kX0, kX1, false);
+        // In the gap between the first two panels: never over a marker.
+        Label(svg, xx, kP1Bot + 15, text, 11, kGrey, kX0, kX1, false);
       } else {
         notes.push_back(fmt::format("reference ({}): {}, outside this plot's rate axis (0–{} RPS)",
                                     Shorten(reference->describe(), 40), text.substr(4), FormatRps(x.hi)));
@@ -901,8 +916,9 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
   if (r != nullptr && r->measured && std::isfinite(r->throughput_rps) && r->throughput_rps >= x.lo &&
       r->throughput_rps <= x.hi) {
     double xx = x.Map(r->throughput_rps);
-    svg.Line(xx, kP1Top, xx, kP3Bot, kInk, 2);
-    Label(svg, xx, kP1Top + 15, result_text + (r->ceiling_reached ? "" : " measured"), 12, result_bad ? kFailInk : kInk, kX0, kX1, true);
+    // Labelled above the frame: never over a marker.
+    svg.Line(xx, kP1Top - 14, xx, kP3Bot, kInk, 2);
+    Label(svg, xx, kP1Top - 4, result_text + (r->ceiling_reached ? "" : " measured"), 12, result_bad ? kFailInk : kInk, kX0, kX1, true);
   }
 
   // Steps: filled = passed, hollow = failed; shape = role.

@@ -28,10 +28,11 @@
 //       reached)" at a ceiling, "UNCONFIRMED" when not confirmed.
 //
 // Contract: pure functions, result model in, SVG text (UTF-8, SVG 1.1, no
-// scripts, no external references) out. Output is deterministic: coordinates
-// are printed with fmt's locale-independent fixed formatting (one decimal),
-// iteration order is the fixed scenario order, no timestamps beyond those the
-// model carries. A reporter: it formats the result model and computes
+// scripts, no external references) out. Output is deterministic and
+// locale-independent: coordinates are printed with integer arithmetic to one
+// decimal (half-way cases away from zero), labels with fmt (never the C
+// locale), iteration order is the fixed scenario order, and there are no
+// timestamps beyond those the model carries. A reporter: it formats the result model and computes
 // nothing it does not carry; axis ranges, ticks and the achieved / target
 // ratio of a step are layout. A value that a log axis cannot show (<= 0, NaN,
 // infinite) is not drawn and is named in a note under the plot; no output
