@@ -189,8 +189,8 @@ json LoadResultToJsonValue(const LoadResult& r) {
   j["kept_up"] = r.kept_up;
   j["dropped_iterations"] = r.dropped_iterations;
   j["max_send_lag_us"] = Num(r.max_send_lag_us);
-  j["ratelimit_evidence"] = r.ratelimit_evidence ? json(*r.ratelimit_evidence) : json(nullptr);
   j["late_send_share"] = Num(r.late_send_share);
+  j["ratelimit_evidence"] = r.ratelimit_evidence ? json(*r.ratelimit_evidence) : json(nullptr);
   j["raw_path"] = r.raw_path;
   if (!r.validity_failure.empty()) j["validity_failure"] = r.validity_failure;
   return j;
@@ -250,10 +250,10 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.kept_up = GetBool(v, "kept_up", path);
   r.dropped_iterations = GetUint(v, "dropped_iterations", path);
   r.max_send_lag_us = ReadNum(v, "max_send_lag_us", path);
-  r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
-  r.raw_path = GetString(v, "raw_path", path);
   // Optional: results written before late_send_share existed lack it.
   if (v.contains("late_send_share")) r.late_send_share = ReadNum(v, "late_send_share", path);
+  r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
+  r.raw_path = GetString(v, "raw_path", path);
   r.validity_failure = OptString(v, "validity_failure", path, "");
   return r;
 }

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -265,7 +264,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
     PhaseMonitor monitor(tb.sut(), tb.loadgen(), watched, mo);
     auto monitoring = monitor.Start();
     if (!monitoring) problems.push_back(monitoring.error().message);
-    auto ticker = ticker_for(s, phase_label, svc);
+    auto ticker = ticker_for(s, phase_label, *active);
     ticker->Start();
     auto r = tb.engine().run(s, tb.loadgen_dir(), tb.raw_dir());
     PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
