@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "support/ab_report.h"
 #include "support/ratios.h"
 #include "support/thresholds.h"
 #include "support/units_format.h"
@@ -421,6 +422,15 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
   out += "\n";
 }
 
+// The SVG plots fvbench.report writes beside report.md (svg_plot.h:
+// RenderPlots always writes all four). Links, not images: a CI job summary
+// cannot show files of the run, a viewer of the report directory can.
+void PlotsSection(std::string& out) {
+  out += "Plots beside this file: [latency.svg](latency.svg) (percentile curves), "
+         "[throughput_simple.svg](throughput_simple.svg), [throughput_complex.svg](throughput_complex.svg), "
+         "[throughput_llm.svg](throughput_llm.svg) (search steps: p99, errors and achieved rate per target).\n\n";
+}
+
 }  // namespace
 
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
@@ -431,6 +441,8 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
   VerdictSection(out, results, comparison);
   LatencySection(out, results, meta, comparison);
   ThroughputSection(out, results, meta, comparison);
+  out += RenderAbMarkdown(results, meta);  // "" outside A/B mode
+  PlotsSection(out);
   RatiosSection(out, results);
   ChecksSection(out, results);
   ValiditySection(out, results);
