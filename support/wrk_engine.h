@@ -12,11 +12,11 @@
 // explicitly (empty or 0 when unused), so values inherited from the caller's
 // environment never leak into the script.
 //   T = cpus in spec.cpuset, capped at 4; 2 when unpinned.
-//   C = spec.connections when > 0, else ceil(rate / 100) clamped to
-//       [2*T, 1000]: each connection carries at most 100 req/s, i.e. a request
-//       may take up to 10 ms (SUT latency + wrk's 1 ms timer tick) before its
-//       connection is late for the next slot (Little's law: concurrency =
-//       rate x latency). Always rounded up to a multiple of T, because wrk
+//   C = spec.connections when > 0, else ceil(rate / kWrkRatePerConnection
+//       (20)) clamped to [2*T, 1000]: each connection carries at most 20
+//       req/s, i.e. a request may take up to 50 ms (SUT latency + wrk's 1 ms
+//       timer tick) before its connection is late for the next slot (Little's
+//       law: concurrency = rate x latency). Always rounded up to a multiple of T, because wrk
 //       gives each thread C/T connections (integer division) and needs C >= T.
 //   D = ceil(spec.duration_s) (wrk takes whole seconds).
 //   wrk's --timeout stays at its default 2 s: slower responses count as
@@ -59,7 +59,15 @@ namespace fvbench {
 
 inline constexpr int kWrkDefaultThreads = 2;
 inline constexpr int kWrkMaxThreads = 4;
-inline constexpr double kWrkRatePerConnection = 100;  // req/s one connection is asked to carry
+// Derived connections (LOADGEN_CONNECTIONS=0): rate / 20, so each connection
+// carries 20 req/s and the pool keeps to the schedule while the mean response
+// time stays under 50 ms (Little's law: requests in flight = rate x response
+// time). The same budget as k6's pool here (k6_engine.h: preAllocatedVUs =
+// rate / 100, maxVUs = 5 x that). With rate / 100 (this engine's first rule)
+// a SUT answering in 10-20 ms near its knee ran the pool dry: pace.lua then
+// reported send lag, and the search called the ENGINE the limit at a rate the
+// SUT still served.
+inline constexpr double kWrkRatePerConnection = 20;  // req/s one connection is asked to carry
 inline constexpr int kWrkMaxConnections = 1000;
 
 // Distinct cpus in a taskset list ("0-3,6" -> 5). Error on bad syntax.
