@@ -221,7 +221,8 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
          "  form pair i. delta = exp(mean ln(B/A)) \u2212 1 over the pairs (errors: mean B \u2212 A, percentage\n"
          "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
          "  the noise (the larger relative min\u2013max spread of the two sides' own runs).\n";
-  using detail::PadRight;
+  // A column wider than its slot still ends with a space before the next one.
+  auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
   constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;
   std::vector<std::string> significant;
   for (const ScenarioResult& r : results) {

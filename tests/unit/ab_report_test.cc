@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "support/results_io.h"
@@ -79,6 +81,22 @@ TEST(AbReport, SectionShowsEveryMetricAndTheVerdicts) {
   EXPECT_NE(s.find("A/B: "), std::string::npos);
   EXPECT_NE(s.find("significant difference"), std::string::npos);
   EXPECT_NE(s.find("latency.decision_service p50: B slower by"), std::string::npos) << s;
+}
+
+// Seen in a real run: a 50x slower B made the CI cell wider than its column
+// and glued it to the noise cell ("+4071.1..+6222.6 %22.2 %").
+TEST(AbReport, WideCellsStaySeparated) {
+  ScenarioResult sc = AbScenario();
+  for (int i = 0; i < 3; ++i) sc.ab->b.runs[i] = fvbench::Run(400 * (40 + 12 * i), 900, 500, 0);
+  sc.ab->metrics = CompareAbRuns(sc.ab->a, sc.ab->b);
+  std::string s = RenderAbSection({sc}, AbMeta());
+  size_t at = s.find("\n  p50 ");
+  ASSERT_NE(at, std::string::npos) << s;
+  std::string row = s.substr(at + 1, s.find('\n', at + 1) - at - 1);
+  for (size_t i = 0; i + 1 < row.size(); ++i) {
+    EXPECT_FALSE(row[i] == '%' && std::isdigit(static_cast<unsigned char>(row[i + 1]))) << "glued cells: " << row;
+  }
+  EXPECT_NE(row.find("B slower by"), std::string::npos) << row;
 }
 
 TEST(AbReport, MarkdownTable) {
