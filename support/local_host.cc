@@ -116,22 +116,26 @@ Result<std::string> ResolveProgram(const std::string& host, const std::string& a
                " (searched PATH=" + path + ")"};
 }
 
+// What both spawn paths check before starting `cmd`: a program name, and a
+// cwd that is an existing directory.
+Result<void> CheckStartable(const std::string& host, const Command& cmd) {
+  if (cmd.argv.empty() || cmd.argv[0].empty())
+    return Error{host + ": cannot start a command with an empty argv"};
+  if (cmd.cwd.empty()) return {};
+  struct stat st;
+  if (::stat(cmd.cwd.c_str(), &st) != 0)
+    return Error{host + ": cannot start '" + cmd.argv[0] + "': cwd " + cmd.cwd + ": " + ErrnoText(errno)};
+  if (!S_ISDIR(st.st_mode))
+    return Error{host + ": cannot start '" + cmd.argv[0] + "': cwd " + cmd.cwd + " is not a directory"};
+  return {};
+}
+
 // Spawns cmd with the file actions / flags already in `setup`.
 Result<pid_t> Spawn(const std::string& host, const Command& cmd, SpawnSetup& setup,
                     short flags) {
-  if (cmd.argv.empty() || cmd.argv[0].empty())
-    return Error{host + ": cannot start a command with an empty argv"};
+  if (auto ok = CheckStartable(host, cmd); !ok) return ok.error();
   const std::string& argv0 = cmd.argv[0];
-  if (!cmd.cwd.empty()) {
-    struct stat st;
-    if (::stat(cmd.cwd.c_str(), &st) != 0)
-      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd + ": " +
-                   ErrnoText(errno)};
-    if (!S_ISDIR(st.st_mode))
-      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd +
-                   " is not a directory"};
-    posix_spawn_file_actions_addchdir_np(&setup.actions, cmd.cwd.c_str());
-  }
+  if (!cmd.cwd.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, cmd.cwd.c_str());
   // Only fds 0-2 reach the child, whatever else this process has open.
   posix_spawn_file_actions_addclosefrom_np(&setup.actions, 3);
 
@@ -176,18 +180,8 @@ Result<pid_t> Spawn(const std::string& host, const Command& cmd, SpawnSetup& set
 // close-on-exec pipe as its errno.
 Result<pid_t> SpawnDyingWithParent(const std::string& host, const Command& cmd, int out_fd,
                                    int err_fd) {
-  if (cmd.argv.empty() || cmd.argv[0].empty())
-    return Error{host + ": cannot start a command with an empty argv"};
+  if (auto ok = CheckStartable(host, cmd); !ok) return ok.error();
   const std::string& argv0 = cmd.argv[0];
-  if (!cmd.cwd.empty()) {
-    struct stat st;
-    if (::stat(cmd.cwd.c_str(), &st) != 0)
-      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd + ": " +
-                   ErrnoText(errno)};
-    if (!S_ISDIR(st.st_mode))
-      return Error{host + ": cannot start '" + argv0 + "': cwd " + cmd.cwd +
-                   " is not a directory"};
-  }
   std::string path;
   std::vector<std::string> env = BuildEnv(cmd.env, &path);
   auto program = ResolveProgram(host, argv0, path);
