@@ -17,6 +17,7 @@
 #include "support/baseline.h"
 #include "support/reference.h"
 #include "support/results_io.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {
@@ -24,10 +25,8 @@ namespace {
 
 using testing_samples::SampleMeta;
 
-std::string FixturesDir() {
-  const char* env = std::getenv("FVBENCH_FIXTURES");
-  return env != nullptr && *env != '\0' ? env : FVBENCH_SOURCE_DIR "/fixtures";
-}
+using testing_golden::CompareGolden;
+using testing_golden::FixturesDir;
 
 Reference TestReference() {
   auto ref = ParseReference(R"J({"meta": {"source": "test reference (c7i.2xlarge numbers)"},
@@ -81,38 +80,7 @@ std::vector<ScenarioResult> GoldenRun() {
 TEST(MarkdownReport, MatchesGoldenFile) {
   Reference ref = TestReference();
   std::string got = RenderMarkdownReport(GoldenRun(), SampleMeta(), &ref);
-  std::string path = FixturesDir() + "/golden/report.md";
-  const char* update = std::getenv("FVBENCH_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    ASSERT_TRUE(out) << "cannot write " << path;
-    out << got;
-    std::cout << "FVBENCH_UPDATE_GOLDEN=1: wrote " << path << "\n";
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
-  std::stringstream want_stream;
-  want_stream << in.rdbuf();
-  const std::string want = want_stream.str();
-  if (got == want) return;
-  std::string actual_path = ::testing::TempDir() + "report.actual.md";
-  std::ofstream(actual_path, std::ios::binary | std::ios::trunc) << got;
-  std::istringstream g(got), w(want);
-  std::string gl, wl;
-  int line = 0;
-  while (true) {
-    ++line;
-    bool more_g = static_cast<bool>(std::getline(g, gl));
-    bool more_w = static_cast<bool>(std::getline(w, wl));
-    if (!more_g && !more_w) break;
-    if (!more_g) gl = "<end of output>";
-    if (!more_w) wl = "<end of golden file>";
-    if (gl != wl) break;
-  }
-  ADD_FAILURE() << "report differs from " << path << " at line " << line << ":\n  want: " << wl
-                << "\n  got:  " << gl << "\nfull output: " << actual_path
-                << "\nif the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
+  CompareGolden("report.md", got);
 }
 
 bool Has(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }

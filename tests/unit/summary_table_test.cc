@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "support/reference.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {
@@ -26,10 +27,8 @@ namespace {
 using testing_samples::SampleMeta;
 using testing_samples::SampleRun;
 
-std::string FixturesDir() {
-  const char* env = std::getenv("FVBENCH_FIXTURES");
-  return env != nullptr && *env != '\0' ? env : FVBENCH_SOURCE_DIR "/fixtures";
-}
+using testing_golden::CompareGolden;
+using testing_golden::FixturesDir;
 
 // A reference independent of the shipped reference.json, so editing that file
 // does not change this golden output.
@@ -62,40 +61,7 @@ std::vector<ScenarioResult> GoldenRun() {
 TEST(SummaryTable, MatchesGoldenFile) {
   Reference ref = TestReference();
   std::string got = RenderSummaryTable(GoldenRun(), SampleMeta(), &ref);
-  std::string path = FixturesDir() + "/golden/summary_table.txt";
-  const char* update = std::getenv("FVBENCH_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    ASSERT_TRUE(out) << "cannot write " << path;
-    out << got;
-    std::cout << "FVBENCH_UPDATE_GOLDEN=1: wrote " << path << "\n";
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
-  std::stringstream want_stream;
-  want_stream << in.rdbuf();
-  const std::string want = want_stream.str();
-  if (got == want) return;
-  // Point at the first differing line (gtest's whole-string diff escapes every
-  // non-ASCII byte) and leave the full output beside the test's temp files.
-  std::string actual_path = ::testing::TempDir() + "summary_table.actual.txt";
-  std::ofstream(actual_path, std::ios::binary | std::ios::trunc) << got;
-  std::istringstream g(got), w(want);
-  std::string gl, wl;
-  int line = 0;
-  while (true) {
-    ++line;
-    bool more_g = static_cast<bool>(std::getline(g, gl));
-    bool more_w = static_cast<bool>(std::getline(w, wl));
-    if (!more_g && !more_w) break;
-    if (!more_g) gl = "<end of output>";
-    if (!more_w) wl = "<end of golden file>";
-    if (gl != wl) break;
-  }
-  ADD_FAILURE() << "summary table differs from " << path << " at line " << line << ":\n  want: " << wl
-                << "\n  got:  " << gl << "\nfull output: " << actual_path
-                << "\nif the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1";
+  CompareGolden("summary_table.txt", got);
 }
 
 // The properties the golden file is meant to show, asserted directly so a

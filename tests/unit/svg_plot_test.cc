@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "support/reference.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {
@@ -31,10 +32,7 @@ using testing_samples::SampleMeta;
 using testing_samples::SampleRun;
 using testing_samples::SampleThroughput;
 
-std::string FixturesDir() {
-  const char* env = std::getenv("FVBENCH_FIXTURES");
-  return env != nullptr && *env != '\0' ? env : FVBENCH_SOURCE_DIR "/fixtures";
-}
+using testing_golden::FixturesDir;
 
 // Independent of the shipped reference.json (as in summary_table_test).
 Reference TestReference() {
@@ -103,38 +101,7 @@ std::vector<ScenarioResult> GoldenRun() {
 }
 
 void CompareGolden(const std::string& name, const std::string& got) {
-  std::string path = FixturesDir() + "/golden/" + name;
-  const char* update = std::getenv("FVBENCH_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    ASSERT_TRUE(out) << "cannot write " << path;
-    out << got;
-    std::cout << "FVBENCH_UPDATE_GOLDEN=1: wrote " << path << "\n";
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "cannot read " << path << " (regenerate with FVBENCH_UPDATE_GOLDEN=1)";
-  std::stringstream want_stream;
-  want_stream << in.rdbuf();
-  const std::string want = want_stream.str();
-  if (got == want) return;
-  std::string actual_path = ::testing::TempDir() + name + ".actual";
-  std::ofstream(actual_path, std::ios::binary | std::ios::trunc) << got;
-  std::istringstream g(got), w(want);
-  std::string gl, wl;
-  int line = 0;
-  while (true) {
-    ++line;
-    bool more_g = static_cast<bool>(std::getline(g, gl));
-    bool more_w = static_cast<bool>(std::getline(w, wl));
-    if (!more_g && !more_w) break;
-    if (!more_g) gl = "<end of output>";
-    if (!more_w) wl = "<end of golden file>";
-    if (gl != wl) break;
-  }
-  ADD_FAILURE() << name << " differs from " << path << " at line " << line << ":\n  want: " << wl
-                << "\n  got:  " << gl << "\nfull output: " << actual_path
-                << "\nif the change is intended, regenerate with FVBENCH_UPDATE_GOLDEN=1 and look at the plots";
+  testing_golden::CompareGolden(name, got, " and look at the plots");
 }
 
 size_t Count(const std::string& s, const std::string& what) {
