@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/json_writer.h"
 #include "support/results_io.h"
 #include "support/units_format.h"
 
@@ -15,20 +16,21 @@ namespace {
 
 using nlohmann::json;
 
-json NumOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-json OptNum(const std::optional<double>& v) { return v && std::isfinite(*v) ? json(*v) : json(nullptr); }
-
-json SideToJson(const AbSide& s) {
-  json j = json::object();
-  j["edge_source"] = s.edge_source;
-  j["edge_ref"] = s.edge_ref;
-  j["edge_commit"] = s.edge_commit;
-  j["policy"] = s.policy;
-  j["runs"] = json::array();
-  for (const LoadResult& r : s.runs) j["runs"].push_back(detail::LoadResultToJsonValue(r));
-  j["fv_cpu_cores"] = json::array();
-  for (double c : s.fv_cpu_cores) j["fv_cpu_cores"].push_back(NumOrNull(c));
-  return j;
+void WriteSide(detail::JsonWriter& w, const AbSide& s) {
+  w.StartObject();
+  w.Field("edge_source", s.edge_source);
+  w.Field("edge_ref", s.edge_ref);
+  w.Field("edge_commit", s.edge_commit);
+  w.Field("policy", s.policy);
+  w.Key("runs");
+  w.StartArray();
+  for (const LoadResult& r : s.runs) detail::WriteLoadResult(w, r);
+  w.EndArray();
+  w.Key("fv_cpu_cores");
+  w.StartArray();
+  for (double c : s.fv_cpu_cores) w.Number(c);
+  w.EndArray();
+  w.EndObject();
 }
 
 AbSide SideFromJson(const json& v, const std::string& path) {
@@ -99,33 +101,37 @@ std::string SideLine(const char* name, const std::string& src, const std::string
 
 namespace detail {
 
-json AbResultToJsonValue(const AbResult& ab) {
-  json j = json::object();
-  j["method"] = ab.method;
-  j["rate_rps"] = NumOrNull(ab.rate_rps);
-  j["duration_s"] = NumOrNull(ab.duration_s);
-  j["error"] = ab.error;
-  j["a"] = SideToJson(ab.a);
-  j["b"] = SideToJson(ab.b);
-  j["metrics"] = json::array();
+void WriteAbResult(JsonWriter& w, const AbResult& ab) {
+  w.StartObject();
+  w.Field("method", ab.method);
+  w.Field("rate_rps", ab.rate_rps);
+  w.Field("duration_s", ab.duration_s);
+  w.Field("error", ab.error);
+  w.Key("a");
+  WriteSide(w, ab.a);
+  w.Key("b");
+  WriteSide(w, ab.b);
+  w.Key("metrics");
+  w.StartArray();
   for (const AbComparison& c : ab.metrics) {
-    json m = json::object();
-    m["metric"] = c.metric;
-    m["scale"] = AbScaleName(c.scale);
-    m["better"] = AbBetterName(c.better);
-    m["pairs"] = c.pairs;
-    m["a_median"] = NumOrNull(c.a_median);
-    m["b_median"] = NumOrNull(c.b_median);
-    m["delta"] = OptNum(c.delta);
-    m["ci_low"] = OptNum(c.ci_low);
-    m["ci_high"] = OptNum(c.ci_high);
-    m["noise"] = OptNum(c.noise);
-    m["verdict"] = AbVerdictName(c.verdict);
-    m["verdict_text"] = AbVerdictText(c);
-    m["reason"] = c.reason;
-    j["metrics"].push_back(std::move(m));
+    w.StartObject();
+    w.Field("metric", c.metric);
+    w.Field("scale", AbScaleName(c.scale));
+    w.Field("better", AbBetterName(c.better));
+    w.Field("pairs", c.pairs);
+    w.Field("a_median", c.a_median);
+    w.Field("b_median", c.b_median);
+    w.Field("delta", c.delta);
+    w.Field("ci_low", c.ci_low);
+    w.Field("ci_high", c.ci_high);
+    w.Field("noise", c.noise);
+    w.Field("verdict", AbVerdictName(c.verdict));
+    w.Field("verdict_text", AbVerdictText(c));
+    w.Field("reason", c.reason);
+    w.EndObject();
   }
-  return j;
+  w.EndArray();
+  w.EndObject();
 }
 
 AbResult AbResultFromJsonValue(const json& v, const std::string& path) {

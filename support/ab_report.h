@@ -45,7 +45,8 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
 std::string DescribeAbMetric(const AbComparison& c);
 
 namespace detail {
-nlohmann::json AbResultToJsonValue(const AbResult& ab);
+class JsonWriter;  // json_writer.h
+void WriteAbResult(JsonWriter& w, const AbResult& ab);
 AbResult AbResultFromJsonValue(const nlohmann::json& v, const std::string& path);
 }  // namespace detail
 

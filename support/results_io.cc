@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "support/ab_report.h"
 #include "support/json_fields.h"
+#include "support/json_writer.h"
 #include "support/ratios.h"
 
 namespace fvbench {
@@ -19,9 +21,7 @@ namespace {
 constexpr int kSchemaVersion = 1;
 
 // Non-finite numbers (e.g. a check's measured value of a scenario that never
-// measured) are written as null and read back as NaN.
-json Num(double d) { return std::isfinite(d) ? json(d) : json(nullptr); }
-
+// measured) are written as null (JsonWriter::Number) and read back as NaN.
 double ReadNum(const json& obj, std::string_view key, const std::string& path) {
   if (!obj.is_object() || !obj.contains(std::string(key))) {
     throw detail::JsonFieldError{fmt::format("{}: missing", detail::JoinPath(path, key))};
@@ -30,31 +30,39 @@ double ReadNum(const json& obj, std::string_view key, const std::string& path) {
   return v ? *v : std::numeric_limits<double>::quiet_NaN();
 }
 
-json OptToJson(const std::optional<double>& v) { return v ? Num(*v) : json(nullptr); }
-
 // Validity checks and SUT usage (scenario_result.h): optional arrays, written
 // only when non-empty and read as empty when absent (older files).
-json ValidityToJson(const std::vector<ValidityCheck>& v) {
-  json a = json::array();
-  for (const ValidityCheck& c : v) {
-    a.push_back({{"name", c.name}, {"passed", c.passed}, {"informational", c.informational}, {"op", c.op},
-                 {"measured", Num(c.measured)}, {"limit", Num(c.limit)}, {"detail", c.detail}});
+void WriteValidity(detail::JsonWriter& w, const std::vector<ValidityCheck>& v, const std::vector<ServiceUsage>& u) {
+  if (!v.empty()) {
+    w.Key("validity");
+    w.StartArray();
+    for (const ValidityCheck& c : v) {
+      w.StartObject();
+      w.Field("name", c.name);
+      w.Field("passed", c.passed);
+      w.Field("informational", c.informational);
+      w.Field("op", c.op);
+      w.Field("measured", c.measured);
+      w.Field("limit", c.limit);
+      w.Field("detail", c.detail);
+      w.EndObject();
+    }
+    w.EndArray();
   }
-  return a;
-}
-
-json UsageToJson(const std::vector<ServiceUsage>& v) {
-  json a = json::array();
-  for (const ServiceUsage& u : v) {
-    a.push_back({{"service", u.service}, {"processes", u.processes}, {"cpu_cores", Num(u.cpu_cores)},
-                 {"rss_mib", Num(u.rss_mib)}, {"rss_peak_mib", Num(u.rss_peak_mib)}});
+  if (!u.empty()) {
+    w.Key("sut_usage");
+    w.StartArray();
+    for (const ServiceUsage& x : u) {
+      w.StartObject();
+      w.Field("service", x.service);
+      w.Field("processes", x.processes);
+      w.Field("cpu_cores", x.cpu_cores);
+      w.Field("rss_mib", x.rss_mib);
+      w.Field("rss_peak_mib", x.rss_peak_mib);
+      w.EndObject();
+    }
+    w.EndArray();
   }
-  return a;
-}
-
-void PutValidity(json& j, const std::vector<ValidityCheck>& v, const std::vector<ServiceUsage>& u) {
-  if (!v.empty()) j["validity"] = ValidityToJson(v);
-  if (!u.empty()) j["sut_usage"] = UsageToJson(u);
 }
 
 void ReadValidity(const json& obj, const std::string& path, std::vector<ValidityCheck>& v,
@@ -91,42 +99,41 @@ void ReadValidity(const json& obj, const std::string& path, std::vector<Validity
   }
 }
 
-json StepToJson(const StepResult& s) {
-  json j = json::object();
-  j["target_rps"] = Num(s.target_rps);
-  j["passed"] = s.passed;
-  j["verdict"] = s.verdict;
-  j["load"] = detail::LoadResultToJsonValue(s.load);
-  PutValidity(j, s.validity, s.sut_usage);
-  j["role"] = s.role;
-  return j;
+void WriteStep(detail::JsonWriter& w, const StepResult& s) {
+  w.StartObject();
+  w.Field("target_rps", s.target_rps);
+  w.Field("passed", s.passed);
+  w.Field("verdict", s.verdict);
+  w.Field("role", s.role);
+  w.Key("load");
+  detail::WriteLoadResult(w, s.load);
+  WriteValidity(w, s.validity, s.sut_usage);
+  w.EndObject();
 }
 
-json CheckToJson(const ThresholdCheck& c) {
-  json j = json::object();
-  j["metric"] = c.metric;
-  j["op"] = c.op;
-  j["measured"] = Num(c.measured);
-  j["limit"] = Num(c.limit);
-  j["reference"] = OptToJson(c.reference);
-  j["passed"] = c.passed;
-  return j;
+void WriteCheck(detail::JsonWriter& w, const ThresholdCheck& c) {
+  w.StartObject();
+  w.Field("metric", c.metric);
+  w.Field("op", c.op);
+  w.Field("measured", c.measured);
+  w.Field("limit", c.limit);
+  w.Field("reference", c.reference);
+  w.Field("passed", c.passed);
+  w.EndObject();
 }
 
-json RatioCheckToJson(const RatioCheck& c) {
-  json j = json::object();
-  j["metric"] = c.metric;
-  j["op"] = c.op;
-  j["measured"] = Num(c.measured);
-  j["ratio_to"] = c.ratio_to;
-  j["factor"] = Num(c.factor);
-  j["base"] = Num(c.base);
-  j["limit"] = Num(c.limit);
-  j["passed"] = c.passed;
-  return j;
+void WriteRatioCheck(detail::JsonWriter& w, const RatioCheck& c) {
+  w.StartObject();
+  w.Field("metric", c.metric);
+  w.Field("op", c.op);
+  w.Field("measured", c.measured);
+  w.Field("ratio_to", c.ratio_to);
+  w.Field("factor", c.factor);
+  w.Field("base", c.base);
+  w.Field("limit", c.limit);
+  w.Field("passed", c.passed);
+  w.EndObject();
 }
-
-json SpreadToJson(const Spread& s) { return {{"min", Num(s.min)}, {"median", Num(s.median)}, {"max", Num(s.max)}}; }
 
 // reference.json key of a scenario id: "latency.raw_nginx" -> ("latency", "raw_nginx").
 std::pair<std::string, std::string> SplitId(const std::string& id) {
@@ -135,97 +142,139 @@ std::pair<std::string, std::string> SplitId(const std::string& id) {
   return {id.substr(0, dot), id.substr(dot + 1)};
 }
 
-json RunResultsValue(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
-  json doc = json::object();
-  doc["schema_version"] = kSchemaVersion;
-  doc["meta"] = RunMetaToJsonValue(meta);
-  json lat = json::object();
-  json thr = json::object();
-  json ceiling = json::object();
-  json all = json::array();
+void WriteLatencySummary(detail::JsonWriter& w, const LatencyUs& l) {
+  w.StartObject();
+  w.Field("p50", l.p50);
+  w.Field("p90", l.p90);
+  w.Field("p99", l.p99);
+  w.Field("p999", l.p999);
+  w.EndObject();
+}
+
+// The summary blocks (latency_us, throughput_rps, throughput_ceiling_reached)
+// in reference.json's shape, so a results.json can serve as a reference. Keyed
+// by the id's second part; should two results share an id, the later one is
+// written (as a JSON object keeps one value per key).
+void WriteSummaryBlocks(detail::JsonWriter& w, const std::vector<ScenarioResult>& results) {
+  std::map<std::string, const ScenarioResult*> latency, throughput;
   for (const ScenarioResult& r : results) {
-    all.push_back(detail::ScenarioResultToJsonValue(r));
     if (!r.measured) continue;
     auto [kind, key] = SplitId(r.id);
-    if (kind == "latency") {
-      const LatencyUs& l = r.load.latency_us;
-      lat[key] = {{"p50", Num(l.p50)}, {"p90", Num(l.p90)}, {"p99", Num(l.p99)}, {"p999", Num(l.p999)}};
-    } else if (kind == "throughput") {
-      thr[key] = Num(r.throughput_rps);
-      if (r.ceiling_reached) ceiling[key] = true;
-    }
+    if (kind == "latency") latency[key] = &r;
+    if (kind == "throughput") throughput[key] = &r;
   }
-  doc["latency_us"] = std::move(lat);
-  doc["throughput_rps"] = std::move(thr);
-  if (!ceiling.empty()) doc["throughput_ceiling_reached"] = std::move(ceiling);
-  doc["scenarios"] = std::move(all);
-  json ratios = json::array();
-  for (const Ratio& x : SameRunRatios(results)) {
-    ratios.push_back({{"scenario", x.scenario}, {"base", x.base}, {"metric", x.metric}, {"value", Num(x.value)},
-                      {"base_value", Num(x.base_value)}, {"ratio", Num(x.ratio)}});
+  w.Key("latency_us");
+  w.StartObject();
+  for (const auto& [key, r] : latency) {
+    w.Key(key);
+    WriteLatencySummary(w, r->load.latency_us);
   }
-  doc["same_run_ratios"] = std::move(ratios);
-  return doc;
+  w.EndObject();
+  w.Key("throughput_rps");
+  w.StartObject();
+  bool any_ceiling = false;
+  for (const auto& [key, r] : throughput) {
+    w.Field(key, r->throughput_rps);
+    any_ceiling = any_ceiling || r->ceiling_reached;
+  }
+  w.EndObject();
+  if (!any_ceiling) return;
+  w.Key("throughput_ceiling_reached");
+  w.StartObject();
+  for (const auto& [key, r] : throughput) {
+    if (r->ceiling_reached) w.Field(key, true);
+  }
+  w.EndObject();
 }
 
 }  // namespace
 
 namespace detail {
 
-json LoadResultToJsonValue(const LoadResult& r) {
-  json j = json::object();
-  j["engine"] = r.engine;
-  j["engine_version"] = r.engine_version;
-  j["target_rps"] = Num(r.target_rps);
-  j["duration_s"] = Num(r.duration_s);
-  j["requests"] = r.requests;
-  j["failed"] = r.failed;
-  j["non_2xx"] = r.non_2xx;
-  j["achieved_rps"] = Num(r.achieved_rps);
-  j["error_rate"] = Num(r.error_rate);
+void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
+  w.StartObject();
+  w.Field("engine", r.engine);
+  w.Field("engine_version", r.engine_version);
+  w.Field("target_rps", r.target_rps);
+  w.Field("duration_s", r.duration_s);
+  w.Field("requests", r.requests);
+  w.Field("failed", r.failed);
+  w.Field("non_2xx", r.non_2xx);
+  w.Field("achieved_rps", r.achieved_rps);
+  w.Field("error_rate", r.error_rate);
   const LatencyUs& l = r.latency_us;
-  j["latency_us"] = {{"p50", Num(l.p50)}, {"p90", Num(l.p90)}, {"p99", Num(l.p99)},
-                     {"p999", Num(l.p999)}, {"max", Num(l.max)}};
-  j["kept_up"] = r.kept_up;
-  j["dropped_iterations"] = r.dropped_iterations;
-  j["max_send_lag_us"] = Num(r.max_send_lag_us);
-  j["late_send_share"] = Num(r.late_send_share);
-  j["ratelimit_evidence"] = r.ratelimit_evidence ? json(*r.ratelimit_evidence) : json(nullptr);
-  j["raw_path"] = r.raw_path;
-  if (!r.validity_failure.empty()) j["validity_failure"] = r.validity_failure;
-  return j;
+  w.Key("latency_us");
+  w.StartObject();
+  w.Field("p50", l.p50);
+  w.Field("p90", l.p90);
+  w.Field("p99", l.p99);
+  w.Field("p999", l.p999);
+  w.Field("max", l.max);
+  w.EndObject();
+  w.Field("kept_up", r.kept_up);
+  w.Field("dropped_iterations", r.dropped_iterations);
+  w.Field("max_send_lag_us", r.max_send_lag_us);
+  w.Field("late_send_share", r.late_send_share);
+  w.Field("ratelimit_evidence", r.ratelimit_evidence);
+  w.Field("raw_path", r.raw_path);
+  if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
+  w.EndObject();
 }
 
-json ScenarioResultToJsonValue(const ScenarioResult& r) {
-  json j = json::object();
-  j["id"] = r.id;
-  j["measured"] = r.measured;
-  j["error"] = r.error;
-  j["load"] = LoadResultToJsonValue(r.load);
-  j["throughput_rps"] = Num(r.throughput_rps);
-  j["ceiling_reached"] = r.ceiling_reached;
-  j["steps"] = json::array();
-  for (const StepResult& s : r.steps) j["steps"].push_back(StepToJson(s));
-  j["checks"] = json::array();
-  for (const ThresholdCheck& c : r.checks) j["checks"].push_back(CheckToJson(c));
-  j["ratio_checks"] = json::array();
-  for (const RatioCheck& c : r.ratio_checks) j["ratio_checks"].push_back(RatioCheckToJson(c));
-  j["notes"] = r.notes;
-  PutValidity(j, r.validity, r.sut_usage);
-  j["search"] = r.search;
-  j["confirmed"] = r.confirmed;
-  j["search_resolution"] = OptToJson(r.search_resolution);
-  j["search_load_s"] = Num(r.search_load_s);
-  j["search_stop"] = r.search_stop;
-  j["repeats"] = json::array();
-  for (const LoadResult& l : r.repeats) j["repeats"].push_back(LoadResultToJsonValue(l));
-  j["spread"] = json::object();
-  for (const auto& [metric, sp] : r.spread) j["spread"][metric] = SpreadToJson(sp);
-  j["policy"] = r.policy;
-  if (r.ab) j["ab"] = AbResultToJsonValue(*r.ab);  // A/B mode only (ab_report.h)
-  j["started_unix"] = Num(r.started_unix);
-  j["finished_unix"] = Num(r.finished_unix);
-  return j;
+void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
+  w.StartObject();
+  w.Field("id", r.id);
+  w.Field("policy", r.policy);
+  w.Field("measured", r.measured);
+  w.Field("error", r.error);
+  w.Field("started_unix", r.started_unix);
+  w.Field("finished_unix", r.finished_unix);
+  w.Key("load");
+  WriteLoadResult(w, r.load);
+  w.Field("throughput_rps", r.throughput_rps);
+  w.Field("ceiling_reached", r.ceiling_reached);
+  w.Field("search", r.search);
+  w.Field("confirmed", r.confirmed);
+  w.Field("search_resolution", r.search_resolution);
+  w.Field("search_load_s", r.search_load_s);
+  w.Field("search_stop", r.search_stop);
+  w.Key("steps");
+  w.StartArray();
+  for (const StepResult& s : r.steps) WriteStep(w, s);
+  w.EndArray();
+  w.Key("checks");
+  w.StartArray();
+  for (const ThresholdCheck& c : r.checks) WriteCheck(w, c);
+  w.EndArray();
+  w.Key("ratio_checks");
+  w.StartArray();
+  for (const RatioCheck& c : r.ratio_checks) WriteRatioCheck(w, c);
+  w.EndArray();
+  w.Key("notes");
+  w.StartArray();
+  for (const std::string& n : r.notes) w.String(n);
+  w.EndArray();
+  WriteValidity(w, r.validity, r.sut_usage);
+  w.Key("repeats");
+  w.StartArray();
+  for (const LoadResult& l : r.repeats) WriteLoadResult(w, l);
+  w.EndArray();
+  w.Key("spread");
+  w.StartObject();
+  for (const auto& [metric, sp] : r.spread) {
+    w.Key(metric);
+    w.StartObject();
+    w.Field("min", sp.min);
+    w.Field("median", sp.median);
+    w.Field("max", sp.max);
+    w.EndObject();
+  }
+  w.EndObject();
+  if (r.ab) {  // A/B mode only (ab_report.h)
+    w.Key("ab");
+    WriteAbResult(w, *r.ab);
+  }
+  w.EndObject();
 }
 
 LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
@@ -350,10 +399,13 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
 }  // namespace detail
 
 std::string ScenarioResultToJson(const ScenarioResult& r) {
-  json doc = json::object();
-  doc["schema_version"] = kSchemaVersion;
-  doc["scenario"] = detail::ScenarioResultToJsonValue(r);
-  return doc.dump(2) + "\n";
+  detail::JsonWriter w;
+  w.StartObject();
+  w.Field("schema_version", kSchemaVersion);
+  w.Key("scenario");
+  detail::WriteScenarioResult(w, r);
+  w.EndObject();
+  return w.Take();
 }
 
 Result<ScenarioResult> ScenarioResultFromJson(std::string_view text, const std::string& source_name) {
@@ -370,7 +422,31 @@ Result<ScenarioResult> ScenarioResultFromJson(std::string_view text, const std::
 }
 
 std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
-  return RunResultsValue(results, meta).dump(2) + "\n";
+  detail::JsonWriter w;
+  w.StartObject();
+  w.Field("schema_version", kSchemaVersion);
+  w.Key("meta");
+  WriteRunMeta(w, meta);
+  WriteSummaryBlocks(w, results);
+  w.Key("same_run_ratios");
+  w.StartArray();
+  for (const Ratio& x : SameRunRatios(results)) {
+    w.StartObject();
+    w.Field("scenario", x.scenario);
+    w.Field("base", x.base);
+    w.Field("metric", x.metric);
+    w.Field("value", x.value);
+    w.Field("base_value", x.base_value);
+    w.Field("ratio", x.ratio);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("scenarios");
+  w.StartArray();
+  for (const ScenarioResult& r : results) detail::WriteScenarioResult(w, r);
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
 }
 
 Result<RunResults> RunResultsFromJson(std::string_view text, const std::string& source_name) {

@@ -62,9 +62,11 @@ Result<void> SaveRunResults(const std::string& path, const std::vector<ScenarioR
                             const RunMeta& meta);
 
 namespace detail {
-// The JSON values behind the documents (exposed for tests and other writers).
-nlohmann::json LoadResultToJsonValue(const LoadResult& r);
-nlohmann::json ScenarioResultToJsonValue(const ScenarioResult& r);
+class JsonWriter;  // json_writer.h
+// The objects behind the documents, written at the writer's position
+// (exposed for the A/B writer and tests).
+void WriteLoadResult(JsonWriter& w, const LoadResult& r);
+void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r);
 // Throws detail::JsonFieldError (json_fields.h) naming `path`.
 LoadResult LoadResultFromJsonValue(const nlohmann::json& v, const std::string& path);
 ScenarioResult ScenarioResultFromJsonValue(const nlohmann::json& v, const std::string& path);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/json_writer.h"
 
 namespace fvbench {
 
@@ -25,42 +26,51 @@ std::string FormatUtc(double unix_seconds) {
   return buf;
 }
 
-json RunMetaToJsonValue(const RunMeta& m) {
-  json j = json::object();
-  j["fvbench_version"] = m.fvbench_version;
-  j["engine"] = m.engine;
-  j["engine_version"] = m.engine_version;
-  j["sut_runtime"] = m.sut_runtime;
-  j["sut_runtime_version"] = m.sut_runtime_version;
-  j["lua_module_version"] = m.lua_module_version;
-  j["edge_source"] = m.edge_source;
-  j["edge_commit"] = m.edge_commit;
-  j["mode"] = m.mode;
-  j["sut_host"] = m.sut_host;
-  j["loadgen_host"] = m.loadgen_host;
-  j["sut_cores"] = m.sut_cores;
-  j["loadgen_cores"] = m.loadgen_cores;
-  j["sut_cpuset"] = m.sut_cpuset;
-  j["loadgen_cpuset"] = m.loadgen_cpuset;
-  j["cpusets_auto"] = m.cpusets_auto;
-  j["latency_rps"] = m.latency_rps;
-  j["latency_dur_s"] = m.latency_dur_s;
-  j["warmup_s"] = m.warmup_s;
-  j["step_dur_s"] = m.step_dur_s;
-  j["search_max"] = m.search_max;
-  j["thresholds_profile"] = m.thresholds_profile;
-  j["reference_source"] = m.reference_source;
-  j["started_unix"] = m.started_unix;
-  j["finished_unix"] = m.finished_unix;
-  j["started_utc"] = FormatUtc(m.started_unix);
-  j["finished_utc"] = FormatUtc(m.finished_unix);
+void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
+  w.StartObject();
+  w.Field("fvbench_version", m.fvbench_version);
+  w.Field("engine", m.engine);
+  w.Field("engine_version", m.engine_version);
+  w.Field("sut_runtime", m.sut_runtime);
+  w.Field("sut_runtime_version", m.sut_runtime_version);
+  w.Field("lua_module_version", m.lua_module_version);
+  w.Field("edge_source", m.edge_source);
+  w.Field("edge_commit", m.edge_commit);
+  w.Field("mode", m.mode);
+  w.Field("sut_host", m.sut_host);
+  w.Field("loadgen_host", m.loadgen_host);
+  w.Field("sut_cores", m.sut_cores);
+  w.Field("loadgen_cores", m.loadgen_cores);
+  w.Field("sut_cpuset", m.sut_cpuset);
+  w.Field("loadgen_cpuset", m.loadgen_cpuset);
+  w.Field("cpusets_auto", m.cpusets_auto);
+  w.Field("latency_rps", m.latency_rps);
+  w.Field("latency_dur_s", m.latency_dur_s);
+  w.Field("warmup_s", m.warmup_s);
+  w.Field("step_dur_s", m.step_dur_s);
+  w.Field("search_max", m.search_max);
+  w.Field("thresholds_profile", m.thresholds_profile);
+  w.Field("reference_source", m.reference_source);
+  w.Field("started_unix", m.started_unix);
+  w.Field("finished_unix", m.finished_unix);
+  w.Field("started_utc", FormatUtc(m.started_unix));
+  w.Field("finished_utc", FormatUtc(m.finished_unix));
   if (m.ab) {
-    j["ab"] = {{"edge_source_a", m.edge_source}, {"edge_ref_a", m.edge_ref},   {"edge_commit_a", m.edge_commit},
-               {"policy_dir_a", m.policy_dir},   {"edge_source_b", m.edge_source_b}, {"edge_ref_b", m.edge_ref_b},
-               {"edge_commit_b", m.edge_commit_b}, {"policy_dir_b", m.policy_dir_b}, {"pairs", m.ab_pairs},
-               {"rate_fraction", m.ab_rate_fraction}};
+    w.Key("ab");
+    w.StartObject();
+    w.Field("edge_source_a", m.edge_source);
+    w.Field("edge_ref_a", m.edge_ref);
+    w.Field("edge_commit_a", m.edge_commit);
+    w.Field("policy_dir_a", m.policy_dir);
+    w.Field("edge_source_b", m.edge_source_b);
+    w.Field("edge_ref_b", m.edge_ref_b);
+    w.Field("edge_commit_b", m.edge_commit_b);
+    w.Field("policy_dir_b", m.policy_dir_b);
+    w.Field("pairs", m.ab_pairs);
+    w.Field("rate_fraction", m.ab_rate_fraction);
+    w.EndObject();
   }
-  return j;
+  w.EndObject();
 }
 
 Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
@@ -113,10 +123,13 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
 }
 
 std::string RunMetaToJson(const RunMeta& meta) {
-  json doc = json::object();
-  doc["schema_version"] = 1;
-  doc["meta"] = RunMetaToJsonValue(meta);
-  return doc.dump(2) + "\n";
+  detail::JsonWriter w;
+  w.StartObject();
+  w.Field("schema_version", 1);
+  w.Key("meta");
+  WriteRunMeta(w, meta);
+  w.EndObject();
+  return w.Take();
 }
 
 Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source_name) {

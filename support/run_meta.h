@@ -60,9 +60,13 @@ struct RunMeta {
 // value, or one after 9999-12-31T23:59:59Z.
 std::string FormatUtc(double unix_seconds);
 
-// Both directions of the JSON object. FromJson: missing fields keep their
-// defaults; a field of the wrong type is an Error naming `path`.<field>.
-nlohmann::json RunMetaToJsonValue(const RunMeta& meta);
+namespace detail {
+class JsonWriter;  // json_writer.h
+}
+// Both directions of the JSON object. WriteRunMeta writes it at the writer's
+// position. FromJson: missing fields keep their defaults; a field of the
+// wrong type is an Error naming `path`.<field>.
+void WriteRunMeta(detail::JsonWriter& w, const RunMeta& meta);
 Result<RunMeta> RunMetaFromJsonValue(const nlohmann::json& v, const std::string& path);
 
 std::string RunMetaToJson(const RunMeta& meta);

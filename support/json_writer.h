@@ -1,0 +1,106 @@
+// JsonWriter: streaming JSON output for the documents fvbench writes
+// (BENCH_DIR/report/results.json, controller-results/<scenario>.json,
+// run_meta.json).
+//
+// Values go straight into one output buffer through RapidJSON's PrettyWriter
+// (rapidjson/prettywriter.h, Debian rapidjson-dev): 2-space indent, keys in
+// the order written, no document tree. Building an nlohmann/json tree and
+// dumping it cost ~0.35 ms for a full run's results.json (a third of
+// rendering the whole report); this writer is what keeps the full report
+// well under a millisecond (BM_RenderFullReport, tests/bench/report_bench.cc).
+// Reading stays with nlohmann/json (json_fields.h).
+//
+// Values:
+//   - Number(double): shortest round-trip form (RapidJSON's Grisu2);
+//     NaN and +-Inf are written as null (JSON has no such numbers; the
+//     readers turn null back into NaN).
+//   - String: UTF-8. A byte that is not part of valid UTF-8 is written as
+//     U+FFFD, so one odd byte in, e.g., an error-log excerpt cannot cost the
+//     whole results file (RFC 8259 section 8.1: JSON text is UTF-8). Control
+//     characters and NUL are escaped (\n, \u0000, ...).
+// Misuse (a value where a key is due, unbalanced Start/End, Take() of an
+// unfinished document) throws std::logic_error: it is a bug in the caller,
+// never a property of the measured data.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace fvbench::detail {
+
+class JsonWriter {
+ public:
+  JsonWriter();
+  ~JsonWriter();
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+
+  void StartObject();
+  void EndObject();
+  void StartArray();
+  void EndArray();
+  void Key(std::string_view key);
+
+  void String(std::string_view v);
+  void Bool(bool v);
+  void Int(int64_t v);
+  void Uint(uint64_t v);
+  void Number(double v);                          // non-finite -> null
+  void Number(const std::optional<double>& v);    // absent or non-finite -> null
+  void Null();
+
+  // One value of any of the kinds above, chosen by type.
+  template <typename T>
+  void Value(const T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      Bool(v);
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      Int(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      Uint(v);
+    } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, std::optional<double>>) {
+      Number(v);
+    } else if constexpr (std::is_same_v<T, std::optional<uint64_t>>) {
+      if (v) Uint(*v);
+      else Null();
+    } else {
+      String(std::string_view(v));
+    }
+  }
+  // Key + value.
+  template <typename T>
+  void Field(std::string_view key, const T& v) {
+    Key(key);
+    Value(v);
+  }
+  // A key that is a string literal in fvbench's source: known to be valid
+  // UTF-8, so it skips the check (most keys are literals).
+  template <size_t N, typename T>
+  void Field(const char (&key)[N], const T& v) {
+    LiteralKey(std::string_view(key, N - 1));
+    Value(v);
+  }
+  template <size_t N>
+  void Key(const char (&key)[N]) {
+    LiteralKey(std::string_view(key, N - 1));
+  }
+
+  // The finished document followed by a newline. Throws std::logic_error
+  // when an object or array is still open. The writer is empty afterwards.
+  std::string Take();
+
+ private:
+  void LiteralKey(std::string_view key);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// `s` when it is valid UTF-8, else a copy with each invalid byte replaced by
+// U+FFFD (the check is RapidJSON's UTF8<>::Validate, one code point at a time).
+std::string ValidUtf8(std::string_view s);
+
+}  // namespace fvbench::detail
