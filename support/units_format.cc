@@ -6,23 +6,39 @@
 
 namespace fvbench::detail {
 
+namespace {
+// fmt::format("{:.0f}", v), several times faster: for finite |v| < 2^53
+// std::nearbyint is exact and, in the default rounding mode, rounds half to
+// even as fmt and printf do on the exact binary value; the integer is then
+// printed by fmt::format_int. fmt's precision path (exact, but ~0.1 ms over
+// a full report's few hundred numbers) is kept for the rest.
+std::string Fixed0(double v) {
+  if (std::fabs(v) < 9007199254740992.0) {
+    double r = std::nearbyint(v);
+    if (r == 0 && std::signbit(v)) return "-0";  // as fmt prints -0.4
+    return fmt::format_int(static_cast<long long>(r)).str();
+  }
+  return fmt::format("{:.0f}", v);
+}
+}  // namespace
+
 std::string FormatNumber(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (std::fabs(v) >= 100 || v == std::round(v)) return fmt::format("{:.0f}", v);
+  if (std::fabs(v) >= 100 || v == std::round(v)) return Fixed0(v);
   return fmt::format("{:.3g}", v);
 }
 
 std::string FormatUs(double us) {
   if (!std::isfinite(us)) return FormatNumber(us);
   if (us >= 1000) return fmt::format("{:.2f} ms", us / 1000);
-  return fmt::format("{:.0f} µs", us);
+  return Fixed0(us) + " µs";
 }
 
 std::string FormatUsBare(double us, double unit_of) {
   if (!std::isfinite(us)) return FormatNumber(us);
   if (unit_of >= 1000) return fmt::format("{:.2f}", us / 1000);
-  return fmt::format("{:.0f}", us);
+  return Fixed0(us);
 }
 
 std::string FormatPercent(double fraction) {
@@ -37,7 +53,7 @@ std::string FormatPercentLimit(double fraction) {
 
 std::string FormatRps(double rps) {
   if (!std::isfinite(rps)) return FormatNumber(rps);
-  return fmt::format("{:.0f}", rps);
+  return Fixed0(rps);
 }
 
 std::string FormatDeltaPercent(double measured, double reference) {
