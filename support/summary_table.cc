@@ -209,9 +209,16 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
 void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
                      const Reference* ref) {
   out += "\n  Max Sustained Throughput — single fairvisor instance\n";
-  bool bisect = false;
-  for (const auto& r : results) bisect = bisect || r.search == "bisect";
-  if (bisect) {
+  // A throughput result without a search name is a seed search (files
+  // written before the name was recorded).
+  bool bisect = false, searched = false;
+  for (const auto& r : results) {
+    bisect = bisect || r.search == "bisect";
+    searched = searched || (r.id.rfind("throughput.", 0) == 0 && (r.measured || !r.steps.empty()));
+  }
+  if (!searched && !bisect) {
+    out += "  (no throughput search ran in this run)\n\n";
+  } else if (bisect) {
     out += fmt::format(
         "  (search: double from the start rate until a step fails, bisect between pass and fail, confirm\n"
         "   with a longer run; cap {} RPS, {} s steps; value = the confirmed run's measured rate)\n\n",

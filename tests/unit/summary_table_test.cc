@@ -116,6 +116,11 @@ TEST(SummaryTable, EmptyRunSaysNotRunEverywhere) {
   for (size_t pos = t.find("not run"); pos != std::string::npos; pos = t.find("not run", pos + 1)) ++count;
   EXPECT_EQ(count, 8u * 3 + 3);  // 8 latency rows x 3 columns + 3 throughput rows
   EXPECT_EQ(t.find("FAILED"), std::string::npos);
+  // No search ran: the throughput header must not describe one (it used to
+  // describe the seed search whenever no result said "bisect").
+  EXPECT_NE(t.find("(no throughput search ran in this run)"), std::string::npos) << t;
+  EXPECT_EQ(t.find("50/70/90"), std::string::npos) << t;
+  EXPECT_EQ(t.find("bisect between"), std::string::npos) << t;
 }
 
 }  // namespace
