@@ -19,21 +19,17 @@ namespace fvbench {
 namespace detail {
 
 void AppendMarkdownCell(std::string& out, const std::string& text) {
-  bool plain = true;  // the common case: nothing to escape
-  for (char c : text) {
-    if (c == '|' || c == '`' || c == '<' || c == '\n' || c == '\r') {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) {
-    out += text;
-    return;
-  }
+  // Runs without a special character are appended whole (a per-character
+  // += is an out-of-line call; verdict cells hold "<" in every row).
   const size_t start = out.size();
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    char next = i + 1 < text.size() ? text[i + 1] : '\0';
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find_first_of("|`<\n\r", i);
+    if (j == std::string::npos) j = text.size();
+    out.append(text, i, j - i);
+    if (j == text.size()) break;
+    char c = text[j];
+    char next = j + 1 < text.size() ? text[j + 1] : '\0';
     if (c == '|') {
       out += "\\|";
     } else if (c == '`') {
@@ -41,11 +37,12 @@ void AppendMarkdownCell(std::string& out, const std::string& text) {
     } else if (c == '<' && (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' ||
                             next == '?')) {
       out += "&lt;";  // would open an HTML tag
+    } else if (c == '<') {
+      out += '<';
     } else if (c == '\n') {
       out += "<br>";
-    } else if (c != '\r') {
-      out += c;
-    }
+    }  // '\r' is dropped
+    i = j + 1;
   }
   while (out.size() >= start + 4 && out.compare(out.size() - 4, 4, "<br>") == 0) out.resize(out.size() - 4);
 }
