@@ -13,6 +13,12 @@
   do { \
     if (!(x)) throw std::logic_error("JsonWriter: misuse (RapidJSON assertion " #x ")"); \
   } while (false)
+// RapidJSON's SSE2 path copies runs of characters that need no escaping 16
+// bytes at a time (Writer<StringBuffer>::ScanWriteUnescapedString); SSE2 is
+// part of every x86-64 CPU. Other architectures use the portable loop.
+#if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
+#define RAPIDJSON_SSE2
+#endif
 #include <rapidjson/memorystream.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -128,7 +134,9 @@ void JsonWriter::Number(const std::optional<double>& v) {
 
 std::string JsonWriter::Take() {
   if (!impl_->writer.IsComplete()) throw std::logic_error("JsonWriter: Take() of an unfinished document");
-  std::string out(impl_->buffer.GetString(), impl_->buffer.GetSize());
+  std::string out;
+  out.reserve(impl_->buffer.GetSize() + 1);  // one allocation: += '\n' on an exact-size string doubled it
+  out.append(impl_->buffer.GetString(), impl_->buffer.GetSize());
   out += '\n';
   impl_->buffer.Clear();
   impl_->writer.Reset(impl_->buffer);
