@@ -419,16 +419,41 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
   out += "\n";
 }
 
-// The SVG plots fvbench.report writes beside report.md (svg_plot.h:
-// RenderPlots always writes all four). Links, not images: a CI job summary
+// The SVG plots fvbench.report writes beside report.md (PlotFilesOfRun: only
+// those of scenarios that were run). Links, not images: a CI job summary
 // cannot show files of the run, a viewer of the report directory can.
-void PlotsSection(std::string& out) {
-  out += "Plots beside this file: [latency.svg](latency.svg) (percentile curves), "
-         "[throughput_simple.svg](throughput_simple.svg), [throughput_complex.svg](throughput_complex.svg), "
-         "[throughput_llm.svg](throughput_llm.svg) (search steps: p99, errors and achieved rate per target).\n\n";
+void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  std::vector<std::string> files = PlotFilesOfRun(results);
+  if (files.empty()) return;
+  out += "Plots beside this file: ";
+  std::string sep;
+  bool throughput = false;
+  for (const std::string& f : files) {
+    out += fmt::format("{}[{}]({})", sep, f, f);
+    if (f == "latency.svg") out += " (percentile curves)";
+    else throughput = true;
+    sep = ", ";
+  }
+  if (throughput) out += " (search steps: p99, errors and achieved rate per target)";
+  out += ".\n\n";
 }
 
 }  // namespace
+
+std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results) {
+  auto has = [&](const char* id) {
+    return std::any_of(results.begin(), results.end(), [&](const ScenarioResult& r) { return r.id == id; });
+  };
+  std::vector<std::string> files;
+  if (std::any_of(std::begin(kLatencyScenarios), std::end(kLatencyScenarios), has)) files.push_back("latency.svg");
+  for (const char* id : kThroughputScenarios) {
+    if (!has(id)) continue;
+    std::string name = id;  // throughput.simple -> throughput_simple.svg
+    std::replace(name.begin(), name.end(), '.', '_');
+    files.push_back(name + ".svg");
+  }
+  return files;
+}
 
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison) {
@@ -439,7 +464,7 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
   LatencySection(out, results, meta, comparison);
   ThroughputSection(out, results, meta, comparison);
   out += RenderAbMarkdown(results, meta);  // "" outside A/B mode
-  PlotsSection(out);
+  PlotsSection(out, results);
   RatiosSection(out, results);
   ChecksSection(out, results);
   ValiditySection(out, results);

@@ -17,6 +17,7 @@
 #include "support/baseline.h"
 #include "support/reference.h"
 #include "support/results_io.h"
+#include "support/svg_plot.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
@@ -133,6 +134,39 @@ TEST(MarkdownReport, UnpinnedAndNoComparison) {
 TEST(MarkdownReport, EmptyRunIsNotAPass) {
   std::string md = RenderMarkdownReport({}, SampleMeta(), nullptr);
   EXPECT_TRUE(Has(md, "**FAIL** — 0 PASS, 0 FAIL, 0 INVALID of 0 scenarios run (6 not run) (no results")) << md;
+}
+
+// Only scenarios that were run get a plot file (the report step writes
+// exactly these) and a link; `ctest -R latency` gives latency.svg only.
+TEST(MarkdownReport, PlotFilesOnlyForScenariosRun) {
+  auto all = testing_samples::SampleRunAllMeasured();
+  std::vector<std::string> rendered;
+  for (const PlotFile& f : RenderPlots(all, SampleMeta(), nullptr, PlotOptions{})) rendered.push_back(f.name);
+  EXPECT_EQ(PlotFilesOfRun(all), rendered);  // the same names as RenderPlots, in its order
+
+  std::vector<ScenarioResult> latency_only(all.begin(), all.begin() + 3);
+  EXPECT_EQ(PlotFilesOfRun(latency_only), std::vector<std::string>{"latency.svg"});
+  std::string md = RenderMarkdownReport(latency_only, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "Plots beside this file: [latency.svg](latency.svg) (percentile curves).\n")) << md;
+  EXPECT_FALSE(Has(md, "throughput_")) << md;
+
+  std::vector<ScenarioResult> llm_and_raw = {all[5], all[0]};  // order of results does not matter
+  EXPECT_EQ(PlotFilesOfRun(llm_and_raw), (std::vector<std::string>{"latency.svg", "throughput_llm.svg"}));
+  std::vector<ScenarioResult> simple_only = {all[3]};
+  EXPECT_EQ(PlotFilesOfRun(simple_only), std::vector<std::string>{"throughput_simple.svg"});
+  md = RenderMarkdownReport(simple_only, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "Plots beside this file: [throughput_simple.svg](throughput_simple.svg) (search steps: p99, "
+                      "errors and achieved rate per target).\n"))
+      << md;
+  EXPECT_FALSE(Has(md, "latency.svg")) << md;
+
+  EXPECT_TRUE(PlotFilesOfRun({}).empty());
+  EXPECT_FALSE(Has(RenderMarkdownReport({}, SampleMeta(), nullptr), "Plots beside")) << "no plots, no links";
+  // A scenario that failed before measuring was run: its plot says why.
+  ScenarioResult failed;
+  failed.id = "throughput.complex";
+  failed.error = "edge did not start";
+  EXPECT_EQ(PlotFilesOfRun({failed}), std::vector<std::string>{"throughput_complex.svg"});
 }
 
 TEST(MarkdownReport, BaselineNamesItselfInHeaderAndCells) {
