@@ -184,6 +184,12 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   c.bench_dir = r.str("BENCH_DIR", c.bench_dir);
   c.fv_dir = r.str("FV_DIR", c.fv_dir);
   for (auto [name, val] : {std::pair{"BENCH_DIR", &c.bench_dir}, std::pair{"FV_DIR", &c.fv_dir}}) {
+    // Set but empty (BENCH_DIR=$DIR with DIR unset) must not fall back to the
+    // default directory silently.
+    if (in.env.count(name) && !r.has(name)) {
+      return Error{fmt::format("{}='': set but empty; unset it to use the default {}, or set an absolute path (an "
+                               "empty variable is usually a script bug)", name, *val)};
+    }
     std::string v = *val;
     if (v.empty() || v[0] != '/') {
       return Error{fmt::format("{}='{}': must be an absolute path", name, *val)};

@@ -85,6 +85,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"BENCH_DIR", "/tmp/..", "root"},
                       BadValue{"BENCH_DIR", "/.", "root"},
                       BadValue{"BENCH_DIR", "/tmp/my bench", "whitespace"},
+                      BadValue{"BENCH_DIR", "", "set but empty; unset it to use the default /tmp/fv-bench"},
+                      BadValue{"FV_DIR", "", "set but empty; unset it to use the default /opt/fairvisor"},
                       BadValue{"ORESTY_CPUSET", "7", "does not exist"},
                       BadValue{"K6_CPUSET", "0-2", "does not exist"},
                       BadValue{"FVBENCH_THRESHOLDS", "thresholds/ci-small.json", "absolute"},
