@@ -92,11 +92,26 @@ Result<void> LoadAbConfig(const ConfigInputs& in, const Reader& r, Config& c) {
   if (ab != "" && ab != "0" && ab != "1") return Error{fmt::format("FVBENCH_AB='{}': expected 0 or 1", ab)};
   std::string b_var;
   for (const char* v : {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"}) {
+    // Set but empty (e.g. FAIRVISOR_EDGE_REF_B=$PR_HEAD with PR_HEAD unset)
+    // would silently mean "B = A" or no A/B run at all.
+    if (in.env.count(v) && !r.has(v)) {
+      return Error{fmt::format("{}='': set but empty; unset it (side B then uses side A's value), or give side B's "
+                               "value (an empty variable is usually a script bug)", v)};
+    }
     if (r.has(v) && b_var.empty()) b_var = v;
   }
   if (ab == "0" && !b_var.empty()) {
     return Error{fmt::format("FVBENCH_AB=0 but {}='{}' is set: unset it, or set FVBENCH_AB=1 for an A/B run", b_var,
                              r.str(b_var.c_str(), ""))};
+  }
+  // Only the fairvisor edge scenarios have sides; without edge they skip and
+  // a *_B variable would change nothing (FVBENCH_AB=1 alone stays valid:
+  // the A/B self-test preset skips its edge scenarios the same way).
+  if (c.edge_skipped && !b_var.empty()) {
+    return Error{fmt::format("{}='{}' is set, but no A/B comparison would run: FAIRVISOR_EDGE_SRC is not set and "
+                             "FVBENCH_EDGE_OPTIONAL=1 skips the fairvisor edge scenarios (raw nginx has no sides); "
+                             "set FAIRVISOR_EDGE_SRC to side A's edge checkout or git URL, or unset {}",
+                             b_var, r.str(b_var.c_str(), ""), b_var)};
   }
   c.ab = ab == "1" || !b_var.empty();
   c.edge_src_b = r.str("FAIRVISOR_EDGE_SRC_B", c.edge_src);

@@ -84,6 +84,60 @@ TEST(AbConfig, BadValuesAreNamed) {
   }
 }
 
+// A *_B variable that would change nothing is refused (before any host is
+// touched: provision loads the Config first), naming it and what to set.
+TEST(AbConfig, BVariableWithoutAnyAbRunIsRefused) {
+  // No edge checkout and FVBENCH_EDGE_OPTIONAL=1: the edge scenarios skip,
+  // raw nginx has no sides, so no A/B comparison would run.
+  for (const char* var : {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"}) {
+    for (const char* ab : {"", "1"}) {
+      EnvMap env = {{"FVBENCH_EDGE_OPTIONAL", "1"}, {var, "/b"}};
+      if (*ab) env["FVBENCH_AB"] = ab;
+      auto c = LoadConfig(Inputs(env));
+      ASSERT_FALSE(c.ok()) << var << " FVBENCH_AB=" << ab;
+      const std::string& m = c.error().message;
+      EXPECT_NE(m.find(std::string(var) + "='/b' is set, but no A/B comparison would run: FAIRVISOR_EDGE_SRC is "
+                                          "not set and FVBENCH_EDGE_OPTIONAL=1 skips the fairvisor edge scenarios"),
+                std::string::npos) << m;
+      EXPECT_NE(m.find("set FAIRVISOR_EDGE_SRC to side A's edge checkout or git URL, or unset " + std::string(var)),
+                std::string::npos) << m;
+    }
+  }
+  // FVBENCH_AB=0 with a B variable was refused before; still is.
+  auto off = LoadConfig(Inputs({{"FVBENCH_AB", "0"}, {"FAIRVISOR_EDGE_REF_B", "main"}}));
+  ASSERT_FALSE(off.ok());
+  EXPECT_NE(off.error().message.find("FVBENCH_AB=0 but FAIRVISOR_EDGE_REF_B='main' is set: unset it, or set "
+                                     "FVBENCH_AB=1"),
+            std::string::npos) << off.error().message;
+  // With the edge there, the same variables run A/B (FVBENCH_AB unset or 1).
+  auto with_edge = LoadConfig(Inputs({{"FVBENCH_EDGE_OPTIONAL", "1"}, {"FAIRVISOR_EDGE_SRC", "/edge"},
+                                      {"FAIRVISOR_EDGE_REF_B", "feature"}}));
+  ASSERT_TRUE(with_edge.ok()) << with_edge.error().message;
+  EXPECT_TRUE(with_edge->ab);
+  // FVBENCH_AB=1 alone stays valid without the edge (same-vs-same mode; the
+  // A/B self-test preset skips its edge scenarios then).
+  auto same = LoadConfig(Inputs({{"FVBENCH_EDGE_OPTIONAL", "1"}, {"FVBENCH_AB", "1"}}));
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_TRUE(same->ab);
+  EXPECT_TRUE(same->edge_skipped);
+}
+
+// FAIRVISOR_EDGE_REF_B=$PR_HEAD with PR_HEAD unset would quietly compare A
+// with itself (or run no A/B at all).
+TEST(AbConfig, SetButEmptyBVariableIsRefused) {
+  for (const char* var : {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"}) {
+    for (const char* ab : {"", "1"}) {
+      EnvMap env = {{var, ""}};
+      if (*ab) env["FVBENCH_AB"] = ab;
+      auto c = LoadConfig(Inputs(env));
+      ASSERT_FALSE(c.ok()) << var << " FVBENCH_AB=" << ab;
+      EXPECT_NE(c.error().message.find(std::string(var) + "='': set but empty; unset it (side B then uses side A's "
+                                                          "value), or give side B's value"),
+                std::string::npos) << c.error().message;
+    }
+  }
+}
+
 TEST(AbConfig, FilesOfSideBMustExist) {
   auto missing_policy = LoadConfig(Inputs({{"FVBENCH_POLICY_DIR_B", "/pb"}},
                                           [](const std::string& p) { return p != "/pb/llm.json"; }));
