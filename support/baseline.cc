@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
@@ -77,7 +79,13 @@ Result<Reference> LoadBaseline(const std::string& path) {
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force) {
   BaselineSaved out;
   out.source = bench_dir + "/report/results.json";
-  out.dest = dest;
+  // Absolute, so the "use it: FVBENCH_BASELINE=..." hint is accepted as is
+  // (config.h requires an absolute path; tests run in the build tree).
+  {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(dest, ec);
+    out.dest = ec ? dest : abs.lexically_normal().string();
+  }
   auto text = detail::ReadTextFile(out.source);
   if (!text.ok()) {
     return Error{fmt::format("{} (is BENCH_DIR right, and did the run's fvbench.report step run?)",
@@ -104,7 +112,9 @@ Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::stri
                              "(--force saves it anyway)",
                              out.source, out.not_passed.size(), fmt::join(out.not_passed, "\n  "))};
   }
-  if (auto w = detail::WriteTextFile(dest, *text); !w.ok()) return w.error();
+  if (auto w = detail::WriteTextFile(dest, *text); !w.ok()) {
+    return Error{fmt::format("not saved as a baseline: {}", w.error().message)};
+  }
   return out;
 }
 

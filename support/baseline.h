@@ -35,7 +35,7 @@ Result<Reference> LoadBaseline(const std::string& path);  // thin file wrapper
 
 struct BaselineSaved {
   std::string source;                   // BENCH_DIR/report/results.json
-  std::string dest;
+  std::string dest;                     // absolute and lexically normal (a relative `dest` is taken from the cwd)
   int scenarios = 0;                    // scenarios in the saved file
   std::vector<std::string> not_passed;  // "<id>: FAIL (<reason>)"; non-empty only with force
 };
@@ -45,7 +45,8 @@ struct BaselineSaved {
 // Refused (Error naming the source and each scenario) when a scenario's
 // verdict (verdict.h) is FAIL or INVALID — including interrupted runs and
 // scenarios that never measured — unless `force`; always refused when no
-// scenario measured anything.
+// scenario measured anything. A write that fails names `dest` as given (and
+// the temporary file beside it).
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force);
 
 }  // namespace fvbench

@@ -168,13 +168,17 @@ Result<void> WriteTextFile(const std::string& path, std::string_view text) {
   std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Error{fmt::format("{}: cannot open for writing: {}", tmp, std::strerror(errno))};
+    if (!out) {
+      return Error{fmt::format("{}: cannot write: {} (creating the temporary file {} beside it)", path,
+                               std::strerror(errno), tmp)};
+    }
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.close();  // flushes: a full disk shows here
     if (!out) {
       int e = errno;
       std::remove(tmp.c_str());
-      return Error{fmt::format("{}: write failed: {}", tmp, std::strerror(e))};
+      return Error{fmt::format("{}: write failed: {} (writing the temporary file {}, removed)", path,
+                               std::strerror(e), tmp)};
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

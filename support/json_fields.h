@@ -54,7 +54,8 @@ Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const
 // The whole file; Error names the path and errno text.
 Result<std::string> ReadTextFile(const std::string& path);
 // Writes `path` through a temporary file in the same directory and rename(2),
-// so a reader never sees half a document.
+// so a reader never sees half a document. Errors start with `path` (the
+// destination) and name the temporary file after the reason.
 Result<void> WriteTextFile(const std::string& path, std::string_view text);
 
 }  // namespace fvbench::detail

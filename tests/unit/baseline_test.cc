@@ -213,6 +213,37 @@ TEST_F(SaveBaselineTest, MissingResultsAndBadResultsAreNamed) {
       << bad.error().message;
 }
 
+// A destination that cannot be written: the error starts with the path the
+// user gave, not the temporary file beside it (which is named after the reason).
+TEST_F(SaveBaselineTest, UnwritableDestinationIsNamedNotItsTemporaryFile) {
+  WriteResults(SampleRunAllMeasured());
+  const std::string dest = (dir_ / "no-such-dir" / "main.json").string();
+  auto r = SaveBaseline(dir_.string(), dest, /*force=*/false);
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.error().message;
+  EXPECT_EQ(m.rfind("not saved as a baseline: " + dest + ": cannot write: No such file or directory", 0), 0u) << m;
+  EXPECT_NE(m.find("(creating the temporary file " + dest + ".tmp."), std::string::npos) << m;
+  // A directory as the destination: rename fails, the destination is named.
+  fs::create_directories(dir_ / "adir" / "x");
+  auto d = SaveBaseline(dir_.string(), (dir_ / "adir").string(), /*force=*/false);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().message.rfind("not saved as a baseline: " + (dir_ / "adir").string() + ": ", 0), 0u)
+      << d.error().message;
+}
+
+// The "use it: FVBENCH_BASELINE=..." hint must be accepted by provision, which
+// requires an absolute path: a relative dest is reported absolute.
+TEST_F(SaveBaselineTest, RelativeDestinationIsReportedAbsolute) {
+  WriteResults(SampleRunAllMeasured());
+  const fs::path old_cwd = fs::current_path();
+  fs::current_path(dir_);
+  auto saved = SaveBaseline(dir_.string(), "main.json", /*force=*/false);
+  fs::current_path(old_cwd);
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  EXPECT_EQ(saved->dest, (dir_ / "main.json").lexically_normal().string());
+  EXPECT_TRUE(fs::exists(dir_ / "main.json"));
+}
+
 TEST(Verdict, ClassifiesEachState) {
   auto run = SampleRunAllMeasured();
   EXPECT_EQ(ScenarioVerdict(run[0]), Verdict::kPass);
