@@ -71,6 +71,15 @@ Result<Reference> ParseBaseline(std::string_view text, const std::string& source
 }
 
 Result<Reference> LoadBaseline(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // e.g. FVBENCH_BASELINE=$BENCH_DIR: name the file the user probably meant.
+    std::string results = (std::filesystem::path(path) / "report" / "results.json").lexically_normal().string();
+    return Error{fmt::format("{}: is a directory, not a results.json file{}", path,
+                             std::filesystem::is_regular_file(results, ec)
+                                 ? fmt::format(" (did you mean {}?)", results)
+                                 : std::string(" (a baseline is the file BENCH_DIR/report/results.json of a run)"))};
+  }
   auto text = detail::ReadTextFile(path);
   if (!text.ok()) return text.error();
   return ParseBaseline(*text, path);

@@ -31,7 +31,9 @@
 namespace fvbench {
 
 Result<Reference> ParseBaseline(std::string_view text, const std::string& source_name);
-Result<Reference> LoadBaseline(const std::string& path);  // thin file wrapper
+// Thin file wrapper; a directory is refused as one (naming BENCH_DIR/report/results.json
+// when `path` is a BENCH_DIR that has it).
+Result<Reference> LoadBaseline(const std::string& path);
 
 struct BaselineSaved {
   std::string source;                   // BENCH_DIR/report/results.json

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fvbench::detail {
@@ -156,6 +157,12 @@ Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const
 }
 
 Result<std::string> ReadTextFile(const std::string& path) {
+  // An ifstream opens a directory and reads nothing: it would then read as
+  // an empty (not valid JSON) file.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return Error{fmt::format("{}: is a directory, not a file", path)};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{fmt::format("{}: cannot open for reading: {}", path, std::strerror(errno))};
   std::ostringstream ss;

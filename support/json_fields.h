@@ -51,7 +51,8 @@ void CheckSchemaVersion(const nlohmann::json& doc, int expected, bool required);
 Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& source_name);
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name);
 
-// The whole file; Error names the path and errno text.
+// The whole file; Error names the path and errno text ("<path>: is a
+// directory, not a file" for a directory).
 Result<std::string> ReadTextFile(const std::string& path);
 // Writes `path` through a temporary file in the same directory and rename(2),
 // so a reader never sees half a document. Errors start with `path` (the

@@ -244,6 +244,25 @@ TEST_F(SaveBaselineTest, RelativeDestinationIsReportedAbsolute) {
   EXPECT_TRUE(fs::exists(dir_ / "main.json"));
 }
 
+// FVBENCH_BASELINE=<a directory> (e.g. the BENCH_DIR itself) is named as a
+// directory, not reported as "not valid JSON".
+TEST_F(SaveBaselineTest, DirectoryAsBaselineIsNamedAsADirectory) {
+  auto empty = LoadBaseline((dir_ / "report").string());
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find((dir_ / "report").string() + ": is a directory, not a results.json file"),
+            std::string::npos) << empty.error().message;
+  EXPECT_EQ(empty.error().message.find("JSON"), std::string::npos) << empty.error().message;
+  WriteResults(SampleRunAllMeasured());
+  auto bench_dir = LoadBaseline(dir_.string());
+  ASSERT_FALSE(bench_dir.ok());
+  EXPECT_NE(bench_dir.error().message.find("(did you mean " + (dir_ / "report" / "results.json").string() + "?)"),
+            std::string::npos) << bench_dir.error().message;
+  // The same for any file the suite reads (thresholds, reference).
+  auto read = detail::ReadTextFile(dir_.string());
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message, dir_.string() + ": is a directory, not a file");
+}
+
 TEST(Verdict, ClassifiesEachState) {
   auto run = SampleRunAllMeasured();
   EXPECT_EQ(ScenarioVerdict(run[0]), Verdict::kPass);
