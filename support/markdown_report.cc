@@ -18,14 +18,18 @@ namespace fvbench {
 
 namespace detail {
 
+namespace {
+bool IsMarkdownSpecial(char c) { return c == '|' || c == '`' || c == '<' || c == '\n' || c == '\r'; }
+}  // namespace
+
 void AppendMarkdownCell(std::string& out, const std::string& text) {
   // Runs without a special character are appended whole (a per-character
   // += is an out-of-line call; verdict cells hold "<" in every row).
   const size_t start = out.size();
   size_t i = 0;
   while (i < text.size()) {
-    size_t j = text.find_first_of("|`<\n\r", i);
-    if (j == std::string::npos) j = text.size();
+    size_t j = i;  // (std::string::find_first_of calls memchr per character)
+    while (j < text.size() && !IsMarkdownSpecial(text[j])) ++j;
     out.append(text, i, j - i);
     if (j == text.size()) break;
     char c = text[j];

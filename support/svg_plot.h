@@ -15,7 +15,8 @@
 //       failure is printed under the plot. The title carries the target rate
 //       (RunMeta::latency_rps) and the engine.
 //   throughput_<policy>.svg  (throughput_simple.svg, throughput_complex.svg,
-//       throughput_llm.svg; always all three, so links stay valid) The search
+//       throughput_llm.svg; RenderPlots returns all three, the report step
+//       writes only those of scenarios run: PlotFilesOfRun, markdown_report.h) The search
 //       steps of one throughput scenario, in three panels over one x axis,
 //       the step's TARGET rate (RPS): p99 (log scale, with the SLO as a
 //       dashed horizontal line), error rate in % (with the error-rate limit),
