@@ -5,9 +5,9 @@
 // Values go straight into one output buffer through RapidJSON's PrettyWriter
 // (rapidjson/prettywriter.h, Debian rapidjson-dev): 2-space indent, keys in
 // the order written, no document tree. Building an nlohmann/json tree and
-// dumping it cost ~0.35 ms for a full run's results.json (a third of
-// rendering the whole report); this writer is what keeps the full report
-// well under a millisecond (BM_RenderFullReport, tests/bench/report_bench.cc).
+// dumping it took 2-3 ms for the 187 kB results.json of a recorded full run;
+// this writer takes 0.34-0.5 ms (BM_RecordedRunResultsJson,
+// tests/bench/report_bench.cc; README "What rendering the report costs").
 // Reading stays with nlohmann/json (json_fields.h).
 //
 // Values:
@@ -18,9 +18,12 @@
 //     U+FFFD, so one odd byte in, e.g., an error-log excerpt cannot cost the
 //     whole results file (RFC 8259 section 8.1: JSON text is UTF-8). Control
 //     characters and NUL are escaped (\n, \u0000, ...).
-// Misuse (a value where a key is due, unbalanced Start/End, Take() of an
-// unfinished document) throws std::logic_error: it is a bug in the caller,
-// never a property of the measured data.
+// Misuse RapidJSON detects (a value where a key is due, EndObject in an
+// array or EndArray in an object, a second root) and Take() of an unfinished
+// document throw std::logic_error: a bug in the caller, never a property of
+// the measured data. A key left without its value before EndObject is not
+// detected (RapidJSON 1.1 does not check it); the round-trip tests of every
+// document (results_io_test) would.
 #pragma once
 
 #include <cstdint>
