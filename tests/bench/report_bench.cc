@@ -10,15 +10,10 @@
 #include "support/reference.h"
 #include "support/results_io.h"
 #include "support/summary_table.h"
+#include "support/svg_plot.h"
 #include "support/thresholds.h"
 #include "tests/unit/report_samples.h"
 
-// The SVG plots (helper "plots") join the full report once their header is in
-// the tree.
-#if __has_include("support/svg_plot.h")
-#include "support/svg_plot.h"
-#define FVBENCH_BENCH_PLOTS 1
-#endif
 
 namespace fvbench {
 namespace {
@@ -99,39 +94,36 @@ void BM_RenderMarkdownReport(benchmark::State& state) {
 }
 BENCHMARK(BM_RenderMarkdownReport);
 
-// Everything fvbench.report renders from the results of a full run (six
-// scenarios, the throughput ones by a 10-step bisect search): the console
-// table, results.json, report.md and, when present, the SVG plots. File
-// writes are not included.
-void BM_RenderFullReport(benchmark::State& state) {
-  auto run = testing_samples::SampleRunBisect();
-  for (auto& r : run) r.checks = Evaluate(BenchProfile(), r, &BenchReference());
-  RunMeta meta = testing_samples::SampleMeta();
+// Everything fvbench.report renders from the results of a run: the console
+// table, results.json, report.md and the SVG plots (all four). File writes
+// are not included.
+void RenderFullReportLoop(benchmark::State& state, const std::vector<ScenarioResult>& run, const RunMeta& meta) {
   size_t bytes = 0;
   for (auto _ : state) {
     std::string t = RenderSummaryTable(run, meta, &BenchReference());
     std::string j = RunResultsToJson(run, meta);
     std::string md = RenderMarkdownReport(run, meta, &BenchReference());
-    bytes = t.size() + j.size() + md.size();
-#ifdef FVBENCH_BENCH_PLOTS
     auto plots = RenderPlots(run, meta, &BenchReference(), PlotOptions{});
+    bytes = t.size() + j.size() + md.size();
     for (const auto& p : plots) bytes += p.svg.size();
-    benchmark::DoNotOptimize(plots);
-#endif
     benchmark::DoNotOptimize(t);
     benchmark::DoNotOptimize(j);
     benchmark::DoNotOptimize(md);
+    benchmark::DoNotOptimize(plots);
   }
   state.counters["bytes"] = static_cast<double>(bytes);
-#ifdef FVBENCH_BENCH_PLOTS
   state.SetLabel("table + results.json + report.md + SVG plots");
-#else
-  state.SetLabel("table + results.json + report.md (no svg_plot.h yet)");
-#endif
+}
+
+// A full run: six scenarios, the throughput ones by a 10-step bisect search
+// (synthetic samples).
+void BM_RenderFullReport(benchmark::State& state) {
+  auto run = testing_samples::SampleRunBisect();
+  for (auto& r : run) r.checks = Evaluate(BenchProfile(), r, &BenchReference());
+  RenderFullReportLoop(state, run, testing_samples::SampleMeta());
 }
 BENCHMARK(BM_RenderFullReport);
 
-#ifdef FVBENCH_BENCH_PLOTS
 void BM_RenderPlots(benchmark::State& state) {
   auto run = testing_samples::SampleRunBisect();
   RunMeta meta = testing_samples::SampleMeta();
@@ -141,7 +133,6 @@ void BM_RenderPlots(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_RenderPlots);
-#endif
 
 void BM_RunResultsToJsonBisect(benchmark::State& state) {
   auto run = testing_samples::SampleRunBisect();
@@ -174,23 +165,7 @@ const RunResults* RecordedRun(benchmark::State& state) {
 
 void BM_RenderFullReportRecordedRun(benchmark::State& state) {
   const RunResults* rec = RecordedRun(state);
-  if (rec == nullptr) return;
-  size_t bytes = 0;
-  for (auto _ : state) {
-    std::string t = RenderSummaryTable(rec->scenarios, rec->meta, &BenchReference());
-    std::string j = RunResultsToJson(rec->scenarios, rec->meta);
-    std::string md = RenderMarkdownReport(rec->scenarios, rec->meta, &BenchReference());
-    bytes = t.size() + j.size() + md.size();
-#ifdef FVBENCH_BENCH_PLOTS
-    auto plots = RenderPlots(rec->scenarios, rec->meta, &BenchReference(), PlotOptions{});
-    for (const auto& p : plots) bytes += p.svg.size();
-    benchmark::DoNotOptimize(plots);
-#endif
-    benchmark::DoNotOptimize(t);
-    benchmark::DoNotOptimize(j);
-    benchmark::DoNotOptimize(md);
-  }
-  state.counters["bytes"] = static_cast<double>(bytes);
+  if (rec != nullptr) RenderFullReportLoop(state, rec->scenarios, rec->meta);
 }
 BENCHMARK(BM_RenderFullReportRecordedRun);
 
@@ -216,14 +191,12 @@ void BM_RecordedRunMarkdown(benchmark::State& state) {
 }
 BENCHMARK(BM_RecordedRunMarkdown);
 
-#ifdef FVBENCH_BENCH_PLOTS
 void BM_RecordedRunPlots(benchmark::State& state) {
   const RunResults* rec = RecordedRun(state);
   if (rec == nullptr) return;
   for (auto _ : state) benchmark::DoNotOptimize(RenderPlots(rec->scenarios, rec->meta, &BenchReference(), PlotOptions{}));
 }
 BENCHMARK(BM_RecordedRunPlots);
-#endif
 
 void BM_EvaluateOneScenario(benchmark::State& state) {
   ScenarioResult r = testing_samples::SampleLatency("latency.raw_nginx", 71.4, 446.2);
