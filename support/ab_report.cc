@@ -22,14 +22,8 @@ void WriteSide(detail::JsonWriter& w, const AbSide& s) {
   w.Field("edge_ref", s.edge_ref);
   w.Field("edge_commit", s.edge_commit);
   w.Field("policy", s.policy);
-  w.Key("runs");
-  w.StartArray();
-  for (const LoadResult& r : s.runs) detail::WriteLoadResult(w, r);
-  w.EndArray();
-  w.Key("fv_cpu_cores");
-  w.StartArray();
-  for (double c : s.fv_cpu_cores) w.Number(c);
-  w.EndArray();
+  w.Array("runs", s.runs, [&](const LoadResult& r) { detail::WriteLoadResult(w, r); });
+  w.Array("fv_cpu_cores", s.fv_cpu_cores, [&](double c) { w.Number(c); });
   w.EndObject();
 }
 
@@ -111,9 +105,7 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
   WriteSide(w, ab.a);
   w.Key("b");
   WriteSide(w, ab.b);
-  w.Key("metrics");
-  w.StartArray();
-  for (const AbComparison& c : ab.metrics) {
+  w.Array("metrics", ab.metrics, [&](const AbComparison& c) {
     w.StartObject();
     w.Field("metric", c.metric);
     w.Field("scale", AbScaleName(c.scale));
@@ -129,8 +121,7 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
     w.Field("verdict_text", AbVerdictText(c));
     w.Field("reason", c.reason);
     w.EndObject();
-  }
-  w.EndArray();
+  });
   w.EndObject();
 }
 

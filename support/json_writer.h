@@ -92,6 +92,16 @@ class JsonWriter {
     LiteralKey(std::string_view(key, N - 1));
   }
 
+  // key: [each(item) for every item], e.g.
+  //   w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
+  template <size_t N, typename Range, typename Fn>
+  void Array(const char (&key)[N], const Range& items, Fn&& each) {
+    Key(key);
+    StartArray();
+    for (const auto& item : items) each(item);
+    EndArray();
+  }
+
   // The finished document followed by a newline. Throws std::logic_error
   // when an object or array is still open. The writer is empty afterwards.
   std::string Take();

@@ -34,9 +34,7 @@ double ReadNum(const json& obj, std::string_view key, const std::string& path) {
 // only when non-empty and read as empty when absent (older files).
 void WriteValidity(detail::JsonWriter& w, const std::vector<ValidityCheck>& v, const std::vector<ServiceUsage>& u) {
   if (!v.empty()) {
-    w.Key("validity");
-    w.StartArray();
-    for (const ValidityCheck& c : v) {
+    w.Array("validity", v, [&](const ValidityCheck& c) {
       w.StartObject();
       w.Field("name", c.name);
       w.Field("passed", c.passed);
@@ -46,13 +44,10 @@ void WriteValidity(detail::JsonWriter& w, const std::vector<ValidityCheck>& v, c
       w.Field("limit", c.limit);
       w.Field("detail", c.detail);
       w.EndObject();
-    }
-    w.EndArray();
+    });
   }
   if (!u.empty()) {
-    w.Key("sut_usage");
-    w.StartArray();
-    for (const ServiceUsage& x : u) {
+    w.Array("sut_usage", u, [&](const ServiceUsage& x) {
       w.StartObject();
       w.Field("service", x.service);
       w.Field("processes", x.processes);
@@ -60,8 +55,7 @@ void WriteValidity(detail::JsonWriter& w, const std::vector<ValidityCheck>& v, c
       w.Field("rss_mib", x.rss_mib);
       w.Field("rss_peak_mib", x.rss_peak_mib);
       w.EndObject();
-    }
-    w.EndArray();
+    });
   }
 }
 
@@ -238,27 +232,12 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("search_resolution", r.search_resolution);
   w.Field("search_load_s", r.search_load_s);
   w.Field("search_stop", r.search_stop);
-  w.Key("steps");
-  w.StartArray();
-  for (const StepResult& s : r.steps) WriteStep(w, s);
-  w.EndArray();
-  w.Key("checks");
-  w.StartArray();
-  for (const ThresholdCheck& c : r.checks) WriteCheck(w, c);
-  w.EndArray();
-  w.Key("ratio_checks");
-  w.StartArray();
-  for (const RatioCheck& c : r.ratio_checks) WriteRatioCheck(w, c);
-  w.EndArray();
-  w.Key("notes");
-  w.StartArray();
-  for (const std::string& n : r.notes) w.String(n);
-  w.EndArray();
+  w.Array("steps", r.steps, [&](const StepResult& s) { WriteStep(w, s); });
+  w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
+  w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
+  w.Array("notes", r.notes, [&](const std::string& n) { w.String(n); });
   WriteValidity(w, r.validity, r.sut_usage);
-  w.Key("repeats");
-  w.StartArray();
-  for (const LoadResult& l : r.repeats) WriteLoadResult(w, l);
-  w.EndArray();
+  w.Array("repeats", r.repeats, [&](const LoadResult& l) { WriteLoadResult(w, l); });
   w.Key("spread");
   w.StartObject();
   for (const auto& [metric, sp] : r.spread) {
@@ -428,9 +407,7 @@ std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const R
   w.Key("meta");
   WriteRunMeta(w, meta);
   WriteSummaryBlocks(w, results);
-  w.Key("same_run_ratios");
-  w.StartArray();
-  for (const Ratio& x : SameRunRatios(results)) {
+  w.Array("same_run_ratios", SameRunRatios(results), [&](const Ratio& x) {
     w.StartObject();
     w.Field("scenario", x.scenario);
     w.Field("base", x.base);
@@ -439,12 +416,8 @@ std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const R
     w.Field("base_value", x.base_value);
     w.Field("ratio", x.ratio);
     w.EndObject();
-  }
-  w.EndArray();
-  w.Key("scenarios");
-  w.StartArray();
-  for (const ScenarioResult& r : results) detail::WriteScenarioResult(w, r);
-  w.EndArray();
+  });
+  w.Array("scenarios", results, [&](const ScenarioResult& r) { detail::WriteScenarioResult(w, r); });
   w.EndObject();
   return w.Take();
 }

@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "support/json_fields.h"
 #include "support/reference.h"
+#include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {
@@ -333,6 +336,22 @@ TEST(ResultsIo, RunDocumentCarriesSameRunRatios) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// A results.json written by a real full local run (the report benchmark's
+// input) reads back and is written again byte for byte: every field is read,
+// and key order, number and string formatting are stable.
+TEST(ResultsIo, RecordedRunRewritesByteForByte) {
+  std::string path = testing_golden::FixturesDir() + "/report/recorded_local_run.json";
+  auto text = detail::ReadTextFile(path);
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  auto run = RunResultsFromJson(*text, path);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->scenarios.size(), 6u);
+  std::string again = RunResultsToJson(run->scenarios, run->meta);
+  ASSERT_EQ(again.size(), text->size());
+  EXPECT_TRUE(again == *text) << "first difference at byte "
+                              << std::mismatch(again.begin(), again.end(), text->begin()).first - again.begin();
 }
 
 }  // namespace
