@@ -24,8 +24,12 @@ TEST(UnitsFormat, WholeNumbersMatchFmtExactly) {
   }
   for (double v : values) {
     ASSERT_EQ(FormatRps(v), fmt::format("{:.0f}", v)) << fmt::format("{:.17g}", v);
-    if (std::fabs(v) >= 100) ASSERT_EQ(FormatNumber(v), fmt::format("{:.0f}", v)) << fmt::format("{:.17g}", v);
-    if (std::fabs(v) < 1000 && v >= 0) ASSERT_EQ(FormatUs(v), fmt::format("{:.0f} µs", v)) << v;
+    if (std::fabs(v) >= 100) {
+      ASSERT_EQ(FormatNumber(v), fmt::format("{:.0f}", v)) << fmt::format("{:.17g}", v);
+    }
+    if (std::fabs(v) < 1000 && v >= 0) {
+      ASSERT_EQ(FormatUs(v), fmt::format("{:.0f} µs", v)) << v;
+    }
   }
 }
 
