@@ -112,12 +112,22 @@ Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::stri
     out.not_passed.push_back(fmt::format("{}: {} ({})", r.id, WasInterrupted(r) ? "interrupted" : VerdictName(v),
                                          VerdictReason(r)));
   }
+  // A scenario measured before this run's start is an earlier ctest run's
+  // result the report step merged in (`-R latency`, then `-R throughput`
+  // into the same BENCH_DIR): a baseline of mixed runs is refused unless
+  // forced, like a failed one.
+  for (const ScenarioResult& r : run->scenarios) {
+    if (run->meta.started_unix > 0 && r.started_unix > 0 && r.started_unix < run->meta.started_unix) {
+      out.not_passed.push_back(fmt::format("{}: from an earlier ctest run (measured {}, this run started {})", r.id,
+                                           FormatUtc(r.started_unix), FormatUtc(run->meta.started_unix)));
+    }
+  }
   if (measured == 0) {
     return Error{fmt::format("{}: no scenario measured anything; nothing to compare with, not saved as {}",
                              out.source, dest)};
   }
   if (!out.not_passed.empty() && !force) {
-    return Error{fmt::format("{}: refusing to save as a baseline: {} scenario(s) did not pass:\n  {}\n"
+    return Error{fmt::format("{}: refusing to save as a baseline: {} scenario(s) did not pass or are not from this run:\n  {}\n"
                              "(--force saves it anyway)",
                              out.source, out.not_passed.size(), fmt::join(out.not_passed, "\n  "))};
   }

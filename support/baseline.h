@@ -39,14 +39,16 @@ struct BaselineSaved {
   std::string source;                   // BENCH_DIR/report/results.json
   std::string dest;                     // absolute and lexically normal (a relative `dest` is taken from the cwd)
   int scenarios = 0;                    // scenarios in the saved file
-  std::vector<std::string> not_passed;  // "<id>: FAIL (<reason>)"; non-empty only with force
+  std::vector<std::string> not_passed;  // "<id>: FAIL (<reason>)", "<id>: from an earlier ctest run (...)"; non-empty only with force
 };
 
 // Validates <bench_dir>/report/results.json as a baseline (ParseBaseline) and
 // copies it, byte for byte, to `dest` through a temporary file and rename.
 // Refused (Error naming the source and each scenario) when a scenario's
 // verdict (verdict.h) is FAIL or INVALID — including interrupted runs and
-// scenarios that never measured — unless `force`; always refused when no
+// scenarios that never measured — or when a scenario was measured before the
+// run's start (an earlier ctest run's result merged into this report), unless
+// `force`; always refused when no
 // scenario measured anything. A write that fails names `dest` as given (and
 // the temporary file beside it).
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force);

@@ -177,7 +177,7 @@ TEST_F(SaveBaselineTest, RefusesFailedInvalidAndInterruptedScenariosByNameUnless
   auto refused = SaveBaseline(dir_.string(), dest, /*force=*/false);
   ASSERT_FALSE(refused.ok());
   const std::string& m = refused.error().message;
-  EXPECT_NE(m.find((dir_ / "report" / "results.json").string() + ": refusing to save as a baseline: 3 scenario(s)"),
+  EXPECT_NE(m.find((dir_ / "report" / "results.json").string() + ": refusing to save as a baseline: 3 scenario(s) did not pass or are not from this run"),
             std::string::npos) << m;
   EXPECT_NE(m.find("latency.decision_service: FAIL (1 check failed (p99_us))"), std::string::npos) << m;
   EXPECT_NE(m.find("throughput.complex: INVALID (validity failed: loadgen_cpu)"), std::string::npos) << m;
@@ -189,6 +189,23 @@ TEST_F(SaveBaselineTest, RefusesFailedInvalidAndInterruptedScenariosByNameUnless
   ASSERT_TRUE(forced.ok()) << forced.error().message;
   EXPECT_EQ(forced->not_passed.size(), 3u);
   EXPECT_TRUE(fs::exists(dest));
+}
+
+// `-R latency` then `-R throughput` into one BENCH_DIR: the report merges the
+// earlier ctest run's results; a baseline of mixed runs is refused by name.
+TEST_F(SaveBaselineTest, ResultsOfAnEarlierCtestRunAreRefusedUnlessForced) {
+  auto run = SampleRunAllMeasured();
+  run[3].started_unix = SampleMeta().started_unix - 3600;  // throughput.simple, an hour before this run
+  WriteResults(run);
+  std::string dest = (dir_ / "mixed.json").string();
+  auto refused = SaveBaseline(dir_.string(), dest, /*force=*/false);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(run[3].id + ": from an earlier ctest run (measured "), std::string::npos)
+      << refused.error().message;
+  EXPECT_FALSE(fs::exists(dest));
+  auto forced = SaveBaseline(dir_.string(), dest, /*force=*/true);
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_EQ(forced->not_passed.size(), 1u);
 }
 
 TEST_F(SaveBaselineTest, NothingMeasuredIsNeverSaved) {
