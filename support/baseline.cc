@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/ratios.h"
 #include "support/results_io.h"
 #include "support/verdict.h"
 
@@ -117,7 +118,7 @@ Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::stri
   // into the same BENCH_DIR): a baseline of mixed runs is refused unless
   // forced, like a failed one.
   for (const ScenarioResult& r : run->scenarios) {
-    if (run->meta.started_unix > 0 && r.started_unix > 0 && r.started_unix < run->meta.started_unix) {
+    if (FromEarlierRun(r, run->meta.started_unix)) {
       out.not_passed.push_back(fmt::format("{}: from an earlier ctest run (measured {}, this run started {})", r.id,
                                            FormatUtc(r.started_unix), FormatUtc(run->meta.started_unix)));
     }

@@ -269,8 +269,8 @@ std::string MetricTitle(const std::string& metric) {
   return metric;
 }
 
-void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results) {
-  std::vector<Ratio> ratios = SameRunRatios(results);
+void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m) {
+  std::vector<Ratio> ratios = SameRunRatios(results, m.started_unix);
   if (ratios.empty()) return;
   out += "### Same-run ratios\n\nLatency over raw nginx, throughput over the simple policy: same run, same hosts.\n\n";
   out += "| Scenario | Yardstick | Metric | Value | Yardstick's | Ratio |\n|---|---|---|---:|---:|---:|\n";
@@ -469,7 +469,7 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
   ThroughputSection(out, results, meta, comparison);
   out += RenderAbMarkdown(results, meta);  // "" outside A/B mode
   PlotsSection(out, results);
-  RatiosSection(out, results);
+  RatiosSection(out, results, meta);
   ChecksSection(out, results);
   ValiditySection(out, results);
   ResourcesSection(out, results);

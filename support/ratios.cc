@@ -22,13 +22,18 @@ std::string RatioBaseOf(const std::string& scenario_id) {
   return "";
 }
 
-std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results) {
+bool FromEarlierRun(const ScenarioResult& r, double run_started_unix) {
+  return run_started_unix > 0 && r.started_unix > 0 && r.started_unix < run_started_unix;
+}
+
+std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results, double run_started_unix) {
   std::vector<Ratio> out;
   auto add = [&](const char* id, const std::vector<const char*>& metrics) {
     std::string base_id = RatioBaseOf(id);
     const ScenarioResult* r = Find(results, id);
     const ScenarioResult* b = Find(results, base_id);
     if (r == nullptr || b == nullptr || !r->measured || !b->measured) return;
+    if (FromEarlierRun(*r, run_started_unix) || FromEarlierRun(*b, run_started_unix)) return;
     for (const char* m : metrics) {
       Ratio x;
       x.scenario = id;

@@ -29,8 +29,16 @@ struct Ratio {
   double ratio = 0;       // value / base_value
 };
 
-// In kLatencyScenarios / kThroughputScenarios order, metrics in the order above.
-std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results);
+// A result measured before the run started at `run_started_unix` (Unix
+// seconds; RunMeta::started_unix): an earlier ctest run's result the report
+// merged in (controller-results/ keeps each scenario's last result). False
+// when either time is unknown (0).
+bool FromEarlierRun(const ScenarioResult& r, double run_started_unix);
+
+// In kLatencyScenarios / kThroughputScenarios order, metrics in the order
+// above. A result FromEarlierRun(run_started_unix) is never paired: a ratio
+// is of one run.
+std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results, double run_started_unix = 0);
 
 // The yardstick of a scenario: "latency.raw_nginx" for latency.*,
 // "throughput.simple" for throughput.*; "" for the yardsticks themselves and

@@ -407,7 +407,7 @@ std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const R
   w.Key("meta");
   WriteRunMeta(w, meta);
   WriteSummaryBlocks(w, results);
-  w.Array("same_run_ratios", SameRunRatios(results), [&](const Ratio& x) {
+  w.Array("same_run_ratios", SameRunRatios(results, meta.started_unix), [&](const Ratio& x) {
     w.StartObject();
     w.Field("scenario", x.scenario);
     w.Field("base", x.base);

@@ -286,8 +286,8 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
 }
 
 // Every same-run ratio (ratios.h), gated or not.
-void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results) {
-  std::vector<Ratio> ratios = SameRunRatios(results);
+void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m) {
+  std::vector<Ratio> ratios = SameRunRatios(results, m.started_unix);
   if (ratios.empty()) return;
   out += "\n  Same-run ratios (latency / raw nginx, throughput / simple policy; same run, same hosts)\n";
   std::string line, key;
@@ -389,7 +389,7 @@ std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const
   Header(out, meta, reference);
   LatencyBlock(out, results, meta, reference);
   ThroughputBlock(out, results, meta, reference);
-  RatiosBlock(out, results);
+  RatiosBlock(out, results, meta);
   ChecksBlock(out, results);
   ValidityBlock(out, results);
   FailuresAndNotes(out, results);
