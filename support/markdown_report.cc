@@ -246,7 +246,10 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
     std::string value = ThroughputValue(*r);
     if (cmp != nullptr) {
       if (auto rv = cmp->value(p.id, "rps")) {
-        value += Compare(cmp, (cmp->lower_bound(p.id) ? "≥ " : "") + FormatRps(*rv), r->throughput_rps, *rv);
+        // A lower bound on either side has no delta (MeasuredIsLowerBound).
+        bool bound = MeasuredIsLowerBound(*r) || cmp->lower_bound(p.id);
+        value += Compare(cmp, (cmp->lower_bound(p.id) ? "≥ " : "") + FormatRps(*rv),
+                         bound ? std::nan("") : r->throughput_rps, *rv);
       }
     }
     std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")

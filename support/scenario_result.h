@@ -126,4 +126,12 @@ struct ScenarioResult {
   double finished_unix = 0;
 };
 
+// The throughput value is a lower bound, not a maximum: the highest step
+// passed (ceiling_reached), or a bisect search in which no step failed (no
+// search_resolution). The reports print it as "at least N" and show no delta
+// against a reference or baseline for it.
+inline bool MeasuredIsLowerBound(const ScenarioResult& r) {
+  return r.ceiling_reached || (r.search == "bisect" && !r.search_resolution);
+}
+
 }  // namespace fvbench

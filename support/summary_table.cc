@@ -251,8 +251,11 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
       if (r->search == "bisect" && !r->confirmed) value += " UNCONFIRMED";
       if (ref != nullptr) {
         if (auto rv = ref->value(row.id, "rps")) {
+          // A lower bound on either side has no delta: "at least 3983" vs
+          // 110500 is not 96 % less (MeasuredIsLowerBound, scenario_result.h).
+          bool bound = MeasuredIsLowerBound(*r) || ref->lower_bound(row.id);
           value += CompareText(ref->label(), (ref->lower_bound(row.id) ? "≥ " : "") + FormatRps(*rv),
-                               r->throughput_rps, *rv);
+                               bound ? std::nan("") : r->throughput_rps, *rv);
         }
       }
       errors = FormatPercent(r->load.error_rate);
