@@ -152,6 +152,9 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
   if (!any) return;
   out += fmt::format("### Latency @ {} RPS ({} s measured after {} s warmup)\n\n", FormatNumber(m.latency_rps),
                      FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
+  if (cmp != nullptr) {
+    if (std::string w = LatencyLoadMismatch(*cmp, m.latency_rps); !w.empty()) out += "**Warning:** " + w + ".\n\n";
+  }
   out += "| Pct |";
   for (const Path& p : kLatencyPaths) out += fmt::format(" {} |", p.title);
   out += "\n|---|";

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/units_format.h"
 
 namespace fvbench {
 
@@ -92,6 +95,25 @@ std::optional<double> Reference::value(const std::string& scenario_id, const std
 bool Reference::lower_bound(const std::string& scenario_id) const {
   auto it = ceiling.find(scenario_id);
   return it != ceiling.end() && it->second;
+}
+
+std::optional<double> Reference::latency_rps() const {
+  for (const char* key : {"latency_rps", "rps_latency"}) {
+    auto it = meta.find(key);
+    if (it == meta.end()) continue;
+    char* end = nullptr;
+    double v = std::strtod(it->second.c_str(), &end);
+    if (end != it->second.c_str() && *end == '\0' && std::isfinite(v) && v > 0) return v;
+  }
+  return std::nullopt;
+}
+
+std::string LatencyLoadMismatch(const Reference& cmp, double run_latency_rps) {
+  auto theirs = cmp.latency_rps();
+  if (!theirs || !(run_latency_rps > 0) || std::fabs(*theirs - run_latency_rps) <= 0.01 * *theirs) return "";
+  return fmt::format("latency deltas compare different loads: this run at {} RPS, the {} at {} RPS",
+                     detail::FormatRps(run_latency_rps), cmp.baseline ? "baseline" : "reference",
+                     detail::FormatRps(*theirs));
 }
 
 std::string Reference::describe() const {

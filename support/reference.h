@@ -46,9 +46,18 @@ struct Reference {
   // meta["source"] when present, else source_name; a baseline: its file and
   // the run it holds, e.g. "b.json (run started 2026-03-04T04:53:20Z, edge 0123456789ab)".
   std::string describe() const;
+  // The latency rate (RPS) the comparison's latency values were measured at:
+  // meta "latency_rps" (a baseline: its RunMeta) or "rps_latency"
+  // (reference.json's meta); nullopt when absent or not a positive number.
+  std::optional<double> latency_rps() const;
   // How cells name the comparison value: "ref" or "base".
   const char* label() const { return baseline ? "base" : "ref"; }
 };
+
+// "" when `run_latency_rps` (this run's LATENCY_RPS) and the comparison's
+// latency rate agree within 1 % or either is unknown; else a warning that the
+// latency deltas compare different loads, naming both rates.
+std::string LatencyLoadMismatch(const Reference& cmp, double run_latency_rps);
 
 Result<Reference> ParseReference(std::string_view text, const std::string& source_name);
 

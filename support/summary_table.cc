@@ -142,6 +142,9 @@ void Header(std::string& out, const RunMeta& m, const Reference* ref) {
     line("Reference", ref == nullptr ? "none (no reference values shown)"
                                      : ref->describe() + " (shown as \"(ref ..., ±Δ %)\")");
   }
+  if (ref != nullptr) {
+    if (std::string w = LatencyLoadMismatch(*ref, m.latency_rps); !w.empty()) line("WARNING", w);
+  }
   line("Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile);
 }
 

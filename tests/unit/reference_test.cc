@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/markdown_report.h"
+#include "support/summary_table.h"
+#include "tests/unit/report_samples.h"
+
 namespace fvbench {
 namespace {
 
@@ -83,6 +87,38 @@ TEST(Reference, LoadNamesAMissingFile) {
   auto ref = LoadReference("/nonexistent/ref.json");
   ASSERT_FALSE(ref.ok());
   EXPECT_NE(ref.error().message.find("/nonexistent/ref.json"), std::string::npos);
+}
+
+// Deltas against a comparison measured at another latency rate compare
+// different loads: the table and report.md say so.
+TEST(Reference, LatencyLoadMismatchNamesBothRates) {
+  Reference ref;
+  ref.meta["rps_latency"] = "10000";  // reference.json's meta key
+  EXPECT_EQ(ref.latency_rps(), 10000.0);
+  EXPECT_EQ(LatencyLoadMismatch(ref, 10000), "");
+  EXPECT_EQ(LatencyLoadMismatch(ref, 10050), "");  // within 1 %
+  EXPECT_EQ(LatencyLoadMismatch(ref, 1000),
+            "latency deltas compare different loads: this run at 1000 RPS, the reference at 10000 RPS");
+  EXPECT_EQ(LatencyLoadMismatch(ref, 0), "");  // run rate unknown: no claim
+
+  Reference base;
+  base.baseline = true;
+  base.meta["latency_rps"] = "1000.0";  // a results.json's RunMeta
+  EXPECT_NE(LatencyLoadMismatch(base, 500).find("this run at 500 RPS, the baseline at 1000 RPS"), std::string::npos);
+  base.meta["latency_rps"] = "fast";
+  EXPECT_FALSE(base.latency_rps().has_value());
+  EXPECT_EQ(LatencyLoadMismatch(base, 500), "");
+
+  RunMeta meta = testing_samples::SampleMeta();
+  meta.latency_rps = 1000;
+  auto run = testing_samples::SampleRunAllMeasured();
+  std::string table = RenderSummaryTable(run, meta, &ref);
+  EXPECT_NE(table.find("WARNING"), std::string::npos) << table;
+  EXPECT_NE(table.find("this run at 1000 RPS, the reference at 10000 RPS"), std::string::npos) << table;
+  std::string md = RenderMarkdownReport(run, meta, &ref);
+  EXPECT_NE(md.find("**Warning:** latency deltas compare different loads"), std::string::npos) << md;
+  meta.latency_rps = 10000;
+  EXPECT_EQ(RenderSummaryTable(run, meta, &ref).find("WARNING"), std::string::npos);
 }
 
 }  // namespace
