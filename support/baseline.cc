@@ -96,6 +96,13 @@ Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::stri
     std::filesystem::path abs = std::filesystem::absolute(dest, ec);
     out.dest = ec ? dest : abs.lexically_normal().string();
   }
+  {
+    std::error_code ec;
+    if (std::filesystem::equivalent(out.source, dest, ec)) {
+      return Error{fmt::format("{}: is the run's own results.json; give a file outside {}/report/ as the "
+                               "destination (the next run overwrites this one)", out.dest, bench_dir)};
+    }
+  }
   auto text = detail::ReadTextFile(out.source);
   if (!text.ok()) {
     return Error{fmt::format("{} (is BENCH_DIR right, and did the run's fvbench.report step run?)",

@@ -208,6 +208,16 @@ TEST_F(SaveBaselineTest, ResultsOfAnEarlierCtestRunAreRefusedUnlessForced) {
   EXPECT_EQ(forced->not_passed.size(), 1u);
 }
 
+TEST_F(SaveBaselineTest, TheRunsOwnResultsFileIsNotADestination) {
+  WriteResults(SampleRunAllMeasured());
+  const std::string own = (dir_ / "report" / "results.json").string();
+  const std::string before = Read(own);
+  auto r = SaveBaseline(dir_.string(), own, /*force=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("is the run's own results.json"), std::string::npos) << r.error().message;
+  EXPECT_EQ(Read(own), before);
+}
+
 TEST_F(SaveBaselineTest, NothingMeasuredIsNeverSaved) {
   ScenarioResult failed;
   failed.id = "latency.raw_nginx";
