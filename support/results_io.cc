@@ -136,12 +136,14 @@ std::pair<std::string, std::string> SplitId(const std::string& id) {
   return {id.substr(0, dot), id.substr(dot + 1)};
 }
 
-void WriteLatencySummary(detail::JsonWriter& w, const LatencyUs& l) {
+// p50..p999 in µs (reference.json's shape); a LoadResult adds its max.
+void WriteLatencyUs(detail::JsonWriter& w, const LatencyUs& l, bool with_max) {
   w.StartObject();
   w.Field("p50", l.p50);
   w.Field("p90", l.p90);
   w.Field("p99", l.p99);
   w.Field("p999", l.p999);
+  if (with_max) w.Field("max", l.max);
   w.EndObject();
 }
 
@@ -161,7 +163,7 @@ void WriteSummaryBlocks(detail::JsonWriter& w, const std::vector<ScenarioResult>
   w.StartObject();
   for (const auto& [key, r] : latency) {
     w.Key(key);
-    WriteLatencySummary(w, r->load.latency_us);
+    WriteLatencyUs(w, r->load.latency_us, /*with_max=*/false);
   }
   w.EndObject();
   w.Key("throughput_rps");
@@ -196,15 +198,8 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("non_2xx", r.non_2xx);
   w.Field("achieved_rps", r.achieved_rps);
   w.Field("error_rate", r.error_rate);
-  const LatencyUs& l = r.latency_us;
   w.Key("latency_us");
-  w.StartObject();
-  w.Field("p50", l.p50);
-  w.Field("p90", l.p90);
-  w.Field("p99", l.p99);
-  w.Field("p999", l.p999);
-  w.Field("max", l.max);
-  w.EndObject();
+  WriteLatencyUs(w, r.latency_us, /*with_max=*/true);
   w.Field("kept_up", r.kept_up);
   w.Field("dropped_iterations", r.dropped_iterations);
   w.Field("max_send_lag_us", r.max_send_lag_us);

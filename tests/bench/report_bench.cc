@@ -169,32 +169,35 @@ void BM_RenderFullReportRecordedRun(benchmark::State& state) {
 }
 BENCHMARK(BM_RenderFullReportRecordedRun);
 
-// Its parts, to see where the time goes.
-void BM_RecordedRunTable(benchmark::State& state) {
+// Its parts, to see where the time goes: `part` renders one of them.
+template <typename Part>
+void RecordedRunPartLoop(benchmark::State& state, Part part) {
   const RunResults* rec = RecordedRun(state);
   if (rec == nullptr) return;
-  for (auto _ : state) benchmark::DoNotOptimize(RenderSummaryTable(rec->scenarios, rec->meta, &BenchReference()));
+  for (auto _ : state) benchmark::DoNotOptimize(part(*rec));
+}
+
+void BM_RecordedRunTable(benchmark::State& state) {
+  RecordedRunPartLoop(state,
+                      [](const RunResults& r) { return RenderSummaryTable(r.scenarios, r.meta, &BenchReference()); });
 }
 BENCHMARK(BM_RecordedRunTable);
 
 void BM_RecordedRunResultsJson(benchmark::State& state) {
-  const RunResults* rec = RecordedRun(state);
-  if (rec == nullptr) return;
-  for (auto _ : state) benchmark::DoNotOptimize(RunResultsToJson(rec->scenarios, rec->meta));
+  RecordedRunPartLoop(state, [](const RunResults& r) { return RunResultsToJson(r.scenarios, r.meta); });
 }
 BENCHMARK(BM_RecordedRunResultsJson);
 
 void BM_RecordedRunMarkdown(benchmark::State& state) {
-  const RunResults* rec = RecordedRun(state);
-  if (rec == nullptr) return;
-  for (auto _ : state) benchmark::DoNotOptimize(RenderMarkdownReport(rec->scenarios, rec->meta, &BenchReference()));
+  RecordedRunPartLoop(state,
+                      [](const RunResults& r) { return RenderMarkdownReport(r.scenarios, r.meta, &BenchReference()); });
 }
 BENCHMARK(BM_RecordedRunMarkdown);
 
 void BM_RecordedRunPlots(benchmark::State& state) {
-  const RunResults* rec = RecordedRun(state);
-  if (rec == nullptr) return;
-  for (auto _ : state) benchmark::DoNotOptimize(RenderPlots(rec->scenarios, rec->meta, &BenchReference(), PlotOptions{}));
+  RecordedRunPartLoop(state, [](const RunResults& r) {
+    return RenderPlots(r.scenarios, r.meta, &BenchReference(), PlotOptions{});
+  });
 }
 BENCHMARK(BM_RecordedRunPlots);
 
