@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ pkg-config
+  ccache  # optional compiler cache (CMakeLists.txt uses it when present): CI rebuilds reuse objects
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libfmt-dev libssl-dev libssh-dev
   rapidjson-dev  # header-only: streaming JSON writer of results.json (support/json_writer.h)
   libboost-math-dev  # header-only: Student's t quantile of the A/B comparison (support/ab_compare.h)
@@ -19,6 +20,10 @@ packages=(
   wrk curl git ca-certificates openssl iproute2 procps util-linux
   # rsvg-convert: the unit tests check that the SVG plots render (svg_plot_test)
   librsvg2-bin
+  # the SSH test hosts (fixtures/testhosts/netns-hosts.sh): sshd in each namespace, ssh/ssh-keygen on the controller
+  openssh-server openssh-client
+  # jq: the tests read written JSON back with an independent reader; cmark-gfm: report.md rendered as GitHub does
+  jq cmark-gfm
 )
 
 SUDO=""
