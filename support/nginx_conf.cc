@@ -1,5 +1,7 @@
 #include "support/nginx_conf.h"
 
+#include "support/nginx_files.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -63,6 +65,35 @@ std::vector<std::string> SplitLines(const std::string& s) {
 bool IsComment(const std::string& line) {
   size_t i = line.find_first_not_of(" \t");
   return i != std::string::npos && line[i] == '#';
+}
+
+std::string Trimmed(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The Docker image's edge tree (edge's docker/Dockerfile copies src/ there).
+constexpr char kDockerEdgeRoot[] = "/opt/fairvisor/";
+
+// On a Lua directive (`*_by_lua_file`, lua_package_path/cpath), points each
+// path under the Docker image's edge tree at <fv_dir>/. True when the line is
+// such a directive and had at least one path to place; paths are rewritten by
+// the directive they belong to, so fv_dir may equal the Docker path itself.
+bool PlaceUnderEdgeDir(std::string& line, const std::string& fv_dir) {
+  std::string name = DirectiveName(line);
+  if (!(name == "lua_package_path" || name == "lua_package_cpath" ||
+        (name.size() > 12 && name.compare(name.size() - 12, 12, "_by_lua_file") == 0))) {
+    return false;
+  }
+  const std::string root = kDockerEdgeRoot;
+  int placed = 0;
+  for (size_t pos = line.find(root); pos != std::string::npos; pos = line.find(root, pos)) {
+    line.replace(pos, root.size(), fv_dir + "/");
+    pos += fv_dir.size() + 1;
+    ++placed;
+  }
+  return placed > 0;
 }
 
 }  // namespace
@@ -223,8 +254,8 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
                           : "$1resolver " + p.resolver + ";",
                       0, 0);
 
-  int opt_count = 0;
-  const std::string kOpt = "/opt/fairvisor/";
+  std::vector<bool> rewritten(lines.size(), false);
+  int edge_count = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string& line = lines[i];
     if (IsComment(line)) continue;
@@ -233,13 +264,13 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
         line = std::regex_replace(line, r.re, r.replacement, std::regex_constants::format_first_only);
         ++r.count;
         r.at.push_back(i + 1);
+        rewritten[i] = true;
         break;
       }
     }
-    for (size_t pos = line.find(kOpt); pos != std::string::npos; pos = line.find(kOpt, pos)) {
-      line.replace(pos, kOpt.size(), p.fv_dir + "/");
-      pos += p.fv_dir.size() + 1;
-      ++opt_count;
+    if (!rewritten[i] && PlaceUnderEdgeDir(line, p.fv_dir)) {
+      rewritten[i] = true;
+      ++edge_count;
     }
   }
 
@@ -255,9 +286,20 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
                                r.max_count, r.what, r.count, where)};
     }
   }
-  if (opt_count == 0) {
-    return Error{fmt::format("{}: no '{}' path found to point at the edge checkout (edge's template changed)",
-                             src, kOpt)};
+  if (edge_count == 0) {
+    return Error{fmt::format("{}: no Lua file or lua_package_path under '{}' found to point at the edge checkout "
+                             "(edge's template changed)",
+                             src, kDockerEdgeRoot)};
+  }
+  // Every directive that names a file must have been placed by a rewrite
+  // above: a file directive this renderer does not know would point into the
+  // Docker image's file system.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string name = DirectiveName(lines[i]);
+    if (rewritten[i] || !IsFileDirective(name)) continue;
+    return Error{fmt::format("{} line {}: '{}': the renderer does not know where directive '{}' should point "
+                             "outside Docker (edge's template changed?)",
+                             src, i + 1, Trimmed(lines[i]), name)};
   }
 
   std::string out;
@@ -267,20 +309,6 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
   }
   for (const std::string& line : lines) out += line + "\n";
 
-  // Safety net: nothing Docker-only may survive.
-  static const char* kDockerOnly[] = {"/opt/fairvisor", "/etc/fairvisor", "/etc/nginx/iplists",
-                                      "/dev/stderr", "/tmp/nginx.pid", "127.0.0.11"};
-  std::vector<std::string> out_lines = SplitLines(out);
-  for (size_t i = 0; i < out_lines.size(); ++i) {
-    if (IsComment(out_lines[i])) continue;
-    for (const char* bad : kDockerOnly) {
-      if (out_lines[i].find(bad) != std::string::npos) {
-        return Error{fmt::format("{}: rendered line '{}' still refers to Docker-only '{}'; "
-                                 "the renderer does not know that directive",
-                                 src, out_lines[i], bad)};
-      }
-    }
-  }
   return out;
 }
 

@@ -18,7 +18,10 @@
 //                                  exactly one listen directive expected)
 //   include .../tor_exits.geo   -> include <tor_geo_path>
 //   include .../asn_type.map    -> include <asn_map_path>
-//   /opt/fairvisor/             -> <fv_dir>/ (everywhere)
+//   /opt/fairvisor/ in the path of a `*_by_lua_file`, lua_package_path or
+//   lua_package_cpath directive -> <fv_dir>/ (the Docker image's edge tree;
+//                                  rewritten by directive, so FV_DIR may be
+//                                  /opt/fairvisor itself, the seed's default)
 //   worker_connections <n>      -> worker_connections <worker_connections>
 //   resolver ...                -> `resolver <resolver>` or commented out when empty
 //                                  (127.0.0.11 is Docker's embedded DNS; optional)
@@ -33,9 +36,11 @@
 //
 // Errors: a rewrite that finds nothing to rewrite (edge's template changed)
 // names the directive and what was expected; a `${...}` left after envsubst
-// names the variable and line; a Docker-only path left after the rewrites
-// (/opt/fairvisor, /etc/fairvisor, /etc/nginx/iplists, /dev/stderr,
-// /tmp/nginx.pid, 127.0.0.11) names the line.
+// names the variable and line; a directive that names a file
+// (IsFileDirective, nginx_files.h) and that no rewrite above placed names the
+// line and the directive: it would point into the Docker image's file system.
+// Whether the placed files exist is checked on the SUT host (SutServices:
+// every ReferencedFiles path, then `nginx -t`), not here.
 //
 // Status listener (all three configs, when status_socket is set): one more
 // server block, off the measured path, for the progress lines

@@ -14,6 +14,7 @@
 #include "support/jwt.h"
 #include "support/interrupts.h"
 #include "support/nginx_conf.h"
+#include "support/nginx_files.h"
 #include "support/progress.h"
 #include "support/shell_quote.h"
 
@@ -58,6 +59,7 @@ http {
   include /etc/nginx/iplists/tor_exits.geo;
   include /opt/fairvisor/asn_type.map;
   lua_package_path "/opt/fairvisor/src/?.lua;;";
+  init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;
   server {
     listen 8080;
   }
@@ -320,6 +322,8 @@ Result<void> SutServices::Start(const Spec& spec) {
   auto existing = host_.read_file(errlog);
   log_offset_[spec.name] = existing ? existing->size() : 0;
 
+  if (auto f = CheckReferencedFiles(spec.name, conf, spec.conf); !f) return f.error();
+
   Command test;
   test.argv = NginxArgv(spec.name);
   test.argv.push_back("-t");
@@ -394,6 +398,36 @@ Result<void> SutServices::StartBackend() {
   p.worker_connections = WorkerConnections();
   p.status_socket = StatusSocketFor("backend");
   return Start({"backend", cfg_.backend_port, RenderBackendConf(p), {}, false, p.status_socket});
+}
+
+// nginx -t reads include and load_module files, but Lua files and package
+// directories only when a worker starts or a request needs them: a wrong
+// path would surface as 500s under load. One command lists what is missing.
+Result<void> SutServices::CheckReferencedFiles(const std::string& service, const std::string& conf_path,
+                                               const std::string& conf_text) {
+  std::vector<FileReference> refs = ReferencedFiles(conf_text);
+  if (refs.empty()) return Ok();
+  Command check;
+  check.argv = {"sh", "-c", "for f; do [ -e \"$f\" ] || printf '%s\\n' \"$f\"; done", "fvbench-check-files"};
+  for (const FileReference& r : refs) check.argv.push_back(r.path);
+  check.timeout = seconds(30);
+  auto c = host_.run(check);
+  if (!c || !c->success()) {
+    return Error{fmt::format("host {}: could not check the files {} config {} refers to: {}", host_.name(), service,
+                             conf_path, c ? Trim(c->err) : c.error().message)};
+  }
+  if (cfg_.dry_run || Trim(c->out).empty()) return Ok();
+  std::string missing;
+  std::istringstream in(c->out);
+  for (std::string path; std::getline(in, path);) {
+    for (const FileReference& r : refs) {
+      if (r.path != path) continue;
+      missing += fmt::format("\n  line {}: {} {}", r.line, r.directive, r.path);
+      break;
+    }
+  }
+  return Error{fmt::format("host {}: {} config {} refers to files that do not exist on that host:{}", host_.name(),
+                           service, conf_path, missing)};
 }
 
 Result<void> SutServices::StartFairvisor(const std::string& mode, const std::string& policy_path) {

@@ -122,6 +122,10 @@ class SutServices {
   // The socket path the service's config should listen on, or "" (status_why_ set).
   std::string StatusSocketFor(const std::string& service);
   Result<void> Start(const Spec& spec);
+  // Every file the rendered config refers to (ReferencedFiles) exists on the
+  // host; the error lists each missing one with its line and directive.
+  Result<void> CheckReferencedFiles(const std::string& service, const std::string& conf_path,
+                                    const std::string& conf_text);
   Result<void> CheckPortFree(int port);
   // A master recorded in <run>/logs/nginx.pid whose command line names this
   // suite's config file <run>/conf/nginx.conf was started by the suite in an

@@ -139,12 +139,53 @@ TEST(RenderFairvisor, MissingDirectiveIsNamed) {
   }
 }
 
-TEST(RenderFairvisor, NoOptFairvisorPathIsAnError) {
+TEST(RenderFairvisor, NoLuaPathUnderTheDockerEdgeTreeIsAnError) {
   std::string t = kTemplate;
   for (size_t at; (at = t.find("/opt/fairvisor/")) != std::string::npos;) t.replace(at, 15, "/x/");
   auto r = RenderFairvisorConf(t, Params());
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(Has(r.error().message, "/opt/fairvisor/")) << r.error().message;
+}
+
+// FV_DIR's default is the seed's /opt/fairvisor, which is also the edge tree
+// of edge's Docker image: the rendered paths equal the template's, and that
+// is right (issue: every edge cloned into the default FV_DIR was refused).
+TEST(RenderFairvisor, FvDirEqualToTheDockerEdgeTreeRenders) {
+  FairvisorParams p = Params();
+  p.fv_dir = "/opt/fairvisor";
+  p.asn_map_path = "/opt/fairvisor/asn_type.map";
+  auto r = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(Has(*r, "    include /opt/fairvisor/asn_type.map;\n"));
+  EXPECT_TRUE(Has(*r, "lua_package_path \"/opt/fairvisor/src/?.lua;;\";"));
+  EXPECT_TRUE(Has(*r, "init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;"));
+  EXPECT_TRUE(Has(*r, "access_by_lua_file /opt/fairvisor/src/nginx/access.lua;"));
+  EXPECT_FALSE(Has(*r, "/etc/fairvisor"));
+  EXPECT_FALSE(Has(*r, "/etc/nginx/iplists"));
+}
+
+// Any FV_DIR, including ones that contain the Docker path as a part.
+TEST(RenderFairvisor, FvDirAnywhereIsPlacedByDirective) {
+  for (const std::string dir : {"/opt/fairvisor", "/opt/fairvisor/edge", "/srv/opt/fairvisor", "/e"}) {
+    FairvisorParams p = Params();
+    p.fv_dir = dir;
+    auto r = RenderFairvisorConf(kTemplate, p);
+    ASSERT_TRUE(r.ok()) << dir << ": " << r.error().message;
+    EXPECT_TRUE(Has(*r, "lua_package_path \"" + dir + "/src/?.lua;;\";")) << *r;
+    EXPECT_TRUE(Has(*r, "access_by_lua_file " + dir + "/src/nginx/access.lua;")) << *r;
+  }
+}
+
+TEST(RenderFairvisor, UnplacedFileDirectiveIsNamedWithLine) {
+  for (const std::string extra : {"access_log /dev/stdout;", "lua_ssl_trusted_certificate /etc/ssl/ca.pem;",
+                                  "client_body_temp_path /var/cache/x;"}) {
+    std::string t = std::string(kTemplate) + extra + "\n";
+    auto r = RenderFairvisorConf(t, Params());
+    ASSERT_FALSE(r.ok()) << extra;
+    size_t line = std::count(t.begin(), t.end(), '\n');
+    EXPECT_TRUE(Has(r.error().message, "line " + std::to_string(line) + ":")) << r.error().message;
+    EXPECT_TRUE(Has(r.error().message, extra)) << r.error().message;
+  }
 }
 
 TEST(RenderFairvisor, UnknownVariableIsNamedWithLine) {
