@@ -225,7 +225,8 @@ Result<void> CloneEdge(Runner& r, const Config& cfg, ProvisionInfo* info) {
   }
   std::vector<std::string> co = {"checkout", "--quiet"};
   if (!ref.empty()) co.push_back("--detach");
-  co.push_back(target.empty() ? ref : target);
+  // DRY_RUN resolves nothing: the plan names what a real run checks out.
+  co.push_back(!target.empty() ? target : !ref.empty() ? ref : std::string("<the clone's default branch>"));
   auto c = r.Must("edge checkout", Git(dir, co), minutes(5));
   if (!c) return c.error();
   return Ok();
