@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/known_hosts_markers.h"
 #include "support/shell_quote.h"
 
 namespace fvbench {
@@ -130,6 +131,54 @@ std::string ServerKeyDescription(ssh_session s) {
   }
   ssh_key_free(key);
   return out;
+}
+
+// The marker lines (@revoked, @cert-authority) of the known_hosts files that
+// match the target; libssh reads neither (known_hosts_markers.h).
+std::vector<KnownHostsMarker> MarkersOfTarget(const SshTarget& t) {
+  std::vector<KnownHostsMarker> all;
+  for (const std::string& file : {t.known_hosts_file, t.global_known_hosts_file}) {
+    if (file.empty()) continue;
+    std::ifstream in(file);
+    if (!in) continue;
+    std::stringstream text;
+    text << in.rdbuf();
+    for (KnownHostsMarker& m : MarkersFor(text.str(), file, t.host, t.port)) all.push_back(std::move(m));
+  }
+  return all;
+}
+
+// As OpenSSH (sshconnect.c check_host_key): a key marked @revoked is refused
+// unless StrictHostKeyChecking is no; a @cert-authority line for the host,
+// whose certificates libssh cannot check, is refused unless the host's own
+// key is known. Called before anything is recorded (accept-new).
+Result<void> CheckKnownHostsMarkers(const std::string& who, const std::string& where, const SshTarget& t,
+                                   ssh_session s, enum ssh_known_hosts_e known) {
+  if (t.host_key_checking == HostKeyChecking::kNo) return Ok();
+  std::vector<KnownHostsMarker> markers = MarkersOfTarget(t);
+  if (markers.empty()) return Ok();
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(s, &key) != SSH_OK || key == nullptr) return Ok();
+  char* b64 = nullptr;
+  std::string type = ssh_key_type_to_char(ssh_key_type(key));
+  std::string base64;
+  if (ssh_pki_export_pubkey_base64(key, &b64) == SSH_OK && b64 != nullptr) {
+    base64 = b64;
+    ssh_string_free_char(b64);
+  }
+  ssh_key_free(key);
+  if (const KnownHostsMarker* r = RevokedKey(markers, type, base64)) {
+    return Error{who + "host key of " + where + " (" + ServerKeyDescription(s) + ") is marked @revoked in " +
+                 r->file + ":" + std::to_string(r->line) + ": refused, as OpenSSH refuses it"};
+  }
+  if (known == SSH_KNOWN_HOSTS_OK) return Ok();
+  for (const KnownHostsMarker& m : markers) {
+    if (m.marker != "@cert-authority") continue;
+    return Error{who + m.file + ":" + std::to_string(m.line) + " trusts host certificates for " + where +
+                 " (@cert-authority), which fvbench's SSH layer (libssh) cannot check: refused. Add the host's "
+                 "own key to " + t.known_hosts_file + " (server offers " + ServerKeyDescription(s) + ")"};
+  }
+  return Ok();
 }
 
 // Collected by the channel callbacks.
@@ -438,6 +487,7 @@ Result<void> SshHost::ConnectLocked() {
 
   // Host key.
   enum ssh_known_hosts_e known = ssh_session_is_known_server(ss);
+  if (auto m = CheckKnownHostsMarkers(who, where, target_, ss, known); !m.ok()) return m.error();
   const std::string kh = target_.known_hosts_file;
   const std::string mode = HostKeyCheckingName(target_.host_key_checking);
   switch (known) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <string_view>
 
+#include "support/ssh_time.h"
+
 namespace fvbench {
 namespace {
 
@@ -636,14 +638,16 @@ Result<SshTarget> ResolveSshTarget(const std::string& destination,
     if (!b.ok()) return Error{prefix + b.error().message};
   }
   if (const SshSetting* s = get("connecttimeout")) {
-    auto p = ParsePort(s->value);  // 1..65535 seconds is ample
-    if (Lower(s->value) == "none") {
-      t.connect_timeout_s = 0;
-    } else if (!p) {
+    // ssh_config(5) TIME FORMATS; 0 (or none) = no timeout of ssh's own.
+    auto secs = Lower(s->value) == "none" ? std::optional<long>(0) : ParseSshTime(s->value);
+    if (!secs) {
       return Error{prefix + s->origin + ": ConnectTimeout " + s->value +
-                   ": expected seconds (1..65535)"};
-    } else {
-      t.connect_timeout_s = *p;
+                   ": expected a time as ssh_config(5) writes it (30, 1m, 1m30s, 2h; 0 = none)"};
+    }
+    t.connect_timeout_s = static_cast<int>(*secs);
+    if (*secs == 0) {
+      t.ignored.push_back(s->origin + ": ConnectTimeout " + s->value +
+                          " (no timeout): fvbench keeps its own connect bound, every step is bounded in time");
     }
   }
   auto first_file = [&](const char* key, const char* name,

@@ -525,6 +525,47 @@ TEST(SshHost, AcceptNewRecordsThenRefusesAChangedKey) {
   fs::remove_all(tmp, ec);
 }
 
+// ../shared/cases 09/09b for real: a host key marked @revoked is refused as
+// OpenSSH refuses it, even when the next line trusts the same key, and
+// accept-new never appends it. libssh reads neither marker line.
+TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
+  REQUIRE_HOSTS();
+  const std::string tmp = "/tmp/fvbench-ssh-revoked-" + std::to_string(::getpid());
+  SecondSshd second(tmp + "/sshd");
+  auto started = second.Start();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  const std::string dest = g_hosts.sut + ":18222";
+  const std::string kh = tmp + "/known_hosts";
+  auto target = [&](const char* mode) {
+    auto t = LoadSshTarget(dest, "-i " + g_hosts.client_key() + " -o UserKnownHostsFile=" + kh +
+                                     " -o StrictHostKeyChecking=" + mode, "/dev/null");
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+    return t.ok() ? *t : SshTarget{};
+  };
+  const std::string entry = "[" + g_hosts.sut_addr() + "]:18222 " + second.PublicKey();
+  // 09: revoked, then trusted on a plain line.
+  std::ofstream(kh) << "@revoked " << entry << "\n" << entry << "\n";
+  for (const char* mode : {"yes", "accept-new"}) {
+    auto r = SshHost::Connect(target(mode));
+    ASSERT_FALSE(r.ok()) << mode;
+    EXPECT_THAT(r.error().message, HasSubstr("@revoked in " + kh + ":1")) << r.error().message;
+  }
+  // 09b: revoked only; accept-new must not append it as trusted.
+  std::ofstream(kh) << "@revoked " << entry << "\n";
+  auto r = SshHost::Connect(target("accept-new"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("@revoked"));
+  EXPECT_EQ(Slurp(kh), "@revoked " + entry + "\n");
+  // A @cert-authority line for the host, its own key unknown: refused clearly.
+  std::ofstream(kh) << "@cert-authority [" << g_hosts.sut_addr() << "]:18222 " << second.PublicKey() << "\n";
+  auto ca = SshHost::Connect(target("accept-new"));
+  ASSERT_FALSE(ca.ok());
+  EXPECT_THAT(ca.error().message, HasSubstr("@cert-authority"));
+  EXPECT_THAT(ca.error().message, HasSubstr(kh + ":1"));
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+}
+
 TEST(SshHost, RefusedClientKeyNamesWhatWasTried) {
   REQUIRE_HOSTS();
   const std::string tmp = "/tmp/fvbench-ssh-badkey-" + std::to_string(::getpid());

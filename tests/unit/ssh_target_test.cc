@@ -1,7 +1,9 @@
 // SshTarget: destination, SSH_OPTS and ~/.ssh/config resolution (pure).
 #include "support/ssh_target.h"
 
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -293,6 +295,37 @@ TEST(SshConfigParse, IncludeFollowsTheReaderInPlace) {
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->user, "nobody");
   EXPECT_EQ(o->port, 22);
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+std::string FixtureText(const std::string& name) {
+  std::ifstream in(std::string(FVBENCH_SOURCE_DIR) + "/fixtures/ssh/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_FALSE(ss.str().empty()) << name;
+  return ss.str();
+}
+
+// ../shared/cases 02: `ConnectTimeout 1m` was refused ("expected seconds").
+TEST(SshTargetResolve, ConnectTimeoutInOpenSshTimeFormat) {
+  EXPECT_EQ(Resolve("h", "", FixtureText("02_ssh_config_connecttimeout_1m.conf")).connect_timeout_s, 60);
+  EXPECT_EQ(Resolve("h", "-o ConnectTimeout=1m30s", "").connect_timeout_s, 90);
+  EXPECT_EQ(Resolve("h", "", "ConnectTimeout 2h\n").connect_timeout_s, 7200);
+  EXPECT_EQ(Resolve("h", "", "ConnectTimeout 45\n").connect_timeout_s, 45);
+  EXPECT_THAT(ResolveError("h", "", "ConnectTimeout 1x\n").message, HasSubstr("cfg:1: ConnectTimeout 1x"));
+}
+
+// ../shared/cases 02b: `ConnectTimeout 0` (no timeout) was refused.
+TEST(SshTargetResolve, ConnectTimeoutZeroIsNone) {
+  SshTarget t = Resolve("h", "", FixtureText("02b_ssh_config_connecttimeout_0.conf"));
+  EXPECT_EQ(t.connect_timeout_s, 0);
+  ASSERT_FALSE(t.ignored.empty());
+  EXPECT_THAT(t.ignored.back(), HasSubstr("ConnectTimeout 0 (no timeout)"));
 }
 
 }  // namespace
