@@ -1,6 +1,7 @@
 #include "support/ssh_host.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <glob.h>
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
@@ -26,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/json_fields.h"
 #include "support/known_hosts_markers.h"
 #include "support/shell_quote.h"
 
@@ -34,6 +36,7 @@ namespace fvbench {
 struct SshHost::Session {
   ssh_session ssh = nullptr;
   sftp_session sftp = nullptr;
+  bool no_sftp = false;  // sftp_init failed: files go over exec channels
   Session() = default;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -603,7 +606,7 @@ Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
 
 // Runs `script` through the login shell on one exec channel (see the header).
 Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseconds timeout,
-                                            bool keep_stdin_open) {
+                                            bool keep_stdin_open, const ChunkSource* stdin_source) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
   ssh_session ss = s_->ssh;
@@ -641,7 +644,19 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK)
     return no_answer("exec request refused", rc);
   SetSessionTimeout(ss, options_.io_timeout);
-  if (!keep_stdin_open) ssh_channel_send_eof(g.ch);  // stdin: empty
+  if (stdin_source != nullptr) {
+    std::vector<char> buf(kWriteChunk);
+    while (true) {
+      auto n = (*stdin_source)(buf.data(), buf.size());
+      if (!n.ok()) return Error{who + n.error().message};
+      if (*n == 0) break;
+      if (ssh_channel_write(g.ch, buf.data(), static_cast<uint32_t>(*n)) != static_cast<int>(*n))
+        return Error{who + "writing to the remote command's stdin: " + ssh_get_error(ss)};
+    }
+    ssh_channel_send_eof(g.ch);
+  } else if (!keep_stdin_open) {
+    ssh_channel_send_eof(g.ch);  // stdin: empty
+  }
 
   const bool limited = timeout.count() > 0;
   const auto deadline = Clock::now() + timeout;
@@ -924,21 +939,57 @@ Result<void> WriteRemote(const std::string& who, ssh_session ss, sftp_session sf
 
 }  // namespace
 
+bool SshHost::SftpMissingLocked() {
+  if (s_->no_sftp) return true;
+  if (s_->sftp != nullptr) return false;
+  auto sftp = OpenSftp(name() + ": ", s_->ssh, &s_->sftp);
+  s_->no_sftp = !sftp.ok();
+  return s_->no_sftp;
+}
+
+Result<void> SshHost::WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next) {
+  const std::string who = name() + ": ";
+  if (path.empty() || path.back() == '/') return Error{who + "cannot write '" + path + "': not a file path"};
+  const std::string script = fmt::format(
+      "set -e; p={}; d=$(dirname -- \"$p\"); mkdir -p -- \"$d\"; t=$(mktemp \"$d/.fvbench.XXXXXX\"); "
+      "trap 'rm -f -- \"$t\"' EXIT; cat > \"$t\"; chmod {:o} \"$t\"; mv -f -- \"$t\" \"$p\"; trap - EXIT",
+      ShellQuote(path), mode & 07777);
+  auto r = RunScriptLocked(script, std::chrono::minutes(5), false, &next);
+  if (!r.ok()) return Error{r.error().message + " (writing " + path + " by exec: the server has no sftp)"};
+  if (!r->success())
+    return Error{who + "cannot write " + path + " (by exec: the server has no sftp): exit " +
+                 std::to_string(r->exit_code) + ": " + r->err};
+  return Ok();
+}
+
+Result<std::string> SshHost::ReadByExecLocked(const std::string& path) {
+  const std::string who = name() + ": ";
+  const std::string script =
+      fmt::format("p={}; [ -f \"$p\" ] || {{ echo \"not a regular file or missing\" >&2; exit 1; }}; exec cat -- \"$p\"",
+                  ShellQuote(path));
+  auto r = RunScriptLocked(script, std::chrono::minutes(5));
+  if (!r.ok()) return Error{r.error().message + " (reading " + path + " by exec: the server has no sftp)"};
+  if (!r->success())
+    return Error{who + "cannot read " + path + " (by exec: the server has no sftp): " + r->err};
+  return std::move(r->out);
+}
+
 Result<void> SshHost::write_file(const std::string& path, const std::string& content, int mode) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (writing " + path + ")"};
+  size_t pos = 0;
+  const ChunkSource next = [&](char* buf, size_t cap) -> Result<size_t> {
+    size_t n = std::min(cap, content.size() - pos);
+    std::memcpy(buf, content.data() + pos, n);
+    pos += n;
+    return n;
+  };
+  if (SftpMissingLocked()) return WriteByExecLocked(path, mode, next);
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
-  size_t pos = 0;
   return WriteRemote(
-      who, s_->ssh, *sftp, path, mode,
-      [&](char* buf, size_t cap) -> Result<size_t> {
-        size_t n = std::min(cap, content.size() - pos);
-        std::memcpy(buf, content.data() + pos, n);
-        pos += n;
-        return n;
-      },
+      who, s_->ssh, *sftp, path, mode, next,
       [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
 }
 
@@ -956,21 +1007,25 @@ Result<void> SshHost::put(const std::string& local_path, const std::string& remo
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     return Error{who + "cannot put " + local_path + ": not a regular file"};
   if (mode < 0) mode = static_cast<int>(st.st_mode & 07777);
-  auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
-  if (!sftp.ok()) return sftp.error();
   uint64_t sent = 0;
-  auto r = WriteRemote(
-      who, s_->ssh, *sftp, remote_path, mode,
-      [&](char* buf, size_t cap) -> Result<size_t> {
-        while (true) {
-          ssize_t n = ::read(fd, buf, cap);
-          if (n < 0 && errno == EINTR) continue;
-          if (n < 0) return Error{"read " + local_path + ": " + ErrnoText(errno)};
-          sent += static_cast<uint64_t>(n);
-          return static_cast<size_t>(n);
-        }
-      },
-      [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+  const ChunkSource next = [&](char* buf, size_t cap) -> Result<size_t> {
+    while (true) {
+      ssize_t n = ::read(fd, buf, cap);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Error{"read " + local_path + ": " + ErrnoText(errno)};
+      sent += static_cast<uint64_t>(n);
+      return static_cast<size_t>(n);
+    }
+  };
+  Result<void> r = Ok();
+  if (SftpMissingLocked()) {
+    r = WriteByExecLocked(remote_path, mode, next);
+  } else {
+    auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
+    if (!sftp.ok()) return sftp.error();
+    r = WriteRemote(who, s_->ssh, *sftp, remote_path, mode, next,
+                    [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+  }
   if (!r.ok()) return r;
   if (sent != static_cast<uint64_t>(st.st_size))
     return Error{who + "put " + local_path + " -> " + remote_path + ": sent " +
@@ -983,6 +1038,7 @@ Result<std::string> SshHost::read_file(const std::string& path) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
+  if (SftpMissingLocked()) return ReadByExecLocked(path);
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
   std::string out;
@@ -1001,6 +1057,16 @@ Result<void> SshHost::fetch(const std::string& remote_path, const std::string& l
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (fetching " + remote_path + ")"};
+  if (SftpMissingLocked()) {
+    auto text = ReadByExecLocked(remote_path);
+    if (!text.ok()) return text.error();
+    std::error_code ec;
+    std::filesystem::path lp(local_path);
+    if (lp.has_parent_path()) std::filesystem::create_directories(lp.parent_path(), ec);
+    if (auto w = detail::WriteTextFile(local_path, *text); !w.ok())
+      return Error{who + "fetch " + remote_path + ": " + w.error().message};
+    return Ok();
+  }
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
   std::filesystem::path lp(local_path);

@@ -72,6 +72,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -150,8 +151,17 @@ class SshHost : public Host {
   Result<ExecResult> RunLocked(const Command& cmd);
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
+  // stdin_source: when set, its chunks are the channel's stdin (until it
+  // returns 0), then EOF; keep_stdin_open is then ignored.
+  using ChunkSource = std::function<Result<size_t>(char*, size_t)>;
   Result<ExecResult> RunScriptLocked(const std::string& script, std::chrono::milliseconds timeout,
-                                     bool keep_stdin_open = false);
+                                     bool keep_stdin_open = false, const ChunkSource* stdin_source = nullptr);
+  // File transfer for servers without the sftp subsystem (exec allowed):
+  // `cat` over an exec channel, written to a temporary file and renamed.
+  // Used only after sftp_init failed on this session.
+  bool SftpMissingLocked();
+  Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
+  Result<std::string> ReadByExecLocked(const std::string& path);
 
   SshTarget target_;
   SshConnectOptions options_;

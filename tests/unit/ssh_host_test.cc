@@ -416,7 +416,8 @@ TEST(SshHost, StartErrorsAreErrorsNotExitCodes) {
 // A second sshd in the SUT namespace on port 18222 with a fresh host key.
 class SecondSshd {
  public:
-  explicit SecondSshd(const std::string& dir) : dir_(dir) {}
+  // sftp = false: the server allows exec but has no sftp subsystem.
+  explicit SecondSshd(const std::string& dir, bool sftp = true) : dir_(dir), sftp_(sftp) {}
   Result<void> Start() {
     fs::create_directories(dir_);
     auto kg = local_.run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/key"}));
@@ -428,6 +429,7 @@ class SecondSshd {
       if (line.rfind("HostKey ", 0) == 0) line = "HostKey " + dir_ + "/key";
       if (line.rfind("PidFile ", 0) == 0) line = "PidFile " + dir_ + "/pid";
       if (line.rfind("Port ", 0) == 0) line = "Port 18222";
+      if (!sftp_ && line.rfind("Subsystem ", 0) == 0) continue;
       cfg << line << "\n";
     }
     std::ofstream(dir_ + "/sshd_config") << cfg.str();
@@ -465,6 +467,7 @@ class SecondSshd {
 
  private:
   std::string dir_;
+  bool sftp_ = true;
   LocalHost local_;
   ServiceHandle svc_;
 };
@@ -562,6 +565,48 @@ TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
   ASSERT_FALSE(ca.ok());
   EXPECT_THAT(ca.error().message, HasSubstr("@cert-authority"));
   EXPECT_THAT(ca.error().message, HasSubstr(kh + ":1"));
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+}
+
+// Hosts as they come: a server that allows exec but has no sftp subsystem
+// still gets and gives its files, byte for byte (exec channels with cat).
+TEST(SshHost, FilesTravelWithoutAnSftpSubsystem) {
+  REQUIRE_HOSTS();
+  const std::string tmp = "/tmp/fvbench-ssh-nosftp-" + std::to_string(::getpid());
+  SecondSshd second(tmp + "/sshd", /*sftp=*/false);
+  auto started = second.Start();
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  const std::string kh = tmp + "/known_hosts";
+  auto t = LoadSshTarget(g_hosts.sut + ":18222",
+                         "-i " + g_hosts.client_key() + " -o UserKnownHostsFile=" + kh +
+                             " -o StrictHostKeyChecking=accept-new",
+                         "/dev/null");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  auto h = SshHost::Connect(*t);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  std::string bytes;
+  for (int i = 0; i < (1 << 20); ++i) bytes += static_cast<char>((i * 7919) & 0xff);
+  const std::string remote = "/tmp/fvbench-nosftp-" + std::to_string(::getpid()) + "/sub/file.bin";
+  ASSERT_TRUE((*h)->write_file(remote, bytes, 0640).ok());
+  auto back = (*h)->read_file(remote);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(*back == bytes) << "read back " << back->size() << " bytes of " << bytes.size();
+  auto mode = (*h)->run(Cmd({"stat", "-c", "%a", remote}));
+  ASSERT_TRUE(mode.ok());
+  EXPECT_EQ(mode->out, "640\n");
+  // put / fetch of a local file.
+  fs::create_directories(tmp);
+  std::ofstream(tmp + "/local.txt") << "line 1\n\0line 2\n";
+  ASSERT_TRUE((*h)->put(tmp + "/local.txt", remote + ".put", -1).ok());
+  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/fetched.txt").ok());
+  EXPECT_EQ(Slurp(tmp + "/fetched.txt"), Slurp(tmp + "/local.txt"));
+  auto missing = (*h)->read_file(remote + ".none");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.error().message, HasSubstr(remote + ".none"));
+  EXPECT_THAT(missing.error().message, HasSubstr("no sftp"));
+  (void)(*h)->run(Cmd({"rm", "-rf", "/tmp/fvbench-nosftp-" + std::to_string(::getpid())}));
+  h->reset();
   std::error_code ec;
   fs::remove_all(tmp, ec);
 }
