@@ -70,6 +70,7 @@ export function kind() {
 // iteration is not started and k6 counts it in `dropped_iterations`
 // (https://grafana.com/docs/k6/latest/using-k6/scenarios/concepts/dropped-iterations/);
 // the suite treats any dropped iteration as "the load generator did not keep up".
+/** @returns {import('k6/options').ConstantArrivalRateScenario} */
 export function arrivalScenario() {
   const pre = positiveInt('PRE_VUS');
   const max = positiveInt('MAX_VUS');
@@ -92,6 +93,7 @@ export function arrivalScenario() {
 export function makeRequest(k, body) {
   const url = requiredEnv('TARGET_URL');
   const jwt = env('JWT', '');
+  /** @type {Record<string, string>} */
   const base = {};
   if (jwt) base['Authorization'] = 'Bearer ' + jwt;
 

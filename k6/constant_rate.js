@@ -35,6 +35,7 @@ const BODY = KIND === 'post' ? open(requiredEnv('BODY_FILE')) : '';
 const non2xx = new Counter('non_2xx');
 const ratelimitEvidence = COUNT_RATELIMIT ? new Counter('ratelimit_evidence') : null;
 
+/** @type {import('k6/options').Options} */
 export const options = {
   scenarios: { measured: arrivalScenario() },
   // Trend keys in the summary are these literal strings; the parser needs

@@ -12,6 +12,7 @@ import { arrivalScenario, kind, makeRequest, requiredEnv } from './common.js';
 const KIND = kind();
 const BODY = KIND === 'post' ? open(requiredEnv('BODY_FILE')) : '';
 
+/** @type {import('k6/options').Options} */
 export const options = {
   scenarios: { warmup: arrivalScenario() },
   discardResponseBodies: true,

@@ -26,6 +26,11 @@ packages=(
   jq cmark-gfm
 )
 
+# node + npm: the k6 scripts' type check (k6/typecheck/check.sh, in .ci/run)
+# installs TypeScript and @types/k6 from the npm registry. A node that came
+# with its own npm (e.g. a vendor build) is kept; Debian's packages otherwise.
+if ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
+
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
