@@ -1,5 +1,7 @@
 #include "support/k6_summary.h"
 
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -7,6 +9,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "support/outcomes.h"
 
 namespace fvbench {
 namespace {
@@ -367,6 +371,10 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
   } else {
     lr.non_2xx = lr.failed;
   }
+  // One request per iteration (k6/constant_rate.js): the schedule offered
+  // every iteration that ran plus every one k6 dropped.
+  AccountPerScheduledRequest(lr, lr.requests + lr.dropped_iterations, lr.requests,
+                             std::max(lr.non_2xx, *passes));
 
   auto rl = FindMetric("ratelimit_evidence", "counter");
   if (!rl.ok()) return rl.error();

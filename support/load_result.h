@@ -25,10 +25,18 @@ struct LoadResult {
   double target_rps = 0;       // the arrival rate asked for
   double duration_s = 0;       // measured phase length as the engine reports it
   uint64_t requests = 0;       // completed HTTP requests (any status)
-  uint64_t failed = 0;         // requests that failed: transport error or non-2xx
+  // Outcomes per scheduled request (the parsers' headers say how each engine
+  // counts them). When `scheduled` is 0 (a result file written before these
+  // fields existed) only `failed` and `error_rate` are known, as failed /
+  // requests.
+  uint64_t scheduled = 0;      // requests the schedule offered during the phase
+  uint64_t succeeded = 0;      // 2xx responses within the engine's request timeout
+  uint64_t failed_sut = 0;     // the SUT's: non-2xx, slower than the timeout, sent but never answered
+  uint64_t failed_engine = 0;  // the engine's: scheduled but never sent (fell behind its schedule)
+  uint64_t failed = 0;         // scheduled - succeeded = failed_sut + failed_engine
   uint64_t non_2xx = 0;        // responses with a status outside 200..299
   double achieved_rps = 0;     // requests / duration_s
-  double error_rate = 0;       // failed / requests, 0..1
+  double error_rate = 0;       // failed / scheduled, 0..1 (every kind of failure)
   LatencyUs latency_us;
   // Engine kept up with the schedule: k6 dropped_iterations == 0, or wrk's
   // late-send share within bound (wrk_output.h). Set by the parser from the
@@ -39,6 +47,10 @@ struct LoadResult {
   // wrk pacing script: share (fraction 0..1) of paced sends more than 10 ms
   // behind their slot (pace.lua send_lag_us.late_10ms / sent); 0 for k6.
   double late_send_share = 0;
+  // wrk pacing script: the earliest a send left before its slot (µs). A
+  // schedule that runs ahead (sends consumed by retries after socket errors)
+  // offers more than the target rate: kept_up is false beyond 10 ms.
+  double max_early_send_us = 0;
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
   std::string raw_path;        // the raw engine output this was parsed from
   // Not from the engine: set by the scenario runner when a validity check of

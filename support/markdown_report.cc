@@ -193,7 +193,7 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
       continue;
     }
     const LoadResult& l = r->load;
-    errors.push_back(fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests));
+    errors.push_back(detail::FormatErrors(l));
     achieved.push_back(fmt::format("{} of {} RPS, {}", FormatRps(l.achieved_rps), FormatRps(l.target_rps),
                                    l.kept_up ? "kept up" : fmt::format("NOT kept up ({} dropped)",
                                                                        l.dropped_iterations)));

@@ -194,6 +194,12 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("target_rps", r.target_rps);
   w.Field("duration_s", r.duration_s);
   w.Field("requests", r.requests);
+  if (r.scheduled > 0) {  // outcomes per scheduled request (load_result.h); absent in older files
+    w.Field("scheduled", r.scheduled);
+    w.Field("succeeded", r.succeeded);
+    w.Field("failed_sut", r.failed_sut);
+    w.Field("failed_engine", r.failed_engine);
+  }
   w.Field("failed", r.failed);
   w.Field("non_2xx", r.non_2xx);
   w.Field("achieved_rps", r.achieved_rps);
@@ -204,6 +210,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("dropped_iterations", r.dropped_iterations);
   w.Field("max_send_lag_us", r.max_send_lag_us);
   w.Field("late_send_share", r.late_send_share);
+  if (r.max_early_send_us > 0) w.Field("max_early_send_us", r.max_early_send_us);
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
   if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
@@ -259,6 +266,10 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.target_rps = ReadNum(v, "target_rps", path);
   r.duration_s = ReadNum(v, "duration_s", path);
   r.requests = GetUint(v, "requests", path);
+  r.scheduled = OptUint(v, "scheduled", path, 0);
+  r.succeeded = OptUint(v, "succeeded", path, 0);
+  r.failed_sut = OptUint(v, "failed_sut", path, 0);
+  r.failed_engine = OptUint(v, "failed_engine", path, 0);
   r.failed = GetUint(v, "failed", path);
   r.non_2xx = GetUint(v, "non_2xx", path);
   r.achieved_rps = ReadNum(v, "achieved_rps", path);
@@ -275,6 +286,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.max_send_lag_us = ReadNum(v, "max_send_lag_us", path);
   // Optional: results written before late_send_share existed lack it.
   if (v.contains("late_send_share")) r.late_send_share = ReadNum(v, "late_send_share", path);
+  if (v.contains("max_early_send_us")) r.max_early_send_us = ReadNum(v, "max_early_send_us", path);
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
   r.validity_failure = OptString(v, "validity_failure", path, "");

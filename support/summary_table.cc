@@ -185,7 +185,7 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
         else if (label == "p99") cell = LatencyCellWithSpread(*r, l.latency_us.p99, "p99_us", rv, rl);
         else if (label == "p99.9") cell = LatencyCellWithSpread(*r, l.latency_us.p999, "p999_us", rv, rl);
         else if (label == "max") cell = LatencyCellWithSpread(*r, l.latency_us.max, nullptr, rv, rl);
-        else if (label == "errors") cell = fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
+        else if (label == "errors") cell = detail::FormatErrors(l);
         else if (label == "achieved") cell = fmt::format("{} of {} RPS", FormatRps(l.achieved_rps), FormatRps(l.target_rps));
         else cell = l.kept_up ? "yes" : fmt::format("NO ({} dropped)", l.dropped_iterations);
       }

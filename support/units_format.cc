@@ -77,4 +77,11 @@ std::string PadRight(const std::string& s, size_t width) {
   return w >= width ? s : s + std::string(width - w, ' ');
 }
 
+std::string FormatErrors(const LoadResult& l) {
+  if (l.scheduled == 0) return fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
+  std::string out = fmt::format("{} ({} of {} scheduled", FormatPercent(l.error_rate), l.failed, l.scheduled);
+  if (l.failed_engine > 0) out += fmt::format("; {} never sent", l.failed_engine);
+  return out + ")";
+}
+
 }  // namespace fvbench::detail

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "support/load_result.h"
+
 namespace fvbench::detail {
 
 // Plain number: integers and |v| >= 100 without decimals ("20000", "446"),
@@ -26,6 +28,11 @@ std::string FormatRps(double rps);
 // MINUS SIGN), "+0.0 %" for no change; "" when either value is not finite or
 // reference is 0 (no meaningful percentage).
 std::string FormatDeltaPercent(double measured, double reference);
+
+// The errors cell of a phase: "0.46 % (37 of 804 scheduled)", with
+// "; N never sent" when the engine fell behind its schedule. A result
+// without per-scheduled accounting (older files) reads "x % (failed of requests)".
+std::string FormatErrors(const LoadResult& l);
 
 // Display width in terminal columns of UTF-8 text (one per code point; the
 // suite prints no wide characters).

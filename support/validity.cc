@@ -119,18 +119,33 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
 
   const double duration = ctx.planned_duration_s > 0 ? ctx.planned_duration_s : load.duration_s;
   const double expected = load.target_rps * duration;
-  const double ok = static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
+  // Successful responses: counted per scheduled request by the parsers; a
+  // result without that accounting (scheduled 0) has requests - failed.
+  const std::string successful =
+      load.scheduled > 0
+          ? fmt::format("{} of {} scheduled: {} failed at the SUT, {} never sent by the engine", load.succeeded,
+                        load.scheduled, load.failed_sut, load.failed_engine)
+          : fmt::format("{} requests - {} failed", load.requests, load.failed);
+  const double ok = load.scheduled > 0
+                        ? static_cast<double>(load.succeeded)
+                        : static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
   out.push_back(Make("enough_requests", ok, ">=", std::floor(p.min_success_fraction * expected),
-                     fmt::format("successful responses ({} requests - {} failed) vs {} x {} RPS x {} s",
-                                 load.requests, load.failed, FormatNumber(p.min_success_fraction),
-                                 FormatNumber(load.target_rps), FormatNumber(duration))));
+                     fmt::format("successful responses ({}) vs {} x {} RPS x {} s", successful,
+                                 FormatNumber(p.min_success_fraction), FormatNumber(load.target_rps),
+                                 FormatNumber(duration))));
 
   if (load.engine == "wrk") {
     ValidityCheck c = Make("engine_kept_up", load.late_send_share, "<=", kDefaultMaxLateShare,
                            fmt::format("wrk pace.lua share of sends > 10 ms behind schedule; worst lag {}",
                                        FormatUs(load.max_send_lag_us)));
-    c.passed = load.kept_up;  // the parser's verdict also covers an unpaced run
-    if (!load.kept_up && load.late_send_share <= kDefaultMaxLateShare) c.detail += " (run was not paced)";
+    c.passed = load.kept_up;  // the parser's verdict also covers an unpaced run and running ahead
+    if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+      c.detail += fmt::format("; the schedule RAN AHEAD by up to {} (sends before their slot: more than the "
+                              "target rate was offered)",
+                              FormatUs(load.max_early_send_us));
+    } else if (!load.kept_up && load.late_send_share <= kDefaultMaxLateShare) {
+      c.detail += " (run was not paced)";
+    }
     out.push_back(std::move(c));
   } else {
     ValidityCheck c = Make("engine_kept_up", static_cast<double>(load.dropped_iterations), "<=", 0,

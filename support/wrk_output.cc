@@ -1,5 +1,6 @@
 #include "support/wrk_output.h"
 
+
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -7,6 +8,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "support/outcomes.h"
 
 namespace fvbench {
 namespace {
@@ -213,18 +216,20 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   }
 
   // Derived figures (definitions in the header).
-  const auto& e = out.errors;
-  const uint64_t attempts = load.requests + e.connect + e.read + e.write;
-  uint64_t failed = e.connect + e.read + e.write + e.timeout + load.non_2xx;
-  if (failed > attempts) failed = attempts;
-  load.failed = failed;
-  load.error_rate = attempts == 0 ? 1.0 : static_cast<double>(failed) / static_cast<double>(attempts);
+  const auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));
+  // wrk counts a refused connect() and a socket it could not open alike
+  // (errors.connect); requests never sent while connects failed are counted
+  // as the SUT's (refused), the rest of the unsent as the engine's.
+  AccountPerScheduledRequest(load, scheduled, out.sent, out.errors.timeout + load.non_2xx,
+                             /*unsent_are_sut=*/out.errors.connect > 0);
   load.achieved_rps = static_cast<double>(load.requests) / load.duration_s;
   load.max_send_lag_us = out.send_lag.max_us;
+  load.max_early_send_us = out.send_lag.max_early_us;
   const bool paced = out.sent > 0 || load.requests == 0;
   load.late_send_share =
       out.sent == 0 ? 0.0 : static_cast<double>(out.send_lag.late_10ms) / static_cast<double>(out.sent);
-  load.kept_up = paced && load.late_send_share <= max_late_share;
+  load.kept_up = paced && load.late_send_share <= max_late_share &&
+                 load.max_early_send_us <= kDefaultMaxSendLagUs;
   return out;
 }
 

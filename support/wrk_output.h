@@ -13,14 +13,20 @@
 // Mapping to LoadResult (support/load_result.h):
 //   duration_s   = duration_us / 1e6 (must be > 0)
 //   achieved_rps = requests / duration_s
-//   failed       = connect + read + write + timeout + non_2xx, capped at attempts.
-//                  wrk's `timeout` counts responses slower than --timeout: they
-//                  completed, but too late to count as served.
-//   error_rate   = failed / attempts, attempts = requests + connect + read +
-//                  write (each socket error is at most one request that never
-//                  completed; timeout and non-2xx responses are already inside
-//                  `requests`). So 0 <= error_rate <= 1; a run with no attempt
-//                  at all has error_rate 1 (nothing was served), never 0.
+//   outcomes     per scheduled request (support/outcomes.h):
+//                  scheduled = round(target_rate x duration_s), the slots of
+//                  the phase; bad answers = non_2xx + timeout (wrk's `timeout`
+//                  counts responses slower than --timeout: completed, too late
+//                  to count as served); sent = pace.lua's paced sends. Sent
+//                  but unanswered requests are the SUT's failures, unsent
+//                  slots the engine's. wrk's connect/read/write counters count
+//                  socket ATTEMPTS (a write that fails is retried on a new
+//                  connection and counted again), so they are reported but
+//                  never used as failed requests: measured, a 200 ms outage at
+//                  200 RPS lost ~4 % of the scheduled requests while those
+//                  counters summed to 88 % of the attempts.
+//   error_rate   = (scheduled - succeeded) / scheduled; 1 when nothing was
+//                  scheduled or answered (nothing was served), never 0.
 //   non_2xx      = exact statuses outside 200..299 when pace.lua counted them
 //                  (non_2xx_source "response"); otherwise wrk's errors.status,
 //                  which counts status > 399 only (3xx slip through).
@@ -30,8 +36,12 @@
 //                  up to ~1-2 ms is quantisation; 10 ms late means connections
 //                  ran out, or the loadgen CPU was saturated or descheduled.
 //   kept_up      = the engine kept to its schedule: late_send_share <=
-//                  max_late_share and sent > 0 when requests > 0 (sent == 0
-//                  means delay()/request() never paced: not an open model).
+//                  max_late_share, no send more than 10 ms BEFORE its slot
+//                  (send_lag_us.max_early: a schedule that ran ahead offered
+//                  more than the target rate, e.g. retries after socket
+//                  errors consuming slots), and sent > 0 when requests > 0
+//                  (sent == 0 means delay()/request() never paced: not an
+//                  open model).
 //                  With the default kDefaultMaxLateShare (0.001) the p99.9 of
 //                  send lag is <= 10 ms, so a reported percentile up to p99.9
 //                  is not hidden by more than 10 ms of coordinated omission
@@ -40,8 +50,6 @@
 //                  (this parser's first rule) failed whole search steps on one
 //                  20-60 ms descheduling of the engine on a 2-core host; the
 //                  worst lag is still reported (max_send_lag_us).
-//                  Socket errors are not held against the engine (wrk cannot
-//                  tell whose fault they are); they count in error_rate.
 //   max_send_lag_us = send_lag_us.max; ratelimit_evidence copied when present.
 //   engine "wrk"; engine_version empty (the engine fills it); raw_path = source_name.
 //

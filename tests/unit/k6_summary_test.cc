@@ -74,10 +74,15 @@ TEST(K6Summary, HandleSummaryDroppedIterationsAndFailures) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   const LoadResult& l = r->load;
   EXPECT_EQ(l.requests, 781244u);
-  EXPECT_EQ(l.failed, 1563u);  // http_req_failed.passes: the FAILED requests
-  EXPECT_DOUBLE_EQ(l.error_rate, 1563.0 / 781244.0);
-  EXPECT_EQ(l.non_2xx, 1563u);
+  EXPECT_EQ(l.non_2xx, 1563u);  // = http_req_failed.passes: the FAILED requests
   EXPECT_EQ(l.dropped_iterations, 18756u);
+  // Per scheduled request: every iteration ran or was dropped.
+  EXPECT_EQ(l.scheduled, 781244u + 18756u);
+  EXPECT_EQ(l.succeeded, 781244u - 1563u);
+  EXPECT_EQ(l.failed_sut, 1563u);
+  EXPECT_EQ(l.failed_engine, 18756u);  // dropped: the engine's, never the SUT's
+  EXPECT_EQ(l.failed, 1563u + 18756u);
+  EXPECT_DOUBLE_EQ(l.error_rate, (1563.0 + 18756.0) / 800000.0);
   EXPECT_FALSE(l.kept_up);
   EXPECT_DOUBLE_EQ(l.latency_us.p999, 903441.88);
   EXPECT_FALSE(l.ratelimit_evidence.has_value());  // COUNT_RATELIMIT was 0
@@ -107,8 +112,10 @@ TEST(K6Summary, LegacyExportThresholdTrueMeansFailed) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   const LoadResult& l = r->load;
   EXPECT_EQ(l.requests, 387311u);
-  EXPECT_EQ(l.failed, 12044u);
+  EXPECT_EQ(l.failed_sut, 12044u);
   EXPECT_EQ(l.dropped_iterations, 12689u);
+  EXPECT_EQ(l.failed_engine, 12689u);
+  EXPECT_EQ(l.failed, 12044u + 12689u);
   EXPECT_FALSE(l.kept_up);
   EXPECT_THAT(r->failed_thresholds, ElementsAre("http_req_failed: rate<0.01"));
 }
@@ -143,7 +150,7 @@ TEST(K6Summary, Non2xxFallsBackToFailedWithoutTheCounter) {
   j["metrics"]["http_req_failed"]["values"]["fails"] = 781244 - 44;
   auto r = ParseK6Summary(j.dump(), "x", 1);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->failed, 44u);
+  EXPECT_EQ(r->failed_sut, 44u);
   EXPECT_EQ(r->non_2xx, 44u);
 }
 

@@ -53,9 +53,17 @@ TEST(WrkOutput, PacedRecordingMapsEveryField) {
   EXPECT_EQ(l.requests, 10012u);
   EXPECT_DOUBLE_EQ(l.duration_s, 5.007898);
   EXPECT_NEAR(l.achieved_rps, 10012 / 5.007898, 1e-9);
-  EXPECT_EQ(l.failed, 0u);
+  // Per scheduled request: 2000 RPS x 5.007898 s = 10016 slots, 10012
+  // responses, 10012 sends. The 4 slots never sent are the phase's start
+  // (a thread's first slot comes when its first connection is up): the
+  // engine's, and counted as not served, never as served.
+  EXPECT_EQ(l.scheduled, 10016u);
+  EXPECT_EQ(l.succeeded, 10012u);
+  EXPECT_EQ(l.failed, 4u);
+  EXPECT_EQ(l.failed_sut, 0u);
+  EXPECT_EQ(l.failed_engine, 4u);
   EXPECT_EQ(l.non_2xx, 0u);
-  EXPECT_EQ(l.error_rate, 0.0);
+  EXPECT_DOUBLE_EQ(l.error_rate, 4.0 / 10016.0);
   // Already microseconds in the file: no conversion.
   EXPECT_EQ(l.latency_us.p50, 105);
   EXPECT_EQ(l.latency_us.p90, 179);
@@ -115,7 +123,10 @@ TEST(WrkOutput, OverloadRecordingIsNotKeptUp) {
   EXPECT_GT(r->load.max_send_lag_us, 1e6);  // the schedule fell seconds behind
   EXPECT_GT(r->load.late_send_share, 0.99);   // nearly every send was late
   EXPECT_LT(r->load.achieved_rps, 0.5 * 200000);
-  EXPECT_EQ(r->load.error_rate, 0.0);  // every response was fine: only lag shows it
+  // Every response was fine: the requests it never sent are the engine's.
+  EXPECT_GT(r->load.failed_engine, r->load.scheduled / 2);
+  EXPECT_LE(r->load.failed_sut, 4u);  // at most one in flight per connection at the end
+  EXPECT_EQ(r->load.succeeded, r->load.requests);
   // wrk's stats_correct() invented samples; visible as samples > recorded.
   EXPECT_GT(r->latency_samples, r->latency_recorded);
 }
@@ -152,16 +163,49 @@ TEST(WrkOutput, DecisionWithRateLimitHeadersOn200) {
   EXPECT_EQ(r->status_counts.at(200), r->load.requests);
 }
 
-TEST(WrkOutput, ErrorRateCountsSocketErrorsAsAttempts) {
-  // 1000 completed (10 of them non-2xx, 5 slower than --timeout) + 20 connect
-  // + 3 read + 2 write errors: failed 40 of 1025 attempts.
+// wrk's connect/read/write counters count socket attempts (a failed write is
+// retried on a new connection and counted again): never failed requests.
+TEST(WrkOutput, SocketErrorCountersAreAttemptsNotRequests) {
+  // 1000 slots (500 RPS x 2 s), 1000 responses (10 non-2xx, 5 slower than
+  // --timeout) and 25 socket errors: 15 of 1000 scheduled requests failed.
   auto r = ParseWrkOutput(
       Doc("1000", R"({"connect":20,"read":3,"write":2,"status":10,"timeout":5})", "10"), "x.json",
       500);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->failed, 40u);
-  EXPECT_DOUBLE_EQ(r->error_rate, 40.0 / 1025.0);
-  EXPECT_TRUE(r->kept_up);  // socket errors are not held against the engine
+  EXPECT_EQ(r->scheduled, 1000u);
+  EXPECT_EQ(r->failed, 15u);
+  EXPECT_EQ(r->failed_sut, 15u);
+  EXPECT_DOUBLE_EQ(r->error_rate, 15.0 / 1000.0);
+  EXPECT_TRUE(r->kept_up);
+}
+
+// ../shared/cases 04, measured: 200 RPS for 4 s with a 200 ms SUT outage.
+// wrk's counters said read 331 + write 5282 (88 % "errors"); about 40 of the
+// ~804 scheduled requests got no response (~5 %).
+TEST(WrkOutput, OutageIsCountedPerScheduledRequest) {
+  auto r = ParseWrkPaceOutput(Fixture("04_wrk_200ms_outage_measured_4s.json"), "04.json", 200);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const LoadResult& l = r->load;
+  EXPECT_EQ(l.scheduled, 804u);  // 200 x 4.018533 s
+  EXPECT_EQ(l.succeeded, 767u);
+  EXPECT_EQ(l.failed_sut, 37u);  // sent (and retried), never answered: the SUT's
+  EXPECT_EQ(l.failed_engine, 0u);
+  EXPECT_NEAR(l.error_rate, 0.046, 0.001);
+  EXPECT_NEAR(l.error_rate, 40.0 / 804.0, 0.01);  // within 1 point of the outage's share
+  // The retries consumed schedule slots: the schedule ran 1.77 s ahead, i.e.
+  // offered more than the target rate. Flagged like falling behind.
+  EXPECT_NEAR(l.max_early_send_us, 1770919.818, 1e-3);
+  EXPECT_FALSE(l.kept_up);
+}
+
+// ../shared/cases 04: the same counters over 60 s read 31.9 %; 0.33 % lost.
+TEST(WrkOutput, BlipIsCountedPerScheduledRequest) {
+  auto r = ParseWrkPaceOutput(Fixture("04_wrk_blip_60s.json"), "04b.json", 200);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->load.scheduled, 12000u);
+  EXPECT_EQ(r->load.failed, 40u);
+  EXPECT_NEAR(r->load.error_rate, 0.0033, 0.0001);
+  EXPECT_TRUE(r->load.kept_up);  // 0.9 ms early is timer rounding
 }
 
 TEST(WrkOutput, NothingServedIsErrorRateOneNotZero) {
@@ -174,7 +218,8 @@ TEST(WrkOutput, NothingServedIsErrorRateOneNotZero) {
       Doc("0", R"({"connect":70,"read":0,"write":0,"status":0,"timeout":0})", "0", "0", "0"),
       "x.json", 500);
   ASSERT_TRUE(refused.ok());
-  EXPECT_EQ(refused->failed, 70u);
+  EXPECT_EQ(refused->failed, 1000u);      // every scheduled request
+  EXPECT_EQ(refused->failed_sut, 1000u);  // connections refused: the SUT's
   EXPECT_EQ(refused->error_rate, 1.0);
 }
 

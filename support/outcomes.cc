@@ -1,0 +1,21 @@
+#include "support/outcomes.h"
+
+#include <algorithm>
+
+namespace fvbench {
+
+void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
+                                bool unsent_are_sut) {
+  scheduled = std::max(scheduled, r.requests);
+  bad_answers = std::min(bad_answers, r.requests);
+  const uint64_t missing = scheduled - r.requests;  // no response at all
+  const uint64_t not_sent = std::min(sent < scheduled ? scheduled - sent : 0, missing);
+  r.scheduled = scheduled;
+  r.succeeded = r.requests - bad_answers;
+  r.failed_engine = unsent_are_sut ? 0 : not_sent;
+  r.failed_sut = bad_answers + missing - r.failed_engine;
+  r.failed = scheduled - r.succeeded;
+  r.error_rate = scheduled == 0 ? 1.0 : static_cast<double>(r.failed) / static_cast<double>(scheduled);
+}
+
+}  // namespace fvbench
