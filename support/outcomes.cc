@@ -18,4 +18,9 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
   r.error_rate = scheduled == 0 ? 1.0 : static_cast<double>(r.failed) / static_cast<double>(scheduled);
 }
 
+double SutErrorRate(const LoadResult& r) {
+  if (r.scheduled == 0) return r.error_rate;
+  return static_cast<double>(r.failed_sut) / static_cast<double>(r.scheduled);
+}
+
 }  // namespace fvbench

@@ -32,4 +32,8 @@ namespace fvbench {
 void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
                                 bool unsent_are_sut = false);
 
+// The SUT's share of the scheduled requests: failed_sut / scheduled; for a
+// result without per-scheduled accounting (scheduled 0), error_rate.
+double SutErrorRate(const LoadResult& r);
+
 }  // namespace fvbench

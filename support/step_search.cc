@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "support/outcomes.h"
 #include "support/units_format.h"
+#include "support/wrk_output.h"
 
 namespace fvbench {
 
@@ -14,8 +16,14 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   using detail::FormatPercentLimit;
   std::vector<std::string> ok, bad;
   if (load.requests == 0) bad.push_back("no requests completed");
-  std::string err = fmt::format("error_rate {}", FormatPercent(load.error_rate));
-  if (load.error_rate < params.max_error_rate) {  // false for NaN
+  // The SUT's errors are judged here; requests the engine never sent are the
+  // engine's (kept_up below), never the SUT's.
+  const double sut_errors = SutErrorRate(load);
+  std::string err = load.failed_engine > 0
+                        ? fmt::format("SUT error_rate {} (+{} never sent by the engine)", FormatPercent(sut_errors),
+                                      load.failed_engine)
+                        : fmt::format("error_rate {}", FormatPercent(sut_errors));
+  if (sut_errors < params.max_error_rate) {  // false for NaN
     ok.push_back(fmt::format("{} < {}", err, FormatPercentLimit(params.max_error_rate)));
   } else {
     bad.push_back(fmt::format("{} >= {}", err, FormatPercentLimit(params.max_error_rate)));
@@ -43,10 +51,15 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   if (!load.validity_failure.empty()) bad.push_back("invalid: " + load.validity_failure);
   std::string behind;
   if (!load.kept_up) {
-    behind = load.dropped_iterations > 0
-                 ? fmt::format("engine fell behind ({} dropped iterations)", load.dropped_iterations)
-                 : fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs)",
-                                   FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us));
+    if (load.dropped_iterations > 0) {
+      behind = fmt::format("engine fell behind ({} dropped iterations)", load.dropped_iterations);
+    } else if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+      behind = fmt::format("engine ran ahead of its schedule (sends up to {} µs before their slot)",
+                           FormatNumber(load.max_early_send_us));
+    } else {
+      behind = fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs)",
+                           FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us));
+    }
     if (params.require_kept_up) bad.push_back(behind);
   }
   StepVerdict v;

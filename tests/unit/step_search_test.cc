@@ -193,5 +193,39 @@ TEST(StepSearch, JudgeStepBoundaries) {
   EXPECT_EQ(JudgeStep(l, p).text, "fail: p99 1000000 µs >= 1000000 µs");
 }
 
+// Requests the engine never sent are the engine's: the step fails because
+// the engine fell behind, never on the SUT's error rate.
+TEST(StepSearch, EngineFailuresAreNeverTheSutsErrorRate) {
+  SearchParams p;
+  p.require_kept_up = true;  // as the scenarios run it (LoadConfig)
+  LoadResult l = Synthetic(1000, 1e9);
+  l.scheduled = 20000;
+  l.succeeded = 19000;
+  l.failed_sut = 0;
+  l.failed_engine = 1000;
+  l.failed = 1000;
+  l.error_rate = 0.05;
+  l.dropped_iterations = 1000;
+  l.kept_up = false;
+  StepVerdict v = JudgeStep(l, p);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.text, "fail: engine fell behind (1000 dropped iterations)");
+  l.failed_sut = 400;  // 2 % the SUT's
+  v = JudgeStep(l, p);
+  EXPECT_NE(v.text.find("SUT error_rate 2.00% (+1000 never sent by the engine) >= 1%"), std::string::npos) << v.text;
+}
+
+// A wrk schedule that ran ahead offered more than the target: named as such.
+TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
+  SearchParams p;
+  p.require_kept_up = true;  // as the scenarios run it (LoadConfig)
+  LoadResult l = Synthetic(1000, 1e9);
+  l.kept_up = false;
+  l.max_early_send_us = 1770919.8;
+  StepVerdict v = JudgeStep(l, p);
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(v.text.find("engine ran ahead of its schedule"), std::string::npos) << v.text;
+}
+
 }  // namespace
 }  // namespace fvbench
