@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <set>
 
+#include "support/load_result.h"
+
 extern char** environ;
 
 namespace fvbench {
@@ -430,6 +432,15 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   if (engine == "k6") c.engine = Engine::kK6;
   else if (engine == "wrk") c.engine = Engine::kWrk;
   else return Error{fmt::format("LOADGEN_ENGINE='{}': unknown engine (expected k6 or wrk)", engine)};
+  // A p99 at the engine's request timeout is censored there (load_result.h):
+  // an SLO at or above the timeout could never fail.
+  const double engine_timeout_us = c.engine == Engine::kK6 ? kK6RequestTimeoutUs : kWrkRequestTimeoutUs;
+  if (c.throughput_slo_p99_us >= engine_timeout_us) {
+    return Error{fmt::format("THROUGHPUT_SLO_P99_MS={}: at or above {}'s request timeout of {} ms, so no step "
+                             "could fail it; choose an SLO below {} ms",
+                             c.throughput_slo_p99_us / 1000.0, engine, engine_timeout_us / 1000.0,
+                             engine_timeout_us / 1000.0)};
+  }
 
   c.policy_dir = r.str("FVBENCH_POLICY_DIR", in.source_dir + "/fixtures/policies");
   c.thresholds = r.str("FVBENCH_THRESHOLDS", in.source_dir + "/thresholds/portable.json");

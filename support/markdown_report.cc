@@ -175,9 +175,9 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
         continue;
       }
       double us = MetricValue(*r, pct.metric);
-      std::string cell = FormatUs(us);
+      std::string cell = detail::FormatLatency(r->load.latency_us, us);
       if (std::string(pct.metric) != "max_us") cell += SpreadText(*r, pct.metric, false);
-      if (cmp != nullptr) {
+      if (cmp != nullptr && !r->load.latency_us.IsCensored(us)) {  // no delta from a lower bound
         if (auto rv = cmp->value(p.id, pct.metric)) cell += Compare(cmp, FormatUs(*rv), us, *rv);
       }
       cells.push_back(cell);
@@ -224,7 +224,7 @@ void StepsDetails(std::string& out, const ScenarioResult& r) {
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const StepResult& s = r.steps[i];
     AppendRow(out, {std::to_string(i + 1), s.role.empty() ? "step" : s.role, FormatRps(s.target_rps),
-                FormatRps(s.load.achieved_rps), FormatNumber(s.load.duration_s) + " s", FormatUs(s.load.latency_us.p99),
+                FormatRps(s.load.achieved_rps), FormatNumber(s.load.duration_s) + " s", detail::FormatLatency(s.load.latency_us, s.load.latency_us.p99),
                 FormatPercent(s.load.error_rate), s.verdict.empty() ? (s.passed ? "pass" : "fail") : s.verdict});
   }
   out += "\n</details>\n\n";

@@ -18,6 +18,20 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
   r.error_rate = scheduled == 0 ? 1.0 : static_cast<double>(r.failed) / static_cast<double>(scheduled);
 }
 
+void CensorAtTimeout(LatencyUs& l, uint64_t recorded, uint64_t timeouts, double timeout_us) {
+  if (timeouts == 0) return;
+  const double total = static_cast<double>(recorded + timeouts);
+  const struct {
+    double q;
+    double* value;
+  } levels[] = {{0.5, &l.p50}, {0.9, &l.p90}, {0.99, &l.p99}, {0.999, &l.p999}};
+  for (const auto& level : levels) {
+    if (level.q * total > static_cast<double>(recorded)) *level.value = timeout_us;
+  }
+  l.max = timeout_us;
+  l.censored_at_us = timeout_us;
+}
+
 double SutErrorRate(const LoadResult& r) {
   if (r.scheduled == 0) return r.error_rate;
   return static_cast<double>(r.failed_sut) / static_cast<double>(r.scheduled);

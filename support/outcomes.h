@@ -32,6 +32,15 @@ namespace fvbench {
 void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
                                 bool unsent_are_sut = false);
 
+// Requests that timed out as censored latency samples: `timeouts` responses
+// slower than `timeout_us` beside `recorded` samples at most that long. The
+// percentile q is censored when its rank q x (recorded + timeouts) falls
+// among the timeouts; it and max are then set to timeout_us, and
+// l.censored_at_us = timeout_us (see LatencyUs). Values below keep the
+// engine's figures (pace.lua already ranks them among recorded + timeouts).
+// Nothing changes when timeouts is 0.
+void CensorAtTimeout(LatencyUs& l, uint64_t recorded, uint64_t timeouts, double timeout_us);
+
 // The SUT's share of the scheduled requests: failed_sut / scheduled; for a
 // result without per-scheduled accounting (scheduled 0), error_rate.
 double SutErrorRate(const LoadResult& r);

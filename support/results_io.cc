@@ -112,6 +112,7 @@ void WriteCheck(detail::JsonWriter& w, const ThresholdCheck& c) {
   w.Field("measured", c.measured);
   w.Field("limit", c.limit);
   w.Field("reference", c.reference);
+  if (c.censored) w.Field("censored", true);  // measured is a lower bound (timeouts)
   w.Field("passed", c.passed);
   w.EndObject();
 }
@@ -144,6 +145,7 @@ void WriteLatencyUs(detail::JsonWriter& w, const LatencyUs& l, bool with_max) {
   w.Field("p99", l.p99);
   w.Field("p999", l.p999);
   if (with_max) w.Field("max", l.max);
+  if (l.censored_at_us > 0) w.Field("censored_at_us", l.censored_at_us);  // values >= it are lower bounds
   w.EndObject();
 }
 
@@ -281,6 +283,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.latency_us.p99 = ReadNum(l, "p99", lpath);
   r.latency_us.p999 = ReadNum(l, "p999", lpath);
   r.latency_us.max = ReadNum(l, "max", lpath);
+  if (l.contains("censored_at_us")) r.latency_us.censored_at_us = ReadNum(l, "censored_at_us", lpath);
   r.kept_up = GetBool(v, "kept_up", path);
   r.dropped_iterations = GetUint(v, "dropped_iterations", path);
   r.max_send_lag_us = ReadNum(v, "max_send_lag_us", path);
@@ -325,6 +328,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     c.measured = ReadNum(checks[i], "measured", cp);
     c.limit = ReadNum(checks[i], "limit", cp);
     c.reference = OptNumberOrNull(checks[i], "reference", cp);
+    c.censored = OptBool(checks[i], "censored", cp, false);
     c.passed = GetBool(checks[i], "passed", cp);
     r.checks.push_back(std::move(c));
   }

@@ -72,6 +72,9 @@ struct ThresholdCheck {
   double limit = 0;
   std::optional<double> reference;  // reference.json value for the same metric, when it has one
   bool passed = false;
+  // measured is a lower bound: the percentile fell among requests that timed
+  // out (LatencyUs::censored_at_us). An upper limit (<, <=) then fails.
+  bool censored = false;
 };
 
 // A same-run ratio check (thresholds.h), evaluated by the report step (the

@@ -373,7 +373,8 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
         const double cpu = rec == phase_records.end() ? std::numeric_limits<double>::quiet_NaN()
                                                       : FvCpu(rec->second.usage);
         progress(fmt::format("{}: {}: side {} p50 {} p99 {}, errors {}, achieved {} RPS, edge CPU {}", plan.id, pair,
-                             name, FormatUs(r->latency_us.p50), FormatUs(r->latency_us.p99),
+                             name, detail::FormatLatency(r->latency_us, r->latency_us.p50),
+                             detail::FormatLatency(r->latency_us, r->latency_us.p99),
                              FormatPercent(r->error_rate), FormatNumber(r->achieved_rps),
                              std::isnan(cpu) ? "not sampled" : fmt::format("{:.2f} cores", cpu)));
         AbSide& sd = b ? ab.b : ab.a;
@@ -456,7 +457,7 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
       search_load_s += s.duration_s;
       if (r) {
         progress(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}", plan.id, label,
-                             FormatNumber(r->achieved_rps), FormatUs(r->latency_us.p99),
+                             FormatNumber(r->achieved_rps), detail::FormatLatency(r->latency_us, r->latency_us.p99),
                              FormatPercent(r->error_rate)));
       }
       return r;

@@ -81,9 +81,9 @@ std::string CompareText(const char* label, const std::string& value, double meas
 std::string LatencyCellWithSpread(const ScenarioResult& r, double us, const char* metric, std::optional<double> ref,
                                   const char* label) {
   std::string spread = metric == nullptr ? "" : SpreadText(r, metric, false);
-  std::string cell = FormatUs(us);
+  std::string cell = detail::FormatLatency(r.load.latency_us, us);
   if (!spread.empty()) cell += " (" + spread + ")";
-  if (!ref) return cell;
+  if (!ref || r.load.latency_us.IsCensored(us)) return cell;  // no delta from a lower bound
   bool same_unit = (us >= 1000) == (*ref >= 1000);
   return cell + CompareText(label, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref), us, *ref);
 }

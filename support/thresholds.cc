@@ -244,7 +244,11 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
     if (rule.x_reference > 0) {
       c.limit = c.reference ? rule.x_reference * *c.reference : std::numeric_limits<double>::quiet_NaN();
     }
-    c.passed = !std::isnan(c.limit) && Compare(c.measured, rule.op, c.limit);
+    c.censored = r.measured && rule.metric != "error_rate" && rule.metric != "achieved_rps" &&
+                 rule.metric != "rps" && r.load.latency_us.IsCensored(c.measured);
+    // A lower bound proves nothing against an upper limit.
+    const bool upper = rule.op == "<" || rule.op == "<=";
+    c.passed = !std::isnan(c.limit) && !(c.censored && upper) && Compare(c.measured, rule.op, c.limit);
     out.push_back(std::move(c));
   }
   return out;
@@ -315,6 +319,7 @@ std::string DescribeRatioCheck(const RatioCheck& c) {
 std::string DescribeCheck(const ThresholdCheck& c) {
   Unit u = UnitOf(c.metric);
   std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
+  if (c.censored) measured = ">= " + measured + " (requests timed out at the engine's timeout)";
   std::string limit = std::isnan(c.limit) ? "a multiple of the reference, which has no value" : WithUnit(c.limit, u, true);
   std::string s = fmt::format("{} = {} (limit {} {}", c.metric, measured, c.op, limit);
   if (c.reference) s += fmt::format("; reference {}", WithUnit(*c.reference, u, false));

@@ -77,6 +77,10 @@ std::string PadRight(const std::string& s, size_t width) {
   return w >= width ? s : s + std::string(width - w, ' ');
 }
 
+std::string FormatLatency(const LatencyUs& l, double us) {
+  return l.IsCensored(us) ? ">= " + FormatUs(us) : FormatUs(us);
+}
+
 std::string FormatErrors(const LoadResult& l) {
   if (l.scheduled == 0) return fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
   std::string out = fmt::format("{} ({} of {} scheduled", FormatPercent(l.error_rate), l.failed, l.scheduled);

@@ -34,6 +34,11 @@ std::string FormatDeltaPercent(double measured, double reference);
 // without per-scheduled accounting (older files) reads "x % (failed of requests)".
 std::string FormatErrors(const LoadResult& l);
 
+// A latency of `l` (µs) as FormatUs prints it, with ">= " in front when the
+// value is censored at the engine's timeout (LatencyUs::IsCensored): a lower
+// bound, e.g. ">= 2 s".
+std::string FormatLatency(const LatencyUs& l, double us);
+
 // Display width in terminal columns of UTF-8 text (one per code point; the
 // suite prints no wide characters).
 size_t DisplayWidth(const std::string& s);

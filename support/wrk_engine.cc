@@ -283,7 +283,9 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
   Command cmd;
   if (!spec.cpuset.empty()) cmd.argv = {"taskset", "-c", spec.cpuset};
   for (std::string a : {std::string("wrk"), fmt::format("-t{}", *threads), fmt::format("-c{}", conns),
-                        fmt::format("-d{}s", secs), std::string("--latency"), std::string("-s"),
+                        fmt::format("-d{}s", secs),
+                        fmt::format("--timeout={}s", static_cast<long>(kWrkRequestTimeoutUs / 1e6)),
+                        std::string("--latency"), std::string("-s"),
                         scripts_dir + "/pace.lua", spec.url}) {
     cmd.argv.push_back(std::move(a));
   }
@@ -296,6 +298,7 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_BODY_FILE", spec.kind == RequestKind::kPostJson ? body_path : ""},
       {"FVBENCH_OUT", out_path},
       {"FVBENCH_COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0"},
+      {"FVBENCH_TIMEOUT_US", fmt::format("{}", static_cast<long>(kWrkRequestTimeoutUs))},
   };
   cmd.timeout = std::chrono::seconds(secs) + kTimeoutSlack;
   return cmd;

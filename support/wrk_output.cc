@@ -1,6 +1,7 @@
 #include "support/wrk_output.h"
 
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -214,6 +215,15 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
       out.status_counts[static_cast<int>(code)] = n;
     }
   }
+
+  double timeout_us = kWrkDefaultTimeoutUs;
+  if (auto it = doc.find("timeout_us"); it != doc.end() && !it->is_null()) {
+    FVB_ASSIGN(timeout_us, r.Number(doc, "", "timeout_us"));
+    if (!(timeout_us > 0)) return r.Fail(fmt::format("field `timeout_us` is {}, expected > 0", timeout_us));
+  }
+  const uint64_t timeouts = std::min(out.errors.timeout, load.requests);
+  const uint64_t recorded = out.latency_samples > 0 ? out.latency_samples : load.requests - timeouts;
+  CensorAtTimeout(load.latency_us, recorded, timeouts, timeout_us);
 
   // Derived figures (definitions in the header).
   const auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));

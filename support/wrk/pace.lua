@@ -50,6 +50,7 @@
 --   FVBENCH_BODY_FILE       request body for `post` (required for post)
 --   FVBENCH_OUT             path of the JSON file written in done() (required)
 --   FVBENCH_COUNT_RATELIMIT 1 = count statuses and RateLimit headers in response()
+--   FVBENCH_TIMEOUT_US      wrk's --timeout in µs (echoed as timeout_us; optional)
 --
 -- A bad parameter raises a Lua error inside init(), which wrk does not
 -- protect: wrk prints "PANIC: unprotected error in call to Lua API (...)",
@@ -312,11 +313,6 @@ function done(summary, latency, requests_stats)
     field("non_2xx", num(e.status))
     field("non_2xx_source", str("errors.status (status > 399 only)"))
   end
-  field("latency_us", "{" .. table.concat({
-    '"p50":' .. num(latency:percentile(50)), '"p90":' .. num(latency:percentile(90)),
-    '"p99":' .. num(latency:percentile(99)), '"p99_9":' .. num(latency:percentile(99.9)),
-    '"max":' .. num(latency.max), '"mean":' .. num(latency.mean),
-    '"stdev":' .. num(latency.stdev) }, ",") .. "}")
   -- #latency is the number of distinct histogram values (stats_popcount);
   -- latency(i) returns the i-th value and its count, so sum the counts.
   local samples = 0
@@ -324,6 +320,25 @@ function done(summary, latency, requests_stats)
     local _, count = latency(i)
     samples = samples + count
   end
+  -- Responses slower than --timeout are not in the histogram (stats_record
+  -- refuses them): they are samples of at least the timeout. A percentile is
+  -- taken at its rank among histogram + timeouts; one whose rank falls among
+  -- the timeouts is censored (the parser reports it as >= timeout_us).
+  local timeouts = math.min(e.timeout, summary.requests)
+  local function pct(p)
+    local total = samples + timeouts
+    if timeouts == 0 or samples == 0 then return latency:percentile(p) end
+    local rank = p / 100 * total
+    if rank > samples then return latency.max end
+    return latency:percentile(100 * rank / samples)
+  end
+  field("latency_us", "{" .. table.concat({
+    '"p50":' .. num(pct(50)), '"p90":' .. num(pct(90)),
+    '"p99":' .. num(pct(99)), '"p99_9":' .. num(pct(99.9)),
+    '"max":' .. num(latency.max), '"mean":' .. num(latency.mean),
+    '"stdev":' .. num(latency.stdev) }, ",") .. "}")
+  field("latency_ranks", str("with_timeouts"))
+  field("timeout_us", num(tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "")))
   field("latency_samples", num(samples))
   field("latency_recorded", num(recorded))
   field("send_lag_us", "{" .. table.concat({

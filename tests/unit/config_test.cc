@@ -55,6 +55,20 @@ TEST(Config, InfersTargetHostFromRemote) {
   EXPECT_TRUE(c->remote());
 }
 
+// ../shared/cases 05: THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
+// timeout, a gate that could never fail. The SLO must lie below the engine's
+// request timeout (wrk: fvbench sets 10 s; k6: 60 s).
+TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
+  auto wrk = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {"THROUGHPUT_SLO_P99_MS", "10000"}}));
+  ASSERT_FALSE(wrk.ok());
+  EXPECT_NE(wrk.error().message.find("THROUGHPUT_SLO_P99_MS=10000: at or above wrk's request timeout of 10000 ms"),
+            std::string::npos)
+      << wrk.error().message;
+  EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {"THROUGHPUT_SLO_P99_MS", "5000"}})).ok());
+  EXPECT_FALSE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {"THROUGHPUT_SLO_P99_MS", "60000"}})).ok());
+  EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {"THROUGHPUT_SLO_P99_MS", "59000"}})).ok());
+}
+
 struct BadValue {
   const char* var;
   const char* value;

@@ -135,9 +135,9 @@ TEST_F(RemotePlan, RawNginxPhaseCrossesToTheTargetAddress) {
       "[root@10.213.1.2] run: nginx -p " + b + "/run/baseline",  // nginx -t
       "[root@10.213.1.2] start: baseline: nginx -p " + b + "/run/baseline",
       "[root@10.213.2.2] read: " + b + "/scripts/pace.lua",
-      "-d2s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",  // warmup
+      "-d2s --timeout=10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",  // warmup
       "[root@10.213.2.2] run: sh -c 'mkdir -p \"$1\" && rm -f \"$2\"' sh " + b + "/results",
-      "-d10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",
+      "-d10s --timeout=10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",
       "[root@10.213.2.2] fetch: " + b + "/results/latency_raw_nginx.json -> " + b +
           "/controller-results/raw/latency_raw_nginx.json",
       "[controller] parse: ",

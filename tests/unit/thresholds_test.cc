@@ -403,5 +403,30 @@ TEST(Thresholds, ReferenceRelativeLimitErrors) {
   }
 }
 
+// ../shared/cases 05: a percentile among timed-out requests is a lower bound
+// of the timeout; an upper limit on it fails whatever its value.
+TEST(Thresholds, CensoredLatencyFailsAnUpperLimit) {
+  auto profile = ParseThresholdProfile(
+      R"({"schema_version":1,"scenarios":{"latency.raw_nginx":{"p999_us":{"<=":100000000},"p99_us":{"<=":5000}}}})",
+      "t.json");
+  ASSERT_TRUE(profile.ok()) << profile.error().message;
+  ScenarioResult r;
+  r.id = "latency.raw_nginx";
+  r.measured = true;
+  r.load.latency_us = {410, 620, 1900, 2e6, 2e6, 2e6};  // p99.9 and max censored at 2 s
+  auto checks = Evaluate(*profile, r, nullptr);
+  ASSERT_EQ(checks.size(), 2u);
+  for (const ThresholdCheck& c : checks) {
+    if (c.metric == "p999_us") {
+      EXPECT_TRUE(c.censored);
+      EXPECT_FALSE(c.passed) << "a lower bound of 2 s passed a 100 s limit";
+      EXPECT_NE(DescribeCheck(c).find("p999_us = >= 2000000 µs (requests timed out"), std::string::npos) << DescribeCheck(c);
+    } else {
+      EXPECT_FALSE(c.censored);
+      EXPECT_TRUE(c.passed);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fvbench

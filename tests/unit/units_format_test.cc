@@ -44,3 +44,22 @@ TEST(UnitsFormat, NonFiniteAndMilliseconds) {
 
 }  // namespace
 }  // namespace fvbench::detail
+
+namespace fvbench {
+namespace {
+
+// A censored latency (requests that timed out) prints as a lower bound.
+TEST(UnitsFormat, CensoredLatencyPrintsAsALowerBound) {
+  LatencyUs l;
+  l.p99 = 1900;
+  l.p999 = 2e6;
+  l.censored_at_us = 2e6;
+  EXPECT_EQ(detail::FormatLatency(l, l.p999), ">= 2000.00 ms");
+  EXPECT_EQ(detail::FormatLatency(l, l.p99), detail::FormatUs(1900));
+  LatencyUs plain;
+  plain.p999 = 2e6;
+  EXPECT_EQ(detail::FormatLatency(plain, plain.p999), detail::FormatUs(2e6));
+}
+
+}  // namespace
+}  // namespace fvbench

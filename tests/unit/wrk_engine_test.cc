@@ -89,7 +89,7 @@ LoadSpec Spec() {
 TEST(WrkPlan, CommandForAGetPhase) {
   auto cmd = PlanWrkCommand(Spec(), "/opt/s", "/r/latency_raw_nginx.json", "");
   ASSERT_TRUE(cmd.ok()) << cmd.error().message;
-  EXPECT_THAT(cmd->argv, ElementsAre("wrk", "-t2", "-c100", "-d5s", "--latency", "-s",
+  EXPECT_THAT(cmd->argv, ElementsAre("wrk", "-t2", "-c100", "-d5s", "--timeout=10s", "--latency", "-s",
                                      "/opt/s/pace.lua", "http://127.0.0.1:8082/"));
   EXPECT_EQ(cmd->env.at("FVBENCH_RATE"), "2000");
   EXPECT_EQ(cmd->env.at("FVBENCH_THREADS"), "2");
@@ -115,7 +115,7 @@ TEST(WrkPlan, CommandForAPinnedPostPhase) {
   s.count_ratelimit = true;
   auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "/r/x.body.json");
   ASSERT_TRUE(cmd.ok()) << cmd.error().message;
-  EXPECT_THAT(cmd->argv, ElementsAre("taskset", "-c", "2-4", "wrk", "-t3", "-c12", "-d3s",
+  EXPECT_THAT(cmd->argv, ElementsAre("taskset", "-c", "2-4", "wrk", "-t3", "-c12", "-d3s", "--timeout=10s",
                                      "--latency", "-s", "/opt/s/pace.lua", "http://127.0.0.1:8082/"));
   EXPECT_EQ(cmd->env.at("FVBENCH_RATE"), "1500.5");
   EXPECT_EQ(cmd->env.at("FVBENCH_THREADS"), "3");
@@ -129,7 +129,7 @@ TEST(WrkPlan, CommandForAPinnedPostPhase) {
   EXPECT_THAT(line, HasSubstr("FVBENCH_JWT='<redacted>' "));
   EXPECT_THAT(line, Not(HasSubstr("h.p.s")));
   EXPECT_THAT(line, HasSubstr("FVBENCH_BODY_FILE=/r/x.body.json "));
-  EXPECT_THAT(line, HasSubstr("taskset -c 2-4 wrk -t3 -c12 -d3s --latency -s /opt/s/pace.lua"));
+  EXPECT_THAT(line, HasSubstr("taskset -c 2-4 wrk -t3 -c12 -d3s --timeout=10s --latency -s /opt/s/pace.lua"));
 }
 
 TEST(WrkPlan, DecisionKindName) {
@@ -324,7 +324,7 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   EXPECT_EQ(r->non_2xx, 0u);
   EXPECT_EQ(r->error_rate, 0.0);
   EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
-              HasSubstr("wrk -t2 -c10 -d1s --latency -s " + kScripts + "/pace.lua " + Url("/")));
+              HasSubstr("wrk -t2 -c10 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
   EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));
   // The controller copy is the file that was parsed.
   auto again = ParseWrkOutput(Slurp(r->raw_path), r->raw_path, 200);

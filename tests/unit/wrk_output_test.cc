@@ -310,5 +310,47 @@ TEST(WrkOutput, HandMadeBadInputs) {
   EXPECT_TRUE(ok.ok()) << ok.error().message;
 }
 
+// ../shared/cases 05, measured: 2 of 600 responses took 2.5 s (wrk's 2 s
+// timeout). wrk's percentiles dropped them (p99.9 = max = 8.99 ms, the run
+// passed). They are samples of at least 2 s: p99.9 and max read ">= 2 s".
+TEST(WrkOutput, TimeoutsAreCensoredLatencyNotMissingSamples) {
+  auto r = ParseWrkPaceOutput(Fixture("05_wrk_timeouts_measured.json"), "05.json", 100);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const LatencyUs& l = r->load.latency_us;
+  EXPECT_EQ(l.censored_at_us, 2e6);  // no timeout_us in this output: wrk's default
+  EXPECT_TRUE(l.IsCensored(l.p999));
+  EXPECT_EQ(l.p999, 2e6);
+  EXPECT_TRUE(l.IsCensored(l.max));
+  EXPECT_FALSE(l.IsCensored(l.p99));  // 598 / 600 > 0.99: p99 is a measured value
+  EXPECT_EQ(l.p99, 3195);
+  EXPECT_EQ(r->load.failed_sut, 2u + 1u);  // the 2 timeouts + 1 slot never answered
+}
+
+// ../shared/cases 05: 0.5 % timeouts. p99 stays measured; p99.9 and max are
+// at least the timeout.
+TEST(WrkOutput, HalfPercentTimeoutsCensorP999AndMaxOnly) {
+  auto r = ParseWrkPaceOutput(Fixture("05_wrk_timeouts_half_percent.json"), "05b.json", 1000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const LatencyUs& l = r->load.latency_us;
+  EXPECT_EQ(l.p99, 1900);
+  EXPECT_FALSE(l.IsCensored(l.p99));
+  EXPECT_TRUE(l.IsCensored(l.p999));
+  EXPECT_TRUE(l.IsCensored(l.max));
+  EXPECT_EQ(l.p50, 410);
+}
+
+TEST(WrkOutput, TimeoutFieldSetsTheCensoringBound) {
+  std::string doc = Doc("1000", R"({"connect":0,"read":0,"write":0,"status":0,"timeout":20})");
+  doc.insert(doc.size() - 1, R"(,"timeout_us":10000000)");
+  auto r = ParseWrkOutput(doc, "x.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->latency_us.censored_at_us, 1e7);
+  EXPECT_EQ(r->latency_us.p99, 1e7);  // 20 of 1000 > 1 %: p99 among the timeouts
+  EXPECT_EQ(r->latency_us.p90, 200);
+  std::string bad = Doc();
+  bad.insert(bad.size() - 1, R"(,"timeout_us":0)");
+  EXPECT_FALSE(ParseWrkOutput(bad, "x.json", 500).ok());
+}
+
 }  // namespace
 }  // namespace fvbench
