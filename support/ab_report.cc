@@ -8,6 +8,7 @@
 
 #include "support/json_fields.h"
 #include "support/json_writer.h"
+#include "support/markdown_text.h"
 #include "support/results_io.h"
 #include "support/units_format.h"
 
@@ -180,11 +181,13 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
   bool any = false;
   for (const ScenarioResult& r : results) any = any || r.ab.has_value();
   if (!any) return "";
+  using detail::MarkdownCodeSpan;
   auto side = [](const char* name, const std::string& src, const std::string& ref, const std::string& commit,
                  const std::string& policies) {
-    return fmt::format("- **{}**: edge `{}`{}{}, policies `{}`\n", name, src.empty() ? "?" : src,
-                       ref.empty() ? "" : " ref `" + ref + "`", commit.empty() ? "" : " at `" + commit + "`",
-                       policies.empty() ? "?" : policies);
+    return fmt::format("- **{}**: edge {}{}{}, policies {}\n", name, MarkdownCodeSpan(src.empty() ? "?" : src),
+                       ref.empty() ? "" : " ref " + MarkdownCodeSpan(ref),
+                       commit.empty() ? "" : " at " + MarkdownCodeSpan(commit),
+                       MarkdownCodeSpan(policies.empty() ? "?" : policies));
   };
   std::string out = "## A/B comparison\n\n";
   out += side("A", meta.edge_source, meta.edge_ref, meta.edge_commit, meta.policy_dir);
@@ -194,14 +197,17 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
          "excludes 0 and |delta| exceeds the larger min–max spread of either side.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
-    out += fmt::format("\n### {}\n\n{}\n\n", r.id, r.ab->method.empty() ? "?" : r.ab->method);
-    if (!r.ab->error.empty()) out += "Stopped early: " + r.ab->error + "\n\n";
+    out += fmt::format("\n### {}\n\n{}\n\n", detail::MarkdownCell(r.id),
+                       detail::MarkdownCell(r.ab->method.empty() ? "?" : r.ab->method));
+    if (!r.ab->error.empty()) out += "Stopped early: " + detail::MarkdownCell(r.ab->error) + "\n\n";
     out += "| metric | A median | B median | delta | 95 % CI | noise | verdict |\n|---|---|---|---|---|---|---|\n";
     for (const AbComparison& c : r.ab->metrics) {
-      std::string verdict = AbVerdictText(c);
+      using detail::MarkdownCell;
+      std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MetricLabel(c.metric), Value(c.metric, c.a_median),
-                         Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c), NoiseText(c), verdict);
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(MetricLabel(c.metric)),
+                         MarkdownCell(Value(c.metric, c.a_median)), MarkdownCell(Value(c.metric, c.b_median)),
+                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(NoiseText(c)), verdict);
     }
   }
   return out;
