@@ -71,14 +71,14 @@ std::string Value(const std::string& m, double v) {
   if (!std::isfinite(v)) return "\u2014";
   if (m == "error_rate") return detail::FormatPercent(v);
   if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
-  if (m == "fv_cpu_cores") return fmt::format("{:.2f} cores", v);
+  if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
   return detail::FormatUs(v);
 }
 
 std::string NoiseText(const AbComparison& c) {
   if (!c.noise) return "\u2014";
-  return c.scale == AbScale::kRatio ? fmt::format("{:.1f} %", *c.noise * 100)
-                                    : fmt::format("{:.2f} pp", *c.noise * 100);
+  return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.noise * 100, 1) + " %"
+                                    : detail::FormatFixed(*c.noise * 100, 2) + " pp";
 }
 
 bool Significant(const AbComparison& c) {

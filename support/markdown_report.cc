@@ -230,7 +230,7 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
     }
     std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
                                                   : "— (seed steps: no confirmation)";
-    std::string resolution = r->search_resolution ? fmt::format("{:.1f} %", *r->search_resolution * 100)
+    std::string resolution = r->search_resolution ? detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
                                                   : (r->ceiling_reached ? "none (ceiling)" : "none (no step failed)");
     std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
     if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
@@ -260,7 +260,7 @@ void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results,
   for (const Ratio& x : ratios) {
     bool rps = x.metric == "rps";
     AppendRow(out, {x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
-                rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), fmt::format("{:.2f}x", x.ratio)});
+                rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), detail::FormatFixed(x.ratio, 2) + "x"});
   }
   out += "\n";
 }
@@ -389,8 +389,8 @@ void ResourcesSection(std::string& out, const std::vector<ScenarioResult>& resul
          "|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : results) {
     for (const ServiceUsage& u : r.sut_usage) {
-      AppendRow(out, {r.id, u.service, std::to_string(u.processes), fmt::format("{:.2f}", u.cpu_cores),
-                  fmt::format("{:.1f}", u.rss_mib), fmt::format("{:.1f}", u.rss_peak_mib)});
+      AppendRow(out, {r.id, u.service, std::to_string(u.processes), detail::FormatFixed(u.cpu_cores, 2),
+                  detail::FormatFixed(u.rss_mib, 1), detail::FormatFixed(u.rss_peak_mib, 1)});
     }
   }
   out += "\n";

@@ -302,7 +302,7 @@ std::string DescribeRatioCheck(const RatioCheck& c) {
   std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
   std::string s = fmt::format("{} = {}", c.metric, measured);
   if (!std::isnan(c.measured) && !std::isnan(c.base) && c.base != 0) {
-    s += fmt::format(" = {:.2f} x {}", c.measured / c.base, c.ratio_to);
+    s += fmt::format(" = {} x {}", detail::FormatFixed(c.measured / c.base, 2), c.ratio_to);
   }
   if (std::isnan(c.base)) {
     return s + fmt::format(" (limit {} {} x {}, which was not measured)", c.op, detail::FormatNumber(c.factor),
