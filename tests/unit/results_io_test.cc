@@ -263,6 +263,40 @@ TEST(ResultsIo, SaveAndLoadThroughAFile) {
   EXPECT_NE(unwritable.error().message.find("/nonexistent-dir/x.json"), std::string::npos);
 }
 
+// A result read back must be one a run can have measured: a latency that is
+// 0, subnormal, above 1e15 µs or out of order, or an error rate above 1, is
+// refused naming the key (as in baseline-denormal-huge.json, ../shared/cases).
+TEST(ResultsIo, ImplausibleNumbersReadBackAreRefusedNamingTheKey) {
+  const json good = json::parse(ScenarioResultToJson(SampleRun()[0]));
+  struct Bad {
+    const char* key;
+    json value;
+    const char* fragment;
+  };
+  for (const Bad& b : {Bad{"p50", 0, "scenario.load.latency_us.p50: 0 is not > 0"},
+                       Bad{"p90", 5e-324, "scenario.load.latency_us.p90: 4.94e-324 is subnormal"},
+                       Bad{"p99", 1e308, "scenario.load.latency_us.p99: 1e+308 is above 1e+15"},
+                       Bad{"p999", 1, "scenario.load.latency_us.p999: 1 µs is below p99's 446 µs"},
+                       Bad{"max", -1, "scenario.load.latency_us.max: -1 is below 0"}}) {
+    json d = good;
+    d["scenario"]["load"]["latency_us"][b.key] = b.value;
+    auto r = ScenarioResultFromJson(d.dump(), "x.json");
+    ASSERT_FALSE(r.ok()) << b.key;
+    EXPECT_NE(r.error().message.find(b.fragment), std::string::npos) << r.error().message;
+  }
+  json d = good;
+  d["scenario"]["load"]["error_rate"] = 2;
+  auto r = ScenarioResultFromJson(d.dump(), "x.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("scenario.load.error_rate: 2 is above 1"), std::string::npos) << r.error().message;
+  // Nothing completed: the zeros the parsers give read back.
+  d = good;
+  d["scenario"]["load"]["requests"] = 0;
+  d["scenario"]["load"]["latency_us"] = {{"p50", 0}, {"p90", 0}, {"p99", 0}, {"p999", 0}, {"max", 0}};
+  auto zero = ScenarioResultFromJson(d.dump(), "x.json");
+  EXPECT_TRUE(zero.ok()) << zero.error().message;
+}
+
 // bench-dir-with-esc.sh (../shared/cases): a BENCH_DIR whose name holds ESC
 // (0x1B) and SOH (0x01), and a failing check whose message is ANSI-coloured.
 // RapidJSON 1.1.0's SSE2 scan wrote the ESC raw, the scenario's file was not
