@@ -148,7 +148,8 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
     if (!scale) throw JsonFieldError{JoinPath(mp, "scale") + ": expected ratio or absolute"};
     if (!better) throw JsonFieldError{JoinPath(mp, "better") + ": expected lower or higher"};
     if (!verdict) {
-      throw JsonFieldError{JoinPath(mp, "verdict") + ": expected n/a, insufficient, no_difference, b_worse or b_better"};
+      throw JsonFieldError{JoinPath(mp, "verdict") +
+                           ": expected n/a, insufficient, no_difference, b_worse, b_better or not_estimable"};
     }
     c.scale = *scale;
     c.better = *better;
@@ -194,7 +195,9 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
   out += side("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
   out += "\nRuns alternate A B A B on freshly started edges; delta = exp(mean ln(B/A)) − 1 over the pairs "
          "(errors: mean B − A in percentage points) with a 95 % Student-t CI; significant when the CI "
-         "excludes 0 and |delta| exceeds the larger min–max spread of either side.\n";
+         "excludes 0 and |delta| exceeds the larger min–max spread of either side. Never significant: pairs whose "
+         "differences vary by no more than rounding to the resolution (1 µs, one request) can make them (the CI is "
+         "not estimable), or a difference within that resolution.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
     out += fmt::format("\n### {}\n\n{}\n\n", detail::MarkdownCell(r.id),
@@ -223,7 +226,9 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
   out += "  Runs alternate A B A B ..., each on a freshly started edge after the warmup; run i of A and of B\n"
          "  form pair i. delta = exp(mean ln(B/A)) \u2212 1 over the pairs (errors: mean B \u2212 A, percentage\n"
          "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
-         "  the noise (the larger relative min\u2013max spread of the two sides' own runs).\n";
+         "  the noise (the larger relative min\u2013max spread of the two sides' own runs); never when the pairs'\n"
+         "  differences vary by no more than rounding to the resolution (1 \u00b5s, one request) can make them\n"
+         "  (\"not estimable\"), or the difference is within that resolution.\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
   constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;
