@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
-#include <cctype>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "support/ab_report.h"

@@ -109,7 +109,6 @@ INSTANTIATE_TEST_SUITE_P(
                       // -8446744073709521616 ms, 1e300 ran `wrk -d-9223372036854775808s`.
                       BadValue{"LATENCY_DUR", "1e16", "1e+16 is above 1000000000 (expected seconds > 0"},
                       BadValue{"LATENCY_DUR", "1e300", "1e+300 is above 1000000000"},
-                      BadValue{"LATENCY_DUR", "1e999", "not a number"},
                       BadValue{"LATENCY_DUR", "5e-324", "is subnormal"},
                       BadValue{"WARMUP_DUR", "1e16", "is above 1000000000"},
                       BadValue{"STEP_DUR", "1e300", "is above 1000000000"},
@@ -153,8 +152,11 @@ TEST(Config, DurationsThatCannotFinishWithinTheCtestTimeoutAreRefused) {
     auto c = LoadConfig(Inputs(env));
     EXPECT_TRUE(c.ok()) << c.error().message;
   }
-  // Not under ctest: only the types' bounds apply.
+  // Not under ctest: only the types' bounds apply; beyond a double is not a number.
   EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_DUR", "86400"}})).ok());
+  auto inf = LoadConfig(Inputs({{"LATENCY_DUR", "1e999"}}));
+  ASSERT_FALSE(inf.ok());
+  EXPECT_NE(inf.error().message.find("LATENCY_DUR='1e999': not a number"), std::string::npos) << inf.error().message;
 }
 
 TEST(Config, RejectsPortClash) {

@@ -175,11 +175,8 @@ void ExpectTextAsWritten(const std::vector<ScenarioResult>& run, const RunMeta& 
   }
 }
 
-TEST(MarkdownGfm, GoldenReportShowsTextAsWritten) {
-  Reference ref = testing_samples::TestReference();
-  ExpectTextAsWritten(testing_samples::GoldenRun(), testing_samples::SampleMeta(), &ref);
-}
-
+// The recorded local run (fixtures/report/recorded_local_run.json) as if its
+// profile had been thresholds-name-backslash-pipe.json saved as prof\|x.json.
 TEST(MarkdownGfm, RecordedRunShowsTextAsWritten) {
   const std::string path = testing_golden::FixturesDir() + "/report/recorded_local_run.json";
   auto text = detail::ReadTextFile(path);
@@ -188,17 +185,20 @@ TEST(MarkdownGfm, RecordedRunShowsTextAsWritten) {
   ASSERT_TRUE(rec.ok()) << rec.error().message;
   auto ref = LoadReference(FVBENCH_SOURCE_DIR "/reference.json");
   ASSERT_TRUE(ref.ok()) << ref.error().message;
+  rec->meta.thresholds_profile = "/path/to/fvbench/thresholds/prof\\|x.json";
   ExpectTextAsWritten(rec->scenarios, rec->meta, &*ref);
 }
 
-// Messages, notes, step verdicts, validity details and the environment with
-// every character GFM gives a meaning to.
-TEST(MarkdownGfm, TrickyTextEverywhereShowsAsWritten) {
-  auto run = testing_samples::SampleRunAllMeasured();
-  run[2].measured = false;
+// The golden run (fixtures/golden/report.md) with every character GFM gives
+// a meaning to in its messages, notes, step verdicts, validity details and
+// environment.
+TEST(MarkdownGfm, GoldenRunWithTrickyTextShowsTextAsWritten) {
+  auto run = testing_samples::GoldenRun();
+  ASSERT_EQ(run[2].id, "latency.reverse_proxy");
   run[2].error = "edge said *x* [a](b) `x` <b>y</b> a|b prof\\|x ~~s~~ $m$\nsecond ``` line";
   run[0].notes = kTricky;
   run[1].error = "after: _u_ & &amp;";
+  ASSERT_EQ(run[3].id, "throughput.simple");
   for (size_t i = 0; i < run[3].steps.size(); ++i) run[3].steps[i].verdict = kTricky[i % kTricky.size()];
   run[4].validity = {{"loadgen_cpu", false, false, "<=", 0.97, 0.8, "cpus *0-1* [busy](x) |"}};
   RunMeta meta = testing_samples::SampleMeta();
