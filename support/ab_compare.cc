@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "support/repeats.h"
@@ -54,6 +55,33 @@ std::string Signed(double v, int decimals) {
 
 // A value in a reason: "not measured" for NaN (never "nan" in a report).
 std::string Shown(double v) { return std::isnan(v) ? "not measured" : fmt::format("{}", v); }
+
+// An amount in the metric's unit, for reasons: "1 µs", "0.11 pp", "0.33 RPS", "0.0033 cores".
+std::string Amount(const std::string& metric, double v) {
+  if (metric == "error_rate") return fmt::format("{:.2g} pp", v * 100);
+  if (metric == "achieved_rps") return fmt::format("{:.2g} RPS", v);
+  if (metric == "fv_cpu_cores") return fmt::format("{:.2g} cores", v);
+  return fmt::format("{:.3g} µs", v);
+}
+
+// Why the paired differences carry no interval, or "" when they do: they
+// vary by no more than rounding to `res` can make them vary (ab_compare.h).
+std::string WhyNotEstimable(const AbMetricSpec& spec, const std::vector<double>& a, const std::vector<double>& b,
+                            const std::vector<double>& d) {
+  auto [lo, hi] = std::minmax_element(d.begin(), d.end());
+  const double spread = *hi - *lo;
+  double allowance = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    double r = spec.scale == AbScale::kRatio ? spec.resolution / a[i] + spec.resolution / b[i] : 2 * spec.resolution;
+    allowance = std::max(allowance, r);
+  }
+  if (spread > allowance) return "";
+  if (spread == 0 && d[0] == 0) return "A and B are identical in every pair: no spread to estimate an interval from";
+  if (spread == 0) return "every pair differs by the same amount: no spread to estimate an interval from";
+  return fmt::format("the pairs' differences vary by no more than rounding to the measurement's resolution ({}) "
+                     "can make them: no interval can be estimated",
+                     Amount(spec.name, spec.resolution));
+}
 
 }  // namespace
 
@@ -113,14 +141,32 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
     c.reason = "one pair: a confidence interval needs at least 2";
     return c;
   }
+  double na = SideNoise(a, spec.scale), nb = SideNoise(b, spec.scale);
+  c.noise = std::max(std::isnan(na) ? 0.0 : na, std::isnan(nb) ? 0.0 : nb);
+  // The difference in the metric's unit, against the resolution.
+  std::vector<double> diff(n);
+  for (size_t i = 0; i < n; ++i) diff[i] = b[i] - a[i];
+  const double mean_diff = Mean(diff);
+  const bool within_resolution = std::fabs(mean_diff) <= spec.resolution;
+  const std::string at_resolution =
+      within_resolution && spec.resolution > 0
+          ? fmt::format("the difference, {}{}, is within the measurement's resolution ({})", mean_diff < 0 ? "-" : "+",
+                        Amount(spec.name, std::fabs(mean_diff)), Amount(spec.name, spec.resolution))
+          : "";
+  if (std::string why = WhyNotEstimable(spec, a, b, d); !why.empty()) {
+    c.verdict = AbVerdict::kNotEstimable;
+    c.reason = at_resolution.empty() ? why : why + "; " + at_resolution;
+    return c;
+  }
   const double half = StudentT975(static_cast<int>(n) - 1) * StdDev(d) / std::sqrt(static_cast<double>(n));
   c.ci_low = back(mean - half);
   c.ci_high = back(mean + half);
-  double na = SideNoise(a, spec.scale), nb = SideNoise(b, spec.scale);
-  c.noise = std::max(std::isnan(na) ? 0.0 : na, std::isnan(nb) ? 0.0 : nb);
   const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
   const bool above_noise = std::fabs(*c.delta) > *c.noise;
-  if (excludes_zero && above_noise) {
+  if (within_resolution && spec.resolution > 0) {
+    c.verdict = AbVerdict::kNoDifference;
+    c.reason = at_resolution;
+  } else if (excludes_zero && above_noise) {
     const bool b_higher = *c.delta > 0;
     const bool worse = (spec.better == AbBetter::kLower) == b_higher;
     c.verdict = worse ? AbVerdict::kBWorse : AbVerdict::kBBetter;
@@ -133,10 +179,10 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
 
 const std::vector<AbMetricSpec>& AbMetrics() {
   static const std::vector<AbMetricSpec> kMetrics = {
-      {"p50_us", AbScale::kRatio, AbBetter::kLower},
-      {"p90_us", AbScale::kRatio, AbBetter::kLower},
-      {"p99_us", AbScale::kRatio, AbBetter::kLower},
-      {"p999_us", AbScale::kRatio, AbBetter::kLower},
+      {"p50_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p90_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p99_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p999_us", AbScale::kRatio, AbBetter::kLower, 1},
       {"error_rate", AbScale::kAbsolute, AbBetter::kLower},
       {"achieved_rps", AbScale::kRatio, AbBetter::kHigher},
       {"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower},
@@ -159,8 +205,25 @@ std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
     }
     return v;
   };
+  // The coarsest resolution over the runs of both sides (ab_compare.h); 0
+  // when a run completed nothing or has no duration.
+  uint64_t fewest = UINT64_MAX;
+  double shortest = std::numeric_limits<double>::infinity();
+  for (const AbSide* s : {&a, &b}) {
+    for (const LoadResult& r : s->runs) {
+      fewest = std::min(fewest, r.requests);
+      shortest = std::min(shortest, r.duration_s);
+    }
+  }
+  const bool counted = fewest > 0 && fewest != UINT64_MAX;
+  const bool timed = shortest > 0 && std::isfinite(shortest);
   std::vector<AbComparison> out;
-  for (const AbMetricSpec& m : AbMetrics()) out.push_back(CompareAb(m, values(a, m.name), values(b, m.name)));
+  for (AbMetricSpec m : AbMetrics()) {
+    if (m.name == "error_rate") m.resolution = counted ? 1.0 / static_cast<double>(fewest) : 0;
+    if (m.name == "achieved_rps") m.resolution = timed ? 1.0 / shortest : 0;
+    if (m.name == "fv_cpu_cores") m.resolution = timed ? 0.01 / shortest : 0;  // one 10 ms tick (USER_HZ 100)
+    out.push_back(CompareAb(m, values(a, m.name), values(b, m.name)));
+  }
   return out;
 }
 
@@ -171,6 +234,7 @@ std::string AbDeltaText(const AbComparison& c) {
 }
 
 std::string AbCiText(const AbComparison& c) {
+  if (c.verdict == AbVerdict::kNotEstimable) return "not estimable";
   if (!c.ci_low || !c.ci_high) return "\u2014";
   if (c.scale == AbScale::kRatio) return fmt::format("{}..{} %", Signed(*c.ci_low * 100, 1), Signed(*c.ci_high * 100, 1));
   return fmt::format("{}..{} pp", Signed(*c.ci_low * 100, 2), Signed(*c.ci_high * 100, 2));
@@ -184,6 +248,8 @@ std::string AbVerdictText(const AbComparison& c) {
       return fmt::format("not enough pairs (n={})", c.pairs);
     case AbVerdict::kNoDifference:
       return "no significant difference";
+    case AbVerdict::kNotEstimable:
+      return "not estimable (" + c.reason + ")";
     case AbVerdict::kBWorse:
     case AbVerdict::kBBetter: {
       auto [worse, better] = Words(c.metric);
@@ -208,6 +274,7 @@ const char* AbVerdictName(AbVerdict v) {
     case AbVerdict::kNoDifference: return "no_difference";
     case AbVerdict::kBWorse: return "b_worse";
     case AbVerdict::kBBetter: return "b_better";
+    case AbVerdict::kNotEstimable: return "not_estimable";
   }
   return "n/a";
 }
@@ -223,7 +290,7 @@ std::optional<AbBetter> AbBetterFromName(const std::string& s) {
 }
 std::optional<AbVerdict> AbVerdictFromName(const std::string& s) {
   for (AbVerdict v : {AbVerdict::kNotApplicable, AbVerdict::kInsufficient, AbVerdict::kNoDifference,
-                      AbVerdict::kBWorse, AbVerdict::kBBetter}) {
+                      AbVerdict::kBWorse, AbVerdict::kBBetter, AbVerdict::kNotEstimable}) {
     if (s == AbVerdictName(v)) return v;
   }
   return std::nullopt;

@@ -21,6 +21,17 @@
 //   B differs from A by more than either side differs from itself. The verdict
 //   then says which way, using the metric's direction (lower or higher is
 //   better): kBWorse / kBBetter.
+//   Evidence comes first (n >= 2):
+//     - NOT ESTIMABLE (kNotEstimable, no CI; never significant) when the d_i
+//       do not vary by more than rounding to the measurement's resolution
+//       can make them: max d - min d <= max over the pairs of res / A_i +
+//       res / B_i (ratio scale) or 2 x res (absolute scale), with `res` the
+//       spec's resolution; with none known (0), when every d_i is the same.
+//       A zero-width interval from rounded values (129 µs vs 130 µs in every
+//       pair) is not evidence of a difference.
+//     - A difference at or below the resolution, |mean (B_i - A_i)| <= res in
+//       the metric's unit, is never significant (kNoDifference, the reason
+//       says so).
 //   Not computed (verdict kNotApplicable, delta/CI empty, reason set):
 //     ratio scale with a value <= 0 or not finite in a pair (e.g. a latency of 0:
 //     nothing measured), absolute scale with every value 0 on both sides
@@ -39,12 +50,18 @@ namespace fvbench {
 
 enum class AbScale { kRatio, kAbsolute };
 enum class AbBetter { kLower, kHigher };
-enum class AbVerdict { kNotApplicable, kInsufficient, kNoDifference, kBWorse, kBBetter };
+enum class AbVerdict { kNotApplicable, kInsufficient, kNoDifference, kBWorse, kBBetter, kNotEstimable };
 
 struct AbMetricSpec {
-  std::string name;  // "p99_us", "error_rate", "achieved_rps", "fv_cpu_cores", ...
+  std::string name;  // "p50_us", "error_rate", "achieved_rps", "fv_cpu_cores", ...
   AbScale scale = AbScale::kRatio;
   AbBetter better = AbBetter::kLower;
+  // The smallest step the metric is measured in, in its unit: 1 µs for
+  // latencies (wrk reports whole µs), one request / the run's requests for
+  // the error rate, one request / the run's seconds for the achieved rate,
+  // one 10 ms clock tick / the run's seconds for CPU cores. 0 = not known
+  // (then only exact ties count as no spread).
+  double resolution = 0;
 };
 
 struct AbComparison {
@@ -69,8 +86,10 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a, c
 double StudentT975(int dof);
 
 // The metrics compared per run, in display order: p50_us p90_us p99_us
-// p999_us (lower is better), error_rate (absolute, lower), achieved_rps
-// (higher), fv_cpu_cores (lower: edge's CPU at the same rate is its work).
+// p999_us (lower is better; resolution 1 µs), error_rate (absolute, lower),
+// achieved_rps (higher), fv_cpu_cores (lower: edge's CPU at the same rate is
+// its work); the last three's resolution depends on the runs and is set by
+// CompareAbRuns.
 const std::vector<AbMetricSpec>& AbMetrics();
 
 // One side of an A/B scenario: what ran and the runs it measured, in order.
@@ -95,20 +114,25 @@ struct AbResult {
   std::string error;       // why the A/B part stopped early ("" when all pairs ran)
 };
 
-// Every metric of AbMetrics() over the runs of the two sides.
+// Every metric of AbMetrics() over the runs of the two sides, each with its
+// resolution from the runs (the coarsest: the run with the fewest requests,
+// the shortest run; 0 when a run has none).
 std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b);
 
 // Short texts for reports:
 //   AbVerdictText: "no significant difference", "B slower by 12.3 % (CI 8.1..16.6 %)",
 //   "B faster by ...", "B uses more CPU by ...", "B has more errors by 0.50 pp (CI ...)",
-//   "n/a (no errors on either side)", "not enough pairs (n=1)".
+//   "n/a (no errors on either side)", "not enough pairs (n=1)",
+//   "not estimable (every pair differs by the same amount, +1 µs: ...)".
 std::string AbVerdictText(const AbComparison& c);
 // delta as "+12.3 %" / "−4.0 %" (ratio) or "+0.50 pp" (absolute); "n/a" when empty.
 std::string AbDeltaText(const AbComparison& c);
-// "+8.1..+16.6 %" / "+0.20..+0.80 pp"; "—" when empty.
+// "+8.1..+16.6 %" / "+0.20..+0.80 pp"; "not estimable" for kNotEstimable;
+// "—" when empty.
 std::string AbCiText(const AbComparison& c);
 // Stable names for JSON: "ratio"/"absolute", "lower"/"higher",
-// "n/a"/"insufficient"/"no_difference"/"b_worse"/"b_better"; and back (nullopt when unknown).
+// "n/a"/"insufficient"/"no_difference"/"b_worse"/"b_better"/"not_estimable";
+// and back (nullopt when unknown).
 const char* AbScaleName(AbScale s);
 const char* AbBetterName(AbBetter b);
 const char* AbVerdictName(AbVerdict v);

@@ -8,6 +8,7 @@
 
 #include "support/json_fields.h"
 #include "support/json_writer.h"
+#include "support/markdown_text.h"
 #include "support/results_io.h"
 #include "support/units_format.h"
 
@@ -70,14 +71,14 @@ std::string Value(const std::string& m, double v) {
   if (!std::isfinite(v)) return "\u2014";
   if (m == "error_rate") return detail::FormatPercent(v);
   if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
-  if (m == "fv_cpu_cores") return fmt::format("{:.2f} cores", v);
+  if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
   return detail::FormatUs(v);
 }
 
 std::string NoiseText(const AbComparison& c) {
   if (!c.noise) return "\u2014";
-  return c.scale == AbScale::kRatio ? fmt::format("{:.1f} %", *c.noise * 100)
-                                    : fmt::format("{:.2f} pp", *c.noise * 100);
+  return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.noise * 100, 1) + " %"
+                                    : detail::FormatFixed(*c.noise * 100, 2) + " pp";
 }
 
 bool Significant(const AbComparison& c) {
@@ -147,7 +148,8 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
     if (!scale) throw JsonFieldError{JoinPath(mp, "scale") + ": expected ratio or absolute"};
     if (!better) throw JsonFieldError{JoinPath(mp, "better") + ": expected lower or higher"};
     if (!verdict) {
-      throw JsonFieldError{JoinPath(mp, "verdict") + ": expected n/a, insufficient, no_difference, b_worse or b_better"};
+      throw JsonFieldError{JoinPath(mp, "verdict") +
+                           ": expected n/a, insufficient, no_difference, b_worse, b_better or not_estimable"};
     }
     c.scale = *scale;
     c.better = *better;
@@ -180,28 +182,35 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
   bool any = false;
   for (const ScenarioResult& r : results) any = any || r.ab.has_value();
   if (!any) return "";
+  using detail::MarkdownCodeSpan;
   auto side = [](const char* name, const std::string& src, const std::string& ref, const std::string& commit,
                  const std::string& policies) {
-    return fmt::format("- **{}**: edge `{}`{}{}, policies `{}`\n", name, src.empty() ? "?" : src,
-                       ref.empty() ? "" : " ref `" + ref + "`", commit.empty() ? "" : " at `" + commit + "`",
-                       policies.empty() ? "?" : policies);
+    return fmt::format("- **{}**: edge {}{}{}, policies {}\n", name, MarkdownCodeSpan(src.empty() ? "?" : src),
+                       ref.empty() ? "" : " ref " + MarkdownCodeSpan(ref),
+                       commit.empty() ? "" : " at " + MarkdownCodeSpan(commit),
+                       MarkdownCodeSpan(policies.empty() ? "?" : policies));
   };
   std::string out = "## A/B comparison\n\n";
   out += side("A", meta.edge_source, meta.edge_ref, meta.edge_commit, meta.policy_dir);
   out += side("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
   out += "\nRuns alternate A B A B on freshly started edges; delta = exp(mean ln(B/A)) − 1 over the pairs "
          "(errors: mean B − A in percentage points) with a 95 % Student-t CI; significant when the CI "
-         "excludes 0 and |delta| exceeds the larger min–max spread of either side.\n";
+         "excludes 0 and |delta| exceeds the larger min–max spread of either side. Never significant: pairs whose "
+         "differences vary by no more than rounding to the resolution (1 µs, one request) can make them (the CI is "
+         "not estimable), or a difference within that resolution.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
-    out += fmt::format("\n### {}\n\n{}\n\n", r.id, r.ab->method.empty() ? "?" : r.ab->method);
-    if (!r.ab->error.empty()) out += "Stopped early: " + r.ab->error + "\n\n";
+    out += fmt::format("\n### {}\n\n{}\n\n", detail::MarkdownCell(r.id),
+                       detail::MarkdownCell(r.ab->method.empty() ? "?" : r.ab->method));
+    if (!r.ab->error.empty()) out += "Stopped early: " + detail::MarkdownCell(r.ab->error) + "\n\n";
     out += "| metric | A median | B median | delta | 95 % CI | noise | verdict |\n|---|---|---|---|---|---|---|\n";
     for (const AbComparison& c : r.ab->metrics) {
-      std::string verdict = AbVerdictText(c);
+      using detail::MarkdownCell;
+      std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MetricLabel(c.metric), Value(c.metric, c.a_median),
-                         Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c), NoiseText(c), verdict);
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(MetricLabel(c.metric)),
+                         MarkdownCell(Value(c.metric, c.a_median)), MarkdownCell(Value(c.metric, c.b_median)),
+                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(NoiseText(c)), verdict);
     }
   }
   return out;
@@ -217,7 +226,9 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
   out += "  Runs alternate A B A B ..., each on a freshly started edge after the warmup; run i of A and of B\n"
          "  form pair i. delta = exp(mean ln(B/A)) \u2212 1 over the pairs (errors: mean B \u2212 A, percentage\n"
          "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
-         "  the noise (the larger relative min\u2013max spread of the two sides' own runs).\n";
+         "  the noise (the larger relative min\u2013max spread of the two sides' own runs); never when the pairs'\n"
+         "  differences vary by no more than rounding to the resolution (1 \u00b5s, one request) can make them\n"
+         "  (\"not estimable\"), or the difference is within that resolution.\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
   constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;

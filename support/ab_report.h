@@ -11,7 +11,7 @@
 //    "metrics": [{"metric", "scale": "ratio"|"absolute", "better": "lower"|"higher",
 //                 "pairs", "a_median", "b_median",
 //                 "delta", "ci_low", "ci_high", "noise": number or null,
-//                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better",
+//                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better"|"not_estimable",
 //                 "verdict_text": str (derived, ignored on read), "reason": str}]}
 // Reading throws detail::JsonFieldError naming the key path (json_fields.h).
 #pragma once

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <algorithm>
@@ -11,11 +12,18 @@
 #include <set>
 
 #include "support/load_result.h"
+#include "support/plausible.h"
+#include "support/scenario_time.h"
+#include "support/units_format.h"
+#include "support/validity.h"
 
 extern char** environ;
 
 namespace fvbench {
 namespace {
+
+// 20 -> "20", 0.5 -> "0.5", 1e9 -> "1000000000".
+std::string FormatShort(double v) { return detail::FormatNumber(v); }
 
 class Reader {
  public:
@@ -31,16 +39,21 @@ class Reader {
     return it != env_.end() && !it->second.empty();
   }
 
-  Result<double> positive(const char* name, double def, const char* what) const {
+  // A number > 0 and at most `hi` (plausible.h: what the integer types the
+  // value ends up in hold), neither subnormal nor out of range.
+  Result<double> positive(const char* name, double def, double hi, const char* what) const {
     if (!has(name)) return def;
     const std::string& s = env_.at(name);
-    errno = 0;
     char* end = nullptr;
     double v = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+    // (An underflow, ERANGE with a subnormal or 0, is named below.)
+    if (end == s.c_str() || *end != '\0' || !std::isfinite(v)) {
       return Error{fmt::format("{}='{}': not a number (expected {})", name, s, what)};
     }
     if (v <= 0) return Error{fmt::format("{}='{}': must be > 0 (expected {})", name, s, what)};
+    if (std::string why = WhyNotPositive(v, hi); !why.empty()) {
+      return Error{fmt::format("{}='{}': {} (expected {}, at most {})", name, s, why, what, FormatShort(hi))};
+    }
     return v;
   }
 
@@ -83,9 +96,6 @@ std::string CheckCpuList(const std::string& s) {
     ++i;
   }
 }
-
-// 20 -> "20", 0.5 -> "0.5".
-std::string FormatShort(double v) { return fmt::format("{}", v); }
 
 // A/B mode (config.h): FVBENCH_AB and the *_B variables, each B value
 // validated like A's. REPEAT: default 5 in A/B mode, at least 3.
@@ -168,7 +178,7 @@ Result<void> LoadAbConfig(const ConfigInputs& in, const Reader& r, Config& c) {
     }
   }
   if (r.has("AB_RATE_FRACTION")) {
-    auto v = r.positive("AB_RATE_FRACTION", c.ab_rate_fraction, "a fraction of A's maximum, 0 < x <= 1");
+    auto v = r.positive("AB_RATE_FRACTION", c.ab_rate_fraction, DBL_MAX, "a fraction of A's maximum, 0 < x <= 1");
     if (!v) return v.error();
     if (*v > 1) {
       return Error{fmt::format("AB_RATE_FRACTION='{}': must be <= 1 (a fraction of A's searched maximum)",
@@ -177,6 +187,22 @@ Result<void> LoadAbConfig(const ConfigInputs& in, const Reader& r, Config& c) {
     c.ab_rate_fraction = *v;
   }
   return Ok();
+}
+
+// FVBENCH_SCENARIO_TIMEOUT_S (CTest sets it from the cache variable
+// FVBENCH_SCENARIO_TIMEOUT, the scenarios' TIMEOUT): the durations must let
+// every scenario finish within it (scenario_time.h). Unset: not under ctest,
+// nothing to check.
+Result<void> LoadScenarioTimeout(const EnvMap& env, const Reader& r, Config& c) {
+  if (!r.has("FVBENCH_SCENARIO_TIMEOUT_S")) return Ok();
+  auto t = r.positive("FVBENCH_SCENARIO_TIMEOUT_S", 0, kMaxPhaseSeconds,
+                      "seconds > 0, the scenarios' ctest TIMEOUT (set by CTest from FVBENCH_SCENARIO_TIMEOUT)");
+  if (!t) return t.error();
+  c.scenario_timeout_s = *t;
+  // QUIET_TIMEOUT is validated with the other validity variables (validity.h).
+  auto vp = ValidityParamsFromEnv(env);
+  const double quiet = vp ? vp->quiet_timeout_s : ValidityParams{}.quiet_timeout_s;
+  return CheckScenarioTimeout(c, c.scenario_timeout_s, quiet);
 }
 
 }  // namespace
@@ -238,20 +264,24 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
                              c.fv_port, c.backend_port, c.nginx_port)};
   }
 
-  struct Num { const char* name; double* out; double def; const char* what; double scale; };
+  // Durations, budgets and rates end up in integer types (wrk -d seconds,
+  // k6 nanoseconds, timeouts in ms, k6's rate): plausible.h's bounds keep
+  // every one of them in range.
+  struct Num { const char* name; double* out; double def; double hi; const char* what; };
+  constexpr double kMaxS = kMaxPhaseSeconds, kMaxRps = kMaxRateRps;
   double slo_ms = c.throughput_slo_p99_us / 1000.0;
   for (const Num& n : {
-           Num{"LATENCY_RPS", &c.latency_rps, c.latency_rps, "requests per second > 0", 1},
-           Num{"LATENCY_DUR", &c.latency_dur_s, c.latency_dur_s, "seconds > 0", 1},
-           Num{"THROUGHPUT_SEARCH_MAX", &c.throughput_search_max, c.throughput_search_max,
-               "requests per second > 0", 1},
-           Num{"STEP_DUR", &c.step_dur_s, c.step_dur_s, "seconds > 0", 1},
-           Num{"THROUGHPUT_SLO_P99_MS", &slo_ms, slo_ms, "milliseconds > 0", 1},
-           Num{"HEALTH_TIMEOUT", &c.health_timeout_s, c.health_timeout_s, "seconds > 0", 1},
+           Num{"LATENCY_RPS", &c.latency_rps, c.latency_rps, kMaxRps, "requests per second > 0"},
+           Num{"LATENCY_DUR", &c.latency_dur_s, c.latency_dur_s, kMaxS, "seconds > 0"},
+           Num{"THROUGHPUT_SEARCH_MAX", &c.throughput_search_max, c.throughput_search_max, kMaxRps,
+               "requests per second > 0"},
+           Num{"STEP_DUR", &c.step_dur_s, c.step_dur_s, kMaxS, "seconds > 0"},
+           Num{"THROUGHPUT_SLO_P99_MS", &slo_ms, slo_ms, kMaxLatencyUs / 1000, "milliseconds > 0"},
+           Num{"HEALTH_TIMEOUT", &c.health_timeout_s, c.health_timeout_s, kMaxS, "seconds > 0"},
        }) {
-    auto v = r.positive(n.name, n.def, n.what);
+    auto v = r.positive(n.name, n.def, n.hi, n.what);
     if (!v) return v.error();
-    *n.out = *v * n.scale;
+    *n.out = *v;
   }
   c.throughput_slo_p99_us = slo_ms * 1000.0;
   std::string search = r.str("THROUGHPUT_SEARCH", "bisect");
@@ -260,15 +290,15 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   else return Error{fmt::format("THROUGHPUT_SEARCH='{}': expected bisect or seed", search)};
   c.confirm_dur_s = 2 * c.step_dur_s;
   for (const Num& n : {
-           Num{"THROUGHPUT_START", &c.throughput_start, 0, "requests per second > 0", 1},
-           Num{"THROUGHPUT_RESOLUTION", &c.throughput_resolution, c.throughput_resolution,
-               "a fraction of the rate, 0 < x <= 0.5", 1},
-           Num{"CONFIRM_DUR", &c.confirm_dur_s, c.confirm_dur_s, "seconds > 0", 1},
-           Num{"THROUGHPUT_BUDGET_S", &c.throughput_budget_s, c.throughput_budget_s, "seconds > 0", 1},
+           Num{"THROUGHPUT_START", &c.throughput_start, 0, kMaxRps, "requests per second > 0"},
+           Num{"THROUGHPUT_RESOLUTION", &c.throughput_resolution, c.throughput_resolution, DBL_MAX,
+               "a fraction of the rate, 0 < x <= 0.5"},  // <= 0.5: below, naming the limit
+           Num{"CONFIRM_DUR", &c.confirm_dur_s, c.confirm_dur_s, kMaxS, "seconds > 0"},
+           Num{"THROUGHPUT_BUDGET_S", &c.throughput_budget_s, c.throughput_budget_s, kMaxS, "seconds > 0"},
        }) {
-    auto v = r.positive(n.name, n.def, n.what);
+    auto v = r.positive(n.name, n.def, n.hi, n.what);
     if (!v) return v.error();
-    *n.out = *v * n.scale;
+    *n.out = *v;
   }
   if (c.throughput_resolution > 0.5) {
     return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
@@ -295,7 +325,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
       in.env.at("WARMUP_DUR").find_first_not_of("0.") == std::string::npos) {
     c.warmup_dur_s = 0;
   } else {
-    auto v = r.positive("WARMUP_DUR", c.warmup_dur_s, "seconds >= 0");
+    auto v = r.positive("WARMUP_DUR", c.warmup_dur_s, kMaxS, "seconds >= 0");
     if (!v) return v.error();
     c.warmup_dur_s = *v;
   }
@@ -473,6 +503,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     }
   }
   if (auto ab = LoadAbConfig(in, r, c); !ab) return ab.error();
+  if (auto t = LoadScenarioTimeout(in.env, r, c); !t) return t.error();
   return c;
 }
 

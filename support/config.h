@@ -48,6 +48,12 @@ struct Config {
   double confirm_dur_s = 40;              // CONFIRM_DUR, seconds; default 2 x STEP_DUR
   double throughput_budget_s = 120;       // THROUGHPUT_BUDGET_S, seconds of load per search (seed: 6 x 20 s)
 
+  // FVBENCH_SCENARIO_TIMEOUT_S: the scenarios' ctest TIMEOUT in seconds, set
+  // by CTest from the cache variable FVBENCH_SCENARIO_TIMEOUT (default 7200).
+  // LoadConfig refuses durations with which a scenario could not finish
+  // within it (scenario_time.h). 0: not run under ctest, not checked.
+  double scenario_timeout_s = 0;
+
   // REPEAT=n: each measured phase runs n times (latency: n phases back to
   // back after one warmup; throughput: n confirmation runs); the median is
   // reported and gated, with the min..max spread beside it. 1..100.
@@ -122,7 +128,13 @@ struct ConfigInputs {
 };
 
 // Err names the variable and the value, e.g.
-//   "LATENCY_RPS='10k': not a number (expected requests per second > 0)".
+//   "LATENCY_RPS='10k': not a number (expected requests per second > 0)",
+//   "LATENCY_DUR='1e16': 1e+16 is above 1000000000 (expected seconds > 0, at most 1000000000)".
+// Durations, budgets and timeouts are at most plausible.h's kMaxPhaseSeconds
+// (1e9 s), rates at most kMaxRateRps (1e9 RPS): what the integer types they
+// end up in hold (wrk -d seconds, k6 nanoseconds, timeouts in ms). Under
+// ctest (FVBENCH_SCENARIO_TIMEOUT_S set), durations with which a scenario
+// could not finish within its TIMEOUT are refused (scenario_time.h).
 Result<Config> LoadConfig(const ConfigInputs& in);
 
 // Convenience for binaries: snapshot of ::environ.

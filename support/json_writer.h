@@ -16,8 +16,10 @@
 //     readers turn null back into NaN).
 //   - String: UTF-8. A byte that is not part of valid UTF-8 is written as
 //     U+FFFD, so one odd byte in, e.g., an error-log excerpt cannot cost the
-//     whole results file (RFC 8259 section 8.1: JSON text is UTF-8). Control
-//     characters and NUL are escaped (\n, \u0000, ...).
+//     whole results file (RFC 8259 section 8.1: JSON text is UTF-8). Every
+//     control character 0x00-0x1F is escaped (\n, \u0000, \u001B, ...),
+//     in values and keys alike: RapidJSON's portable scan, not its SSE2 one
+//     (json_writer.cc says why).
 // Misuse RapidJSON detects (a value where a key is due, EndObject in an
 // array or EndArray in an object, a second root) and Take() of an unfinished
 // document throw std::logic_error: a bug in the caller, never a property of

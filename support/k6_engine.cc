@@ -14,7 +14,9 @@
 
 #include "support/jwt.h"
 #include "support/k6_summary.h"
+#include "support/plausible.h"
 #include "support/shell_quote.h"
+#include "support/units_format.h"
 
 namespace fvbench {
 namespace {
@@ -219,6 +221,15 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   };
   if (!FileSafe(spec.phase)) return bad("phase name must be non-empty [A-Za-z0-9._-], not starting with '.'");
   if (spec.url.empty()) return bad("no target URL");
+  // Before any conversion (std::lround of a larger rate is undefined): k6's
+  // duration is int64 nanoseconds, its rate an int64, the timeout below int64
+  // milliseconds; plausible.h's bounds fit all of them.
+  if (spec.duration_s > kMaxPhaseSeconds || spec.rate_rps > kMaxRateRps) {
+    return bad(fmt::format("duration {} s at {} RPS: above the longest phase ({} s) or the highest rate ({} RPS) "
+                           "fvbench plans",
+                           detail::FormatNumber(spec.duration_s), detail::FormatNumber(spec.rate_rps),
+                           detail::FormatNumber(kMaxPhaseSeconds), detail::FormatNumber(kMaxRateRps)));
+  }
   if (!std::isfinite(spec.rate_rps) || std::lround(spec.rate_rps) < 1) {
     return bad(fmt::format("rate {} req/s: k6 needs an integer rate >= 1", spec.rate_rps));
   }

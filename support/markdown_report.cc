@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "support/ab_report.h"
+#include "support/markdown_text.h"
 #include "support/ratios.h"
 #include "support/thresholds.h"
 #include "support/units_format.h"
@@ -15,49 +16,6 @@
 #include "support/verdict.h"
 
 namespace fvbench {
-
-namespace detail {
-
-namespace {
-bool IsMarkdownSpecial(char c) { return c == '|' || c == '`' || c == '<' || c == '\n' || c == '\r'; }
-}  // namespace
-
-void AppendMarkdownCell(std::string& out, const std::string& text) {
-  // Runs without a special character are appended whole (a per-character
-  // += is an out-of-line call; verdict cells hold "<" in every row).
-  const size_t start = out.size();
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = i;  // (std::string::find_first_of calls memchr per character)
-    while (j < text.size() && !IsMarkdownSpecial(text[j])) ++j;
-    out.append(text, i, j - i);
-    if (j == text.size()) break;
-    char c = text[j];
-    char next = j + 1 < text.size() ? text[j + 1] : '\0';
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '`') {
-      out += "\\`";
-    } else if (c == '<' && (std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' ||
-                            next == '?')) {
-      out += "&lt;";  // would open an HTML tag
-    } else if (c == '<') {
-      out += '<';
-    } else if (c == '\n') {
-      out += "<br>";
-    }  // '\r' is dropped
-    i = j + 1;
-  }
-  while (out.size() >= start + 4 && out.compare(out.size() - 4, 4, "<br>") == 0) out.resize(out.size() - 4);
-}
-
-std::string MarkdownCell(const std::string& text) {
-  std::string out;
-  AppendMarkdownCell(out, text);
-  return out;
-}
-
-}  // namespace detail
 
 namespace {
 
@@ -86,12 +44,26 @@ const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std
   return nullptr;
 }
 
-void AppendRow(std::string& out, const std::vector<std::string>& cells) {
+// One table cell: text shown as written, or (Strong) the report's own bold
+// verdict word.
+struct Cell {
+  Cell(const std::string& t) : text(t) {}  // NOLINT: every string is a cell
+  Cell(const char* t) : text(t) {}          // NOLINT
+  static Cell Strong(const char* t) {
+    Cell c(t);
+    c.strong = true;
+    return c;
+  }
+  std::string text;
+  bool strong = false;
+};
+
+void AppendRow(std::string& out, const std::vector<Cell>& cells) {
   out += '|';
-  for (const std::string& c : cells) {
-    out += ' ';
-    detail::AppendMarkdownCell(out, c);
-    out += " |";
+  for (const Cell& c : cells) {
+    out += c.strong ? " **" : " ";
+    detail::AppendMarkdownCell(out, c.text);
+    out += c.strong ? "** |" : " |";
   }
   out += '\n';
 }
@@ -153,7 +125,7 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
   out += fmt::format("### Latency @ {} RPS ({} s measured after {} s warmup)\n\n", FormatNumber(m.latency_rps),
                      FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
   if (cmp != nullptr) {
-    if (std::string w = LatencyLoadMismatch(*cmp, m.latency_rps); !w.empty()) out += "**Warning:** " + w + ".\n\n";
+    if (std::string w = LatencyLoadMismatch(*cmp, m.latency_rps); !w.empty()) out += "**Warning:** " + MarkdownCell(w) + ".\n\n";
   }
   out += "| Pct |";
   for (const Path& p : kLatencyPaths) out += fmt::format(" {} |", p.title);
@@ -167,7 +139,7 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
   constexpr Pct kPcts[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"}, {"p99.9", "p999_us"},
                            {"max", "max_us"}};
   for (const Pct& pct : kPcts) {
-    std::vector<std::string> cells = {pct.label};
+    std::vector<Cell> cells = {pct.label};
     for (const Path& p : kLatencyPaths) {
       const ScenarioResult* r = Find(results, p.id);
       if (r == nullptr || !r->measured) {
@@ -184,7 +156,7 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
     }
     AppendRow(out, cells);
   }
-  std::vector<std::string> errors = {"errors"}, achieved = {"achieved"};
+  std::vector<Cell> errors = {"errors"}, achieved = {"achieved"};
   for (const Path& p : kLatencyPaths) {
     const ScenarioResult* r = Find(results, p.id);
     if (r == nullptr || !r->measured) {
@@ -257,13 +229,17 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
     }
     std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
                                                   : "— (seed steps: no confirmation)";
-    std::string resolution = r->search_resolution ? fmt::format("{:.1f} %", *r->search_resolution * 100)
+    std::string resolution = r->search_resolution ? detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
                                                   : (r->ceiling_reached ? "none (ceiling)" : "none (no step failed)");
     std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
     if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
     AppendRow(out, {p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});
   }
   out += "\n";
+}
+
+// Every search step of each throughput scenario, collapsed (<details>).
+void StepsSection(std::string& out, const std::vector<ScenarioResult>& results) {
   for (const Path& p : kThroughputPaths) {
     if (const ScenarioResult* r = Find(results, p.id)) StepsDetails(out, *r);
   }
@@ -283,7 +259,7 @@ void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results,
   for (const Ratio& x : ratios) {
     bool rps = x.metric == "rps";
     AppendRow(out, {x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
-                rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), fmt::format("{:.2f}x", x.ratio)});
+                rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), detail::FormatFixed(x.ratio, 2) + "x"});
   }
   out += "\n";
 }
@@ -309,7 +285,7 @@ void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results)
       for (const ThresholdCheck& c : r.checks) {
         AppendRow(out, {r.id, c.metric, MetricValueText(c.metric, c.measured, false),
                     c.op + " " + MetricValueText(c.metric, c.limit, true),
-                    c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? "pass" : "**FAIL**"});
+                    c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? Cell("pass") : Cell::Strong("FAIL")});
       }
     }
     out += "\n";
@@ -319,65 +295,88 @@ void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results)
            "| Scenario | Check | Check result |\n|---|---|---|\n";
     for (const auto& r : results) {
       for (const RatioCheck& c : r.ratio_checks) {
-        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? "pass" : "**FAIL**"});
+        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? Cell("pass") : Cell::Strong("FAIL")});
       }
     }
     out += "\n";
   }
 }
 
+bool AnyError(const std::vector<ScenarioResult>& results) {
+  return std::any_of(results.begin(), results.end(),
+                     [](const ScenarioResult& r) { return !r.measured || !r.error.empty(); });
+}
+bool AnyNotes(const std::vector<ScenarioResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const ScenarioResult& r) { return !r.notes.empty(); });
+}
+
+// Its heading, before the validity table, the errors and the notes.
+void ValidityHeading(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any_validity = std::any_of(results.begin(), results.end(),
+                                  [](const ScenarioResult& r) { return !r.validity.empty(); });
+  if (any_validity || AnyError(results) || AnyNotes(results)) out += "### Validity, errors and notes\n\n";
+}
+
 void ValiditySection(std::string& out, const std::vector<ScenarioResult>& results) {
-  bool any_validity = false, any_error = false, any_notes = false;
+  if (std::none_of(results.begin(), results.end(), [](const ScenarioResult& r) { return !r.validity.empty(); })) {
+    return;
+  }
+  out += "| Scenario | Validity | Failed checks (measured vs limit) | Notes | Passed |\n|---|---|---|---|---|\n";
   for (const auto& r : results) {
-    any_validity = any_validity || !r.validity.empty();
-    any_error = any_error || !r.measured || !r.error.empty();
-    any_notes = any_notes || !r.notes.empty();
-  }
-  if (!any_validity && !any_error && !any_notes) return;
-  out += "### Validity, errors and notes\n\n";
-  if (any_validity) {
-    out += "| Scenario | Validity | Failed checks (measured vs limit) | Notes | Passed |\n|---|---|---|---|---|\n";
-    for (const auto& r : results) {
-      if (r.validity.empty()) continue;
-      std::vector<std::string> failed, info, ok;
-      for (const ValidityCheck& v : r.validity) {
-        if (v.informational) info.push_back(DescribeValidity(v));
-        else if (!v.passed) failed.push_back(DescribeValidity(v));
-        else if (std::find(ok.begin(), ok.end(), v.name) == ok.end()) ok.push_back(v.name);
-      }
-      AppendRow(out, {r.id, ValidityPassed(r.validity) ? "valid" : "**INVALID**",
-                  failed.empty() ? "—" : fmt::format("{}", fmt::join(failed, "\n")),
-                  info.empty() ? "—" : fmt::format("{}", fmt::join(info, "\n")),
-                  ok.empty() ? "—" : fmt::format("{}", fmt::join(ok, ", "))});
+    if (r.validity.empty()) continue;
+    std::vector<std::string> failed, info, ok;
+    for (const ValidityCheck& v : r.validity) {
+      if (v.informational) info.push_back(DescribeValidity(v));
+      else if (!v.passed) failed.push_back(DescribeValidity(v));
+      else if (std::find(ok.begin(), ok.end(), v.name) == ok.end()) ok.push_back(v.name);
     }
-    out += "\n";
+    AppendRow(out, {r.id, ValidityPassed(r.validity) ? Cell("valid") : Cell::Strong("INVALID"),
+                failed.empty() ? "—" : fmt::format("{}", fmt::join(failed, "\n")),
+                info.empty() ? "—" : fmt::format("{}", fmt::join(info, "\n")),
+                ok.empty() ? "—" : fmt::format("{}", fmt::join(ok, ", "))});
   }
-  if (any_error) {
-    out += "Errors:\n\n";
-    for (const auto& r : results) {
-      if (r.measured && r.error.empty()) continue;
-      out += fmt::format("- `{}` ({}):\n\n  ```text\n", r.id, r.measured ? "after measuring" : "FAILED before measuring");
-      std::string text = r.error.empty() ? "(no error message recorded)" : r.error;
-      size_t start = 0;
-      while (start <= text.size()) {
-        size_t nl = text.find('\n', start);
-        std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-        // A fence inside the message would close the block early.
-        for (size_t pos = 0; (pos = line.find("```", pos)) != std::string::npos; pos += 3) line.replace(pos, 3, "'''");
-        out += "  " + line + "\n";
-        if (nl == std::string::npos) break;
-        start = nl + 1;
-      }
-      out += "  ```\n\n";
+  out += "\n";
+}
+
+// An error message in a fenced block, verbatim (the fence is longer than any
+// run of backticks in it), its first kMaxErrorBytes.
+constexpr size_t kMaxErrorBytes = 16384;
+
+void ErrorsSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  if (!AnyError(results)) return;
+  out += "Errors:\n\n";
+  for (const auto& r : results) {
+    if (r.measured && r.error.empty()) continue;
+    std::string text = r.error.empty() ? "(no error message recorded)" : r.error;
+    if (text.size() > kMaxErrorBytes) {
+      size_t cut = kMaxErrorBytes;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      text = fmt::format("{}\n… ({} more bytes; the whole message is in results.json beside this file: "
+                         "scenarios[].error)", text.substr(0, cut), text.size() - cut);
     }
-  }
-  if (any_notes) {
-    out += "Notes:\n\n";
-    for (const auto& r : results) {
-      for (const std::string& n : r.notes) out += fmt::format("- `{}`: {}\n", r.id, MarkdownCell(n));
+    const std::string fence = detail::MarkdownFence(text);
+    out += fmt::format("- {} ({}):\n\n  {}text\n", detail::MarkdownCodeSpan(r.id),
+                       r.measured ? "after measuring" : "FAILED before measuring", fence);
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t nl = text.find('\n', start);
+      out += "  ";
+      out.append(text, start, nl == std::string::npos ? std::string::npos : nl - start);
+      out += "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
     }
-    out += "\n";
+    out += "  " + fence + "\n\n";
   }
+}
+
+void NotesSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  if (!AnyNotes(results)) return;
+  out += "Notes:\n\n";
+  for (const auto& r : results) {
+    for (const std::string& n : r.notes) out += fmt::format("- {}: {}\n", detail::MarkdownCodeSpan(r.id), MarkdownCell(n));
+  }
+  out += "\n";
 }
 
 void ResourcesSection(std::string& out, const std::vector<ScenarioResult>& results) {
@@ -389,8 +388,8 @@ void ResourcesSection(std::string& out, const std::vector<ScenarioResult>& resul
          "|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : results) {
     for (const ServiceUsage& u : r.sut_usage) {
-      AppendRow(out, {r.id, u.service, std::to_string(u.processes), fmt::format("{:.2f}", u.cpu_cores),
-                  fmt::format("{:.1f}", u.rss_mib), fmt::format("{:.1f}", u.rss_peak_mib)});
+      AppendRow(out, {r.id, u.service, std::to_string(u.processes), detail::FormatFixed(u.cpu_cores, 2),
+                  detail::FormatFixed(u.rss_mib, 1), detail::FormatFixed(u.rss_peak_mib, 1)});
     }
   }
   out += "\n";
@@ -467,20 +466,35 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
 
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison) {
-  std::string out;
-  out.reserve(16384);
-  out += fmt::format("## fvbench: fairvisor edge benchmark ({})\n\n", OrUnknown(meta.mode));
-  VerdictSection(out, results, comparison);
-  LatencySection(out, results, meta, comparison);
-  ThroughputSection(out, results, meta, comparison);
-  out += RenderAbMarkdown(results, meta);  // "" outside A/B mode
-  PlotsSection(out, results);
-  RatiosSection(out, results, meta);
-  ChecksSection(out, results);
-  ValiditySection(out, results);
-  ResourcesSection(out, results);
-  EnvironmentSection(out, meta, comparison);
-  return out;
+  // Each part rendered on its own; those that can grow without bound (steps,
+  // A/B runs, checks, validity, errors, notes) say where their whole text is,
+  // should the report have to be shortened (FitMarkdownSections).
+  using Render = std::function<void(std::string&)>;
+  const std::pair<Render, const char*> parts[] = {
+      {[&](std::string& o) { o += fmt::format("## fvbench: fairvisor edge benchmark ({})\n\n", MarkdownCell(OrUnknown(meta.mode))); }, ""},
+      {[&](std::string& o) { VerdictSection(o, results, comparison); }, ""},
+      {[&](std::string& o) { LatencySection(o, results, meta, comparison); }, ""},
+      {[&](std::string& o) { ThroughputSection(o, results, meta, comparison); }, ""},
+      {[&](std::string& o) { StepsSection(o, results); }, "scenarios[].steps"},
+      {[&](std::string& o) { o += RenderAbMarkdown(results, meta); }, "scenarios[].ab"},  // "" outside A/B mode
+      {[&](std::string& o) { PlotsSection(o, results); }, ""},
+      {[&](std::string& o) { RatiosSection(o, results, meta); }, "same_run_ratios"},
+      {[&](std::string& o) { ChecksSection(o, results); }, "scenarios[].checks, scenarios[].ratio_checks"},
+      {[&](std::string& o) { ValidityHeading(o, results); }, ""},
+      {[&](std::string& o) { ValiditySection(o, results); }, "scenarios[].validity"},
+      {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
+      {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
+      {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
+      {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
+  };
+  std::vector<detail::MarkdownSection> sections;
+  sections.reserve(std::size(parts));
+  for (const auto& [render, whole_text_in] : parts) {
+    detail::MarkdownSection s{{}, whole_text_in};
+    render(s.text);
+    sections.push_back(std::move(s));
+  }
+  return detail::FitMarkdownSections(sections, kMaxReportMdBytes);
 }
 
 }  // namespace fvbench

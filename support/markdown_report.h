@@ -28,19 +28,31 @@
 // "base"); null: no comparison values. Deltas are (measured − comparison) /
 // comparison (units_format.h FormatDeltaPercent).
 //
-// Cell text has "|" and "`" escaped, "<" before a letter escaped as "&lt;",
-// and line breaks as "<br>". A reporter: it formats the result model and
-// computes nothing. Pure.
+// Text from results and meta (ids, messages, paths, notes) is shown as
+// written: cells and inline text through detail::MarkdownCell, ids and edge
+// sources as code spans, error messages in fenced blocks
+// (markdown_text.h). A cell longer than 4 KiB and an error message longer
+// than 16 KiB are cut, saying so. The whole report stays within
+// kMaxReportMdBytes: should it not, the sections that can grow (steps, A/B
+// runs, checks, validity, errors, notes, resources) are shortened at line
+// ends, each with a line saying where its whole text is in results.json.
+// A reporter: it formats the result model and computes nothing. Pure.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
+#include "support/markdown_text.h"
 #include "support/reference.h"
 #include "support/run_meta.h"
 #include "support/scenario_result.h"
 
 namespace fvbench {
+
+// The most report.md holds: GitHub drops a job summary (GITHUB_STEP_SUMMARY)
+// over 1 MiB; 1000000 bytes leave room for a line or two around it.
+inline constexpr size_t kMaxReportMdBytes = 1000000;
 
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison);
@@ -52,11 +64,5 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
 // scenario that was not run (no result: not selected, or skipped) gets no
 // plot file; report.md links exactly these.
 std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results);
-
-namespace detail {
-// Text for one Markdown table cell (see above); Append... appends it to `out`.
-std::string MarkdownCell(const std::string& text);
-void AppendMarkdownCell(std::string& out, const std::string& text);
-}  // namespace detail
 
 }  // namespace fvbench

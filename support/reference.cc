@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/plausible.h"
 #include "support/units_format.h"
 
 namespace fvbench {
@@ -31,6 +32,23 @@ bool Known(const char* const (&keys)[N], const std::string& k) {
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
   throw detail::JsonFieldError{fmt::format("{}: {}", path, what)};
+}
+
+// The percentiles a row has, in order: p50 <= p90 <= p99 <= p999.
+void CheckOrder(const Reference& ref, const std::string& id, const std::string& path) {
+  const char* prev_key = nullptr;
+  double prev = 0;
+  for (const auto& [file_key, metric] : kPercentiles) {
+    auto v = ref.value(id, metric);
+    if (!v) continue;
+    if (prev_key != nullptr && *v < prev) {
+      Fail(path + "." + file_key,
+           fmt::format("{} µs is below {}'s {} µs (percentiles must not decrease: p50 <= p90 <= p99 <= p999)",
+                       detail::FormatNumber(*v), prev_key, detail::FormatNumber(prev)));
+    }
+    prev_key = file_key;
+    prev = *v;
+  }
 }
 
 void ParseInto(const json& doc, Reference& ref) {
@@ -60,8 +78,13 @@ void ParseInto(const json& doc, Reference& ref) {
           if (pk == file_key) metric = m;
         }
         if (metric == nullptr) Fail(path + "." + pk, "unknown percentile (allowed: p50, p90, p99, p999)");
-        ref.values[{"latency." + name, metric}] = detail::GetNumber(row, pk, path);
+        double v = detail::GetNumber(row, pk, path);
+        if (std::string why = WhyNotPositive(v, kMaxLatencyUs); !why.empty()) {
+          Fail(path + "." + pk, why + " (a latency in µs)");
+        }
+        ref.values[{"latency." + name, metric}] = v;
       }
+      CheckOrder(ref, "latency." + name, path);
     }
   }
   if (auto it = doc.find("throughput_rps"); it != doc.end()) {
@@ -70,7 +93,11 @@ void ParseInto(const json& doc, Reference& ref) {
       if (!Known(kThroughputKeys, name)) {
         Fail("throughput_rps." + name, "unknown scenario (allowed: simple, complex, llm)");
       }
-      ref.values[{"throughput." + name, "rps"}] = detail::GetNumber(*it, name, "throughput_rps");
+      double rps = detail::GetNumber(*it, name, "throughput_rps");
+      if (std::string why = WhyNotPositive(rps, kMaxRateRps); !why.empty()) {
+        Fail("throughput_rps." + name, why + " (a rate in requests per second)");
+      }
+      ref.values[{"throughput." + name, "rps"}] = rps;
     }
   }
   if (auto it = doc.find("throughput_ceiling_reached"); it != doc.end()) {

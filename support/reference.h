@@ -12,7 +12,10 @@
 //
 // Every scenario and every percentile is optional (a partial reference is
 // fine); an unknown scenario or percentile key, or a value that is not a
-// finite number, is an Error naming the file and the key path. A results.json
+// finite number, is an Error naming the file and the key path. So is a
+// latency or rate that is not > 0, subnormal, above plausible.h's bounds
+// (1e15 µs, 1e9 RPS), or percentiles of a path out of order (p50 <= p90 <=
+// p99 <= p999). A results.json
 // written by RunResultsToJson (results_io.h) is also a valid reference: its
 // extra "scenarios" array is ignored.
 #pragma once

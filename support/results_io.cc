@@ -10,6 +10,7 @@
 #include "support/ab_report.h"
 #include "support/json_fields.h"
 #include "support/json_writer.h"
+#include "support/plausible.h"
 #include "support/ratios.h"
 
 namespace fvbench {
@@ -185,6 +186,29 @@ void WriteSummaryBlocks(detail::JsonWriter& w, const std::vector<ScenarioResult>
   w.EndObject();
 }
 
+// A LoadResult read back must be one a run can have measured (plausible.h):
+// rates and the error rate in range (null, written for a number that was not
+// finite, stays NaN), and when it completed requests, latencies > 0, normal
+// and in order. Throws naming the key.
+void CheckPlausible(const LoadResult& r, const std::string& path) {
+  struct Field {
+    const char* key;
+    double v, hi;
+  };
+  for (const Field& f : {Field{"target_rps", r.target_rps, kMaxRateRps}, Field{"achieved_rps", r.achieved_rps, kMaxRateRps},
+                         Field{"error_rate", r.error_rate, 1}, Field{"duration_s", r.duration_s, kMaxPhaseSeconds}}) {
+    if (std::isnan(f.v)) continue;
+    if (std::string why = WhyOutOfRange(f.v, 0, f.hi); !why.empty()) {
+      throw detail::JsonFieldError{fmt::format("{}: {}", detail::JoinPath(path, f.key), why)};
+    }
+  }
+  if (r.requests == 0) return;  // nothing completed: no latency was measured (0 is what the parsers give)
+  if (auto bad = CheckLatencyUs(r.latency_us, /*with_max=*/true)) {
+    throw detail::JsonFieldError{fmt::format("{}: {}", detail::JoinPath(detail::JoinPath(path, "latency_us"), bad->key),
+                                             bad->why)};
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -293,6 +317,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
   r.validity_failure = OptString(v, "validity_failure", path, "");
+  CheckPlausible(r, path);
   return r;
 }
 

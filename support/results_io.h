@@ -26,7 +26,11 @@
 // optional on read, so older schema_version 1 files still load.
 //
 // Readers reject a missing or different schema_version, and name the source
-// and the key path of any field that is missing or of the wrong type.
+// and the key path of any field that is missing or of the wrong type, and of
+// a number no run can have measured (plausible.h): in a LoadResult, a rate
+// or error rate out of range, or, when it completed requests, a latency that
+// is not > 0, subnormal, above 1e15 µs or out of order (p50 <= p90 <= p99 <=
+// p999 <= max).
 #pragma once
 
 #include <string>

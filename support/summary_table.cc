@@ -269,7 +269,7 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
     if (r != nullptr && !r->search.empty() && !r->steps.empty()) {
-      std::string res = r->search_resolution ? fmt::format("resolution {:.1f} %", *r->search_resolution * 100)
+      std::string res = r->search_resolution ? "resolution " + detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
                                              : std::string(r->ceiling_reached ? "no resolution (ceiling)"
                                                                               : "no resolution (no step failed)");
       out += fmt::format("      {} search: {}, {} s of load, {}{}\n", r->search, res, FormatNumber(r->search_load_s),
@@ -309,7 +309,7 @@ void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results, c
       line = "    " + PadRight(k, 46);
     }
     std::string metric = x.metric == "p999_us" ? "p99.9" : x.metric.substr(0, x.metric.find("_us"));
-    line += fmt::format("  {} {:.2f}x", metric, x.ratio);
+    line += fmt::format("  {} {}x", metric, detail::FormatFixed(x.ratio, 2));
   }
   flush();
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
+#include "support/plausible.h"
 #include "support/units_format.h"
 
 namespace fvbench {
@@ -41,6 +42,36 @@ bool IsLatency(const std::string& id) { return id.rfind("latency.", 0) == 0; }
   throw detail::JsonFieldError{fmt::format("{}: {}", path, what)};
 }
 
+// What a limit of `metric` can be (plausible.h): latencies 0..1e15 µs, the
+// error rate a fraction 0..1, rates 0..1e9 RPS.
+struct LimitRange {
+  double hi;
+  const char* what;
+};
+LimitRange RangeOf(const std::string& metric) {
+  if (metric == "error_rate") return {1, "an error rate is a fraction 0..1"};
+  if (metric == "rps" || metric == "achieved_rps") return {kMaxRateRps, "a rate is 0..1e9 requests per second"};
+  return {kMaxLatencyUs, "a latency is 0..1e15 µs"};
+}
+
+// "" when `limit` is a limit `metric` can have; else why not.
+std::string WhyNotALimit(const std::string& metric, double limit) {
+  const LimitRange r = RangeOf(metric);
+  std::string why = WhyOutOfRange(limit, 0, r.hi);
+  return why.empty() ? "" : fmt::format("{} ({})", why, r.what);
+}
+
+// A factor (x_reference, ratio_to's factor): finite, > 0, normal, at most
+// kMaxLimitFactor.
+void CheckFactor(const ojson& f, const std::string& path) {
+  if (!f.is_number() || !std::isfinite(f.get<double>()) || f.get<double>() <= 0) {
+    Fail(path, fmt::format("expected a finite number > 0, got {}", f.dump()));
+  }
+  if (std::string why = WhyNotPositive(f.get<double>(), kMaxLimitFactor); !why.empty()) {
+    Fail(path, fmt::format("{} (a factor is a number > 0 up to {})", why, detail::FormatNumber(kMaxLimitFactor)));
+  }
+}
+
 // {"ratio_to": "<scenario id of the same kind>", "factor": <finite number > 0>}
 void ParseRatioLimit(const ojson& limit, const std::string& id, const std::string& opath, ThresholdRule& rule) {
   for (const auto& [k, _] : limit.items()) {
@@ -61,9 +92,7 @@ void ParseRatioLimit(const ojson& limit, const std::string& id, const std::strin
   }
   auto f = limit.find("factor");
   if (f == limit.end()) Fail(opath, "ratio limit without factor (limit = factor x the other scenario's value)");
-  if (!f->is_number() || !std::isfinite(f->get<double>()) || f->get<double>() <= 0) {
-    Fail(opath + ".factor", fmt::format("expected a finite number > 0, got {}", f->dump()));
-  }
+  CheckFactor(*f, opath + ".factor");
   rule.ratio_to = target;
   rule.factor = f->get<double>();
 }
@@ -83,9 +112,7 @@ void ParseReferenceLimit(const ojson& limit, const std::string& id, const std::s
                                              metric, IsLatency(id) ? "latency" : "throughput", Join(carried)));
   }
   const ojson& f = limit["x_reference"];
-  if (!f.is_number() || !std::isfinite(f.get<double>()) || f.get<double>() <= 0) {
-    Fail(opath + ".x_reference", fmt::format("expected a finite number > 0, got {}", f.dump()));
-  }
+  CheckFactor(f, opath + ".x_reference");
   rule.x_reference = f.get<double>();
 }
 
@@ -151,7 +178,7 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
                                   limit.dump()));
         }
         double d = limit.get<double>();
-        if (!std::isfinite(d)) Fail(opath, "limit must be a finite number");
+        if (std::string why = WhyNotALimit(metric, d); !why.empty()) Fail(opath, "limit " + why);
         rule.limit = d;
         st.rules.push_back(std::move(rule));
       }
@@ -246,9 +273,10 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
     }
     c.censored = r.measured && rule.metric != "error_rate" && rule.metric != "achieved_rps" &&
                  rule.metric != "rps" && r.load.latency_us.IsCensored(c.measured);
-    // A lower bound proves nothing against an upper limit.
+    // Never passes against a limit that is not a finite number, and a lower
+    // bound (censored) proves nothing against an upper limit.
     const bool upper = rule.op == "<" || rule.op == "<=";
-    c.passed = !std::isnan(c.limit) && !(c.censored && upper) && Compare(c.measured, rule.op, c.limit);
+    c.passed = std::isfinite(c.limit) && !(c.censored && upper) && Compare(c.measured, rule.op, c.limit);
     out.push_back(std::move(c));
   }
   return out;
@@ -257,12 +285,21 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
 Result<void> CheckReferenceCovers(const ThresholdProfile& profile, const Reference& reference) {
   for (const ScenarioThresholds& st : profile.scenarios) {
     for (const ThresholdRule& rule : st.rules) {
-      if (rule.x_reference <= 0 || reference.value(st.scenario_id, rule.metric)) continue;
-      return Error{fmt::format("{}: scenarios.{}.{}.{}: limit {} x the reference, but reference {} has no {} value "
-                               "for {}",
-                               profile.source_name, st.scenario_id, rule.metric, rule.op,
-                               detail::FormatNumber(rule.x_reference), reference.source_name, rule.metric,
-                               st.scenario_id)};
+      if (rule.x_reference <= 0) continue;
+      auto ref = reference.value(st.scenario_id, rule.metric);
+      if (!ref) {
+        return Error{fmt::format("{}: scenarios.{}.{}.{}: limit {} x the reference, but reference {} has no {} value "
+                                 "for {}",
+                                 profile.source_name, st.scenario_id, rule.metric, rule.op,
+                                 detail::FormatNumber(rule.x_reference), reference.source_name, rule.metric,
+                                 st.scenario_id)};
+      }
+      const double limit = rule.x_reference * *ref;
+      if (std::string why = WhyNotALimit(rule.metric, limit); !why.empty()) {
+        return Error{fmt::format("{}: scenarios.{}.{}.{}: limit {} x the reference's {} = {}: {}", profile.source_name,
+                                 st.scenario_id, rule.metric, rule.op, detail::FormatNumber(rule.x_reference),
+                                 detail::FormatNumber(*ref), detail::FormatNumber(limit), why)};
+      }
     }
   }
   return Ok();
@@ -295,7 +332,7 @@ std::vector<RatioCheck> EvaluateRatios(const ThresholdProfile& profile, const Sc
     c.measured = r.measured ? MetricValue(r, rule.metric) : nan;
     c.base = base->measured ? MetricValue(*base, rule.metric) : nan;
     c.limit = rule.factor * c.base;
-    c.passed = !std::isnan(c.limit) && Compare(c.measured, rule.op, c.limit);
+    c.passed = std::isfinite(c.limit) && Compare(c.measured, rule.op, c.limit);
     out.push_back(std::move(c));
   }
   return out;
@@ -306,7 +343,7 @@ std::string DescribeRatioCheck(const RatioCheck& c) {
   std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
   std::string s = fmt::format("{} = {}", c.metric, measured);
   if (!std::isnan(c.measured) && !std::isnan(c.base) && c.base != 0) {
-    s += fmt::format(" = {:.2f} x {}", c.measured / c.base, c.ratio_to);
+    s += fmt::format(" = {} x {}", detail::FormatFixed(c.measured / c.base, 2), c.ratio_to);
   }
   if (std::isnan(c.base)) {
     return s + fmt::format(" (limit {} {} x {}, which was not measured)", c.op, detail::FormatNumber(c.factor),
@@ -320,7 +357,9 @@ std::string DescribeCheck(const ThresholdCheck& c) {
   Unit u = UnitOf(c.metric);
   std::string measured = std::isnan(c.measured) ? "not measured" : WithUnit(c.measured, u, false);
   if (c.censored) measured = ">= " + measured + " (requests timed out at the engine's timeout)";
-  std::string limit = std::isnan(c.limit) ? "a multiple of the reference, which has no value" : WithUnit(c.limit, u, true);
+  std::string limit = std::isfinite(c.limit)                  ? WithUnit(c.limit, u, true)
+                      : std::isnan(c.limit) && !c.reference ? "a multiple of the reference, which has no value"
+                                                            : "a number that is not finite (never passes)";
   std::string s = fmt::format("{} = {} (limit {} {}", c.metric, measured, c.op, limit);
   if (c.reference) s += fmt::format("; reference {}", WithUnit(*c.reference, u, false));
   s += ")";

@@ -30,6 +30,14 @@
 // reference without that value is rejected before any load
 // (CheckReferenceCovers); Evaluate without one fails the check.
 //
+// Every limit is a number the metric can have (plausible.h): latencies
+// 0..1e15 µs, error_rate 0..1, rates 0..1e9 RPS, never subnormal (5e-324);
+// a factor (x_reference, ratio factor) is > 0, normal and at most 1e6. A
+// profile with another is refused when read, naming scenario, metric,
+// operator and value; an x_reference limit whose product with the reference
+// is not such a number is refused by CheckReferenceCovers. A check never
+// passes against a limit that is not finite.
+//
 // Errors name the file, the key path and the allowed values, e.g.
 //   "thresholds/x.json: scenarios.latency.raw_nginx.p99: unknown metric
 //    (allowed for latency scenarios: p50_us, ...)".
@@ -71,8 +79,9 @@ Result<ThresholdProfile> ParseThresholdProfile(std::string_view text, const std:
 Result<ThresholdProfile> LoadThresholdProfile(const std::string& path);  // thin file wrapper
 
 // Before any load: every x_reference rule of `profile` has its value in
-// `reference`; else an Error naming the profile, the key path and the
-// reference file.
+// `reference`, and factor x value is a limit its metric can have; else an
+// Error naming the profile, the key path and the reference file (or the
+// product).
 Result<void> CheckReferenceCovers(const ThresholdProfile& profile, const Reference& reference);
 
 // One ThresholdCheck per absolute or x_reference rule of r.id (ratio rules

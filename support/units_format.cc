@@ -20,46 +20,65 @@ std::string Fixed0(double v) {
   }
   return fmt::format("{:.0f}", v);
 }
+
+// Not a number to show: what a reader is told instead (never "nan"/"inf").
+std::string NonFinite(double v) { return std::isnan(v) ? "n/a" : "out of range"; }
+
+// |v| >= kCompactFrom in 4 significant digits and an exponent ("1.235e+20").
+bool Huge(double v) { return std::fabs(v) >= kCompactFrom; }
+std::string Compact(double v) { return fmt::format("{:.4g}", v); }
+
 }  // namespace
 
 std::string FormatNumber(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (!std::isfinite(v)) return NonFinite(v);
+  if (Huge(v)) return Compact(v);
   if (std::fabs(v) >= 100 || v == std::round(v)) return Fixed0(v);
   return fmt::format("{:.3g}", v);
 }
 
+std::string FormatFixed(double v, int decimals) {
+  if (!std::isfinite(v)) return NonFinite(v);
+  if (Huge(v)) return Compact(v);
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
 std::string FormatUs(double us) {
-  if (!std::isfinite(us)) return FormatNumber(us);
+  if (!std::isfinite(us)) return NonFinite(us);
+  if (Huge(us)) return Compact(us) + " µs";
   if (us >= 1000) return fmt::format("{:.2f} ms", us / 1000);
   return Fixed0(us) + " µs";
 }
 
 std::string FormatUsBare(double us, double unit_of) {
-  if (!std::isfinite(us)) return FormatNumber(us);
+  if (!std::isfinite(us) || Huge(us)) return FormatNumber(us);
   if (unit_of >= 1000) return fmt::format("{:.2f}", us / 1000);
   return Fixed0(us);
 }
 
 std::string FormatPercent(double fraction) {
-  if (!std::isfinite(fraction)) return FormatNumber(fraction);
-  return fmt::format("{:.2f}%", fraction * 100);
+  const double pct = fraction * 100;
+  if (!std::isfinite(pct)) return NonFinite(pct);
+  if (Huge(pct)) return Compact(pct) + "%";
+  return fmt::format("{:.2f}%", pct);
 }
 
 std::string FormatPercentLimit(double fraction) {
-  if (!std::isfinite(fraction)) return FormatNumber(fraction);
-  return fmt::format("{:g}%", fraction * 100);
+  const double pct = fraction * 100;
+  if (!std::isfinite(pct)) return NonFinite(pct);
+  return fmt::format("{:g}%", pct);
 }
 
 std::string FormatRps(double rps) {
-  if (!std::isfinite(rps)) return FormatNumber(rps);
+  if (!std::isfinite(rps) || Huge(rps)) return FormatNumber(rps);
   return Fixed0(rps);
 }
 
 std::string FormatDeltaPercent(double measured, double reference) {
   if (!std::isfinite(measured) || !std::isfinite(reference) || reference == 0) return "";
   double pct = (measured - reference) / std::fabs(reference) * 100;
-  std::string digits = fmt::format("{:.1f}", std::fabs(pct));
+  if (!std::isfinite(pct)) return "";  // e.g. against a reference of 5e-324
+  std::string digits = Huge(pct) ? Compact(std::fabs(pct)) : fmt::format("{:.1f}", std::fabs(pct));
   if (digits == "0.0") return "+0.0 %";
   return (pct < 0 ? "\u2212" : "+") + digits + " %";
 }

@@ -9,9 +9,19 @@
 
 namespace fvbench::detail {
 
+// Every Format... below prints a magnitude of kCompactFrom or more with 4
+// significant digits and an exponent ("1e+308", "1.235e+20"), never hundreds
+// of digits; and a value that is not a number as "n/a", an infinite one as
+// "out of range" (never "nan" / "inf"). Readers refuse such values in their
+// files (plausible.h); these are the last line.
+inline constexpr double kCompactFrom = 1e15;
+
 // Plain number: integers and |v| >= 100 without decimals ("20000", "446"),
-// smaller fractions with 3 significant digits ("0.5", "12.3"); "nan" / "inf".
+// smaller fractions with 3 significant digits ("0.5", "12.3", "4.94e-324").
 std::string FormatNumber(double v);
+// Fixed decimals ("{:.2f}"): FormatFixed(3.1, 2) -> "3.10"; compact and
+// non-finite as above.
+std::string FormatFixed(double v, int decimals);
 // The seed's latency style: < 1000 µs -> "812 µs", else "1.95 ms".
 std::string FormatUs(double us);
 // Same unit choice as FormatUs(unit_of) but without the unit name:
@@ -25,8 +35,8 @@ std::string FormatPercentLimit(double fraction);
 std::string FormatRps(double rps);
 // Change of `measured` against `reference` as a signed percentage with one
 // decimal: (measured - reference) / reference -> "+12.3 %", "−4.0 %" (U+2212
-// MINUS SIGN), "+0.0 %" for no change; "" when either value is not finite or
-// reference is 0 (no meaningful percentage).
+// MINUS SIGN), "+0.0 %" for no change; "" when either value or the quotient
+// is not finite, or reference is 0 (no meaningful percentage).
 std::string FormatDeltaPercent(double measured, double reference);
 
 // The errors cell of a phase: "0.46 % (37 of 804 scheduled)", with

@@ -12,6 +12,7 @@
 namespace fvbench {
 namespace {
 
+using detail::FormatFixed;
 using detail::FormatNumber;
 using detail::FormatPercent;
 using detail::FormatUs;
@@ -264,8 +265,8 @@ std::string DescribeUsage(const std::vector<ServiceUsage>& usage) {
   std::string out;
   for (const ServiceUsage& u : usage) {
     out += fmt::format("{}{}: {} processes, {} cores, RSS {} MiB (peak {})", out.empty() ? "" : "; ", u.service,
-                       u.processes, fmt::format("{:.2f}", u.cpu_cores), fmt::format("{:.1f}", u.rss_mib),
-                       fmt::format("{:.1f}", u.rss_peak_mib));
+                       u.processes, FormatFixed(u.cpu_cores, 2), FormatFixed(u.rss_mib, 1),
+                       FormatFixed(u.rss_peak_mib, 1));
   }
   return out;
 }

@@ -15,11 +15,15 @@
 
 #include "support/dry_run_host.h"
 #include "support/jwt.h"
+#include "support/plausible.h"
 #include "support/shell_quote.h"
+#include "support/units_format.h"
 #include "support/wrk_output.h"
 
 namespace fvbench {
 namespace {
+
+using detail::FormatNumber;
 
 constexpr std::chrono::seconds kTimeoutSlack{30};
 constexpr size_t kStderrTail = 2000;
@@ -270,6 +274,14 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
   }
   if (!(spec.duration_s > 0) || !std::isfinite(spec.duration_s)) {
     return Error{fmt::format("duration_s {} is not a positive duration", spec.duration_s)};
+  }
+  // -d is whole seconds (wrk sleeps for them: an unsigned int), the timeout
+  // below int64 milliseconds: both hold kMaxPhaseSeconds (plausible.h).
+  if (spec.duration_s > kMaxPhaseSeconds || spec.rate_rps > kMaxRateRps) {
+    return Error{fmt::format("duration {} s at {} RPS: above the longest phase ({} s) or the highest rate ({} RPS) "
+                             "fvbench plans",
+                             FormatNumber(spec.duration_s), FormatNumber(spec.rate_rps),
+                             FormatNumber(kMaxPhaseSeconds), FormatNumber(kMaxRateRps))};
   }
   if (spec.connections < 0) return Error{fmt::format("connections {} < 0", spec.connections)};
   if (spec.kind == RequestKind::kPostJson && body_path.empty()) {

@@ -48,11 +48,16 @@ TEST(AbCompare, IdenticalDistributionsAreNotSignificant) {
 }
 
 TEST(AbCompare, SameValuesAreNoDifference) {
+  // Identical in every pair: no spread, so no interval; never significant.
   AbComparison c = CompareAb(kP99, {800, 900, 1000}, {800, 900, 1000});
-  EXPECT_EQ(c.verdict, AbVerdict::kNoDifference);
+  EXPECT_EQ(c.verdict, AbVerdict::kNotEstimable);
   EXPECT_DOUBLE_EQ(*c.delta, 0);
-  EXPECT_EQ(AbVerdictText(c), "no significant difference");
-  EXPECT_EQ(c.reason, "the 95 % CI includes 0");
+  EXPECT_EQ(AbVerdictText(c), "not estimable (A and B are identical in every pair: no spread to estimate an interval from)");
+  // The same with run-to-run scatter in the pairs: the CI includes 0.
+  AbComparison s = CompareAb(kP99, {800, 900, 1000}, {810, 890, 1005});
+  EXPECT_EQ(s.verdict, AbVerdict::kNoDifference);
+  EXPECT_EQ(AbVerdictText(s), "no significant difference");
+  EXPECT_EQ(s.reason, "the 95 % CI includes 0");
 }
 
 TEST(AbCompare, TwentyPercentShiftWithTwoPercentNoiseIsSignificant) {
@@ -80,16 +85,20 @@ TEST(AbCompare, TwentyPercentShiftWithTwoPercentNoiseIsSignificant) {
 }
 
 TEST(AbCompare, ExactDeltaAndInterval) {
-  // d = ln 2 in every pair: delta exactly +100 %, s = 0, CI collapses onto it.
-  AbComparison c = CompareAb(kP99, {100, 200, 300}, {200, 400, 600});
-  EXPECT_NEAR(*c.delta, 1.0, 1e-12);
-  EXPECT_NEAR(*c.ci_low, 1.0, 1e-12);
-  EXPECT_NEAR(*c.ci_high, 1.0, 1e-12);
-  // Each side spans 200 around a median 200 (side A) / 400 around 400 (B): noise 100 %.
-  EXPECT_NEAR(*c.noise, 1.0, 1e-12);
-  // |delta| must EXCEED the noise: equal is not enough.
+  // |delta| must EXCEED the noise: equal is not enough. Each side spans 200
+  // around a median 200 (side A) / 400 around 400 (B): noise 100 %, delta
+  // exp(mean d) - 1 = +100 % (d = ln 2, ln 1.9, ln 2.1).
+  AbComparison c = CompareAb(kP99, {100, 200, 300}, {200, 380, 630});
+  EXPECT_NEAR(*c.delta, std::exp((std::log(2.0) + std::log(1.9) + std::log(2.1)) / 3) - 1, 1e-12);
+  EXPECT_NEAR(*c.noise, 430.0 / 380, 1e-12);
   EXPECT_EQ(c.verdict, AbVerdict::kNoDifference);
   EXPECT_EQ(c.reason, "within the run-to-run noise");
+  // d = ln 2 in every pair: s = 0, an interval of zero width is no evidence:
+  // not estimable, never significant (ab-zero-variance.cc).
+  AbComparison same_d = CompareAb(kP99, {100, 200, 300}, {200, 400, 600});
+  EXPECT_NEAR(*same_d.delta, 1.0, 1e-12);
+  EXPECT_FALSE(same_d.ci_low.has_value());
+  EXPECT_EQ(same_d.verdict, AbVerdict::kNotEstimable);
 
   // A hand-computed t interval: d = ln(1.18), ln(1.20), ln(1.22).
   AbComparison t = CompareAb(kP99, {100, 100, 100}, {118, 120, 122});
@@ -171,11 +180,11 @@ TEST(AbCompare, RunsOfTwoSides) {
   AbSide a, b;
   for (int i = 0; i < 3; ++i) {
     LoadResult r;
-    r.latency_us = {100, 200, 300, 400, 500};
+    r.latency_us = {100.0 + 3 * i, 200, 300, 400, 500};
     r.achieved_rps = 1000;
     a.runs.push_back(r);
     a.fv_cpu_cores.push_back(0.50 + 0.01 * i);
-    r.latency_us = {150, 300, 450, 600, 700};
+    r.latency_us = {150.0 - 2 * i, 300, 450, 600, 700};
     r.error_rate = i == 1 ? 0.003 : 0;  // one run with errors: within B's own spread
     b.runs.push_back(r);
     b.fv_cpu_cores.push_back(0.80 + 0.01 * i);
@@ -184,11 +193,13 @@ TEST(AbCompare, RunsOfTwoSides) {
   ASSERT_EQ(cs.size(), AbMetrics().size());
   EXPECT_EQ(cs[0].metric, "p50_us");
   EXPECT_EQ(cs[0].verdict, AbVerdict::kBWorse);
-  EXPECT_NEAR(*cs[0].delta, 0.5, 1e-12);
+  EXPECT_NEAR(*cs[0].delta, std::cbrt(150.0 / 100 * 148 / 103 * 146 / 106) - 1, 1e-12);
+  // p90: exactly +50 % in every pair, values rounded to 1 µs: not estimable.
+  EXPECT_EQ(cs[1].verdict, AbVerdict::kNotEstimable);
   EXPECT_EQ(cs[4].metric, "error_rate");
   EXPECT_EQ(cs[4].verdict, AbVerdict::kNoDifference);
   EXPECT_EQ(cs[5].metric, "achieved_rps");
-  EXPECT_EQ(cs[5].verdict, AbVerdict::kNoDifference);
+  EXPECT_EQ(cs[5].verdict, AbVerdict::kNotEstimable);  // 1000 RPS on both sides in every pair
   EXPECT_EQ(cs[6].metric, "fv_cpu_cores");
   EXPECT_EQ(cs[6].verdict, AbVerdict::kBWorse);
   EXPECT_NE(AbVerdictText(cs[6]).find("B uses more CPU by "), std::string::npos);
@@ -197,9 +208,95 @@ TEST(AbCompare, RunsOfTwoSides) {
   EXPECT_EQ(CompareAbRuns(a, b)[6].verdict, AbVerdict::kNotApplicable);
 }
 
+// ab-zero-variance.cc (../shared/cases): CompareAb on p50 A = {129,129,129},
+// B = {130,130,130} said "B slower by 0.8 % (CI 0.8..0.8 %)", significant,
+// which AB_GATE=1 turns into a failed scenario on a 1 µs rounding step; an
+// error rate of 0 vs 1/900 in every pair, the same zero-width interval. Each
+// of its inputs: the verdict (by its JSON name), the CI text, never
+// significant.
+TEST(AbCompare, ZeroVarianceInputsAreNeverSignificant) {
+  const AbMetricSpec p50{"p50_us", AbScale::kRatio, AbBetter::kLower};
+  const AbMetricSpec err{"error_rate", AbScale::kAbsolute, AbBetter::kLower};
+  const AbMetricSpec cpu{"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower};
+  struct Case {
+    const char* label;
+    const AbMetricSpec& spec;
+    std::vector<double> a, b;
+    const char* verdict;
+    const char* ci;
+  };
+  const Case cases[] = {
+      {"p50 constant 129 vs 130 (n=3)", p50, {129, 129, 129}, {130, 130, 130}, "not_estimable", "not estimable"},
+      {"p50 constant 129 vs 130 (n=5)", p50, {129, 129, 129, 129, 129}, {130, 130, 130, 130, 130}, "not_estimable",
+       "not estimable"},
+      {"p50 identical", p50, {129, 129, 129}, {129, 129, 129}, "not_estimable", "not estimable"},
+      {"err 0 vs 1 request in 900 each", err, {0, 0, 0}, {1.0 / 900, 1.0 / 900, 1.0 / 900}, "not_estimable",
+       "not estimable"},
+      {"cpu 0 on A", cpu, {0, 0, 0}, {0.02, 0.02, 0.02}, "n/a", "\u2014"},
+      {"p50 outlier in one pair", p50, {100, 100, 100, 100, 100}, {100, 100, 100, 100, 1000}, "no_difference", nullptr},
+      {"p50 n=3 paired d constant but sides noisy", p50, {100, 200, 300}, {101, 202, 303}, "not_estimable",
+       "not estimable"},
+  };
+  for (const Case& k : cases) {
+    AbComparison c = CompareAb(k.spec, k.a, k.b);
+    EXPECT_STREQ(AbVerdictName(c.verdict), k.verdict) << k.label << ": " << AbVerdictText(c);
+    EXPECT_NE(c.verdict, AbVerdict::kBWorse) << k.label;
+    EXPECT_NE(c.verdict, AbVerdict::kBBetter) << k.label;
+    if (k.ci != nullptr) {
+      EXPECT_EQ(AbCiText(c), k.ci) << k.label;
+    }
+    if (std::string(k.verdict) == "not_estimable") {
+      EXPECT_EQ(AbVerdictText(c).rfind("not estimable (", 0), 0u) << k.label << ": " << AbVerdictText(c);
+    }
+  }
+}
+
+// The same through CompareAbRuns, which knows each metric's resolution: the
+// reasons name it (1 µs; one request in 900 = 0.11 pp).
+TEST(AbCompare, ZeroVarianceRunsNameTheResolution) {
+  AbSide a, b;
+  for (int i = 0; i < 3; ++i) {
+    LoadResult r;
+    r.requests = 900;
+    r.duration_s = 3;
+    r.achieved_rps = 300;
+    r.latency_us = {129, 200, 300, 400, 500};
+    a.runs.push_back(r);
+    r.failed = 1;
+    r.error_rate = 1.0 / 900;
+    r.latency_us = {130, 200, 300, 400, 500};
+    b.runs.push_back(r);
+  }
+  std::vector<AbComparison> cs = CompareAbRuns(a, b);
+  ASSERT_EQ(cs[0].metric, "p50_us");
+  EXPECT_STREQ(AbVerdictName(cs[0].verdict), "not_estimable") << AbVerdictText(cs[0]);
+  EXPECT_NE(cs[0].reason.find("the difference, +1 µs, is within the measurement's resolution (1 µs)"),
+            std::string::npos)
+      << cs[0].reason;
+  ASSERT_EQ(cs[4].metric, "error_rate");
+  EXPECT_STREQ(AbVerdictName(cs[4].verdict), "not_estimable") << AbVerdictText(cs[4]);
+  EXPECT_NE(cs[4].reason.find("the difference, +0.11 pp, is within the measurement's resolution (0.11 pp)"),
+            std::string::npos)
+      << cs[4].reason;
+  for (const AbComparison& c : cs) {
+    EXPECT_NE(c.verdict, AbVerdict::kBWorse) << c.metric << ": " << AbVerdictText(c);
+    EXPECT_NE(c.verdict, AbVerdict::kBBetter) << c.metric << ": " << AbVerdictText(c);
+  }
+}
+
+// Pairs that do vary, but whose mean difference is within the resolution:
+// never significant, and the reason says why.
+TEST(AbCompare, DifferenceWithinTheResolutionIsNeverSignificant) {
+  AbMetricSpec p50{"p50_us", AbScale::kRatio, AbBetter::kLower, 1};
+  AbComparison c = CompareAb(p50, {100, 200, 300, 400}, {103, 198, 302, 398});
+  EXPECT_EQ(c.verdict, AbVerdict::kNoDifference) << AbVerdictText(c);
+  EXPECT_EQ(c.reason, "the difference, +0.25 µs, is within the measurement's resolution (1 µs)");
+  ASSERT_TRUE(c.ci_low.has_value());
+}
+
 TEST(AbCompare, NamesRoundTrip) {
   for (AbVerdict v : {AbVerdict::kNotApplicable, AbVerdict::kInsufficient, AbVerdict::kNoDifference,
-                      AbVerdict::kBWorse, AbVerdict::kBBetter}) {
+                      AbVerdict::kBWorse, AbVerdict::kBBetter, AbVerdict::kNotEstimable}) {
     EXPECT_EQ(AbVerdictFromName(AbVerdictName(v)), v);
   }
   EXPECT_EQ(AbScaleFromName("absolute"), AbScale::kAbsolute);

@@ -97,6 +97,38 @@ std::vector<BadBaseline> BadBaselines() {
 
 class BaselineErrors : public ::testing::TestWithParam<BadBaseline> {};
 
+// baseline-denormal-huge.json (../shared/cases, copied to fixtures/odd_inputs):
+// p50 0, p90 5e-324, p99 1e308 in the summary and the scenario; `fvbench_baseline
+// save` took it and the table showed "(base 0, +inf %)" and a 300-digit base.
+json OddBaseline() {
+  std::ifstream in(FVBENCH_SOURCE_DIR "/fixtures/odd_inputs/baseline-denormal-huge.json");
+  return json::parse(in);
+}
+
+std::vector<BadBaseline> ImplausibleBaselines() {
+  std::vector<BadBaseline> v;
+  v.push_back({"DenormalHugeAsFound", OddBaseline().dump(), "scenarios[0].load.latency_us.p50: 0 is not > 0"});
+  json d = OddBaseline();
+  d["scenarios"][0]["load"]["latency_us"]["p50"] = 120;
+  v.push_back({"SubnormalP90", d.dump(), "scenarios[0].load.latency_us.p90: 4.94e-324 is subnormal"});
+  d["scenarios"][0]["load"]["latency_us"]["p90"] = 180;
+  v.push_back({"HugeP99", d.dump(), "scenarios[0].load.latency_us.p99: 1e+308 is above 1e+15"});
+  d["scenarios"][0]["load"]["latency_us"]["p99"] = 400;
+  v.push_back({"P999BelowP99", d.dump(), "scenarios[0].load.latency_us.p999: 302 µs is below p99's 400 µs"});
+  d["scenarios"][0]["load"]["latency_us"]["p99"] = 233;
+  v.push_back({"MaxZero", d.dump(), "scenarios[0].load.latency_us.max: 0 is not > 0"});
+  d["scenarios"][0]["load"]["latency_us"]["max"] = 900;
+  // The scenario is plausible now; its summary block still is not.
+  v.push_back({"SummaryP50Zero", d.dump(), "latency_us.raw_nginx.p50: 0 is not > 0"});
+  d["latency_us"]["raw_nginx"] = {{"p50", 120}, {"p90", 180}, {"p99", 233}, {"p999", 302}};
+  d["scenarios"][0]["load"]["error_rate"] = 1e300;
+  v.push_back({"ErrorRateAboveOne", d.dump(), "scenarios[0].load.error_rate: 1e+300 is above 1"});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Implausible, BaselineErrors, ::testing::ValuesIn(ImplausibleBaselines()),
+                         [](const ::testing::TestParamInfo<BadBaseline>& info) { return std::string(info.param.name); });
+
 TEST_P(BaselineErrors, NameTheFileAndTheField) {
   auto b = ParseBaseline(GetParam().text, "/runs/bad.json");
   ASSERT_FALSE(b.ok());
@@ -216,6 +248,31 @@ TEST_F(SaveBaselineTest, TheRunsOwnResultsFileIsNotADestination) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("is the run's own results.json"), std::string::npos) << r.error().message;
   EXPECT_EQ(Read(own), before);
+}
+
+TEST_F(SaveBaselineTest, ImplausibleLatenciesAreNeverSavedEvenForced) {
+  {
+    std::ofstream out(dir_ / "report" / "results.json");
+    out << OddBaseline().dump(2);
+  }
+  auto saved = SaveBaseline(dir_.string(), (dir_ / "b.json").string(), /*force=*/true);
+  ASSERT_FALSE(saved.ok());
+  EXPECT_NE(saved.error().message.find("scenarios[0].load.latency_us.p50: 0 is not > 0"), std::string::npos)
+      << saved.error().message;
+  EXPECT_FALSE(fs::exists(dir_ / "b.json"));
+  // The same run with plausible latencies is a baseline.
+  json d = OddBaseline();
+  d["latency_us"]["raw_nginx"] = {{"p50", 120}, {"p90", 180}, {"p99", 233}, {"p999", 302}};
+  d["scenarios"][0]["load"]["latency_us"] = {{"p50", 120}, {"p90", 180}, {"p99", 233}, {"p999", 302}, {"max", 900}};
+  {
+    std::ofstream out(dir_ / "report" / "results.json");
+    out << d.dump(2);
+  }
+  auto fixed = SaveBaseline(dir_.string(), (dir_ / "b.json").string(), /*force=*/false);
+  ASSERT_TRUE(fixed.ok()) << fixed.error().message;
+  auto b = LoadBaseline((dir_ / "b.json").string());
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->value("latency.raw_nginx", "p90_us"), 180);
 }
 
 TEST_F(SaveBaselineTest, NothingMeasuredIsNeverSaved) {

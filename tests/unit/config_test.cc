@@ -118,7 +118,60 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"CONFIRM_DUR", "-1", "must be > 0"},
                       BadValue{"THROUGHPUT_BUDGET_S", "30", "shorter than one step and one confirmation"},
                       BadValue{"REPEAT", "0", "out of range"},
-                      BadValue{"REPEAT", "3x", "not an integer"}));
+                      BadValue{"REPEAT", "3x", "not an integer"},
+                      // long-duration.sh (../shared/cases): 1e16 planned a timeout of
+                      // -8446744073709521616 ms, 1e300 ran `wrk -d-9223372036854775808s`.
+                      BadValue{"LATENCY_DUR", "1e16", "1e+16 is above 1000000000 (expected seconds > 0"},
+                      BadValue{"LATENCY_DUR", "1e300", "1e+300 is above 1000000000"},
+                      BadValue{"LATENCY_DUR", "5e-324", "is subnormal"},
+                      BadValue{"WARMUP_DUR", "1e16", "is above 1000000000"},
+                      BadValue{"STEP_DUR", "1e300", "is above 1000000000"},
+                      BadValue{"CONFIRM_DUR", "1e16", "is above 1000000000"},
+                      BadValue{"THROUGHPUT_BUDGET_S", "1e300", "is above 1000000000"},
+                      BadValue{"HEALTH_TIMEOUT", "1e16", "is above 1000000000"},
+                      BadValue{"LATENCY_RPS", "1e300", "is above 1000000000 (expected requests per second"},
+                      BadValue{"THROUGHPUT_SEARCH_MAX", "1e16", "is above 1000000000"},
+                      BadValue{"THROUGHPUT_SLO_P99_MS", "1e300", "is above 1000000000000"}));
+
+// long-duration.sh (../shared/cases): LATENCY_DUR=86400 was accepted although
+// the scenario's ctest TIMEOUT is 7200 s (ctest would kill it after 2 h).
+// Under ctest (FVBENCH_SCENARIO_TIMEOUT_S) durations that cannot finish within
+// the TIMEOUT are refused, naming both numbers and how to raise it.
+TEST(Config, DurationsThatCannotFinishWithinTheCtestTimeoutAreRefused) {
+  auto day = LoadConfig(Inputs({{"LATENCY_DUR", "86400"}, {"WARMUP_DUR", "1"}, {"LATENCY_RPS", "300"},
+                                {"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}}));
+  ASSERT_FALSE(day.ok()) << "LATENCY_DUR=86400 under a 7200 s TIMEOUT was accepted";
+  const std::string& m = day.error().message;
+  EXPECT_NE(m.find("latency scenarios need up to 86596 s (WARMUP_DUR 1 + REPEAT 1 x LATENCY_DUR 86400 + "), std::string::npos) << m;
+  EXPECT_NE(m.find("above their ctest TIMEOUT of 7200 s"), std::string::npos) << m;
+  EXPECT_NE(m.find("cmake --preset default -DFVBENCH_SCENARIO_TIMEOUT=86596"), std::string::npos) << m;
+  // A soak run configured for it: accepted.
+  auto soak = LoadConfig(Inputs({{"LATENCY_DUR", "86400"}, {"WARMUP_DUR", "1"}, {"FVBENCH_SCENARIO_TIMEOUT_S", "90000"}}));
+  EXPECT_TRUE(soak.ok()) << soak.error().message;
+  // Throughput: the budget counts, REPEAT's extra confirmations on top.
+  auto search = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "7200"}, {"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}}));
+  ASSERT_FALSE(search.ok());
+  EXPECT_NE(search.error().message.find("throughput scenarios need up to"), std::string::npos) << search.error().message;
+  EXPECT_NE(search.error().message.find("THROUGHPUT_BUDGET_S 7200"), std::string::npos) << search.error().message;
+  // A/B mode: every pair's runs count.
+  auto ab = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"REPEAT", "100"}, {"LATENCY_DUR", "60"},
+                               {"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}}));
+  ASSERT_FALSE(ab.ok());
+  EXPECT_NE(ab.error().message.find("A/B 200 runs x"), std::string::npos) << ab.error().message;
+  // The shipped presets and the defaults fit the default TIMEOUT.
+  for (EnvMap env : {EnvMap{}, EnvMap{{"LATENCY_RPS", "500"}, {"LATENCY_DUR", "4"}, {"WARMUP_DUR", "1"},
+                                      {"THROUGHPUT_SEARCH_MAX", "800"}, {"STEP_DUR", "3"}},
+                     EnvMap{{"FVBENCH_AB", "1"}, {"REPEAT", "3"}, {"LATENCY_DUR", "3"}, {"STEP_DUR", "3"}}}) {
+    env["FVBENCH_SCENARIO_TIMEOUT_S"] = "7200";
+    auto c = LoadConfig(Inputs(env));
+    EXPECT_TRUE(c.ok()) << c.error().message;
+  }
+  // Not under ctest: only the types' bounds apply; beyond a double is not a number.
+  EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_DUR", "86400"}})).ok());
+  auto inf = LoadConfig(Inputs({{"LATENCY_DUR", "1e999"}}));
+  ASSERT_FALSE(inf.ok());
+  EXPECT_NE(inf.error().message.find("LATENCY_DUR='1e999': not a number"), std::string::npos) << inf.error().message;
+}
 
 TEST(Config, RejectsPortClash) {
   auto c = LoadConfig(Inputs({{"FV_PORT", "8082"}}));

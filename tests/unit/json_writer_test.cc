@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "support/results_io.h"
+#include "tests/unit/external_tool.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench::detail {
@@ -79,6 +81,98 @@ TEST(JsonWriter, ControlCharactersAndNulAreEscaped) {
   std::string text = w.Take();
   EXPECT_NE(text.find(R"("a\"b\\c\nd\te\u0000f\u0001")"), std::string::npos) << text;
   EXPECT_EQ(nlohmann::json::parse(text)[0].get<std::string>(), std::string("a\"b\\c\nd\te\0f\x01", 12));
+}
+
+// Control characters as a path holding ESC or an ANSI-coloured error message
+// brings them: each byte 0x00-0x1F at every position of strings of 1..40
+// bytes. The string starts at alignment (position + byte) % 16, so every
+// position of every length is tried at all 16 alignments: RapidJSON 1.1.0's
+// SSE2 scan (once enabled in json_writer.cc) read aligned 16-byte blocks and
+// wrote 0x1A-0x1F in them raw. Each string is written as a value, beside its
+// code points as decimal text, and as a key.
+struct ControlCase {
+  std::string text;
+  std::string code_points;  // "97,98,27,99"
+};
+
+std::vector<ControlCase> ControlCharacterCases() {
+  std::vector<ControlCase> cases;
+  for (size_t len = 1; len <= 40; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (int c = 0; c < 0x20; ++c) {
+        ControlCase k;
+        for (size_t i = 0; i < len; ++i) {
+          char ch = i == pos ? static_cast<char>(c) : static_cast<char>('a' + i % 26);
+          k.text += ch;
+          k.code_points += (i == 0 ? "" : ",") + std::to_string(static_cast<unsigned char>(ch));
+        }
+        cases.push_back(std::move(k));
+      }
+    }
+  }
+  return cases;
+}
+
+// `text` copied to `align` bytes past a 16-byte boundary.
+std::string_view AlignedCopy(const std::string& text, size_t align, std::vector<char>& storage) {
+  storage.assign(text.size() + 32, '\0');
+  char* p = storage.data();
+  p += (16 - reinterpret_cast<uintptr_t>(p) % 16) % 16 + align;
+  std::memcpy(p, text.data(), text.size());
+  return {p, text.size()};
+}
+
+TEST(JsonWriter, EveryControlCharacterAtEveryPositionReadsBack) {
+  const std::vector<ControlCase> cases = ControlCharacterCases();
+  ASSERT_EQ(cases.size(), 820u * 32u);
+  JsonWriter w;
+  std::vector<char> storage;
+  w.StartObject();
+  w.Key("values");
+  w.StartArray();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    w.StartArray();
+    w.String(AlignedCopy(cases[i].text, i % 16, storage));
+    w.String(cases[i].code_points);
+    w.EndArray();
+  }
+  w.EndArray();
+  w.Key("keys");
+  w.StartObject();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    w.Key(AlignedCopy(cases[i].text, (i + 5) % 16, storage));
+    w.String(cases[i].code_points);
+  }
+  w.EndObject();
+  w.EndObject();
+  const std::string text = w.Take();
+  size_t raw = 0;  // control characters outside the pretty-printer's newlines
+  for (unsigned char ch : text) raw += ch < 0x20 && ch != '\n';
+  EXPECT_EQ(raw, 0u) << "raw control characters in the document";
+
+  // The project's reader.
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+    ASSERT_EQ(doc["values"].size(), cases.size());
+    ASSERT_EQ(doc["keys"].size(), cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+      ASSERT_EQ(doc["values"][i][0].get<std::string>(), cases[i].text) << cases[i].code_points;
+      ASSERT_TRUE(doc["keys"].contains(cases[i].text)) << cases[i].code_points;
+    }
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << "nlohmann/json cannot read the document: " << e.what();
+  }
+
+  // An independent reader: jq decodes every string to its code points and
+  // counts those that differ from what was written.
+  ASSERT_TRUE(testing_tools::HaveTool("jq")) << "jq not found (Debian package jq; support/setup-debian.sh)";
+  auto jq = testing_tools::RunTool(
+      "jq -r '[(.values[] | select((.[0] | explode | map(tostring) | join(\",\")) != .[1])), "
+      "(.keys | to_entries[] | select((.key | explode | map(tostring) | join(\",\")) != .value))] | length'",
+      text);
+  EXPECT_EQ(jq.exit_code, 0) << jq.err.substr(0, 500);
+  EXPECT_EQ(jq.out, "0\n") << "strings jq reads differently from what was written; " << jq.err.substr(0, 500);
 }
 
 TEST(JsonWriter, InvalidUtf8BecomesReplacementCharacter) {

@@ -134,6 +134,21 @@ class K6EngineTest : public ::testing::Test {
   std::string root_, old_path_, remote_, controller_;
 };
 
+// long-duration.sh: a duration or rate beyond what k6's int64 nanoseconds,
+// its int64 rate and the int64 millisecond timeout hold is refused.
+TEST_F(K6EngineTest, DurationsAndRatesBeyondTheTypesAreRefused) {
+  for (auto edit : {+[](LoadSpec& s) { s.duration_s = 1e16; }, +[](LoadSpec& s) { s.duration_s = 1e300; },
+                    +[](LoadSpec& s) { s.rate_rps = 1e300; }}) {
+    LoadSpec s = DecisionSpec();
+    edit(s);
+    auto cmd = PlanK6Command(s, kScripts, "/r/x.json", "");
+    ASSERT_FALSE(cmd.ok());
+    EXPECT_NE(cmd.error().message.find("above the longest phase (1000000000 s) or the highest rate"),
+              std::string::npos)
+        << cmd.error().message;
+  }
+}
+
 TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
   auto engine = MakeK6Engine(host_, kScripts);
   auto r = engine->run(DecisionSpec(), remote_, controller_);

@@ -80,7 +80,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownThroughputKey", R"({"throughput_rps": {"huge": 1}})", "throughput_rps.huge: unknown scenario (allowed: simple, complex, llm)"},
         BadCase{"ArrayNotObject", R"({"throughput_rps": [1]})", "throughput_rps: expected an object"},
         BadCase{"UnknownTopKey", R"({"latency": {}})", "latency: unknown key"},
-        BadCase{"CeilingNotBool", R"({"throughput_ceiling_reached": {"simple": 1}})", "throughput_ceiling_reached.simple: expected true or false"}),
+        BadCase{"CeilingNotBool", R"({"throughput_ceiling_reached": {"simple": 1}})", "throughput_ceiling_reached.simple: expected true or false"},
+        // Numbers no run measures (baseline-denormal-huge.json's summary block).
+        BadCase{"ZeroLatency", R"({"latency_us": {"raw_nginx": {"p50": 0}}})", "latency_us.raw_nginx.p50: 0 is not > 0"},
+        BadCase{"NegativeLatency", R"({"latency_us": {"raw_nginx": {"p50": -3}}})", "latency_us.raw_nginx.p50: -3 is below 0"},
+        BadCase{"SubnormalLatency", R"({"latency_us": {"raw_nginx": {"p90": 5e-324}}})", "latency_us.raw_nginx.p90: 4.94e-324 is subnormal"},
+        BadCase{"HugeLatency", R"({"latency_us": {"raw_nginx": {"p99": 1e308}}})", "latency_us.raw_nginx.p99: 1e+308 is above 1e+15"},
+        BadCase{"PercentilesOutOfOrder", R"({"latency_us": {"raw_nginx": {"p50": 71, "p90": 190, "p99": 446, "p999": 302}}})",
+                "latency_us.raw_nginx.p999: 302 µs is below p99's 446 µs (percentiles must not decrease"},
+        BadCase{"ZeroRps", R"({"throughput_rps": {"simple": 0}})", "throughput_rps.simple: 0 is not > 0"},
+        BadCase{"HugeRps", R"({"throughput_rps": {"simple": 1e300}})", "throughput_rps.simple: 1e+300 is above 1000000000"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
 TEST(Reference, LoadNamesAMissingFile) {

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "support/json_fields.h"
 #include "support/reference.h"
+#include "tests/unit/external_tool.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
@@ -259,6 +261,86 @@ TEST(ResultsIo, SaveAndLoadThroughAFile) {
   auto unwritable = SaveScenarioResult("/nonexistent-dir/x.json", r);
   ASSERT_FALSE(unwritable.ok());
   EXPECT_NE(unwritable.error().message.find("/nonexistent-dir/x.json"), std::string::npos);
+}
+
+// A result read back must be one a run can have measured: a latency that is
+// 0, subnormal, above 1e15 µs or out of order, or an error rate above 1, is
+// refused naming the key (as in baseline-denormal-huge.json, ../shared/cases).
+TEST(ResultsIo, ImplausibleNumbersReadBackAreRefusedNamingTheKey) {
+  const json good = json::parse(ScenarioResultToJson(SampleRun()[0]));
+  struct Bad {
+    const char* key;
+    json value;
+    const char* fragment;
+  };
+  for (const Bad& b : {Bad{"p50", 0, "scenario.load.latency_us.p50: 0 is not > 0"},
+                       Bad{"p90", 5e-324, "scenario.load.latency_us.p90: 4.94e-324 is subnormal"},
+                       Bad{"p99", 1e308, "scenario.load.latency_us.p99: 1e+308 is above 1e+15"},
+                       Bad{"p999", 1, "scenario.load.latency_us.p999: 1 µs is below p99's 446 µs"},
+                       Bad{"max", -1, "scenario.load.latency_us.max: -1 is below 0"}}) {
+    json d = good;
+    d["scenario"]["load"]["latency_us"][b.key] = b.value;
+    auto r = ScenarioResultFromJson(d.dump(), "x.json");
+    ASSERT_FALSE(r.ok()) << b.key;
+    EXPECT_NE(r.error().message.find(b.fragment), std::string::npos) << r.error().message;
+  }
+  json d = good;
+  d["scenario"]["load"]["error_rate"] = 2;
+  auto r = ScenarioResultFromJson(d.dump(), "x.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("scenario.load.error_rate: 2 is above 1"), std::string::npos) << r.error().message;
+  // Nothing completed: the zeros the parsers give read back.
+  d = good;
+  d["scenario"]["load"]["requests"] = 0;
+  d["scenario"]["load"]["latency_us"] = {{"p50", 0}, {"p90", 0}, {"p99", 0}, {"p999", 0}, {"max", 0}};
+  auto zero = ScenarioResultFromJson(d.dump(), "x.json");
+  EXPECT_TRUE(zero.ok()) << zero.error().message;
+}
+
+// bench-dir-with-esc.sh (../shared/cases): a BENCH_DIR whose name holds ESC
+// (0x1B) and SOH (0x01), and a failing check whose message is ANSI-coloured.
+// RapidJSON 1.1.0's SSE2 scan wrote the ESC raw, the scenario's file was not
+// JSON, and the report called the measured scenario "not measured: result
+// file unreadable". Every string field of a result that holds a control
+// character must come back from its own file, and results.json must be JSON
+// to jq too.
+TEST(ResultsIo, MeasuredResultUnderABenchDirHoldingEscReadsBack) {
+  const std::string bench_dir = ::testing::TempDir() + "b6\x1b[31m\x01";
+  std::filesystem::create_directories(bench_dir + "/controller-results/raw");
+  ScenarioResult r = RichScenario();
+  r.id = "latency.raw_nginx";
+  r.measured = true;
+  r.load.raw_path = bench_dir + "/controller-results/raw/latency_raw_nginx.json";
+  r.error = "\x1b[31mthreshold failed\x1b[0m: p99_us = 233 µs (limit <= 1 µs)\x1a\x1c\x1d\x1e\x1f";
+  r.policy = bench_dir + "/policies/simple.json";
+  r.notes.push_back("raw output: " + r.load.raw_path);
+  r.steps[0].verdict = "fail: \x1b[1mp99\x1b[0m too high, see " + bench_dir;
+  r.spread["p50_us\x1b"] = {1, 2, 3};
+  const std::string path = bench_dir + "/controller-results/latency.raw_nginx.json";
+  ASSERT_TRUE(SaveScenarioResult(path, r).ok());
+  auto back = LoadScenarioResult(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->measured);
+  ExpectSameScenario(r, *back);
+  EXPECT_EQ(back->spread.count("p50_us\x1b"), 1u);
+
+  RunMeta meta = SampleMeta();
+  meta.thresholds_profile = bench_dir + "/thresholds.json";
+  const std::string results = bench_dir + "/report/results.json";
+  std::filesystem::create_directories(bench_dir + "/report");
+  ASSERT_TRUE(SaveRunResults(results, {*back}, meta).ok());
+  auto text = detail::ReadTextFile(results);
+  ASSERT_TRUE(text.ok());
+  auto run = RunResultsFromJson(*text, results);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->scenarios.size(), 1u);
+  EXPECT_TRUE(run->scenarios[0].measured);
+  EXPECT_EQ(run->meta.thresholds_profile, meta.thresholds_profile);
+  ASSERT_TRUE(testing_tools::HaveTool("jq")) << "jq not found (Debian package jq; support/setup-debian.sh)";
+  auto jq = testing_tools::RunTool("jq -r '.scenarios[0].measured, .scenarios[0].load.raw_path'", *text);
+  EXPECT_EQ(jq.exit_code, 0) << jq.err;
+  EXPECT_EQ(jq.out, "true\n" + r.load.raw_path + "\n") << jq.err;
+  std::filesystem::remove_all(bench_dir);
 }
 
 TEST(RunMetaJson, RoundTripsEveryField) {

@@ -430,3 +430,89 @@ TEST(Thresholds, CensoredLatencyFailsAnUpperLimit) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+std::string ProfileWith(const std::string& latency_rules) {
+  return R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": )" + latency_rules + "}}";
+}
+
+// thresholds-overflow.json (../shared/cases, copied to fixtures/odd_inputs):
+// limits of 1e308 x reference, 1e308 µs, 5e-324 x reference and an error
+// rate of 1e-320 were accepted; a check passed against "limit <= inf µs".
+// Each is refused when the profile is read, naming scenario, metric and value.
+TEST(Thresholds, OverflowingAndSubnormalLimitsAreRefusedWhenRead) {
+  auto p = LoadThresholdProfile(FVBENCH_SOURCE_DIR "/fixtures/odd_inputs/thresholds-overflow.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("thresholds-overflow.json: scenarios.latency.raw_nginx.p99_us.<=.x_reference: "
+                                   "1e+308 is above 1000000"),
+            std::string::npos)
+      << p.error().message;
+  struct Bad {
+    const char* rules;
+    const char* fragment;
+  };
+  for (const Bad& b : {
+           Bad{R"({"p50_us": {"<=": 1e308}})", "scenarios.latency.raw_nginx.p50_us.<=: limit 1e+308 is above 1e+15 (a latency"},
+           Bad{R"({"p90_us": {">=": {"x_reference": 5e-324}}})",
+               "scenarios.latency.raw_nginx.p90_us.>=.x_reference: 4.94e-324 is subnormal"},
+           Bad{R"({"error_rate": {"<=": 1e-320}})", "scenarios.latency.raw_nginx.error_rate.<=: limit 1e-320 is subnormal"},
+           Bad{R"({"error_rate": {"<": 5}})", "error_rate.<: limit 5 is above 1 (an error rate is a fraction 0..1)"},
+           Bad{R"({"achieved_rps": {">": -1}})", "achieved_rps.>: limit -1 is below 0"},
+           Bad{R"({"p99_us": {"<=": {"ratio_to": "latency.decision_service", "factor": 1e308}}})",
+               "p99_us.<=.factor: 1e+308 is above 1000000"},
+       }) {
+    auto q = ParseThresholdProfile(ProfileWith(b.rules), "t.json");
+    ASSERT_FALSE(q.ok()) << b.rules;
+    EXPECT_NE(q.error().message.find(b.fragment), std::string::npos) << q.error().message;
+  }
+  // The limits a profile means stay accepted: 0, a small fraction, big but plausible numbers.
+  EXPECT_TRUE(ParseThresholdProfile(ProfileWith(R"({"error_rate": {"<=": 0, "<": 1e-6}, "p99_us": {"<=": 6e7},
+      "achieved_rps": {">": 0}, "p50_us": {"<=": {"x_reference": 1000}}})"), "t.json")
+                  .ok());
+}
+
+// An x_reference limit whose product with the reference is no latency is
+// refused before any load, naming scenario, metric and the numbers.
+TEST(Thresholds, ReferenceLimitOutOfRangeIsRefusedBeforeLoad) {
+  auto p = ParseThresholdProfile(ProfileWith(R"({"p99_us": {"<=": {"x_reference": 1e6}}})"), "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  auto ref = ParseReference(R"({"latency_us": {"raw_nginx": {"p99": 1e12}}})", "r.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto covered = CheckReferenceCovers(*p, *ref);
+  ASSERT_FALSE(covered.ok());
+  EXPECT_NE(covered.error().message.find("t.json: scenarios.latency.raw_nginx.p99_us.<=: limit 1000000 x the "
+                                         "reference's 1000000000000 = 1e+18: 1e+18 is above 1e+15"),
+            std::string::npos)
+      << covered.error().message;
+}
+
+// A profile built in code (or one that slipped past the reader) with an
+// infinite limit: no check passes against it, absolute, x_reference or ratio.
+TEST(Thresholds, NoCheckPassesAgainstAnInfiniteLimit) {
+  const double inf = std::numeric_limits<double>::infinity();
+  ThresholdProfile p;
+  p.source_name = "code";
+  ThresholdRule absolute{"p99_us", "<=", inf, "", 0, 0};
+  ThresholdRule relative{"p50_us", "<=", 0, "", 0, 1e300};
+  ThresholdRule ratio{"p90_us", "<=", 0, "latency.decision_service", 1e300, 0};
+  p.scenarios.push_back({"latency.raw_nginx", {absolute, relative, ratio}});
+  ScenarioResult r = SampleLatency("latency.raw_nginx", 71.4, 446.2);
+  auto ref = ParseReference(R"({"latency_us": {"raw_nginx": {"p50": 1e10}}})", "r.json");
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto checks = Evaluate(p, r, &*ref);
+  ASSERT_EQ(checks.size(), 2u);
+  for (const ThresholdCheck& c : checks) {
+    EXPECT_FALSE(c.passed) << DescribeCheck(c);
+    EXPECT_EQ(DescribeCheck(c).find("inf"), std::string::npos) << DescribeCheck(c);
+  }
+  ScenarioResult yardstick = SampleLatency("latency.decision_service", 1e10, 1e11);
+  auto ratios = EvaluateRatios(p, r, {r, yardstick}, nullptr);
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_FALSE(ratios[0].passed) << DescribeRatioCheck(ratios[0]);
+  EXPECT_EQ(DescribeRatioCheck(ratios[0]).find("inf"), std::string::npos) << DescribeRatioCheck(ratios[0]);
+}
+
+}  // namespace
+}  // namespace fvbench

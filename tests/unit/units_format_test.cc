@@ -23,6 +23,7 @@ TEST(UnitsFormat, WholeNumbersMatchFmtExactly) {
     values.push_back(std::floor(wide(rng)) + 0.5);  // exact ties
   }
   for (double v : values) {
+    if (std::fabs(v) >= kCompactFrom) continue;  // CompactAboveOneQuadrillion
     ASSERT_EQ(FormatRps(v), fmt::format("{:.0f}", v)) << fmt::format("{:.17g}", v);
     if (std::fabs(v) >= 100) {
       ASSERT_EQ(FormatNumber(v), fmt::format("{:.0f}", v)) << fmt::format("{:.17g}", v);
@@ -33,9 +34,39 @@ TEST(UnitsFormat, WholeNumbersMatchFmtExactly) {
   }
 }
 
+// baseline-denormal-huge.json (../shared/cases): the table showed a
+// 300-digit base and "+inf %". No format prints hundreds of digits, "inf" or
+// "nan".
+TEST(UnitsFormat, CompactAboveOneQuadrillion) {
+  EXPECT_EQ(FormatNumber(1e308), "1e+308");
+  EXPECT_EQ(FormatRps(1e308), "1e+308");
+  EXPECT_EQ(FormatUs(1e308), "1e+308 µs");
+  EXPECT_EQ(FormatUsBare(1e308, 1e308), "1e+308");
+  EXPECT_EQ(FormatPercent(1e300), "1e+302%");
+  EXPECT_EQ(FormatNumber(-1.23456e20), "-1.235e+20");
+  EXPECT_EQ(FormatNumber(999999999999999.0), "999999999999999");  // below kCompactFrom: every digit
+  EXPECT_EQ(FormatNumber(5e-324), "4.94e-324");
+  EXPECT_EQ(FormatFixed(3.1, 2), "3.10");
+  EXPECT_EQ(FormatFixed(1e300, 1), "1e+300");  // "{:.1f}" printed 301 digits (resources, ratios, resolution)
+  // A delta against a subnormal reference overflows: no delta, not "+inf %".
+  EXPECT_EQ(FormatDeltaPercent(129, 5e-324), "");
+  EXPECT_EQ(FormatDeltaPercent(1e300, 1e-10), "");  // the quotient overflows
+  EXPECT_EQ(FormatDeltaPercent(1e20, 1), "+1e+22 %");
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (double v : {nan, inf, -inf, 1e308, -1e308, 5e-324}) {
+    for (const std::string& s : {FormatNumber(v), FormatFixed(v, 2), FormatUs(v), FormatUsBare(v, 1000), FormatPercent(v),
+                                 FormatPercentLimit(v), FormatRps(v), FormatDeltaPercent(v, 100),
+                                 FormatDeltaPercent(100, v)}) {
+      EXPECT_EQ(s.find("inf"), std::string::npos) << s;
+      EXPECT_EQ(s.find("nan"), std::string::npos) << s;
+      EXPECT_LE(s.size(), 16u) << s;
+    }
+  }
+}
+
 TEST(UnitsFormat, NonFiniteAndMilliseconds) {
-  EXPECT_EQ(FormatRps(std::numeric_limits<double>::quiet_NaN()), "nan");
-  EXPECT_EQ(FormatRps(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(FormatRps(std::numeric_limits<double>::quiet_NaN()), "n/a");
+  EXPECT_EQ(FormatRps(std::numeric_limits<double>::infinity()), "out of range");
   EXPECT_EQ(FormatUs(812.4), "812 µs");
   EXPECT_EQ(FormatUs(1500), "1.50 ms");
   EXPECT_EQ(FormatNumber(2.345), "2.35");

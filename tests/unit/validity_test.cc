@@ -47,6 +47,7 @@ LoadResult Healthy() {
   l.duration_s = 4.01;
   l.requests = 2000;
   l.achieved_rps = 2000 / 4.01;
+  l.latency_us = {180, 320, 900, 1800, 2500};  // read back, a result with requests has latencies
   l.kept_up = true;
   l.max_send_lag_us = 900;
   l.ratelimit_evidence = 2000;

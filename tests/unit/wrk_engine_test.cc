@@ -148,6 +148,10 @@ TEST(WrkPlan, BadSpecsAreErrors) {
   const Case cases[] = {
       {[](LoadSpec& s) { s.rate_rps = 0; }, "rate_rps"},
       {[](LoadSpec& s) { s.duration_s = -1; }, "duration_s"},
+      // -d-9223372036854775808s once (long-duration.sh): beyond what -d and the timeout hold.
+      {[](LoadSpec& s) { s.duration_s = 1e300; }, "duration 1e+300 s at 2000 RPS: above the longest phase"},
+      {[](LoadSpec& s) { s.duration_s = 1e16; }, "above the longest phase (1000000000 s)"},
+      {[](LoadSpec& s) { s.rate_rps = 1e300; }, "or the highest rate (1000000000 RPS)"},
       {[](LoadSpec& s) { s.url.clear(); }, "url"},
       {[](LoadSpec& s) { s.phase = "a/b"; }, "phase"},
       {[](LoadSpec& s) { s.cpuset = "x"; }, "cpuset"},
