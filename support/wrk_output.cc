@@ -226,7 +226,12 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   CensorAtTimeout(load.latency_us, recorded, timeouts, timeout_us);
 
   // Derived figures (definitions in the header).
-  const auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));
+  // pace.lua counts the slots that fell due on each thread's timeline; older
+  // outputs lack the field: target rate x wrk's duration.
+  auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));
+  if (auto it = doc.find("scheduled"); it != doc.end() && !it->is_null()) {
+    FVB_ASSIGN(scheduled, r.Count(doc, "", "scheduled"));
+  }
   // wrk counts a refused connect() and a socket it could not open alike
   // (errors.connect); requests never sent while connects failed are counted
   // as the SUT's (refused), the rest of the unsent as the engine's.

@@ -14,8 +14,10 @@
 //   duration_s   = duration_us / 1e6 (must be > 0)
 //   achieved_rps = requests / duration_s
 //   outcomes     per scheduled request (support/outcomes.h):
-//                  scheduled = round(target_rate x duration_s), the slots of
-//                  the phase; bad answers = non_2xx + timeout (wrk's `timeout`
+//                  scheduled = the slots that fell due on the threads'
+//                  timelines (field `scheduled`: each thread's schedule starts
+//                  when its first connection is up), or round(target_rate x
+//                  duration_s) for outputs without it; bad answers = non_2xx + timeout (wrk's `timeout`
 //                  counts responses slower than --timeout: completed, too late
 //                  to count as served); sent = pace.lua's paced sends. Sent
 //                  but unanswered requests are the SUT's failures, unsent

@@ -83,6 +83,8 @@ fvb_non_2xx = 0
 fvb_ratelimit = 0
 fvb_status = {}   -- status code (as string) -> count, when counting
 fvb_thread_rate = 0
+fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
+fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
 
 local function getenv_required(name)
   local v = os.getenv(name)
@@ -192,7 +194,11 @@ end
 
 function delay()
   local now = now_us()
-  if start_us == nil then start_us = now end
+  fvb_last_us = now
+  if start_us == nil then
+    start_us = now
+    fvb_start_us = now
+  end
   local slot = start_us + n_slots * interval_us
   n_slots = n_slots + 1
   q_tail = q_tail + 1
@@ -207,7 +213,9 @@ local function record_send()
   local slot = queue[q_head]
   queue[q_head] = nil
   q_head = q_head + 1
-  local lag = now_us() - slot
+  local now = now_us()
+  fvb_last_us = now
+  local lag = now - slot
   fvb_sent = fvb_sent + 1
   if lag <= 0 then
     if -lag > fvb_early_max then fvb_early_max = -lag end
@@ -263,11 +271,20 @@ local function str(s)
 end
 
 function done(summary, latency, requests_stats)
+  -- Slots that fell due while each thread ran, from its first delay() (when
+  -- its first connection was up) to its last delay() or send: the requests
+  -- the schedule offered. (done() itself runs after the threads are joined
+  -- and the statistics are made, tens of ms later on a busy host.)
+  local scheduled = 0
   local sent, lag_max, lag_sum, late1, late10, early = 0, 0, 0, 0, 0, 0
   local responses, non2xx, ratelimit = 0, 0, 0
   local status = {}
   local threads = fvb_threads or {}
   for _, t in ipairs(threads) do
+    local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
+    if t_start > 0 and t_rate > 0 and t_last >= t_start then
+      scheduled = scheduled + math.floor((t_last - t_start) * t_rate / 1e6) + 1
+    end
     sent = sent + t:get("fvb_sent")
     lag_sum = lag_sum + t:get("fvb_lag_sum")
     late1 = late1 + t:get("fvb_late_1ms")
@@ -295,6 +312,7 @@ function done(summary, latency, requests_stats)
   field("connections", num(tonumber(os.getenv("FVBENCH_CONNECTIONS") or "")))
   field("requests", num(summary.requests))
   field("sent", num(sent))
+  field("scheduled", num(scheduled))
   field("duration_us", num(summary.duration))
   field("bytes", num(summary.bytes))
   field("errors", "{" .. table.concat({
