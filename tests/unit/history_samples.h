@@ -1,7 +1,7 @@
 // Histories for the results-history tests: copies of a real run
 // (fixtures/report/recorded_local_run.json, a local run of this suite against
 // fairvisor edge) with perturbed values. Not measurements: run i starts one
-// hour after run i-1, has edge commit "c0ffee<i>...", and every latency value
+// hour after run i-1, has edge commit "c0ffee<i as 4 digits>000...", and every latency value
 // times (1 + 2 % Gaussian noise); from run `slow_from` on, decision_service's
 // p99 also times `slow_factor`.
 #pragma once
@@ -32,7 +32,7 @@ inline const nlohmann::json& RecordedRun() {
   return doc;
 }
 
-inline std::string Commit(int i) { return fmt::format("c0ffee{:034d}", i); }
+inline std::string Commit(int i) { return fmt::format("c0ffee{:04d}{}", i, std::string(30, '0')); }
 
 inline std::string PerturbedRun(int i, detection_study::Rng& rng, int slow_from = -1, double slow_factor = 1.0,
                                 double noise = 0.02) {
