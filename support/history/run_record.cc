@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "support/ratios.h"
 #include "support/results_io.h"
 #include "support/verdict.h"
 
@@ -19,15 +20,17 @@ std::string Sha256Hex(std::string_view text) {
 }
 
 // "" when the scenario's numbers are evidence, else why not.
-std::string UnusableReason(const ScenarioResult& r) {
+std::string UnusableReason(const ScenarioResult& r, double run_started_unix) {
   if (!r.measured) return "not measured";
+  // An earlier ctest run's result merged into this report (`-R latency`, then
+  // `-R throughput` into one BENCH_DIR): recorded with that run, not again.
+  if (FromEarlierRun(r, run_started_unix)) return "from an earlier ctest run";
   if (WasInterrupted(r)) return "interrupted";
   if (ScenarioVerdict(r) == Verdict::kInvalid) return "INVALID: " + VerdictReason(r);
   return "";
 }
 
-void AddMetrics(const ScenarioResult& r, std::vector<MetricRow>& out) {
-  const std::string reason = UnusableReason(r);
+void AddMetrics(const ScenarioResult& r, const std::string& reason, std::vector<MetricRow>& out) {
   auto add = [&](const char* metric, double v) { out.push_back({r.id, metric, v, reason.empty(), reason}); };
   if (!r.measured) {
     // Recorded so the history shows the gap; never evidence.
@@ -67,8 +70,8 @@ Result<RunRecord> RunRecordFromResultsJson(std::string_view text, const std::str
   rec.profile = m.thresholds_profile;
   rec.results_json = std::string(text);
   for (const ScenarioResult& r : run->scenarios) {
-    AddMetrics(r, rec.metrics);
-    std::string reason = UnusableReason(r);
+    const std::string reason = UnusableReason(r, m.started_unix);
+    AddMetrics(r, reason, rec.metrics);
     if (!reason.empty()) {
       rec.usable = false;
       rec.note += fmt::format("{}{}: {}", rec.note.empty() ? "" : "; ", r.id, reason);

@@ -9,7 +9,8 @@
 //   max_rps                   throughput scenarios: reported max sustained rate, RPS
 //   edge_cpu_cores            the edge's nginx processes ("fv" service), cores; when sampled
 // A metric is evidence only when its scenario is usable: measured, not
-// interrupted, and its verdict is not INVALID (verdict.h). A FAIL verdict from
+// interrupted, its verdict is not INVALID (verdict.h), and it is this run's
+// (not an earlier ctest run's result merged into the report, ratios.h). A FAIL verdict from
 // a threshold is still evidence (a slow run is what the history is for).
 // Unusable scenarios are stored with the reason and never used by `check`.
 #pragma once

@@ -1,7 +1,7 @@
 // Histories for the results-history tests: copies of a real run
 // (fixtures/report/recorded_local_run.json, a local run of this suite against
-// fairvisor edge) with perturbed values. Not measurements: run i starts one
-// hour after run i-1, has edge commit "c0ffee<i as 4 digits>000...", and every latency value
+// fairvisor edge) with perturbed values. Not measurements: run i (and each of its
+// scenarios) starts one hour after run i-1, has edge commit "c0ffee<i as 4 digits>000...", and every latency value
 // times (1 + 2 % Gaussian noise); from run `slow_from` on, decision_service's
 // p99 also times `slow_factor`.
 #pragma once
@@ -41,6 +41,8 @@ inline std::string PerturbedRun(int i, detection_study::Rng& rng, int slow_from 
   d["meta"]["finished_unix"] = 1796033788.0 + 3600.0 * i;
   d["meta"]["edge_commit"] = Commit(i);
   for (auto& s : d["scenarios"]) {
+    s["started_unix"] = s["started_unix"].get<double>() + 3600.0 * i;
+    s["finished_unix"] = s["finished_unix"].get<double>() + 3600.0 * i;
     for (const char* p : {"p50", "p90", "p99", "p999", "max"}) {
       double v = s["load"]["latency_us"][p].get<double>() * (1 + noise * rng.Normal());
       if (s["id"] == "latency.decision_service" && std::string(p) == "p99" && slow_from >= 0 && i >= slow_from) {

@@ -78,7 +78,7 @@ TEST_F(HistorySqlite, RecordsARealRunOnceAndReadsItsSeriesBack) {
   EXPECT_TRUE(found);
 }
 
-TEST_F(HistorySqlite, InvalidAndInterruptedScenariosAreStoredButNeverEvidence) {
+TEST_F(HistorySqlite, InvalidInterruptedOrEarlierRunScenariosAreStoredButNeverEvidence) {
   auto db = Open();
   auto doc = RecordedRun();
   doc["scenarios"][1]["validity"] = nlohmann::json::array(
@@ -86,6 +86,8 @@ TEST_F(HistorySqlite, InvalidAndInterruptedScenariosAreStoredButNeverEvidence) {
         {"measured", 0}, {"limit", 1}, {"detail", "dropped"}}});
   doc["scenarios"][2]["measured"] = false;
   doc["scenarios"][2]["error"] = "interrupted: SIGINT";
+  // An earlier ctest run's result merged into this report.
+  doc["scenarios"][3]["started_unix"] = doc["meta"]["started_unix"].get<double>() - 3600;
   Append(*db, doc.dump());
   auto h = LoadHistory(*db);
   ASSERT_TRUE(h.ok());
@@ -93,9 +95,11 @@ TEST_F(HistorySqlite, InvalidAndInterruptedScenariosAreStoredButNeverEvidence) {
   EXPECT_FALSE(h->runs[0].usable);
   EXPECT_NE(h->runs[0].note.find("latency.decision_service: INVALID"), std::string::npos) << h->runs[0].note;
   EXPECT_NE(h->runs[0].note.find("latency.reverse_proxy: not measured"), std::string::npos) << h->runs[0].note;
+  EXPECT_NE(h->runs[0].note.find("throughput.simple: from an earlier ctest run"), std::string::npos) << h->runs[0].note;
   for (const MetricSeries& s : BuildSeries(*h)) {
     EXPECT_NE(s.scenario, "latency.decision_service");
     EXPECT_NE(s.scenario, "latency.reverse_proxy");
+    EXPECT_NE(s.scenario, "throughput.simple");
   }
 }
 
