@@ -14,6 +14,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libfmt-dev libssl-dev libssh-dev
   rapidjson-dev  # header-only: streaming JSON writer of results.json (support/json_writer.h)
   libboost-math-dev  # header-only: Student's t quantile of the A/B comparison (support/ab_compare.h)
+  # the results history (support/history): SQLite file store, PostgreSQL client; the
+  # PostgreSQL server and sqlite3 CLI for its tests (tests/unit/history_*_test.cc)
+  libsqlite3-dev libpq-dev postgresql sqlite3
   # SUT runtime (used when OpenResty is not installed) and fairvisor edge's Lua deps
   nginx libnginx-mod-http-lua lua-cjson lua-resty-core
   # load engine available offline; provisioning, probes, pinning

@@ -1,0 +1,79 @@
+#include "support/history/history_store.h"
+
+#include <fmt/format.h>
+
+#include "support/history/schema.h"
+
+namespace fvbench {
+namespace {
+
+std::string Num(double v) { return fmt::format("{:.17g}", v); }
+
+Error RolledBack(SqlConnection& db, const Error& e, const RunRecord& run) {
+  (void)db.Query("ROLLBACK");
+  return Error{fmt::format("{}\n(run started {} not recorded; nothing recorded before was changed)", e.message,
+                           Num(run.started_unix))};
+}
+
+double ToDouble(const SqlValue& v) { return v ? std::stod(*v) : 0; }
+int64_t ToInt(const SqlValue& v) { return v ? std::stoll(*v) : 0; }
+
+}  // namespace
+
+Result<std::unique_ptr<SqlConnection>> OpenHistory(const std::string& location) {
+  auto db = OpenHistoryDatabase(location);
+  if (!db.ok()) return db.error();
+  if (auto m = MigrateHistory(**db); !m.ok()) return m.error();
+  return db;
+}
+
+Result<Appended> AppendRun(SqlConnection& db, const RunRecord& run, double now_unix) {
+  if (auto b = db.BeginWrite(); !b.ok()) return b.error();
+  auto inserted = db.Query(
+      "INSERT INTO runs (run_key, started_unix, finished_unix, edge_commit, edge_ref, engine, mode, sut_host, "
+      "loadgen_host, profile, usable, note, recorded_unix, results_json) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
+      "ON CONFLICT (run_key) DO NOTHING RETURNING id",
+      {run.run_key, Num(run.started_unix), Num(run.finished_unix), run.edge_commit, run.edge_ref, run.engine,
+       run.mode, run.sut_host, run.loadgen_host, run.profile, run.usable ? "1" : "0", run.note, Num(now_unix),
+       run.results_json});
+  if (!inserted.ok()) return RolledBack(db, inserted.error(), run);
+  Appended out;
+  if (inserted->empty()) {
+    auto existing = db.Query("SELECT id FROM runs WHERE run_key = $1", {run.run_key});
+    if (!existing.ok() || existing->empty()) {
+      return RolledBack(db, existing.ok() ? Error{db.Where() + ": run_key conflict without a row"} : existing.error(), run);
+    }
+    (void)db.Query("ROLLBACK");
+    return Appended{ToInt((*existing)[0][0]), true};
+  }
+  out.run_id = ToInt((*inserted)[0][0]);
+  for (const MetricRow& m : run.metrics) {
+    auto r = db.Query("INSERT INTO metrics (run_id, scenario, metric, value, usable, reason) "
+                      "VALUES ($1, $2, $3, $4, $5, $6)",
+                      {std::to_string(out.run_id), m.scenario, m.metric, Num(m.value), m.usable ? "1" : "0", m.reason});
+    if (!r.ok()) return RolledBack(db, r.error(), run);
+  }
+  if (auto c = db.Query("COMMIT"); !c.ok()) return RolledBack(db, c.error(), run);
+  return out;
+}
+
+Result<History> LoadHistory(SqlConnection& db) {
+  History h;
+  auto runs = db.Query("SELECT id, started_unix, edge_commit, edge_ref, usable, note FROM runs "
+                       "ORDER BY started_unix, id");
+  if (!runs.ok()) return runs.error();
+  for (const SqlRow& r : *runs) {
+    h.runs.push_back({ToInt(r[0]), ToDouble(r[1]), r[2].value_or(""), r[3].value_or(""), ToInt(r[4]) != 0,
+                      r[5].value_or("")});
+  }
+  auto metrics = db.Query("SELECT m.run_id, m.scenario, m.metric, m.value, m.usable FROM metrics m "
+                          "JOIN runs r ON r.id = m.run_id ORDER BY m.scenario, m.metric, r.started_unix, r.id");
+  if (!metrics.ok()) return metrics.error();
+  for (const SqlRow& r : *metrics) {
+    h.metrics.push_back({ToInt(r[0]), r[1].value_or(""), r[2].value_or(""), ToDouble(r[3]), ToInt(r[4]) != 0});
+  }
+  return h;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,104 @@
+#include <libpq-fe.h>
+
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "support/history/sql_connection.h"
+
+namespace fvbench {
+namespace {
+
+// "postgresql://user:secret@host/db" -> "postgresql://user:***@host/db".
+std::string WithoutPassword(const std::string& url) {
+  static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@/]*@)");
+  return std::regex_replace(url, password, "$1:***@");
+}
+
+std::string Trimmed(const char* s) {
+  std::string t = s ? s : "";
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  return t;
+}
+
+class PostgresConnection final : public SqlConnection {
+ public:
+  PostgresConnection(PGconn* c, std::string where) : c_(c), where_(std::move(where)) {}
+  ~PostgresConnection() override { PQfinish(c_); }
+
+  Result<std::vector<SqlRow>> Query(const std::string& sql, const std::vector<SqlValue>& params) override {
+    std::vector<const char*> values;
+    for (const SqlValue& p : params) values.push_back(p ? p->c_str() : nullptr);
+    PGresult* res = PQexecParams(c_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                                 nullptr, 0);
+    std::unique_ptr<PGresult, void (*)(PGresult*)> guard(res, PQclear);
+    ExecStatusType st = PQresultStatus(res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+      return Error{fmt::format("{}: PostgreSQL: {} (in: {})", where_, Trimmed(PQerrorMessage(c_)),
+                               sql.substr(0, sql.find('\n')))};
+    }
+    std::vector<SqlRow> rows;
+    for (int r = 0; r < PQntuples(res); ++r) {
+      SqlRow row;
+      for (int c = 0; c < PQnfields(res); ++c) {
+        row.push_back(PQgetisnull(res, r, c) ? std::nullopt : SqlValue(PQgetvalue(res, r, c)));
+      }
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  }
+  Result<void> BeginWrite() override {
+    auto r = Query("BEGIN", {});
+    if (!r.ok()) return r.error();
+    return Ok();
+  }
+  bool IsPostgres() const override { return true; }
+  const std::string& Where() const override { return where_; }
+
+ private:
+  PGconn* c_;
+  std::string where_;
+};
+
+}  // namespace
+
+bool IsPostgresUrl(const std::string& location) {
+  return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
+}
+
+Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url) {
+  const std::string where = WithoutPassword(url);
+  char* err = nullptr;
+  PQconninfoOption* opts = PQconninfoParse(url.c_str(), &err);
+  if (!opts) {
+    std::string msg = Trimmed(err ? err : "out of memory");
+    PQfreemem(err);
+    return Error{fmt::format("{}: not a valid PostgreSQL URL: {}", where, msg)};
+  }
+  PQconninfoFree(opts);
+  // Bounded: an unreachable server fails in seconds, not at the OS's TCP timeout.
+  const char* keys[] = {"dbname", "connect_timeout", nullptr};
+  const char* values[] = {url.c_str(), "10", nullptr};
+  PGconn* c = PQconnectdbParams(keys, values, 1);
+  if (!c || PQstatus(c) != CONNECTION_OK) {
+    std::string msg = c ? Trimmed(PQerrorMessage(c)) : "out of memory";
+    PQfinish(c);
+    return Error{fmt::format("{}: cannot connect to the PostgreSQL history: {}", where, msg)};
+  }
+  auto conn = std::make_unique<PostgresConnection>(c, where);
+  if (auto r = conn->Query("SET client_min_messages = warning", {}); !r.ok()) return r.error();
+  return std::unique_ptr<SqlConnection>(std::move(conn));
+}
+
+Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location) {
+  if (location.empty()) {
+    return Error{"FVBENCH_HISTORY: not set; give an SQLite file path or a postgresql:// URL (or --history)"};
+  }
+  if (IsPostgresUrl(location)) return OpenPostgres(location);
+  if (location.find("://") != std::string::npos) {
+    return Error{fmt::format("{}: not a history location: an SQLite file path or a postgresql:// URL", location)};
+  }
+  return OpenSqlite(location);
+}
+
+}  // namespace fvbench

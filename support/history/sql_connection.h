@@ -1,0 +1,45 @@
+// The two databases the results history runs on, behind one small interface:
+// SQL text with positional parameters $1, $2, ... (both SQLite and PostgreSQL
+// read that spelling), values passed and returned as text (NULL = nullopt).
+//
+//   OpenHistoryDatabase("/path/history.sqlite")    SQLite file (created when missing;
+//                                                   its directory must exist)
+//   OpenHistoryDatabase("postgresql://user@/db?host=/run/sock")  libpq connection URI
+//                                                   ("postgres://" too)
+// Errors name the location (a URL's password is never printed) and what the
+// library said: a missing directory, a file that is not a database, a bad
+// URL, a server that does not answer.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/result.h"
+
+namespace fvbench {
+
+using SqlValue = std::optional<std::string>;
+using SqlRow = std::vector<SqlValue>;
+
+class SqlConnection {
+ public:
+  virtual ~SqlConnection() = default;
+  // One statement; rows of its result (empty for statements without one).
+  virtual Result<std::vector<SqlRow>> Query(const std::string& sql, const std::vector<SqlValue>& params = {}) = 0;
+  // Starts a transaction that writes: SQLite BEGIN IMMEDIATE (waits for other
+  // writers up to the busy timeout), PostgreSQL BEGIN.
+  virtual Result<void> BeginWrite() = 0;
+  virtual bool IsPostgres() const = 0;
+  // For messages: the file path, or the URL without its password.
+  virtual const std::string& Where() const = 0;
+};
+
+bool IsPostgresUrl(const std::string& location);
+Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path);
+Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url);
+// Either of the above by the form of `location`; "" is an error naming FVBENCH_HISTORY.
+Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location);
+
+}  // namespace fvbench

@@ -1,0 +1,158 @@
+// The results history on a real PostgreSQL server that this test starts
+// (fixtures/history/pg-server.sh: Debian's postgresql, initdb into a
+// temporary directory, Unix socket only, stopped at the end). Skipped when
+// the server binaries are missing.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "support/history/gate.h"
+#include "support/history/history_store.h"
+#include "support/history/schema.h"
+#include "tests/unit/history_samples.h"
+
+namespace fvbench {
+namespace {
+
+using namespace history_samples;
+
+std::string Script() { return FVBENCH_SOURCE_DIR "/fixtures/history/pg-server.sh"; }
+
+class HistoryPostgres : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fmt::format("/tmp/fvb-pg-{}", ::getpid());
+    FILE* p = ::popen(fmt::format("bash {} start {}", Script(), dir_).c_str(), "r");
+    char buf[512] = {};
+    std::string out;
+    while (p && std::fgets(buf, sizeof buf, p)) out += buf;
+    int rc = p ? ::pclose(p) : -1;
+    status_ = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    url_ = out;
+  }
+  static void TearDownTestSuite() {
+    if (std::system(fmt::format("bash {} stop {}", Script(), dir_).c_str()) != 0) std::fprintf(stderr, "stop failed\n");
+  }
+  void SetUp() override {
+    if (status_ == 3) GTEST_SKIP() << "no PostgreSQL server binaries (Debian package postgresql)";
+    ASSERT_EQ(status_, 0) << "pg-server.sh start failed";
+  }
+  // A fresh database per test: postgresql://fvbench@/<name>?host=<dir>.
+  static std::string FreshDatabase(const std::string& name) {
+    auto admin = OpenPostgres(url_);
+    EXPECT_TRUE(admin.ok()) << admin.error().message;
+    EXPECT_TRUE((*admin)->Query("DROP DATABASE IF EXISTS " + name).ok());
+    auto created = (*admin)->Query("CREATE DATABASE " + name);
+    EXPECT_TRUE(created.ok()) << created.error().message;
+    return fmt::format("postgresql://fvbench@/{}?host={}", name, dir_);
+  }
+
+  static std::string dir_, url_;
+  static int status_;
+};
+std::string HistoryPostgres::dir_, HistoryPostgres::url_;
+int HistoryPostgres::status_ = -1;
+
+TEST_F(HistoryPostgres, NewestFiveRunsEightPercentSlowerFailTheCheckNoiseOnlyPasses) {
+  for (bool slow : {true, false}) {
+    auto db = OpenHistory(FreshDatabase(slow ? "gate_slow" : "gate_quiet"));
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    detection_study::Rng rng(slow ? 31 : 32);
+    for (int i = 0; i < 45; ++i) {
+      auto rec = RunRecordFromResultsJson(PerturbedRun(i, rng, slow ? 40 : -1, 1.08), "run");
+      ASSERT_TRUE(rec.ok());
+      ASSERT_TRUE(AppendRun(**db, *rec, 1.0).ok());
+    }
+    auto h = LoadHistory(**db);
+    ASSERT_TRUE(h.ok()) << h.error().message;
+    auto found = FindRegressions(BuildSeries(*h));
+    if (!slow) {
+      EXPECT_TRUE(found.empty());
+      continue;
+    }
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].scenario, "latency.decision_service");
+    EXPECT_EQ(found[0].metric, "p99_us");
+    EXPECT_EQ(found[0].before.edge_commit, Commit(39));
+    EXPECT_EQ(found[0].after.edge_commit, Commit(40));
+  }
+}
+
+// Concurrent CI jobs: 8 writers, each with its own connection, on a database
+// none of them has migrated yet; 25 runs each plus one results.json all of
+// them record. Every run is there once, with all its metrics.
+TEST_F(HistoryPostgres, ParallelWritersLoseNothing) {
+  const std::string url = FreshDatabase("parallel");
+  constexpr int kWriters = 8, kRuns = 25;
+  const std::string shared = PerturbedRun(1000, *std::make_unique<detection_study::Rng>(1));
+  std::vector<std::string> errors(kWriters);
+  std::vector<int> shared_new(kWriters);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      auto db = OpenHistory(url);
+      if (!db.ok()) {
+        errors[w] = db.error().message;
+        return;
+      }
+      detection_study::Rng rng(100 + w);
+      for (int i = 0; i < kRuns; ++i) {
+        auto rec = RunRecordFromResultsJson(PerturbedRun(w * kRuns + i, rng), "run");
+        auto added = AppendRun(**db, *rec, 1.0);
+        if (!added.ok()) errors[w] += added.error().message + "\n";
+        if (i == kRuns / 2) {
+          auto s = AppendRun(**db, *RunRecordFromResultsJson(shared, "shared"), 1.0);
+          if (!s.ok()) errors[w] += s.error().message + "\n";
+          else shared_new[w] = !s->already_recorded;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int w = 0; w < kWriters; ++w) EXPECT_EQ(errors[w], "") << "writer " << w;
+  int shared_recorded = 0;
+  for (int n : shared_new) shared_recorded += n;
+  EXPECT_EQ(shared_recorded, 1);
+  auto db = OpenHistory(url);
+  ASSERT_TRUE(db.ok());
+  auto h = LoadHistory(**db);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->runs.size(), static_cast<size_t>(kWriters * kRuns + 1));
+  const size_t per_run = RunRecordFromResultsJson(shared, "x")->metrics.size();
+  EXPECT_EQ(h->metrics.size(), h->runs.size() * per_run);
+  EXPECT_EQ(*HistorySchemaVersion(**db), kHistorySchemaVersion);
+}
+
+TEST_F(HistoryPostgres, MigratesAVersion1History) {
+  const std::string url = FreshDatabase("migrate");
+  {
+    auto raw = OpenPostgres(url);
+    ASSERT_TRUE(raw.ok());
+    ASSERT_TRUE(MigrateHistory(**raw, 1).ok());
+    detection_study::Rng rng(2);
+    ASSERT_TRUE(AppendRun(**raw, *RunRecordFromResultsJson(PerturbedRun(0, rng), "x"), 1.0).ok());
+  }
+  auto db = OpenHistory(url);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  EXPECT_EQ(*HistorySchemaVersion(**db), kHistorySchemaVersion);
+  EXPECT_EQ(LoadHistory(**db)->runs.size(), 1u);
+}
+
+TEST_F(HistoryPostgres, UnreachableServerOrBadUrlIsNamed) {
+  auto gone = OpenHistory("postgresql://fvbench:secret@/postgres?host=/tmp/fvb-no-such-socket-dir");
+  ASSERT_FALSE(gone.ok());
+  EXPECT_NE(gone.error().message.find("postgresql://fvbench:***@/postgres?host=/tmp/fvb-no-such-socket-dir"),
+            std::string::npos)
+      << gone.error().message;
+  EXPECT_EQ(gone.error().message.find("secret"), std::string::npos);
+  auto bad = OpenHistory("postgresql://fvbench@/postgres?nosuchoption=1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("nosuchoption"), std::string::npos) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench
