@@ -221,6 +221,13 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     *val = v;
   }
   c.k6_version = r.str("K6_VER", c.k6_version);
+  c.k6_source = r.str("K6_SOURCE", c.k6_source);
+  if (c.k6_source != "repo" && c.k6_source != "archive") {
+    return Error{fmt::format("K6_SOURCE='{}': expected repo (Grafana's package repository) or archive (the "
+                             "release archive, checksum-verified)", c.k6_source)};
+  }
+  c.k6_release_url = r.str("K6_RELEASE_URL", c.k6_release_url);
+  while (c.k6_release_url.size() > 1 && c.k6_release_url.back() == '/') c.k6_release_url.pop_back();
 
   auto port = [&](const char* name, int def, int* out) -> Result<void> {
     auto v = r.integer(name, def, 1, 65535, "a TCP port 1..65535");
