@@ -606,6 +606,11 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
     if (!v) return v.error();
     info.engine_version = FirstLine(v->out + v->err);
   }
+  // `k6 version` prints "k6 v0.54.0 (commit/..., go1.23.1, linux/amd64)".
+  if (install_k6 && !cfg.dry_run && info.engine_version.find(cfg.k6_version + " ") == std::string::npos) {
+    return Error{fmt::format("provision k6 on host {}: installed k6 {} but `{} version` says '{}'", host.name(),
+                             cfg.k6_version, info.engine_bin, info.engine_version)};
+  }
   FillCommon(*probe, &info);
   info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return info;

@@ -443,6 +443,7 @@ TEST(ProvisionLoadgen, K6DownloadFailureSuggestsWrk) {
 TEST(ProvisionLoadgen, K6FromGrafanasRepositoryPinnedWithSudo) {
   ScriptedHost h;
   ProbeBeforeAfter(h, {{"uid", "1000"}, {"gpg", ""}, {"taskset", ""}}, {{"k6", "/usr/bin/k6"}});
+  h.On("k6 version", Ok("k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)\n"));
   auto info = ProvisionLoadgen(h, Config{});
   ASSERT_TRUE(info.ok()) << info.error().message;
   EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
@@ -453,6 +454,16 @@ TEST(ProvisionLoadgen, K6FromGrafanasRepositoryPinnedWithSudo) {
   EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends k6=0.54.0"));
   EXPECT_EQ(info->installed,
             (std::vector<std::string>{"util-linux", "gnupg", "k6 v0.54.0 (dl.k6.io package repository)"}));
+}
+
+TEST(ProvisionLoadgen, InstalledK6OfAnotherVersionIsAnError) {
+  ScriptedHost h;
+  ProbeBeforeAfter(h, {}, {{"k6", "/usr/bin/k6"}});
+  h.On("k6 version", Ok("k6 v1.0.0 (commit/abc, go1.24.1, linux/amd64)\n"));
+  auto info = ProvisionLoadgen(h, Config{});
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "installed k6 v0.54.0 but `/usr/bin/k6 version` says 'k6 v1.0.0"))
+      << info.error().message;
 }
 
 TEST(ProvisionLoadgen, WrkOnTheDnfFamilyIsRefused) {
