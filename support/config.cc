@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "support/load_result.h"
@@ -249,6 +250,19 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     *val = v;
   }
   c.k6_version = r.str("K6_VER", c.k6_version);
+  // The release tag names the archive and, without its v, the apt/dnf package version.
+  static const std::regex kK6Tag(R"(v[0-9]+\.[0-9]+\.[0-9]+)");
+  if (!std::regex_match(c.k6_version, kK6Tag)) {
+    return Error{fmt::format("K6_VER='{}': expected a k6 release tag v<major>.<minor>.<patch>, e.g. v0.54.0",
+                             c.k6_version)};
+  }
+  c.k6_source = r.str("K6_SOURCE", c.k6_source);
+  if (c.k6_source != "repo" && c.k6_source != "archive") {
+    return Error{fmt::format("K6_SOURCE='{}': expected repo (Grafana's package repository) or archive (the "
+                             "release archive, checksum-verified)", c.k6_source)};
+  }
+  c.k6_release_url = r.str("K6_RELEASE_URL", c.k6_release_url);
+  while (c.k6_release_url.size() > 1 && c.k6_release_url.back() == '/') c.k6_release_url.pop_back();
 
   auto port = [&](const char* name, int def, int* out) -> Result<void> {
     auto v = r.integer(name, def, 1, 65535, "a TCP port 1..65535");

@@ -24,7 +24,12 @@ struct Config {
   // Where things live on the SUT / loadgen hosts.
   std::string bench_dir = "/tmp/fv-bench";  // BENCH_DIR
   std::string fv_dir = "/opt/fairvisor";    // FV_DIR: fairvisor edge checkout
-  std::string k6_version = "v0.54.0";       // K6_VER
+  std::string k6_version = "v0.54.0";       // K6_VER (pinned; recorded in results as engine_version)
+  // K6_SOURCE: where a missing k6 comes from. "repo": Grafana's apt/dnf
+  // repository (vendor_repos.h); "archive": the release archive, its SHA-256
+  // checked against the published checksum file first (k6_archive.h).
+  std::string k6_source = "repo";
+  std::string k6_release_url = "https://github.com/grafana/k6/releases/download";  // K6_RELEASE_URL (archive base)
 
   // Ports on the SUT host (1..65535, pairwise distinct).
   int fv_port = 8080;       // FV_PORT: fairvisor edge

@@ -6,7 +6,11 @@
 #include <regex>
 #include <sstream>
 
+#include "support/k6_archive.h"
+#include "support/os_packages.h"
+#include "support/os_release.h"
 #include "support/shell_quote.h"
+#include "support/vendor_repos.h"
 
 namespace fvbench {
 namespace {
@@ -81,27 +85,29 @@ class Runner {
     return r;
   }
 
-  // apt-get install -y pkgs (sudo -n when not root), one update + retry.
-  Result<void> AptInstall(const std::string& step, const std::vector<std::string>& pkgs, bool root) {
-    auto argv = [&](std::vector<std::string> tail) {
-      std::vector<std::string> a;
-      if (!root) a = {"sudo", "-n"};
-      a.insert(a.end(), {"env", "DEBIAN_FRONTEND=noninteractive"});
-      a.insert(a.end(), tail.begin(), tail.end());
-      return a;
-    };
-    std::vector<std::string> install = {"apt-get", "install", "-y", "--no-install-recommends"};
-    install.insert(install.end(), pkgs.begin(), pkgs.end());
-    auto first = Exec(step, argv(install), minutes(10));
+  // Installs pkgs with the family's package manager (os_packages.h; sudo -n
+  // when not root); on failure refreshes the index once and retries.
+  Result<void> Install(const std::string& step, PackageFamily family, const std::vector<std::string>& pkgs,
+                       bool root) {
+    std::vector<std::string> install = InstallArgv(family, pkgs, root);
+    auto first = Exec(step, install, minutes(10));
     if (!first) return first.error();
     if (first->success() || cfg_.dry_run) return Ok();
-    auto upd = Must(step + " (apt-get update)", argv({"apt-get", "update"}), minutes(5));
+    auto upd = Must(step + " (refresh the package index)", RefreshArgv(family, root), minutes(5));
     if (!upd) {
       return Error{fmt::format("{}; the install before it said: {}", upd.error().message,
                                Tail(first->err))};
     }
-    auto second = Must(step, argv(install), minutes(10));
+    auto second = Must(step, install, minutes(10));
     if (!second) return second.error();
+    return Ok();
+  }
+
+  // Runs vendor steps in order; the first failure is the Error.
+  Result<void> Steps(const std::vector<VendorStep>& steps) {
+    for (const VendorStep& v : steps) {
+      if (auto e = Must(v.step, v.argv, minutes(10)); !e) return e.error();
+    }
     return Ok();
   }
 
@@ -124,11 +130,15 @@ p git "$(w git /usr/bin/git)"
 p taskset "$(w taskset /usr/bin/taskset)"
 p wrk "$(w wrk /usr/bin/wrk)"
 p k6 "$(w k6 /usr/local/bin/k6)"
+p ss "$(w ss /usr/sbin/ss)"
+p gpg "$(w gpg /usr/bin/gpg)"
+p cacerts "$( [ -s /etc/ssl/certs/ca-certificates.crt ] || [ -s /etc/pki/tls/certs/ca-bundle.crt ] && echo yes)"
 p dpkg "$(w dpkg-query /usr/bin/dpkg-query)"
 p nproc "$(nproc 2>/dev/null)"
 p nofile "$(ulimit -n 2>/dev/null)"
 p uid "$(id -u 2>/dev/null)"
 p arch "$(uname -m 2>/dev/null)"
+{ cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null; } | sed 's/^/os_release./'
 )SH";
 
 struct Probe {
@@ -146,6 +156,105 @@ Result<Probe> RunProbe(Runner& r) {
   Probe p;
   p.kv = detail::ParseKeyValues(e->out);
   return p;
+}
+
+// The host's OS from the probe's os_release.* lines (os_release.h). DRY_RUN
+// on a dry-run host probes nothing: it plans for debian 12, the offline path,
+// and says so in ProvisionInfo::os.
+struct DetectedOs {
+  HostOs os;
+  bool assumed = false;
+};
+
+Result<DetectedOs> DetectOs(const Probe& p, const Host& host, bool dry_run) {
+  std::string text;
+  for (const auto& [k, v] : p.kv) {
+    if (k.rfind("os_release.", 0) == 0) text += k.substr(11) + "=" + v + "\n";
+  }
+  OsRelease rel = ParseOsRelease(text);
+  DetectedOs d;
+  if (rel.empty() && dry_run) {
+    d.os.family = PackageFamily::kApt;
+    d.os.distro = d.os.id = "debian";
+    d.os.version = "12";
+    d.os.codename = "bookworm";
+    d.assumed = true;
+    return d;
+  }
+  if (rel.empty()) {
+    return Error{fmt::format("provision on host {}: neither /etc/os-release nor /usr/lib/os-release gives an ID "
+                             "and VERSION_ID; fvbench chooses packages by them",
+                             host.name())};
+  }
+  auto os = ClassifyOs(rel, fmt::format("provision on host {}: /etc/os-release", host.name()));
+  if (!os) return os.error();
+  d.os = *os;
+  return d;
+}
+
+std::string Describe(const DetectedOs& d) {
+  return d.assumed ? d.os.Describe() + " (assumed: DRY_RUN probed nothing)" : d.os.Describe();
+}
+
+// NGINX_RUNTIME decided for this host: true = OpenResty (installed, or
+// installable: a supported OS whose host reaches openresty.org's package
+// server), false = Debian's nginx + Lua module (apt family only).
+Result<bool> ChooseRuntime(Runner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
+  const bool dnf = os.os.family == PackageFamily::kDnf;
+  if (cfg.runtime == NginxRuntime::kDistro && dnf) {
+    return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=nginx means Debian's nginx with "
+                             "libnginx-mod-http-lua, which {} does not package; use NGINX_RUNTIME=openresty or auto",
+                             r.host().name(), os.os.Describe())};
+  }
+  if (cfg.runtime != NginxRuntime::kAuto) return cfg.runtime == NginxRuntime::kOpenResty;
+  if (have_openresty) return true;
+  if (os.assumed) return false;
+  auto e = r.Exec("openresty.org reachable", OpenRestyReachableArgv(), seconds(15));
+  if (!e) return e.error();
+  if (Trim(e->out) == "reachable") return true;
+  if (dnf) {
+    return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=auto on {}: OpenResty is not "
+                             "installed and https://openresty.org/package/ does not answer from this host ({}); "
+                             "dnf-family hosts have no nginx Lua module package, so OpenResty is the only runtime",
+                             r.host().name(), os.os.Describe(), Tail(e->err))};
+  }
+  return false;
+}
+
+// The packages of the tools in `tools` that the probe did not find.
+std::vector<std::string> MissingTools(const Probe& p, PackageFamily family, const std::vector<Tool>& tools) {
+  std::vector<std::string> out;
+  for (Tool t : tools) {
+    const char* key = t == Tool::kCurl ? "curl" : t == Tool::kSs ? "ss" : t == Tool::kTaskset ? "taskset"
+                      : t == Tool::kGit ? "git" : t == Tool::kGpg ? "gpg" : "cacerts";
+    if (!p.has(key)) out.push_back(PackageFor(t, family));
+  }
+  return out;
+}
+
+// k6 Config::k6_version from Grafana's repository (K6_SOURCE=repo) or the
+// checksum-verified release archive (K6_SOURCE=archive).
+Result<void> InstallK6(Runner& r, const Config& cfg, const HostOs& os, const std::string& uname_m, bool root) {
+  Result<void> done = Ok();
+  if (cfg.k6_source == "repo") {
+    done = r.Steps(K6RepoInstallSteps(os, cfg.k6_version, root));
+  } else {
+    K6Archive a;
+    a.version = cfg.k6_version;
+    a.arch = detail::K6Arch(uname_m);
+    a.base_url = cfg.k6_release_url;
+    if (a.arch.empty() && !cfg.dry_run) {
+      done = Error{fmt::format("no k6 release for architecture '{}'", uname_m)};
+    } else {
+      if (a.arch.empty()) a.arch = "<arch>";
+      auto e = r.Must("k6 install", {"sh", "-c", K6ArchiveInstallScript(a, root)}, minutes(4));
+      if (!e) done = e.error();
+    }
+  }
+  if (done) return done;
+  return Error{fmt::format("provision k6 on host {}: k6 is not installed and could not be installed: {}. "
+                           "LOADGEN_ENGINE=wrk is the offline engine (Debian package wrk).",
+                           r.host().name(), done.error().message)};
 }
 
 void FillCommon(const Probe& p, ProvisionInfo* info) {
@@ -175,7 +284,7 @@ std::string ResolveRef(Runner& r, const std::string& dir, const std::string& ref
   return "";
 }
 
-Result<void> CloneEdge(Runner& r, const Config& cfg, ProvisionInfo* info) {
+Result<void> CloneEdge(Runner& r, const Config& cfg, bool root, ProvisionInfo* info) {
   const std::string& dir = cfg.fv_dir;
   const std::string& ref = cfg.edge_ref;
   auto state = r.Sh("edge checkout",
@@ -204,6 +313,16 @@ Result<void> CloneEdge(Runner& r, const Config& cfg, ProvisionInfo* info) {
     auto f = r.Must("edge fetch", Git(dir, {"fetch", "--quiet", "--tags", "origin"}), minutes(5));
     if (!f) return f.error();
   } else {
+    if (!root) {
+      // FV_DIR defaults to /opt/fairvisor, which an ubuntu@ or ec2-user@ user
+      // cannot create: root makes it and hands it to the SSH user.
+      auto own = r.Must("edge clone (FV_DIR for the SSH user)",
+                        {"sh", "-c",
+                         fmt::format("d={}; [ -w \"$d\" ] || [ -w \"$(dirname \"$d\")\" ] || "
+                                     "{{ sudo -n mkdir -p \"$d\" && sudo -n chown \"$(id -u):$(id -g)\" \"$d\"; }}",
+                                     ShellQuote(dir))});
+      if (!own) return own.error();
+    }
     auto c = r.Must("edge clone", {"git", "clone", "--quiet", "--no-checkout", cfg.edge_src, dir}, minutes(10));
     if (!c) return c.error();
     auto s = r.Must("edge sparse-checkout", Git(dir, {"sparse-checkout", "set", "src", "docker", "data"}));
@@ -288,16 +407,16 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   auto probe = RunProbe(r);
   if (!probe) return probe.error();
   bool root = probe->get("uid") == "0";
+  auto os = DetectOs(*probe, host, cfg.dry_run);
+  if (!os) return os.error();
+  info.os = Describe(*os);
+  const PackageFamily family = os->os.family;
 
-  // Runtime.
-  bool want_openresty = cfg.runtime == NginxRuntime::kOpenResty ||
-                        (cfg.runtime == NginxRuntime::kAuto && probe->has("openresty"));
-  if (cfg.runtime == NginxRuntime::kOpenResty && !probe->has("openresty") && !cfg.dry_run) {
-    return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=openresty but no openresty on "
-                             "PATH or at {}; install OpenResty or use NGINX_RUNTIME=nginx (Debian nginx + "
-                             "libnginx-mod-http-lua)",
-                             host.name(), kOpenRestyDefault)};
-  }
+  // Runtime: OpenResty where installed or installable, else Debian's nginx.
+  auto runtime = ChooseRuntime(r, cfg, *os, probe->has("openresty"));
+  if (!runtime) return runtime.error();
+  const bool want_openresty = *runtime;
+  const bool install_openresty = want_openresty && !probe->has("openresty");
   std::vector<std::string> missing;
   std::map<std::string, std::string> dpkg;
   if (!want_openresty && probe->has("dpkg")) {
@@ -315,15 +434,26 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
                              "OpenResty",
                              host.name(), kModuleDir)};
   }
-  if (!probe->has("curl")) missing.push_back("curl");
-  if (!probe->has("git")) missing.push_back("git");
+  std::vector<Tool> tools = {Tool::kCurl, Tool::kSs, Tool::kTaskset};
+  if (!cfg.edge_skipped && (IsUrl(cfg.edge_src) || !cfg.edge_ref.empty())) tools.push_back(Tool::kGit);
+  if (install_openresty && family == PackageFamily::kApt) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  }
+  for (const std::string& p : MissingTools(*probe, family, tools)) missing.push_back(p);
   if (!missing.empty()) {
-    if (!probe->has("dpkg") && !cfg.dry_run) {
-      return Error{fmt::format("provision packages on host {}: missing {} and no apt/dpkg on the host; install them",
-                               host.name(), ShellJoin(missing))};
-    }
-    if (auto a = r.AptInstall("apt-get install " + ShellJoin(missing), missing, root); !a) return a.error();
+    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) return a.error();
     info.installed.insert(info.installed.end(), missing.begin(), missing.end());
+  }
+  if (install_openresty) {
+    if (auto s = r.Steps(OpenRestyInstallSteps(os->os, probe->get("arch"), root)); !s) {
+      return Error{fmt::format("{} (OpenResty from its official repository, "
+                               "https://openresty.org/en/linux-packages.html; NGINX_RUNTIME=nginx is the offline "
+                               "path on Debian/Ubuntu)",
+                               s.error().message)};
+    }
+    info.installed.push_back("openresty (openresty.org package repository)");
+  }
+  if (!missing.empty() || install_openresty) {
     auto again = RunProbe(r);
     if (!again) return again.error();
     probe = std::move(again);
@@ -336,6 +466,11 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   if (want_openresty) {
     info.runtime = "openresty";
     info.nginx_bin = probe->get("openresty");
+    if (info.nginx_bin.empty() && !cfg.dry_run) {
+      return Error{fmt::format("provision nginx runtime on host {}: no openresty on PATH or at {} after {}",
+                               host.name(), kOpenRestyDefault,
+                               install_openresty ? "installing it from openresty.org" : "the probe")};
+    }
     if (!info.nginx_bin.empty()) {
       auto v = r.Exec("openresty -V", {info.nginx_bin, "-V"});
       if (!v) return v.error();
@@ -374,7 +509,7 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
     info.edge_in_place = true;
   } else {
     info.edge_dir = cfg.fv_dir;
-    if (auto c = CloneEdge(r, cfg, &info); !c) return c.error();
+    if (auto c = CloneEdge(r, cfg, root, &info); !c) return c.error();
   }
   const std::string q = ShellQuote(info.edge_dir);
   auto edge = r.Sh("edge checkout",
@@ -420,61 +555,61 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
   auto probe = RunProbe(r);
   if (!probe) return probe.error();
   bool root = probe->get("uid") == "0";
+  auto os = DetectOs(*probe, host, cfg.dry_run);
+  if (!os) return os.error();
+  info.os = Describe(*os);
+  const PackageFamily family = os->os.family;
+  const bool wrk = cfg.engine == Engine::kWrk;
+  const bool install_k6 = !wrk && !probe->has("k6");
+  const bool k6_from_repo = cfg.k6_source == "repo";
 
-  if (cfg.engine == Engine::kWrk) {
-    if (!probe->has("wrk")) {
-      if (!probe->has("dpkg") && !cfg.dry_run) {
-        return Error{fmt::format("provision wrk on host {}: wrk not on PATH and no apt/dpkg to install it",
-                                 host.name())};
-      }
-      if (auto a = r.AptInstall("apt-get install wrk", {"wrk"}, root); !a) return a.error();
-      info.installed.push_back("wrk");
-      auto again = RunProbe(r);
-      if (!again) return again.error();
-      probe = std::move(again);
+  // Packages first: the tools, and wrk (a Debian/Ubuntu package).
+  std::vector<Tool> tools = {Tool::kTaskset};
+  if (install_k6) tools.push_back(Tool::kCurl);
+  if (install_k6 && k6_from_repo && family == PackageFamily::kApt) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  }
+  std::vector<std::string> missing = MissingTools(*probe, family, tools);
+  if (wrk && !probe->has("wrk")) {
+    if (family != PackageFamily::kApt) {
+      return Error{fmt::format("provision wrk on host {}: wrk is not on PATH and {} does not package it (wrk is "
+                               "the Debian/Ubuntu offline engine); use LOADGEN_ENGINE=k6",
+                               host.name(), os->os.Describe())};
     }
-    info.engine_bin = probe->get("wrk");
-    if (!info.engine_bin.empty()) {
-      auto v = r.Exec("wrk -v", {info.engine_bin, "-v"});  // prints its banner and exits 1
-      if (!v) return v.error();
-      info.engine_version = FirstLine(v->out + v->err);
-    }
-  } else {
-    if (!probe->has("k6")) {
-      std::string arch = detail::K6Arch(probe->get("arch"));
-      const std::string& ver = cfg.k6_version;
-      std::string why;
-      if (arch.empty()) {
-        why = fmt::format("no k6 release for architecture '{}'", probe->get("arch"));
-      } else if (!probe->has("curl")) {
-        why = "curl is not installed";
-      } else {
-        std::string url = fmt::format("https://github.com/grafana/k6/releases/download/{0}/k6-{0}-linux-{1}.tar.gz",
-                                      ver, arch);
-        std::string script = fmt::format(
-            "set -e; curl -fsSL --connect-timeout 10 --max-time 180 {} | {}tar xz -C /usr/local/bin "
-            "--strip-components=1 {}",
-            ShellQuote(url), root ? "" : "sudo -n ", ShellQuote(fmt::format("k6-{}-linux-{}/k6", ver, arch)));
-        auto e = r.Sh("k6 install", script, minutes(4));
-        if (!e) return e.error();
-        if (!e->success() && !cfg.dry_run) why = fmt::format("`{}` failed: {}", script, Tail(e->err));
-      }
-      if (!why.empty() && !cfg.dry_run) {
-        return Error{fmt::format("provision k6 on host {}: k6 is not installed and could not be installed ({}). "
-                                 "LOADGEN_ENGINE=wrk is the offline engine (Debian package wrk).",
-                                 host.name(), why)};
-      }
-      info.installed.push_back("k6 " + ver);
-      auto again = RunProbe(r);
-      if (!again) return again.error();
-      probe = std::move(again);
-    }
-    info.engine_bin = probe->get("k6");
-    if (!info.engine_bin.empty()) {
-      auto v = r.Exec("k6 version", {info.engine_bin, "version"});
-      if (!v) return v.error();
-      info.engine_version = FirstLine(v->out + v->err);
-    }
+    missing.push_back("wrk");
+  }
+  if (!missing.empty()) {
+    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) return a.error();
+    info.installed.insert(info.installed.end(), missing.begin(), missing.end());
+  }
+  if (install_k6) {
+    if (auto k = InstallK6(r, cfg, os->os, probe->get("arch"), root); !k) return k.error();
+    info.installed.push_back(fmt::format("k6 {} ({})", cfg.k6_version,
+                                         k6_from_repo ? "dl.k6.io package repository" : "release archive, SHA-256 verified"));
+  }
+  if (!missing.empty() || install_k6) {
+    auto again = RunProbe(r);
+    if (!again) return again.error();
+    probe = std::move(again);
+  }
+
+  info.engine_bin = probe->get(wrk ? "wrk" : "k6");
+  if (info.engine_bin.empty() && !cfg.dry_run) {
+    return Error{fmt::format("provision {0} on host {1}: no {0} on PATH after installing it", info.engine,
+                             host.name())};
+  }
+  if (!info.engine_bin.empty()) {
+    // `wrk -v` prints its banner and exits 1.
+    auto v = r.Exec(info.engine + " version",
+                    wrk ? std::vector<std::string>{info.engine_bin, "-v"}
+                        : std::vector<std::string>{info.engine_bin, "version"});
+    if (!v) return v.error();
+    info.engine_version = FirstLine(v->out + v->err);
+  }
+  // `k6 version` prints "k6 v0.54.0 (commit/..., go1.23.1, linux/amd64)".
+  if (install_k6 && !cfg.dry_run && info.engine_version.find(cfg.k6_version + " ") == std::string::npos) {
+    return Error{fmt::format("provision k6 on host {}: installed k6 {} but `{} version` says '{}'", host.name(),
+                             cfg.k6_version, info.engine_bin, info.engine_version)};
   }
   FillCommon(*probe, &info);
   info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

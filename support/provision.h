@@ -2,17 +2,29 @@
 // that already has everything it runs one probe script plus version commands
 // (`command -v`, `-v`/`-V`, `git rev-parse`, `dpkg-query -W`) and changes
 // nothing. Every command goes through the Host interface, so remote mode and
-// DRY_RUN reuse it. Nothing is written under /etc.
+// DRY_RUN reuse it. Root-only steps run with `sudo -n` when the SSH user is
+// not root (an ubuntu@ or ec2-user@ host with passwordless sudo).
+//
+// OS: the probe reads /etc/os-release (else /usr/lib/os-release); the family
+// and package names follow from it (os_release.h, os_packages.h). An
+// unsupported OS is an Error naming ID, VERSION_ID and ID_LIKE. DRY_RUN on a
+// dry-run host, which probes nothing, plans for debian 12 and says so in
+// ProvisionInfo::os.
 //
 // SUT (ProvisionSut):
-//   nginx runtime per Config::runtime. auto: OpenResty when `openresty` is on
-//   PATH or at /usr/local/openresty/bin/openresty, else distro nginx with
-//   Debian's Lua module (/usr/lib/nginx/modules/ngx_http_lua_module.so +
-//   ndk_http_module.so). Missing Debian packages among
-//     nginx libnginx-mod-http-lua lua-cjson lua-resty-core curl git
-//   are installed with `apt-get install -y` (DEBIAN_FRONTEND=noninteractive;
-//   `sudo -n` when not root; one `apt-get update` and retry if that fails).
-//   OpenResty itself is never installed (that needs an apt source under /etc).
+//   nginx runtime per Config::runtime.
+//     openresty: OpenResty; when missing, installed from OpenResty's official
+//                repository with its signing key (vendor_repos.h).
+//     auto:      OpenResty when `openresty` is on PATH or at
+//                /usr/local/openresty/bin/openresty, or installable (the host
+//                reaches https://openresty.org/package/); else, on the apt
+//                family, Debian's nginx with its Lua module (the offline path).
+//                On the dnf family OpenResty is the only runtime.
+//     nginx:     Debian's nginx + libnginx-mod-http-lua
+//                (/usr/lib/nginx/modules/ngx_http_lua_module.so + ndk_http_module.so)
+//                with lua-cjson and lua-resty-core; apt family only.
+//   Tools (os_packages.h): curl, ss, taskset; git only when edge is cloned;
+//   gnupg + ca-certificates on apt hosts before a vendor key is added.
 //   fairvisor edge from Config::edge_src at Config::edge_ref:
 //     local path, no ref   -> used in place (edge_dir = that path, edge_in_place)
 //     URL, or path + ref   -> `git clone --no-checkout` into Config::fv_dir,
@@ -22,15 +34,19 @@
 //                             Sparse because snapshots may lack large blobs.
 //                             An existing clone of the same origin at the wanted
 //                             commit (or any commit when no ref) is left alone.
-// Loadgen (ProvisionLoadgen): the engine per Config::engine.
-//   wrk -> `apt-get install -y wrk` when missing.
-//   k6  -> on PATH, else the seed's install: curl of
-//          https://github.com/grafana/k6/releases/download/<K6_VER>/k6-<K6_VER>-linux-<arch>.tar.gz
-//          into /usr/local/bin; failure is an Error saying k6 could not be
-//          installed and that LOADGEN_ENGINE=wrk is the offline engine.
+// Loadgen (ProvisionLoadgen): taskset, and the engine per Config::engine.
+//   wrk -> the Debian/Ubuntu package wrk (apt family only).
+//   k6  -> on PATH, else k6 Config::k6_version (pinned; `k6 version` is
+//          recorded as engine_version) from Grafana's repository
+//          (K6_SOURCE=repo, vendor_repos.h) or from the release archive with
+//          its published SHA-256 verified before anything is extracted or run
+//          (K6_SOURCE=archive, k6_archive.h). A failure says LOADGEN_ENGINE=wrk
+//          is the offline engine.
 // Both: `nproc`, `taskset` presence, `ulimit -n`.
 //
-// Errors name the step, the host and the command's stderr.
+// Package installs: apt-get / dnf (os_packages.h); a failed install refreshes
+// the index once and retries. Errors name the step, the host and the
+// command's stderr.
 #pragma once
 
 #include <map>
@@ -45,6 +61,7 @@ namespace fvbench {
 
 struct ProvisionInfo {
   std::string host;  // Host::name()
+  std::string os;    // HostOs::Describe(), e.g. "ubuntu 24.04 (noble)"
 
   // SUT role (empty on the loadgen's info).
   std::string runtime;             // "openresty" | "nginx" (distro nginx + Lua module)

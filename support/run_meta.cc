@@ -31,6 +31,11 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
   w.Field("fvbench_version", m.fvbench_version);
   w.Field("engine", m.engine);
   w.Field("engine_version", m.engine_version);
+  // Written only when known, so results of runs before these fields read and
+  // rewrite unchanged (fixtures/report/recorded_local_run.json).
+  if (!m.k6_pinned.empty()) w.Field("k6_pinned", m.k6_pinned);
+  if (!m.sut_os.empty()) w.Field("sut_os", m.sut_os);
+  if (!m.loadgen_os.empty()) w.Field("loadgen_os", m.loadgen_os);
   w.Field("sut_runtime", m.sut_runtime);
   w.Field("sut_runtime_version", m.sut_runtime_version);
   w.Field("lua_module_version", m.lua_module_version);
@@ -81,6 +86,9 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.fvbench_version = OptString(v, "fvbench_version", path);
     m.engine = OptString(v, "engine", path);
     m.engine_version = OptString(v, "engine_version", path);
+    m.k6_pinned = OptString(v, "k6_pinned", path);
+    m.sut_os = OptString(v, "sut_os", path);
+    m.loadgen_os = OptString(v, "loadgen_os", path);
     m.sut_runtime = OptString(v, "sut_runtime", path);
     m.sut_runtime_version = OptString(v, "sut_runtime_version", path);
     m.lua_module_version = OptString(v, "lua_module_version", path);

@@ -21,6 +21,10 @@ struct RunMeta {
   std::string fvbench_version;      // e.g. "0.1.0"
   std::string engine;               // "k6" | "wrk"
   std::string engine_version;       // as the engine printed it
+  // The next three are absent from JSON when empty.
+  std::string k6_pinned;            // K6_VER the loadgen installs k6 at ("v0.54.0"); empty for wrk
+  std::string sut_os;               // the SUT host's OS, e.g. "ubuntu 24.04 (noble)" (os_release.h)
+  std::string loadgen_os;           // the loadgen host's OS
   std::string sut_runtime;          // "openresty" | "nginx" (distro nginx + lua module)
   std::string sut_runtime_version;  // `nginx -v` / `openresty -v` text
   std::string lua_module_version;   // lua-nginx-module version when known, else empty

@@ -323,6 +323,9 @@ RunMeta Testbed::Meta() const {
   m.fvbench_version = "0.1.0";
   m.engine = loadgen_info_.engine;
   m.engine_version = loadgen_info_.engine_version;
+  if (m.engine == "k6") m.k6_pinned = config_.k6_version;
+  m.sut_os = sut_info_.os;
+  m.loadgen_os = loadgen_info_.os;
   m.sut_runtime = sut_info_.runtime;
   m.sut_runtime_version = sut_info_.runtime_version;
   m.lua_module_version = sut_info_.lua_module_version;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 
 #include "support/shell_quote.h"
 
@@ -79,7 +80,11 @@ std::string ProbeOut(std::map<std::string, std::string> over = {}) {
       {"curl", "/usr/bin/curl"}, {"git", "/usr/bin/git"},   {"taskset", "/usr/bin/taskset"},
       {"wrk", "/usr/bin/wrk"}, {"k6", ""},                   {"dpkg", "/usr/bin/dpkg-query"},
       {"nproc", "8"},          {"nofile", "65536"},          {"uid", "0"},
-      {"arch", "x86_64"}};
+      {"arch", "x86_64"},      {"ss", "/usr/bin/ss"},       {"gpg", "/usr/bin/gpg"},
+      {"cacerts", "yes"},
+      // A Debian 12 host's /etc/os-release, as the probe prints it.
+      {"os_release.ID", "debian"}, {"os_release.VERSION_ID", "\"12\""},
+      {"os_release.VERSION_CODENAME", "bookworm"}};
   for (auto& [k, v] : over) kv[k] = v;
   std::string s;
   for (auto& [k, v] : kv) s += k + "=" + v + "\n";
@@ -91,6 +96,13 @@ const char kDpkgAll[] =
     "libnginx-mod-http-lua\tinstall ok installed\t1:0.10.23-1+deb12u1\n"
     "lua-cjson:amd64\tinstall ok installed\t2.1.0+dfsg-2.2\n"
     "lua-resty-core\tinstall ok installed\t0.1.25-1\n";
+
+// The first probe answers `before`, later ones (after installs) `after`.
+void ProbeBeforeAfter(ScriptedHost& h, std::map<std::string, std::string> before,
+                      std::map<std::string, std::string> after) {
+  auto n = std::make_shared<int>(0);
+  h.rules.emplace_back(kProbeMarker, [n, before, after] { return Ok(ProbeOut(++*n == 1 ? before : after)); });
+}
 
 Config LocalEdge() {
   Config c;
@@ -126,7 +138,8 @@ TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
   EXPECT_TRUE(info->installed.empty());
   EXPECT_FALSE(h.Ran("apt-get"));
   EXPECT_FALSE(h.Ran("git clone"));
-  EXPECT_EQ(h.calls.size(), 4u) << "probe, dpkg-query, nginx -v, edge check";
+  EXPECT_EQ(info->os, "debian 12 (bookworm)");
+  EXPECT_EQ(h.calls.size(), 5u) << "probe, openresty.org reachable (auto), dpkg-query, nginx -v, edge check";
 }
 
 TEST(ProvisionSut, EdgeSkippedTouchesNoCheckout) {
@@ -156,9 +169,97 @@ TEST(ProvisionSut, InstallsOnlyMissingPackages) {
   ASSERT_TRUE(info.ok()) << info.error().message;
   const Command* apt = h.Find("apt-get install");
   ASSERT_NE(apt, nullptr);
+  // git is missing too, but an edge checkout used in place needs no clone.
   EXPECT_EQ(ShellJoin(apt->argv),
-            "env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson git");
-  EXPECT_EQ(info->installed, (std::vector<std::string>{"lua-cjson", "git"}));
+            "env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson");
+  EXPECT_EQ(info->installed, (std::vector<std::string>{"lua-cjson"}));
+}
+
+TEST(ProvisionSut, GitIsInstalledOnlyWhenEdgeIsCloned) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"git", ""}, {"ss", ""}})));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  h.On("echo occupied", Ok("empty\n"));
+  h.On("symbolic-ref", Ok("main\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\ncommit=def456\ndirty=\n"));
+  Config c;
+  c.edge_src = "https://example.invalid/edge.git";
+  auto info = ProvisionSut(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends iproute2 git"));
+  EXPECT_EQ(info->installed,
+            (std::vector<std::string>{"iproute2", "git", "edge clone https://example.invalid/edge.git"}));
+}
+
+TEST(ProvisionSut, AutoOnAnOfflineAptHostKeepsDebianNginx) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut()));
+  h.On("openresty.org/package/pubkey.gpg && echo reachable",
+       Fail(6, "curl: (6) Could not resolve host: openresty.org"));
+  h.On("dpkg-query", Ok(kDpkgAll));
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "nginx");
+  EXPECT_FALSE(h.Ran("gpg --batch"));
+}
+
+TEST(ProvisionSut, AutoInstallsOpenRestyWhereReachable) {
+  ScriptedHost h;
+  ProbeBeforeAfter(h, {}, {{"openresty", "/usr/bin/openresty"}});
+  h.On("echo reachable", Ok("reachable\n"));
+  h.On("openresty -V", Ok("", "nginx version: openresty/1.27.1.2\n--add-module=../ngx_lua-0.10.28\n"));
+  EdgeOk(h);
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "openresty");
+  EXPECT_EQ(info->nginx_bin, "/usr/bin/openresty");
+  EXPECT_TRUE(h.Ran("curl -fsSL --max-time 60 https://openresty.org/package/pubkey.gpg | gpg --batch --yes "
+                    "--dearmor -o /etc/apt/trusted.gpg.d/openresty.gpg"));
+  EXPECT_TRUE(h.Ran("deb http://openresty.org/package/debian bookworm openresty"));
+  EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends openresty"));
+  EXPECT_FALSE(h.Ran("dpkg-query -W"));
+  EXPECT_EQ(info->installed, std::vector<std::string>{"openresty (openresty.org package repository)"});
+}
+
+TEST(ProvisionSut, UnsupportedOsIsRefusedNamingIt) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"os_release.ID", "alpine"}, {"os_release.VERSION_ID", "3.20.3"},
+                                  {"os_release.VERSION_CODENAME", ""}})));
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "host test-host: /etc/os-release: unsupported OS ID='alpine' "
+                                        "VERSION_ID='3.20.3'")) << info.error().message;
+  EXPECT_EQ(h.calls.size(), 1u) << "nothing after the probe";
+}
+
+TEST(ProvisionSut, NoOsReleaseIsAnError) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"os_release.ID", ""}, {"os_release.VERSION_ID", ""}})));
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "neither /etc/os-release nor /usr/lib/os-release")) << info.error().message;
+}
+
+TEST(ProvisionSut, DebianNginxOnTheDnfFamilyIsRefused) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"os_release.ID", "amzn"}, {"os_release.VERSION_ID", "2023"}})));
+  Config c = LocalEdge();
+  c.runtime = NginxRuntime::kDistro;
+  auto info = ProvisionSut(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "NGINX_RUNTIME=nginx means Debian's nginx")) << info.error().message;
+  EXPECT_TRUE(Has(info.error().message, "amzn 2023")) << info.error().message;
+}
+
+TEST(ProvisionSut, AutoOnAnOfflineDnfHostSaysOpenRestyIsTheOnlyRuntime) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"os_release.ID", "amzn"}, {"os_release.VERSION_ID", "2023"}})));
+  h.On("echo reachable", Fail(6, "curl: (6) Could not resolve host: openresty.org"));
+  auto info = ProvisionSut(h, LocalEdge());
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "OpenResty is the only runtime")) << info.error().message;
+  EXPECT_TRUE(Has(info.error().message, "Could not resolve host")) << info.error().message;
 }
 
 TEST(ProvisionSut, NonRootUsesSudoAndRetriesAfterUpdate) {
@@ -205,15 +306,30 @@ TEST(ProvisionSut, AutoPrefersOpenResty) {
   EXPECT_FALSE(h.Ran("dpkg-query -W"));
 }
 
-TEST(ProvisionSut, ExplicitOpenRestyMissingIsAnError) {
+TEST(ProvisionSut, ExplicitOpenRestyStillMissingAfterItsInstallIsAnError) {
   ScriptedHost h;
   h.On(kProbeMarker, Ok(ProbeOut()));
   Config c = LocalEdge();
   c.runtime = NginxRuntime::kOpenResty;
   auto info = ProvisionSut(h, c);
   ASSERT_FALSE(info.ok());
-  EXPECT_TRUE(Has(info.error().message, "NGINX_RUNTIME=openresty")) << info.error().message;
-  EXPECT_TRUE(Has(info.error().message, "NGINX_RUNTIME=nginx")) << info.error().message;
+  EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends openresty"));
+  EXPECT_TRUE(Has(info.error().message, "no openresty on PATH or at /usr/local/openresty/bin/openresty after "
+                                        "installing it from openresty.org")) << info.error().message;
+}
+
+TEST(ProvisionSut, FailedOpenRestyRepositoryStepNamesTheVendorDoc) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"uid", "1000"}})));
+  h.On("gpg --batch", Fail(2, "curl: (6) Could not resolve host: openresty.org"));
+  Config c = LocalEdge();
+  c.runtime = NginxRuntime::kOpenResty;
+  auto info = ProvisionSut(h, c);
+  ASSERT_FALSE(info.ok());
+  const std::string& m = info.error().message;
+  EXPECT_TRUE(Has(m, "provision openresty key on host test-host: `sudo -n sh -c")) << m;
+  EXPECT_TRUE(Has(m, "https://openresty.org/en/linux-packages.html")) << m;
+  EXPECT_FALSE(h.Ran("install -y --no-install-recommends openresty"));
 }
 
 TEST(ProvisionSut, NotAnEdgeCheckoutIsAnError) {
@@ -299,7 +415,7 @@ TEST(ProvisionLoadgen, WrkPresentReportsVersion) {
 
 TEST(ProvisionLoadgen, WrkMissingIsInstalled) {
   ScriptedHost h;
-  h.On(kProbeMarker, Ok(ProbeOut({{"wrk", ""}})));
+  ProbeBeforeAfter(h, {{"wrk", ""}}, {});
   Config c;
   c.engine = Engine::kWrk;
   auto info = ProvisionLoadgen(h, c);
@@ -314,6 +430,7 @@ TEST(ProvisionLoadgen, K6DownloadFailureSuggestsWrk) {
   h.On("curl -fsSL", Fail(6, "curl: (6) Could not resolve host: github.com"));
   Config c;
   c.k6_version = "v0.54.0";
+  c.k6_source = "archive";
   auto info = ProvisionLoadgen(h, c);
   ASSERT_FALSE(info.ok());
   const std::string& m = info.error().message;
@@ -321,6 +438,54 @@ TEST(ProvisionLoadgen, K6DownloadFailureSuggestsWrk) {
   EXPECT_TRUE(Has(m, "LOADGEN_ENGINE=wrk")) << m;
   EXPECT_TRUE(Has(m, "Could not resolve host")) << m;
   EXPECT_TRUE(h.Ran("https://github.com/grafana/k6/releases/download/v0.54.0/k6-v0.54.0-linux-amd64.tar.gz"));
+}
+
+TEST(ProvisionLoadgen, K6FromGrafanasRepositoryPinnedWithSudo) {
+  ScriptedHost h;
+  ProbeBeforeAfter(h, {{"uid", "1000"}, {"gpg", ""}, {"taskset", ""}}, {{"k6", "/usr/bin/k6"}});
+  h.On("k6 version", Ok("k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)\n"));
+  auto info = ProvisionLoadgen(h, Config{});
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+                    "util-linux gnupg"));
+  EXPECT_TRUE(h.Ran("sudo -n sh -c 'set -e; curl -fsSL --max-time 60 https://dl.k6.io/key.gpg | gpg --batch --yes "
+                    "--dearmor -o /usr/share/keyrings/k6-archive-keyring.gpg'"));
+  EXPECT_TRUE(h.Ran("deb [signed-by=/usr/share/keyrings/k6-archive-keyring.gpg] https://dl.k6.io/deb stable main"));
+  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends k6=0.54.0"));
+  EXPECT_EQ(info->installed,
+            (std::vector<std::string>{"util-linux", "gnupg", "k6 v0.54.0 (dl.k6.io package repository)"}));
+}
+
+TEST(ProvisionLoadgen, InstalledK6OfAnotherVersionIsAnError) {
+  ScriptedHost h;
+  ProbeBeforeAfter(h, {}, {{"k6", "/usr/bin/k6"}});
+  h.On("k6 version", Ok("k6 v1.0.0 (commit/abc, go1.24.1, linux/amd64)\n"));
+  auto info = ProvisionLoadgen(h, Config{});
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "installed k6 v0.54.0 but `/usr/bin/k6 version` says 'k6 v1.0.0"))
+      << info.error().message;
+}
+
+TEST(ProvisionLoadgen, WrkOnTheDnfFamilyIsRefused) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"wrk", ""}, {"os_release.ID", "rocky"}, {"os_release.ID_LIKE", "\"rhel centos fedora\""},
+                                  {"os_release.VERSION_ID", "9.4"}})));
+  Config c;
+  c.engine = Engine::kWrk;
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "rocky 9.4 (rhel 9) does not package it")) << info.error().message;
+}
+
+TEST(ProvisionLoadgen, EngineStillMissingAfterItsInstallIsAnError) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"wrk", ""}})));
+  Config c;
+  c.engine = Engine::kWrk;
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(Has(info.error().message, "provision wrk on host test-host: no wrk on PATH after installing it"))
+      << info.error().message;
 }
 
 TEST(ProvisionLoadgen, K6PresentIsNotDownloaded) {

@@ -361,6 +361,21 @@ TEST(RunMetaJson, RoundTripsEveryField) {
   EXPECT_EQ(back->finished_unix, m.finished_unix);
 }
 
+TEST(RunMetaJson, HostOsAndPinnedK6RoundTripAndAreAbsentWhenUnknown) {
+  RunMeta m = SampleMeta();
+  m.k6_pinned = "v0.54.0";
+  m.sut_os = "ubuntu 24.04 (noble)";
+  m.loadgen_os = "amzn 2023";
+  auto back = RunMetaFromJson(RunMetaToJson(m), "meta.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->k6_pinned, "v0.54.0");
+  EXPECT_EQ(back->sut_os, "ubuntu 24.04 (noble)");
+  EXPECT_EQ(back->loadgen_os, "amzn 2023");
+  m.k6_pinned = m.sut_os = m.loadgen_os = "";
+  EXPECT_EQ(RunMetaToJson(m).find("_os"), std::string::npos) << RunMetaToJson(m);
+  EXPECT_EQ(RunMetaToJson(m).find("k6_pinned"), std::string::npos);
+}
+
 TEST(RunMetaJson, WrongTypeNamesTheField) {
   json doc = json::parse(RunMetaToJson(SampleMeta()));
   doc["meta"]["sut_cores"] = "eight";
