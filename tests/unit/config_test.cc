@@ -1,4 +1,4 @@
-#include "support/config.h"
+#include "support/core/config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "support/jwt.h"
+#include "support/sut/jwt.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,91 @@
+// Provisioning of the SUT and load-generator hosts. Idempotent: on a host
+// that already has everything it runs one probe script plus version commands
+// (`command -v`, `-v`/`-V`, `git rev-parse`, `dpkg-query -W`) and changes
+// nothing. Every command goes through the Host interface, so remote mode and
+// DRY_RUN reuse it. Nothing is written under /etc.
+//
+// SUT (ProvisionSut):
+//   nginx runtime per Config::runtime. auto: OpenResty when `openresty` is on
+//   PATH or at /usr/local/openresty/bin/openresty, else distro nginx with
+//   Debian's Lua module (/usr/lib/nginx/modules/ngx_http_lua_module.so +
+//   ndk_http_module.so). Missing Debian packages among
+//     nginx libnginx-mod-http-lua lua-cjson lua-resty-core curl git
+//   are installed with `apt-get install -y` (DEBIAN_FRONTEND=noninteractive;
+//   `sudo -n` when not root; one `apt-get update` and retry if that fails).
+//   OpenResty itself is never installed (that needs an apt source under /etc).
+//   fairvisor edge from Config::edge_src at Config::edge_ref:
+//     local path, no ref   -> used in place (edge_dir = that path, edge_in_place)
+//     URL, or path + ref   -> `git clone --no-checkout` into Config::fv_dir,
+//                             `git sparse-checkout set src docker data` (cone mode
+//                             keeps top-level files such as asn_type.map),
+//                             `git checkout <ref>` (default branch when no ref).
+//                             Sparse because snapshots may lack large blobs.
+//                             An existing clone of the same origin at the wanted
+//                             commit (or any commit when no ref) is left alone.
+// Loadgen (ProvisionLoadgen): the engine per Config::engine.
+//   wrk -> `apt-get install -y wrk` when missing.
+//   k6  -> on PATH, else the seed's install: curl of
+//          https://github.com/grafana/k6/releases/download/<K6_VER>/k6-<K6_VER>-linux-<arch>.tar.gz
+//          into /usr/local/bin; failure is an Error saying k6 could not be
+//          installed and that LOADGEN_ENGINE=wrk is the offline engine.
+// Both: `nproc`, `taskset` presence, `ulimit -n`.
+//
+// Errors name the step, the host and the command's stderr.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/core/config.h"
+#include "support/host/host.h"
+#include "support/core/result.h"
+
+namespace fvbench {
+
+struct ProvisionInfo {
+  std::string host;  // Host::name()
+
+  // SUT role (empty on the loadgen's info).
+  std::string runtime;             // "openresty" | "nginx" (distro nginx + Lua module)
+  std::string nginx_bin;           // absolute path of openresty / nginx
+  std::string runtime_version;     // first line of `<bin> -v`, e.g. "nginx version: nginx/1.22.1"
+  std::string lua_module_version;  // dpkg version of libnginx-mod-http-lua, or ngx_lua-x.y.z from
+                                   // `openresty -V`; empty when not findable
+  bool load_lua_modules = false;   // distro nginx: configs need the load_module lines
+  std::string module_dir;          // where those modules are
+  std::string edge_dir;            // FV_DIR actually used
+  bool edge_in_place = false;      // a local checkout used as is (no clone)
+  std::string edge_commit;         // `git rev-parse HEAD`; empty when not a git checkout
+  bool edge_dirty = false;         // tracked files modified
+  std::string asn_map_path;        // <edge_dir>/asn_type.map or data/asn_type.map; empty if neither
+
+  // Loadgen role (empty on the SUT's info).
+  std::string engine;          // "k6" | "wrk"
+  std::string engine_bin;      // absolute path
+  std::string engine_version;  // first line of `k6 version` / `wrk -v`
+
+  // Both.
+  int cores = 0;              // `nproc`
+  bool have_taskset = false;  // `taskset` on PATH
+  int nofile = 1024;          // `ulimit -n` of the host's shell
+  std::vector<std::string> installed;  // what this call installed (packages, "k6 <ver>", "edge clone")
+  double seconds = 0;         // wall time of this provisioning call
+};
+
+Result<ProvisionInfo> ProvisionSut(Host& host, const Config& config);
+Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& config);
+
+namespace detail {
+// "key=value" lines -> map (first '=' splits; lines without '=' ignored).
+std::map<std::string, std::string> ParseKeyValues(const std::string& text);
+// dpkg-query -W -f='${Package}\t${Status}\t${Version}\n' output -> package -> version,
+// only for packages whose status is "install ok installed".
+std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text);
+// "ngx_lua-0.10.26" from `openresty -V` output; empty when absent.
+std::string LuaModuleFromNginxV(const std::string& text);
+// k6 release asset arch for `uname -m`: x86_64/amd64 -> amd64, aarch64/arm64 -> arm64, else "".
+std::string K6Arch(const std::string& uname_m);
+}  // namespace detail
+
+}  // namespace fvbench
