@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -96,6 +97,14 @@ std::optional<double> OptNumberOrNull(const json& obj, std::string_view key, con
   const json* v = Find(obj, key, path);
   if (v == nullptr || v->is_null()) return std::nullopt;
   return AsNumber(*v, JoinPath(path, key));
+}
+
+double GetNumberOrNaN(const json& obj, std::string_view key, const std::string& path) {
+  if (!obj.is_object() || !obj.contains(std::string(key))) {
+    throw JsonFieldError{fmt::format("{}: missing", JoinPath(path, key))};
+  }
+  auto v = OptNumberOrNull(obj, key, path);
+  return v ? *v : std::numeric_limits<double>::quiet_NaN();
 }
 
 std::string OptString(const json& obj, std::string_view key, const std::string& path, std::string fallback) {

@@ -30,6 +30,8 @@ bool GetBool(const nlohmann::json& obj, std::string_view key, const std::string&
 uint64_t GetUint(const nlohmann::json& obj, std::string_view key, const std::string& path);
 const nlohmann::json& GetObject(const nlohmann::json& obj, std::string_view key, const std::string& path);
 const nlohmann::json& GetArray(const nlohmann::json& obj, std::string_view key, const std::string& path);
+// A required number that may be null (the writer's non-finite values): null -> NaN.
+double GetNumberOrNaN(const nlohmann::json& obj, std::string_view key, const std::string& path);
 
 // Optional fields: absent or null -> fallback / nullopt; present with a wrong type -> throw.
 double OptNumber(const nlohmann::json& obj, std::string_view key, const std::string& path, double fallback);

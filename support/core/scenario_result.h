@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "support/judge/ab_compare.h"
+#include "support/core/ab_result.h"
 #include "support/core/load_result.h"
 
 namespace fvbench {
@@ -118,7 +118,7 @@ struct ScenarioResult {
   std::vector<ValidityCheck> validity;
   std::vector<ServiceUsage> sut_usage;  // SUT processes during the reported phase
   std::string policy;             // policy file used (fairvisor scenarios)
-  // A/B mode (ab_compare.h): side B's runs beside side A's and the per-metric
+  // A/B mode (ab_result.h): side B's runs beside side A's and the per-metric
   // comparison. The fields above describe side A (the usual variables); the
   // thresholds gate A. Absent outside A/B mode and for raw nginx (the control).
   std::optional<AbResult> ab;

@@ -1,25 +1,11 @@
-// A/B mode in the reports: the JSON of an AbResult (inside a scenario's
-// result and results.json, results_io.h) and the console section (appended
-// to the summary table by RenderSummaryTable). Reporters: they format the
-// AbResult (ab_compare.h) and compute nothing. Pure.
-//
-// JSON of one scenario's "ab" (all numbers in the units of ab_compare.h):
-//   {"method": str, "rate_rps": RPS, "duration_s": s, "error": str,
-//    "a": {"edge_source", "edge_ref", "edge_commit", "policy": str,
-//          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},
-//    "b": {same},
-//    "metrics": [{"metric", "scale": "ratio"|"absolute", "better": "lower"|"higher",
-//                 "pairs", "a_median", "b_median",
-//                 "delta", "ci_low", "ci_high", "noise": number or null,
-//                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better",
-//                 "verdict_text": str (derived, ignored on read), "reason": str}]}
-// Reading throws detail::JsonFieldError naming the key path (json_fields.h).
+// A/B mode in the reports: the console section (appended to the summary
+// table by RenderSummaryTable) and the Markdown section. Reporters: they
+// format the AbResult (ab_result.h) and compute nothing. Pure. Its JSON is in
+// ab_json.h.
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "support/judge/ab_compare.h"
 #include "support/core/run_meta.h"
@@ -43,11 +29,5 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
 // One metric on one line, for test output and gate messages:
 // "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
 std::string DescribeAbMetric(const AbComparison& c);
-
-namespace detail {
-class JsonWriter;  // json_writer.h
-void WriteAbResult(JsonWriter& w, const AbResult& ab);
-AbResult AbResultFromJsonValue(const nlohmann::json& v, const std::string& path);
-}  // namespace detail
 
 }  // namespace fvbench

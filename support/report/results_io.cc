@@ -7,7 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "support/report/ab_report.h"
+#include "support/report/ab_json.h"
+#include "support/report/load_result_json.h"
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
 #include "support/judge/ratios.h"
@@ -15,20 +16,12 @@
 namespace fvbench {
 
 using nlohmann::json;
+using detail::GetNumberOrNaN;
+using detail::WriteLatencyUs;
 
 namespace {
 
 constexpr int kSchemaVersion = 1;
-
-// Non-finite numbers (e.g. a check's measured value of a scenario that never
-// measured) are written as null (JsonWriter::Number) and read back as NaN.
-double ReadNum(const json& obj, std::string_view key, const std::string& path) {
-  if (!obj.is_object() || !obj.contains(std::string(key))) {
-    throw detail::JsonFieldError{fmt::format("{}: missing", detail::JoinPath(path, key))};
-  }
-  auto v = detail::OptNumberOrNull(obj, key, path);
-  return v ? *v : std::numeric_limits<double>::quiet_NaN();
-}
 
 // Validity checks and SUT usage (scenario_result.h): optional arrays, written
 // only when non-empty and read as empty when absent (older files).
@@ -71,8 +64,8 @@ void ReadValidity(const json& obj, const std::string& path, std::vector<Validity
       c.passed = detail::GetBool(a[i], "passed", p);
       c.informational = detail::OptBool(a[i], "informational", p, false);
       c.op = detail::OptString(a[i], "op", p, "");
-      c.measured = ReadNum(a[i], "measured", p);
-      c.limit = ReadNum(a[i], "limit", p);
+      c.measured = GetNumberOrNaN(a[i], "measured", p);
+      c.limit = GetNumberOrNaN(a[i], "limit", p);
       c.detail = detail::OptString(a[i], "detail", p, "");
       v.push_back(std::move(c));
     }
@@ -85,9 +78,9 @@ void ReadValidity(const json& obj, const std::string& path, std::vector<Validity
       ServiceUsage x;
       x.service = detail::GetString(a[i], "service", p);
       x.processes = static_cast<int>(detail::GetUint(a[i], "processes", p));
-      x.cpu_cores = ReadNum(a[i], "cpu_cores", p);
-      x.rss_mib = ReadNum(a[i], "rss_mib", p);
-      x.rss_peak_mib = ReadNum(a[i], "rss_peak_mib", p);
+      x.cpu_cores = GetNumberOrNaN(a[i], "cpu_cores", p);
+      x.rss_mib = GetNumberOrNaN(a[i], "rss_mib", p);
+      x.rss_peak_mib = GetNumberOrNaN(a[i], "rss_peak_mib", p);
       u.push_back(std::move(x));
     }
   }
@@ -136,17 +129,6 @@ std::pair<std::string, std::string> SplitId(const std::string& id) {
   return {id.substr(0, dot), id.substr(dot + 1)};
 }
 
-// p50..p999 in µs (reference.json's shape); a LoadResult adds its max.
-void WriteLatencyUs(detail::JsonWriter& w, const LatencyUs& l, bool with_max) {
-  w.StartObject();
-  w.Field("p50", l.p50);
-  w.Field("p90", l.p90);
-  w.Field("p99", l.p99);
-  w.Field("p999", l.p999);
-  if (with_max) w.Field("max", l.max);
-  w.EndObject();
-}
-
 // The summary blocks (latency_us, throughput_rps, throughput_ceiling_reached)
 // in reference.json's shape, so a results.json can serve as a reference. Keyed
 // by the id's second part; should two results share an id, the later one is
@@ -187,29 +169,6 @@ void WriteSummaryBlocks(detail::JsonWriter& w, const std::vector<ScenarioResult>
 
 namespace detail {
 
-void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
-  w.StartObject();
-  w.Field("engine", r.engine);
-  w.Field("engine_version", r.engine_version);
-  w.Field("target_rps", r.target_rps);
-  w.Field("duration_s", r.duration_s);
-  w.Field("requests", r.requests);
-  w.Field("failed", r.failed);
-  w.Field("non_2xx", r.non_2xx);
-  w.Field("achieved_rps", r.achieved_rps);
-  w.Field("error_rate", r.error_rate);
-  w.Key("latency_us");
-  WriteLatencyUs(w, r.latency_us, /*with_max=*/true);
-  w.Field("kept_up", r.kept_up);
-  w.Field("dropped_iterations", r.dropped_iterations);
-  w.Field("max_send_lag_us", r.max_send_lag_us);
-  w.Field("late_send_share", r.late_send_share);
-  w.Field("ratelimit_evidence", r.ratelimit_evidence);
-  w.Field("raw_path", r.raw_path);
-  if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
-  w.EndObject();
-}
-
 void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.StartObject();
   w.Field("id", r.id);
@@ -244,41 +203,11 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.EndObject();
   }
   w.EndObject();
-  if (r.ab) {  // A/B mode only (ab_report.h)
+  if (r.ab) {  // A/B mode only (ab_json.h)
     w.Key("ab");
     WriteAbResult(w, *r.ab);
   }
   w.EndObject();
-}
-
-LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
-  RequireObject(v, path);
-  LoadResult r;
-  r.engine = GetString(v, "engine", path);
-  r.engine_version = GetString(v, "engine_version", path);
-  r.target_rps = ReadNum(v, "target_rps", path);
-  r.duration_s = ReadNum(v, "duration_s", path);
-  r.requests = GetUint(v, "requests", path);
-  r.failed = GetUint(v, "failed", path);
-  r.non_2xx = GetUint(v, "non_2xx", path);
-  r.achieved_rps = ReadNum(v, "achieved_rps", path);
-  r.error_rate = ReadNum(v, "error_rate", path);
-  std::string lpath = JoinPath(path, "latency_us");
-  const json& l = GetObject(v, "latency_us", path);
-  r.latency_us.p50 = ReadNum(l, "p50", lpath);
-  r.latency_us.p90 = ReadNum(l, "p90", lpath);
-  r.latency_us.p99 = ReadNum(l, "p99", lpath);
-  r.latency_us.p999 = ReadNum(l, "p999", lpath);
-  r.latency_us.max = ReadNum(l, "max", lpath);
-  r.kept_up = GetBool(v, "kept_up", path);
-  r.dropped_iterations = GetUint(v, "dropped_iterations", path);
-  r.max_send_lag_us = ReadNum(v, "max_send_lag_us", path);
-  // Optional: results written before late_send_share existed lack it.
-  if (v.contains("late_send_share")) r.late_send_share = ReadNum(v, "late_send_share", path);
-  r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
-  r.raw_path = GetString(v, "raw_path", path);
-  r.validity_failure = OptString(v, "validity_failure", path, "");
-  return r;
 }
 
 ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& path) {
@@ -288,14 +217,14 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   r.measured = GetBool(v, "measured", path);
   r.error = GetString(v, "error", path);
   r.load = LoadResultFromJsonValue(GetObject(v, "load", path), JoinPath(path, "load"));
-  r.throughput_rps = ReadNum(v, "throughput_rps", path);
+  r.throughput_rps = GetNumberOrNaN(v, "throughput_rps", path);
   r.ceiling_reached = GetBool(v, "ceiling_reached", path);
   const json& steps = GetArray(v, "steps", path);
   for (size_t i = 0; i < steps.size(); ++i) {
     std::string sp = fmt::format("{}[{}]", JoinPath(path, "steps"), i);
     RequireObject(steps[i], sp);
     StepResult s;
-    s.target_rps = ReadNum(steps[i], "target_rps", sp);
+    s.target_rps = GetNumberOrNaN(steps[i], "target_rps", sp);
     s.passed = GetBool(steps[i], "passed", sp);
     s.verdict = GetString(steps[i], "verdict", sp);
     s.load = LoadResultFromJsonValue(GetObject(steps[i], "load", sp), JoinPath(sp, "load"));
@@ -310,8 +239,8 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     ThresholdCheck c;
     c.metric = GetString(checks[i], "metric", cp);
     c.op = GetString(checks[i], "op", cp);
-    c.measured = ReadNum(checks[i], "measured", cp);
-    c.limit = ReadNum(checks[i], "limit", cp);
+    c.measured = GetNumberOrNaN(checks[i], "measured", cp);
+    c.limit = GetNumberOrNaN(checks[i], "limit", cp);
     c.reference = OptNumberOrNull(checks[i], "reference", cp);
     c.passed = GetBool(checks[i], "passed", cp);
     r.checks.push_back(std::move(c));
@@ -339,11 +268,11 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
       RatioCheck c;
       c.metric = GetString(rc[i], "metric", cp);
       c.op = GetString(rc[i], "op", cp);
-      c.measured = ReadNum(rc[i], "measured", cp);
+      c.measured = GetNumberOrNaN(rc[i], "measured", cp);
       c.ratio_to = GetString(rc[i], "ratio_to", cp);
-      c.factor = ReadNum(rc[i], "factor", cp);
-      c.base = ReadNum(rc[i], "base", cp);
-      c.limit = ReadNum(rc[i], "limit", cp);
+      c.factor = GetNumberOrNaN(rc[i], "factor", cp);
+      c.base = GetNumberOrNaN(rc[i], "base", cp);
+      c.limit = GetNumberOrNaN(rc[i], "limit", cp);
       c.passed = GetBool(rc[i], "passed", cp);
       r.ratio_checks.push_back(std::move(c));
     }
@@ -359,14 +288,14 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     for (const auto& [metric, sp] : GetObject(v, "spread", path).items()) {
       std::string mp = JoinPath(spath, metric);
       RequireObject(sp, mp);
-      r.spread[metric] = Spread{ReadNum(sp, "min", mp), ReadNum(sp, "median", mp), ReadNum(sp, "max", mp)};
+      r.spread[metric] = Spread{GetNumberOrNaN(sp, "min", mp), GetNumberOrNaN(sp, "median", mp), GetNumberOrNaN(sp, "max", mp)};
     }
   }
   ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);
   if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
-  r.started_unix = ReadNum(v, "started_unix", path);
-  r.finished_unix = ReadNum(v, "finished_unix", path);
+  r.started_unix = GetNumberOrNaN(v, "started_unix", path);
+  r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);
   return r;
 }
 

@@ -22,7 +22,7 @@
 //
 // Fields added after the first documents (a step's "role"; a scenario's
 // "search", "confirmed", "search_resolution", "search_load_s", "search_stop",
-// "repeats", "spread", "ratio_checks"; "ab" in A/B mode, ab_report.h) are
+// "repeats", "spread", "ratio_checks"; "ab" in A/B mode, ab_json.h) are
 // optional on read, so older schema_version 1 files still load.
 //
 // Readers reject a missing or different schema_version, and name the source
@@ -64,11 +64,9 @@ Result<void> SaveRunResults(const std::string& path, const std::vector<ScenarioR
 namespace detail {
 class JsonWriter;  // json_writer.h
 // The objects behind the documents, written at the writer's position
-// (exposed for the A/B writer and tests).
-void WriteLoadResult(JsonWriter& w, const LoadResult& r);
+// (exposed for tests; a LoadResult's object is in load_result_json.h).
 void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r);
 // Throws detail::JsonFieldError (json_fields.h) naming `path`.
-LoadResult LoadResultFromJsonValue(const nlohmann::json& v, const std::string& path);
 ScenarioResult ScenarioResultFromJsonValue(const nlohmann::json& v, const std::string& path);
 }  // namespace detail
 

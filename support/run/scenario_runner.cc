@@ -13,6 +13,7 @@
 #include "support/sut/jwt.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
+#include "support/judge/ab_compare.h"
 #include "support/judge/repeats.h"
 #include "support/judge/step_search.h"
 #include "support/judge/throughput_search.h"
