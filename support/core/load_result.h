@@ -47,4 +47,9 @@ struct LoadResult {
   std::string validity_failure;
 };
 
+// The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check
+// engine_kept_up (validity.h).
+inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms: pace.lua's late_10ms bound
+inline constexpr double kDefaultMaxLateShare = 0.001;   // fraction of sends > 10 ms late
+
 }  // namespace fvbench

@@ -62,9 +62,6 @@
 
 namespace fvbench {
 
-inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms: pace.lua's late_10ms bound
-inline constexpr double kDefaultMaxLateShare = 0.001;   // fraction of sends > 10 ms late
-
 // Everything pace.lua reports, beyond the engine-neutral LoadResult.
 struct WrkOutput {
   LoadResult load;

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "support/core/units_format.h"
-#include "support/engine/wrk_output.h"
+#include "support/judge/proc_sample.h"
 
 namespace fvbench {
 namespace {

@@ -1,6 +1,6 @@
 // Validity checks of one measured phase (latency phase or throughput step):
 // is the number it produced worth reporting? Pure: the load result, what the
-// phase monitor saw (phase_monitor.h) and the bounds go in, a list of
+// phase monitor saw (phase_observation.h) and the bounds go in, a list of
 // ValidityCheck (scenario_result.h) comes out, in this order:
 //
 //   policy_evidence  (policy scenarios) responses carrying RateLimit headers
@@ -49,7 +49,7 @@
 
 #include "support/core/config.h"
 #include "support/core/load_result.h"
-#include "support/run/phase_monitor.h"
+#include "support/core/phase_observation.h"
 #include "support/core/result.h"
 #include "support/core/scenario_result.h"
 

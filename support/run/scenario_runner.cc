@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "support/sut/jwt.h"
+#include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
 #include "support/judge/ab_compare.h"

@@ -2,6 +2,7 @@
 // outputs (fixtures/wrk/) and recorded /proc samples (fixtures/proc/), the
 // variables, and the descriptions a failure message quotes.
 #include "support/judge/validity.h"
+#include "support/judge/proc_sample.h"
 
 #include <cmath>
 #include <cstdlib>
