@@ -18,11 +18,11 @@ declare -A LAYER=(
   # host/: the Host contract and its implementations, ssh target, quoting, interrupts
   [host]=host [local_host]=host [ssh_host]=host [dry_run_host]=host
   [ssh_target]=host [shell_quote]=host [interrupts]=host
-  # engine/: the LoadEngine contract, k6 and wrk, their output parsers
+  # engine/: the LoadEngine contract, k6 and wrk, their output parsers, JWT
   [load_engine]=engine [k6_engine]=engine [wrk_engine]=engine
-  [k6_summary]=engine [wrk_output]=engine
-  # sut/: provisioning, SUT services, nginx configuration, JWT
-  [provision]=sut [sut_services]=sut [nginx_conf]=sut [jwt]=sut
+  [k6_summary]=engine [wrk_output]=engine [jwt]=engine
+  # sut/: provisioning, SUT services, nginx configuration
+  [provision]=sut [sut_services]=sut [nginx_conf]=sut
   # judge/: pure verdicts: thresholds, validity, search, repeats, ratios, A/B, reference
   [thresholds]=judge [validity]=judge [throughput_search]=judge [step_search]=judge
   [repeats]=judge [ratios]=judge [verdict]=judge [ab_compare]=judge [reference]=judge

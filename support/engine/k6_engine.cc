@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/engine/k6_summary.h"
 #include "support/host/shell_quote.h"
 

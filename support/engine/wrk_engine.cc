@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "support/host/dry_run_host.h"
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/host/shell_quote.h"
 #include "support/engine/wrk_output.h"
 

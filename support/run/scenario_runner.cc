@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"

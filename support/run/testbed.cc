@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "support/core/json_fields.h"
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/host/local_host.h"
 #include "support/host/ssh_host.h"
 

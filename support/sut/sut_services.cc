@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/host/interrupts.h"
 #include "support/sut/nginx_conf.h"
 #include "support/run/progress.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/run/scenario_plan.h"
 #include "support/run/scenario_runner.h"
 #include "support/run/testbed.h"

@@ -16,7 +16,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 #include "support/host/local_host.h"
 #include "support/run/progress.h"
 

@@ -1,4 +1,4 @@
-#include "support/sut/jwt.h"
+#include "support/engine/jwt.h"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
