@@ -462,6 +462,8 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     }
   }
   if (auto ab = LoadAbConfig(in, r, c); !ab) return ab.error();
+  if (auto v = ValidityParamsFromEnv(in.env); v) c.validity = *v; else return v.error();
+  if (auto p = ProgressParamsFromEnv(in.env); p) c.progress = *p; else return p.error();
   return c;
 }
 

@@ -10,11 +10,12 @@
 #include <map>
 #include <string>
 
+#include "support/core/env_map.h"
+#include "support/core/progress_params.h"
 #include "support/core/result.h"
+#include "support/core/validity_params.h"
 
 namespace fvbench {
-
-using EnvMap = std::map<std::string, std::string>;
 
 enum class Engine { kK6, kWrk };
 enum class NginxRuntime { kAuto, kOpenResty, kDistro };
@@ -109,6 +110,12 @@ struct Config {
   bool ab_gate = false;
   // B's tree is A's (same source and ref): provisioning prepares it once.
   bool ab_same_edge() const { return edge_src_b == edge_src && edge_ref_b == edge_ref; }
+
+  // Validity bounds (VALIDITY, VALIDITY_MIN_*, LOADGEN_MAX_BUSY, QUIET_*,
+  // ERROR_LOG_MAX_RATE; validity_params.h) and progress lines
+  // (FVBENCH_PROGRESS_S; progress_params.h).
+  ValidityParams validity;
+  ProgressParams progress;
 
   bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
 };

@@ -32,43 +32,19 @@
 // core is the same quantity (runnable work per cpu) over a window that fits
 // a benchmark's pauses; load1 per core is quoted in the detail for reference.
 //
-// Variables (ValidityParamsFromEnv; each Err names the variable and value):
-//   VALIDITY=fail|warn          fail (default): a failed check fails the
-//                               scenario; warn: recorded as INVALID, not failed
-//   VALIDITY_MIN_EVIDENCE       fraction 0..1, default 0.99
-//   VALIDITY_MIN_REQUESTS       fraction 0..1 of target x duration, default 0.99
-//   VALIDITY_MIN_ACHIEVED       fraction 0..1, default 0.97
-//   LOADGEN_MAX_BUSY            fraction 0..1, default 0.80
-//   QUIET_LOAD_PER_CORE         fraction 0..1, default 0.5
-//   QUIET_TIMEOUT               seconds >= 0, default 30 (0: do not wait)
-//   ERROR_LOG_MAX_RATE          lines/s >= 0, default 10
+// The bounds: ValidityParams (support/core/validity_params.h, Config::validity).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "support/core/config.h"
 #include "support/core/load_result.h"
 #include "support/core/phase_observation.h"
 #include "support/core/result.h"
+#include "support/core/validity_params.h"
 #include "support/core/scenario_result.h"
 
 namespace fvbench {
-
-enum class ValidityMode { kFail, kWarn };
-
-struct ValidityParams {
-  ValidityMode mode = ValidityMode::kFail;
-  double min_evidence_share = 0.99;
-  double min_success_fraction = 0.99;
-  double min_achieved_fraction = 0.97;
-  double max_loadgen_busy = 0.80;
-  double quiet_max_per_core = 0.5;
-  double quiet_timeout_s = 30;
-  double max_log_lines_per_s = 10;
-};
-
-Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env);
 
 // What the phase was meant to be.
 struct PhaseContext {

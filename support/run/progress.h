@@ -41,7 +41,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/core/config.h"
+#include "support/core/progress_params.h"
 #include "support/core/result.h"
 
 namespace fvbench {
@@ -83,16 +83,6 @@ class ServedRate {
   int first_ = -1;           // index of a: the first read with load before it
   int last_ = -1;            // index of b: the last read with load after it (or the latest)
 };
-
-// FVBENCH_PROGRESS_S: seconds between tick lines. Unset or empty = auto
-// (max(5, phase duration / 10)); 0 = no tick lines; else a number > 0 and
-// <= 3600. Err names the variable and the value.
-struct ProgressParams {
-  std::optional<double> period_s;  // nullopt = auto
-};
-Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env);
-// Seconds between ticks for a phase of duration_s; 0 = off.
-double TickPeriod(const ProgressParams& p, double duration_s);
 
 // Everything one tick line shows.
 struct ProgressTick {

@@ -176,29 +176,19 @@ ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
   }
 
   std::string error;
-  // Validity checks of every measured phase (validity.h): bounds from the
-  // environment, and whether the engine shares cores with the SUT.
-  ValidityParams vp;
+  // Validity checks of every measured phase (validity.h): the bounds, and
+  // whether the engine shares cores with the SUT.
+  const ValidityParams& vp = c.validity;
   std::string sharing;
-  if (auto p = ValidityParamsFromEnv(CurrentEnvironment()); p) {
-    vp = *p;
-  } else {
-    error = p.error().message;
-  }
   if (auto sh = CoreSharing(&tb.sut() == &tb.loadgen(), c.oresty_cpuset, c.k6_cpuset); sh) {
     sharing = *sh;
-  } else if (error.empty()) {
+  } else {
     error = sh.error().message;
   }
   // Progress lines while a phase runs (progress_ticker.h): what it is, the
   // target rate, elapsed/total s, the rate the SUT served so far (its nginx's
   // stub_status) and, in a search, the load used out of the budget.
-  ProgressParams progress_params;
-  if (auto p = ProgressParamsFromEnv(CurrentEnvironment()); p) {
-    progress_params = *p;
-  } else if (error.empty()) {
-    error = p.error().message;
-  }
+  const ProgressParams& progress_params = c.progress;
   std::string phase_label = "measuring";       // what the lines call the phase
   std::optional<double> search_load_before;    // a search's load seconds before this phase
   const double search_budget_s = c.throughput_search == ThroughputSearchKind::kSeed

@@ -14,7 +14,6 @@
 #include "support/engine/jwt.h"
 #include "support/host/interrupts.h"
 #include "support/sut/nginx_conf.h"
-#include "support/run/progress.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -446,7 +445,7 @@ std::string SutServices::StatusSocketFor(const std::string& service) {
     status_why_ = "DRY_RUN";
     return "";
   }
-  if (auto pp = ProgressParamsFromEnv(CurrentEnvironment()); pp && pp->period_s && *pp->period_s == 0) {
+  if (cfg_.progress.period_s && *cfg_.progress.period_s == 0) {
     status_why_ = "FVBENCH_PROGRESS_S=0";
     return "";
   }
