@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,11 @@
 namespace fvbench {
 
 using nlohmann::json;
+
+double NowUnix() {
+  using namespace std::chrono;
+  return duration_cast<duration<double>>(system_clock::now().time_since_epoch()).count();
+}
 
 std::string FormatUtc(double unix_seconds) {
   // Past 9999-12-31T23:59:59Z: "" (a file may hold any number; converting

@@ -60,6 +60,9 @@ struct RunMeta {
 // value, or one after 9999-12-31T23:59:59Z.
 std::string FormatUtc(double unix_seconds);
 
+// Now, in Unix seconds (the system clock): started_unix / finished_unix.
+double NowUnix();
+
 namespace detail {
 class JsonWriter;  // json_writer.h
 }

@@ -29,11 +29,6 @@ using detail::FormatNumber;
 using detail::FormatPercent;
 using detail::FormatUs;
 
-double NowUnix() {
-  using namespace std::chrono;
-  return duration_cast<duration<double>>(system_clock::now().time_since_epoch()).count();
-}
-
 int PortFor(const Config& c, const ScenarioPlan& plan) {
   return plan.sut == SutSetup::kBaseline ? c.nginx_port : c.fv_port;
 }
