@@ -23,15 +23,25 @@
 // the caller (the scenario test) so that the profile stays one decision.
 #pragma once
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "support/run/scenario_plan.h"
 #include "support/core/scenario_result.h"
 #include "support/run/testbed.h"
 
 namespace fvbench {
 
-// `progress` receives one line per phase ("warmup 500 RPS for 2 s", ...).
-ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan,
-                           const std::function<void(const std::string&)>& progress);
+// Receives one progress line per phase ("warmup 500 RPS for 2 s", ...).
+using ProgressFn = std::function<void(const std::string&)>;
+
+// A short dispatcher (scenario_runner.cc, class ScenarioRun) over named
+// pieces: Start, Warmup, then LatencyFlow or ThroughputFlow (the search over
+// MeasurePhase), AbLatencyFlow / AbThroughputFlow (AbPairs) in A/B mode,
+// AfterLoad, Finish. MeasurePhase is the one measured phase: quiet SUT,
+// phase monitor, engine run, validity checks.
+ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress);
 
 // Validity notes for a measured phase, pure: the engine fell behind its
 // schedule, the achieved rate is under 97 % of the target, the share of
