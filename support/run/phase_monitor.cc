@@ -167,22 +167,10 @@ PhaseObservation PhaseMonitor::Stop() {
   PhaseObservation o;
   o.loadgen_host = loadgen_.name();
   o.loadgen_cpuset = opt_.loadgen_cpuset;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!started_) {
-      o.problems.push_back("the phase monitor was not started");
-      return o;
-    }
-    stop_ = true;
+  if (!StopSampling()) {
+    o.problems.push_back("the phase monitor was not started");
+    return o;
   }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-  TakeSample();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    started_ = false;
-  }
-
   o.problems = problems_;
   std::vector<const Sample*> lg, sut;
   for (const Sample& s : samples_) {
@@ -193,44 +181,70 @@ PhaseObservation PhaseMonitor::Stop() {
   if (!samples_.empty()) {
     o.elapsed_s = std::chrono::duration<double>(samples_.back().at - samples_.front().at).count();
   }
+  ObserveLoadgen(lg, o);
+  ObserveSut(sut, o);
+  ObserveLogs(o);
+  samples_.clear();
+  return o;
+}
 
-  // Load generator cpuset.
-  if (lg.size() >= 2) {
-    o.loadgen_busy = detail::BusyFraction(lg.front()->loadgen.cpus, lg.back()->loadgen.cpus, loadgen_cpus_);
-    for (size_t i = 1; i < lg.size(); ++i) {
-      auto b = detail::BusyFraction(lg[i - 1]->loadgen.cpus, lg[i]->loadgen.cpus, loadgen_cpus_);
-      if (b) o.loadgen_busy_peak = std::max(o.loadgen_busy_peak, *b);
-    }
-    if (loadgen_cpus_.empty()) {
-      o.loadgen_cpus = static_cast<int>(lg.back()->loadgen.cpus.size());
-    } else {
-      int n = 0;
-      for (int c : loadgen_cpus_) n += lg.back()->loadgen.cpus.count(c) ? 1 : 0;
-      o.loadgen_cpus = n;
-      if (n == 0) {
-        o.problems.push_back(fmt::format("host {}: none of the cpus of K6_CPUSET={} is in /proc/stat",
-                                         loadgen_.name(), opt_.loadgen_cpuset));
-      }
-    }
-  } else {
+// Ends the sampling thread and takes the last sample; false when not started.
+bool PhaseMonitor::StopSampling() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!started_) return false;
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  TakeSample();
+  std::lock_guard<std::mutex> lock(mu_);
+  started_ = false;
+  return true;
+}
+
+// The load generator's cpuset: mean busy fraction over the phase and the
+// busiest interval.
+void PhaseMonitor::ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const {
+  if (lg.size() < 2) {
     o.problems.push_back(fmt::format("host {}: fewer than 2 /proc/stat samples; load generator CPU not measured",
                                      loadgen_.name()));
+    return;
   }
-
-  // SUT processes.
-  if (sut.size() >= 2) {
-    auto ticks = detail::ElapsedTicksPerCpu(sut.front()->sut.cpus, sut.back()->sut.cpus);
-    for (const MonitoredService& svc : services_) {
-      const std::vector<int>& pids = pids_[svc.name];
-      if (pids.empty()) continue;
-      ServiceUsage u = detail::UsageBetween(svc.name, pids, sut.front()->sut, sut.back()->sut, ticks.value_or(0),
-                                            page_size_);
-      for (const Sample* s : sut) u.rss_peak_mib = std::max(u.rss_peak_mib, detail::RssMib(pids, s->sut, page_size_));
-      o.sut_usage.push_back(u);
-    }
+  o.loadgen_busy = detail::BusyFraction(lg.front()->loadgen.cpus, lg.back()->loadgen.cpus, loadgen_cpus_);
+  for (size_t i = 1; i < lg.size(); ++i) {
+    auto b = detail::BusyFraction(lg[i - 1]->loadgen.cpus, lg[i]->loadgen.cpus, loadgen_cpus_);
+    if (b) o.loadgen_busy_peak = std::max(o.loadgen_busy_peak, *b);
   }
+  if (loadgen_cpus_.empty()) {
+    o.loadgen_cpus = static_cast<int>(lg.back()->loadgen.cpus.size());
+    return;
+  }
+  int n = 0;
+  for (int c : loadgen_cpus_) n += lg.back()->loadgen.cpus.count(c) ? 1 : 0;
+  o.loadgen_cpus = n;
+  if (n == 0) {
+    o.problems.push_back(fmt::format("host {}: none of the cpus of K6_CPUSET={} is in /proc/stat", loadgen_.name(),
+                                     opt_.loadgen_cpuset));
+  }
+}
 
-  // Error logs.
+// The SUT services' processes: CPU over the phase, RSS at the end and its peak.
+void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o) {
+  if (sut.size() < 2) return;
+  auto ticks = detail::ElapsedTicksPerCpu(sut.front()->sut.cpus, sut.back()->sut.cpus);
+  for (const MonitoredService& svc : services_) {
+    const std::vector<int>& pids = pids_[svc.name];
+    if (pids.empty()) continue;
+    ServiceUsage u =
+        detail::UsageBetween(svc.name, pids, sut.front()->sut, sut.back()->sut, ticks.value_or(0), page_size_);
+    for (const Sample* s : sut) u.rss_peak_mib = std::max(u.rss_peak_mib, detail::RssMib(pids, s->sut, page_size_));
+    o.sut_usage.push_back(u);
+  }
+}
+
+// What each service's error.log gained during the phase.
+void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
   for (const MonitoredService& svc : services_) {
     auto it = log_size_.find(svc.name);
     if (it == log_size_.end()) continue;
@@ -251,8 +265,6 @@ PhaseObservation PhaseMonitor::Stop() {
     g.alerts = std::move(alerts);
     o.logs.push_back(std::move(g));
   }
-  samples_.clear();
-  return o;
 }
 
 Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_busy_per_core,

@@ -87,6 +87,10 @@ class PhaseMonitor {
   struct Sample;
   void Loop();
   void TakeSample();
+  bool StopSampling();
+  void ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const;
+  void ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o);
+  void ObserveLogs(PhaseObservation& o);
 
   Host& sut_;
   Host& loadgen_;

@@ -150,139 +150,170 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   std::unique_ptr<Testbed> tb(new Testbed());
   tb->config_ = config;
   tb->edge_available_ = !config.edge_skipped;
+  if (auto r = tb->ConnectHosts(connect); !r) return r.error();
+  if (auto r = tb->ProvisionHosts(); !r) return r.error();
+  if (remote) {
+    if (auto r = tb->PinRemoteHosts(); !r) return r.error();
+  }
+  const bool k6 = config.engine == Engine::kK6;
+  if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
+  if (auto r = tb->ShipFiles(); !r) return r.error();
+  const std::string scripts = tb->scripts_dir();
+  auto engine = k6 ? MakeK6Engine(*tb->loadgen_, scripts) : MakeWrkEngine(*tb->loadgen_, scripts);
+  tb->engine_ = config.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), tb->plan_) : std::move(engine);
+  if (auto r = tb->MakeDirs(); !r) return r.error();
+  return tb;
+}
 
-  if (config.dry_run) {
-    tb->plan_ = std::make_shared<DryRunPlan>();
+// The hosts of the two roles: dry-run hosts recording the plan, SSH hosts
+// (`connect`), or this machine for both.
+Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
+  const bool remote = config_.remote();
+  if (config_.dry_run) {
+    plan_ = std::make_shared<DryRunPlan>();
     if (remote) {
-      tb->owned_host_ = std::make_unique<DryRunHost>(config.fairvisor_remote, tb->plan_);
-      tb->owned_loadgen_ = std::make_unique<DryRunHost>(config.loadgen_remote, tb->plan_);
+      owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
+      owned_loadgen_ = std::make_unique<DryRunHost>(config_.loadgen_remote, plan_);
     } else {
-      tb->owned_host_ = std::make_unique<DryRunHost>("local", tb->plan_);
+      owned_host_ = std::make_unique<DryRunHost>("local", plan_);
     }
   } else if (remote) {
-    auto sut = connect("SUT", config.fairvisor_remote, config);
+    auto sut = connect("SUT", config_.fairvisor_remote, config_);
     if (!sut) return Error{"connecting (FAIRVISOR_REMOTE): " + sut.error().message};
-    tb->owned_host_ = std::move(*sut);
-    auto lg = connect("loadgen", config.loadgen_remote, config);
+    owned_host_ = std::move(*sut);
+    auto lg = connect("loadgen", config_.loadgen_remote, config_);
     if (!lg) return Error{"connecting (LOADGEN_REMOTE): " + lg.error().message};
-    tb->owned_loadgen_ = std::move(*lg);
+    owned_loadgen_ = std::move(*lg);
   } else {
-    tb->owned_host_ = std::make_unique<LocalHost>();
+    owned_host_ = std::make_unique<LocalHost>();
   }
-  tb->sut_ = tb->owned_host_.get();
-  tb->loadgen_ = tb->owned_loadgen_ ? tb->owned_loadgen_.get() : tb->owned_host_.get();
+  sut_ = owned_host_.get();
+  loadgen_ = owned_loadgen_ ? owned_loadgen_.get() : owned_host_.get();
+  return Ok();
+}
 
-  auto sut = ProvisionSut(*tb->sut_, config);
-  if (!sut) return Error{fmt::format("provisioning the SUT host ({}): {}", tb->sut_->name(), sut.error().message)};
-  tb->sut_info_ = *sut;
-  if (config.ab && !config.edge_skipped && !config.ab_same_edge()) {
-    Config b = config;
-    b.edge_src = config.edge_src_b;
-    b.edge_ref = config.edge_ref_b;
-    b.fv_dir = config.fv_dir_b;
-    auto sb = ProvisionSut(*tb->sut_, b);
+// Provisions the SUT host (and A/B side B's edge) and the load generator.
+Result<void> Testbed::ProvisionHosts() {
+  auto sut = ProvisionSut(*sut_, config_);
+  if (!sut) return Error{fmt::format("provisioning the SUT host ({}): {}", sut_->name(), sut.error().message)};
+  sut_info_ = *sut;
+  if (config_.ab && !config_.edge_skipped && !config_.ab_same_edge()) {
+    Config b = config_;
+    b.edge_src = config_.edge_src_b;
+    b.edge_ref = config_.edge_ref_b;
+    b.fv_dir = config_.fv_dir_b;
+    auto sb = ProvisionSut(*sut_, b);
     if (!sb) {
       return Error{fmt::format("provisioning A/B side B (FAIRVISOR_EDGE_SRC_B={} FAIRVISOR_EDGE_REF_B={} FV_DIR_B={}) "
                                "on the SUT host ({}): {}",
-                               config.edge_src_b, config.edge_ref_b.empty() ? "''" : config.edge_ref_b,
-                               config.fv_dir_b, tb->sut_->name(), sb.error().message)};
+                               config_.edge_src_b, config_.edge_ref_b.empty() ? "''" : config_.edge_ref_b,
+                               config_.fv_dir_b, sut_->name(), sb.error().message)};
     }
-    tb->sut_info_b_ = *sb;
+    sut_info_b_ = *sb;
   }
-  auto lg = ProvisionLoadgen(*tb->loadgen_, config);
+  auto lg = ProvisionLoadgen(*loadgen_, config_);
   if (!lg) {
-    return Error{fmt::format("provisioning the load-generator host ({}): {}", tb->loadgen_->name(),
+    return Error{fmt::format("provisioning the load-generator host ({}): {}", loadgen_->name(),
                              lg.error().message)};
   }
-  tb->loadgen_info_ = *lg;
+  loadgen_info_ = *lg;
+  return Ok();
+}
 
-  // Pinning per host in remote mode (Config split with the controller's cores
-  // only in local mode).
-  if (remote) {
-    Config& c = tb->config_;
-    bool sut_auto = false, lg_auto = false;
-    if (c.oresty_cpuset.empty()) {
-      c.oresty_cpuset = detail::AutoCpuset(tb->sut_info_.cores, tb->sut_info_.have_taskset, true);
-      sut_auto = !c.oresty_cpuset.empty();
-    }
-    if (c.k6_cpuset.empty()) {
-      c.k6_cpuset = detail::AutoCpuset(tb->loadgen_info_.cores, tb->loadgen_info_.have_taskset, false);
-      lg_auto = !c.k6_cpuset.empty();
-    }
-    c.cpusets_auto = sut_auto || lg_auto;
-    if (!c.k6_cpuset.empty() && !tb->loadgen_info_.have_taskset && !config.dry_run) {
-      return Error{fmt::format("loadgen host {}: K6_CPUSET={} but taskset is not installed there",
-                               tb->loadgen_->name(), c.k6_cpuset)};
-    }
-    tb->pinning_ = fmt::format("SUT {}: {}; loadgen {}: {}", tb->sut_->name(),
-                               HostPinning("nginx", c.oresty_cpuset, sut_auto, tb->sut_info_), tb->loadgen_->name(),
-                               HostPinning("engine", c.k6_cpuset, lg_auto, tb->loadgen_info_));
+// Pinning per host in remote mode (Config split with the controller's cores
+// only in local mode).
+Result<void> Testbed::PinRemoteHosts() {
+  Config& c = config_;
+  bool sut_auto = false, lg_auto = false;
+  if (c.oresty_cpuset.empty()) {
+    c.oresty_cpuset = detail::AutoCpuset(sut_info_.cores, sut_info_.have_taskset, true);
+    sut_auto = !c.oresty_cpuset.empty();
   }
-
-  // k6 off the ssh session's PATH (found only at the install path).
-  const bool k6 = config.engine == Engine::kK6;
-  if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) {
-    Command which;
-    which.argv = {"sh", "-c", "command -v k6"};
-    which.timeout = std::chrono::seconds(30);
-    auto w = tb->loadgen_->run(which);
-    if (w && !w->success()) {
-      std::string bin = tb->loadgen_info_.engine_bin;
-      std::string dir = bin.substr(0, bin.find_last_of('/'));
-      tb->loadgen_path_ = std::make_unique<PathHost>(
-          *tb->loadgen_, fmt::format("{}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", dir.empty() ? "/" : dir));
-      tb->loadgen_ = tb->loadgen_path_.get();
-    }
+  if (c.k6_cpuset.empty()) {
+    c.k6_cpuset = detail::AutoCpuset(loadgen_info_.cores, loadgen_info_.have_taskset, false);
+    lg_auto = !c.k6_cpuset.empty();
   }
+  c.cpusets_auto = sut_auto || lg_auto;
+  if (!c.k6_cpuset.empty() && !loadgen_info_.have_taskset && !config_.dry_run) {
+    return Error{fmt::format("loadgen host {}: K6_CPUSET={} but taskset is not installed there",
+                             loadgen_->name(), c.k6_cpuset)};
+  }
+  pinning_ = fmt::format("SUT {}: {}; loadgen {}: {}", sut_->name(),
+                         HostPinning("nginx", c.oresty_cpuset, sut_auto, sut_info_), loadgen_->name(),
+                         HostPinning("engine", c.k6_cpuset, lg_auto, loadgen_info_));
+  return Ok();
+}
 
-  // The engine runs copies of the suite's static scripts shipped to
-  // BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
-  // kept with the results (as the seed kept its generated ones).
-  const std::string scripts = tb->scripts_dir();
+// k6 off the ssh session's PATH (found only at the install path).
+void Testbed::FindRemoteK6() {
+  Command which;
+  which.argv = {"sh", "-c", "command -v k6"};
+  which.timeout = std::chrono::seconds(30);
+  auto w = loadgen_->run(which);
+  if (w && !w->success()) {
+    std::string bin = loadgen_info_.engine_bin;
+    std::string dir = bin.substr(0, bin.find_last_of('/'));
+    loadgen_path_ = std::make_unique<PathHost>(
+        *loadgen_, fmt::format("{}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", dir.empty() ? "/" : dir));
+    loadgen_ = loadgen_path_.get();
+  }
+}
+
+// The engine runs copies of the suite's static scripts shipped to
+// BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
+// kept with the results (as the seed kept its generated ones); and the
+// policies edge loads (sides A and B).
+Result<void> Testbed::ShipFiles() {
+  const bool k6 = config_.engine == Engine::kK6;
+  const std::string scripts = scripts_dir();
   const std::vector<std::string> files =
       k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
          : std::vector<std::string>{"support/engine/pace.lua"};
   for (const std::string& f : files) {
-    auto text = detail::ReadTextFile(config.source_dir + "/" + f);
+    auto text = detail::ReadTextFile(config_.source_dir + "/" + f);
     if (!text) return Error{"shipping engine scripts: " + text.error().message};
     std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
-    if (auto w = tb->loadgen_->write_file(dest, *text, 0644); !w) {
-      return Error{fmt::format("shipping engine scripts to {}: {}", tb->loadgen_->name(), w.error().message)};
+    if (auto w = loadgen_->write_file(dest, *text, 0644); !w) {
+      return Error{fmt::format("shipping engine scripts to {}: {}", loadgen_->name(), w.error().message)};
     }
   }
   // The policies edge loads (FAIRVISOR_CONFIG_FILE), on the SUT host.
-  if (tb->edge_available_) {
+  if (edge_available_) {
     for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
-      auto text = detail::ReadTextFile(config.policy_dir + "/" + f);
+      auto text = detail::ReadTextFile(config_.policy_dir + "/" + f);
       if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR): " + text.error().message};
-      std::string dest = tb->policy_dir() + "/" + f;
-      if (auto w = tb->sut_->write_file(dest, *text, 0644); !w) {
-        return Error{fmt::format("shipping policies to {}: {}", tb->sut_->name(), w.error().message)};
+      std::string dest = policy_dir() + "/" + f;
+      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping policies to {}: {}", sut_->name(), w.error().message)};
       }
     }
   }
-  if (tb->edge_available_ && config.ab) {  // A/B side B's policies
+  if (edge_available_ && config_.ab) {  // A/B side B's policies
     for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
-      auto text = detail::ReadTextFile(config.policy_dir_b + "/" + f);
+      auto text = detail::ReadTextFile(config_.policy_dir_b + "/" + f);
       if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR_B): " + text.error().message};
-      std::string dest = tb->policy_dir_b() + "/" + f;
-      if (auto w = tb->sut_->write_file(dest, *text, 0644); !w) {
-        return Error{fmt::format("shipping side B's policies to {}: {}", tb->sut_->name(), w.error().message)};
+      std::string dest = policy_dir_b() + "/" + f;
+      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping side B's policies to {}: {}", sut_->name(), w.error().message)};
       }
     }
   }
-  auto engine = k6 ? MakeK6Engine(*tb->loadgen_, scripts) : MakeWrkEngine(*tb->loadgen_, scripts);
-  tb->engine_ = config.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), tb->plan_) : std::move(engine);
+  return Ok();
+}
+
+// BENCH_DIR's controller-side directories (and the loadgen's, local mode).
+Result<void> Testbed::MakeDirs() {
+  const bool remote = config_.remote();
   std::error_code ec;
-  for (const std::string& d : {tb->controller_dir(), tb->raw_dir(), tb->report_dir()}) {
+  for (const std::string& d : {controller_dir(), raw_dir(), report_dir()}) {
     std::filesystem::create_directories(d, ec);
     if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", d, ec.message())};
   }
-  if (!remote && !config.dry_run) {  // the loadgen's dir is on this machine
-    std::filesystem::create_directories(tb->loadgen_dir(), ec);
-    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", tb->loadgen_dir(), ec.message())};
+  if (!remote && !config_.dry_run) {  // the loadgen's dir is on this machine
+    std::filesystem::create_directories(loadgen_dir(), ec);
+    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", loadgen_dir(), ec.message())};
   }
-  return tb;
+  return Ok();
 }
 
 std::string Testbed::TakePlan() {

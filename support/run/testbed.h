@@ -99,6 +99,13 @@ class Testbed {
 
  private:
   Testbed() = default;
+  // The pieces of Open, in order.
+  Result<void> ConnectHosts(const HostConnector& connect);
+  Result<void> ProvisionHosts();
+  Result<void> PinRemoteHosts();
+  void FindRemoteK6();
+  Result<void> ShipFiles();
+  Result<void> MakeDirs();
   Config config_;
   std::unique_ptr<Host> owned_host_;
   std::unique_ptr<Host> owned_loadgen_;
