@@ -15,7 +15,7 @@
 // metrics.<name>.{type, contains, values}; trend values in milliseconds keyed
 // by the literal summaryTrendStats strings ("p(99.9)"); http_req_failed is a
 // rate whose `passes` counts FAILED requests; dropped_iterations is absent
-// when nothing was dropped. support/k6_summary.h parses it.
+// when nothing was dropped. support/engine/k6_summary.h parses it.
 //
 // Custom counters (one sample per response, so they are present whenever any
 // response arrived and a count of 0 is a measured 0, not a missing metric):

@@ -12,8 +12,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   ccache  # optional compiler cache (CMakeLists.txt uses it when present): CI rebuilds reuse objects
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libfmt-dev libssl-dev libssh-dev
-  rapidjson-dev  # header-only: streaming JSON writer of results.json (support/json_writer.h)
-  libboost-math-dev  # header-only: Student's t quantile of the A/B comparison (support/ab_compare.h)
+  rapidjson-dev  # header-only: streaming JSON writer of results.json (support/core/json_writer.h)
+  libboost-math-dev  # header-only: Student's t quantile of the A/B comparison (support/judge/ab_compare.h)
   # the results history (support/history): SQLite file store, PostgreSQL client; the
   # PostgreSQL server and sqlite3 CLI for its tests (tests/unit/history_*_test.cc)
   libsqlite3-dev libpq-dev postgresql sqlite3

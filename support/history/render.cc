@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "support/run_meta.h"
+#include "support/core/run_meta.h"
 
 namespace fvbench {
 namespace {

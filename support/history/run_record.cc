@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "support/ratios.h"
-#include "support/results_io.h"
-#include "support/verdict.h"
+#include "support/judge/ratios.h"
+#include "support/report/results_io.h"
+#include "support/judge/verdict.h"
 
 namespace fvbench {
 namespace {

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/result.h"
+#include "support/core/result.h"
 
 namespace fvbench {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "support/result.h"
+#include "support/core/result.h"
 
 namespace fvbench {
 

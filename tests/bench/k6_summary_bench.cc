@@ -7,10 +7,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "support/k6_summary.h"
-#include "support/reference.h"
-#include "support/scenario_result.h"
-#include "support/thresholds.h"
+#include "support/engine/k6_summary.h"
+#include "support/judge/reference.h"
+#include "support/core/scenario_result.h"
+#include "support/judge/thresholds.h"
 
 namespace {
 

@@ -5,13 +5,13 @@
 // tests/unit/report_samples.h (not measurements).
 #include <benchmark/benchmark.h>
 
-#include "support/json_fields.h"
-#include "support/markdown_report.h"
-#include "support/reference.h"
-#include "support/results_io.h"
-#include "support/summary_table.h"
-#include "support/svg_plot.h"
-#include "support/thresholds.h"
+#include "support/core/json_fields.h"
+#include "support/report/markdown_report.h"
+#include "support/judge/reference.h"
+#include "support/report/results_io.h"
+#include "support/report/summary_table.h"
+#include "support/report/svg_plot.h"
+#include "support/judge/thresholds.h"
 #include "tests/unit/report_samples.h"
 
 

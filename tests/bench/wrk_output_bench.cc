@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/wrk_output.h"
+#include "support/engine/wrk_output.h"
 
 namespace {
 

@@ -34,10 +34,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/load_engine.h"
-#include "support/local_host.h"
-#include "support/ssh_host.h"
-#include "support/validity.h"
+#include "support/engine/load_engine.h"
+#include "support/host/local_host.h"
+#include "support/host/ssh_host.h"
+#include "support/judge/validity.h"
 
 namespace fvbench {
 namespace {
@@ -262,7 +262,7 @@ class RemoteFaults : public ::testing::Test {
     Clock::time_point end;
   };
   Outcome RunWithFault(SshHost& lg, const LoadSpec& spec, const std::string& fault) {
-    auto engine = MakeWrkEngine(lg, FVBENCH_SOURCE_DIR "/support/wrk");
+    auto engine = MakeWrkEngine(lg, FVBENCH_SOURCE_DIR "/support/engine");
     Outcome o;
     auto fut = std::async(std::launch::async, [&] {
       return engine->run(spec, work_ + "/remote", work_ + "/controller");
@@ -303,7 +303,7 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
   auto lg = ConnectTo(g_hosts.loadgen);
   ASSERT_TRUE(lg.ok()) << lg.error().message;
   // A phase measured before the fault: its file must survive untouched.
-  auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/wrk");
+  auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
   auto before = engine->run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(before.ok()) << before.error().message;
   ASSERT_EQ(before->failed, 0u);
@@ -351,7 +351,7 @@ TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   ASSERT_NO_FATAL_FAILURE(StartNginx());
   auto lg = ConnectTo(g_hosts.loadgen);
   ASSERT_TRUE(lg.ok()) << lg.error().message;
-  auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/wrk");
+  auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
   auto before = engine->run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(before.ok()) << before.error().message;
   const std::string kept = Slurp(before->raw_path);

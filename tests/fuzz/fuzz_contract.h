@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "support/result.h"
+#include "support/core/result.h"
 
 namespace fvbench::fuzz {
 

@@ -1,6 +1,6 @@
-// libFuzzer target: ParseK6SummaryDetailed (support/k6_summary.h), both shapes
+// libFuzzer target: ParseK6SummaryDetailed (support/engine/k6_summary.h), both shapes
 // (handleSummary data and legacy --summary-export); contract in fuzz_contract.h.
-#include "support/k6_summary.h"
+#include "support/engine/k6_summary.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
-// libFuzzer target: ParseReference (support/reference.h); contract in
+// libFuzzer target: ParseReference (support/judge/reference.h); contract in
 // fuzz_contract.h.
-#include "support/reference.h"
+#include "support/judge/reference.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

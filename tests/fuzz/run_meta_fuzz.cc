@@ -1,6 +1,6 @@
-// libFuzzer target: RunMetaFromJson (support/run_meta.h); contract in
+// libFuzzer target: RunMetaFromJson (support/core/run_meta.h); contract in
 // fuzz_contract.h. A parsed meta is written back (RunMetaToJson) too.
-#include "support/run_meta.h"
+#include "support/core/run_meta.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
-// libFuzzer target: RunResultsFromJson (support/results_io.h); contract in
+// libFuzzer target: RunResultsFromJson (support/report/results_io.h); contract in
 // fuzz_contract.h. A parsed run is written back (RunResultsToJson) too.
-#include "support/results_io.h"
+#include "support/report/results_io.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
-// libFuzzer target: ScenarioResultFromJson (support/results_io.h); contract in
+// libFuzzer target: ScenarioResultFromJson (support/report/results_io.h); contract in
 // fuzz_contract.h. A parsed result is written back and must parse again.
-#include "support/results_io.h"
+#include "support/report/results_io.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,9 +1,9 @@
-// libFuzzer target: ParseSshConfig (support/ssh_target.h), then
+// libFuzzer target: ParseSshConfig (support/host/ssh_target.h), then
 // ResolveSshTarget against the parsed config for a few destinations; contract
 // in fuzz_contract.h (parse errors name the file; resolution must not crash).
 // Include is followed through a reader that serves the input itself under
 // "<source>.included" (depth-limited by the parser).
-#include "support/ssh_target.h"
+#include "support/host/ssh_target.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,11 +1,11 @@
-// libFuzzer target: ParseDestination and ParseSshOpts (support/ssh_target.h),
+// libFuzzer target: ParseDestination and ParseSshOpts (support/host/ssh_target.h),
 // then ResolveSshTarget. Input: the first line is the destination, the rest
 // is SSH_OPTS. Contract (fuzz_contract.h, adapted: these values come from
 // variables, not files): an error names its source -- the destination text
 // ("ssh destination '<text>'") or "SSH_OPTS" -- and nothing crashes.
 #include <cstdio>
 
-#include "support/ssh_target.h"
+#include "support/host/ssh_target.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace {

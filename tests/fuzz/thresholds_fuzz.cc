@@ -1,7 +1,7 @@
-// libFuzzer target: ParseThresholdProfile (support/thresholds.h); contract in
+// libFuzzer target: ParseThresholdProfile (support/judge/thresholds.h); contract in
 // fuzz_contract.h. A parsed profile is also evaluated against an empty result
 // (every rule fails, nothing may crash) and each check described.
-#include "support/thresholds.h"
+#include "support/judge/thresholds.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

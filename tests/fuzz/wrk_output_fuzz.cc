@@ -1,10 +1,10 @@
-// libFuzzer target: ParseWrkPaceOutput / ParseWrkOutput (support/wrk_output.h);
+// libFuzzer target: ParseWrkPaceOutput / ParseWrkOutput (support/engine/wrk_output.h);
 // contract in fuzz_contract.h. The target rate the parser must match is read
 // from the input's own "target_rate" when it is a number (so mutated inputs
 // get past the rate check and into the rest of the parser), else 2000.
 #include <nlohmann/json.hpp>
 
-#include "support/wrk_output.h"
+#include "support/engine/wrk_output.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // Max sustained throughput (RPS) of fairvisor reverse_proxy per policy,
-// found by the step search (support/step_search.h); the reported number is
+// found by the step search (support/judge/step_search.h); the reported number is
 // the measured rate of the best passing step.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// A/B statistics (support/ab_compare.h) on synthetic samples.
-#include "support/ab_compare.h"
+// A/B statistics (support/judge/ab_compare.h) on synthetic samples.
+#include "support/judge/ab_compare.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // A/B mode variables (config.h: FVBENCH_AB and the *_B variables).
 #include <gtest/gtest.h>
 
-#include "support/config.h"
+#include "support/core/config.h"
 
 namespace fvbench {
 namespace {

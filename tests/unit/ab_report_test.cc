@@ -1,6 +1,6 @@
-// A/B in the reports (support/ab_report.h): the console section and the JSON
+// A/B in the reports (support/report/ab_report.h): the console section and the JSON
 // round trip through a scenario result and results.json.
-#include "support/ab_report.h"
+#include "support/report/ab_report.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/results_io.h"
-#include "support/summary_table.h"
+#include "support/report/results_io.h"
+#include "support/report/summary_table.h"
 
 namespace fvbench {
 namespace {

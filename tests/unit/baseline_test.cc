@@ -1,7 +1,7 @@
 // Baselines (baseline.h): a results.json of an earlier run as the comparison,
 // rejected with the file and the field when it is not one; SaveBaseline writes
 // a run's results as a new baseline (the fvbench_baseline command).
-#include "support/baseline.h"
+#include "support/report/baseline.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/json_fields.h"
-#include "support/results_io.h"
-#include "support/summary_table.h"
-#include "support/verdict.h"
+#include "support/core/json_fields.h"
+#include "support/report/results_io.h"
+#include "support/report/summary_table.h"
+#include "support/judge/verdict.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {

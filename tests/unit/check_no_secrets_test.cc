@@ -1,7 +1,7 @@
 // fixtures/check-no-secrets.sh (run by .ci/run over every output of the
 // self-test run) must fail when a secret is planted, and pass on clean files.
 // The script computes the token with openssl; the tokens planted here come
-// from support/jwt.h, so the two computations check each other.
+// from support/engine/jwt.h, so the two computations check each other.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "support/jwt.h"
+#include "support/engine/jwt.h"
 
 namespace fvbench {
 namespace {

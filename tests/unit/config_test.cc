@@ -1,4 +1,4 @@
-#include "support/config.h"
+#include "support/core/config.h"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +32,28 @@ TEST(Config, SeedDefaults) {
   EXPECT_EQ(c->policy_dir, "/src/fixtures/policies");
   EXPECT_TRUE(c->oresty_cpuset.empty());
   EXPECT_FALSE(c->remote());
+}
+
+// Validity bounds and progress lines are read once, here, not by the
+// scenario runner: LoadConfig carries them and refuses bad values.
+TEST(Config, ReadsValidityAndProgressSettings) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->validity.mode, ValidityMode::kFail);
+  EXPECT_DOUBLE_EQ(d->validity.max_loadgen_busy, 0.80);
+  EXPECT_FALSE(d->progress.period_s.has_value());
+  auto c = LoadConfig(Inputs({{"VALIDITY", "warn"}, {"LOADGEN_MAX_BUSY", "0.9"}, {"FVBENCH_PROGRESS_S", "0"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->validity.mode, ValidityMode::kWarn);
+  EXPECT_DOUBLE_EQ(c->validity.max_loadgen_busy, 0.9);
+  ASSERT_TRUE(c->progress.period_s.has_value());
+  EXPECT_EQ(*c->progress.period_s, 0);
+  auto bad_validity = LoadConfig(Inputs({{"VALIDITY", "maybe"}}));
+  ASSERT_FALSE(bad_validity.ok());
+  EXPECT_NE(bad_validity.error().message.find("VALIDITY='maybe'"), std::string::npos);
+  auto bad_progress = LoadConfig(Inputs({{"FVBENCH_PROGRESS_S", "-1"}}));
+  ASSERT_FALSE(bad_progress.ok());
+  EXPECT_NE(bad_progress.error().message.find("FVBENCH_PROGRESS_S='-1'"), std::string::npos);
 }
 
 TEST(Config, AutoSplitsCpusetsAtEightCores) {

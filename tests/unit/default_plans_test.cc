@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <string>
 
-#include "support/scenario_plan.h"
-#include "support/scenario_runner.h"
-#include "support/testbed.h"
+#include "support/run/scenario_plan.h"
+#include "support/run/scenario_runner.h"
+#include "support/run/testbed.h"
 
 namespace fvbench {
 namespace {

@@ -1,5 +1,5 @@
 // DryRunHost: records one pasteable line per operation, touches nothing.
-#include "support/dry_run_host.h"
+#include "support/host/dry_run_host.h"
 
 #include <stdlib.h>
 
@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 namespace fvbench {
 namespace {

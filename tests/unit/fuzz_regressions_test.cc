@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "support/k6_summary.h"
-#include "support/run_meta.h"
+#include "support/engine/k6_summary.h"
+#include "support/core/run_meta.h"
 
 namespace fvbench {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "support/reference.h"
-#include "support/scenario_result.h"
+#include "support/judge/reference.h"
+#include "support/core/scenario_result.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench::testing_samples {

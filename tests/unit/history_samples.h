@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "support/json_fields.h"
+#include "support/core/json_fields.h"
 #include "tests/unit/detection_study.h"
 
 namespace fvbench::history_samples {

@@ -1,4 +1,4 @@
-#include "support/interrupts.h"
+#include "support/host/interrupts.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 namespace fvbench {
 namespace {

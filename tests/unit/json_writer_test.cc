@@ -1,4 +1,4 @@
-#include "support/json_writer.h"
+#include "support/core/json_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "support/results_io.h"
+#include "support/report/results_io.h"
 #include "tests/unit/external_tool.h"
 #include "tests/unit/report_samples.h"
 

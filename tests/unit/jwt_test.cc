@@ -1,4 +1,4 @@
-#include "support/jwt.h"
+#include "support/engine/jwt.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // against a local stand-in release directory served as file:// URLs: a
 // matching archive is installed and not run; a tampered archive fails before
 // anything is extracted, installed or run.
-#include "support/k6_archive.h"
+#include "support/sut/k6_archive.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/local_host.h"
-#include "support/shell_quote.h"
+#include "support/host/local_host.h"
+#include "support/host/shell_quote.h"
 
 namespace fvbench {
 namespace {

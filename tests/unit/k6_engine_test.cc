@@ -1,7 +1,7 @@
 // K6Engine end to end on LocalHost, with a fake `k6` first in PATH: a shell
 // script that records its argv / environment / CPU affinity and writes a
 // recorded summary fixture to the SUMMARY_OUT path it was given.
-#include "support/k6_engine.h"
+#include "support/engine/k6_engine.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 namespace fvbench {
 namespace {

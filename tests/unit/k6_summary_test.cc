@@ -1,4 +1,4 @@
-#include "support/k6_summary.h"
+#include "support/engine/k6_summary.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -1,5 +1,5 @@
 // known_hosts marker lines (@revoked, @cert-authority) as OpenSSH reads them.
-#include "support/known_hosts_markers.h"
+#include "support/host/known_hosts_markers.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // LocalHost on real processes: exit status, signals, big output on both
 // streams, timeouts that kill the whole group, env/cwd, services, files.
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 #include <signal.h>
 #include <stdlib.h>

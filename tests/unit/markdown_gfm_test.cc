@@ -9,12 +9,12 @@
 #include <fstream>
 #include <set>
 
-#include "support/json_fields.h"
-#include "support/markdown_report.h"
-#include "support/reference.h"
-#include "support/results_io.h"
-#include "support/thresholds.h"
-#include "support/verdict.h"
+#include "support/core/json_fields.h"
+#include "support/report/markdown_report.h"
+#include "support/judge/reference.h"
+#include "support/report/results_io.h"
+#include "support/judge/thresholds.h"
+#include "support/judge/verdict.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/golden_run.h"
 #include "tests/unit/gfm_render.h"

@@ -5,7 +5,7 @@
 //
 //   FVBENCH_UPDATE_GOLDEN=1 ctest --test-dir <build> -R unit.MarkdownReport
 //   git diff fixtures/golden/report.md
-#include "support/markdown_report.h"
+#include "support/report/markdown_report.h"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/baseline.h"
-#include "support/reference.h"
-#include "support/results_io.h"
-#include "support/svg_plot.h"
+#include "support/report/baseline.h"
+#include "support/judge/reference.h"
+#include "support/report/results_io.h"
+#include "support/report/svg_plot.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/golden_run.h"
 #include "tests/unit/report_samples.h"

@@ -1,4 +1,4 @@
-#include "support/nginx_conf.h"
+#include "support/sut/nginx_conf.h"
 
 #include <gtest/gtest.h>
 

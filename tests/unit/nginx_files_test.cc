@@ -1,4 +1,4 @@
-#include "support/nginx_files.h"
+#include "support/sut/nginx_files.h"
 
 #include <gtest/gtest.h>
 

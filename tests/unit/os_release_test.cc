@@ -1,6 +1,6 @@
 // os-release parsing and the supported-OS decision (os_release.h), on the
 // recorded os-release files in fixtures/hosts/<os>/os-release.
-#include "support/os_release.h"
+#include "support/sut/os_release.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // phase_monitor: /proc parsing on recorded samples (fixtures/proc/, see its
 // README) and the monitor's orchestration on a scripted host that replays them.
-#include "support/phase_monitor.h"
+#include "support/run/phase_monitor.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -11,7 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/shell_quote.h"
+#include "support/host/shell_quote.h"
 
 namespace fvbench {
 namespace {

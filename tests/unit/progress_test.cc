@@ -1,6 +1,6 @@
 // progress: the stub_status parser on recorded pages (fixtures/stub_status/),
 // the served-rate window, FVBENCH_PROGRESS_S and the tick line.
-#include "support/progress.h"
+#include "support/run/progress.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -13,8 +13,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/progress_ticker.h"
-#include "support/shell_quote.h"
+#include "support/run/progress_ticker.h"
+#include "support/host/shell_quote.h"
 
 namespace fvbench {
 namespace {

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/dry_run_host.h"
-#include "support/provision.h"
-#include "support/shell_quote.h"
+#include "support/host/dry_run_host.h"
+#include "support/sut/provision.h"
+#include "support/host/shell_quote.h"
 #include "tests/unit/golden.h"
 
 namespace fvbench {

@@ -1,13 +1,13 @@
 // Provisioning logic against a scripted Host: which commands run, what is
 // installed, what is reported, and the error messages.
-#include "support/provision.h"
+#include "support/sut/provision.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <memory>
 
-#include "support/shell_quote.h"
+#include "support/host/shell_quote.h"
 
 namespace fvbench {
 namespace {

@@ -1,9 +1,9 @@
-#include "support/ratios.h"
+#include "support/judge/ratios.h"
 
 #include <gtest/gtest.h>
 
-#include "support/markdown_report.h"
-#include "support/summary_table.h"
+#include "support/report/markdown_report.h"
+#include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {

@@ -1,12 +1,12 @@
-#include "support/reference.h"
+#include "support/judge/reference.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
-#include "support/markdown_report.h"
-#include "support/summary_table.h"
+#include "support/report/markdown_report.h"
+#include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "support/jwt.h"
-#include "support/scenario_plan.h"
-#include "support/scenario_runner.h"
-#include "support/testbed.h"
+#include "support/engine/jwt.h"
+#include "support/run/scenario_plan.h"
+#include "support/run/scenario_runner.h"
+#include "support/run/testbed.h"
 
 namespace fvbench {
 namespace {

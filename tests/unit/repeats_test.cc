@@ -1,4 +1,4 @@
-#include "support/repeats.h"
+#include "support/judge/repeats.h"
 
 #include <gtest/gtest.h>
 

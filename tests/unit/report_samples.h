@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "support/run_meta.h"
-#include "support/scenario_result.h"
+#include "support/core/run_meta.h"
+#include "support/core/scenario_result.h"
 
 namespace fvbench::testing_samples {
 

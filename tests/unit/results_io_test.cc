@@ -1,4 +1,4 @@
-#include "support/results_io.h"
+#include "support/report/results_io.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "support/json_fields.h"
-#include "support/reference.h"
+#include "support/core/json_fields.h"
+#include "support/judge/reference.h"
 #include "tests/unit/external_tool.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"

@@ -1,11 +1,11 @@
 // ShellQuote: exact expected forms, and round trips through real shells.
-#include "support/shell_quote.h"
+#include "support/host/shell_quote.h"
 
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 namespace fvbench {
 namespace {

@@ -7,7 +7,7 @@
 // tests skip, saying so). Ports used inside the SUT namespace: 18222 (a
 // second sshd with another host key), 18223 (nothing listens); on loopback
 // 18224 (a listener that never speaks SSH).
-#include "support/ssh_host.h"
+#include "support/host/ssh_host.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -29,7 +29,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/local_host.h"
+#include "support/host/local_host.h"
 
 namespace fvbench {
 namespace {

@@ -24,7 +24,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/ssh_host.h"
+#include "support/host/ssh_host.h"
 
 namespace fvbench {
 namespace {

@@ -1,5 +1,5 @@
 // SshTarget: destination, SSH_OPTS and ~/.ssh/config resolution (pure).
-#include "support/ssh_target.h"
+#include "support/host/ssh_target.h"
 
 #include <fstream>
 #include <map>

@@ -1,5 +1,5 @@
 // OpenSSH's time format (ssh_config(5) TIME FORMATS, misc.c convtime).
-#include "support/ssh_time.h"
+#include "support/host/ssh_time.h"
 
 #include <gtest/gtest.h>
 

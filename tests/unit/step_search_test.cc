@@ -1,4 +1,4 @@
-#include "support/step_search.h"
+#include "support/judge/step_search.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 //
 // With FVBENCH_UPDATE_GOLDEN=1 the golden test writes the file instead of
 // comparing (and says so in its output).
-#include "support/summary_table.h"
+#include "support/report/summary_table.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/reference.h"
+#include "support/judge/reference.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 

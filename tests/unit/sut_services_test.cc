@@ -1,7 +1,7 @@
 // SutServices: pure helpers, then end to end with the real LocalHost on
 // ports 18400-18402: baseline + backend nginx always; fairvisor edge when
 // FAIRVISOR_EDGE_SRC names an edge checkout (skipped otherwise).
-#include "support/sut_services.h"
+#include "support/sut/sut_services.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -16,9 +16,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "support/jwt.h"
-#include "support/local_host.h"
-#include "support/progress.h"
+#include "support/engine/jwt.h"
+#include "support/host/local_host.h"
+#include "support/run/progress.h"
 
 namespace fvbench {
 namespace {

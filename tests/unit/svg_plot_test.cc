@@ -1,4 +1,4 @@
-// Golden-file and edge-case tests of the SVG plots (support/svg_plot.h).
+// Golden-file and edge-case tests of the SVG plots (support/report/svg_plot.h).
 //
 // The expected outputs are fixtures/golden/plot_*.svg. After an intended
 // change to the plots, regenerate them, LOOK at them and review the diff:
@@ -9,7 +9,7 @@
 //
 // The rsvg-convert tests (librsvg2-bin, support/setup-debian.sh) skip with a
 // message when the tool is absent.
-#include "support/svg_plot.h"
+#include "support/report/svg_plot.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@
 #include <regex>
 #include <sstream>
 
-#include "support/reference.h"
+#include "support/judge/reference.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 

@@ -1,11 +1,11 @@
-#include "support/thresholds.h"
+#include "support/judge/thresholds.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "support/reference.h"
+#include "support/judge/reference.h"
 #include "tests/unit/report_samples.h"
 
 namespace fvbench {

@@ -1,5 +1,5 @@
 // MaxThroughputSearch over synthetic SUTs (no load, no timing).
-#include "support/throughput_search.h"
+#include "support/judge/throughput_search.h"
 
 #include <gtest/gtest.h>
 

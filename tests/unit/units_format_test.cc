@@ -1,4 +1,4 @@
-#include "support/units_format.h"
+#include "support/core/units_format.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
 // validity: the checks of one measured phase (CheckPhase) on recorded engine
 // outputs (fixtures/wrk/) and recorded /proc samples (fixtures/proc/), the
 // variables, and the descriptions a failure message quotes.
-#include "support/validity.h"
+#include "support/judge/validity.h"
+#include "support/judge/proc_sample.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -11,10 +12,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/results_io.h"
-#include "support/step_search.h"
-#include "support/summary_table.h"
-#include "support/wrk_output.h"
+#include "support/report/results_io.h"
+#include "support/judge/step_search.h"
+#include "support/report/summary_table.h"
+#include "support/engine/wrk_output.h"
 
 namespace fvbench {
 namespace {

@@ -1,7 +1,7 @@
 // WrkEngine: the pure planning helpers, then end to end through LocalHost
 // against a loopback Debian nginx this test starts (ports 18250-18299) and
 // stops by its pid. The end-to-end tests skip when wrk or nginx is missing.
-#include "support/wrk_engine.h"
+#include "support/engine/wrk_engine.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,8 +18,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "support/local_host.h"
-#include "support/wrk_output.h"
+#include "support/host/local_host.h"
+#include "support/engine/wrk_output.h"
 
 namespace fvbench {
 namespace {
@@ -29,7 +29,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-const std::string kScripts = FVBENCH_SOURCE_DIR "/support/wrk";
+const std::string kScripts = FVBENCH_SOURCE_DIR "/support/engine";
 
 TEST(WrkPlan, CountCpuList) {
   EXPECT_EQ(*CountCpuList("0-3,6"), 5);

@@ -1,6 +1,6 @@
 // ParseWrkOutput / ParseWrkPaceOutput over real pace.lua recordings
 // (fixtures/wrk/, see its README) and hand-made bad inputs.
-#include "support/wrk_output.h"
+#include "support/engine/wrk_output.h"
 
 #include <cctype>
 #include <cstdlib>

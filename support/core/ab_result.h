@@ -1,0 +1,67 @@
+// The A/B part of a scenario's result (README "A/B mode"): both sides' runs
+// and the per-metric comparison. Data only; the statistics that fill
+// `metrics` are in support/judge/ab_compare.h.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/load_result.h"
+
+namespace fvbench {
+
+enum class AbScale { kRatio, kAbsolute };
+enum class AbBetter { kLower, kHigher };
+enum class AbVerdict { kNotApplicable, kInsufficient, kNoDifference, kBWorse, kBBetter, kNotEstimable };
+
+struct AbMetricSpec {
+  std::string name;  // "p50_us", "error_rate", "achieved_rps", "fv_cpu_cores", ...
+  AbScale scale = AbScale::kRatio;
+  AbBetter better = AbBetter::kLower;
+  // The smallest step the metric is measured in, in its unit: 1 µs for
+  // latencies (wrk reports whole µs), one request / the run's requests for
+  // the error rate, one request / the run's seconds for the achieved rate,
+  // one 10 ms clock tick / the run's seconds for CPU cores. 0 = not known
+  // (then only exact ties count as no spread).
+  double resolution = 0;
+};
+
+struct AbComparison {
+  std::string metric;
+  AbScale scale = AbScale::kRatio;
+  AbBetter better = AbBetter::kLower;
+  int pairs = 0;                  // pairs used
+  double a_median = 0;            // median of A's values (metric unit); NaN when none
+  double b_median = 0;
+  std::optional<double> delta;    // ratio: relative (0.2 = +20 %); absolute: metric unit
+  std::optional<double> ci_low;   // 95 % CI of delta, same unit; empty for n < 2 or n/a
+  std::optional<double> ci_high;
+  std::optional<double> noise;    // run-to-run noise, same unit as delta; empty for n < 2 or n/a
+  AbVerdict verdict = AbVerdict::kNotApplicable;
+  std::string reason;             // why n/a / insufficient / not significant ("" when significant)
+};
+
+// One side of an A/B scenario: what ran and the runs it measured, in order.
+struct AbSide {
+  std::string edge_source;             // FAIRVISOR_EDGE_SRC(_B)
+  std::string edge_ref;                // FAIRVISOR_EDGE_REF(_B), "" = as checked out / default branch
+  std::string edge_commit;             // commit of the tree used ("" unknown; " (dirty)" appended)
+  std::string policy;                  // policy file on the SUT host
+  std::vector<LoadResult> runs;        // run i pairs with the other side's run i
+  std::vector<double> fv_cpu_cores;    // edge's CPU per run (cores, phase_monitor.h); NaN when not sampled
+};
+
+struct AbResult {
+  // How the pairs were measured, e.g. "latency: 500 RPS for 4 s per run" or
+  // "throughput: fixed rate 80 % of A's searched maximum 1234 RPS = 987 RPS, 3 s per run".
+  std::string method;
+  double rate_rps = 0;     // target rate of every A/B run
+  double duration_s = 0;   // seconds per run
+  AbSide a;
+  AbSide b;
+  std::vector<AbComparison> metrics;  // CompareAbRuns(a, b)
+  std::string error;       // why the A/B part stopped early ("" when all pairs ran)
+};
+
+}  // namespace fvbench

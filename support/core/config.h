@@ -1,0 +1,157 @@
+// Config: every knob of a run, read once from the environment and validated
+// before any host is touched. Pure: the environment, the machine's core count
+// and a file-existence predicate are passed in.
+//
+// Variable names and defaults follow the seed (fairvisor/benchmark run-all.sh);
+// the README's "Variables" table lists them all.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "support/core/env_map.h"
+#include "support/core/progress_params.h"
+#include "support/core/result.h"
+#include "support/core/validity_params.h"
+
+namespace fvbench {
+
+enum class Engine { kK6, kWrk };
+enum class NginxRuntime { kAuto, kOpenResty, kDistro };
+enum class ThroughputSearchKind { kBisect, kSeed };
+
+struct Config {
+  // Where things live on the SUT / loadgen hosts.
+  std::string bench_dir = "/tmp/fv-bench";  // BENCH_DIR
+  std::string fv_dir = "/opt/fairvisor";    // FV_DIR: fairvisor edge checkout
+  std::string k6_version = "v0.54.0";       // K6_VER (pinned; recorded in results as engine_version)
+  // K6_SOURCE: where a missing k6 comes from. "repo": Grafana's apt/dnf
+  // repository (vendor_repos.h); "archive": the release archive, its SHA-256
+  // checked against the published checksum file first (k6_archive.h).
+  std::string k6_source = "repo";
+  std::string k6_release_url = "https://github.com/grafana/k6/releases/download";  // K6_RELEASE_URL (archive base)
+
+  // Ports on the SUT host (1..65535, pairwise distinct).
+  int fv_port = 8080;       // FV_PORT: fairvisor edge
+  int backend_port = 8081;  // BACKEND_PORT: backend nginx behind reverse_proxy
+  int nginx_port = 8082;    // NGINX_PORT: raw nginx baseline
+
+  // Latency scenarios: constant-arrival-rate (open model).
+  double latency_rps = 10000;  // LATENCY_RPS, requests/s
+  double latency_dur_s = 60;   // LATENCY_DUR, seconds measured
+  double warmup_dur_s = 10;    // WARMUP_DUR, seconds of unmeasured warmup before each phase
+
+  // Throughput scenarios.
+  double throughput_search_max = 150000;  // THROUGHPUT_SEARCH_MAX, RPS
+  double step_dur_s = 20;                 // STEP_DUR, seconds per search step (seed: 20)
+  double throughput_slo_p99_us = 1e6;     // THROUGHPUT_SLO_P99_MS * 1000 (seed: 1000 ms)
+  // The search (throughput_search.h): THROUGHPUT_SEARCH=bisect (bracket,
+  // bisect, confirm; default) or seed (the seed's 50..130 % steps).
+  ThroughputSearchKind throughput_search = ThroughputSearchKind::kBisect;
+  double throughput_start = 0;            // THROUGHPUT_START, RPS; 0 = THROUGHPUT_SEARCH_MAX / 8
+  double throughput_resolution = 0.02;    // THROUGHPUT_RESOLUTION, fraction of the rate, 0 < x <= 0.5
+  double confirm_dur_s = 40;              // CONFIRM_DUR, seconds; default 2 x STEP_DUR
+  double throughput_budget_s = 120;       // THROUGHPUT_BUDGET_S, seconds of load per search (seed: 6 x 20 s)
+
+  // FVBENCH_SCENARIO_TIMEOUT_S: the scenarios' ctest TIMEOUT in seconds, set
+  // by CTest from the cache variable FVBENCH_SCENARIO_TIMEOUT (default 7200).
+  // LoadConfig refuses durations with which a scenario could not finish
+  // within it (scenario_time.h). 0: not run under ctest, not checked.
+  double scenario_timeout_s = 0;
+
+  // REPEAT=n: each measured phase runs n times (latency: n phases back to
+  // back after one warmup; throughput: n confirmation runs); the median is
+  // reported and gated, with the min..max spread beside it. 1..100.
+  int repeat = 1;
+
+  // Remote mode (issue 3) and dry run.
+  std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local
+  std::string loadgen_remote;         // LOADGEN_REMOTE
+  std::string fairvisor_target_host;  // FAIRVISOR_TARGET_HOST; default 127.0.0.1 locally
+  std::string ssh_opts;               // SSH_OPTS
+  bool dry_run = false;               // DRY_RUN=1
+  // FV_LISTEN_ADDR: the address the SUT services bind. Default 127.0.0.1
+  // locally, 0.0.0.0 remotely; set it to the SUT's own address (e.g.
+  // FAIRVISOR_TARGET_HOST) so that the load can only arrive over that link.
+  std::string listen_addr;
+
+  // CPU pinning through taskset -c (cpu list syntax "0-3,6").
+  std::string oresty_cpuset;  // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)
+  std::string k6_cpuset;      // K6_CPUSET: the load engine, whichever it is
+  bool cpusets_auto = false;  // true when split 50/50 automatically (>= 8 cores)
+
+  // SUT.
+  std::string edge_src = "https://github.com/fairvisor/edge";  // FAIRVISOR_EDGE_SRC: git URL or local path
+  std::string edge_ref;                                        // FAIRVISOR_EDGE_REF; empty = default branch / as is
+  // FVBENCH_EDGE_OPTIONAL=1 with FAIRVISOR_EDGE_SRC unset (the self-test
+  // preset): edge is not provisioned and its scenarios skip, saying why.
+  bool edge_skipped = false;
+  NginxRuntime runtime = NginxRuntime::kAuto;                  // NGINX_RUNTIME: auto | openresty | nginx
+  std::string fv_worker_processes = "auto";                    // FAIRVISOR_WORKER_PROCESSES
+  std::string fv_log_level = "error";                          // FAIRVISOR_LOG_LEVEL (edge logs per-request lines at warn)
+  double health_timeout_s = 20;                                // HEALTH_TIMEOUT
+
+  // Load engine.
+  Engine engine = Engine::kK6;  // LOADGEN_ENGINE: k6 | wrk
+  int connections = 0;          // LOADGEN_CONNECTIONS: wrk connections / k6 preAllocatedVUs; 0 = derived from rate
+
+  // Inputs of the suite.
+  std::string policy_dir;      // FVBENCH_POLICY_DIR: simple.json, complex.json, llm.json
+  std::string thresholds;      // FVBENCH_THRESHOLDS: profile file
+  std::string reference;       // FVBENCH_REFERENCE: reference results file
+  std::string baseline;        // FVBENCH_BASELINE: an earlier run's results.json; reports show deltas to it
+                               // instead of to the reference (baseline.h); "" = none
+  std::string source_dir;      // the suite's own source tree (k6/, support/ scripts)
+
+  // A/B mode (support/judge/ab_compare.h, README "A/B mode"): FVBENCH_AB=1, or any
+  // of the *_B variables set. Side A is edge_src / edge_ref / policy_dir above;
+  // side B defaults to A's value for each. REPEAT (the pairs per phase)
+  // defaults to 5 and must be >= 3.
+  bool ab = false;
+  std::string edge_src_b;    // FAIRVISOR_EDGE_SRC_B (git URL or absolute path)
+  std::string edge_ref_b;    // FAIRVISOR_EDGE_REF_B
+  std::string policy_dir_b;  // FVBENCH_POLICY_DIR_B
+  std::string fv_dir_b;      // FV_DIR_B: where B's clone goes (default FV_DIR + "-b")
+  // AB_RATE_FRACTION: throughput A/B runs go at this fraction of A's searched
+  // maximum (0 < x <= 1, default 0.8).
+  double ab_rate_fraction = 0.8;
+  // AB_GATE=1: a significant difference where B is worse fails the scenario
+  // (the regression gate); 0 (default): reported only.
+  bool ab_gate = false;
+  // B's tree is A's (same source and ref): provisioning prepares it once.
+  bool ab_same_edge() const { return edge_src_b == edge_src && edge_ref_b == edge_ref; }
+
+  // Validity bounds (VALIDITY, VALIDITY_MIN_*, LOADGEN_MAX_BUSY, QUIET_*,
+  // ERROR_LOG_MAX_RATE; validity_params.h) and progress lines
+  // (FVBENCH_PROGRESS_S; progress_params.h).
+  ValidityParams validity;
+  ProgressParams progress;
+
+  bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
+};
+
+struct ConfigInputs {
+  EnvMap env;
+  std::string source_dir;  // fvbench source tree; defaults for policies, thresholds, reference
+  int cores = 1;           // cores of the host that runs both roles (local mode)
+  bool have_taskset = true;
+  std::function<bool(const std::string&)> file_exists;  // for files the run needs
+};
+
+// Err names the variable and the value, e.g.
+//   "LATENCY_RPS='10k': not a number (expected requests per second > 0)",
+//   "LATENCY_DUR='1e16': 1e+16 is above 1000000000 (expected seconds > 0, at most 1000000000)".
+// Durations, budgets and timeouts are at most plausible.h's kMaxPhaseSeconds
+// (1e9 s), rates at most kMaxRateRps (1e9 RPS): what the integer types they
+// end up in hold (wrk -d seconds, k6 nanoseconds, timeouts in ms). Under
+// ctest (FVBENCH_SCENARIO_TIMEOUT_S set), durations with which a scenario
+// could not finish within its TIMEOUT are refused (scenario_time.h).
+Result<Config> LoadConfig(const ConfigInputs& in);
+
+// Convenience for binaries: snapshot of ::environ.
+EnvMap CurrentEnvironment();
+
+const char* EngineName(Engine e);
+
+}  // namespace fvbench

@@ -1,0 +1,208 @@
+#include "support/core/json_fields.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fvbench::detail {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& path, std::string_view what) {
+  throw JsonFieldError{fmt::format("{}: {}", path.empty() ? "(top level)" : path, what)};
+}
+
+const json* Find(const json& obj, std::string_view key, const std::string& path) {
+  if (!obj.is_object()) Fail(path, fmt::format("expected an object, got {}", obj.type_name()));
+  auto it = obj.find(std::string(key));
+  return it == obj.end() ? nullptr : &*it;
+}
+
+const json& Need(const json& obj, std::string_view key, const std::string& path) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr) Fail(JoinPath(path, key), "missing");
+  return *v;
+}
+
+double AsNumber(const json& v, const std::string& path) {
+  if (!v.is_number()) Fail(path, fmt::format("expected a number, got {}", v.type_name()));
+  double d = v.get<double>();
+  if (!std::isfinite(d)) Fail(path, "expected a finite number");
+  return d;
+}
+
+uint64_t AsUint(const json& v, const std::string& path) {
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0)) {
+    Fail(path, fmt::format("expected a non-negative integer, got {}", v.dump()));
+  }
+  return v.get<uint64_t>();
+}
+
+}  // namespace
+
+std::string JoinPath(const std::string& path, std::string_view key) {
+  if (path.empty()) return std::string(key);
+  return fmt::format("{}.{}", path, key);
+}
+
+double GetNumber(const json& obj, std::string_view key, const std::string& path) {
+  return AsNumber(Need(obj, key, path), JoinPath(path, key));
+}
+
+std::string GetString(const json& obj, std::string_view key, const std::string& path) {
+  const json& v = Need(obj, key, path);
+  if (!v.is_string()) Fail(JoinPath(path, key), fmt::format("expected a string, got {}", v.type_name()));
+  return v.get<std::string>();
+}
+
+bool GetBool(const json& obj, std::string_view key, const std::string& path) {
+  const json& v = Need(obj, key, path);
+  if (!v.is_boolean()) Fail(JoinPath(path, key), fmt::format("expected true or false, got {}", v.type_name()));
+  return v.get<bool>();
+}
+
+uint64_t GetUint(const json& obj, std::string_view key, const std::string& path) {
+  return AsUint(Need(obj, key, path), JoinPath(path, key));
+}
+
+const json& GetObject(const json& obj, std::string_view key, const std::string& path) {
+  const json& v = Need(obj, key, path);
+  if (!v.is_object()) Fail(JoinPath(path, key), fmt::format("expected an object, got {}", v.type_name()));
+  return v;
+}
+
+const json& GetArray(const json& obj, std::string_view key, const std::string& path) {
+  const json& v = Need(obj, key, path);
+  if (!v.is_array()) Fail(JoinPath(path, key), fmt::format("expected an array, got {}", v.type_name()));
+  return v;
+}
+
+double OptNumber(const json& obj, std::string_view key, const std::string& path, double fallback) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return fallback;
+  return AsNumber(*v, JoinPath(path, key));
+}
+
+std::optional<double> OptNumberOrNull(const json& obj, std::string_view key, const std::string& path) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  return AsNumber(*v, JoinPath(path, key));
+}
+
+double GetNumberOrNaN(const json& obj, std::string_view key, const std::string& path) {
+  if (!obj.is_object() || !obj.contains(std::string(key))) {
+    throw JsonFieldError{fmt::format("{}: missing", JoinPath(path, key))};
+  }
+  auto v = OptNumberOrNull(obj, key, path);
+  return v ? *v : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string OptString(const json& obj, std::string_view key, const std::string& path, std::string fallback) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return fallback;
+  if (!v->is_string()) Fail(JoinPath(path, key), fmt::format("expected a string, got {}", v->type_name()));
+  return v->get<std::string>();
+}
+
+bool OptBool(const json& obj, std::string_view key, const std::string& path, bool fallback) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return fallback;
+  if (!v->is_boolean()) Fail(JoinPath(path, key), fmt::format("expected true or false, got {}", v->type_name()));
+  return v->get<bool>();
+}
+
+uint64_t OptUint(const json& obj, std::string_view key, const std::string& path, uint64_t fallback) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return fallback;
+  return AsUint(*v, JoinPath(path, key));
+}
+
+std::optional<uint64_t> OptUintOrNull(const json& obj, std::string_view key, const std::string& path) {
+  const json* v = Find(obj, key, path);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  return AsUint(*v, JoinPath(path, key));
+}
+
+void RequireObject(const json& v, const std::string& path) {
+  if (!v.is_object()) Fail(path, fmt::format("expected an object, got {}", v.type_name()));
+}
+
+void CheckSchemaVersion(const json& doc, int expected, bool required) {
+  RequireObject(doc, "");
+  auto it = doc.find("schema_version");
+  if (it == doc.end()) {
+    if (required) Fail("schema_version", fmt::format("missing (expected {})", expected));
+    return;
+  }
+  if (!it->is_number_integer() || it->get<int64_t>() != expected) {
+    Fail("schema_version", fmt::format("unsupported value {} (this fvbench reads {})", it->dump(), expected));
+  }
+}
+
+Result<json> ParseJsonText(std::string_view text, const std::string& source_name) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    return Error{fmt::format("{}: not valid JSON: {}", source_name, e.what())};
+  }
+}
+
+Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name) {
+  try {
+    return nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::ordered_json::exception& e) {
+    return Error{fmt::format("{}: not valid JSON: {}", source_name, e.what())};
+  }
+}
+
+Result<std::string> ReadTextFile(const std::string& path) {
+  // An ifstream opens a directory and reads nothing: it would then read as
+  // an empty (not valid JSON) file.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return Error{fmt::format("{}: is a directory, not a file", path)};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{fmt::format("{}: cannot open for reading: {}", path, std::strerror(errno))};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Error{fmt::format("{}: read failed", path)};
+  return ss.str();
+}
+
+Result<void> WriteTextFile(const std::string& path, std::string_view text) {
+  std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return Error{fmt::format("{}: cannot write: {} (creating the temporary file {} beside it)", path,
+                               std::strerror(errno), tmp)};
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();  // flushes: a full disk shows here
+    if (!out) {
+      int e = errno;
+      std::remove(tmp.c_str());
+      return Error{fmt::format("{}: write failed: {} (writing the temporary file {}, removed)", path,
+                               std::strerror(e), tmp)};
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    std::remove(tmp.c_str());
+    return Error{fmt::format("{}: cannot rename {} into place: {}", path, tmp, std::strerror(e))};
+  }
+  return Ok();
+}
+
+}  // namespace fvbench::detail

@@ -1,0 +1,64 @@
+// Internal helpers for the suite's own JSON documents (results, reference,
+// threshold profiles, run meta): typed field access whose failures name the
+// source file and the key path, and whole-file read/write.
+//
+// Inside a parser the getters throw detail::JsonFieldError; every public entry
+// point catches it (and nlohmann::json::exception) and returns an Error, so no
+// exception crosses a public API.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "support/core/result.h"
+
+namespace fvbench::detail {
+
+struct JsonFieldError {
+  std::string message;  // "<path>: <what>", the source name is prefixed by the caller
+};
+
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
+std::string JoinPath(const std::string& path, std::string_view key);
+
+// Required fields: throw JsonFieldError("<path.key>: missing" / "...: expected a number, got string").
+double GetNumber(const nlohmann::json& obj, std::string_view key, const std::string& path);
+std::string GetString(const nlohmann::json& obj, std::string_view key, const std::string& path);
+bool GetBool(const nlohmann::json& obj, std::string_view key, const std::string& path);
+uint64_t GetUint(const nlohmann::json& obj, std::string_view key, const std::string& path);
+const nlohmann::json& GetObject(const nlohmann::json& obj, std::string_view key, const std::string& path);
+const nlohmann::json& GetArray(const nlohmann::json& obj, std::string_view key, const std::string& path);
+// A required number that may be null (the writer's non-finite values): null -> NaN.
+double GetNumberOrNaN(const nlohmann::json& obj, std::string_view key, const std::string& path);
+
+// Optional fields: absent or null -> fallback / nullopt; present with a wrong type -> throw.
+double OptNumber(const nlohmann::json& obj, std::string_view key, const std::string& path, double fallback);
+std::optional<double> OptNumberOrNull(const nlohmann::json& obj, std::string_view key, const std::string& path);
+std::string OptString(const nlohmann::json& obj, std::string_view key, const std::string& path,
+                      std::string fallback = {});
+bool OptBool(const nlohmann::json& obj, std::string_view key, const std::string& path, bool fallback);
+uint64_t OptUint(const nlohmann::json& obj, std::string_view key, const std::string& path, uint64_t fallback);
+std::optional<uint64_t> OptUintOrNull(const nlohmann::json& obj, std::string_view key, const std::string& path);
+
+// Throws unless `v` is an object; `what` names it in the message.
+void RequireObject(const nlohmann::json& v, const std::string& path);
+
+// "schema_version": absent is accepted only when `required` is false; any
+// value other than `expected` is rejected.
+void CheckSchemaVersion(const nlohmann::json& doc, int expected, bool required);
+
+// Parses `text`, returning an Error "<source>: not valid JSON: <detail>".
+Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& source_name);
+Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name);
+
+// The whole file; Error names the path and errno text ("<path>: is a
+// directory, not a file" for a directory).
+Result<std::string> ReadTextFile(const std::string& path);
+// Writes `path` through a temporary file in the same directory and rename(2),
+// so a reader never sees half a document. Errors start with `path` (the
+// destination) and name the temporary file after the reason.
+Result<void> WriteTextFile(const std::string& path, std::string_view text);
+
+}  // namespace fvbench::detail

@@ -1,0 +1,83 @@
+// One load phase's outcome, engine-neutral. Produced by the k6 and wrk parsers
+// (k6_summary.h, wrk_output.h); consumed by thresholds, the search and reports.
+//
+// Units: latencies in microseconds (k6 reports milliseconds; the k6 parser
+// converts once), rates in requests per second, error_rate a fraction 0..1.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace fvbench {
+
+// The engines' per-request timeouts (µs). A response slower than this is a
+// timeout: a failed request whose latency is censored (LatencyUs below).
+// wrk: fvbench passes `--timeout 10s` (wrk's own default, -T, is 2 s: the
+// value of outputs that carry no timeout_us). k6: Params.timeout, whose
+// default of 60 s fvbench keeps (k6 docs, k6/http Params). The throughput
+// SLO must lie below the engine's timeout (config.h refuses it otherwise).
+inline constexpr double kWrkRequestTimeoutUs = 10e6;
+inline constexpr double kWrkDefaultTimeoutUs = 2e6;
+inline constexpr double kK6RequestTimeoutUs = 60e6;
+
+struct LatencyUs {
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double p999 = 0;  // p(99.9)
+  double max = 0;
+  // > 0: the engine's request timeout (µs). Requests that timed out are
+  // samples of at least this latency (censored), never missing ones: a
+  // percentile that falls among them is set to this value and is a LOWER
+  // BOUND (reports print it as ">= 10 s", gates on it fail).
+  double censored_at_us = 0;
+  bool IsCensored(double value_us) const { return censored_at_us > 0 && value_us >= censored_at_us; }
+};
+
+struct LoadResult {
+  std::string engine;          // "k6" | "wrk"
+  std::string engine_version;  // as the engine printed it; may be empty from a parser
+  double target_rps = 0;       // the arrival rate asked for
+  double duration_s = 0;       // measured phase length as the engine reports it
+  uint64_t requests = 0;       // completed HTTP requests (any status)
+  // Outcomes per scheduled request (the parsers' headers say how each engine
+  // counts them). When `scheduled` is 0 (a result file written before these
+  // fields existed) only `failed` and `error_rate` are known, as failed /
+  // requests.
+  uint64_t scheduled = 0;      // requests the schedule offered during the phase
+  uint64_t succeeded = 0;      // 2xx responses within the engine's request timeout
+  uint64_t failed_sut = 0;     // the SUT's: non-2xx, slower than the timeout, sent but never answered
+  uint64_t failed_engine = 0;  // the engine's: scheduled but never sent (fell behind its schedule)
+  uint64_t failed = 0;         // scheduled - succeeded = failed_sut + failed_engine
+  uint64_t non_2xx = 0;        // responses with a status outside 200..299
+  double achieved_rps = 0;     // requests / duration_s
+  double error_rate = 0;       // failed / scheduled, 0..1 (every kind of failure)
+  LatencyUs latency_us;
+  // Engine kept up with the schedule: k6 dropped_iterations == 0, or wrk's
+  // late-send share within bound (wrk_output.h). Set by the parser from the
+  // engine's own counters.
+  bool kept_up = true;
+  uint64_t dropped_iterations = 0;   // k6 `dropped_iterations.count` (absent = 0)
+  double max_send_lag_us = 0;        // wrk pacing script: worst lateness vs schedule
+  // wrk pacing script: share (fraction 0..1) of paced sends more than 10 ms
+  // behind their slot (pace.lua send_lag_us.late_10ms / sent); 0 for k6.
+  double late_send_share = 0;
+  // wrk pacing script: the earliest a send left before its slot (µs). A
+  // schedule that runs ahead (sends consumed by retries after socket errors)
+  // offers more than the target rate: kept_up is false beyond 10 ms.
+  double max_early_send_us = 0;
+  std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
+  std::string raw_path;        // the raw engine output this was parsed from
+  // Not from the engine: set by the scenario runner when a validity check of
+  // this phase failed (validity.h; VALIDITY=fail), naming the checks with
+  // measured value and limit. JudgeStep fails a search step that carries it.
+  std::string validity_failure;
+};
+
+// The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check
+// engine_kept_up (validity.h).
+inline constexpr double kDefaultMaxSendLagUs = 10000;  // 10 ms: pace.lua's late_10ms bound
+inline constexpr double kDefaultMaxLateShare = 0.001;   // fraction of sends > 10 ms late
+
+}  // namespace fvbench

@@ -1,0 +1,48 @@
+// Outcomes of a load phase per scheduled request, shared by the k6 and wrk
+// parsers. Pure. An open-model phase offers `scheduled` requests; each ends
+// as exactly one of:
+//   succeeded      a 2xx response within the engine's request timeout
+//   failed_sut     the SUT's: a non-2xx or too-slow response (`bad_answers`),
+//                  or a request that left the engine and got no response
+//                  (connection reset, closed or refused by the SUT)
+//   failed_engine  the engine's: scheduled but never sent (it fell behind),
+//                  unless the caller knows the SUT refused the connections
+// so that error_rate = (scheduled - succeeded) / scheduled. Engine counters
+// of socket errors count attempts (a retried write is counted each time), not
+// requests, and are therefore never used as a number of failed requests.
+#pragma once
+
+#include <cstdint>
+
+#include "support/core/load_result.h"
+
+namespace fvbench {
+
+// Sets r.scheduled, succeeded, failed_sut, failed_engine, failed and
+// error_rate from:
+//   scheduled    requests the schedule offered (raised to r.requests if fewer:
+//                a schedule that ran ahead offered more than planned)
+//   sent         requests that left the engine (attempts; may exceed scheduled)
+//   bad_answers  responses in r.requests that were non-2xx or too slow
+//                (capped at r.requests)
+//   unsent_are_sut  the requests never sent were the SUT's failures (its
+//                connections were refused), not the engine's
+// r.requests (responses received, any status) must be set. With nothing
+// scheduled and nothing answered, error_rate is 1: nothing was served.
+void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
+                                bool unsent_are_sut = false);
+
+// Requests that timed out as censored latency samples: `timeouts` responses
+// slower than `timeout_us` beside `recorded` samples at most that long. The
+// percentile q is censored when its rank q x (recorded + timeouts) falls
+// among the timeouts; it and max are then set to timeout_us, and
+// l.censored_at_us = timeout_us (see LatencyUs). Values below keep the
+// engine's figures (pace.lua already ranks them among recorded + timeouts).
+// Nothing changes when timeouts is 0.
+void CensorAtTimeout(LatencyUs& l, uint64_t recorded, uint64_t timeouts, double timeout_us);
+
+// The SUT's share of the scheduled requests: failed_sut / scheduled; for a
+// result without per-scheduled accounting (scheduled 0), error_rate.
+double SutErrorRate(const LoadResult& r);
+
+}  // namespace fvbench

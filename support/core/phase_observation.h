@@ -1,0 +1,48 @@
+// What the hosts did while one measured phase ran (support/run/phase_monitor.h
+// samples it; support/judge/validity.h checks it): the load generator's CPU,
+// the SUT services' CPU, memory and error logs, the wait for a quiet SUT.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+// The SUT before the load (WaitQuiet).
+struct QuietOutcome {
+  bool reached = false;       // busy per core fell to <= the bound before the timeout
+  double busy_per_core = 0;   // last 1 s window: busy cpu time / (window x cpus), 0..1
+  double load1_per_core = 0;  // /proc/loadavg load1 / cpus at the end (informational: a 1-minute average)
+  double waited_s = 0;
+  int cpus = 0;               // cpus considered (the SUT cpuset, or all)
+};
+
+// An error.log's growth during the phase.
+struct LogGrowth {
+  std::string service;
+  std::string path;
+  uint64_t lines = 0;
+  double lines_per_s = 0;
+  std::vector<std::string> alerts;  // alert lines, as logged (at most 10 kept)
+  uint64_t alert_count = 0;
+};
+
+struct PhaseObservation {
+  double elapsed_s = 0;  // controller wall time between the first and the last sample
+  int samples = 0;       // loadgen samples taken (>= 2 for any figure)
+  std::string loadgen_host;
+  std::string loadgen_cpuset;  // "" = all cpus
+  int loadgen_cpus = 0;
+  std::optional<double> loadgen_busy;  // mean busy fraction of the cpuset, 0..1
+  double loadgen_busy_peak = 0;        // highest one-interval busy fraction
+  std::vector<ServiceUsage> sut_usage;
+  std::vector<LogGrowth> logs;
+  std::optional<QuietOutcome> quiet;   // set by the caller when it waited before the load
+  std::vector<std::string> problems;   // sampling failures, named by host and command
+};
+
+}  // namespace fvbench

@@ -1,0 +1,140 @@
+// The one result model every reporter formats (console table, results.json,
+// JUnit messages). Written per scenario to
+//   BENCH_DIR/controller-results/<scenario id>.json
+// by the scenario test, read back by the report step at the end of the run.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/ab_result.h"
+#include "support/core/load_result.h"
+
+namespace fvbench {
+
+// Scenario ids. The first part is the kind (and the CTest label), the second
+// the key used in reference.json.
+inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latency.decision_service",
+                                                    "latency.reverse_proxy"};
+inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
+                                                       "throughput.llm"};
+
+// One validity check of a measured phase (support/judge/validity.h CheckPhase):
+// was the number worth reporting? `measured` and `limit` are in the unit the
+// name says (fraction 0..1, requests, lines/s, load per core); NaN when not
+// applicable. An informational entry (e.g. "unpinned": engine and SUT share
+// cores) is recorded and shown but never fails the phase.
+struct ValidityCheck {
+  std::string name;    // "policy_evidence", "enough_requests", "engine_kept_up", ...
+  bool passed = true;
+  bool informational = false;
+  std::string op;      // ">=", "<=", "==" ("" for informational entries)
+  double measured = 0;
+  double limit = 0;
+  std::string detail;  // human-readable: what was measured, from where
+};
+
+// CPU and memory of one SUT service's nginx processes (the master's
+// descendants) during a measured phase (support/run/phase_monitor.h).
+struct ServiceUsage {
+  std::string service;      // baseline | backend | fv
+  int processes = 0;        // nginx workers (and helper processes) sampled
+  double cpu_cores = 0;     // (utime+stime) delta / phase wall time, in cores (1.0 = one core busy)
+  double rss_mib = 0;       // summed RSS at the phase's last sample, MiB
+  double rss_peak_mib = 0;  // highest summed RSS seen in any sample, MiB
+};
+
+struct StepResult {
+  double target_rps = 0;
+  bool passed = false;
+  std::string verdict;  // why it passed / failed, e.g. "error_rate 2.1% >= 1%"
+  LoadResult load;
+  std::vector<ValidityCheck> validity;  // checks of this step's phase (empty when not monitored)
+  std::vector<ServiceUsage> sut_usage;  // SUT processes during this step
+  // Which part of the search ran it (throughput_search.h): "bracket",
+  // "bisect", "confirm"; "" for the seed's fixed steps.
+  std::string role;
+};
+
+// REPEAT=n: one metric over the n runs of a measured phase.
+struct Spread {
+  double min = 0;
+  double median = 0;
+  double max = 0;
+};
+
+struct ThresholdCheck {
+  std::string metric;   // "p99_us", "error_rate", "rps"
+  std::string op;       // "<=", ">=", "<"
+  double measured = 0;
+  double limit = 0;
+  std::optional<double> reference;  // reference.json value for the same metric, when it has one
+  bool passed = false;
+  // measured is a lower bound: the percentile fell among requests that timed
+  // out (LatencyUs::censored_at_us). An upper limit (<, <=) then fails.
+  bool censored = false;
+};
+
+// A same-run ratio check (thresholds.h), evaluated by the report step (the
+// scenario test has only its own result): measured <op> factor x the same
+// metric of scenario `ratio_to` in this run.
+struct RatioCheck {
+  std::string metric;    // e.g. "p99_us"
+  std::string op;        // "<=", "<", ">=", ">"
+  double measured = 0;   // this scenario's value (NaN: not measured)
+  std::string ratio_to;  // e.g. "latency.raw_nginx"
+  double factor = 0;
+  double base = 0;       // ratio_to's value in this run (NaN: not measured)
+  double limit = 0;      // factor x base
+  bool passed = false;
+};
+
+struct ScenarioResult {
+  std::string id;                 // e.g. "latency.decision_service"
+  bool measured = false;          // false: the scenario failed before it produced a number
+  std::string error;              // why it failed before measuring (edge's own message, engine stderr...)
+  LoadResult load;                // latency: the measured phase; throughput: the reported step
+  double throughput_rps = 0;      // throughput: reported max sustained rate (measured, not target)
+  bool ceiling_reached = false;   // throughput: the highest step passed; the value is a lower bound
+  std::vector<StepResult> steps;  // throughput: every step, in the order run
+  // Throughput search (throughput_search.h): "bisect" or "seed"; "" for latency.
+  std::string search;
+  bool confirmed = false;           // bisect: throughput_rps comes from a passing confirmation run
+  std::optional<double> search_resolution;  // (lowest failing target - reported target) / reported target; none at a ceiling
+  double search_load_s = 0;         // seconds of load the search used (warmup excluded)
+  std::string search_stop;          // why the search stopped early (budget, engine error), "" when it completed
+  // REPEAT=n > 1: the n runs of the measured phase (latency: n phases back to
+  // back; throughput: n confirmation runs at the found rate). `load` (and
+  // throughput_rps) then hold the per-metric MEDIAN, which thresholds gate;
+  // `spread` maps a threshold metric name (p50_us ... max_us, error_rate,
+  // achieved_rps, rps) to its min / median / max over the runs.
+  std::vector<LoadResult> repeats;
+  std::map<std::string, Spread> spread;
+  std::vector<ThresholdCheck> checks;
+  std::vector<RatioCheck> ratio_checks;  // added by the report step (fvbench.report)
+  std::vector<std::string> notes; // validity notes: pinning, policy evidence, engine lag...
+  // Validity checks of the reported phase (latency: the measured phase;
+  // throughput: the reported step) plus scenario-wide entries (pinning).
+  // Any failed non-informational entry makes the number invalid.
+  std::vector<ValidityCheck> validity;
+  std::vector<ServiceUsage> sut_usage;  // SUT processes during the reported phase
+  std::string policy;             // policy file used (fairvisor scenarios)
+  // A/B mode (ab_result.h): side B's runs beside side A's and the per-metric
+  // comparison. The fields above describe side A (the usual variables); the
+  // thresholds gate A. Absent outside A/B mode and for raw nginx (the control).
+  std::optional<AbResult> ab;
+  double started_unix = 0;
+  double finished_unix = 0;
+};
+
+// The throughput value is a lower bound, not a maximum: the highest step
+// passed (ceiling_reached), or a bisect search in which no step failed (no
+// search_resolution). The reports print it as "at least N" and show no delta
+// against a reference or baseline for it.
+inline bool MeasuredIsLowerBound(const ScenarioResult& r) {
+  return r.ceiling_reached || (r.search == "bisect" && !r.search_resolution);
+}
+
+}  // namespace fvbench

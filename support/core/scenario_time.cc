@@ -1,0 +1,119 @@
+#include "support/core/scenario_time.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "support/core/units_format.h"
+
+namespace fvbench {
+
+namespace {
+
+using detail::FormatNumber;
+
+constexpr double kPhaseExtraS = 5;       // monitoring, fetching and parsing the output
+constexpr double kStartStopExtraS = 60;  // config checks, starting, stopping
+constexpr double kHangS = 60;            // one phase timing out (the engines' slack: k6 60 s, wrk 30 s)
+constexpr int kSeedSteps = 6;            // step_search.h kSeedStepPercents
+
+class Sum {
+ public:
+  void Add(double seconds, std::string what) {
+    seconds_ += seconds;
+    parts_.push_back(std::move(what));
+  }
+  ScenarioTimeBound Bound() const { return {seconds_, fmt::format("{}", fmt::join(parts_, " + "))}; }
+
+ private:
+  double seconds_ = 0;
+  std::vector<std::string> parts_;
+};
+
+// The SUT services of a scenario: up to two (edge and its backend).
+double StartStop(const ScenarioTimeInputs& c) { return 2 * c.health_timeout_s; }
+
+void AddCommon(Sum& s, const ScenarioTimeInputs& c, double phases, double quiet_timeout_s) {
+  const double per_phase = quiet_timeout_s + kPhaseExtraS;
+  s.Add(phases * per_phase, fmt::format("{} phase{} x (QUIET_TIMEOUT {} + {})", FormatNumber(phases),
+                                        phases == 1 ? "" : "s", FormatNumber(quiet_timeout_s),
+                                        FormatNumber(kPhaseExtraS)));
+  s.Add(StartStop(c) + kStartStopExtraS,
+        fmt::format("start/stop 2 x HEALTH_TIMEOUT {} + {}", FormatNumber(c.health_timeout_s), FormatNumber(kStartStopExtraS)));
+  s.Add(kHangS, fmt::format("one phase timing out {}", FormatNumber(kHangS)));
+}
+
+// A/B mode: REPEAT pairs of two runs, each on a freshly started edge after its warmup.
+void AddAbPairs(Sum& s, const ScenarioTimeInputs& c, double run_s, const char* run_var) {
+  const double runs = 2.0 * c.repeat;
+  s.Add(runs * (c.warmup_dur_s + run_s + StartStop(c)),
+        fmt::format("A/B {} runs x (WARMUP_DUR {} + {} {} + start 2 x HEALTH_TIMEOUT {})", FormatNumber(runs),
+                    FormatNumber(c.warmup_dur_s), run_var, FormatNumber(run_s), FormatNumber(c.health_timeout_s)));
+}
+
+std::string Message(const char* kind, const ScenarioTimeBound& b, double timeout_s, const char* shorten) {
+  const double need = std::ceil(b.seconds);
+  return fmt::format("{} scenarios need up to {} s ({}), above their ctest TIMEOUT of {} s, after which ctest kills "
+                     "them: shorten {}, or raise the TIMEOUT when configuring: cmake --preset default "
+                     "-DFVBENCH_SCENARIO_TIMEOUT={} (README: Soak runs)",
+                     kind, FormatNumber(need), b.breakdown, FormatNumber(timeout_s), shorten, FormatNumber(need));
+}
+
+}  // namespace
+
+ScenarioTimeBound LatencyScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  Sum s;
+  s.Add(c.warmup_dur_s, fmt::format("WARMUP_DUR {}", FormatNumber(c.warmup_dur_s)));
+  double phases = c.repeat;
+  if (c.ab) {  // the edge scenarios' pairs; raw nginx (the control) runs REPEAT times, fewer
+    AddAbPairs(s, c, c.latency_dur_s, "LATENCY_DUR");
+    phases = 2.0 * c.repeat;
+  } else {
+    s.Add(c.repeat * c.latency_dur_s,
+          fmt::format("REPEAT {} x LATENCY_DUR {}", c.repeat, FormatNumber(c.latency_dur_s)));
+  }
+  AddCommon(s, c, phases, quiet_timeout_s);
+  return s.Bound();
+}
+
+ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  Sum s;
+  s.Add(c.warmup_dur_s, fmt::format("WARMUP_DUR {}", FormatNumber(c.warmup_dur_s)));
+  double phases = 0;
+  if (c.seed_search) {
+    s.Add(kSeedSteps * c.step_dur_s, fmt::format("{} x STEP_DUR {}", kSeedSteps, FormatNumber(c.step_dur_s)));
+    phases = kSeedSteps;
+  } else {
+    // A/B mode confirms once: REPEAT counts the pairs (scenario_runner.cc).
+    const int confirm_runs = c.ab ? 1 : c.repeat;
+    const double load = c.throughput_budget_s + (confirm_runs - 1) * c.confirm_dur_s;
+    s.Add(load, fmt::format("THROUGHPUT_BUDGET_S {} + {} x CONFIRM_DUR {}", FormatNumber(c.throughput_budget_s),
+                            confirm_runs - 1, FormatNumber(c.confirm_dur_s)));
+    phases = std::floor(load / std::min(c.step_dur_s, c.confirm_dur_s)) + 1;
+  }
+  if (c.ab) {
+    AddAbPairs(s, c, c.step_dur_s, "STEP_DUR");
+    phases += 2.0 * c.repeat;
+  }
+  AddCommon(s, c, phases, quiet_timeout_s);
+  return s.Bound();
+}
+
+Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s) {
+  ScenarioTimeBound latency = LatencyScenarioBound(c, quiet_timeout_s);
+  if (latency.seconds > timeout_s) {
+    return Error{Message("latency", latency, timeout_s, "LATENCY_DUR, WARMUP_DUR or REPEAT")};
+  }
+  ScenarioTimeBound throughput = ThroughputScenarioBound(c, quiet_timeout_s);
+  if (throughput.seconds > timeout_s) {
+    return Error{Message("throughput", throughput, timeout_s,
+                         c.seed_search
+                             ? "STEP_DUR or WARMUP_DUR"
+                             : "THROUGHPUT_BUDGET_S, CONFIRM_DUR, STEP_DUR, WARMUP_DUR or REPEAT")};
+  }
+  return Ok();
+}
+
+}  // namespace fvbench

@@ -1,0 +1,61 @@
+// LoadEngine: runs one load phase on the load-generator host and returns an
+// engine-neutral LoadResult. Implementations: K6Engine (k6_engine.h, primary)
+// and WrkEngine (wrk_engine.h, the offline engine: Debian's wrk + a pacing
+// Lua script). Both drive an open model: requests are scheduled at a
+// constant arrival rate (k6 `constant-arrival-rate`; wrk pacing script), and
+// the engine reports whether it kept to that schedule.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "support/core/config.h"
+#include "support/host/host.h"
+#include "support/core/load_result.h"
+#include "support/core/result.h"
+
+namespace fvbench {
+
+enum class RequestKind {
+  kGet,       // GET url (Authorization: Bearer <jwt> when jwt is set)
+  kDecision,  // POST url body "{}" with X-Original-Method: POST, X-Original-URI:
+              // /v1/chat/completions, X-Forwarded-For: 203.0.113.<1..254>, Bearer jwt
+  kPostJson,  // POST url with `body` (Content-Type: application/json), Bearer jwt
+};
+
+struct LoadSpec {
+  std::string phase;         // file-safe phase name, e.g. "latency_raw_nginx", "throughput_simple_s03"
+  std::string url;           // full URL as seen from the loadgen host
+  RequestKind kind = RequestKind::kGet;
+  std::string jwt;           // empty = no Authorization header
+  std::string body;          // kPostJson only
+  double rate_rps = 0;       // constant arrival rate, requests/s
+  double duration_s = 0;     // seconds
+  int connections = 0;       // wrk connections / k6 preAllocatedVUs; 0 = engine derives from rate
+  std::string cpuset;        // taskset -c list for the engine; empty = unpinned
+  bool count_ratelimit = false;  // count responses carrying a RateLimit header
+};
+
+class LoadEngine {
+ public:
+  virtual ~LoadEngine() = default;
+  virtual std::string name() const = 0;  // "k6" | "wrk"
+  // The engine's version line, e.g. "k6 v0.54.0 (...)", "wrk 4.1.0".
+  virtual Result<std::string> version() = 0;
+  // Unmeasured warmup at spec.rate_rps for spec.duration_s; output discarded.
+  virtual Result<void> warmup(const LoadSpec& spec) = 0;
+  // Measured phase. Raw output is written on the loadgen host under
+  // `remote_dir`, fetched to `controller_dir`, parsed there. The returned
+  // LoadResult has raw_path = the controller-side copy. An engine failure
+  // (non-zero exit other than k6's 99 "thresholds failed", timeout, no output)
+  // is an Error naming the phase, the command's exit status and its stderr tail.
+  virtual Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+                                 const std::string& controller_dir) = 0;
+};
+
+// scripts_dir: directory on the loadgen host holding the suite's k6/ scripts
+// (K6) or support/engine/ scripts (wrk).
+std::unique_ptr<LoadEngine> MakeK6Engine(Host& loadgen, std::string scripts_dir);
+std::unique_ptr<LoadEngine> MakeWrkEngine(Host& loadgen, std::string scripts_dir);
+
+}  // namespace fvbench

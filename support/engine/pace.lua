@@ -1,0 +1,385 @@
+-- pace.lua: turns wrk's closed loop into an open, paced arrival model and
+-- writes one JSON object in done(). Used by support/engine/wrk_engine.cc; parsed by
+-- support/engine/wrk_output.cc. Written for wrk 4.x with LuaJIT (Debian's wrk 4.1.0).
+--
+-- What wrk measures, and what this script adds (read before trusting numbers)
+-- ---------------------------------------------------------------------------
+-- * wrk is a closed loop: each connection sends one request, waits for the
+--   response, then sends the next. With a delay() hook, wrk calls delay() on a
+--   connection before every request (src/wrk.c socket_writeable: `c->delayed`
+--   is set again in response_complete) and arms a timer of that many
+--   MILLISECONDS (aeCreateTimeEvent; the number is truncated to an integer).
+-- * This script keeps an absolute per-thread timeline: slot n is at
+--   start + n * interval, interval = threads / rate. delay() hands the next slot
+--   to the connection that asks and returns the time until it (rounded to the
+--   nearest ms; 0 when the slot is already past). Rounding never drifts the
+--   rate, because slots are absolute. Arrivals are quantised to wrk's 1 ms
+--   timer tick: at 10000 req/s per thread about 10 requests leave per tick.
+-- * Latency (wrk's histogram, µs) runs from the moment wrk writes the request
+--   (c->start is taken right after request() is called) to the last response
+--   byte. A send that leaves LATE (no free connection when its slot came, or
+--   the event loop was busy) is therefore NOT visible in latency. It is
+--   visible here as send lag = actual send time - slot time, recorded in
+--   request(). Coordinated omission is DETECTED through send lag, not
+--   corrected: a run with large lag did not offer the target rate, and its
+--   latency numbers describe a lighter load than asked for.
+-- * Send lag matches sends to slots first-in first-out; timers of different
+--   connections can fire in a slightly different order than their slots, so a
+--   single lag value is exact only to about one timer tick (1 ms). Sends that
+--   leave before their slot (timer rounding) count as lag 0; the largest such
+--   earliness is reported as send_lag_us.max_early.
+-- * wrk itself applies a crude correction before done(): stats_correct() adds
+--   synthetic samples to the latency histogram for every sample at least twice
+--   `runtime / (requests / connections)` long. `latency_samples` (the
+--   histogram's total count) minus
+--   `latency_recorded` (= requests - errors.timeout) shows how many samples
+--   wrk invented; percentiles include them.
+-- * summary.errors.status counts responses with status > 399 only (3xx are not
+--   counted). errors.timeout counts responses slower than --timeout (still
+--   completed; not in the histogram). connect/read/write are socket errors.
+--   Exact non-2xx counting needs response(), which makes wrk parse every
+--   header into a Lua table; it is enabled only with FVBENCH_COUNT_RATELIMIT=1.
+--
+-- Parameters (environment; wrk's main Lua state, where done() runs, gets no
+-- script arguments):
+--   FVBENCH_RATE            total target rate, requests/s (> 0), required
+--   FVBENCH_THREADS         same as wrk -t; each thread paces RATE/THREADS
+--   FVBENCH_CONNECTIONS     same as wrk -c (informational, echoed in the JSON)
+--   FVBENCH_KIND            get | decision | post
+--   FVBENCH_JWT             Bearer token (optional)
+--   FVBENCH_BODY_FILE       request body for `post` (required for post)
+--   FVBENCH_OUT             path of the JSON file written in done() (required)
+--   FVBENCH_COUNT_RATELIMIT 1 = count statuses and RateLimit headers in response()
+--   FVBENCH_TIMEOUT_US      wrk's --timeout in µs (echoed as timeout_us; optional)
+--
+-- A bad parameter raises a Lua error inside init(), which wrk does not
+-- protect: wrk prints "PANIC: unprotected error in call to Lua API (...)",
+-- exits 1 and writes no JSON. The top level of
+-- this file only defines functions, so it cannot fail half-way (wrk prints a
+-- top-level error and then runs unpaced).
+
+local counting = os.getenv("FVBENCH_COUNT_RATELIMIT") == "1"
+
+-- ---------------------------------------------------------------- per thread
+local now_us            -- monotonic clock, µs (float)
+local requests = {}     -- pre-formatted request pool (get, decision)
+local n_requests = 0
+local next_request = 0
+local post_head, post_tail, thread_tag
+local interval_us       -- slot spacing on this thread's timeline
+local start_us          -- slot 0, set by the first delay() call
+local n_slots = 0
+local queue, q_head, q_tail = {}, 1, 0   -- claimed slot times, FIFO
+
+-- Counters read by done() through thread:get (globals on purpose).
+fvb_sent = 0
+fvb_lag_max = 0
+fvb_lag_sum = 0
+fvb_late_1ms = 0
+fvb_late_10ms = 0
+fvb_early_max = 0
+fvb_responses = 0
+fvb_non_2xx = 0
+fvb_ratelimit = 0
+fvb_status = {}   -- status code (as string) -> count, when counting
+fvb_thread_rate = 0
+fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
+fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
+
+local function getenv_required(name)
+  local v = os.getenv(name)
+  if v == nil or v == "" then
+    error("pace.lua: environment variable " .. name .. " is required")
+  end
+  return v
+end
+
+local function getenv_number(name)
+  local raw = getenv_required(name)
+  local v = tonumber(raw)
+  if v == nil or v ~= v or v <= 0 or v == math.huge then
+    error("pace.lua: " .. name .. "=" .. raw .. " is not a positive number")
+  end
+  return v
+end
+
+local function setup_clock()
+  local ffi = require("ffi")
+  ffi.cdef [[
+    typedef struct { long tv_sec; long tv_nsec; } fvbench_timespec;
+    int clock_gettime(int clk_id, fvbench_timespec *tp);
+  ]]
+  local ts = ffi.new("fvbench_timespec")
+  local C = ffi.C
+  local CLOCK_MONOTONIC = 1  -- Linux <time.h>
+  now_us = function()
+    C.clock_gettime(CLOCK_MONOTONIC, ts)
+    return tonumber(ts.tv_sec) * 1e6 + tonumber(ts.tv_nsec) * 1e-3
+  end
+end
+
+local function host_header()
+  if wrk.port ~= nil and wrk.port ~= "" then
+    return wrk.host .. ":" .. wrk.port
+  end
+  return wrk.host
+end
+
+-- Request line + headers, without the blank line. `extra` is a list of
+-- "Name: value" strings, emitted in order.
+local function head(method, extra)
+  local lines = { method .. " " .. wrk.path .. " HTTP/1.1", "Host: " .. host_header() }
+  for _, h in ipairs(extra) do lines[#lines + 1] = h end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
+local function read_file(path)
+  local f, err = io.open(path, "rb")
+  if f == nil then error("pace.lua: FVBENCH_BODY_FILE: " .. tostring(err)) end
+  local body = f:read("*a")
+  f:close()
+  return body
+end
+
+function setup(thread)
+  -- Main Lua state: remember every thread for done().
+  fvb_threads = fvb_threads or {}
+  fvb_threads[#fvb_threads + 1] = thread
+  thread:set("fvb_thread_index", #fvb_threads)
+end
+
+function init(args)
+  setup_clock()
+  local rate = getenv_number("FVBENCH_RATE")
+  local threads = getenv_number("FVBENCH_THREADS")
+  getenv_required("FVBENCH_OUT")
+  fvb_thread_rate = rate / threads
+  interval_us = 1e6 / fvb_thread_rate
+
+  local kind = getenv_required("FVBENCH_KIND")
+  local jwt = os.getenv("FVBENCH_JWT") or ""
+  local auth = {}
+  if jwt ~= "" then auth = { "Authorization: Bearer " .. jwt } end
+
+  if kind == "get" then
+    requests[1] = head("GET", auth) .. "\r\n"
+  elseif kind == "decision" then
+    -- One request per client address; cycled in request().
+    for i = 1, 254 do
+      local extra = {
+        "Content-Type: application/json",
+        "X-Original-Method: POST",
+        "X-Original-URI: /v1/chat/completions",
+        "X-Forwarded-For: 203.0.113." .. i,
+        "Content-Length: 2",
+      }
+      for _, h in ipairs(auth) do extra[#extra + 1] = h end
+      requests[i] = head("POST", extra) .. "\r\n{}"
+    end
+  elseif kind == "post" then
+    local body = read_file(getenv_required("FVBENCH_BODY_FILE"))
+    local extra = { "Content-Type: application/json", "Content-Length: " .. #body }
+    for _, h in ipairs(auth) do extra[#extra + 1] = h end
+    post_head = head("POST", extra) .. "X-Request-Id: "
+    post_tail = "\r\n\r\n" .. body
+    thread_tag = tostring(fvb_thread_index or 0) .. "-"
+  else
+    error("pace.lua: FVBENCH_KIND=" .. kind .. " is not one of get, decision, post")
+  end
+  n_requests = #requests
+  -- Threads start at different points of the pool, so a short run still
+  -- spreads its client addresses (decision) across the whole /24.
+  if n_requests > 1 then next_request = ((fvb_thread_index or 1) - 1) * 97 % n_requests end
+end
+
+function delay()
+  local now = now_us()
+  fvb_last_us = now
+  if start_us == nil then
+    start_us = now
+    fvb_start_us = now
+  end
+  local slot = start_us + n_slots * interval_us
+  n_slots = n_slots + 1
+  q_tail = q_tail + 1
+  queue[q_tail] = slot
+  local wait_ms = (slot - now) / 1000
+  if wait_ms <= 0.5 then return 0 end
+  return math.floor(wait_ms + 0.5)
+end
+
+local function record_send()
+  if q_head > q_tail then return end  -- request() outside a paced send (wrk's verify call)
+  local slot = queue[q_head]
+  queue[q_head] = nil
+  q_head = q_head + 1
+  local now = now_us()
+  fvb_last_us = now
+  local lag = now - slot
+  fvb_sent = fvb_sent + 1
+  if lag <= 0 then
+    if -lag > fvb_early_max then fvb_early_max = -lag end
+    return
+  end
+  fvb_lag_sum = fvb_lag_sum + lag
+  if lag > fvb_lag_max then fvb_lag_max = lag end
+  if lag > 1000 then
+    fvb_late_1ms = fvb_late_1ms + 1
+    if lag > 10000 then fvb_late_10ms = fvb_late_10ms + 1 end
+  end
+end
+
+function request()
+  record_send()
+  if post_head ~= nil then
+    next_request = next_request + 1
+    return post_head .. thread_tag .. next_request .. post_tail
+  end
+  next_request = next_request + 1
+  if next_request > n_requests then next_request = 1 end
+  return requests[next_request]
+end
+
+if counting then
+  -- Defined only when counting: wrk then builds a header table per response.
+  function response(status, headers, body)
+    fvb_responses = fvb_responses + 1
+    if status < 200 or status > 299 then fvb_non_2xx = fvb_non_2xx + 1 end
+    local key = tostring(status)
+    fvb_status[key] = (fvb_status[key] or 0) + 1
+    for name, _ in pairs(headers) do
+      if string.find(string.lower(name), "ratelimit", 1, true) then
+        fvb_ratelimit = fvb_ratelimit + 1
+        break
+      end
+    end
+  end
+end
+
+-- ------------------------------------------------------------------ done()
+local function num(x)
+  -- JSON has no NaN/Inf; wrk's stats never produce them, but guard anyway.
+  if x == nil or x ~= x or x == math.huge or x == -math.huge then return "null" end
+  if x == math.floor(x) and math.abs(x) < 2^53 then return string.format("%d", x) end
+  return string.format("%.3f", x)
+end
+
+local function str(s)
+  return '"' .. string.gsub(s, '[%c"\\]', function(c)
+    return string.format("\\u%04x", string.byte(c))
+  end) .. '"'
+end
+
+function done(summary, latency, requests_stats)
+  -- Slots that fell due while each thread ran, from its first delay() (when
+  -- its first connection was up) to its last delay() or send: the requests
+  -- the schedule offered. (done() itself runs after the threads are joined
+  -- and the statistics are made, tens of ms later on a busy host.)
+  local scheduled = 0
+  local sent, lag_max, lag_sum, late1, late10, early = 0, 0, 0, 0, 0, 0
+  local responses, non2xx, ratelimit = 0, 0, 0
+  local status = {}
+  local threads = fvb_threads or {}
+  for _, t in ipairs(threads) do
+    local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
+    if t_start > 0 and t_rate > 0 and t_last >= t_start then
+      scheduled = scheduled + math.floor((t_last - t_start) * t_rate / 1e6) + 1
+    end
+    sent = sent + t:get("fvb_sent")
+    lag_sum = lag_sum + t:get("fvb_lag_sum")
+    late1 = late1 + t:get("fvb_late_1ms")
+    late10 = late10 + t:get("fvb_late_10ms")
+    lag_max = math.max(lag_max, t:get("fvb_lag_max"))
+    early = math.max(early, t:get("fvb_early_max"))
+    responses = responses + t:get("fvb_responses")
+    non2xx = non2xx + t:get("fvb_non_2xx")
+    ratelimit = ratelimit + t:get("fvb_ratelimit")
+    for k, v in pairs(t:get("fvb_status")) do status[k] = (status[k] or 0) + v end
+  end
+
+  local e = summary.errors
+  local recorded = summary.requests - e.timeout
+  local out = {}
+  local function field(name, value) out[#out + 1] = str(name) .. ":" .. value end
+
+  field("schema", str("fvbench.wrk.pace/1"))
+  field("wrk_version_note", str("wrk 4.x (Debian 4.1.0 tested); latency from actual send, " ..
+        "coordinated omission detected via send_lag_us, not corrected"))
+  field("kind", str(os.getenv("FVBENCH_KIND") or ""))
+  field("target_rate", num(tonumber(os.getenv("FVBENCH_RATE") or "")))
+  field("threads", num(#threads))
+  field("threads_requested", num(tonumber(os.getenv("FVBENCH_THREADS") or "")))
+  field("connections", num(tonumber(os.getenv("FVBENCH_CONNECTIONS") or "")))
+  field("requests", num(summary.requests))
+  field("sent", num(sent))
+  field("scheduled", num(scheduled))
+  field("duration_us", num(summary.duration))
+  field("bytes", num(summary.bytes))
+  field("errors", "{" .. table.concat({
+    '"connect":' .. num(e.connect), '"read":' .. num(e.read), '"write":' .. num(e.write),
+    '"status":' .. num(e.status), '"timeout":' .. num(e.timeout) }, ",") .. "}")
+  if counting then
+    field("non_2xx", num(non2xx))
+    field("non_2xx_source", str("response"))
+    field("responses_seen", num(responses))
+    field("ratelimit_evidence", num(ratelimit))
+    local parts = {}
+    for k, v in pairs(status) do parts[#parts + 1] = str(k) .. ":" .. num(v) end
+    table.sort(parts)
+    field("status_counts", "{" .. table.concat(parts, ",") .. "}")
+  else
+    field("non_2xx", num(e.status))
+    field("non_2xx_source", str("errors.status (status > 399 only)"))
+  end
+  -- #latency is the number of distinct histogram values (stats_popcount);
+  -- latency(i) returns the i-th value and its count, so sum the counts.
+  local samples = 0
+  for i = 1, #latency do
+    local _, count = latency(i)
+    samples = samples + count
+  end
+  -- Responses slower than --timeout are not in the histogram (stats_record
+  -- refuses them): they are samples of at least the timeout. A percentile is
+  -- taken at its rank among histogram + timeouts; one whose rank falls among
+  -- the timeouts is censored (the parser reports it as >= timeout_us).
+  local timeouts = math.min(e.timeout, summary.requests)
+  local function pct(p)
+    local total = samples + timeouts
+    if timeouts == 0 or samples == 0 then return latency:percentile(p) end
+    local rank = p / 100 * total
+    if rank > samples then return latency.max end
+    return latency:percentile(100 * rank / samples)
+  end
+  field("latency_us", "{" .. table.concat({
+    '"p50":' .. num(pct(50)), '"p90":' .. num(pct(90)),
+    '"p99":' .. num(pct(99)), '"p99_9":' .. num(pct(99.9)),
+    '"max":' .. num(latency.max), '"mean":' .. num(latency.mean),
+    '"stdev":' .. num(latency.stdev) }, ",") .. "}")
+  field("latency_ranks", str("with_timeouts"))
+  field("timeout_us", num(tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "")))
+  field("latency_samples", num(samples))
+  field("latency_recorded", num(recorded))
+  field("send_lag_us", "{" .. table.concat({
+    '"max":' .. num(lag_max), '"mean":' .. num(sent > 0 and lag_sum / sent or 0),
+    '"late_1ms":' .. num(late1), '"late_10ms":' .. num(late10),
+    '"max_early":' .. num(early) }, ",") .. "}")
+
+  local json = "{" .. table.concat(out, ",") .. "}\n"
+  io.write(json)
+  local path = os.getenv("FVBENCH_OUT")
+  if path ~= nil and path ~= "" then
+    local f, err = io.open(path, "w")
+    if f == nil then
+      io.stderr:write("pace.lua: cannot write FVBENCH_OUT: " .. tostring(err) .. "\n")
+      os.exit(3)
+    end
+    -- A full or failing disk shows up at write or at close (the buffer is
+    -- flushed there): say so with the path, and fail the run.
+    local written, werr = f:write(json)
+    local closed, cerr = f:close()
+    if not written or not closed then
+      io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(werr or cerr) .. "\n")
+      os.exit(3)
+    end
+  end
+end

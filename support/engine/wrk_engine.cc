@@ -1,0 +1,332 @@
+#include "support/engine/wrk_engine.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "support/host/dry_run_host.h"
+#include "support/engine/jwt.h"
+#include "support/core/plausible.h"
+#include "support/host/shell_quote.h"
+#include "support/core/units_format.h"
+#include "support/engine/wrk_output.h"
+
+namespace fvbench {
+namespace {
+
+using detail::FormatNumber;
+
+constexpr std::chrono::seconds kTimeoutSlack{30};
+constexpr size_t kStderrTail = 2000;
+
+std::string Tail(const std::string& s, size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+const char* KindName(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::kGet: return "get";
+    case RequestKind::kDecision: return "decision";
+    case RequestKind::kPostJson: return "post";
+  }
+  return "?";
+}
+
+std::string Describe(const ExecResult& r) {
+  if (r.timed_out) return "timed out";
+  if (r.term_signal != 0) return fmt::format("killed by signal {}", r.term_signal);
+  return fmt::format("exit status {}", r.exit_code);
+}
+
+// Controller-side file I/O (controller_dir is on this machine).
+Result<void> WriteLocal(const std::string& path, const std::string& content) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) return Error{fmt::format("cannot create the directory of {}: {}", path, ec.message())};
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{fmt::format("cannot open {} for writing: {}", path, std::strerror(errno))};
+  out << content;
+  out.close();  // a full disk shows at the flush
+  if (!out) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
+  return Ok();
+}
+
+Result<std::string> ReadLocal(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{fmt::format("cannot read {}", path)};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class WrkEngine : public LoadEngine {
+ public:
+  WrkEngine(Host& host, std::string scripts_dir) : host_(host), scripts_dir_(std::move(scripts_dir)) {}
+
+  std::string name() const override { return "wrk"; }
+
+  Result<std::string> version() override {
+    if (version_) return *version_;
+    Command cmd;
+    cmd.argv = {"wrk", "--version"};
+    cmd.timeout = std::chrono::seconds(30);
+    auto r = host_.run(cmd);
+    if (!r) return Error{fmt::format("wrk --version on {}: {}", host_.name(), r.error().message)};
+    auto v = ParseWrkVersion(r->out + "\n" + r->err);
+    if (!v) {
+      return Error{fmt::format("wrk --version on {} ({}): {}; stderr: {}", host_.name(),
+                               Describe(*r), v.error().message, Tail(r->err, kStderrTail))};
+    }
+    version_ = *v;
+    return *v;
+  }
+
+  Result<void> warmup(const LoadSpec& spec) override {
+    if (auto ok = CheckScript(); !ok) return ok.error();
+    std::string body_path;
+    if (spec.kind == RequestKind::kPostJson) {
+      body_path = fmt::format("/tmp/fvbench-wrk-warmup-{}.body.json", spec.phase);
+      if (auto w = host_.write_file(body_path, spec.body); !w) {
+        return Error{fmt::format("wrk warmup {}: writing the body on {}: {}", spec.phase,
+                                 host_.name(), w.error().message)};
+      }
+    }
+    auto cmd = PlanWrkCommand(spec, scripts_dir_, "/dev/null", body_path);
+    if (!cmd) return Error{fmt::format("wrk warmup {}: {}", spec.phase, cmd.error().message)};
+    auto r = host_.run(*cmd);
+    if (!r) {
+      return Error{fmt::format("wrk warmup {} on {}: {}", spec.phase, host_.name(), r.error().message)};
+    }
+    if (!r->success()) {
+      return Error{fmt::format("wrk warmup {} on {} failed ({}): {}; stderr: {}", spec.phase,
+                               host_.name(), Describe(*r), WrkCommandLine(*cmd),
+                               Tail(r->err, kStderrTail))};
+    }
+    return Ok();
+  }
+
+  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+                         const std::string& controller_dir) override {
+    auto fail = [&](const std::string& what) {
+      return Error{fmt::format("wrk phase {} on {}: {}", spec.phase, host_.name(), what)};
+    };
+    if (auto ok = CheckScript(); !ok) return ok.error();
+    if (remote_dir.empty() || controller_dir.empty()) {
+      return fail("remote_dir and controller_dir must be set");
+    }
+    const std::string remote_json = remote_dir + "/" + spec.phase + ".json";
+    const std::string local_base = controller_dir + "/" + spec.phase;
+    std::string body_path;
+    if (spec.kind == RequestKind::kPostJson) {
+      body_path = remote_dir + "/" + spec.phase + ".body.json";
+      if (auto w = host_.write_file(body_path, spec.body); !w) {
+        return fail("writing the body: " + w.error().message);
+      }
+    }
+    auto cmd = PlanWrkCommand(spec, scripts_dir_, remote_json, body_path);
+    if (!cmd) return fail(cmd.error().message);
+    const std::string line = WrkCommandLine(*cmd);
+    if (auto w = WriteLocal(local_base + ".cmd.txt", line + "\n"); !w) return fail(w.error().message);
+    // The output directory must exist (pace.lua only opens the file), and a
+    // stale file from an earlier run must not pass for this run's output.
+    Command prep;
+    prep.argv = {"sh", "-c", "mkdir -p \"$1\" && rm -f \"$2\"", "sh", remote_dir, remote_json};
+    prep.timeout = std::chrono::seconds(30);
+    if (auto r = host_.run(prep); !r || !r->success()) {
+      return fail(fmt::format("cannot create {} / remove a stale {}", remote_dir, remote_json));
+    }
+
+    auto r = host_.run(*cmd);
+    if (!r) return fail(r.error().message);
+    if (auto w = WriteLocal(local_base + ".stdout.txt", RedactSecrets(r->out)); !w) return fail(w.error().message);
+    if (!r->success()) {
+      return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
+    }
+    const std::string local_json = local_base + ".json";
+    if (auto f = host_.fetch(remote_json, local_json); !f) {
+      return fail(fmt::format("no output fetched from {} ({}); stderr: {}", remote_json,
+                              f.error().message, Tail(r->err, kStderrTail)));
+    }
+    auto text = ReadLocal(local_json);
+    if (!text) return fail(text.error().message);
+    auto parsed = ParseWrkOutput(*text, local_json, spec.rate_rps, kDefaultMaxLateShare);
+    if (!parsed) return fail(parsed.error().message);
+    LoadResult result = std::move(*parsed);
+    result.raw_path = local_json;
+    if (auto v = version(); v) result.engine_version = *v;
+    return result;
+  }
+
+ private:
+  // wrk runs a script that fails to load closed-loop and unpaced, so the
+  // script's presence is checked before any load is sent.
+  Result<void> CheckScript() {
+    if (script_checked_) return Ok();
+    const std::string path = scripts_dir_ + "/pace.lua";
+    auto text = host_.read_file(path);
+    if (!text && dynamic_cast<DryRunHost*>(&host_) != nullptr) {
+      return Ok();  // DRY_RUN: the read is in the plan; nothing exists to check
+    }
+    if (!text) {
+      return Error{fmt::format("wrk: pacing script {} not readable on {}: {}", path, host_.name(),
+                               text.error().message)};
+    }
+    if (text->find("function delay()") == std::string::npos) {
+      return Error{fmt::format("wrk: {} on {} has no delay() function: not the pacing script",
+                               path, host_.name())};
+    }
+    script_checked_ = true;
+    return Ok();
+  }
+
+  Host& host_;
+  std::string scripts_dir_;
+  bool script_checked_ = false;
+  std::optional<std::string> version_;
+};
+
+}  // namespace
+
+Result<int> CountCpuList(std::string_view s) {
+  auto bad = [&] { return Error{fmt::format("cpu list \"{}\": expected a list like 0-3,6", s)}; };
+  if (s.empty()) return bad();
+  std::set<long> cpus;
+  size_t i = 0;
+  auto number = [&](long* out) {
+    size_t start = i;
+    long v = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+      v = v * 10 + (s[i] - '0');
+      if (v > 65535) return false;
+      ++i;
+    }
+    *out = v;
+    return i > start;
+  };
+  while (i < s.size()) {
+    long lo = 0, hi = 0;
+    if (!number(&lo)) return bad();
+    hi = lo;
+    if (i < s.size() && s[i] == '-') {
+      ++i;
+      if (!number(&hi) || hi < lo) return bad();
+    }
+    for (long c = lo; c <= hi; ++c) cpus.insert(c);
+    if (i == s.size()) break;
+    if (s[i] != ',' || ++i == s.size()) return bad();
+  }
+  return static_cast<int>(cpus.size());
+}
+
+Result<int> WrkThreadsFor(const std::string& cpuset) {
+  if (cpuset.empty()) return kWrkDefaultThreads;
+  auto n = CountCpuList(cpuset);
+  if (!n) return n;
+  return std::min(*n, kWrkMaxThreads);
+}
+
+int WrkConnectionsFor(double rate_rps, int threads, int requested) {
+  threads = std::max(threads, 1);
+  long c = requested;
+  if (c <= 0) {
+    double derived = std::ceil(rate_rps / kWrkRatePerConnection);
+    c = static_cast<long>(std::clamp(derived, 2.0 * threads, static_cast<double>(kWrkMaxConnections)));
+  }
+  c = std::max<long>(c, threads);
+  c = (c + threads - 1) / threads * threads;  // each thread gets c / threads
+  return static_cast<int>(c);
+}
+
+Result<std::string> ParseWrkVersion(std::string_view output) {
+  size_t pos = 0;
+  while (pos < output.size()) {
+    size_t end = output.find('\n', pos);
+    if (end == std::string_view::npos) end = output.size();
+    std::string_view line = output.substr(pos, end - pos);
+    if (line.substr(0, 4) == "wrk ") {
+      size_t cut = line.find(" Copyright");
+      std::string_view v = line.substr(0, cut);
+      while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+      return std::string(v);
+    }
+    pos = end + 1;
+  }
+  return Error{"no line starting with \"wrk \" in its output"};
+}
+
+Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_dir,
+                               const std::string& out_path, const std::string& body_path) {
+  if (spec.phase.empty() || spec.phase.find_first_of("/ \t\n") != std::string::npos) {
+    return Error{fmt::format("phase \"{}\" is not a file-safe name", spec.phase)};
+  }
+  if (spec.url.empty()) return Error{"url is empty"};
+  if (!(spec.rate_rps > 0) || !std::isfinite(spec.rate_rps)) {
+    return Error{fmt::format("rate_rps {} is not a positive rate", spec.rate_rps)};
+  }
+  if (!(spec.duration_s > 0) || !std::isfinite(spec.duration_s)) {
+    return Error{fmt::format("duration_s {} is not a positive duration", spec.duration_s)};
+  }
+  // -d is whole seconds (wrk sleeps for them: an unsigned int), the timeout
+  // below int64 milliseconds: both hold kMaxPhaseSeconds (plausible.h).
+  if (spec.duration_s > kMaxPhaseSeconds || spec.rate_rps > kMaxRateRps) {
+    return Error{fmt::format("duration {} s at {} RPS: above the longest phase ({} s) or the highest rate ({} RPS) "
+                             "fvbench plans",
+                             FormatNumber(spec.duration_s), FormatNumber(spec.rate_rps),
+                             FormatNumber(kMaxPhaseSeconds), FormatNumber(kMaxRateRps))};
+  }
+  if (spec.connections < 0) return Error{fmt::format("connections {} < 0", spec.connections)};
+  if (spec.kind == RequestKind::kPostJson && body_path.empty()) {
+    return Error{"post phase without a body file"};
+  }
+  auto threads = WrkThreadsFor(spec.cpuset);
+  if (!threads) return Error{"cpuset: " + threads.error().message};
+  const int conns = WrkConnectionsFor(spec.rate_rps, *threads, spec.connections);
+  const long secs = static_cast<long>(std::ceil(spec.duration_s));
+
+  Command cmd;
+  if (!spec.cpuset.empty()) cmd.argv = {"taskset", "-c", spec.cpuset};
+  for (std::string a : {std::string("wrk"), fmt::format("-t{}", *threads), fmt::format("-c{}", conns),
+                        fmt::format("-d{}s", secs),
+                        fmt::format("--timeout={}s", static_cast<long>(kWrkRequestTimeoutUs / 1e6)),
+                        std::string("--latency"), std::string("-s"),
+                        scripts_dir + "/pace.lua", spec.url}) {
+    cmd.argv.push_back(std::move(a));
+  }
+  cmd.env = {
+      {"FVBENCH_RATE", fmt::format("{}", spec.rate_rps)},
+      {"FVBENCH_THREADS", fmt::format("{}", *threads)},
+      {"FVBENCH_CONNECTIONS", fmt::format("{}", conns)},
+      {"FVBENCH_KIND", KindName(spec.kind)},
+      {"FVBENCH_JWT", spec.jwt},
+      {"FVBENCH_BODY_FILE", spec.kind == RequestKind::kPostJson ? body_path : ""},
+      {"FVBENCH_OUT", out_path},
+      {"FVBENCH_COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0"},
+      {"FVBENCH_TIMEOUT_US", fmt::format("{}", static_cast<long>(kWrkRequestTimeoutUs))},
+  };
+  cmd.timeout = std::chrono::seconds(secs) + kTimeoutSlack;
+  return cmd;
+}
+
+std::string WrkCommandLine(const Command& cmd) {
+  // NAME=value stays an assignment only if NAME is not quoted: quote values only.
+  std::string line;
+  for (const auto& [k, v] : cmd.env) {
+    line += k + "=" + ShellQuote(k == "FVBENCH_JWT" && !v.empty() ? "<redacted>" : v) + " ";
+  }
+  return line + ShellJoin(cmd.argv);
+}
+
+std::unique_ptr<LoadEngine> MakeWrkEngine(Host& loadgen, std::string scripts_dir) {
+  return std::make_unique<WrkEngine>(loadgen, std::move(scripts_dir));
+}
+
+}  // namespace fvbench

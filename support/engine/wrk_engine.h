@@ -1,0 +1,92 @@
+// WrkEngine: the offline LoadEngine (support/engine/load_engine.h) on Debian's wrk
+// 4.1.0 with support/engine/pace.lua, which turns wrk's closed loop into an open
+// model at spec.rate_rps and writes one JSON object (support/engine/wrk_output.h).
+// Create it with MakeWrkEngine(host, scripts_dir); scripts_dir holds pace.lua
+// on the loadgen host (local mode: <source>/support/engine).
+//
+// One phase runs, on the loadgen host:
+//   [taskset -c <cpuset>] wrk -t<T> -c<C> -d<D>s --latency -s <scripts_dir>/pace.lua <url>
+// with FVBENCH_RATE, FVBENCH_THREADS, FVBENCH_CONNECTIONS, FVBENCH_KIND,
+// FVBENCH_JWT, FVBENCH_BODY_FILE, FVBENCH_COUNT_RATELIMIT and
+// FVBENCH_OUT=<remote_dir>/<phase>.json. Every FVBENCH_* variable is set
+// explicitly (empty or 0 when unused), so values inherited from the caller's
+// environment never leak into the script.
+//   T = cpus in spec.cpuset, capped at 4; 2 when unpinned.
+//   C = spec.connections when > 0, else ceil(rate / kWrkRatePerConnection
+//       (20)) clamped to [2*T, 1000]: each connection carries at most 20
+//       req/s, i.e. a request may take up to 50 ms (SUT latency + wrk's 1 ms
+//       timer tick) before its connection is late for the next slot (Little's
+//       law: concurrency = rate x latency). Always rounded up to a multiple of T, because wrk
+//       gives each thread C/T connections (integer division) and needs C >= T.
+//   D = ceil(spec.duration_s) (wrk takes whole seconds).
+//   wrk's --timeout stays at its default 2 s: slower responses count as
+//   errors.timeout (failed) and are not in the histogram.
+// Timeout of the command: D + 30 s. remote_dir is created on the host and a
+// stale <phase>.json removed; a post body is written to
+// <remote_dir>/<phase>.body.json first. A SUT that refuses connections fails
+// the phase before any load: wrk's resolve step test-connects and exits 1
+// ("unable to connect to <host>:<port> ...").
+//
+// run() leaves on the controller, in controller_dir:
+//   <phase>.cmd.txt     the exact command with its FVBENCH_* environment
+//                       (the JWT value is replaced by "<redacted>")
+//   <phase>.stdout.txt  wrk's stdout (its own summary, then the JSON)
+//   <phase>.json        the fetched pace.lua output; LoadResult.raw_path
+// and parses the JSON with ParseWrkPaceOutput (kDefaultMaxSendLagUs bound).
+// engine_version is `wrk --version`'s first line (cached).
+//
+// Errors name the phase, the host and the command: pace.lua missing on the
+// host (checked before any load: wrk would otherwise run unpaced, closed
+// loop), a bad spec, a non-zero exit / signal / timeout (with the stderr
+// tail; a Lua error inside pace.lua's init() aborts wrk), no JSON written,
+// fetch failure, parse failure. warmup() runs the same command with
+// FVBENCH_OUT=/dev/null and checks only the exit status.
+//
+// version(): `wrk --version` prints "wrk debian/4.1.0-3+b2 [epoll] Copyright
+// (C) 2012 Will Glozer" and then the usage text, and exits 1 (wrk.c
+// parse_args: -v prints, then the missing URL fails). The version is the text
+// before " Copyright"; any exit status is accepted if that line is there.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "support/host/host.h"
+#include "support/engine/load_engine.h"
+#include "support/core/result.h"
+
+namespace fvbench {
+
+inline constexpr int kWrkDefaultThreads = 2;
+inline constexpr int kWrkMaxThreads = 4;
+// Derived connections (LOADGEN_CONNECTIONS=0): rate / 20, so each connection
+// carries 20 req/s and the pool keeps to the schedule while the mean response
+// time stays under 50 ms (Little's law: requests in flight = rate x response
+// time). The same budget as k6's pool here (k6_engine.h: preAllocatedVUs =
+// rate / 100, maxVUs = 5 x that). With rate / 100 (this engine's first rule)
+// a SUT answering in 10-20 ms near its knee ran the pool dry: pace.lua then
+// reported send lag, and the search called the ENGINE the limit at a rate the
+// SUT still served.
+inline constexpr double kWrkRatePerConnection = 20;  // req/s one connection is asked to carry
+inline constexpr int kWrkMaxConnections = 1000;
+
+// Distinct cpus in a taskset list ("0-3,6" -> 5). Error on bad syntax.
+Result<int> CountCpuList(std::string_view cpuset);
+
+// T and C as described above.
+Result<int> WrkThreadsFor(const std::string& cpuset);
+int WrkConnectionsFor(double rate_rps, int threads, int requested);
+
+// The version line out of `wrk --version` output (stdout, maybe stderr).
+Result<std::string> ParseWrkVersion(std::string_view output);
+
+// The command for one phase. `out_path` is FVBENCH_OUT; `body_path` the body
+// file on the host (post only, else ignored). Pure; validates the spec.
+Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_dir,
+                               const std::string& out_path, const std::string& body_path);
+
+// The command as one pasteable shell line: env assignments, then argv;
+// FVBENCH_JWT's value redacted.
+std::string WrkCommandLine(const Command& cmd);
+
+}  // namespace fvbench

@@ -1,0 +1,258 @@
+#include "support/engine/wrk_output.h"
+
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "support/core/outcomes.h"
+
+namespace fvbench {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSchema = "fvbench.wrk.pace/1";
+
+// Field access that turns every problem into an Error naming the source and
+// the dotted field path.
+class Reader {
+ public:
+  explicit Reader(const std::string& source) : source_(source) {}
+
+  Error Fail(const std::string& what) const { return Error{fmt::format("{}: {}", source_, what)}; }
+
+  Result<const json*> Field(const json& obj, const std::string& parent, const char* name) const {
+    const std::string path = parent.empty() ? name : parent + "." + name;
+    if (!obj.is_object()) return Fail(fmt::format("`{}` is not an object", parent));
+    auto it = obj.find(name);
+    if (it == obj.end()) return Fail(fmt::format("missing field `{}`", path));
+    return &*it;
+  }
+
+  Result<double> Number(const json& obj, const std::string& parent, const char* name) const {
+    auto f = Field(obj, parent, name);
+    if (!f) return f.error();
+    const std::string path = parent.empty() ? name : parent + "." + name;
+    const json& v = **f;
+    if (v.is_null()) return Fail(fmt::format("field `{}` is null, expected a number", path));
+    if (!v.is_number()) {
+      return Fail(fmt::format("field `{}` is a {}, expected a number", path, v.type_name()));
+    }
+    double d = v.get<double>();
+    if (!std::isfinite(d)) return Fail(fmt::format("field `{}` is not finite", path));
+    return d;
+  }
+
+  Result<double> NonNegative(const json& obj, const std::string& parent, const char* name) const {
+    auto d = Number(obj, parent, name);
+    if (!d) return d;
+    if (*d < 0) {
+      return Fail(fmt::format("field `{}` is {}, expected >= 0",
+                              parent.empty() ? name : parent + "." + name, *d));
+    }
+    return d;
+  }
+
+  Result<uint64_t> Count(const json& obj, const std::string& parent, const char* name) const {
+    const std::string path = parent.empty() ? name : parent + "." + name;
+    auto f = Field(obj, parent, name);
+    if (!f) return f.error();
+    const json& v = **f;
+    if (v.is_number_unsigned()) return v.get<uint64_t>();
+    if (v.is_number_integer()) {
+      return Fail(fmt::format("field `{}` is {}, expected a count >= 0", path, v.get<int64_t>()));
+    }
+    auto d = Number(obj, parent, name);
+    if (!d) return d.error();
+    if (*d < 0 || *d != std::floor(*d) || *d > 9007199254740992.0) {
+      return Fail(fmt::format("field `{}` is {}, expected a whole count >= 0", path, *d));
+    }
+    return static_cast<uint64_t>(*d);
+  }
+
+  Result<std::string> String(const json& obj, const std::string& parent, const char* name) const {
+    auto f = Field(obj, parent, name);
+    if (!f) return f.error();
+    const json& v = **f;
+    if (!v.is_string()) {
+      return Fail(fmt::format("field `{}` is a {}, expected a string",
+                              parent.empty() ? name : parent + "." + name, v.type_name()));
+    }
+    return v.get<std::string>();
+  }
+
+ private:
+  const std::string& source_;
+};
+
+// Assigns `*out` from `expr` (a Result<T>) or returns its error.
+#define FVB_ASSIGN(out, expr)           \
+  do {                                  \
+    auto fvb_r = (expr);                \
+    if (!fvb_r) return fvb_r.error();   \
+    (out) = *fvb_r;                     \
+  } while (0)
+
+}  // namespace
+
+Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
+                                     double target_rps, double max_late_share) {
+  Reader r(source_name);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return r.Fail("empty output (pace.lua's done() did not run or wrote nothing)");
+  }
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    return r.Fail(fmt::format("not valid JSON at byte {} of {} (truncated, or not pace.lua output): {}",
+                              e.byte, text.size(), e.what()));
+  } catch (const std::exception& e) {
+    return r.Fail(fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (!doc.is_object()) {
+    return r.Fail(fmt::format("top level is a {}, expected an object", doc.type_name()));
+  }
+
+  std::string schema;
+  FVB_ASSIGN(schema, r.String(doc, "", "schema"));
+  if (schema != kSchema) {
+    return r.Fail(fmt::format("field `schema` is \"{}\", expected \"{}\"", schema, kSchema));
+  }
+
+  WrkOutput out;
+  LoadResult& load = out.load;
+  load.engine = "wrk";
+  load.raw_path = source_name;
+
+  double target_rate = 0;
+  FVB_ASSIGN(target_rate, r.Number(doc, "", "target_rate"));
+  if (!(target_rps > 0) || std::fabs(target_rate - target_rps) > 1e-6 * target_rps) {
+    return r.Fail(fmt::format("field `target_rate` is {} but the phase asked for {} req/s",
+                              target_rate, target_rps));
+  }
+  load.target_rps = target_rps;
+
+  uint64_t threads = 0, threads_requested = 0;
+  FVB_ASSIGN(threads, r.Count(doc, "", "threads"));
+  FVB_ASSIGN(threads_requested, r.Count(doc, "", "threads_requested"));
+  if (threads == 0 || threads != threads_requested) {
+    return r.Fail(fmt::format(
+        "field `threads` is {} but `threads_requested` (FVBENCH_THREADS) is {}: each thread paced "
+        "rate/threads_requested, so the offered rate was not the target",
+        threads, threads_requested));
+  }
+  out.threads = static_cast<int>(threads);
+  if (auto it = doc.find("connections"); it != doc.end() && !it->is_null()) {
+    uint64_t c = 0;
+    FVB_ASSIGN(c, r.Count(doc, "", "connections"));
+    out.connections = static_cast<int>(c);
+  }
+
+  FVB_ASSIGN(load.requests, r.Count(doc, "", "requests"));
+  FVB_ASSIGN(out.sent, r.Count(doc, "", "sent"));
+  double duration_us = 0;
+  FVB_ASSIGN(duration_us, r.Number(doc, "", "duration_us"));
+  if (!(duration_us > 0)) {
+    return r.Fail(fmt::format("field `duration_us` is {}, expected > 0", duration_us));
+  }
+  load.duration_s = duration_us / 1e6;
+
+  const json* errors = nullptr;
+  FVB_ASSIGN(errors, r.Field(doc, "", "errors"));
+  FVB_ASSIGN(out.errors.connect, r.Count(*errors, "errors", "connect"));
+  FVB_ASSIGN(out.errors.read, r.Count(*errors, "errors", "read"));
+  FVB_ASSIGN(out.errors.write, r.Count(*errors, "errors", "write"));
+  FVB_ASSIGN(out.errors.status, r.Count(*errors, "errors", "status"));
+  FVB_ASSIGN(out.errors.timeout, r.Count(*errors, "errors", "timeout"));
+
+  FVB_ASSIGN(load.non_2xx, r.Count(doc, "", "non_2xx"));
+  FVB_ASSIGN(out.non_2xx_source, r.String(doc, "", "non_2xx_source"));
+
+  const json* lat = nullptr;
+  FVB_ASSIGN(lat, r.Field(doc, "", "latency_us"));
+  FVB_ASSIGN(load.latency_us.p50, r.NonNegative(*lat, "latency_us", "p50"));
+  FVB_ASSIGN(load.latency_us.p90, r.NonNegative(*lat, "latency_us", "p90"));
+  FVB_ASSIGN(load.latency_us.p99, r.NonNegative(*lat, "latency_us", "p99"));
+  FVB_ASSIGN(load.latency_us.p999, r.NonNegative(*lat, "latency_us", "p99_9"));
+  FVB_ASSIGN(load.latency_us.max, r.NonNegative(*lat, "latency_us", "max"));
+
+  const json* lag = nullptr;
+  FVB_ASSIGN(lag, r.Field(doc, "", "send_lag_us"));
+  FVB_ASSIGN(out.send_lag.max_us, r.NonNegative(*lag, "send_lag_us", "max"));
+  FVB_ASSIGN(out.send_lag.mean_us, r.NonNegative(*lag, "send_lag_us", "mean"));
+  FVB_ASSIGN(out.send_lag.late_1ms, r.Count(*lag, "send_lag_us", "late_1ms"));
+  FVB_ASSIGN(out.send_lag.late_10ms, r.Count(*lag, "send_lag_us", "late_10ms"));
+  if (lag->contains("max_early")) {
+    FVB_ASSIGN(out.send_lag.max_early_us, r.NonNegative(*lag, "send_lag_us", "max_early"));
+  }
+
+  if (doc.contains("latency_samples")) {
+    FVB_ASSIGN(out.latency_samples, r.Count(doc, "", "latency_samples"));
+    FVB_ASSIGN(out.latency_recorded, r.Count(doc, "", "latency_recorded"));
+  }
+  if (doc.contains("ratelimit_evidence")) {
+    uint64_t rl = 0;
+    FVB_ASSIGN(rl, r.Count(doc, "", "ratelimit_evidence"));
+    load.ratelimit_evidence = rl;
+  }
+  if (auto it = doc.find("status_counts"); it != doc.end()) {
+    if (!it->is_object()) return r.Fail("field `status_counts` is not an object");
+    for (const auto& [key, value] : it->items()) {
+      char* end = nullptr;
+      long code = std::strtol(key.c_str(), &end, 10);
+      if (key.empty() || *end != '\0' || code < 100 || code > 999) {
+        return r.Fail(fmt::format("field `status_counts` has key \"{}\", expected an HTTP status", key));
+      }
+      uint64_t n = 0;
+      FVB_ASSIGN(n, r.Count(*it, "status_counts", key.c_str()));
+      out.status_counts[static_cast<int>(code)] = n;
+    }
+  }
+
+  double timeout_us = kWrkDefaultTimeoutUs;
+  if (auto it = doc.find("timeout_us"); it != doc.end() && !it->is_null()) {
+    FVB_ASSIGN(timeout_us, r.Number(doc, "", "timeout_us"));
+    if (!(timeout_us > 0)) return r.Fail(fmt::format("field `timeout_us` is {}, expected > 0", timeout_us));
+  }
+  const uint64_t timeouts = std::min(out.errors.timeout, load.requests);
+  const uint64_t recorded = out.latency_samples > 0 ? out.latency_samples : load.requests - timeouts;
+  CensorAtTimeout(load.latency_us, recorded, timeouts, timeout_us);
+
+  // Derived figures (definitions in the header).
+  // pace.lua counts the slots that fell due on each thread's timeline; older
+  // outputs lack the field: target rate x wrk's duration.
+  auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));
+  if (auto it = doc.find("scheduled"); it != doc.end() && !it->is_null()) {
+    FVB_ASSIGN(scheduled, r.Count(doc, "", "scheduled"));
+  }
+  // wrk counts a refused connect() and a socket it could not open alike
+  // (errors.connect); requests never sent while connects failed are counted
+  // as the SUT's (refused), the rest of the unsent as the engine's.
+  AccountPerScheduledRequest(load, scheduled, out.sent, out.errors.timeout + load.non_2xx,
+                             /*unsent_are_sut=*/out.errors.connect > 0);
+  load.achieved_rps = static_cast<double>(load.requests) / load.duration_s;
+  load.max_send_lag_us = out.send_lag.max_us;
+  load.max_early_send_us = out.send_lag.max_early_us;
+  const bool paced = out.sent > 0 || load.requests == 0;
+  load.late_send_share =
+      out.sent == 0 ? 0.0 : static_cast<double>(out.send_lag.late_10ms) / static_cast<double>(out.sent);
+  load.kept_up = paced && load.late_send_share <= max_late_share &&
+                 load.max_early_send_us <= kDefaultMaxSendLagUs;
+  return out;
+}
+
+Result<LoadResult> ParseWrkOutput(std::string_view text, const std::string& source_name,
+                                  double target_rps, double max_late_share) {
+  auto parsed = ParseWrkPaceOutput(text, source_name, target_rps, max_late_share);
+  if (!parsed) return parsed.error();
+  return std::move(parsed->load);
+}
+
+}  // namespace fvbench

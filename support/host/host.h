@@ -1,0 +1,69 @@
+// Host: where commands run. One interface, three implementations:
+//   LocalHost   (local_host.h)  child processes on this machine
+//   SshHost     (remote mode, issue 3)
+//   DryRunHost  (dry_run_host.h) records the plan, touches nothing
+//
+// Contract for run(): argv is executed without a shell (argv[0] looked up in
+// PATH); stdout/stderr are captured whole; the call returns when the process
+// exits or `timeout` elapses, in which case the process group is killed
+// (SIGTERM, then SIGKILL) and timed_out is set. A process killed by a signal
+// has term_signal != 0 and exit_code == -1.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/core/result.h"
+
+namespace fvbench {
+
+struct Command {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // added to / overriding the inherited environment
+  std::string cwd;                         // empty = inherit
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+};
+
+struct ExecResult {
+  int exit_code = -1;   // -1 when killed by a signal or not started
+  int term_signal = 0;  // signal that ended the process, 0 if it exited
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+  bool success() const { return exit_code == 0 && !timed_out; }
+};
+
+// A long-running process started detached (own session, stdin /dev/null,
+// stdout/stderr to files). Stopped only through the pid recorded here.
+struct ServiceHandle {
+  int pid = 0;
+  std::string name;
+  std::string stdout_path;
+  std::string stderr_path;
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+  // "local" or the ssh target; used in every error message about this host.
+  virtual std::string name() const = 0;
+  // Err only when the command could not be started at all; a non-zero exit is
+  // a successful Result with exit_code set.
+  virtual Result<ExecResult> run(const Command& cmd) = 0;
+  virtual Result<void> write_file(const std::string& path, const std::string& content,
+                                  int mode = 0644) = 0;
+  virtual Result<std::string> read_file(const std::string& path) = 0;
+  // Copies a file on this host to the controller (for LocalHost: a copy).
+  virtual Result<void> fetch(const std::string& remote_path, const std::string& local_path) = 0;
+  virtual Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
+                                              const std::string& stdout_path,
+                                              const std::string& stderr_path) = 0;
+  // SIGTERM to the service's process group, wait up to `grace`, then SIGKILL.
+  virtual Result<void> stop_service(const ServiceHandle& svc,
+                                    std::chrono::milliseconds grace = std::chrono::seconds(10)) = 0;
+  virtual bool is_alive(const ServiceHandle& svc) = 0;
+};
+
+}  // namespace fvbench

@@ -1,0 +1,74 @@
+// LocalHost: the Host contract (support/host/host.h) on this machine.
+//
+// run(): fork + execve without a shell; the child dies with the calling
+// thread (PR_SET_PDEATHSIG SIGKILL), so a suite process killed outright
+// (ctest TIMEOUT sends SIGKILL) leaves no load engine running. argv[0] without a '/' is looked up in
+// the PATH of the child's environment (inherited environment with cmd.env
+// added / overriding). The child gets stdin from /dev/null, its own process
+// group, default signal dispositions and an empty signal mask; stdout and
+// stderr are read whole through pipes with poll(), so any volume on both
+// streams at once cannot deadlock. run() returns when the child exits; output
+// that a background grandchild still writes after that is read for at most
+// ~0.5 s more, then the pipes are closed. On timeout: SIGTERM to the process
+// group, SIGKILL to the group after 2 s, timed_out = true. cmd.timeout <= 0
+// means no limit. Exit status via waitpid: WIFSIGNALED -> term_signal set and
+// exit_code -1. Error only when the process could not be started (names
+// argv[0] and the errno text).
+//
+// Files: write_file creates parent directories and writes atomically (temp
+// file in the same directory, fchmod(mode), rename). fetch copies the same
+// way, keeping the source's permission bits; fetch(p, p) is a no-op success.
+//
+// Services: start_service spawns a new session (setsid: pid == pgid == sid),
+// stdin /dev/null, stdout/stderr appended to the given files (parent
+// directories created). The service must not daemonize itself (nginx:
+// `daemon off;`), or it leaves the recorded session. The host remembers every
+// pid it started and reaps them (is_alive / stop_service use waitpid WNOHANG),
+// so no zombies pile up in a long-lived process. stop_service signals only the
+// recorded process group: SIGTERM, up to `grace`, then SIGKILL; success once
+// the group is empty; a service already stopped is success. A pid this host
+// did not start, or pid <= 1, is refused with an Error.
+//
+// Thread-safe: run() may be called from several threads at once.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "support/host/host.h"
+
+namespace fvbench {
+
+class LocalHost : public Host {
+ public:
+  LocalHost() = default;
+  LocalHost(const LocalHost&) = delete;
+  LocalHost& operator=(const LocalHost&) = delete;
+  // Services still running are left running (they are detached); their pids
+  // are forgotten.
+  ~LocalHost() override = default;
+
+  std::string name() const override { return "local"; }
+  Result<ExecResult> run(const Command& cmd) override;
+  Result<void> write_file(const std::string& path, const std::string& content,
+                          int mode = 0644) override;
+  Result<std::string> read_file(const std::string& path) override;
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override;
+  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
+                                      const std::string& stdout_path,
+                                      const std::string& stderr_path) override;
+  Result<void> stop_service(const ServiceHandle& svc,
+                            std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
+  bool is_alive(const ServiceHandle& svc) override;
+
+ private:
+  enum class ServiceState { kRunning, kReaped, kStopped };
+  // Reaps `pid` if it has exited; requires mu_ held.
+  void ReapLocked(int pid);
+
+  std::mutex mu_;
+  std::map<int, ServiceState> services_;  // every pid start_service returned
+};
+
+}  // namespace fvbench

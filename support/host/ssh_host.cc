@@ -1,0 +1,1195 @@
+#include "support/host/ssh_host.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <glob.h>
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "support/core/json_fields.h"
+#include "support/host/known_hosts_markers.h"
+#include "support/host/shell_quote.h"
+
+namespace fvbench {
+
+struct SshHost::Session {
+  ssh_session ssh = nullptr;
+  sftp_session sftp = nullptr;
+  bool no_sftp = false;  // sftp_init failed: files go over exec channels
+  Session() = default;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session() {
+    if (sftp != nullptr) sftp_free(sftp);
+    if (ssh != nullptr) {
+      if (ssh_is_connected(ssh)) ssh_disconnect(ssh);
+      ssh_free(ssh);
+    }
+  }
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr char kMarker[] = "\001fvbench-";       // our lines on stderr
+constexpr milliseconds kPollSlice{250};          // channel wait granularity
+constexpr milliseconds kKillDrain{3000};         // after the timeout kill: wait for the status
+constexpr size_t kWriteChunk = 128 * 1024;       // one SFTP WRITE (OpenSSH accepts <= 256 KiB)
+constexpr uint32_t kReadChunk = 64 * 1024;       // one SFTP READ request
+constexpr size_t kReadDepth = 32;                // READ requests in flight
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+void SetSessionTimeout(ssh_session s, milliseconds ms) {
+  long sec = static_cast<long>(ms.count() / 1000);
+  long usec = static_cast<long>((ms.count() % 1000) * 1000);
+  ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &sec);
+  ssh_options_set(s, SSH_OPTIONS_TIMEOUT_USEC, &usec);
+}
+
+// Linux signal numbers by the names ssh servers send (RFC 4254 6.10 names,
+// OpenSSH sends the others without "SIG" as well).
+int SignalNumber(const std::string& name) {
+  static const std::pair<const char*, int> kSignals[] = {
+      {"HUP", SIGHUP},   {"INT", SIGINT},       {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+      {"TRAP", SIGTRAP}, {"ABRT", SIGABRT},     {"BUS", SIGBUS},   {"FPE", SIGFPE},
+      {"KILL", SIGKILL}, {"USR1", SIGUSR1},     {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+      {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},     {"TERM", SIGTERM}, {"CHLD", SIGCHLD},
+      {"CONT", SIGCONT}, {"STOP", SIGSTOP},     {"TSTP", SIGTSTP}, {"TTIN", SIGTTIN},
+      {"TTOU", SIGTTOU}, {"URG", SIGURG},       {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
+      {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"IO", SIGIO},
+      {"PWR", SIGPWR},   {"SYS", SIGSYS},
+  };
+  std::string n = name.rfind("SIG", 0) == 0 ? name.substr(3) : name;
+  if (auto at = n.find('@'); at != std::string::npos) n = n.substr(0, at);
+  for (const auto& [k, v] : kSignals)
+    if (n == k) return v;
+  return 0;
+}
+
+std::string SftpStatusText(int code) {
+  switch (code) {
+    case SSH_FX_OK: return "ok";
+    case SSH_FX_EOF: return "end of file";
+    case SSH_FX_NO_SUCH_FILE: return "no such file";
+    case SSH_FX_PERMISSION_DENIED: return "permission denied";
+    case SSH_FX_FAILURE: return "failure";
+    case SSH_FX_BAD_MESSAGE: return "bad message";
+    case SSH_FX_NO_CONNECTION: return "no connection";
+    case SSH_FX_CONNECTION_LOST: return "connection lost";
+    case SSH_FX_OP_UNSUPPORTED: return "operation unsupported";
+    case SSH_FX_INVALID_HANDLE: return "invalid handle";
+    case SSH_FX_NO_SUCH_PATH: return "no such path";
+    case SSH_FX_FILE_ALREADY_EXISTS: return "file already exists";
+    case SSH_FX_WRITE_PROTECT: return "write protected";
+    case SSH_FX_NO_MEDIA: return "no media";
+    default: return "SFTP status " + std::to_string(code);
+  }
+}
+
+// "no such file (SFTP server: No such file)" — status plus libssh's message.
+std::string SftpError(ssh_session s, sftp_session sftp) {
+  std::string text = SftpStatusText(sftp_get_error(sftp));
+  const char* detail = ssh_get_error(s);
+  if (detail != nullptr && *detail != '\0') text += " (" + std::string(detail) + ")";
+  return text;
+}
+
+std::string ServerKeyDescription(ssh_session s) {
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(s, &key) != SSH_OK || key == nullptr) return "(no key)";
+  unsigned char* hash = nullptr;
+  size_t hlen = 0;
+  std::string out = ssh_key_type_to_char(ssh_key_type(key));
+  if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) == SSH_OK) {
+    char* fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+    if (fp != nullptr) {
+      out += " key " + std::string(fp);
+      ssh_string_free_char(fp);
+    }
+    ssh_clean_pubkey_hash(&hash);
+  }
+  ssh_key_free(key);
+  return out;
+}
+
+// The marker lines (@revoked, @cert-authority) of the known_hosts files that
+// match the target; libssh reads neither (known_hosts_markers.h).
+std::vector<KnownHostsMarker> MarkersOfTarget(const SshTarget& t) {
+  std::vector<KnownHostsMarker> all;
+  for (const std::string& file : {t.known_hosts_file, t.global_known_hosts_file}) {
+    if (file.empty()) continue;
+    std::ifstream in(file);
+    if (!in) continue;
+    std::stringstream text;
+    text << in.rdbuf();
+    for (KnownHostsMarker& m : MarkersFor(text.str(), file, t.host, t.port)) all.push_back(std::move(m));
+  }
+  return all;
+}
+
+// As OpenSSH (sshconnect.c check_host_key): a key marked @revoked is refused
+// unless StrictHostKeyChecking is no; a @cert-authority line for the host,
+// whose certificates libssh cannot check, is refused unless the host's own
+// key is known. Called before anything is recorded (accept-new).
+Result<void> CheckKnownHostsMarkers(const std::string& who, const std::string& where, const SshTarget& t,
+                                   ssh_session s, enum ssh_known_hosts_e known) {
+  if (t.host_key_checking == HostKeyChecking::kNo) return Ok();
+  std::vector<KnownHostsMarker> markers = MarkersOfTarget(t);
+  if (markers.empty()) return Ok();
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(s, &key) != SSH_OK || key == nullptr) return Ok();
+  char* b64 = nullptr;
+  std::string type = ssh_key_type_to_char(ssh_key_type(key));
+  std::string base64;
+  if (ssh_pki_export_pubkey_base64(key, &b64) == SSH_OK && b64 != nullptr) {
+    base64 = b64;
+    ssh_string_free_char(b64);
+  }
+  ssh_key_free(key);
+  if (const KnownHostsMarker* r = RevokedKey(markers, type, base64)) {
+    return Error{who + "host key of " + where + " (" + ServerKeyDescription(s) + ") is marked @revoked in " +
+                 r->file + ":" + std::to_string(r->line) + ": refused, as OpenSSH refuses it"};
+  }
+  if (known == SSH_KNOWN_HOSTS_OK) return Ok();
+  for (const KnownHostsMarker& m : markers) {
+    if (m.marker != "@cert-authority") continue;
+    return Error{who + m.file + ":" + std::to_string(m.line) + " trusts host certificates for " + where +
+                 " (@cert-authority), which fvbench's SSH layer (libssh) cannot check: refused. Add the host's "
+                 "own key to " + t.known_hosts_file + " (server offers " + ServerKeyDescription(s) + ")"};
+  }
+  return Ok();
+}
+
+// Collected by the channel callbacks.
+struct ChannelState {
+  std::string out, err;
+  bool have_status = false;
+  int status = -1;
+  std::string signal;  // exit-signal name, empty if none
+};
+
+int OnData(ssh_session, ssh_channel, void* data, uint32_t len, int is_stderr, void* user) {
+  auto* st = static_cast<ChannelState*>(user);
+  (is_stderr ? st->err : st->out).append(static_cast<const char*>(data), len);
+  return static_cast<int>(len);
+}
+void OnExitStatus(ssh_session, ssh_channel, int status, void* user) {
+  auto* st = static_cast<ChannelState*>(user);
+  st->have_status = true;
+  st->status = status;
+}
+void OnExitSignal(ssh_session, ssh_channel, const char* signal, int, const char*, const char*,
+                  void* user) {
+  auto* st = static_cast<ChannelState*>(user);
+  st->signal = signal != nullptr && *signal != '\0' ? signal : "?";
+}
+
+// Closes and frees a channel on scope exit. The callbacks are removed first:
+// libssh keeps a locally freed channel until the server's CLOSE arrives and
+// would otherwise still call them (with a dangling ChannelState).
+struct ChannelGuard {
+  ssh_channel ch = nullptr;
+  ssh_channel_callbacks cb = nullptr;
+  ~ChannelGuard() { reset(); }
+  void reset() {
+    if (ch == nullptr) return;
+    if (cb != nullptr) ssh_remove_channel_callbacks(ch, cb);
+    cb = nullptr;
+    if (ssh_channel_is_open(ch)) ssh_channel_close(ch);
+    ssh_channel_free(ch);
+    ch = nullptr;
+  }
+};
+
+struct SftpFileGuard {
+  sftp_file f = nullptr;
+  ~SftpFileGuard() {
+    if (f != nullptr) sftp_close(f);
+  }
+};
+
+struct AttrGuard {
+  sftp_attributes a = nullptr;
+  ~AttrGuard() {
+    if (a != nullptr) sftp_attributes_free(a);
+  }
+};
+
+bool ValidEnvName(const std::string& k) {
+  if (k.empty() || std::isdigit(static_cast<unsigned char>(k[0]))) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// The shell lines shared by run() and start_service(): cd, exports, and a
+// check that argv[0] can be found (so "not found" is an Error, not exit 127).
+Result<std::string> Prologue(const std::string& host, const Command& cmd) {
+  if (cmd.argv.empty() || cmd.argv[0].empty())
+    return Error{host + ": cannot start a command with an empty argv"};
+  // A NUL byte cannot travel in an SSH exec request (a C string) nor in argv:
+  // the command line would be cut short silently. Refused, naming the word.
+  for (size_t i = 0; i < cmd.argv.size(); ++i)
+    if (cmd.argv[i].find('\0') != std::string::npos)
+      return Error{host + ": cannot run '" + cmd.argv[0].substr(0, cmd.argv[0].find('\0')) +
+                   "': argv[" + std::to_string(i) +
+                   "] contains a NUL byte (not representable in a command line)"};
+  for (const auto& [k, v] : cmd.env)
+    if (k.find('\0') != std::string::npos || v.find('\0') != std::string::npos)
+      return Error{host + ": cannot run '" + cmd.argv[0] + "': environment variable '" +
+                   k.substr(0, k.find('\0')) + "' contains a NUL byte"};
+  if (cmd.cwd.find('\0') != std::string::npos)
+    return Error{host + ": cannot run '" + cmd.argv[0] + "': cwd contains a NUL byte"};
+  std::string s;
+  if (!cmd.cwd.empty())
+    s += "cd " + ShellQuote(cmd.cwd) + " 2>/dev/null || { printf '\\001fvbench-nocwd\\n' >&2; exit 127; }\n";
+  for (const auto& [k, v] : cmd.env) {
+    if (!ValidEnvName(k))
+      return Error{host + ": cannot start '" + cmd.argv[0] + "': bad environment variable name '" +
+                   k + "'"};
+    s += "export " + k + "=" + ShellQuote(v) + "\n";
+  }
+  s += "command -v " + ShellQuote(cmd.argv[0]) +
+       " >/dev/null 2>&1 || { printf '\\001fvbench-notfound\\n' >&2; exit 127; }\n";
+  return s;
+}
+
+// Takes our marker lines off `err`; returns them ("pgid 123", "notfound").
+std::vector<std::string> TakeMarkers(std::string* err) {
+  std::vector<std::string> found;
+  size_t pos = 0;
+  while ((pos = err->find(kMarker, pos)) != std::string::npos) {
+    if (pos != 0 && (*err)[pos - 1] != '\n') {
+      ++pos;
+      continue;
+    }
+    size_t end = err->find('\n', pos);
+    size_t stop = end == std::string::npos ? err->size() : end + 1;
+    found.push_back(err->substr(pos + sizeof(kMarker) - 1,
+                                (end == std::string::npos ? err->size() : end) - pos -
+                                    (sizeof(kMarker) - 1)));
+    err->erase(pos, stop - pos);
+  }
+  return found;
+}
+
+// A POSIX sh function: `gone P` succeeds when process group P has no live
+// (non-zombie) member. Zombies count as gone: a reparented service's zombie
+// lingers when the host's init does not reap.
+constexpr char kGoneFn[] =
+    "gone() {\n"
+    "  kill -0 -- \"-$1\" 2>/dev/null || return 0\n"
+    "  g=$1\n"
+    "  for f in /proc/[0-9]*/stat; do\n"
+    "    read -r s <\"$f\" 2>/dev/null || continue\n"
+    "    s=${s##*\")\"}\n"
+    "    set -f; set -- $s; set +f\n"
+    "    if [ \"$3\" = \"$g\" ]; then case $1 in Z|X) ;; *) return 1 ;; esac; fi\n"
+    "  done\n"
+    "  return 0\n"
+    "}\n";
+
+// Kills process group `pgid`: TERM, up to `grace`, KILL, up to 5 s more.
+// Prints "gone", "term", "kill" or "alive".
+std::string KillGroupScript(int pgid, milliseconds grace) {
+  long ticks = std::max<long>(1, static_cast<long>(grace.count() / 50));
+  std::string p = std::to_string(pgid);
+  return std::string(kGoneFn) + "P=" + p + "\n" +
+         "gone $P && { echo gone; exit 0; }\n"
+         "kill -TERM -- -$P 2>/dev/null\n"
+         "i=0; while [ $i -lt " + std::to_string(ticks) + " ]; do gone $P && { echo term; exit 0; }; "
+         "sleep 0.05; i=$((i+1)); done\n"
+         "kill -KILL -- -$P 2>/dev/null\n"
+         "i=0; while [ $i -lt 100 ]; do gone $P && { echo kill; exit 0; }; sleep 0.05; "
+         "i=$((i+1)); done\n"
+         "echo alive; exit 1\n";
+}
+
+// The kernel ends the connection (reads then fail with "Connection timed
+// out") when the peer acknowledges nothing for `limit`: TCP_USER_TIMEOUT
+// bounds unacknowledged data, keepalive probes (idle limit/3, every limit/6)
+// make an idle connection carry some. A peer whose sshd is stopped still
+// acknowledges (the kernel does), so this covers dead links and hosts only.
+Result<void> SetDeadLinkTimeout(ssh_session ss, milliseconds limit) {
+  if (limit.count() <= 0) return Ok();
+  int fd = ssh_get_fd(ss);
+  if (fd < 0) return Error{"dead-link timeout: no socket"};
+  int on = 1;
+  int idle = std::max<int>(1, static_cast<int>(limit.count() / 3000));
+  int intvl = std::max<int>(1, static_cast<int>(limit.count() / 6000));
+  int cnt = 3;
+  unsigned int user_timeout = static_cast<unsigned int>(limit.count());
+  if (::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
+      ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof user_timeout) != 0)
+    return Error{"dead-link timeout: setsockopt: " + ErrnoText(errno)};
+  return Ok();
+}
+
+std::string RandomSuffix() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+std::string Dirname(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return "";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+std::string Basename(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string HomeDir() {
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return h;
+  if (passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_dir != nullptr) return pw->pw_dir;
+  return "/";
+}
+std::string LocalUser() {
+  if (passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_name != nullptr) return pw->pw_name;
+  if (const char* u = std::getenv("USER"); u != nullptr) return u;
+  return "root";
+}
+
+Result<std::string> ReadLocalFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Error{"cannot read " + path + ": " + ErrnoText(errno)};
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+Result<SshTarget> LoadSshTarget(const std::string& destination, const std::string& ssh_opts,
+                                const std::string& config_path) {
+  const std::string home = HomeDir();
+  auto opts = ParseSshOpts(ssh_opts);
+  if (!opts.ok()) return opts.error();
+  SshConfig config;
+  std::string path = config_path.empty() ? home + "/.ssh/config" : config_path;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 || !config_path.empty()) {
+    auto text = ReadLocalFile(path);
+    if (!text.ok()) return Error{"ssh config: " + text.error().message};
+    SshIncludeReader reader =
+        [](const std::string& pattern)
+        -> Result<std::vector<std::pair<std::string, std::string>>> {
+      std::vector<std::pair<std::string, std::string>> files;
+      glob_t g{};
+      int rc = ::glob(pattern.c_str(), 0, nullptr, &g);
+      if (rc == 0) {
+        for (size_t i = 0; i < g.gl_pathc; ++i) {
+          auto body = ReadLocalFile(g.gl_pathv[i]);
+          if (!body.ok()) {
+            ::globfree(&g);
+            return body.error();
+          }
+          files.emplace_back(g.gl_pathv[i], *body);
+        }
+      }
+      ::globfree(&g);
+      return files;
+    };
+    auto parsed = ParseSshConfig(*text, path, home, reader);
+    if (!parsed.ok()) return Error{"ssh config: " + parsed.error().message};
+    config = std::move(*parsed);
+  }
+  return ResolveSshTarget(destination, *opts, config, home, LocalUser());
+}
+
+SshHost::SshHost(SshTarget target, SshConnectOptions options)
+    : target_(std::move(target)), options_(options) {}
+
+SshHost::~SshHost() = default;
+
+Result<std::unique_ptr<SshHost>> SshHost::Connect(const SshTarget& target,
+                                                  const SshConnectOptions& options) {
+  std::unique_ptr<SshHost> h(new SshHost(target, options));
+  std::lock_guard<std::mutex> lock(h->mu_);
+  if (auto r = h->ConnectLocked(); !r.ok()) return r.error();
+  return h;
+}
+
+bool SshHost::connected() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return s_ != nullptr && ssh_is_connected(s_->ssh);
+}
+
+void SshHost::Disconnect() {
+  std::lock_guard<std::mutex> lock(mu_);
+  s_.reset();
+}
+
+Result<void> SshHost::Reconnect() {
+  std::lock_guard<std::mutex> lock(mu_);
+  s_.reset();
+  return ConnectLocked();
+}
+
+Result<void> SshHost::ConnectLocked() {
+  const std::string who = name() + ": ";
+  const std::string where = DescribeSshTarget(target_);
+  auto s = std::make_unique<Session>();
+  s->ssh = ssh_new();
+  if (s->ssh == nullptr) return Error{who + "ssh_new failed (out of memory)"};
+  ssh_session ss = s->ssh;
+  milliseconds connect_timeout = target_.connect_timeout_s > 0
+                                     ? milliseconds(target_.connect_timeout_s * 1000L)
+                                     : options_.connect_timeout;
+  bool no_config = false;
+  int port = target_.port;
+  int verbosity = SSH_LOG_NOLOG;
+  ssh_options_set(ss, SSH_OPTIONS_PROCESS_CONFIG, &no_config);
+  ssh_options_set(ss, SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
+  if (ssh_options_set(ss, SSH_OPTIONS_HOST, target_.host.c_str()) != SSH_OK)
+    return Error{who + "bad host '" + target_.host + "': " + ssh_get_error(ss)};
+  ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
+  if (!target_.user.empty()) ssh_options_set(ss, SSH_OPTIONS_USER, target_.user.c_str());
+  ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, target_.known_hosts_file.c_str());
+  if (!target_.global_known_hosts_file.empty())
+    ssh_options_set(ss, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, target_.global_known_hosts_file.c_str());
+  int nodelay = 1;
+  ssh_options_set(ss, SSH_OPTIONS_NODELAY, &nodelay);
+  SetSessionTimeout(ss, connect_timeout);
+
+  if (ssh_connect(ss) != SSH_OK) {
+    return Error{who + "cannot connect to " + where + " (connect timeout " +
+                 std::to_string(connect_timeout.count()) + " ms): " + ssh_get_error(ss)};
+  }
+
+  // Host key.
+  enum ssh_known_hosts_e known = ssh_session_is_known_server(ss);
+  if (auto m = CheckKnownHostsMarkers(who, where, target_, ss, known); !m.ok()) return m.error();
+  const std::string kh = target_.known_hosts_file;
+  const std::string mode = HostKeyCheckingName(target_.host_key_checking);
+  switch (known) {
+    case SSH_KNOWN_HOSTS_OK:
+      break;
+    case SSH_KNOWN_HOSTS_CHANGED:
+    case SSH_KNOWN_HOSTS_OTHER:
+      if (target_.host_key_checking != HostKeyChecking::kNo)
+        return Error{who + "host key of " + where + " has CHANGED (server offers " +
+                     ServerKeyDescription(ss) + "; " + kh +
+                     " records a different key for it): refused (StrictHostKeyChecking " +
+                     mode + "). If the change is expected, remove the old entry: ssh-keygen -f " +
+                     kh + " -R " + (target_.port == 22 ? target_.host
+                                                       : "'[" + target_.host + "]:" +
+                                                             std::to_string(target_.port) + "'")};
+      break;
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+      if (target_.host_key_checking == HostKeyChecking::kYes)
+        return Error{who + "host key of " + where + " is not known (server offers " +
+                     ServerKeyDescription(ss) + "; not in " + kh +
+                     "): refused (StrictHostKeyChecking yes). Verify the fingerprint and add "
+                     "the key to the known_hosts file, or use -o StrictHostKeyChecking=accept-new"};
+      if (target_.host_key_checking == HostKeyChecking::kAcceptNew &&
+          ssh_session_update_known_hosts(ss) != SSH_OK)
+        return Error{who + "cannot record the host key of " + where + " in " + kh + ": " +
+                     ssh_get_error(ss)};
+      break;
+    case SSH_KNOWN_HOSTS_ERROR:
+    default:
+      if (target_.host_key_checking != HostKeyChecking::kNo)
+        return Error{who + "cannot check the host key of " + where + " against " + kh + ": " +
+                     ssh_get_error(ss)};
+      break;
+  }
+
+  // Authentication: publickey through the agent, then identity files.
+  std::vector<std::string> tried;
+  int rc = ssh_userauth_none(ss, nullptr);
+  if (rc == SSH_AUTH_ERROR)
+    return Error{who + "authentication with " + where + " failed: " + ssh_get_error(ss)};
+  if (rc != SSH_AUTH_SUCCESS) {
+    int methods = ssh_userauth_list(ss, nullptr);
+    if ((methods & SSH_AUTH_METHOD_PUBLICKEY) == 0)
+      return Error{who + where + " does not offer publickey authentication (the only method "
+                   "the suite uses)"};
+    bool done = false;
+    const char* agent = std::getenv("SSH_AUTH_SOCK");
+    if (!target_.identities_only && agent != nullptr && *agent != '\0') {
+      rc = ssh_userauth_agent(ss, nullptr);
+      if (rc == SSH_AUTH_SUCCESS) done = true;
+      else tried.push_back(std::string("ssh-agent (") + agent + ")");
+      if (rc == SSH_AUTH_ERROR && !ssh_is_connected(ss))
+        return Error{who + "connection to " + where + " lost during authentication: " +
+                     ssh_get_error(ss)};
+    }
+    for (const auto& file : target_.identity_files) {
+      if (done) break;
+      struct stat st;
+      if (::stat(file.c_str(), &st) != 0) {
+        tried.push_back(file + " (missing)");
+        continue;
+      }
+      ssh_key key = nullptr;
+      if (ssh_pki_import_privkey_file(file.c_str(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
+        tried.push_back(file + " (cannot load: encrypted or not a private key)");
+        continue;
+      }
+      rc = ssh_userauth_publickey(ss, nullptr, key);
+      ssh_key_free(key);
+      if (rc == SSH_AUTH_SUCCESS) {
+        done = true;
+      } else if (rc == SSH_AUTH_ERROR) {
+        return Error{who + "authentication with " + where + " failed using " + file + ": " +
+                     ssh_get_error(ss)};
+      } else {
+        tried.push_back(file + " (refused)");
+      }
+    }
+    if (!done) {
+      std::string list;
+      for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
+      return Error{who + "publickey authentication refused by " + where + "; tried: " +
+                   (list.empty() ? "nothing (no agent, no identity file)" : list)};
+    }
+  }
+  SetSessionTimeout(ss, options_.io_timeout);
+  if (auto d = SetDeadLinkTimeout(ss, options_.dead_link_timeout); !d.ok())
+    return Error{who + d.error().message};
+  s_ = std::move(s);
+  return Ok();
+}
+
+Result<ExecResult> SshHost::run(const Command& cmd) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return RunLocked(cmd);
+}
+
+Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
+  auto pro = Prologue(name(), cmd);
+  if (!pro.ok()) return pro.error();
+  // The watchdog: fd 3 keeps the channel's stdin (a background list would
+  // get /dev/null otherwise); its EOF (channel closed) ends the group.
+  std::string script = "printf '\\001fvbench-pgid %s\\n' \"$$\" >&2\n"
+                       "exec 3<&0\n"
+                       "{ cat >/dev/null; kill -TERM -- \"-$$\"; } <&3 >/dev/null 2>&1 &\n"
+                       "exec 3<&-\n" +
+                       *pro + "exec " + ShellJoin(cmd.argv) + " </dev/null";
+  auto r = RunScriptLocked(script, cmd.timeout, /*keep_stdin_open=*/true);
+  if (!r.ok()) return Error{r.error().message + " (running '" + cmd.argv[0] + "')"};
+  return r;
+}
+
+// Runs `script` through the login shell on one exec channel (see the header).
+Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseconds timeout,
+                                            bool keep_stdin_open, const ChunkSource* stdin_source) {
+  const std::string who = name() + ": ";
+  if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
+  ssh_session ss = s_->ssh;
+  // Declared before the guard: the guard (destroyed first) unhooks them.
+  ChannelState st;
+  ssh_channel_callbacks_struct cb{};
+  cb.userdata = &st;
+  cb.channel_data_function = OnData;
+  cb.channel_exit_status_function = OnExitStatus;
+  cb.channel_exit_signal_function = OnExitSignal;
+  ssh_callbacks_init(&cb);
+  ChannelGuard g;
+  g.ch = ssh_channel_new(ss);
+  if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
+  // Opening the channel and the exec request wait for the server's answer:
+  // bounded by the command's own timeout when that is shorter than the I/O
+  // timeout (a stopped sshd answers nothing while its kernel keeps the TCP
+  // connection alive).
+  const milliseconds open_bound =
+      timeout.count() > 0 ? std::min(timeout, options_.io_timeout) : options_.io_timeout;
+  SetSessionTimeout(ss, open_bound);
+  auto no_answer = [&](const char* step, int rc) -> Error {
+    std::string detail = ssh_get_error(ss);
+    if (rc == SSH_AGAIN || detail.empty())
+      detail = "no answer from the ssh server within " + std::to_string(open_bound.count()) +
+               " ms (sshd stopped or overloaded?)" + (detail.empty() ? "" : "; " + detail);
+    SetSessionTimeout(ss, options_.io_timeout);
+    return Error{who + step + ": " + detail};
+  };
+  if (int rc = ssh_channel_open_session(g.ch); rc != SSH_OK)
+    return no_answer("cannot open a session channel", rc);
+  if (ssh_add_channel_callbacks(g.ch, &cb) != SSH_OK)
+    return no_answer("cannot set channel callbacks", SSH_ERROR);
+  g.cb = &cb;
+  if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK)
+    return no_answer("exec request refused", rc);
+  SetSessionTimeout(ss, options_.io_timeout);
+  if (stdin_source != nullptr) {
+    std::vector<char> buf(kWriteChunk);
+    while (true) {
+      auto n = (*stdin_source)(buf.data(), buf.size());
+      if (!n.ok()) return Error{who + n.error().message};
+      if (*n == 0) break;
+      if (ssh_channel_write(g.ch, buf.data(), static_cast<uint32_t>(*n)) != static_cast<int>(*n))
+        return Error{who + "writing to the remote command's stdin: " + ssh_get_error(ss)};
+    }
+    ssh_channel_send_eof(g.ch);
+  } else if (!keep_stdin_open) {
+    ssh_channel_send_eof(g.ch);  // stdin: empty
+  }
+
+  const bool limited = timeout.count() > 0;
+  const auto deadline = Clock::now() + timeout;
+  auto slice = [&]() -> int {
+    if (!limited) return static_cast<int>(kPollSlice.count());
+    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    return static_cast<int>(std::clamp<milliseconds>(left, milliseconds(0), kPollSlice).count());
+  };
+  auto expired = [&]() { return limited && Clock::now() >= deadline; };
+  auto lost = [&]() -> Error {
+    return Error{who + "connection lost while the command ran: " + ssh_get_error(ss)};
+  };
+
+  ExecResult res;
+  bool timed_out = false;
+  // 1. Output until the channel's EOF.
+  while (!ssh_channel_is_eof(g.ch) && !ssh_channel_is_closed(g.ch)) {
+    if (expired()) {
+      timed_out = true;
+      break;
+    }
+    if (ssh_channel_poll_timeout(g.ch, slice(), 0) == SSH_ERROR) {
+      if (ssh_channel_is_closed(g.ch)) break;
+      return lost();
+    }
+  }
+  // 2. The exit status (or signal), which ssh servers send around EOF.
+  auto wait_status = [&](bool bounded_by_deadline, Clock::time_point until) -> Result<void> {
+    while (!st.have_status && st.signal.empty() && !ssh_channel_is_closed(g.ch)) {
+      auto now = Clock::now();
+      if (now >= until || (bounded_by_deadline && expired())) return Ok();
+      milliseconds step = kPollSlice;
+      if (until != Clock::time_point::max())
+        step = std::clamp<milliseconds>(std::chrono::duration_cast<milliseconds>(until - now),
+                                        milliseconds(1), kPollSlice);
+      SetSessionTimeout(ss, step);
+      ssh_channel_get_exit_status(g.ch);
+      SetSessionTimeout(ss, options_.io_timeout);
+      if (!ssh_is_connected(ss)) return lost();
+    }
+    return Ok();
+  };
+  if (!timed_out) {
+    auto until = limited ? deadline : Clock::time_point::max();
+    if (auto w = wait_status(true, until); !w.ok()) return w.error();
+    if (!st.have_status && st.signal.empty() && !ssh_channel_is_closed(g.ch)) timed_out = true;
+  }
+  if (timed_out) {
+    // 3. Timeout: kill the remote process group, then collect what it reports.
+    res.timed_out = true;
+    std::string err_copy = st.err;
+    int pgid = 0;
+    for (const auto& m : TakeMarkers(&err_copy))
+      if (m.rfind("pgid ", 0) == 0) pgid = std::atoi(m.c_str() + 5);
+    if (pgid > 1) {
+      // 15 s: the kill script needs at most 2 s + 5 s; also bounds its channel's opening.
+      auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
+      if (!k.ok()) return Error{k.error().message + " (killing process group " +
+                                std::to_string(pgid) + " after the timeout)"};
+      if (k->out.find("alive") != std::string::npos)
+        st.err += "\n[fvbench: process group " + std::to_string(pgid) +
+                  " still alive after SIGKILL]\n";
+    } else {
+      st.err += "\n[fvbench: timed out before the remote shell reported its process group]\n";
+    }
+    // Drain: the killed command's last output and status.
+    const auto until = Clock::now() + kKillDrain;
+    while (!ssh_channel_is_eof(g.ch) && !ssh_channel_is_closed(g.ch) && Clock::now() < until) {
+      if (ssh_channel_poll_timeout(g.ch, static_cast<int>(kPollSlice.count()), 0) == SSH_ERROR)
+        break;
+    }
+    if (auto w = wait_status(false, until); !w.ok()) return w.error();
+  }
+
+  for (const auto& m : TakeMarkers(&st.err)) {
+    if (m == "notfound") return Error{who + "command not found in the remote PATH"};
+    if (m == "nocwd") return Error{who + "working directory does not exist or is not accessible"};
+  }
+  res.out = std::move(st.out);
+  res.err = std::move(st.err);
+  if (st.have_status) {
+    res.exit_code = st.status;
+  } else if (!st.signal.empty()) {
+    res.exit_code = -1;
+    res.term_signal = SignalNumber(st.signal);
+    if (res.term_signal == 0) {
+      res.term_signal = -1;
+      res.err += "\n[fvbench: killed by signal " + st.signal + "]\n";
+    }
+  } else if (!res.timed_out) {
+    if (!ssh_is_connected(ss)) return lost();  // e.g. the dead-link timeout fired
+    return Error{who + "the channel closed without an exit status or signal (the command's "
+                 "outcome is unknown)"};
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------- SFTP ---
+
+namespace {
+
+// sftp session of `s`, created on first use.
+Result<sftp_session> OpenSftp(const std::string& who, ssh_session ss, sftp_session* slot) {
+  if (*slot != nullptr) return *slot;
+  sftp_session sftp = sftp_new(ss);
+  if (sftp == nullptr) return Error{who + "cannot start SFTP: " + ssh_get_error(ss)};
+  if (sftp_init(sftp) != SSH_OK) {
+    std::string e = SftpError(ss, sftp);
+    sftp_free(sftp);
+    return Error{who + "cannot start SFTP (is the sftp subsystem enabled?): " + e};
+  }
+  *slot = sftp;
+  return sftp;
+}
+
+// mkdir -p of `dir` over SFTP.
+Result<void> MakeDirs(const std::string& who, ssh_session ss, sftp_session sftp,
+                      const std::string& dir, const std::string& for_path) {
+  if (dir.empty() || dir == "/" || dir == ".") return Ok();
+  {
+    AttrGuard a{sftp_stat(sftp, dir.c_str())};
+    if (a.a != nullptr) {
+      if (a.a->type == SSH_FILEXFER_TYPE_DIRECTORY) return Ok();
+      return Error{who + "cannot create " + for_path + ": " + dir + " is not a directory"};
+    }
+  }
+  if (auto r = MakeDirs(who, ss, sftp, Dirname(dir), for_path); !r.ok()) return r;
+  if (sftp_mkdir(sftp, dir.c_str(), 0755) != 0) {
+    std::string e = SftpError(ss, sftp);
+    AttrGuard a{sftp_stat(sftp, dir.c_str())};  // created meanwhile?
+    if (a.a == nullptr || a.a->type != SSH_FILEXFER_TYPE_DIRECTORY)
+      return Error{who + "cannot create directory " + dir + " for " + for_path + ": " + e};
+  }
+  return Ok();
+}
+
+// Reads a regular remote file with pipelined READ requests. `sink` receives
+// each piece at its offset. Returns the size read. A file that ends before
+// its stat size is an Error (truncated); one that grew is read to its end.
+Result<uint64_t> ReadRemote(const std::string& who, ssh_session ss, sftp_session sftp,
+                            const std::string& path, uint64_t* mode_out,
+                            const std::function<Result<void>(uint64_t, const char*, size_t)>& sink) {
+  AttrGuard a{sftp_stat(sftp, path.c_str())};
+  if (a.a == nullptr) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
+  if (a.a->type != SSH_FILEXFER_TYPE_REGULAR)
+    return Error{who + "cannot read " + path + ": not a regular file"};
+  const uint64_t size = a.a->size;
+  if (mode_out != nullptr) *mode_out = a.a->permissions & 07777;
+  SftpFileGuard f{sftp_open(sftp, path.c_str(), O_RDONLY, 0)};
+  if (f.f == nullptr) return Error{who + "cannot open " + path + ": " + SftpError(ss, sftp)};
+
+  struct Req {
+    uint32_t id;
+    uint64_t off;
+    uint32_t len;
+  };
+  std::deque<Req> inflight;
+  std::vector<char> buf(kReadChunk);
+  uint64_t next = 0;
+  auto issue = [&](uint64_t off, uint32_t len) -> Result<void> {
+    if (sftp_seek64(f.f, off) != 0)
+      return Error{who + "cannot read " + path + ": seek: " + SftpError(ss, sftp)};
+    int id = sftp_async_read_begin(f.f, len);
+    if (id < 0) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
+    inflight.push_back({static_cast<uint32_t>(id), off, len});
+    return Ok();
+  };
+  // Drains the responses still owed (keeps the SFTP session in step) on error.
+  auto fail = [&](Error e) -> Error {
+    while (!inflight.empty()) {
+      Req r = inflight.front();
+      inflight.pop_front();
+      if (sftp_async_read(f.f, buf.data(), r.len, r.id) < 0) break;
+    }
+    return e;
+  };
+  while (true) {
+    while (inflight.size() < kReadDepth && next < size) {
+      uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kReadChunk, size - next));
+      if (auto r = issue(next, len); !r.ok()) return fail(r.error());
+      next += len;
+    }
+    if (inflight.empty()) break;
+    Req r = inflight.front();
+    inflight.pop_front();
+    int n = sftp_async_read(f.f, buf.data(), r.len, r.id);
+    if (n < 0) return fail(Error{who + "cannot read " + path + " at offset " +
+                                std::to_string(r.off) + ": " + SftpError(ss, sftp)});
+    if (n == 0)
+      return fail(Error{who + "truncated read of " + path + ": end of file at byte " +
+                        std::to_string(r.off) + " of " + std::to_string(size) +
+                        " (the file shrank while being read?)"});
+    if (auto s = sink(r.off, buf.data(), static_cast<size_t>(n)); !s.ok()) return fail(s.error());
+    if (static_cast<uint32_t>(n) < r.len) {  // short read: not EOF; ask for the rest
+      if (auto q = issue(r.off + static_cast<uint32_t>(n), r.len - static_cast<uint32_t>(n)); !q.ok())
+        return fail(q.error());
+    }
+  }
+  // Confirm the end: read on from `size` until EOF (a file that grew is read whole).
+  uint64_t total = size;
+  if (sftp_seek64(f.f, total) != 0)
+    return Error{who + "cannot read " + path + ": seek: " + SftpError(ss, sftp)};
+  while (true) {
+    ssize_t n = sftp_read(f.f, buf.data(), buf.size());
+    if (n < 0) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
+    if (n == 0) break;
+    if (auto s = sink(total, buf.data(), static_cast<size_t>(n)); !s.ok()) return s.error();
+    total += static_cast<uint64_t>(n);
+  }
+  return total;
+}
+
+}  // namespace
+
+namespace {
+
+// Writes a remote file: temp name beside it, chmod, size check, rename.
+// `next(buf, cap)` fills up to cap bytes and returns the count (0 = done).
+Result<void> WriteRemote(const std::string& who, ssh_session ss, sftp_session sftp,
+                         const std::string& path, int mode,
+                         const std::function<Result<size_t>(char*, size_t)>& next,
+                         const std::function<Result<ExecResult>(const std::string&)>& sh) {
+  if (path.empty() || path.back() == '/') return Error{who + "cannot write '" + path + "': not a file path"};
+  if (auto r = MakeDirs(who, ss, sftp, Dirname(path), path); !r.ok()) return r;
+  std::string dir = Dirname(path);
+  std::string tmp = (dir.empty() ? "" : (dir == "/" ? "/" : dir + "/")) + "." + Basename(path) +
+                    ".tmp." + RandomSuffix();
+  uint64_t written = 0;
+  {
+    SftpFileGuard f{sftp_open(sftp, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL,
+                              static_cast<mode_t>(mode & 07777) | 0600)};
+    if (f.f == nullptr)
+      return Error{who + "cannot write " + path + ": " + SftpError(ss, sftp)};
+    auto abandon = [&](const std::string& why) -> Error {
+      sftp_close(f.f);
+      f.f = nullptr;
+      sftp_unlink(sftp, tmp.c_str());
+      return Error{who + "cannot write " + path + ": " + why};
+    };
+    std::vector<char> buf(kWriteChunk);
+    while (true) {
+      auto n = next(buf.data(), buf.size());
+      if (!n.ok()) return abandon(n.error().message);
+      if (*n == 0) break;
+      ssize_t w = sftp_write(f.f, buf.data(), *n);
+      if (w < 0 || static_cast<size_t>(w) != *n)
+        return abandon("write at byte " + std::to_string(written) + ": " + SftpError(ss, sftp));
+      written += *n;
+    }
+    int rc = sftp_close(f.f);
+    f.f = nullptr;
+    if (rc != 0) {
+      std::string e = SftpError(ss, sftp);
+      sftp_unlink(sftp, tmp.c_str());
+      return Error{who + "cannot write " + path + ": close: " + e};
+    }
+  }
+  auto drop = [&](const std::string& why) -> Error {
+    sftp_unlink(sftp, tmp.c_str());
+    return Error{who + "cannot write " + path + ": " + why};
+  };
+  if (sftp_chmod(sftp, tmp.c_str(), static_cast<mode_t>(mode & 07777)) != 0)
+    return drop("chmod: " + SftpError(ss, sftp));
+  {
+    AttrGuard a{sftp_stat(sftp, tmp.c_str())};
+    if (a.a == nullptr) return drop("stat of the temp file: " + SftpError(ss, sftp));
+    if (a.a->size != written)
+      return drop("wrote " + std::to_string(written) + " bytes but the file holds " +
+                  std::to_string(a.a->size));
+  }
+  if (sftp_rename(sftp, tmp.c_str(), path.c_str()) == 0) return Ok();
+  // SFTP v3 rename does not replace an existing file; rename(2) through mv does.
+  std::string rename_err = SftpError(ss, sftp);
+  auto mv = sh("mv -f -- " + ShellQuote(tmp) + " " + ShellQuote(path));
+  if (!mv.ok()) return drop("rename: " + rename_err + "; " + mv.error().message);
+  if (!mv->success())
+    return drop("rename: " + rename_err + "; mv: " + mv->err);
+  return Ok();
+}
+
+}  // namespace
+
+bool SshHost::SftpMissingLocked() {
+  if (s_->no_sftp) return true;
+  if (s_->sftp != nullptr) return false;
+  auto sftp = OpenSftp(name() + ": ", s_->ssh, &s_->sftp);
+  s_->no_sftp = !sftp.ok();
+  return s_->no_sftp;
+}
+
+Result<void> SshHost::WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next) {
+  const std::string who = name() + ": ";
+  if (path.empty() || path.back() == '/') return Error{who + "cannot write '" + path + "': not a file path"};
+  const std::string script = fmt::format(
+      "set -e; p={}; d=$(dirname -- \"$p\"); mkdir -p -- \"$d\"; t=$(mktemp \"$d/.fvbench.XXXXXX\"); "
+      "trap 'rm -f -- \"$t\"' EXIT; cat > \"$t\"; chmod {:o} \"$t\"; mv -f -- \"$t\" \"$p\"; trap - EXIT",
+      ShellQuote(path), mode & 07777);
+  auto r = RunScriptLocked(script, std::chrono::minutes(5), false, &next);
+  if (!r.ok()) return Error{r.error().message + " (writing " + path + " by exec: the server has no sftp)"};
+  if (!r->success())
+    return Error{who + "cannot write " + path + " (by exec: the server has no sftp): exit " +
+                 std::to_string(r->exit_code) + ": " + r->err};
+  return Ok();
+}
+
+Result<std::string> SshHost::ReadByExecLocked(const std::string& path) {
+  const std::string who = name() + ": ";
+  const std::string script =
+      fmt::format("p={}; [ -f \"$p\" ] || {{ echo \"not a regular file or missing\" >&2; exit 1; }}; exec cat -- \"$p\"",
+                  ShellQuote(path));
+  auto r = RunScriptLocked(script, std::chrono::minutes(5));
+  if (!r.ok()) return Error{r.error().message + " (reading " + path + " by exec: the server has no sftp)"};
+  if (!r->success())
+    return Error{who + "cannot read " + path + " (by exec: the server has no sftp): " + r->err};
+  return std::move(r->out);
+}
+
+Result<void> SshHost::write_file(const std::string& path, const std::string& content, int mode) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  if (s_ == nullptr) return Error{who + "not connected (writing " + path + ")"};
+  size_t pos = 0;
+  const ChunkSource next = [&](char* buf, size_t cap) -> Result<size_t> {
+    size_t n = std::min(cap, content.size() - pos);
+    std::memcpy(buf, content.data() + pos, n);
+    pos += n;
+    return n;
+  };
+  if (SftpMissingLocked()) return WriteByExecLocked(path, mode, next);
+  auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
+  if (!sftp.ok()) return sftp.error();
+  return WriteRemote(
+      who, s_->ssh, *sftp, path, mode, next,
+      [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+}
+
+Result<void> SshHost::put(const std::string& local_path, const std::string& remote_path, int mode) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  if (s_ == nullptr) return Error{who + "not connected (putting " + remote_path + ")"};
+  int fd = ::open(local_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{who + "cannot put " + local_path + ": " + ErrnoText(errno)};
+  struct FdGuard {
+    int fd;
+    ~FdGuard() { ::close(fd); }
+  } guard{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return Error{who + "cannot put " + local_path + ": not a regular file"};
+  if (mode < 0) mode = static_cast<int>(st.st_mode & 07777);
+  uint64_t sent = 0;
+  const ChunkSource next = [&](char* buf, size_t cap) -> Result<size_t> {
+    while (true) {
+      ssize_t n = ::read(fd, buf, cap);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Error{"read " + local_path + ": " + ErrnoText(errno)};
+      sent += static_cast<uint64_t>(n);
+      return static_cast<size_t>(n);
+    }
+  };
+  Result<void> r = Ok();
+  if (SftpMissingLocked()) {
+    r = WriteByExecLocked(remote_path, mode, next);
+  } else {
+    auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
+    if (!sftp.ok()) return sftp.error();
+    r = WriteRemote(who, s_->ssh, *sftp, remote_path, mode, next,
+                    [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+  }
+  if (!r.ok()) return r;
+  if (sent != static_cast<uint64_t>(st.st_size))
+    return Error{who + "put " + local_path + " -> " + remote_path + ": sent " +
+                 std::to_string(sent) + " bytes, the local file has " +
+                 std::to_string(st.st_size) + " (it changed while being sent)"};
+  return Ok();
+}
+
+Result<std::string> SshHost::read_file(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
+  if (SftpMissingLocked()) return ReadByExecLocked(path);
+  auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
+  if (!sftp.ok()) return sftp.error();
+  std::string out;
+  auto n = ReadRemote(who, s_->ssh, *sftp, path, nullptr,
+                      [&](uint64_t off, const char* data, size_t len) -> Result<void> {
+                        if (out.size() < off + len) out.resize(off + len);
+                        std::memcpy(out.data() + off, data, len);
+                        return Ok();
+                      });
+  if (!n.ok()) return n.error();
+  out.resize(*n);
+  return out;
+}
+
+Result<void> SshHost::fetch(const std::string& remote_path, const std::string& local_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  if (s_ == nullptr) return Error{who + "not connected (fetching " + remote_path + ")"};
+  if (SftpMissingLocked()) {
+    auto text = ReadByExecLocked(remote_path);
+    if (!text.ok()) return text.error();
+    std::error_code ec;
+    std::filesystem::path lp(local_path);
+    if (lp.has_parent_path()) std::filesystem::create_directories(lp.parent_path(), ec);
+    if (auto w = detail::WriteTextFile(local_path, *text); !w.ok())
+      return Error{who + "fetch " + remote_path + ": " + w.error().message};
+    return Ok();
+  }
+  auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
+  if (!sftp.ok()) return sftp.error();
+  std::filesystem::path lp(local_path);
+  std::error_code ec;
+  if (lp.has_parent_path()) std::filesystem::create_directories(lp.parent_path(), ec);
+  if (ec) return Error{who + "fetch " + remote_path + ": cannot create " +
+                       lp.parent_path().string() + ": " + ec.message()};
+  std::string tmpl = (lp.has_parent_path() ? lp.parent_path().string() + "/" : std::string()) +
+                     "." + lp.filename().string() + ".tmp.XXXXXX";
+  int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) return Error{who + "fetch " + remote_path + ": cannot write " + local_path + ": " +
+                           ErrnoText(errno)};
+  bool keep = false;
+  struct TmpGuard {
+    int fd;
+    const std::string& path;
+    bool& keep;
+    ~TmpGuard() {
+      if (fd >= 0) ::close(fd);
+      if (!keep) ::unlink(path.c_str());
+    }
+  } guard{fd, tmpl, keep};
+  uint64_t mode = 0644;
+  auto n = ReadRemote(who, s_->ssh, *sftp, remote_path, &mode,
+                      [&](uint64_t off, const char* data, size_t len) -> Result<void> {
+                        while (len > 0) {
+                          ssize_t w = ::pwrite(fd, data, len, static_cast<off_t>(off));
+                          if (w < 0 && errno == EINTR) continue;
+                          if (w < 0) return Error{"write " + local_path + ": " + ErrnoText(errno)};
+                          data += w;
+                          len -= static_cast<size_t>(w);
+                          off += static_cast<uint64_t>(w);
+                        }
+                        return Ok();
+                      });
+  if (!n.ok()) return n.error();
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) != *n)
+    return Error{who + "fetch " + remote_path + ": local copy " + local_path + " has the wrong size"};
+  if (::fchmod(fd, static_cast<mode_t>(mode)) != 0 || ::close(fd) != 0) {
+    guard.fd = -1;
+    return Error{who + "fetch " + remote_path + ": cannot finish " + local_path + ": " +
+                 ErrnoText(errno)};
+  }
+  guard.fd = -1;
+  if (::rename(tmpl.c_str(), local_path.c_str()) != 0)
+    return Error{who + "fetch " + remote_path + ": cannot rename onto " + local_path + ": " +
+                 ErrnoText(errno)};
+  keep = true;
+  return Ok();
+}
+
+// ------------------------------------------------------------ services ---
+
+Result<ServiceHandle> SshHost::start_service(const std::string& svc_name, const Command& cmd,
+                                             const std::string& stdout_path,
+                                             const std::string& stderr_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  auto pro = Prologue(name(), cmd);
+  if (!pro.ok()) return Error{pro.error().message + " (service '" + svc_name + "')"};
+  std::string out = stdout_path.empty() ? "/dev/null" : stdout_path;
+  std::string err = stderr_path.empty() ? "/dev/null" : stderr_path;
+  std::string dirs;
+  for (const auto& p : {out, err})
+    if (!Dirname(p).empty()) dirs += " " + ShellQuote(Dirname(p));
+  std::string script;
+  if (!dirs.empty()) script += "mkdir -p --" + dirs + " || exit 1\n";
+  script += "printf '' >>" + ShellQuote(out) + " && printf '' >>" + ShellQuote(err) +
+            " || exit 1\n";
+  script += *pro;
+  // In a non-interactive shell a background job is not a group leader, so
+  // setsid(1) calls setsid() without forking: $! is the service's pid, pgid, sid.
+  script += "setsid -- " + ShellJoin(cmd.argv) + " </dev/null >>" + ShellQuote(out) + " 2>>" +
+            ShellQuote(err) + " &\n";
+  script += "p=$!\n"
+            "i=0; while ! kill -0 -- \"-$p\" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.01; "
+            "i=$((i+1)); done\n"
+            "echo \"$p\"\n";
+  auto r = RunScriptLocked(script, std::chrono::seconds(30));
+  if (!r.ok()) return Error{r.error().message + " (starting service '" + svc_name + "')"};
+  if (!r->success())
+    return Error{who + "cannot start service '" + svc_name + "' (exit " +
+                 std::to_string(r->exit_code) + "): " + r->err};
+  std::string o = r->out;
+  while (!o.empty() && (o.back() == '\n' || o.back() == ' ')) o.pop_back();
+  if (auto nl = o.rfind('\n'); nl != std::string::npos) o = o.substr(nl + 1);
+  int pid = std::atoi(o.c_str());
+  if (pid <= 1 || o.find_first_not_of("0123456789") != std::string::npos)
+    return Error{who + "service '" + svc_name + "': no pid from the start script (stdout '" +
+                 r->out + "', stderr '" + r->err + "')"};
+  services_.insert(pid);
+  ServiceHandle h;
+  h.pid = pid;
+  h.name = svc_name;
+  h.stdout_path = stdout_path;
+  h.stderr_path = stderr_path;
+  return h;
+}
+
+bool SshHost::is_alive(const ServiceHandle& svc) {
+  if (svc.pid <= 1) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string p = std::to_string(svc.pid);
+  auto r = RunScriptLocked("kill -0 " + p + " 2>/dev/null || exit 1\n"
+                           "read -r s </proc/" + p + "/stat 2>/dev/null || exit 0\n"
+                           "s=${s##*\")\"}; set -f; set -- $s\n"
+                           "case $1 in Z|X) exit 1 ;; esac\nexit 0\n",
+                           std::chrono::seconds(30));
+  return r.ok() && r->exit_code == 0;
+}
+
+Result<void> SshHost::stop_service(const ServiceHandle& svc, milliseconds grace) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": ";
+  const std::string what = "service '" + svc.name + "' (pid " + std::to_string(svc.pid) + ")";
+  if (svc.pid <= 1 || services_.count(svc.pid) == 0)
+    return Error{who + "refusing to stop " + what + ": not started by this host"};
+  auto r = RunScriptLocked(KillGroupScript(svc.pid, grace), grace + std::chrono::seconds(30));
+  if (!r.ok()) return Error{r.error().message + " (stopping " + what + ")"};
+  if (r->success()) return Ok();
+  return Error{who + what + " still alive after SIGKILL to its process group (" + r->out +
+               r->err + ")"};
+}
+
+}  // namespace fvbench

@@ -1,0 +1,173 @@
+// SshHost: the Host contract (support/host/host.h) on a remote machine over SSH
+// (libssh 0.10; exec channels for commands, SFTP for files).
+//
+// Connect: TCP + SSH handshake bounded by the connect timeout (the target's
+// ConnectTimeout, else SshConnectOptions::connect_timeout). Host key checked
+// against target.known_hosts_file (+ the global file) per
+// target.host_key_checking:
+//   yes        unknown or changed key refused; the Error shows the key's
+//              SHA256 fingerprint and the known_hosts file.
+//   accept-new unknown key recorded in known_hosts_file (libssh writes
+//              "[host]:port" for a port other than 22); changed key refused.
+//   no         any key accepted, nothing recorded.
+// Authentication (publickey only): ssh-agent keys (SSH_AUTH_SOCK; skipped
+// when IdentitiesOnly), then each identity file that exists (unencrypted or
+// agent-held; passphrases are never asked). Err lists what was tried.
+// libssh's own ~/.ssh/config processing is switched off: the config has
+// already been applied (and checked) by ResolveSshTarget.
+//
+// run(cmd): one exec channel per command. The remote login shell (must be a
+// POSIX shell: sh, bash, dash, ksh, zsh) gets
+//   printf '\001fvbench-pgid %s\n' $$ >&2          (marker line, see below)
+//   exec 3<&0; { cat >/dev/null; kill -TERM -- -$$; } <&3 >/dev/null 2>&1 &
+//   exec 3<&-
+//   cd <cwd> || marker nocwd; export K=V...; command -v <argv0> || marker notfound
+//   exec <argv> </dev/null
+// with every word quoted by ShellQuote (support/host/shell_quote.h), so arguments
+// with spaces, quotes, $, ;, newlines, backslashes reach argv byte-exact.
+// OpenSSH (and Dropbear) start the session's shell in a new session, so
+// `$$` is the id of the command's process group; the marker lines are taken
+// off ExecResult::err (nocwd / notfound become Errors). The command's stdin is
+// /dev/null; the channel's stdin stays open and feeds the watchdog, which
+// sends SIGTERM to the process group when the channel ends: a command the
+// controller abandons (controller killed, Ctrl-C, connection lost) does not
+// outlive it, and background leftovers of a finished command are ended when
+// run() closes the channel (long-lived processes belong in start_service).
+// stdout and
+// stderr are read until the channel's EOF (non-blocking polling, any volume on
+// both streams); then the exit status is taken only from the exit-status
+// message (or exit-signal: term_signal = the signal's number, exit_code -1).
+// A channel that closes without either is an Error, never exit 0. On timeout
+// (cmd.timeout > 0): a second channel sends SIGTERM to the process group,
+// SIGKILL 2 s later if it is still there, the first channel is closed, and
+// the result has timed_out = true, exit_code -1 and the output read so far.
+// Err when the channel could not be opened or broke (names host and argv[0]).
+// Opening the channel and the exec request are bounded by min(cmd.timeout,
+// io_timeout) ("no answer from the ssh server within N ms"); the kill after a
+// timeout by 15 s. A NUL byte in argv, an env value or cwd is an Err naming
+// the word (an exec request is a C string: it would be cut short).
+//
+// Files over SFTP: write_file creates missing parent directories (mkdir -p),
+// writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
+// checks its size, renames it over the target (SFTP v3 rename refuses an
+// existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
+// an existing target is replaced by `mv -f` (rename(2)) on an exec channel). read_file / fetch stat the remote file and read in a loop
+// until EOF; a short read is not EOF, and a total that differs from the
+// stat size is an Error (truncated). fetch writes the local file atomically
+// (temp + rename) keeping the remote permission bits. Errors name the host,
+// the path and the SFTP status text.
+//
+// Services: start_service runs, through the login shell,
+//   mkdir -p <log dirs>; setsid sh -c 'cd <cwd> && exec env K=V <argv>'
+//     </dev/null >><stdout> 2>><stderr> & echo $!
+// so the service is its own session and process-group leader (pid == pgid),
+// has no tie to the SSH session (survives its end) and the host records the
+// pid. stop_service (only pids this SshHost started, across Reconnect):
+// SIGTERM to the group, up to `grace`, SIGKILL, then verify that no live
+// (non-zombie) process of the group remains (/proc). is_alive: `kill -0`
+// on the pid and the process is not a zombie.
+//
+// Thread-safety: one SSH session per SshHost; every public method locks one
+// mutex, so concurrent calls are safe but run one at a time.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "support/host/host.h"
+#include "support/core/result.h"
+#include "support/host/ssh_target.h"
+
+namespace fvbench {
+
+struct SshConnectOptions {
+  // Used when the target has no ConnectTimeout.
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  // Bound on any single blocking SSH/SFTP operation after connecting
+  // (a stalled transfer, an unanswered channel request).
+  std::chrono::milliseconds io_timeout{std::chrono::seconds(60)};
+  // A link on which the peer acknowledges nothing for this long is declared
+  // dead by the kernel (TCP keepalive + TCP_USER_TIMEOUT on the socket): a
+  // running command then fails with "connection lost while the command ran:
+  // ... Connection timed out" instead of waiting out its own timeout.
+  // 0 = off. (A stopped sshd on a live host is not a dead link: the host's
+  // kernel still acknowledges; io_timeout and the command timeout bound it.)
+  std::chrono::milliseconds dead_link_timeout{std::chrono::seconds(15)};
+};
+
+// Resolves `destination` with SSH_OPTS and the user's ssh config (I/O: reads
+// `config_path`, default $HOME/.ssh/config when it exists, following Include).
+// Err as ResolveSshTarget / ParseSshOpts / ParseSshConfig, or the file that
+// could not be read.
+Result<SshTarget> LoadSshTarget(const std::string& destination, const std::string& ssh_opts,
+                                const std::string& config_path = "");
+
+class SshHost : public Host {
+ public:
+  // Err names the target ("root@10.213.1.2: ...") and the step (connect,
+  // host key, auth, sftp).
+  static Result<std::unique_ptr<SshHost>> Connect(const SshTarget& target,
+                                                  const SshConnectOptions& options = {});
+  SshHost(const SshHost&) = delete;
+  SshHost& operator=(const SshHost&) = delete;
+  // Disconnects. Services keep running on the host.
+  ~SshHost() override;
+
+  std::string name() const override { return target_.given; }
+  const SshTarget& target() const { return target_; }
+
+  Result<ExecResult> run(const Command& cmd) override;
+  Result<void> write_file(const std::string& path, const std::string& content,
+                          int mode = 0644) override;
+  Result<std::string> read_file(const std::string& path) override;
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override;
+  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
+                                      const std::string& stdout_path,
+                                      const std::string& stderr_path) override;
+  Result<void> stop_service(const ServiceHandle& svc,
+                            std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
+  bool is_alive(const ServiceHandle& svc) override;
+
+  // Ends the SSH session (services keep running); later calls fail until
+  // Reconnect(). Reconnect() opens a new session with the same target and
+  // options and keeps the record of started services.
+  void Disconnect();
+  Result<void> Reconnect();
+  bool connected() const;
+
+  // Copies a local file to the host (SFTP, same checks as write_file,
+  // streamed: no need to hold it in memory).
+  Result<void> put(const std::string& local_path, const std::string& remote_path,
+                   int mode = -1 /* -1: the local file's permission bits */);
+
+ private:
+  struct Session;  // libssh handles
+  SshHost(SshTarget target, SshConnectOptions options);
+  Result<void> ConnectLocked();
+  Result<ExecResult> RunLocked(const Command& cmd);
+  // keep_stdin_open: the channel's stdin stays open until the channel ends
+  // (run()'s watchdog reads it); otherwise EOF is sent at once.
+  // stdin_source: when set, its chunks are the channel's stdin (until it
+  // returns 0), then EOF; keep_stdin_open is then ignored.
+  using ChunkSource = std::function<Result<size_t>(char*, size_t)>;
+  Result<ExecResult> RunScriptLocked(const std::string& script, std::chrono::milliseconds timeout,
+                                     bool keep_stdin_open = false, const ChunkSource* stdin_source = nullptr);
+  // File transfer for servers without the sftp subsystem (exec allowed):
+  // `cat` over an exec channel, written to a temporary file and renamed.
+  // Used only after sftp_init failed on this session.
+  bool SftpMissingLocked();
+  Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
+  Result<std::string> ReadByExecLocked(const std::string& path);
+
+  SshTarget target_;
+  SshConnectOptions options_;
+  mutable std::mutex mu_;
+  std::unique_ptr<Session> s_;
+  std::set<int> services_;  // every pid start_service returned
+};
+
+}  // namespace fvbench

@@ -1,0 +1,299 @@
+#include "support/judge/ab_compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "support/judge/repeats.h"
+
+namespace fvbench {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double Mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+// Sample standard deviation (n - 1); 0 for one value.
+double StdDev(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double m = Mean(v), s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+
+// (max - min) / median (relative) or max - min (absolute) of one side.
+double SideNoise(const std::vector<double>& v, AbScale scale) {
+  auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  double range = *hi - *lo;
+  if (scale == AbScale::kAbsolute) return range;
+  double med = Median(v);
+  return med > 0 ? range / med : kNaN;
+}
+
+// Words for a significant difference of each metric: {B worse, B better}.
+std::pair<const char*, const char*> Words(const std::string& metric) {
+  if (metric == "error_rate") return {"has more errors", "has fewer errors"};
+  if (metric == "achieved_rps") return {"achieved less", "achieved more"};
+  if (metric == "fv_cpu_cores") return {"uses more CPU", "uses less CPU"};
+  return {"slower", "faster"};  // latencies
+}
+
+std::string Signed(double v, int decimals) {
+  // U+2212 MINUS SIGN, as units_format.h's FormatDeltaPercent.
+  std::string s = fmt::format("{:.{}f}", std::fabs(v), decimals);
+  if (s == fmt::format("{:.{}f}", 0.0, decimals)) return "+" + s;
+  return (v < 0 ? "\u2212" : "+") + s;
+}
+
+// A value in a reason: "not measured" for NaN (never "nan" in a report).
+std::string Shown(double v) { return std::isnan(v) ? "not measured" : fmt::format("{}", v); }
+
+// An amount in the metric's unit, for reasons: "1 µs", "0.11 pp", "0.33 RPS", "0.0033 cores".
+std::string Amount(const std::string& metric, double v) {
+  if (metric == "error_rate") return fmt::format("{:.2g} pp", v * 100);
+  if (metric == "achieved_rps") return fmt::format("{:.2g} RPS", v);
+  if (metric == "fv_cpu_cores") return fmt::format("{:.2g} cores", v);
+  return fmt::format("{:.3g} µs", v);
+}
+
+// Why the paired differences carry no interval, or "" when they do: they
+// vary by no more than rounding to `res` can make them vary (ab_compare.h).
+std::string WhyNotEstimable(const AbMetricSpec& spec, const std::vector<double>& a, const std::vector<double>& b,
+                            const std::vector<double>& d) {
+  auto [lo, hi] = std::minmax_element(d.begin(), d.end());
+  const double spread = *hi - *lo;
+  double allowance = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    double r = spec.scale == AbScale::kRatio ? spec.resolution / a[i] + spec.resolution / b[i] : 2 * spec.resolution;
+    allowance = std::max(allowance, r);
+  }
+  if (spread > allowance) return "";
+  if (spread == 0 && d[0] == 0) return "A and B are identical in every pair: no spread to estimate an interval from";
+  if (spread == 0) return "every pair differs by the same amount: no spread to estimate an interval from";
+  return fmt::format("the pairs' differences vary by no more than rounding to the measurement's resolution ({}) "
+                     "can make them: no interval can be estimated",
+                     Amount(spec.name, spec.resolution));
+}
+
+}  // namespace
+
+double StudentT975(int dof) {
+  if (dof < 1) return kNaN;
+  boost::math::students_t dist(static_cast<double>(dof));
+  return boost::math::quantile(boost::math::complement(dist, 0.025));
+}
+
+AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in, const std::vector<double>& b_in) {
+  AbComparison c;
+  c.metric = spec.name;
+  c.scale = spec.scale;
+  c.better = spec.better;
+  const size_t n = std::min(a_in.size(), b_in.size());
+  std::vector<double> a(a_in.begin(), a_in.begin() + n), b(b_in.begin(), b_in.begin() + n);
+  c.pairs = static_cast<int>(n);
+  c.a_median = Median(a);
+  c.b_median = Median(b);
+  if (n == 0) {
+    c.verdict = AbVerdict::kNotApplicable;
+    c.reason = "no pairs measured";
+    return c;
+  }
+  std::vector<double> d(n);
+  if (spec.scale == AbScale::kRatio) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!(a[i] > 0) || !(b[i] > 0) || !std::isfinite(a[i]) || !std::isfinite(b[i])) {
+        c.verdict = AbVerdict::kNotApplicable;
+        c.reason = fmt::format("pair {} has A={} B={}: a ratio needs values > 0", i + 1, Shown(a[i]), Shown(b[i]));
+        return c;
+      }
+      d[i] = std::log(b[i] / a[i]);
+    }
+  } else {
+    bool all_zero = true;
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(a[i]) || !std::isfinite(b[i])) {
+        c.verdict = AbVerdict::kNotApplicable;
+        c.reason = fmt::format("pair {} has A={} B={}: not a number", i + 1, Shown(a[i]), Shown(b[i]));
+        return c;
+      }
+      if (a[i] != 0 || b[i] != 0) all_zero = false;
+      d[i] = b[i] - a[i];
+    }
+    if (all_zero) {
+      c.verdict = AbVerdict::kNotApplicable;
+      c.reason = c.metric == "error_rate" ? "no errors on either side" : "0 on both sides";
+      return c;
+    }
+  }
+  const double mean = Mean(d);
+  auto back = [&](double x) { return spec.scale == AbScale::kRatio ? std::exp(x) - 1 : x; };
+  c.delta = back(mean);
+  if (n < 2) {
+    c.verdict = AbVerdict::kInsufficient;
+    c.reason = "one pair: a confidence interval needs at least 2";
+    return c;
+  }
+  double na = SideNoise(a, spec.scale), nb = SideNoise(b, spec.scale);
+  c.noise = std::max(std::isnan(na) ? 0.0 : na, std::isnan(nb) ? 0.0 : nb);
+  // The difference in the metric's unit, against the resolution.
+  std::vector<double> diff(n);
+  for (size_t i = 0; i < n; ++i) diff[i] = b[i] - a[i];
+  const double mean_diff = Mean(diff);
+  const bool within_resolution = std::fabs(mean_diff) <= spec.resolution;
+  const std::string at_resolution =
+      within_resolution && spec.resolution > 0
+          ? fmt::format("the difference, {}{}, is within the measurement's resolution ({})", mean_diff < 0 ? "-" : "+",
+                        Amount(spec.name, std::fabs(mean_diff)), Amount(spec.name, spec.resolution))
+          : "";
+  if (std::string why = WhyNotEstimable(spec, a, b, d); !why.empty()) {
+    c.verdict = AbVerdict::kNotEstimable;
+    c.reason = at_resolution.empty() ? why : why + "; " + at_resolution;
+    return c;
+  }
+  const double half = StudentT975(static_cast<int>(n) - 1) * StdDev(d) / std::sqrt(static_cast<double>(n));
+  c.ci_low = back(mean - half);
+  c.ci_high = back(mean + half);
+  const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
+  const bool above_noise = std::fabs(*c.delta) > *c.noise;
+  if (within_resolution && spec.resolution > 0) {
+    c.verdict = AbVerdict::kNoDifference;
+    c.reason = at_resolution;
+  } else if (excludes_zero && above_noise) {
+    const bool b_higher = *c.delta > 0;
+    const bool worse = (spec.better == AbBetter::kLower) == b_higher;
+    c.verdict = worse ? AbVerdict::kBWorse : AbVerdict::kBBetter;
+  } else {
+    c.verdict = AbVerdict::kNoDifference;
+    c.reason = !excludes_zero ? "the 95 % CI includes 0" : "within the run-to-run noise";
+  }
+  return c;
+}
+
+const std::vector<AbMetricSpec>& AbMetrics() {
+  static const std::vector<AbMetricSpec> kMetrics = {
+      {"p50_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p90_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p99_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"p999_us", AbScale::kRatio, AbBetter::kLower, 1},
+      {"error_rate", AbScale::kAbsolute, AbBetter::kLower},
+      {"achieved_rps", AbScale::kRatio, AbBetter::kHigher},
+      {"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower},
+  };
+  return kMetrics;
+}
+
+std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
+  auto values = [](const AbSide& s, const std::string& m) {
+    std::vector<double> v;
+    for (size_t i = 0; i < s.runs.size(); ++i) {
+      const LoadResult& r = s.runs[i];
+      if (m == "p50_us") v.push_back(r.latency_us.p50);
+      else if (m == "p90_us") v.push_back(r.latency_us.p90);
+      else if (m == "p99_us") v.push_back(r.latency_us.p99);
+      else if (m == "p999_us") v.push_back(r.latency_us.p999);
+      else if (m == "error_rate") v.push_back(r.error_rate);
+      else if (m == "achieved_rps") v.push_back(r.achieved_rps);
+      else if (m == "fv_cpu_cores") v.push_back(i < s.fv_cpu_cores.size() ? s.fv_cpu_cores[i] : kNaN);
+    }
+    return v;
+  };
+  // The coarsest resolution over the runs of both sides (ab_compare.h); 0
+  // when a run completed nothing or has no duration.
+  uint64_t fewest = UINT64_MAX;
+  double shortest = std::numeric_limits<double>::infinity();
+  for (const AbSide* s : {&a, &b}) {
+    for (const LoadResult& r : s->runs) {
+      fewest = std::min(fewest, r.requests);
+      shortest = std::min(shortest, r.duration_s);
+    }
+  }
+  const bool counted = fewest > 0 && fewest != UINT64_MAX;
+  const bool timed = shortest > 0 && std::isfinite(shortest);
+  std::vector<AbComparison> out;
+  for (AbMetricSpec m : AbMetrics()) {
+    if (m.name == "error_rate") m.resolution = counted ? 1.0 / static_cast<double>(fewest) : 0;
+    if (m.name == "achieved_rps") m.resolution = timed ? 1.0 / shortest : 0;
+    if (m.name == "fv_cpu_cores") m.resolution = timed ? 0.01 / shortest : 0;  // one 10 ms tick (USER_HZ 100)
+    out.push_back(CompareAb(m, values(a, m.name), values(b, m.name)));
+  }
+  return out;
+}
+
+std::string AbDeltaText(const AbComparison& c) {
+  if (!c.delta) return "n/a";
+  if (c.scale == AbScale::kRatio) return Signed(*c.delta * 100, 1) + " %";
+  return Signed(*c.delta * 100, 2) + " pp";
+}
+
+std::string AbCiText(const AbComparison& c) {
+  if (c.verdict == AbVerdict::kNotEstimable) return "not estimable";
+  if (!c.ci_low || !c.ci_high) return "\u2014";
+  if (c.scale == AbScale::kRatio) return fmt::format("{}..{} %", Signed(*c.ci_low * 100, 1), Signed(*c.ci_high * 100, 1));
+  return fmt::format("{}..{} pp", Signed(*c.ci_low * 100, 2), Signed(*c.ci_high * 100, 2));
+}
+
+std::string AbVerdictText(const AbComparison& c) {
+  switch (c.verdict) {
+    case AbVerdict::kNotApplicable:
+      return "n/a (" + c.reason + ")";
+    case AbVerdict::kInsufficient:
+      return fmt::format("not enough pairs (n={})", c.pairs);
+    case AbVerdict::kNoDifference:
+      return "no significant difference";
+    case AbVerdict::kNotEstimable:
+      return "not estimable (" + c.reason + ")";
+    case AbVerdict::kBWorse:
+    case AbVerdict::kBBetter: {
+      auto [worse, better] = Words(c.metric);
+      const bool ratio = c.scale == AbScale::kRatio;
+      const double k = 100;
+      const int dec = ratio ? 1 : 2;
+      double lo = std::fabs(*c.ci_low) * k, hi = std::fabs(*c.ci_high) * k;
+      if (lo > hi) std::swap(lo, hi);
+      return fmt::format("B {} by {:.{}f} {} (CI {:.{}f}..{:.{}f} {})", c.verdict == AbVerdict::kBWorse ? worse : better,
+                         std::fabs(*c.delta) * k, dec, ratio ? "%" : "pp", lo, dec, hi, dec, ratio ? "%" : "pp");
+    }
+  }
+  return "";
+}
+
+const char* AbScaleName(AbScale s) { return s == AbScale::kRatio ? "ratio" : "absolute"; }
+const char* AbBetterName(AbBetter b) { return b == AbBetter::kLower ? "lower" : "higher"; }
+const char* AbVerdictName(AbVerdict v) {
+  switch (v) {
+    case AbVerdict::kNotApplicable: return "n/a";
+    case AbVerdict::kInsufficient: return "insufficient";
+    case AbVerdict::kNoDifference: return "no_difference";
+    case AbVerdict::kBWorse: return "b_worse";
+    case AbVerdict::kBBetter: return "b_better";
+    case AbVerdict::kNotEstimable: return "not_estimable";
+  }
+  return "n/a";
+}
+std::optional<AbScale> AbScaleFromName(const std::string& s) {
+  if (s == "ratio") return AbScale::kRatio;
+  if (s == "absolute") return AbScale::kAbsolute;
+  return std::nullopt;
+}
+std::optional<AbBetter> AbBetterFromName(const std::string& s) {
+  if (s == "lower") return AbBetter::kLower;
+  if (s == "higher") return AbBetter::kHigher;
+  return std::nullopt;
+}
+std::optional<AbVerdict> AbVerdictFromName(const std::string& s) {
+  for (AbVerdict v : {AbVerdict::kNotApplicable, AbVerdict::kInsufficient, AbVerdict::kNoDifference,
+                      AbVerdict::kBWorse, AbVerdict::kBBetter, AbVerdict::kNotEstimable}) {
+    if (s == AbVerdictName(v)) return v;
+  }
+  return std::nullopt;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,91 @@
+// A/B comparison of two fairvisor edge sides (README "A/B mode"). Pure: no I/O.
+//
+// Side A is the usual FAIRVISOR_EDGE_SRC / FAIRVISOR_EDGE_REF /
+// FVBENCH_POLICY_DIR, side B the *_B variables (config.h). A measured phase
+// runs n times per side, alternating A B A B ... (the scenario runner), so run
+// i of A and run i of B form pair i, measured seconds apart on the same hosts.
+//
+// Statistics of one metric over n pairs (CompareAb):
+//   ratio scale (latencies µs, achieved RPS, SUT CPU cores; every value > 0):
+//     d_i   = ln(B_i / A_i)
+//     delta = exp(mean d) - 1              relative change of B against A (0.2 = B is 20 % higher)
+//     CI    = exp(mean d -/+ t * s / sqrt n) - 1
+//             s: sample standard deviation of d (n - 1), t: the 97.5 % quantile of
+//             Student's t with n - 1 degrees of freedom (Boost.Math), i.e. 95 % two-sided
+//     noise = max over the two sides of (max - min) / median of that side's n values
+//             (its run-to-run spread; relative)
+//   absolute scale (error rate, fraction 0..1; zeros are ordinary values):
+//     d_i = B_i - A_i, delta = mean d, CI = mean d -/+ t * s / sqrt n,
+//     noise = max over the sides of (max - min); all three in fraction units.
+//   A difference is SIGNIFICANT when the CI excludes 0 AND |delta| > noise:
+//   B differs from A by more than either side differs from itself. The verdict
+//   then says which way, using the metric's direction (lower or higher is
+//   better): kBWorse / kBBetter.
+//   Evidence comes first (n >= 2):
+//     - NOT ESTIMABLE (kNotEstimable, no CI; never significant) when the d_i
+//       do not vary by more than rounding to the measurement's resolution
+//       can make them: max d - min d <= max over the pairs of res / A_i +
+//       res / B_i (ratio scale) or 2 x res (absolute scale), with `res` the
+//       spec's resolution; with none known (0), when every d_i is the same.
+//       A zero-width interval from rounded values (129 µs vs 130 µs in every
+//       pair) is not evidence of a difference.
+//     - A difference at or below the resolution, |mean (B_i - A_i)| <= res in
+//       the metric's unit, is never significant (kNoDifference, the reason
+//       says so).
+//   Not computed (verdict kNotApplicable, delta/CI empty, reason set):
+//     ratio scale with a value <= 0 or not finite in a pair (e.g. a latency of 0:
+//     nothing measured), absolute scale with every value 0 on both sides
+//     ("no errors on either side").
+//   n < 2 pairs: kInsufficient (delta of the one pair shown, no CI; never
+//   significant). A and B of different lengths: the first min(len) pairs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/ab_result.h"
+#include "support/core/load_result.h"
+
+namespace fvbench {
+
+AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a, const std::vector<double>& b);
+
+// Two-sided 95 % quantile of Student's t with `dof` >= 1 degrees of freedom
+// (boost::math::students_t, quantile(complement(t, 0.025))); NaN for dof < 1.
+double StudentT975(int dof);
+
+// The metrics compared per run, in display order: p50_us p90_us p99_us
+// p999_us (lower is better; resolution 1 µs), error_rate (absolute, lower),
+// achieved_rps (higher), fv_cpu_cores (lower: edge's CPU at the same rate is
+// its work); the last three's resolution depends on the runs and is set by
+// CompareAbRuns.
+const std::vector<AbMetricSpec>& AbMetrics();
+
+// Every metric of AbMetrics() over the runs of the two sides, each with its
+// resolution from the runs (the coarsest: the run with the fewest requests,
+// the shortest run; 0 when a run has none).
+std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b);
+
+// Short texts for reports:
+//   AbVerdictText: "no significant difference", "B slower by 12.3 % (CI 8.1..16.6 %)",
+//   "B faster by ...", "B uses more CPU by ...", "B has more errors by 0.50 pp (CI ...)",
+//   "n/a (no errors on either side)", "not enough pairs (n=1)",
+//   "not estimable (every pair differs by the same amount, +1 µs: ...)".
+std::string AbVerdictText(const AbComparison& c);
+// delta as "+12.3 %" / "−4.0 %" (ratio) or "+0.50 pp" (absolute); "n/a" when empty.
+std::string AbDeltaText(const AbComparison& c);
+// "+8.1..+16.6 %" / "+0.20..+0.80 pp"; "not estimable" for kNotEstimable;
+// "—" when empty.
+std::string AbCiText(const AbComparison& c);
+// Stable names for JSON: "ratio"/"absolute", "lower"/"higher",
+// "n/a"/"insufficient"/"no_difference"/"b_worse"/"b_better"/"not_estimable";
+// and back (nullopt when unknown).
+const char* AbScaleName(AbScale s);
+const char* AbBetterName(AbBetter b);
+const char* AbVerdictName(AbVerdict v);
+std::optional<AbScale> AbScaleFromName(const std::string& s);
+std::optional<AbBetter> AbBetterFromName(const std::string& s);
+std::optional<AbVerdict> AbVerdictFromName(const std::string& s);
+
+}  // namespace fvbench

@@ -1,0 +1,89 @@
+// Parsing /proc samples taken on a host (support/run/phase_monitor.h runs
+// the commands) and the figures computed from two of them. Pure.
+//
+// Facts used (proc(5)):
+//  - /proc/stat "cpuN user nice system idle iowait irq softirq steal guest
+//    guest_nice", in USER_HZ ticks; guest time is already inside user, so the
+//    total is the sum of the first 8 fields and busy = total - idle - iowait.
+//  - /proc/<pid>/stat: "pid (comm) state ppid ..." — comm may hold spaces and
+//    parentheses, so fields are counted from the LAST ')'; utime is field 14,
+//    stime 15, rss 24 (pages).
+//  - /proc/loadavg "load1 load5 load15 running/total lastpid".
+//  - USER_HZ and the page size from `getconf CLK_TCK; getconf PAGESIZE` on the SUT
+//    host, once per Start().
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/core/result.h"
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+namespace detail {
+
+struct CpuTicks {
+  uint64_t busy = 0;
+  uint64_t total = 0;
+};
+
+struct ProcStat {
+  int pid = 0;
+  int ppid = 0;
+  std::string comm;
+  char state = '?';
+  uint64_t utime = 0;  // ticks
+  uint64_t stime = 0;  // ticks
+  int64_t rss_pages = 0;
+};
+
+// One read of `cat /proc/stat /proc/<pid>/stat ...`: the per-cpu lines
+// ("cpu0".."cpuN"; the aggregate "cpu" line is skipped) and every line that
+// parses as a /proc/<pid>/stat record. Unparseable lines are ignored.
+struct ProcSample {
+  std::map<int, CpuTicks> cpus;
+  std::vector<ProcStat> procs;
+};
+ProcSample ParseProcSample(std::string_view text);
+
+// "0-3,6" -> {0,1,2,3,6}; "" -> {} (all). Err names the bad part.
+Result<std::vector<int>> ParseCpuList(std::string_view list);
+
+// Busy fraction 0..1 of `cpus` (empty = every cpu present in both samples)
+// between two samples; nullopt when no tick elapsed or no cpu matched.
+std::optional<double> BusyFraction(const std::map<int, CpuTicks>& before, const std::map<int, CpuTicks>& after,
+                                   const std::vector<int>& cpus);
+
+// Ticks of one cpu between two samples (total ticks over all cpus / cpu count):
+// the phase's length in USER_HZ ticks measured on that host.
+std::optional<double> ElapsedTicksPerCpu(const std::map<int, CpuTicks>& before,
+                                         const std::map<int, CpuTicks>& after);
+
+// All descendants of `root` (children, grandchildren ...), root excluded,
+// sorted by pid.
+std::vector<int> Descendants(const std::vector<ProcStat>& all, int root);
+
+// Usage of `pids` between two samples: cpu cores (utime+stime delta /
+// elapsed_ticks_per_cpu) over pids present in both, RSS of the `after` sample.
+// Peak RSS is left to the caller (max over samples of RssMib).
+ServiceUsage UsageBetween(const std::string& service, const std::vector<int>& pids, const ProcSample& before,
+                          const ProcSample& after, double elapsed_ticks_per_cpu, long page_size);
+double RssMib(const std::vector<int>& pids, const ProcSample& s, long page_size);
+
+struct LoadAvg {
+  double load1 = 0, load5 = 0, load15 = 0;
+  int running = 0, total = 0;
+};
+Result<LoadAvg> ParseLoadAvg(std::string_view text);
+
+// Lines of an nginx error.log that are alerts: [alert], [emerg],
+// "worker_connections are not enough", "Too many open files".
+std::vector<std::string> NginxAlertLines(std::string_view log);
+uint64_t CountLines(std::string_view text);  // a last line without '\n' counts
+
+}  // namespace detail
+}  // namespace fvbench

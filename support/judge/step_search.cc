@@ -1,0 +1,109 @@
+#include "support/judge/step_search.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "support/core/outcomes.h"
+#include "support/core/units_format.h"
+
+namespace fvbench {
+
+StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  using detail::FormatPercentLimit;
+  std::vector<std::string> ok, bad;
+  if (load.requests == 0) bad.push_back("no requests completed");
+  // The SUT's errors are judged here; requests the engine never sent are the
+  // engine's (kept_up below), never the SUT's.
+  const double sut_errors = SutErrorRate(load);
+  std::string err = load.failed_engine > 0
+                        ? fmt::format("SUT error_rate {} (+{} never sent by the engine)", FormatPercent(sut_errors),
+                                      load.failed_engine)
+                        : fmt::format("error_rate {}", FormatPercent(sut_errors));
+  if (sut_errors < params.max_error_rate) {  // false for NaN
+    ok.push_back(fmt::format("{} < {}", err, FormatPercentLimit(params.max_error_rate)));
+  } else {
+    bad.push_back(fmt::format("{} >= {}", err, FormatPercentLimit(params.max_error_rate)));
+  }
+  std::string p99 = fmt::format("p99 {} µs", FormatNumber(load.latency_us.p99));
+  if (load.latency_us.p99 < params.slo_p99_us) {
+    ok.push_back(fmt::format("{} < {} µs", p99, FormatNumber(params.slo_p99_us)));
+  } else {
+    bad.push_back(fmt::format("{} >= {} µs", p99, FormatNumber(params.slo_p99_us)));
+  }
+  // A step "sustains" its target only if the target was actually offered and
+  // served: achieved >= min_achieved_fraction x target. Without this rule a
+  // saturated SUT whose queue never errors passes every step (seen here:
+  // target 6500, achieved 4992, p99 24 ms, a "pass" under the seed's rule).
+  if (params.min_achieved_fraction > 0 && load.target_rps > 0) {
+    std::string ach = fmt::format("achieved {} of {} RPS", FormatNumber(load.achieved_rps),
+                                  FormatNumber(load.target_rps));
+    if (load.achieved_rps >= params.min_achieved_fraction * load.target_rps) {
+      ok.push_back(fmt::format("{} >= {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
+    } else {
+      bad.push_back(fmt::format("{} < {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
+    }
+  }
+  // The runner's validity checks of this phase (validity.h) failed.
+  if (!load.validity_failure.empty()) bad.push_back("invalid: " + load.validity_failure);
+  std::string behind;
+  if (!load.kept_up) {
+    if (load.dropped_iterations > 0) {
+      behind = fmt::format("engine fell behind ({} dropped iterations)", load.dropped_iterations);
+    } else if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+      behind = fmt::format("engine ran ahead of its schedule (sends up to {} µs before their slot)",
+                           FormatNumber(load.max_early_send_us));
+    } else {
+      behind = fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs)",
+                           FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us));
+    }
+    if (params.require_kept_up) bad.push_back(behind);
+  }
+  StepVerdict v;
+  v.passed = bad.empty();
+  v.text = fmt::format("{}: {}", v.passed ? "pass" : "fail", fmt::join(v.passed ? ok : bad, ", "));
+  if (!behind.empty() && !params.require_kept_up) v.text += "; " + behind;
+  return v;
+}
+
+SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step) {
+  SearchOutcome out;
+  int index = 0;
+  for (int pct : kSeedStepPercents) {
+    StepResult step;
+    step.target_rps = std::floor(params.search_max_rps * pct / 100.0);
+    auto load = run_step(step.target_rps, index);
+    if (!load.ok()) {
+      step.passed = false;
+      step.verdict = fmt::format("fail: engine error: {}", load.error().message);
+      step.load.target_rps = step.target_rps;
+      out.error = load.error().message;
+      out.steps.push_back(std::move(step));
+      break;
+    }
+    step.load = std::move(*load);
+    StepVerdict v = JudgeStep(step.load, params);
+    step.passed = v.passed;
+    step.verdict = std::move(v.text);
+    out.steps.push_back(std::move(step));
+    const StepResult& s = out.steps.back();
+    if (!s.passed) break;
+    if (out.reported_step < 0 || s.load.achieved_rps >= out.reported_rps) {
+      out.reported_rps = s.load.achieved_rps;
+      out.reported_step = index;
+    }
+    ++index;
+  }
+  constexpr int kSteps = static_cast<int>(std::size(kSeedStepPercents));
+  out.ceiling_reached = static_cast<int>(out.steps.size()) == kSteps && out.steps.back().passed;
+  for (const StepResult& s : out.steps) out.load_s += s.load.duration_s > 0 ? s.load.duration_s : 0;
+  if (out.reported_step >= 0 && !out.ceiling_reached && !out.steps.back().passed) {
+    double pass = out.steps[out.reported_step].target_rps;
+    if (pass > 0) out.resolution = (out.steps.back().target_rps - pass) / pass;
+  }
+  return out;
+}
+
+}  // namespace fvbench

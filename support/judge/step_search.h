@@ -1,0 +1,80 @@
+// Max-throughput search, behind one function so a better search (bracket,
+// bisect, confirm) can replace it without touching callers.
+//
+// SeedStepSearch is the seed's search (fairvisor/benchmark run-all.sh,
+// helper_run_throughput / controller_fetch_best_throughput), made honest:
+//  - steps at 50, 70, 90, 100, 115, 130 % of search_max_rps, each target
+//    floor(search_max_rps * pct / 100) as the seed's integer arithmetic;
+//  - a step passes when it completed at least one request, error_rate <
+//    max_error_rate (seed: 0.01), p99 < slo_p99_us (seed: 1000 ms) and —
+//    not in the seed — achieved_rps >= min_achieved_fraction (0.97) x target,
+//    so a saturated SUT that queues without erroring does not pass;
+//  - the search stops at the first failing step;
+//  - the reported rate is the best passing step's MEASURED achieved_rps (the
+//    seed reported the step's target);
+//  - when the last (130 %) step passes, ceiling_reached is set: the reported
+//    rate is a lower bound ("at least N"), not a maximum;
+//  - a step whose run_step returns an Error is recorded as a failed step
+//    carrying that error, and the search stops.
+// Pure: all load is done by `run_step`.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/load_result.h"
+#include "support/core/result.h"
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+struct SearchParams {
+  double search_max_rps = 150000;  // THROUGHPUT_SEARCH_MAX
+  double max_error_rate = 0.01;    // a step passes when error_rate < this
+  double slo_p99_us = 1e6;         // ... and p99 < this (seed: 1000 ms)
+  // ... and achieved_rps >= this x target (not in the seed; 0 disables).
+  double min_achieved_fraction = 0.97;
+  // ... and the engine kept up with its schedule (LoadResult::kept_up: k6
+  // dropped_iterations == 0, wrk send lag within bound). Not in the seed: off
+  // for SeedStepSearch, on for MaxThroughputSearch (throughput_search.h).
+  bool require_kept_up = false;
+};
+
+struct SearchOutcome {
+  std::vector<StepResult> steps;  // every step run, in order
+  double reported_rps = 0;        // best passing step's measured achieved_rps; 0 when none passed
+  int reported_step = -1;         // index into steps; -1 when none passed
+  bool ceiling_reached = false;   // the top step passed: reported_rps is a lower bound
+  std::string error;              // the run_step error that stopped the search, if any
+  // Filled by MaxThroughputSearch (throughput_search.h); for SeedStepSearch
+  // confirmed stays false and resolution / load_s are derived from the steps.
+  bool confirmed = false;          // reported_rps is a passing confirmation run's measured rate
+  std::optional<double> resolution;  // (lowest failing target above the reported one - reported target) / reported target
+  double load_s = 0;               // seconds of load run by the search
+  std::string stop_reason;         // why the search stopped before finishing (budget), "" otherwise
+  std::vector<int> repeats;        // indices into steps of the confirmation runs the result is the median of
+};
+
+// The seed's step percentages of search_max_rps.
+inline constexpr int kSeedStepPercents[] = {50, 70, 90, 100, 115, 130};
+
+// Verdict of one step against the pass rule, e.g.
+//   "pass: error_rate 0.00% < 1%, p99 812 µs < 1000000 µs"
+//   "fail: error_rate 3.20% >= 1%"
+// (a fail verdict lists only the failing conditions). When the engine fell
+// behind its schedule, "; engine fell behind (N dropped iterations)" is
+// appended and, unless params.require_kept_up, does not change the verdict;
+// with require_kept_up it is a failing condition ("engine fell behind ...").
+struct StepVerdict {
+  bool passed = false;
+  std::string text;
+};
+StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params);
+
+using StepFunction = std::function<Result<LoadResult>(double target_rps, int step_index)>;
+
+SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step);
+
+}  // namespace fvbench

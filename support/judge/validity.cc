@@ -1,0 +1,234 @@
+#include "support/judge/validity.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "support/core/units_format.h"
+#include "support/judge/proc_sample.h"
+
+namespace fvbench {
+namespace {
+
+using detail::FormatFixed;
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatUs;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Fractions are shown as percentages, everything else as a number with its unit.
+bool IsFraction(const std::string& name) {
+  return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet";
+}
+
+std::string Value(const ValidityCheck& c, double v) {
+  if (std::isnan(v)) return "not measured";
+  if (IsFraction(c.name)) return FormatPercent(v);
+  if (c.name == "error_log_rate") return FormatNumber(v) + " lines/s";
+  if (c.name == "engine_kept_up" && c.detail.find("behind schedule") != std::string::npos) return FormatPercent(v);
+  return FormatNumber(v);
+}
+
+ValidityCheck Make(std::string name, double measured, const char* op, double limit, std::string detail) {
+  ValidityCheck c;
+  c.name = std::move(name);
+  c.op = op;
+  c.measured = measured;
+  c.limit = limit;
+  c.detail = std::move(detail);
+  if (std::isnan(measured)) {
+    c.passed = false;
+  } else if (c.op == ">=") {
+    c.passed = measured >= limit;
+  } else if (c.op == "<=") {
+    c.passed = measured <= limit;
+  } else {
+    c.passed = measured == limit;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
+                                      const PhaseContext& ctx, const ValidityParams& p) {
+  std::vector<ValidityCheck> out;
+
+  if (ctx.expect_evidence) {
+    if (!load.ratelimit_evidence) {
+      out.push_back(Make("policy_evidence", kNaN, ">=", p.min_evidence_share,
+                         fmt::format("the {} engine did not count responses with RateLimit headers", load.engine)));
+    } else {
+      double share = load.requests > 0 ? static_cast<double>(*load.ratelimit_evidence) / load.requests : kNaN;
+      out.push_back(Make("policy_evidence", share, ">=", p.min_evidence_share,
+                         fmt::format("{} of {} responses carried RateLimit headers", *load.ratelimit_evidence,
+                                     load.requests)));
+    }
+  }
+
+  const double duration = ctx.planned_duration_s > 0 ? ctx.planned_duration_s : load.duration_s;
+  const double expected = load.target_rps * duration;
+  // Successful responses: counted per scheduled request by the parsers; a
+  // result without that accounting (scheduled 0) has requests - failed.
+  const std::string successful =
+      load.scheduled > 0
+          ? fmt::format("{} of {} scheduled: {} failed at the SUT, {} never sent by the engine", load.succeeded,
+                        load.scheduled, load.failed_sut, load.failed_engine)
+          : fmt::format("{} requests - {} failed", load.requests, load.failed);
+  const double ok = load.scheduled > 0
+                        ? static_cast<double>(load.succeeded)
+                        : static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
+  out.push_back(Make("enough_requests", ok, ">=", std::floor(p.min_success_fraction * expected),
+                     fmt::format("successful responses ({}) vs {} x {} RPS x {} s", successful,
+                                 FormatNumber(p.min_success_fraction), FormatNumber(load.target_rps),
+                                 FormatNumber(duration))));
+
+  if (load.engine == "wrk") {
+    ValidityCheck c = Make("engine_kept_up", load.late_send_share, "<=", kDefaultMaxLateShare,
+                           fmt::format("wrk pace.lua share of sends > 10 ms behind schedule; worst lag {}",
+                                       FormatUs(load.max_send_lag_us)));
+    c.passed = load.kept_up;  // the parser's verdict also covers an unpaced run and running ahead
+    if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+      c.detail += fmt::format("; the schedule RAN AHEAD by up to {} (sends before their slot: more than the "
+                              "target rate was offered)",
+                              FormatUs(load.max_early_send_us));
+    } else if (!load.kept_up && load.late_send_share <= kDefaultMaxLateShare) {
+      c.detail += " (run was not paced)";
+    }
+    out.push_back(std::move(c));
+  } else {
+    ValidityCheck c = Make("engine_kept_up", static_cast<double>(load.dropped_iterations), "<=", 0,
+                           "k6 dropped_iterations (arrivals the engine had no VU for)");
+    c.passed = load.kept_up && load.dropped_iterations == 0;
+    out.push_back(std::move(c));
+  }
+
+  double achieved = load.target_rps > 0 ? load.achieved_rps / load.target_rps : kNaN;
+  out.push_back(Make("achieved_rate", achieved, ">=", p.min_achieved_fraction,
+                     fmt::format("achieved {} of target {} RPS", FormatNumber(load.achieved_rps),
+                                 FormatNumber(load.target_rps))));
+
+  if (obs.loadgen_busy) {
+    ValidityCheck c = Make("loadgen_cpu", *obs.loadgen_busy, "<=", p.max_loadgen_busy,
+                           fmt::format("busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak "
+                                       "interval {})",
+                                       obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset, obs.loadgen_host,
+                                       obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak)));
+    // Unpinned on the SUT's host, the engine's cpus are all cpus: their busy share
+    // is the SUT's work plus the engine's and says nothing about the engine
+    // alone. Reported, not gated (the run is labelled as sharing cores; the
+    // engine_kept_up check still catches an engine that fell behind). Cpusets
+    // that overlap on purpose stay gated: that configuration is the problem.
+    if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
+      c.informational = true;
+      c.detail += "; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not gated";
+    }
+    out.push_back(std::move(c));
+  }
+
+  if (obs.quiet) {
+    const QuietOutcome& q = *obs.quiet;
+    ValidityCheck c = Make("sut_quiet", q.busy_per_core, "<=", p.quiet_max_per_core,
+                           fmt::format("SUT cpu busy per core over 1 s before the load ({} cpus), {} after waiting "
+                                       "{} s (QUIET_TIMEOUT {} s); load1 per core {}",
+                                       q.cpus, q.reached ? "quiet" : "still busy", FormatNumber(q.waited_s),
+                                       FormatNumber(p.quiet_timeout_s), FormatNumber(q.load1_per_core)));
+    c.passed = q.reached;
+    out.push_back(std::move(c));
+  }
+
+  if (!obs.logs.empty()) {
+    double worst = 0;
+    std::string parts;
+    for (const LogGrowth& g : obs.logs) {
+      worst = std::max(worst, g.lines_per_s);
+      parts += fmt::format("{}{} +{} lines", parts.empty() ? "" : ", ", g.service, g.lines);
+    }
+    out.push_back(Make("error_log_rate", worst, "<=", p.max_log_lines_per_s,
+                       fmt::format("fastest-growing SUT error.log during the phase ({} in {} s)", parts,
+                                   FormatNumber(obs.elapsed_s))));
+    uint64_t alerts = 0;
+    std::string quoted;
+    for (const LogGrowth& g : obs.logs) {
+      alerts += g.alert_count;
+      for (const std::string& a : g.alerts) {
+        if (quoted.size() < 600) quoted += fmt::format("\n  {}: {}", g.service, a);
+      }
+    }
+    out.push_back(Make("nginx_alerts", static_cast<double>(alerts), "<=", 0,
+                       alerts == 0 ? "no [alert]/[emerg]/worker_connections/\"Too many open files\" lines"
+                                   : "alert lines in the SUT error.log:" + quoted));
+  }
+
+  if (!ctx.sharing.empty()) {
+    ValidityCheck c;
+    c.name = "shared_cores";
+    c.informational = true;
+    c.passed = true;
+    c.measured = kNaN;
+    c.limit = kNaN;
+    c.detail = ctx.sharing + "; the numbers include the engine's contention with the SUT";
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset) {
+  if (!same_host) return std::string();
+  if (sut_cpuset.empty() && engine_cpuset.empty()) {
+    return std::string("local mode without pinning: the load engine and the SUT share all cores");
+  }
+  if (sut_cpuset.empty() || engine_cpuset.empty()) {
+    return fmt::format("only {} is pinned ({}); the other runs on all cores, sharing them",
+                       sut_cpuset.empty() ? "the engine" : "the SUT",
+                       sut_cpuset.empty() ? "K6_CPUSET=" + engine_cpuset : "ORESTY_CPUSET=" + sut_cpuset);
+  }
+  auto a = detail::ParseCpuList(sut_cpuset);
+  if (!a) return Error{"ORESTY_CPUSET: " + a.error().message};
+  auto b = detail::ParseCpuList(engine_cpuset);
+  if (!b) return Error{"K6_CPUSET: " + b.error().message};
+  std::vector<int> both;
+  std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::back_inserter(both));
+  if (both.empty()) return std::string();
+  return fmt::format("cpusets overlap: ORESTY_CPUSET={} and K6_CPUSET={} share cpu(s) {}", sut_cpuset,
+                     engine_cpuset, fmt::join(both, ","));
+}
+
+bool ValidityPassed(const std::vector<ValidityCheck>& checks) {
+  for (const ValidityCheck& c : checks) {
+    if (!c.informational && !c.passed) return false;
+  }
+  return true;
+}
+
+std::string DescribeValidity(const ValidityCheck& c) {
+  if (c.informational) return fmt::format("{}: {}", c.name, c.detail);
+  if (c.passed) return fmt::format("{}: ok, {} {} {} ({})", c.name, Value(c, c.measured), c.op, Value(c, c.limit),
+                                   c.detail);
+  return fmt::format("{}: measured {}, limit {} {} ({})", c.name, Value(c, c.measured), c.op, Value(c, c.limit),
+                     c.detail);
+}
+
+std::string DescribeUsage(const std::vector<ServiceUsage>& usage) {
+  std::string out;
+  for (const ServiceUsage& u : usage) {
+    out += fmt::format("{}{}: {} processes, {} cores, RSS {} MiB (peak {})", out.empty() ? "" : "; ", u.service,
+                       u.processes, FormatFixed(u.cpu_cores, 2), FormatFixed(u.rss_mib, 1),
+                       FormatFixed(u.rss_peak_mib, 1));
+  }
+  return out;
+}
+
+std::string FailedValidity(const std::vector<ValidityCheck>& checks) {
+  std::string out;
+  for (const ValidityCheck& c : checks) {
+    if (c.informational || c.passed) continue;
+    out += (out.empty() ? "" : "; ") + DescribeValidity(c);
+  }
+  return out;
+}
+
+}  // namespace fvbench

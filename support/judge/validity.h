@@ -1,0 +1,79 @@
+// Validity checks of one measured phase (latency phase or throughput step):
+// is the number it produced worth reporting? Pure: the load result, what the
+// phase monitor saw (phase_observation.h) and the bounds go in, a list of
+// ValidityCheck (scenario_result.h) comes out, in this order:
+//
+//   policy_evidence  (policy scenarios) responses carrying RateLimit headers
+//                    / requests >= min_evidence_share (0.99): the policy
+//                    stayed live for the whole phase, not just at the probe
+//   enough_requests  successful responses (requests - failed) >=
+//                    min_success_fraction (0.99) x target rate x duration
+//                    (the planned duration; the engine's when unset)
+//   engine_kept_up   LoadResult::kept_up (k6 dropped_iterations == 0, wrk
+//                    pace.lua send lag within bound); measured = dropped
+//                    iterations (k6) or max send lag µs (wrk)
+//   achieved_rate    achieved / target >= min_achieved_fraction (0.97)
+//   loadgen_cpu      busy fraction of the engine's cpuset during the phase
+//                    <= max_loadgen_busy (0.80) (issue 4: "flagged above 80 %
+//                    of its cpuset"); absent when not sampled
+//   sut_quiet        before the load, the SUT's busy fraction per core over
+//                    1 s <= quiet_max_per_core (0.5), waited for up to
+//                    quiet_timeout_s; absent when not waited for
+//   error_log_rate   lines/s each SUT error.log gained <= max_log_lines_per_s
+//   nginx_alerts     no [alert] / [emerg] / worker_connections / "Too many
+//                    open files" line in any SUT error.log during the phase
+//   shared_cores     informational, local mode: the engine and the SUT share
+//                    cores (no pinning, or overlapping cpusets)
+//
+// Why the quiet check samples /proc/stat and not /proc/loadavg: load1 is an
+// exponentially damped 1-minute average; after the warmup or a previous step
+// it stays high for a minute on an idle machine, so waiting for it wastes the
+// load budget and measures nothing about "now". The 1 s busy fraction per
+// core is the same quantity (runnable work per cpu) over a window that fits
+// a benchmark's pauses; load1 per core is quoted in the detail for reference.
+//
+// The bounds: ValidityParams (support/core/validity_params.h, Config::validity).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/core/load_result.h"
+#include "support/core/phase_observation.h"
+#include "support/core/result.h"
+#include "support/core/validity_params.h"
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+// What the phase was meant to be.
+struct PhaseContext {
+  bool expect_evidence = false;    // policy scenario: count RateLimit evidence
+  double planned_duration_s = 0;   // LoadSpec::duration_s; 0 = use the engine's duration
+  // Local mode: the engine and the SUT share cores. `sharing` says how
+  // ("unpinned: ..." / "cpusets overlap on 0"); empty = they do not.
+  std::string sharing;
+};
+
+std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
+                                      const PhaseContext& ctx, const ValidityParams& params);
+
+// How the engine and the SUT share cores on one host, for PhaseContext::sharing:
+// "" when on different hosts or on disjoint cpusets. Err on a bad cpu list.
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset);
+
+// True when no non-informational check failed.
+bool ValidityPassed(const std::vector<ValidityCheck>& checks);
+
+// "loadgen_cpu: 97.2% > 80% (cpus 0 of host local busy; peak 100%)"; a
+// passing check reads "ok" instead of the comparison.
+std::string DescribeValidity(const ValidityCheck& c);
+
+// "fv: 2 processes, 0.85 cores, RSS 45.1 MiB (peak 46.0)"; services "; "-joined.
+std::string DescribeUsage(const std::vector<ServiceUsage>& usage);
+
+// The failed non-informational checks, "; "-joined, for step verdicts and
+// failure messages ("" when all passed).
+std::string FailedValidity(const std::vector<ValidityCheck>& checks);
+
+}  // namespace fvbench

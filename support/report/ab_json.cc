@@ -1,0 +1,137 @@
+#include "support/report/ab_json.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "support/core/json_fields.h"
+#include "support/core/json_writer.h"
+#include "support/judge/ab_compare.h"
+#include "support/report/load_result_json.h"
+
+namespace fvbench {
+namespace {
+
+using nlohmann::json;
+
+void WriteSide(detail::JsonWriter& w, const AbSide& s) {
+  w.StartObject();
+  w.Field("edge_source", s.edge_source);
+  w.Field("edge_ref", s.edge_ref);
+  w.Field("edge_commit", s.edge_commit);
+  w.Field("policy", s.policy);
+  w.Array("runs", s.runs, [&](const LoadResult& r) { detail::WriteLoadResult(w, r); });
+  w.Array("fv_cpu_cores", s.fv_cpu_cores, [&](double c) { w.Number(c); });
+  w.EndObject();
+}
+
+AbSide SideFromJson(const json& v, const std::string& path) {
+  using namespace detail;
+  RequireObject(v, path);
+  AbSide s;
+  s.edge_source = OptString(v, "edge_source", path);
+  s.edge_ref = OptString(v, "edge_ref", path);
+  s.edge_commit = OptString(v, "edge_commit", path);
+  s.policy = OptString(v, "policy", path);
+  const json& runs = GetArray(v, "runs", path);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    s.runs.push_back(LoadResultFromJsonValue(runs[i], fmt::format("{}[{}]", JoinPath(path, "runs"), i)));
+  }
+  if (v.contains("fv_cpu_cores") && !v.at("fv_cpu_cores").is_null()) {
+    const json& cpu = GetArray(v, "fv_cpu_cores", path);
+    for (size_t i = 0; i < cpu.size(); ++i) {
+      if (cpu[i].is_null()) {
+        s.fv_cpu_cores.push_back(std::numeric_limits<double>::quiet_NaN());
+      } else if (cpu[i].is_number()) {
+        s.fv_cpu_cores.push_back(cpu[i].get<double>());
+      } else {
+        throw JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", JoinPath(path, "fv_cpu_cores"),
+                                         i, cpu[i].type_name())};
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+namespace detail {
+
+void WriteAbResult(JsonWriter& w, const AbResult& ab) {
+  w.StartObject();
+  w.Field("method", ab.method);
+  w.Field("rate_rps", ab.rate_rps);
+  w.Field("duration_s", ab.duration_s);
+  w.Field("error", ab.error);
+  w.Key("a");
+  WriteSide(w, ab.a);
+  w.Key("b");
+  WriteSide(w, ab.b);
+  w.Array("metrics", ab.metrics, [&](const AbComparison& c) {
+    w.StartObject();
+    w.Field("metric", c.metric);
+    w.Field("scale", AbScaleName(c.scale));
+    w.Field("better", AbBetterName(c.better));
+    w.Field("pairs", c.pairs);
+    w.Field("a_median", c.a_median);
+    w.Field("b_median", c.b_median);
+    w.Field("delta", c.delta);
+    w.Field("ci_low", c.ci_low);
+    w.Field("ci_high", c.ci_high);
+    w.Field("noise", c.noise);
+    w.Field("verdict", AbVerdictName(c.verdict));
+    w.Field("verdict_text", AbVerdictText(c));
+    w.Field("reason", c.reason);
+    w.EndObject();
+  });
+  w.EndObject();
+}
+
+AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  AbResult ab;
+  ab.method = OptString(v, "method", path);
+  ab.rate_rps = OptNumber(v, "rate_rps", path, 0);
+  ab.duration_s = OptNumber(v, "duration_s", path, 0);
+  ab.error = OptString(v, "error", path);
+  ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
+  ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
+  const json& ms = GetArray(v, "metrics", path);
+  for (size_t i = 0; i < ms.size(); ++i) {
+    const std::string mp = fmt::format("{}[{}]", JoinPath(path, "metrics"), i);
+    const json& m = ms[i];
+    RequireObject(m, mp);
+    AbComparison c;
+    c.metric = GetString(m, "metric", mp);
+    auto scale = AbScaleFromName(GetString(m, "scale", mp));
+    auto better = AbBetterFromName(GetString(m, "better", mp));
+    auto verdict = AbVerdictFromName(GetString(m, "verdict", mp));
+    if (!scale) throw JsonFieldError{JoinPath(mp, "scale") + ": expected ratio or absolute"};
+    if (!better) throw JsonFieldError{JoinPath(mp, "better") + ": expected lower or higher"};
+    if (!verdict) {
+      throw JsonFieldError{JoinPath(mp, "verdict") +
+                           ": expected n/a, insufficient, no_difference, b_worse, b_better or not_estimable"};
+    }
+    c.scale = *scale;
+    c.better = *better;
+    c.verdict = *verdict;
+    c.pairs = static_cast<int>(OptUint(m, "pairs", mp, 0));
+    c.a_median = OptNumberOrNull(m, "a_median", mp).value_or(std::numeric_limits<double>::quiet_NaN());
+    c.b_median = OptNumberOrNull(m, "b_median", mp).value_or(std::numeric_limits<double>::quiet_NaN());
+    c.delta = OptNumberOrNull(m, "delta", mp);
+    c.ci_low = OptNumberOrNull(m, "ci_low", mp);
+    c.ci_high = OptNumberOrNull(m, "ci_high", mp);
+    c.noise = OptNumberOrNull(m, "noise", mp);
+    c.reason = OptString(m, "reason", mp);
+    if ((c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter) && !(c.delta && c.ci_low && c.ci_high)) {
+      throw JsonFieldError{mp + ": a significant verdict needs delta, ci_low and ci_high"};
+    }
+    ab.metrics.push_back(std::move(c));
+  }
+  return ab;
+}
+
+}  // namespace detail
+
+}  // namespace fvbench

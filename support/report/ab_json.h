@@ -1,0 +1,29 @@
+// The JSON of a scenario's AbResult (ab_result.h), inside a scenario's result
+// and results.json (results_io.h).
+//
+// JSON of one scenario's "ab" (all numbers in the units of ab_compare.h):
+//   {"method": str, "rate_rps": RPS, "duration_s": s, "error": str,
+//    "a": {"edge_source", "edge_ref", "edge_commit", "policy": str,
+//          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},
+//    "b": {same},
+//    "metrics": [{"metric", "scale": "ratio"|"absolute", "better": "lower"|"higher",
+//                 "pairs", "a_median", "b_median",
+//                 "delta", "ci_low", "ci_high", "noise": number or null,
+//                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better"|"not_estimable",
+//                 "verdict_text": str (derived, ignored on read), "reason": str}]}
+// Reading throws detail::JsonFieldError naming the key path (json_fields.h).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "support/core/ab_result.h"
+
+namespace fvbench::detail {
+
+class JsonWriter;  // json_writer.h
+void WriteAbResult(JsonWriter& w, const AbResult& ab);
+AbResult AbResultFromJsonValue(const nlohmann::json& v, const std::string& path);
+
+}  // namespace fvbench::detail

@@ -1,0 +1,33 @@
+// A/B mode in the reports: the console section (appended to the summary
+// table by RenderSummaryTable) and the Markdown section. Reporters: they
+// format the AbResult (ab_result.h) and compute nothing. Pure. Its JSON is in
+// ab_json.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/judge/ab_compare.h"
+#include "support/core/run_meta.h"
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+// The "A/B comparison" section: one header naming both sides (meta), the
+// method and the significance rule, then per scenario with an AbResult a
+// table of metric | A median | B median | delta | 95 % CI | noise | verdict,
+// and a last line counting the significant differences. "" when no result
+// has an AbResult.
+std::string RenderAbSection(const std::vector<ScenarioResult>& results, const RunMeta& meta);
+
+// The same section as Markdown (for the Markdown report / a CI job summary):
+// "## A/B comparison", the two sides and the rule, then per scenario a table
+// | metric | A median | B median | delta | 95 % CI | noise | verdict |, with
+// significant verdicts in bold. "" when no result has an AbResult.
+std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta);
+
+// One metric on one line, for test output and gate messages:
+// "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
+std::string DescribeAbMetric(const AbComparison& c);
+
+}  // namespace fvbench

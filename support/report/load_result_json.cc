@@ -1,0 +1,121 @@
+#include "support/report/load_result_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "support/core/json_fields.h"
+#include "support/core/json_writer.h"
+#include "support/core/plausible.h"
+
+namespace fvbench::detail {
+
+using nlohmann::json;
+
+void WriteLatencyUs(JsonWriter& w, const LatencyUs& l, bool with_max) {
+  w.StartObject();
+  w.Field("p50", l.p50);
+  w.Field("p90", l.p90);
+  w.Field("p99", l.p99);
+  w.Field("p999", l.p999);
+  if (with_max) w.Field("max", l.max);
+  if (l.censored_at_us > 0) w.Field("censored_at_us", l.censored_at_us);  // values >= it are lower bounds
+  w.EndObject();
+}
+
+void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
+  w.StartObject();
+  w.Field("engine", r.engine);
+  w.Field("engine_version", r.engine_version);
+  w.Field("target_rps", r.target_rps);
+  w.Field("duration_s", r.duration_s);
+  w.Field("requests", r.requests);
+  if (r.scheduled > 0) {  // outcomes per scheduled request (load_result.h); absent in older files
+    w.Field("scheduled", r.scheduled);
+    w.Field("succeeded", r.succeeded);
+    w.Field("failed_sut", r.failed_sut);
+    w.Field("failed_engine", r.failed_engine);
+  }
+  w.Field("failed", r.failed);
+  w.Field("non_2xx", r.non_2xx);
+  w.Field("achieved_rps", r.achieved_rps);
+  w.Field("error_rate", r.error_rate);
+  w.Key("latency_us");
+  WriteLatencyUs(w, r.latency_us, /*with_max=*/true);
+  w.Field("kept_up", r.kept_up);
+  w.Field("dropped_iterations", r.dropped_iterations);
+  w.Field("max_send_lag_us", r.max_send_lag_us);
+  w.Field("late_send_share", r.late_send_share);
+  if (r.max_early_send_us > 0) w.Field("max_early_send_us", r.max_early_send_us);
+  w.Field("ratelimit_evidence", r.ratelimit_evidence);
+  w.Field("raw_path", r.raw_path);
+  if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
+  w.EndObject();
+}
+
+namespace {
+
+// A LoadResult read back must be one a run can have measured (plausible.h):
+// rates and the error rate in range (null, written for a number that was not
+// finite, stays NaN), and when it completed requests, latencies > 0, normal
+// and in order. Throws naming the key.
+void CheckPlausible(const LoadResult& r, const std::string& path) {
+  struct Field {
+    const char* key;
+    double v, hi;
+  };
+  for (const Field& f : {Field{"target_rps", r.target_rps, kMaxRateRps}, Field{"achieved_rps", r.achieved_rps, kMaxRateRps},
+                         Field{"error_rate", r.error_rate, 1}, Field{"duration_s", r.duration_s, kMaxPhaseSeconds}}) {
+    if (std::isnan(f.v)) continue;
+    if (std::string why = WhyOutOfRange(f.v, 0, f.hi); !why.empty()) {
+      throw detail::JsonFieldError{fmt::format("{}: {}", detail::JoinPath(path, f.key), why)};
+    }
+  }
+  if (r.requests == 0) return;  // nothing completed: no latency was measured (0 is what the parsers give)
+  if (auto bad = CheckLatencyUs(r.latency_us, /*with_max=*/true)) {
+    throw detail::JsonFieldError{fmt::format("{}: {}", detail::JoinPath(detail::JoinPath(path, "latency_us"), bad->key),
+                                             bad->why)};
+  }
+}
+
+}  // namespace
+
+LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  LoadResult r;
+  r.engine = GetString(v, "engine", path);
+  r.engine_version = GetString(v, "engine_version", path);
+  r.target_rps = GetNumberOrNaN(v, "target_rps", path);
+  r.duration_s = GetNumberOrNaN(v, "duration_s", path);
+  r.requests = GetUint(v, "requests", path);
+  r.scheduled = OptUint(v, "scheduled", path, 0);
+  r.succeeded = OptUint(v, "succeeded", path, 0);
+  r.failed_sut = OptUint(v, "failed_sut", path, 0);
+  r.failed_engine = OptUint(v, "failed_engine", path, 0);
+  r.failed = GetUint(v, "failed", path);
+  r.non_2xx = GetUint(v, "non_2xx", path);
+  r.achieved_rps = GetNumberOrNaN(v, "achieved_rps", path);
+  r.error_rate = GetNumberOrNaN(v, "error_rate", path);
+  std::string lpath = JoinPath(path, "latency_us");
+  const json& l = GetObject(v, "latency_us", path);
+  r.latency_us.p50 = GetNumberOrNaN(l, "p50", lpath);
+  r.latency_us.p90 = GetNumberOrNaN(l, "p90", lpath);
+  r.latency_us.p99 = GetNumberOrNaN(l, "p99", lpath);
+  r.latency_us.p999 = GetNumberOrNaN(l, "p999", lpath);
+  r.latency_us.max = GetNumberOrNaN(l, "max", lpath);
+  if (l.contains("censored_at_us")) r.latency_us.censored_at_us = GetNumberOrNaN(l, "censored_at_us", lpath);
+  r.kept_up = GetBool(v, "kept_up", path);
+  r.dropped_iterations = GetUint(v, "dropped_iterations", path);
+  r.max_send_lag_us = GetNumberOrNaN(v, "max_send_lag_us", path);
+  // Optional: results written before late_send_share existed lack it.
+  if (v.contains("late_send_share")) r.late_send_share = GetNumberOrNaN(v, "late_send_share", path);
+  if (v.contains("max_early_send_us")) r.max_early_send_us = GetNumberOrNaN(v, "max_early_send_us", path);
+  r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
+  r.raw_path = GetString(v, "raw_path", path);
+  r.validity_failure = OptString(v, "validity_failure", path, "");
+  CheckPlausible(r, path);
+  return r;
+}
+
+}  // namespace fvbench::detail

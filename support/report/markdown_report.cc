@@ -1,0 +1,500 @@
+#include "support/report/markdown_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "support/report/ab_report.h"
+#include "support/report/markdown_text.h"
+#include "support/judge/ratios.h"
+#include "support/judge/thresholds.h"
+#include "support/core/units_format.h"
+#include "support/judge/validity.h"
+#include "support/judge/verdict.h"
+
+namespace fvbench {
+
+namespace {
+
+using detail::FormatDeltaPercent;
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatRps;
+using detail::FormatUs;
+using detail::MarkdownCell;
+
+struct Path {
+  const char* id;
+  const char* title;
+};
+constexpr Path kLatencyPaths[] = {{"latency.decision_service", "Decision Svc"},
+                                  {"latency.reverse_proxy", "Reverse Proxy"},
+                                  {"latency.raw_nginx", "Raw nginx"}};
+constexpr Path kThroughputPaths[] = {{"throughput.simple", "Simple rate limit (1 rule)"},
+                                     {"throughput.complex", "Complex policy (5 rules, JWT + loop detection)"},
+                                     {"throughput.llm", "LLM token-budget policy"}};
+
+const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
+  for (const auto& r : results) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+// One table cell: text shown as written, or (Strong) the report's own bold
+// verdict word.
+struct Cell {
+  Cell(const std::string& t) : text(t) {}  // NOLINT: every string is a cell
+  Cell(const char* t) : text(t) {}          // NOLINT
+  static Cell Strong(const char* t) {
+    Cell c(t);
+    c.strong = true;
+    return c;
+  }
+  std::string text;
+  bool strong = false;
+};
+
+void AppendRow(std::string& out, const std::vector<Cell>& cells) {
+  out += '|';
+  for (const Cell& c : cells) {
+    out += c.strong ? " **" : " ";
+    detail::AppendMarkdownCell(out, c.text);
+    out += c.strong ? "** |" : " |";
+  }
+  out += '\n';
+}
+
+std::string OrUnknown(const std::string& s) { return s.empty() ? "unknown" : s; }
+
+// " (ref 112 µs, +171.4 %)"
+std::string Compare(const Reference* cmp, const std::string& value, double measured, double ref) {
+  std::string delta = FormatDeltaPercent(measured, ref);
+  return delta.empty() ? fmt::format(" ({} {})", cmp->label(), value)
+                       : fmt::format(" ({} {}, {})", cmp->label(), value, delta);
+}
+
+// REPEAT: " (812 µs–1.10 ms, n=3)"; "" without repeats.
+std::string SpreadText(const ScenarioResult& r, const char* metric, bool rps) {
+  auto it = r.spread.find(metric);
+  if (it == r.spread.end() || r.repeats.size() < 2) return "";
+  const Spread& s = it->second;
+  return rps ? fmt::format(" ({}–{}, n={})", FormatRps(s.min), FormatRps(s.max), r.repeats.size())
+             : fmt::format(" ({}–{}, n={})", FormatUs(s.min), FormatUs(s.max), r.repeats.size());
+}
+
+std::string StateCell(const ScenarioResult* r) { return r == nullptr ? "not run" : "FAILED"; }
+
+void VerdictSection(std::string& out, const std::vector<ScenarioResult>& results, const Reference* cmp) {
+  VerdictCounts n = CountVerdicts(results);
+  int total = static_cast<int>(results.size());
+  const char* overall = n.fail > 0 ? "FAIL" : (n.invalid > 0 ? "INVALID" : (total > 0 ? "PASS" : "FAIL"));
+  int not_run = 0;
+  for (const char* id : kLatencyScenarios) not_run += Find(results, id) == nullptr;
+  for (const char* id : kThroughputScenarios) not_run += Find(results, id) == nullptr;
+  out += fmt::format("**{}** — {} PASS, {} FAIL, {} INVALID of {} scenario{} run", overall, n.pass, n.fail,
+                     n.invalid, total, total == 1 ? "" : "s");
+  if (not_run > 0) out += fmt::format(" ({} not run)", not_run);
+  if (total == 0) out += " (no results: nothing was measured)";
+  out += "\n\n";
+  if (cmp != nullptr) {
+    out += fmt::format("Cells show the {} value and the delta (measured − {}) / {}; {}: {}.\n\n",
+                       cmp->baseline ? "baseline" : "reference", cmp->label(), cmp->label(),
+                       cmp->baseline ? "baseline" : "reference", MarkdownCell(cmp->describe()));
+  } else {
+    out += "No reference or baseline: cells show measured values only.\n\n";
+  }
+  if (results.empty()) return;
+  out += "| Scenario | Verdict | Why |\n|---|---|---|\n";
+  for (const ScenarioResult& r : results) {
+    Verdict v = ScenarioVerdict(r);
+    std::string why = VerdictReason(r);
+    AppendRow(out, {r.id, VerdictName(v), why.empty() ? "—" : why});
+  }
+  out += "\n";
+}
+
+void LatencySection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
+                    const Reference* cmp) {
+  bool any = false;
+  for (const Path& p : kLatencyPaths) any = any || Find(results, p.id) != nullptr;
+  if (!any) return;
+  out += fmt::format("### Latency @ {} RPS ({} s measured after {} s warmup)\n\n", FormatNumber(m.latency_rps),
+                     FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
+  if (cmp != nullptr) {
+    if (std::string w = LatencyLoadMismatch(*cmp, m.latency_rps); !w.empty()) out += "**Warning:** " + MarkdownCell(w) + ".\n\n";
+  }
+  out += "| Pct |";
+  for (const Path& p : kLatencyPaths) out += fmt::format(" {} |", p.title);
+  out += "\n|---|";
+  for (size_t i = 0; i < std::size(kLatencyPaths); ++i) out += "---:|";
+  out += "\n";
+  struct Pct {
+    const char* label;
+    const char* metric;
+  };
+  constexpr Pct kPcts[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"}, {"p99.9", "p999_us"},
+                           {"max", "max_us"}};
+  for (const Pct& pct : kPcts) {
+    std::vector<Cell> cells = {pct.label};
+    for (const Path& p : kLatencyPaths) {
+      const ScenarioResult* r = Find(results, p.id);
+      if (r == nullptr || !r->measured) {
+        cells.push_back(StateCell(r));
+        continue;
+      }
+      double us = MetricValue(*r, pct.metric);
+      std::string cell = detail::FormatLatency(r->load.latency_us, us);
+      if (std::string(pct.metric) != "max_us") cell += SpreadText(*r, pct.metric, false);
+      if (cmp != nullptr && !r->load.latency_us.IsCensored(us)) {  // no delta from a lower bound
+        if (auto rv = cmp->value(p.id, pct.metric)) cell += Compare(cmp, FormatUs(*rv), us, *rv);
+      }
+      cells.push_back(cell);
+    }
+    AppendRow(out, cells);
+  }
+  std::vector<Cell> errors = {"errors"}, achieved = {"achieved"};
+  for (const Path& p : kLatencyPaths) {
+    const ScenarioResult* r = Find(results, p.id);
+    if (r == nullptr || !r->measured) {
+      errors.push_back(StateCell(r));
+      achieved.push_back(StateCell(r));
+      continue;
+    }
+    const LoadResult& l = r->load;
+    errors.push_back(detail::FormatErrors(l));
+    achieved.push_back(fmt::format("{} of {} RPS, {}", FormatRps(l.achieved_rps), FormatRps(l.target_rps),
+                                   l.kept_up ? "kept up" : fmt::format("NOT kept up ({} dropped)",
+                                                                       l.dropped_iterations)));
+  }
+  AppendRow(out, errors);
+  AppendRow(out, achieved);
+  out += "\n";
+}
+
+std::string ThroughputValue(const ScenarioResult& r) {
+  std::string v;
+  if (r.ceiling_reached) {
+    v = fmt::format("at least {} (ceiling reached)", FormatRps(r.throughput_rps));
+  } else if (r.search == "bisect" && !r.search_resolution) {
+    v = fmt::format("at least {} (no step failed)", FormatRps(r.throughput_rps));
+  } else {
+    v = FormatRps(r.throughput_rps);
+  }
+  return v + SpreadText(r, "rps", true);
+}
+
+void StepsDetails(std::string& out, const ScenarioResult& r) {
+  if (r.steps.empty()) return;
+  out += fmt::format("<details><summary>{}: {} step{} ({} search)</summary>\n\n", r.id, r.steps.size(),
+                     r.steps.size() == 1 ? "" : "s", r.search.empty() ? "seed" : r.search);
+  out += "| # | Role | Target RPS | Measured RPS | Duration | p99 | Errors | Step |\n"
+         "|---:|---|---:|---:|---:|---:|---:|---|\n";
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    const StepResult& s = r.steps[i];
+    AppendRow(out, {std::to_string(i + 1), s.role.empty() ? "step" : s.role, FormatRps(s.target_rps),
+                FormatRps(s.load.achieved_rps), FormatNumber(s.load.duration_s) + " s", detail::FormatLatency(s.load.latency_us, s.load.latency_us.p99),
+                FormatPercent(s.load.error_rate), s.verdict.empty() ? (s.passed ? "pass" : "fail") : s.verdict});
+  }
+  out += "\n</details>\n\n";
+}
+
+void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
+                       const Reference* cmp) {
+  bool any = false;
+  for (const Path& p : kThroughputPaths) any = any || Find(results, p.id) != nullptr;
+  if (!any) return;
+  out += fmt::format("### Max sustained throughput (cap {} RPS, {} s steps)\n\n", FormatNumber(m.search_max),
+                     FormatNumber(m.step_dur_s));
+  out += "| Configuration | Result (RPS, measured) | Confirmed | Resolution | Load time | Errors |\n"
+         "|---|---:|---|---:|---:|---:|\n";
+  for (const Path& p : kThroughputPaths) {
+    const ScenarioResult* r = Find(results, p.id);
+    if (r == nullptr || !r->measured) {
+      std::string s = StateCell(r);
+      AppendRow(out, {p.title, s, "—", "—", "—", "—"});
+      continue;
+    }
+    std::string value = ThroughputValue(*r);
+    if (cmp != nullptr) {
+      if (auto rv = cmp->value(p.id, "rps")) {
+        // A lower bound on either side has no delta (MeasuredIsLowerBound).
+        bool bound = MeasuredIsLowerBound(*r) || cmp->lower_bound(p.id);
+        value += Compare(cmp, (cmp->lower_bound(p.id) ? "≥ " : "") + FormatRps(*rv),
+                         bound ? std::nan("") : r->throughput_rps, *rv);
+      }
+    }
+    std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
+                                                  : "— (seed steps: no confirmation)";
+    std::string resolution = r->search_resolution ? detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
+                                                  : (r->ceiling_reached ? "none (ceiling)" : "none (no step failed)");
+    std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
+    if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
+    AppendRow(out, {p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});
+  }
+  out += "\n";
+}
+
+// Every search step of each throughput scenario, collapsed (<details>).
+void StepsSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  for (const Path& p : kThroughputPaths) {
+    if (const ScenarioResult* r = Find(results, p.id)) StepsDetails(out, *r);
+  }
+}
+
+std::string MetricTitle(const std::string& metric) {
+  if (metric == "p999_us") return "p99.9";
+  if (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0) return metric.substr(0, metric.size() - 3);
+  return metric;
+}
+
+void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m) {
+  std::vector<Ratio> ratios = SameRunRatios(results, m.started_unix);
+  if (ratios.empty()) return;
+  out += "### Same-run ratios\n\nLatency over raw nginx, throughput over the simple policy: same run, same hosts.\n\n";
+  out += "| Scenario | Yardstick | Metric | Value | Yardstick's | Ratio |\n|---|---|---|---:|---:|---:|\n";
+  for (const Ratio& x : ratios) {
+    bool rps = x.metric == "rps";
+    AppendRow(out, {x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
+                rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), detail::FormatFixed(x.ratio, 2) + "x"});
+  }
+  out += "\n";
+}
+
+std::string MetricValueText(const std::string& metric, double v, bool is_limit) {
+  if (std::isnan(v)) return "not measured";
+  if (metric == "error_rate") return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
+  if (metric == "rps" || metric == "achieved_rps") return FormatNumber(v) + " RPS";
+  return FormatNumber(v) + " µs";
+}
+
+void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any = false, any_ratio = false;
+  for (const auto& r : results) {
+    any = any || !r.checks.empty();
+    any_ratio = any_ratio || !r.ratio_checks.empty();
+  }
+  if (!any && !any_ratio) return;
+  out += "### Threshold checks\n\n";
+  if (any) {
+    out += "| Scenario | Metric | Measured | Limit | Reference | Check |\n|---|---|---:|---:|---:|---|\n";
+    for (const auto& r : results) {
+      for (const ThresholdCheck& c : r.checks) {
+        AppendRow(out, {r.id, c.metric, MetricValueText(c.metric, c.measured, false),
+                    c.op + " " + MetricValueText(c.metric, c.limit, true),
+                    c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? Cell("pass") : Cell::Strong("FAIL")});
+      }
+    }
+    out += "\n";
+  }
+  if (any_ratio) {
+    out += "Same-run ratio checks (evaluated by fvbench.report):\n\n"
+           "| Scenario | Check | Check result |\n|---|---|---|\n";
+    for (const auto& r : results) {
+      for (const RatioCheck& c : r.ratio_checks) {
+        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? Cell("pass") : Cell::Strong("FAIL")});
+      }
+    }
+    out += "\n";
+  }
+}
+
+bool AnyError(const std::vector<ScenarioResult>& results) {
+  return std::any_of(results.begin(), results.end(),
+                     [](const ScenarioResult& r) { return !r.measured || !r.error.empty(); });
+}
+bool AnyNotes(const std::vector<ScenarioResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const ScenarioResult& r) { return !r.notes.empty(); });
+}
+
+// Its heading, before the validity table, the errors and the notes.
+void ValidityHeading(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any_validity = std::any_of(results.begin(), results.end(),
+                                  [](const ScenarioResult& r) { return !r.validity.empty(); });
+  if (any_validity || AnyError(results) || AnyNotes(results)) out += "### Validity, errors and notes\n\n";
+}
+
+void ValiditySection(std::string& out, const std::vector<ScenarioResult>& results) {
+  if (std::none_of(results.begin(), results.end(), [](const ScenarioResult& r) { return !r.validity.empty(); })) {
+    return;
+  }
+  out += "| Scenario | Validity | Failed checks (measured vs limit) | Notes | Passed |\n|---|---|---|---|---|\n";
+  for (const auto& r : results) {
+    if (r.validity.empty()) continue;
+    std::vector<std::string> failed, info, ok;
+    for (const ValidityCheck& v : r.validity) {
+      if (v.informational) info.push_back(DescribeValidity(v));
+      else if (!v.passed) failed.push_back(DescribeValidity(v));
+      else if (std::find(ok.begin(), ok.end(), v.name) == ok.end()) ok.push_back(v.name);
+    }
+    AppendRow(out, {r.id, ValidityPassed(r.validity) ? Cell("valid") : Cell::Strong("INVALID"),
+                failed.empty() ? "—" : fmt::format("{}", fmt::join(failed, "\n")),
+                info.empty() ? "—" : fmt::format("{}", fmt::join(info, "\n")),
+                ok.empty() ? "—" : fmt::format("{}", fmt::join(ok, ", "))});
+  }
+  out += "\n";
+}
+
+// An error message in a fenced block, verbatim (the fence is longer than any
+// run of backticks in it), its first kMaxErrorBytes.
+constexpr size_t kMaxErrorBytes = 16384;
+
+void ErrorsSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  if (!AnyError(results)) return;
+  out += "Errors:\n\n";
+  for (const auto& r : results) {
+    if (r.measured && r.error.empty()) continue;
+    std::string text = r.error.empty() ? "(no error message recorded)" : r.error;
+    if (text.size() > kMaxErrorBytes) {
+      size_t cut = kMaxErrorBytes;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      text = fmt::format("{}\n… ({} more bytes; the whole message is in results.json beside this file: "
+                         "scenarios[].error)", text.substr(0, cut), text.size() - cut);
+    }
+    const std::string fence = detail::MarkdownFence(text);
+    out += fmt::format("- {} ({}):\n\n  {}text\n", detail::MarkdownCodeSpan(r.id),
+                       r.measured ? "after measuring" : "FAILED before measuring", fence);
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t nl = text.find('\n', start);
+      out += "  ";
+      out.append(text, start, nl == std::string::npos ? std::string::npos : nl - start);
+      out += "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    out += "  " + fence + "\n\n";
+  }
+}
+
+void NotesSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  if (!AnyNotes(results)) return;
+  out += "Notes:\n\n";
+  for (const auto& r : results) {
+    for (const std::string& n : r.notes) out += fmt::format("- {}: {}\n", detail::MarkdownCodeSpan(r.id), MarkdownCell(n));
+  }
+  out += "\n";
+}
+
+void ResourcesSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  bool any = false;
+  for (const auto& r : results) any = any || !r.sut_usage.empty();
+  if (!any) return;
+  out += "### SUT resources (reported phase)\n\n"
+         "| Scenario | Service | Processes | CPU (cores) | RSS (MiB) | Peak RSS (MiB) |\n"
+         "|---|---|---:|---:|---:|---:|\n";
+  for (const auto& r : results) {
+    for (const ServiceUsage& u : r.sut_usage) {
+      AppendRow(out, {r.id, u.service, std::to_string(u.processes), detail::FormatFixed(u.cpu_cores, 2),
+                  detail::FormatFixed(u.rss_mib, 1), detail::FormatFixed(u.rss_peak_mib, 1)});
+    }
+  }
+  out += "\n";
+}
+
+std::string Cores(int n) { return n > 0 ? fmt::format("{} cores", n) : "cores unknown"; }
+
+std::string Pinning(const RunMeta& m) {
+  if (m.sut_cpuset.empty() && m.loadgen_cpuset.empty()) {
+    if (m.mode == "remote" && m.sut_host != m.loadgen_host) return "unpinned (engine and SUT on separate hosts)";
+    return "unpinned: engine and SUT share cores";
+  }
+  return fmt::format("SUT cpuset {}, engine cpuset {}{}", m.sut_cpuset.empty() ? "unpinned" : m.sut_cpuset,
+                     m.loadgen_cpuset.empty() ? "unpinned" : m.loadgen_cpuset, m.cpusets_auto ? " (auto split)" : "");
+}
+
+void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp) {
+  out += "### Environment\n\n| | |\n|---|---|\n";
+  std::string engine = m.engine_version.empty() ? OrUnknown(m.engine) : m.engine_version;
+  if (!m.engine.empty() && engine.find(m.engine) == std::string::npos) engine = m.engine + " (" + engine + ")";
+  std::string sut = m.sut_runtime_version.empty() ? OrUnknown(m.sut_runtime) : m.sut_runtime_version;
+  if (!m.lua_module_version.empty()) sut += ", lua-nginx-module " + m.lua_module_version;
+  AppendRow(out, {"Load engine", engine});
+  AppendRow(out, {"SUT runtime", sut});
+  AppendRow(out, {"fairvisor edge", fmt::format("{} @ {}", OrUnknown(m.edge_source),
+                                            m.edge_commit.empty() ? "commit unknown" : m.edge_commit)});
+  AppendRow(out, {"Mode", OrUnknown(m.mode)});
+  AppendRow(out, {"Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
+                                   OrUnknown(m.loadgen_host), Cores(m.loadgen_cores))});
+  AppendRow(out, {"CPU pinning", Pinning(m)});
+  AppendRow(out, {"Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
+                                 OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version))});
+  AppendRow(out, {"Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile});
+  AppendRow(out, {cmp != nullptr && cmp->baseline ? "Baseline" : "Reference",
+              cmp == nullptr ? "none" : cmp->describe()});
+  out += "\n";
+}
+
+// The SVG plots fvbench.report writes beside report.md (PlotFilesOfRun: only
+// those of scenarios that were run). Links, not images: a CI job summary
+// cannot show files of the run, a viewer of the report directory can.
+void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) {
+  std::vector<std::string> files = PlotFilesOfRun(results);
+  if (files.empty()) return;
+  out += "Plots beside this file: ";
+  std::string sep;
+  bool throughput = false;
+  for (const std::string& f : files) {
+    out += fmt::format("{}[{}]({})", sep, f, f);
+    if (f == "latency.svg") out += " (percentile curves)";
+    else throughput = true;
+    sep = ", ";
+  }
+  if (throughput) out += " (search steps: p99, errors and achieved rate per target)";
+  out += ".\n\n";
+}
+
+}  // namespace
+
+std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results) {
+  auto has = [&](const char* id) {
+    return std::any_of(results.begin(), results.end(), [&](const ScenarioResult& r) { return r.id == id; });
+  };
+  std::vector<std::string> files;
+  if (std::any_of(std::begin(kLatencyScenarios), std::end(kLatencyScenarios), has)) files.push_back("latency.svg");
+  for (const char* id : kThroughputScenarios) {
+    if (!has(id)) continue;
+    std::string name = id;  // throughput.simple -> throughput_simple.svg
+    std::replace(name.begin(), name.end(), '.', '_');
+    files.push_back(name + ".svg");
+  }
+  return files;
+}
+
+std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                                 const Reference* comparison) {
+  // Each part rendered on its own; those that can grow without bound (steps,
+  // A/B runs, checks, validity, errors, notes) say where their whole text is,
+  // should the report have to be shortened (FitMarkdownSections).
+  using Render = std::function<void(std::string&)>;
+  const std::pair<Render, const char*> parts[] = {
+      {[&](std::string& o) { o += fmt::format("## fvbench: fairvisor edge benchmark ({})\n\n", MarkdownCell(OrUnknown(meta.mode))); }, ""},
+      {[&](std::string& o) { VerdictSection(o, results, comparison); }, ""},
+      {[&](std::string& o) { LatencySection(o, results, meta, comparison); }, ""},
+      {[&](std::string& o) { ThroughputSection(o, results, meta, comparison); }, ""},
+      {[&](std::string& o) { StepsSection(o, results); }, "scenarios[].steps"},
+      {[&](std::string& o) { o += RenderAbMarkdown(results, meta); }, "scenarios[].ab"},  // "" outside A/B mode
+      {[&](std::string& o) { PlotsSection(o, results); }, ""},
+      {[&](std::string& o) { RatiosSection(o, results, meta); }, "same_run_ratios"},
+      {[&](std::string& o) { ChecksSection(o, results); }, "scenarios[].checks, scenarios[].ratio_checks"},
+      {[&](std::string& o) { ValidityHeading(o, results); }, ""},
+      {[&](std::string& o) { ValiditySection(o, results); }, "scenarios[].validity"},
+      {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
+      {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
+      {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
+      {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
+  };
+  std::vector<detail::MarkdownSection> sections;
+  sections.reserve(std::size(parts));
+  for (const auto& [render, whole_text_in] : parts) {
+    detail::MarkdownSection s{{}, whole_text_in};
+    render(s.text);
+    sections.push_back(std::move(s));
+  }
+  return detail::FitMarkdownSections(sections, kMaxReportMdBytes);
+}
+
+}  // namespace fvbench

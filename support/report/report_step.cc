@@ -1,0 +1,187 @@
+#include "support/report/report_step.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "support/core/json_fields.h"
+#include "support/judge/ratios.h"
+#include "support/judge/reference.h"
+#include "support/judge/throughput_search.h"
+#include "support/judge/thresholds.h"
+#include "support/report/baseline.h"
+#include "support/report/markdown_report.h"
+#include "support/report/results_io.h"
+#include "support/report/summary_table.h"
+#include "support/report/svg_plot.h"
+
+namespace fvbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ControllerDir(const Config& c) { return c.bench_dir + "/controller-results"; }
+
+void Problem(const std::string& message) { std::fprintf(stderr, "fvbench report: %s\n", message.c_str()); }
+
+// Every scenario id, in report order (kLatencyScenarios, kThroughputScenarios).
+std::vector<std::string> ScenarioIds() {
+  std::vector<std::string> ids(std::begin(kLatencyScenarios), std::end(kLatencyScenarios));
+  ids.insert(ids.end(), std::begin(kThroughputScenarios), std::end(kThroughputScenarios));
+  return ids;
+}
+
+RunMeta LoadMeta(const std::string& dir) {
+  RunMeta meta;
+  if (auto text = detail::ReadTextFile(dir + "/run_meta.json"); text) {
+    auto m = RunMetaFromJson(*text, dir + "/run_meta.json");
+    if (m) meta = *m;
+    else std::fprintf(stderr, "fvbench report: %s (meta left empty)\n", m.error().message.c_str());
+  }
+  meta.finished_unix = NowUnix();
+  return meta;
+}
+
+// The comparison of the table, plots and report.md: FVBENCH_BASELINE when
+// set (and readable), else the reference; counts an unreadable baseline.
+std::optional<Reference> LoadComparison(const Config& config, int& bad) {
+  auto reference = LoadReference(config.reference);
+  if (!reference) std::fprintf(stderr, "fvbench report: %s (no reference shown)\n", reference.error().message.c_str());
+  if (!config.baseline.empty()) {
+    auto b = LoadBaseline(config.baseline);
+    if (b) return std::move(*b);
+    std::fprintf(stderr, "fvbench report: FVBENCH_BASELINE: %s (no baseline shown)\n", b.error().message.c_str());
+    ++bad;
+  }
+  if (reference) return std::move(*reference);
+  return std::nullopt;
+}
+
+// Same-run ratio gates (thresholds.h) need the whole run, so they are
+// evaluated here, not in the scenario tests. Only results of this ctest run
+// are one run: a ratio never pairs a result with an earlier run's. Returns
+// the number of failed checks.
+int EvaluateRunRatios(const ThresholdProfile& profile, double run_started_unix, std::vector<ScenarioResult>& results) {
+  std::vector<ScenarioResult> run;
+  for (const ScenarioResult& r : results) {
+    if (!FromEarlierRun(r, run_started_unix)) run.push_back(r);
+  }
+  int failures = 0;
+  for (ScenarioResult& r : results) {
+    if (FromEarlierRun(r, run_started_unix)) {
+      r.notes.push_back("ratio checks not evaluated: from an earlier ctest run");
+      continue;
+    }
+    std::vector<std::string> skipped;
+    r.ratio_checks = EvaluateRatios(profile, r, run, &skipped);
+    for (const std::string& s : skipped) r.notes.push_back("ratio check " + s);
+    for (const RatioCheck& c : r.ratio_checks) {
+      if (c.passed) continue;
+      std::fprintf(stderr, "fvbench report: ratio check FAILED: %s: %s\n", r.id.c_str(), DescribeRatioCheck(c).c_str());
+      ++failures;
+    }
+  }
+  return failures;
+}
+
+// SVG plots (svg_plot.h): latency.svg and throughput_<policy>.svg, with the
+// pass rule this run's throughput search used; only those of scenarios that
+// were run (PlotFilesOfRun, as report.md links them). A plot left from an
+// earlier run for a scenario not run now is removed: it is not this report's.
+void WritePlots(const Config& config, const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                const Reference* comparison, const std::string& report_dir, int& bad) {
+  const SearchParams rule = ThroughputSearchParamsFrom(config).rule;
+  const PlotOptions plot_options{rule.slo_p99_us, rule.max_error_rate, rule.min_achieved_fraction};
+  const std::vector<std::string> wanted = PlotFilesOfRun(results);
+  std::string names;
+  for (const PlotFile& f : RenderPlots(results, meta, comparison, plot_options)) {
+    if (std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {
+      std::error_code rm;
+      fs::remove(report_dir + "/" + f.name, rm);
+      continue;
+    }
+    if (auto w = detail::WriteTextFile(report_dir + "/" + f.name, f.svg); !w) {
+      Problem(w.error().message);
+      ++bad;
+    }
+    names += (names.empty() ? "" : ", ") + f.name;
+  }
+  std::printf("plots in %s: %s\n", report_dir.c_str(), names.empty() ? "none (no scenario was run)" : names.c_str());
+}
+
+// summary.txt, results.json and report.md; counts the files not written.
+void WriteReportFiles(const std::string& table, const RunResultFiles& run, const Reference* comparison,
+                      const std::string& report_dir, int& bad) {
+  auto w1 = detail::WriteTextFile(report_dir + "/summary.txt", table);
+  auto w2 = SaveRunResults(report_dir + "/results.json", run.results, run.meta);
+  auto w3 =
+      detail::WriteTextFile(report_dir + "/report.md", RenderMarkdownReport(run.results, run.meta, comparison));
+  for (const Result<void>* w : {&w1, &w2, &w3}) {
+    if (!*w) {
+      Problem(w->error().message);
+      ++bad;
+    }
+  }
+}
+
+}  // namespace
+
+RunResultFiles LoadRunResults(const Config& config) {
+  const std::string dir = ControllerDir(config);
+  RunResultFiles run;
+  run.meta = LoadMeta(dir);
+  for (const std::string& id : ScenarioIds()) {
+    std::string path = dir + "/" + id + ".json";
+    if (!fs::exists(path)) continue;
+    auto r = LoadScenarioResult(path);
+    if (!r) {
+      // Shown as FAILED with the reason in the table, not silently dropped.
+      Problem(r.error().message);
+      ++run.unreadable;
+      ScenarioResult unreadable;
+      unreadable.id = id;
+      unreadable.error = "result file unreadable: " + r.error().message;
+      run.results.push_back(std::move(unreadable));
+      continue;
+    }
+    if (FromEarlierRun(*r, run.meta.started_unix)) {
+      r->notes.push_back("from an earlier ctest run, measured at " + FormatUtc(r->started_unix));
+    }
+    run.results.push_back(std::move(*r));
+  }
+  return run;
+}
+
+int WriteRunReport(const Config& config) {
+  RunResultFiles run = LoadRunResults(config);
+  int bad = run.unreadable;
+  const std::optional<Reference> loaded = LoadComparison(config, bad);
+  const Reference* comparison = loaded ? &*loaded : nullptr;
+  int ratio_failures = 0;
+  if (auto profile = LoadThresholdProfile(config.thresholds); profile) {
+    ratio_failures = EvaluateRunRatios(*profile, run.meta.started_unix, run.results);
+  } else {
+    std::fprintf(stderr, "fvbench report: %s (ratio checks not evaluated)\n", profile.error().message.c_str());
+    ++bad;
+  }
+  std::string table = RenderSummaryTable(run.results, run.meta, comparison);
+  std::printf("%s\n", table.c_str());
+  const std::string report_dir = config.bench_dir + "/report";
+  std::error_code ec;
+  fs::create_directories(report_dir, ec);
+  WritePlots(config, run.results, run.meta, comparison, report_dir, bad);
+  WriteReportFiles(table, run, comparison, report_dir, bad);
+  std::printf("report: %s/summary.txt, %s/results.json, %s/report.md; per-scenario results and raw engine outputs in %s\n",
+              report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), ControllerDir(config).c_str());
+  if (ratio_failures > 0) {
+    std::fprintf(stderr, "fvbench report: %d same-run ratio check(s) failed (profile %s)\n", ratio_failures,
+                 config.thresholds.c_str());
+  }
+  return bad == 0 && ratio_failures == 0 ? 0 : 1;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,389 @@
+#include "support/report/results_io.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "support/core/json_fields.h"
+#include "support/core/json_writer.h"
+#include "support/core/plausible.h"
+#include "support/judge/ratios.h"
+#include "support/report/ab_json.h"
+#include "support/report/load_result_json.h"
+
+namespace fvbench {
+
+using nlohmann::json;
+using detail::GetNumberOrNaN;
+using detail::WriteLatencyUs;
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+// Validity checks and SUT usage (scenario_result.h): optional arrays, written
+// only when non-empty and read as empty when absent (older files).
+void WriteValidity(detail::JsonWriter& w, const std::vector<ValidityCheck>& v, const std::vector<ServiceUsage>& u) {
+  if (!v.empty()) {
+    w.Array("validity", v, [&](const ValidityCheck& c) {
+      w.StartObject();
+      w.Field("name", c.name);
+      w.Field("passed", c.passed);
+      w.Field("informational", c.informational);
+      w.Field("op", c.op);
+      w.Field("measured", c.measured);
+      w.Field("limit", c.limit);
+      w.Field("detail", c.detail);
+      w.EndObject();
+    });
+  }
+  if (!u.empty()) {
+    w.Array("sut_usage", u, [&](const ServiceUsage& x) {
+      w.StartObject();
+      w.Field("service", x.service);
+      w.Field("processes", x.processes);
+      w.Field("cpu_cores", x.cpu_cores);
+      w.Field("rss_mib", x.rss_mib);
+      w.Field("rss_peak_mib", x.rss_peak_mib);
+      w.EndObject();
+    });
+  }
+}
+
+void ReadValidity(const json& obj, const std::string& path, std::vector<ValidityCheck>& v,
+                  std::vector<ServiceUsage>& u) {
+  if (obj.contains("validity")) {
+    const json& a = detail::GetArray(obj, "validity", path);
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string p = fmt::format("{}[{}]", detail::JoinPath(path, "validity"), i);
+      detail::RequireObject(a[i], p);
+      ValidityCheck c;
+      c.name = detail::GetString(a[i], "name", p);
+      c.passed = detail::GetBool(a[i], "passed", p);
+      c.informational = detail::OptBool(a[i], "informational", p, false);
+      c.op = detail::OptString(a[i], "op", p, "");
+      c.measured = GetNumberOrNaN(a[i], "measured", p);
+      c.limit = GetNumberOrNaN(a[i], "limit", p);
+      c.detail = detail::OptString(a[i], "detail", p, "");
+      v.push_back(std::move(c));
+    }
+  }
+  if (obj.contains("sut_usage")) {
+    const json& a = detail::GetArray(obj, "sut_usage", path);
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string p = fmt::format("{}[{}]", detail::JoinPath(path, "sut_usage"), i);
+      detail::RequireObject(a[i], p);
+      ServiceUsage x;
+      x.service = detail::GetString(a[i], "service", p);
+      x.processes = static_cast<int>(detail::GetUint(a[i], "processes", p));
+      x.cpu_cores = GetNumberOrNaN(a[i], "cpu_cores", p);
+      x.rss_mib = GetNumberOrNaN(a[i], "rss_mib", p);
+      x.rss_peak_mib = GetNumberOrNaN(a[i], "rss_peak_mib", p);
+      u.push_back(std::move(x));
+    }
+  }
+}
+
+void WriteStep(detail::JsonWriter& w, const StepResult& s) {
+  w.StartObject();
+  w.Field("target_rps", s.target_rps);
+  w.Field("passed", s.passed);
+  w.Field("verdict", s.verdict);
+  w.Field("role", s.role);
+  w.Key("load");
+  detail::WriteLoadResult(w, s.load);
+  WriteValidity(w, s.validity, s.sut_usage);
+  w.EndObject();
+}
+
+void WriteCheck(detail::JsonWriter& w, const ThresholdCheck& c) {
+  w.StartObject();
+  w.Field("metric", c.metric);
+  w.Field("op", c.op);
+  w.Field("measured", c.measured);
+  w.Field("limit", c.limit);
+  w.Field("reference", c.reference);
+  if (c.censored) w.Field("censored", true);  // measured is a lower bound (timeouts)
+  w.Field("passed", c.passed);
+  w.EndObject();
+}
+
+void WriteRatioCheck(detail::JsonWriter& w, const RatioCheck& c) {
+  w.StartObject();
+  w.Field("metric", c.metric);
+  w.Field("op", c.op);
+  w.Field("measured", c.measured);
+  w.Field("ratio_to", c.ratio_to);
+  w.Field("factor", c.factor);
+  w.Field("base", c.base);
+  w.Field("limit", c.limit);
+  w.Field("passed", c.passed);
+  w.EndObject();
+}
+
+// reference.json key of a scenario id: "latency.raw_nginx" -> ("latency", "raw_nginx").
+std::pair<std::string, std::string> SplitId(const std::string& id) {
+  auto dot = id.find('.');
+  if (dot == std::string::npos) return {id, ""};
+  return {id.substr(0, dot), id.substr(dot + 1)};
+}
+
+// The summary blocks (latency_us, throughput_rps, throughput_ceiling_reached)
+// in reference.json's shape, so a results.json can serve as a reference. Keyed
+// by the id's second part; should two results share an id, the later one is
+// written (as a JSON object keeps one value per key).
+void WriteSummaryBlocks(detail::JsonWriter& w, const std::vector<ScenarioResult>& results) {
+  std::map<std::string, const ScenarioResult*> latency, throughput;
+  for (const ScenarioResult& r : results) {
+    if (!r.measured) continue;
+    auto [kind, key] = SplitId(r.id);
+    if (kind == "latency") latency[key] = &r;
+    if (kind == "throughput") throughput[key] = &r;
+  }
+  w.Key("latency_us");
+  w.StartObject();
+  for (const auto& [key, r] : latency) {
+    w.Key(key);
+    WriteLatencyUs(w, r->load.latency_us, /*with_max=*/false);
+  }
+  w.EndObject();
+  w.Key("throughput_rps");
+  w.StartObject();
+  bool any_ceiling = false;
+  for (const auto& [key, r] : throughput) {
+    w.Field(key, r->throughput_rps);
+    any_ceiling = any_ceiling || r->ceiling_reached;
+  }
+  w.EndObject();
+  if (!any_ceiling) return;
+  w.Key("throughput_ceiling_reached");
+  w.StartObject();
+  for (const auto& [key, r] : throughput) {
+    if (r->ceiling_reached) w.Field(key, true);
+  }
+  w.EndObject();
+}
+
+
+}  // namespace
+
+namespace detail {
+
+void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
+  w.StartObject();
+  w.Field("id", r.id);
+  w.Field("policy", r.policy);
+  w.Field("measured", r.measured);
+  w.Field("error", r.error);
+  w.Field("started_unix", r.started_unix);
+  w.Field("finished_unix", r.finished_unix);
+  w.Key("load");
+  WriteLoadResult(w, r.load);
+  w.Field("throughput_rps", r.throughput_rps);
+  w.Field("ceiling_reached", r.ceiling_reached);
+  w.Field("search", r.search);
+  w.Field("confirmed", r.confirmed);
+  w.Field("search_resolution", r.search_resolution);
+  w.Field("search_load_s", r.search_load_s);
+  w.Field("search_stop", r.search_stop);
+  w.Array("steps", r.steps, [&](const StepResult& s) { WriteStep(w, s); });
+  w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
+  w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
+  w.Array("notes", r.notes, [&](const std::string& n) { w.String(n); });
+  WriteValidity(w, r.validity, r.sut_usage);
+  w.Array("repeats", r.repeats, [&](const LoadResult& l) { WriteLoadResult(w, l); });
+  w.Key("spread");
+  w.StartObject();
+  for (const auto& [metric, sp] : r.spread) {
+    w.Key(metric);
+    w.StartObject();
+    w.Field("min", sp.min);
+    w.Field("median", sp.median);
+    w.Field("max", sp.max);
+    w.EndObject();
+  }
+  w.EndObject();
+  if (r.ab) {  // A/B mode only (ab_json.h)
+    w.Key("ab");
+    WriteAbResult(w, *r.ab);
+  }
+  w.EndObject();
+}
+
+ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  ScenarioResult r;
+  r.id = GetString(v, "id", path);
+  r.measured = GetBool(v, "measured", path);
+  r.error = GetString(v, "error", path);
+  r.load = LoadResultFromJsonValue(GetObject(v, "load", path), JoinPath(path, "load"));
+  r.throughput_rps = GetNumberOrNaN(v, "throughput_rps", path);
+  r.ceiling_reached = GetBool(v, "ceiling_reached", path);
+  const json& steps = GetArray(v, "steps", path);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    std::string sp = fmt::format("{}[{}]", JoinPath(path, "steps"), i);
+    RequireObject(steps[i], sp);
+    StepResult s;
+    s.target_rps = GetNumberOrNaN(steps[i], "target_rps", sp);
+    s.passed = GetBool(steps[i], "passed", sp);
+    s.verdict = GetString(steps[i], "verdict", sp);
+    s.load = LoadResultFromJsonValue(GetObject(steps[i], "load", sp), JoinPath(sp, "load"));
+    ReadValidity(steps[i], sp, s.validity, s.sut_usage);
+    s.role = OptString(steps[i], "role", sp, "");
+    r.steps.push_back(std::move(s));
+  }
+  const json& checks = GetArray(v, "checks", path);
+  for (size_t i = 0; i < checks.size(); ++i) {
+    std::string cp = fmt::format("{}[{}]", JoinPath(path, "checks"), i);
+    RequireObject(checks[i], cp);
+    ThresholdCheck c;
+    c.metric = GetString(checks[i], "metric", cp);
+    c.op = GetString(checks[i], "op", cp);
+    c.measured = GetNumberOrNaN(checks[i], "measured", cp);
+    c.limit = GetNumberOrNaN(checks[i], "limit", cp);
+    c.reference = OptNumberOrNull(checks[i], "reference", cp);
+    c.censored = OptBool(checks[i], "censored", cp, false);
+    c.passed = GetBool(checks[i], "passed", cp);
+    r.checks.push_back(std::move(c));
+  }
+  const json& notes = GetArray(v, "notes", path);
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (!notes[i].is_string()) {
+      throw JsonFieldError{fmt::format("{}[{}]: expected a string, got {}", JoinPath(path, "notes"), i,
+                                       notes[i].type_name())};
+    }
+    r.notes.push_back(notes[i].get<std::string>());
+  }
+  // Optional since the search / repeats fields were added (schema_version 1
+  // documents without them still read).
+  r.search = OptString(v, "search", path, "");
+  r.confirmed = OptBool(v, "confirmed", path, false);
+  r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
+  r.search_load_s = OptNumber(v, "search_load_s", path, 0);
+  r.search_stop = OptString(v, "search_stop", path, "");
+  if (v.contains("ratio_checks") && !v.at("ratio_checks").is_null()) {
+    const json& rc = GetArray(v, "ratio_checks", path);
+    for (size_t i = 0; i < rc.size(); ++i) {
+      std::string cp = fmt::format("{}[{}]", JoinPath(path, "ratio_checks"), i);
+      RequireObject(rc[i], cp);
+      RatioCheck c;
+      c.metric = GetString(rc[i], "metric", cp);
+      c.op = GetString(rc[i], "op", cp);
+      c.measured = GetNumberOrNaN(rc[i], "measured", cp);
+      c.ratio_to = GetString(rc[i], "ratio_to", cp);
+      c.factor = GetNumberOrNaN(rc[i], "factor", cp);
+      c.base = GetNumberOrNaN(rc[i], "base", cp);
+      c.limit = GetNumberOrNaN(rc[i], "limit", cp);
+      c.passed = GetBool(rc[i], "passed", cp);
+      r.ratio_checks.push_back(std::move(c));
+    }
+  }
+  if (v.contains("repeats") && !v.at("repeats").is_null()) {
+    const json& reps = GetArray(v, "repeats", path);
+    for (size_t i = 0; i < reps.size(); ++i) {
+      r.repeats.push_back(LoadResultFromJsonValue(reps[i], fmt::format("{}[{}]", JoinPath(path, "repeats"), i)));
+    }
+  }
+  if (v.contains("spread") && !v.at("spread").is_null()) {
+    std::string spath = JoinPath(path, "spread");
+    for (const auto& [metric, sp] : GetObject(v, "spread", path).items()) {
+      std::string mp = JoinPath(spath, metric);
+      RequireObject(sp, mp);
+      r.spread[metric] = Spread{GetNumberOrNaN(sp, "min", mp), GetNumberOrNaN(sp, "median", mp), GetNumberOrNaN(sp, "max", mp)};
+    }
+  }
+  ReadValidity(v, path, r.validity, r.sut_usage);
+  r.policy = GetString(v, "policy", path);
+  if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
+  r.started_unix = GetNumberOrNaN(v, "started_unix", path);
+  r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);
+  return r;
+}
+
+}  // namespace detail
+
+std::string ScenarioResultToJson(const ScenarioResult& r) {
+  detail::JsonWriter w;
+  w.StartObject();
+  w.Field("schema_version", kSchemaVersion);
+  w.Key("scenario");
+  detail::WriteScenarioResult(w, r);
+  w.EndObject();
+  return w.Take();
+}
+
+Result<ScenarioResult> ScenarioResultFromJson(std::string_view text, const std::string& source_name) {
+  auto doc = detail::ParseJsonText(text, source_name);
+  if (!doc.ok()) return doc.error();
+  try {
+    detail::CheckSchemaVersion(*doc, kSchemaVersion, /*required=*/true);
+    return detail::ScenarioResultFromJsonValue(detail::GetObject(*doc, "scenario", ""), "scenario");
+  } catch (const detail::JsonFieldError& e) {
+    return Error{fmt::format("{}: {}", source_name, e.message)};
+  } catch (const json::exception& e) {
+    return Error{fmt::format("{}: {}", source_name, e.what())};
+  }
+}
+
+std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
+  detail::JsonWriter w;
+  w.StartObject();
+  w.Field("schema_version", kSchemaVersion);
+  w.Key("meta");
+  WriteRunMeta(w, meta);
+  WriteSummaryBlocks(w, results);
+  w.Array("same_run_ratios", SameRunRatios(results, meta.started_unix), [&](const Ratio& x) {
+    w.StartObject();
+    w.Field("scenario", x.scenario);
+    w.Field("base", x.base);
+    w.Field("metric", x.metric);
+    w.Field("value", x.value);
+    w.Field("base_value", x.base_value);
+    w.Field("ratio", x.ratio);
+    w.EndObject();
+  });
+  w.Array("scenarios", results, [&](const ScenarioResult& r) { detail::WriteScenarioResult(w, r); });
+  w.EndObject();
+  return w.Take();
+}
+
+Result<RunResults> RunResultsFromJson(std::string_view text, const std::string& source_name) {
+  auto doc = detail::ParseJsonText(text, source_name);
+  if (!doc.ok()) return doc.error();
+  RunResults out;
+  try {
+    detail::CheckSchemaVersion(*doc, kSchemaVersion, /*required=*/true);
+    auto meta = RunMetaFromJsonValue(detail::GetObject(*doc, "meta", ""), "meta");
+    if (!meta.ok()) return Error{fmt::format("{}: {}", source_name, meta.error().message)};
+    out.meta = std::move(*meta);
+    const json& all = detail::GetArray(*doc, "scenarios", "");
+    for (size_t i = 0; i < all.size(); ++i) {
+      out.scenarios.push_back(detail::ScenarioResultFromJsonValue(all[i], fmt::format("scenarios[{}]", i)));
+    }
+  } catch (const detail::JsonFieldError& e) {
+    return Error{fmt::format("{}: {}", source_name, e.message)};
+  } catch (const json::exception& e) {
+    return Error{fmt::format("{}: {}", source_name, e.what())};
+  }
+  return out;
+}
+
+Result<void> SaveScenarioResult(const std::string& path, const ScenarioResult& r) {
+  return detail::WriteTextFile(path, ScenarioResultToJson(r));
+}
+
+Result<ScenarioResult> LoadScenarioResult(const std::string& path) {
+  auto text = detail::ReadTextFile(path);
+  if (!text.ok()) return text.error();
+  return ScenarioResultFromJson(*text, path);
+}
+
+Result<void> SaveRunResults(const std::string& path, const std::vector<ScenarioResult>& results,
+                            const RunMeta& meta) {
+  return detail::WriteTextFile(path, RunResultsToJson(results, meta));
+}
+
+}  // namespace fvbench

@@ -1,0 +1,1068 @@
+#include "support/report/svg_plot.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <initializer_list>
+#include <iterator>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "support/core/units_format.h"
+#include "support/judge/validity.h"
+
+namespace fvbench {
+namespace detail {
+// A coordinate or length in the output: fixed one decimal.
+struct SvgCoord {
+  double v;
+};
+}  // namespace detail
+}  // namespace fvbench
+
+template <>
+struct fmt::formatter<fvbench::detail::SvgCoord> : fmt::formatter<double> {
+  // Integer arithmetic: fmt's "{:.1f}" for doubles is exact but several times
+  // slower, and a plot prints a few thousand coordinates. Half-way cases
+  // round away from zero. C() bounds the value, so the product fits.
+  template <typename FormatContext>
+  auto format(const fvbench::detail::SvgCoord& c, FormatContext& ctx) const {
+    long long tenths = std::llround(c.v * 10);
+    if (tenths == 0) return fmt::format_to(ctx.out(), "0.0");
+    unsigned long long a = tenths < 0 ? static_cast<unsigned long long>(-tenths) : static_cast<unsigned long long>(tenths);
+    return fmt::format_to(ctx.out(), "{}{}.{}", tenths < 0 ? "-" : "", a / 10, a % 10);
+  }
+};
+
+namespace fvbench {
+namespace {
+
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatPercentLimit;
+using detail::FormatRps;
+
+constexpr const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
+constexpr const char* kInk = "#222222";
+constexpr const char* kMuted = "#666666";
+constexpr const char* kGrid = "#e4e4e4";
+constexpr const char* kGridMinor = "#f2f2f2";
+constexpr const char* kFailInk = "#b8001f";
+// Okabe-Ito colours (distinguishable with the common colour-vision deficiencies).
+constexpr const char* kBlue = "#0072B2";
+constexpr const char* kVermillion = "#D55E00";
+constexpr const char* kGreen = "#009E73";
+constexpr const char* kGrey = "#555555";
+
+// A coordinate or length: fixed one decimal, locale-independent (fmt), never
+// NaN, never "-0.0", bounded so a wild value cannot produce absurd output.
+detail::SvgCoord C(double v) {
+  if (!std::isfinite(v)) v = 0;
+  v = std::clamp(v, -1e6, 1e6);
+  return {v};
+}
+
+std::string Escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': case '\r': case '\t': out += ' '; break;
+      default:
+        // Other control characters are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(ch) < 0x20) out += ' ';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+// At most `max` code points (UTF-8 aware), with "…" when cut; newlines become spaces.
+std::string Shorten(std::string_view s, size_t max) {
+  std::string out;
+  size_t points = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char ch = static_cast<unsigned char>(s[i]);
+    bool lead = (ch & 0xC0) != 0x80;
+    if (lead) {
+      if (points == max) {
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        return out + "…";
+      }
+      ++points;
+    }
+    out += (ch == '\n' || ch == '\r') ? ' ' : s[i];
+  }
+  return out;
+}
+
+// Splits text into at most `max_lines` lines of at most `width` code points at
+// spaces (a word longer than a line is cut); the last line is shortened with
+// "…" when text remains.
+std::vector<std::string> Wrap(std::string_view text, size_t width, size_t max_lines) {
+  std::string s = Shorten(text, 100000);  // newlines -> spaces
+  std::vector<std::string> lines;
+  while (!s.empty() && lines.size() < max_lines) {
+    if (detail::DisplayWidth(s) <= width || lines.size() + 1 == max_lines) {
+      lines.push_back(Shorten(s, width));
+      break;
+    }
+    // Byte offset of the width-th code point.
+    size_t bytes = 0, points = 0;
+    while (bytes < s.size() && points < width) {
+      ++bytes;
+      while (bytes < s.size() && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) ++bytes;
+      ++points;
+    }
+    size_t cut = s.rfind(' ', bytes);
+    if (cut == std::string::npos || cut < bytes / 2) cut = bytes;
+    lines.push_back(s.substr(0, cut));
+    s = s.substr(cut);
+    while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  }
+  return lines;
+}
+
+// A duration in µs for labels: "812 µs", "1.5 ms", "1000 ms" stays "1 s".
+std::string Duration(double us) {
+  if (std::isnan(us)) return "NaN";
+  if (std::isinf(us)) return us > 0 ? "infinite" : "-infinite";
+  if (std::fabs(us) >= 1e15) return fmt::format("{:.3g} s", us / 1e6);
+  if (std::fabs(us) < 1000) return FormatNumber(us) + " µs";
+  if (std::fabs(us) < 1e6) return FormatNumber(us / 1000) + " ms";
+  return FormatNumber(us / 1e6) + " s";
+}
+
+bool Positive(double v) { return std::isfinite(v) && v > 0; }
+
+// Appends elements with plain string operations (no format-string parsing:
+// a plot has a few thousand numbers, and this is several times faster than
+// fmt::format_to per element).
+class Svg {
+ public:
+  explicit Svg(double width) : width_(width) { body_.reserve(16384); }
+
+  void Rect(double x, double y, double w, double h, const char* fill, const char* stroke = "none",
+            double stroke_width = 0) {
+    Put("<rect");
+    Attr("x", x);
+    Attr("y", y);
+    Attr("width", std::max(w, 0.0));
+    Attr("height", std::max(h, 0.0));
+    Attr("fill", fill);
+    if (std::string_view(stroke) != "none") {
+      Attr("stroke", stroke);
+      Attr("stroke-width", stroke_width);
+    }
+    Put("/>\n");
+  }
+  void Line(double x1, double y1, double x2, double y2, const char* stroke, double width,
+            std::string_view dash = {}) {
+    Put("<line");
+    Attr("x1", x1);
+    Attr("y1", y1);
+    Attr("x2", x2);
+    Attr("y2", y2);
+    Attr("stroke", stroke);
+    Attr("stroke-width", width);
+    if (!dash.empty()) Attr("stroke-dasharray", dash);
+    Put("/>\n");
+  }
+  void Polyline(const std::vector<std::pair<double, double>>& pts, const char* stroke, double width,
+                std::string_view dash = {}) {
+    if (pts.size() < 2) return;
+    Put("<polyline points=\"");
+    Points(pts);
+    Put('"');
+    Attr("fill", "none");
+    Attr("stroke", stroke);
+    Attr("stroke-width", width);
+    if (!dash.empty()) Attr("stroke-dasharray", dash);
+    Put("/>\n");
+  }
+  // halo: a white outline under the glyphs, so lines crossing a label do not
+  // make it unreadable (SVG 2 paint-order; renderers without it draw plain text).
+  void Text(double x, double y, std::string_view text, double size, const char* anchor = "start",
+            const char* fill = kInk, bool bold = false, bool vertical = false, bool halo = false) {
+    Put("<text");
+    Attr("x", x);
+    Attr("y", y);
+    Attr("font-size", size);
+    Attr("text-anchor", anchor);
+    Attr("fill", fill);
+    if (bold) Put(R"( font-weight="bold")");
+    if (halo) Put(R"( stroke="#ffffff" stroke-width="3.0" stroke-linejoin="round" paint-order="stroke")");
+    if (vertical) {
+      Put(" transform=\"rotate(-90 ");
+      Num(x);
+      Put(' ');
+      Num(y);
+      Put(")\"");
+    }
+    Put('>');
+    Put(Escape(text));
+    Put("</text>\n");
+  }
+  // shape: 'o' circle, 's' square, 'd' diamond, 't' triangle. Filled: solid
+  // colour; hollow: white inside, thicker coloured outline.
+  void Marker(char shape, double x, double y, double r, const char* color, bool filled) {
+    switch (shape) {
+      case 's':
+        Put("<rect");
+        Attr("x", x - r * 0.9);
+        Attr("y", y - r * 0.9);
+        Attr("width", r * 1.8);
+        Attr("height", r * 1.8);
+        break;
+      case 'd':
+        Put("<polygon points=\"");
+        Points({{x, y - r * 1.25}, {x + r * 1.25, y}, {x, y + r * 1.25}, {x - r * 1.25, y}});
+        Put('"');
+        break;
+      case 't':
+        Put("<polygon points=\"");
+        Points({{x, y - r * 1.2}, {x + r * 1.1, y + r * 0.8}, {x - r * 1.1, y + r * 0.8}});
+        Put('"');
+        break;
+      default:
+        Put("<circle");
+        Attr("cx", x);
+        Attr("cy", y);
+        Attr("r", r);
+    }
+    Attr("fill", filled ? color : "#ffffff");
+    Attr("stroke", color);
+    Attr("stroke-width", filled ? 1.0 : 2.0);
+    Put("/>\n");
+  }
+  void Comment(std::string_view text) {
+    std::string t(text);
+    for (size_t p; (p = t.find("--")) != std::string::npos;) t.replace(p, 2, "- -");
+    Put("<!-- ");
+    Put(t);
+    Put(" -->\n");
+  }
+
+  // The document; the height is known only after the notes are laid out.
+  std::string Finish(std::string_view title, double height) const {
+    std::string out = fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
+        "viewBox=\"0 0 {0} {1}\" font-family=\"{2}\">\n"
+        "<title>{3}</title>\n",
+        C(width_), C(height), kFont, Escape(title));
+    out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)", C(width_), C(height));
+    out.reserve(out.size() + body_.size() + 16);
+    out += '\n';
+    out.append(body_.data(), body_.size());
+    out += "</svg>\n";
+    return out;
+  }
+
+ private:
+  // Numbers are written in place: Room(n) makes room for up to n chars at
+  // the end of the body, Commit(p) ends the body at p. One attribute or one
+  // point is one append instead of five (appending dominated the plot time).
+  static constexpr size_t kNumMax = 24;  // C() bounds |v| <= 1e6: "-1000000.0" is 10 chars
+  char* Room(size_t n) {
+    size_t at = body_.size();
+    body_.resize(at + n);
+    return body_.data() + at;
+  }
+  void Commit(const char* end) { body_.resize(static_cast<size_t>(end - body_.data())); }
+  // A coordinate: C()'s bounds, one decimal, half-way away from zero (as SvgCoord).
+  static char* WriteNum(char* p, double v) {
+    long long tenths = std::llround(C(v).v * 10);
+    if (tenths < 0) {
+      *p++ = '-';
+      tenths = -tenths;
+    }
+    p = std::to_chars(p, p + 20, tenths / 10).ptr;
+    *p++ = '.';
+    *p++ = static_cast<char>('0' + tenths % 10);
+    return p;
+  }
+  void Num(double v) { Commit(WriteNum(Room(kNumMax), v)); }
+  void Attr(const char* name, double v) {
+    size_t n = std::strlen(name);
+    char* p = Room(n + 4 + kNumMax);
+    *p++ = ' ';
+    std::memcpy(p, name, n);
+    p += n;
+    *p++ = '=';
+    *p++ = '"';
+    p = WriteNum(p, v);
+    *p++ = '"';
+    Commit(p);
+  }
+  void Attr(const char* name, std::string_view v) {
+    size_t n = std::strlen(name);
+    char* p = Room(n + v.size() + 4);
+    *p++ = ' ';
+    std::memcpy(p, name, n);
+    p += n;
+    *p++ = '=';
+    *p++ = '"';
+    std::memcpy(p, v.data(), v.size());
+    p += v.size();
+    *p++ = '"';
+    Commit(p);
+  }
+  void Attr(const char* name, const char* v) { Attr(name, std::string_view(v)); }
+  void Point(double x, double y, bool first) {
+    char* p = Room(2 * kNumMax + 2);
+    if (!first) *p++ = ' ';
+    p = WriteNum(p, x);
+    *p++ = ',';
+    p = WriteNum(p, y);
+    Commit(p);
+  }
+  void Points(std::initializer_list<std::pair<double, double>> pts) {
+    bool first = true;
+    for (const auto& [x, y] : pts) {
+      Point(x, y, first);
+      first = false;
+    }
+  }
+  void Points(const std::vector<std::pair<double, double>>& pts) {
+    bool first = true;
+    for (const auto& [x, y] : pts) {
+      Point(x, y, first);
+      first = false;
+    }
+  }
+
+  double width_;
+  // fmt's buffer: its push_back and append are inline (std::string's are
+  // out-of-line calls into libstdc++, which made appending a third of the
+  // plot rendering time).
+  void Put(std::string_view s) { body_.append(s.data(), s.data() + s.size()); }
+  void Put(char c) { body_.push_back(c); }
+
+  fmt::memory_buffer body_;
+};
+
+// Approximate rendered width of text at a font size (no font metrics here:
+// 0.6 em per code point is generous for DejaVu Sans / Helvetica).
+double TextWidth(std::string_view s, double size) {
+  return static_cast<double>(detail::DisplayWidth(std::string(s))) * size * 0.6;
+}
+
+// y = log10 axis over whole decades [10^lo, 10^hi], mapped to pixels
+// [bottom, top].
+struct LogAxis {
+  double lo = 0, hi = 3;  // log10 of the values at bottom and top
+  double bottom = 0, top = 0;
+  bool Contains(double v) const {
+    return Positive(v) && std::log10(v) >= lo - 1e-9 && std::log10(v) <= hi + 1e-9;
+  }
+  double Map(double v) const { return bottom + (std::log10(v) - lo) / (hi - lo) * (top - bottom); }
+};
+
+// The range of the positive finite values with a little headroom (0.15
+// decade each side, so nothing sits on the frame), at least one decade wide,
+// limited to 10^-3 .. 10^12 so a wild value cannot make hundreds of decades
+// (values outside are then reported as off scale). The ends need not be
+// whole decades: the labels are.
+LogAxis MakeLogAxis(const std::vector<double>& values, double bottom, double top) {
+  LogAxis a;
+  a.bottom = bottom;
+  a.top = top;
+  double mn = 0, mx = 0;
+  bool any = false;
+  for (double v : values) {
+    if (!Positive(v)) continue;
+    if (!any || v < mn) mn = v;
+    if (!any || v > mx) mx = v;
+    any = true;
+  }
+  if (!any) return a;  // 1 µs .. 1 ms: an empty frame with a sensible scale
+  double lo = std::log10(mn) - 0.15, hi = std::log10(mx) + 0.15;
+  if (hi - lo < 1) {
+    double mid = (lo + hi) / 2;
+    lo = mid - 0.5;
+    hi = mid + 0.5;
+  }
+  a.lo = std::clamp(lo, -3.0, 11.0);
+  a.hi = std::clamp(hi, a.lo + 1, 12.0);
+  return a;
+}
+
+// Horizontal gridlines and labels of a log axis in µs, left of x0: a label
+// at every decade (every k-th beyond 8 decades), minor lines at 2..9 x 10^k
+// up to 4 decades, labelled at 2 and 5 up to 2 decades.
+void DrawLogGrid(Svg& svg, const LogAxis& a, double x0, double x1) {
+  const double span = a.hi - a.lo;
+  const int label_every = span <= 8 ? 1 : static_cast<int>(std::ceil(span / 8));
+  const int first = static_cast<int>(std::floor(a.lo)), last = static_cast<int>(std::floor(a.hi + 1e-9));
+  for (int e = first; e <= last; ++e) {
+    double v = std::pow(10.0, e);
+    if (span <= 4) {
+      for (int m = 2; m <= 9; ++m) {
+        if (!a.Contains(v * m)) continue;
+        double y = a.Map(v * m);
+        svg.Line(x0, y, x1, y, kGridMinor, 1);
+        if (span <= 2 && (m == 2 || m == 5)) svg.Text(x0 - 6, y + 4, Duration(v * m), 10, "end", kMuted);
+      }
+    }
+    if (!a.Contains(v)) continue;
+    double y = a.Map(v);
+    svg.Line(x0, y, x1, y, kGrid, 1);
+    if (e % label_every == 0) svg.Text(x0 - 6, y + 4, Duration(v), 11, "end");
+  }
+}
+
+// Linear axis [lo, hi] with "nice" ticks (1, 2, 5 x 10^k) and at most ~`n` of them.
+struct LinAxis {
+  double lo = 0, hi = 1, step = 1;
+  double p0 = 0, p1 = 0;  // pixels of lo, hi
+  double Map(double v) const { return p0 + (v - lo) / (hi - lo) * (p1 - p0); }
+  std::vector<double> Ticks() const {
+    std::vector<double> t;
+    for (int i = 0; i <= 1000; ++i) {
+      double v = lo + step * i;
+      if (v > hi + step * 1e-6) break;
+      t.push_back(v);
+    }
+    return t;
+  }
+};
+
+LinAxis MakeLinAxis(double lo, double hi, int n, double p0, double p1) {
+  LinAxis a;
+  a.p0 = p0;
+  a.p1 = p1;
+  if (!std::isfinite(lo)) lo = 0;
+  if (!std::isfinite(hi) || hi <= lo) hi = lo + 1;
+  double raw = (hi - lo) / n;
+  double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double norm = raw / mag;
+  a.step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag;
+  a.lo = std::floor(lo / a.step + 1e-9) * a.step;
+  a.hi = std::ceil(hi / a.step - 1e-9) * a.step;
+  if (a.hi <= a.lo) a.hi = a.lo + a.step;
+  return a;
+}
+
+// Tick labels: enough decimals for the step, no exponent for ordinary rates.
+std::string TickLabel(double v, double step) {
+  if (std::fabs(v) < step * 1e-6) v = 0;
+  if (std::fabs(step) >= 1e6) return TickLabel(v / 1e6, step / 1e6) + "M";  // keeps labels short
+  if (step >= 1) return fmt::format("{:.0f}", v);
+  int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
+  for (const auto& r : results) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+bool AnyCheckFailed(const ScenarioResult& r) {
+  for (const auto& c : r.checks) {
+    if (!c.passed) return true;
+  }
+  for (const auto& c : r.ratio_checks) {
+    if (!c.passed) return true;
+  }
+  return false;
+}
+
+std::string EngineText(const RunMeta& meta, const std::vector<ScenarioResult>& results) {
+  std::string engine = !meta.engine_version.empty() ? meta.engine_version : meta.engine;
+  if (engine.empty()) {
+    for (const auto& r : results) {
+      if (!r.load.engine_version.empty() || !r.load.engine.empty()) {
+        engine = !r.load.engine_version.empty() ? r.load.engine_version : r.load.engine;
+        break;
+      }
+    }
+  }
+  // wrk -v prints "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer".
+  if (auto pos = engine.find(" Copyright"); pos != std::string::npos) engine.erase(pos);
+  return engine.empty() ? "engine unknown" : Shorten(engine, 48);
+}
+
+// Status of a scenario for a legend: what a reader must know before trusting its line.
+struct Status {
+  std::string text;
+  bool bad = false;
+};
+
+Status ScenarioStatus(const ScenarioResult* r) {
+  if (r == nullptr) return {"not run", true};
+  if (!r->measured) return {"FAILED before measuring", true};
+  std::vector<std::string> parts;
+  bool bad = false;
+  if (!ValidityPassed(r->validity)) {
+    parts.push_back("INVALID");
+    bad = true;
+  }
+  if (AnyCheckFailed(*r)) {
+    parts.push_back("threshold FAILED");
+    bad = true;
+  }
+  if (!r->error.empty()) {
+    parts.push_back("error, see below");
+    bad = true;
+  }
+  if (!r->load.kept_up) {
+    parts.push_back("engine fell behind");
+    bad = true;
+  }
+  if (parts.empty()) parts.push_back("measured, checks passed");
+  std::string t;
+  for (const auto& p : parts) t += (t.empty() ? "" : ", ") + p;
+  return {t, bad};
+}
+
+// ----------------------------------------------------------------- latency
+
+struct LatencyPath {
+  const char* id;
+  const char* label;
+  const char* color;
+  char shape;
+};
+constexpr LatencyPath kPaths[] = {{"latency.raw_nginx", "Raw nginx", kBlue, 'o'},
+                                  {"latency.decision_service", "Decision Svc", kVermillion, 's'},
+                                  {"latency.reverse_proxy", "Reverse Proxy", kGreen, 't'}};
+
+struct LatencyMetric {
+  const char* label;
+  const char* key;  // Spread / reference metric
+  double LatencyUs::*field;
+  double x;         // position on the x scale (nines; max in its own column)
+  bool percentile;
+};
+// Nines: log10(1 / (1 - q)). p50 -> 0.301, p90 -> 1, p99 -> 2, p99.9 -> 3.
+const LatencyMetric kMetrics[] = {{"p50", "p50_us", &LatencyUs::p50, 0.30103, true},
+                                  {"p90", "p90_us", &LatencyUs::p90, 1.0, true},
+                                  {"p99", "p99_us", &LatencyUs::p99, 2.0, true},
+                                  {"p99.9", "p999_us", &LatencyUs::p999, 3.0, true},
+                                  {"max", "max_us", &LatencyUs::max, 3.9, false}};
+constexpr double kNinesLo = 0.0, kNinesHi = 4.3, kMaxSeparator = 3.45;
+
+}  // namespace
+
+std::string RenderLatencyPlot(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                              const Reference* reference) {
+  constexpr double W = 820, kX0 = 84, kX1 = 560, kY0 = 78, kY1 = 408;
+  // Notes under the plot: failures and values a log axis cannot show.
+  std::vector<std::string> notes;
+  std::vector<double> values;
+  bool any_spread = false;
+  int runs = 0;
+  for (const auto& p : kPaths) {
+    const ScenarioResult* r = Find(results, p.id);
+    if (r != nullptr && r->measured) {
+      for (const auto& m : kMetrics) {
+        values.push_back(r->load.latency_us.*m.field);
+        if (auto it = r->spread.find(m.key); it != r->spread.end()) {
+          values.push_back(it->second.min);
+          values.push_back(it->second.max);
+          any_spread = true;
+          runs = std::max(runs, static_cast<int>(r->repeats.size()));
+        }
+      }
+    }
+    if (reference != nullptr) {
+      for (const auto& m : kMetrics) {
+        if (auto v = reference->value(p.id, m.key)) values.push_back(*v);
+      }
+    }
+  }
+  LogAxis y = MakeLogAxis(values, kY1, kY0);
+  LinAxis x;
+  x.lo = kNinesLo;
+  x.hi = kNinesHi;
+  x.p0 = kX0;
+  x.p1 = kX1;
+
+  double rate = meta.latency_rps;
+  if (!(rate > 0)) {
+    for (const auto& r : results) {
+      if (r.id.rfind("latency.", 0) == 0 && r.measured && r.load.target_rps > 0) {
+        rate = r.load.target_rps;
+        break;
+      }
+    }
+  }
+  std::string title = rate > 0 ? fmt::format("Latency by percentile at {} RPS (constant arrival rate)", FormatRps(rate))
+                               : std::string("Latency by percentile (target rate unknown)");
+  std::string subtitle = "engine: " + EngineText(meta, results);
+  if (meta.latency_dur_s > 0) subtitle += fmt::format("; {} s measured", FormatNumber(meta.latency_dur_s));
+  if (meta.warmup_s > 0) subtitle += fmt::format(" after {} s warmup", FormatNumber(meta.warmup_s));
+  if (any_spread) {
+    subtitle += runs > 0 ? fmt::format("; median of {} runs, whiskers min–max", runs)
+                         : std::string("; median of the runs, whiskers min–max");
+  }
+
+  // Pass 1: the plot body into its own Svg (height known after the notes).
+  Svg body(W);
+  body.Text(16, 26, title, 16, "start", kInk, true);
+  body.Text(16, 46, subtitle, 12, "start", kMuted);
+  body.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "#ffffff", "#999999", 1);
+  DrawLogGrid(body, y, kX0, kX1);
+  for (const auto& m : kMetrics) {
+    double px = x.Map(m.x);
+    body.Line(px, kY0, px, kY1, kGrid, 1);
+    body.Line(px, kY1, px, kY1 + 5, kInk, 1);
+    body.Text(px, kY1 + 18, m.label, 12, "middle");
+  }
+  double sep = x.Map(kMaxSeparator);
+  body.Line(sep, kY0, sep, kY1, "#aaaaaa", 1, "4 3");
+  body.Text((kX0 + sep) / 2, kY1 + 36, "percentile (spaced by nines: p90, p99, p99.9 one step apart)", 11, "middle",
+            kMuted);
+  body.Text((sep + kX1) / 2, kY1 + 36, "not a percentile", 11, "middle", kMuted);
+  body.Text(22, (kY0 + kY1) / 2, "latency (log scale)", 12, "middle", kInk, false, true);
+
+  const bool any_ref = reference != nullptr;
+  for (size_t i = 0; i < std::size(kPaths); ++i) {
+    const LatencyPath& p = kPaths[i];
+    const ScenarioResult* r = Find(results, p.id);
+    double dx = (static_cast<double>(i) - 1) * 5;  // side by side, so equal values do not hide each other
+    body.Comment(p.id);
+    if (reference != nullptr) {
+      std::vector<std::pair<double, double>> ref_pts;
+      for (const auto& m : kMetrics) {
+        if (!m.percentile) continue;
+        auto v = reference->value(p.id, m.key);
+        if (v && y.Contains(*v)) {
+          ref_pts.emplace_back(x.Map(m.x), y.Map(*v));
+        } else if (v) {
+          notes.push_back(fmt::format("not drawn on the log scale: {} reference {} = {}", p.label, m.label,
+                                      Duration(*v)));
+        }
+      }
+      body.Polyline(ref_pts, p.color, 1.6, "7 5");
+    }
+    if (r == nullptr || !r->measured) continue;
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& m : kMetrics) {
+      double v = r->load.latency_us.*m.field;
+      double px = x.Map(m.x) + dx;
+      if (auto it = r->spread.find(m.key); it != r->spread.end()) {
+        const Spread& s = it->second;
+        if (y.Contains(s.min) && y.Contains(s.max)) {
+          body.Line(px, y.Map(s.min), px, y.Map(s.max), p.color, 1.4);
+          body.Line(px - 4, y.Map(s.min), px + 4, y.Map(s.min), p.color, 1.4);
+          body.Line(px - 4, y.Map(s.max), px + 4, y.Map(s.max), p.color, 1.4);
+        } else {
+          notes.push_back(fmt::format("spread not drawn on the log scale: {} {} min {} max {}", p.label, m.label,
+                                      Duration(s.min), Duration(s.max)));
+        }
+      }
+      if (!y.Contains(v)) {
+        notes.push_back(fmt::format("not drawn on the log scale: {} {} = {}", p.label, m.label, Duration(v)));
+        if (m.percentile) {
+          body.Polyline(pts, p.color, 2.2);
+          pts.clear();
+        }
+        continue;
+      }
+      if (m.percentile) pts.emplace_back(px, y.Map(v));
+    }
+    body.Polyline(pts, p.color, 2.2);
+    for (const auto& m : kMetrics) {
+      double v = r->load.latency_us.*m.field;
+      if (y.Contains(v)) body.Marker(p.shape, x.Map(m.x) + dx, y.Map(v), 4.5, p.color, true);
+    }
+  }
+
+  // Legend, right of the plot.
+  double lx = kX1 + 24, ly = kY0 + 6;
+  for (const auto& p : kPaths) {
+    const ScenarioResult* r = Find(results, p.id);
+    Status st = ScenarioStatus(r);
+    bool drawn = r != nullptr && r->measured;
+    body.Line(lx, ly, lx + 26, ly, drawn ? p.color : "#bbbbbb", 2.2);
+    body.Marker(p.shape, lx + 13, ly, 4.5, p.color, drawn);
+    body.Text(lx + 34, ly + 4, p.label, 13, "start", kInk, true);
+    body.Text(lx + 34, ly + 20, st.text, 11, "start", st.bad ? kFailInk : kMuted, st.bad);
+    if (r != nullptr && r->measured && !r->load.engine.empty() && r->load.target_rps > 0) {
+      body.Text(lx + 34, ly + 35,
+                fmt::format("{} RPS target, {} achieved", FormatRps(r->load.target_rps), FormatRps(r->load.achieved_rps)),
+                10, "start", kMuted);
+    }
+    if (reference != nullptr && !reference->value(p.id, "p50_us") && !reference->value(p.id, "p99_us")) {
+      body.Text(lx + 34, ly + 49, "no reference values", 10, "start", kMuted);
+    }
+    ly += 64;
+  }
+  if (any_ref) {
+    body.Line(lx, ly, lx + 26, ly, kGrey, 1.6, "7 5");
+    body.Text(lx + 34, ly + 4, "reference (same colour)", 11, "start", kInk);
+    std::string src = reference->describe();
+    for (int line = 0; line < 2 && !src.empty(); ++line) {
+      size_t cut = src.size();
+      if (detail::DisplayWidth(src) > 32) {
+        cut = src.rfind(' ', 32);
+        if (cut == std::string::npos || cut == 0 || line == 1) cut = src.size();
+      }
+      body.Text(lx + 34, ly + 19 + 13 * line, Shorten(src.substr(0, cut), 32), 10, "start", kMuted);
+      src = cut < src.size() ? src.substr(cut + 1) : "";
+    }
+    ly += 50;
+  }
+  body.Line(lx + 13, ly - 6, lx + 13, ly + 6, kGrey, 1.4);
+  body.Line(lx + 9, ly - 6, lx + 17, ly - 6, kGrey, 1.4);
+  body.Line(lx + 9, ly + 6, lx + 17, ly + 6, kGrey, 1.4);
+  body.Text(lx + 34, ly + 4, any_spread ? "REPEAT: min–max of the runs" : "REPEAT=1: no spread", 11, "start", kInk);
+
+  for (const auto& p : kPaths) {
+    const ScenarioResult* r = Find(results, p.id);
+    if (r == nullptr) {
+      notes.push_back(fmt::format("{} ({}): not run", p.label, p.id));
+    } else if (!r->measured) {
+      notes.push_back(fmt::format("{}: FAILED before measuring: {}", p.label, r->error.empty() ? "no reason recorded" : r->error));
+    } else if (!r->error.empty()) {
+      notes.push_back(fmt::format("{}: error after measuring: {}", p.label, r->error));
+    } else if (!ValidityPassed(r->validity)) {
+      notes.push_back(fmt::format("{}: INVALID: {}", p.label, FailedValidity(r->validity)));
+    }
+  }
+  double ny = kY1 + 62;
+  for (const auto& n : notes) {
+    for (const std::string& line : Wrap(n, 124, 3)) {
+      body.Text(16, ny, line, 11, "start", kMuted);
+      ny += 15;
+    }
+  }
+  return body.Finish(title, ny + 4);
+}
+
+namespace {
+
+struct ThroughputPolicy {
+  const char* id;
+  const char* file;   // plot file name
+  const char* label;  // as in the summary table
+};
+constexpr ThroughputPolicy kPolicies[] = {
+    {"throughput.simple", "throughput_simple.svg", "Simple rate limit (1 rule)"},
+    {"throughput.complex", "throughput_complex.svg", "Complex policy"},
+    {"throughput.llm", "throughput_llm.svg", "LLM token-budget policy"}};
+
+const ThroughputPolicy* FindPolicy(const std::string& id) {
+  for (const auto& p : kPolicies) {
+    if (id == p.id) return &p;
+  }
+  return nullptr;
+}
+
+char RoleShape(const std::string& role) {
+  if (role == "bisect") return 'd';
+  if (role == "confirm") return 's';
+  return 'o';  // bracket, or the seed's fixed steps
+}
+
+std::string Basename(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+// A label with a white halo so lines do not run through it; kept inside
+// [left, right] by switching its anchor.
+void Label(Svg& svg, double x, double y, const std::string& text, double size, const char* color,
+                double left, double right, bool bold) {
+  double w = TextWidth(text, size);
+  const char* anchor = "start";
+  double tx = x + 5;
+  if (tx + w > right) {
+    anchor = "end";
+    tx = x - 5;
+  }
+  if (std::string_view(anchor) == "end" && tx - w < left) {
+    anchor = "start";
+    tx = left + 2;
+  }
+  svg.Text(tx, y, text, size, anchor, color, bold, false, true);
+}
+
+}  // namespace
+
+std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, const std::string& scenario_id,
+                                 const RunMeta& meta, const Reference* reference, const PlotOptions& options) {
+  constexpr double W = 820, kX0 = 84, kX1 = 580;
+  constexpr double kP1Top = 100, kP1Bot = 312;  // p99
+  constexpr double kP2Top = 334, kP2Bot = 424; // error rate
+  constexpr double kP3Top = 446, kP3Bot = 536; // achieved / target
+  const ThroughputPolicy* policy = FindPolicy(scenario_id);
+  const std::string label = policy != nullptr ? policy->label : scenario_id;
+  const ScenarioResult* r = Find(results, scenario_id);
+  const std::vector<StepResult> no_steps;
+  const std::vector<StepResult>& steps = r != nullptr ? r->steps : no_steps;
+  std::vector<std::string> notes;
+
+  // x: target rate from 0, covering every step and the reported value.
+  double xmax = 0;
+  for (const auto& s : steps) {
+    if (std::isfinite(s.target_rps)) xmax = std::max(xmax, s.target_rps);
+  }
+  if (r != nullptr && r->measured && std::isfinite(r->throughput_rps)) xmax = std::max(xmax, r->throughput_rps);
+  if (!(xmax > 0)) xmax = meta.search_max > 0 ? meta.search_max : 1000;
+  LinAxis x = MakeLinAxis(0, xmax * 1.04, 8, kX0, kX1);
+
+  std::vector<double> p99s;
+  double max_err = 0, min_ratio = 100, max_ratio = 100;
+  for (const auto& s : steps) {
+    p99s.push_back(s.load.latency_us.p99);
+    if (std::isfinite(s.load.error_rate)) max_err = std::max(max_err, s.load.error_rate * 100);
+    if (s.target_rps > 0 && std::isfinite(s.load.achieved_rps)) {
+      double ratio = s.load.achieved_rps / s.target_rps * 100;
+      if (std::isfinite(ratio)) {
+        min_ratio = std::min(min_ratio, ratio);
+        max_ratio = std::max(max_ratio, ratio);
+      }
+    }
+  }
+  p99s.push_back(options.slo_p99_us);
+  LogAxis y1 = MakeLogAxis(p99s, kP1Bot, kP1Top);
+  LinAxis y2 = MakeLinAxis(0, std::max(max_err * 1.1, options.max_error_rate * 100 * 2), 4, kP2Bot, kP2Top);
+  double limit_pct = options.min_achieved_fraction * 100;
+  LinAxis y3 = MakeLinAxis(std::min(min_ratio, limit_pct) - 2, std::max(max_ratio, 100.0) + 2, 4, kP3Bot, kP3Top);
+
+  std::string title = fmt::format("Throughput search: {}", label);
+  std::string subtitle = "engine: " + EngineText(meta, results);
+  if (r != nullptr && !r->search.empty()) subtitle += fmt::format("; {} search", r->search);
+  if (meta.search_max > 0) subtitle += fmt::format(", cap {} RPS", FormatRps(meta.search_max));
+  if (meta.step_dur_s > 0) subtitle += fmt::format(", {} s steps", FormatNumber(meta.step_dur_s));
+  if (r != nullptr && !r->policy.empty()) subtitle += "; policy " + Shorten(Basename(r->policy), 40);
+
+  // The result line, in the words of the summary table.
+  std::string result_text;
+  bool result_bad = false;
+  if (r == nullptr) {
+    result_text = "not run";
+    result_bad = true;
+  } else if (!r->measured) {
+    result_text = "FAILED: no number";
+    result_bad = true;
+  } else {
+    if (r->ceiling_reached) {
+      result_text = fmt::format("at least {} RPS (ceiling reached)", FormatRps(r->throughput_rps));
+    } else if (r->search == "bisect" && !r->search_resolution) {
+      result_text = fmt::format("at least {} RPS (no step failed)", FormatRps(r->throughput_rps));
+    } else {
+      result_text = fmt::format("{} RPS", FormatRps(r->throughput_rps));
+    }
+    if (r->search == "bisect" && !r->confirmed) {
+      result_text += " UNCONFIRMED";
+      result_bad = true;
+    }
+  }
+
+  Svg svg(W);
+  svg.Text(16, 26, title, 16, "start", kInk, true);
+  svg.Text(16, 46, subtitle, 12, "start", kMuted);
+  std::string result_line = "result: " + result_text;
+  if (r != nullptr && r->measured) {
+    if (r->search_resolution) result_line += fmt::format(", resolution {:.1f} %", *r->search_resolution * 100);
+    if (!r->search.empty()) result_line += fmt::format(", {} s of load", FormatNumber(r->search_load_s));
+    if (auto it = r->spread.find("rps"); it != r->spread.end()) {
+      result_line += fmt::format(", median of {} confirmation runs ({}–{})", r->repeats.size(),
+                                 FormatRps(it->second.min), FormatRps(it->second.max));
+    }
+    Status st = ScenarioStatus(r);
+    if (st.bad) {
+      result_line += "; " + st.text;
+      result_bad = true;
+    }
+  }
+  svg.Text(16, 66, Shorten(result_line, 120), 12, "start", result_bad ? kFailInk : kInk, true);
+
+  // Frames and grids.
+  for (auto [top, bot] : {std::pair{kP1Top, kP1Bot}, std::pair{kP2Top, kP2Bot}, std::pair{kP3Top, kP3Bot}}) {
+    svg.Rect(kX0, top, kX1 - kX0, bot - top, "#ffffff", "#999999", 1);
+    for (double t : x.Ticks()) svg.Line(x.Map(t), top, x.Map(t), bot, kGrid, 1);
+  }
+  DrawLogGrid(svg, y1, kX0, kX1);
+  for (double t : y2.Ticks()) {
+    svg.Line(kX0, y2.Map(t), kX1, y2.Map(t), kGrid, 1);
+    svg.Text(kX0 - 6, y2.Map(t) + 4, TickLabel(t, y2.step) + " %", 11, "end");
+  }
+  for (double t : y3.Ticks()) {
+    svg.Line(kX0, y3.Map(t), kX1, y3.Map(t), kGrid, 1);
+    svg.Text(kX0 - 6, y3.Map(t) + 4, TickLabel(t, y3.step) + " %", 11, "end");
+  }
+  for (double t : x.Ticks()) {
+    svg.Line(x.Map(t), kP3Bot, x.Map(t), kP3Bot + 5, kInk, 1);
+    svg.Text(x.Map(t), kP3Bot + 18, TickLabel(t, x.step), 11, "middle");
+  }
+  svg.Text((kX0 + kX1) / 2, kP3Bot + 36, "target rate of the step (RPS)", 12, "middle");
+  svg.Text(18, (kP1Top + kP1Bot) / 2, "p99 latency (log scale)", 12, "middle", kInk, false, true);
+  svg.Text(18, (kP2Top + kP2Bot) / 2, "error rate", 12, "middle", kInk, false, true);
+  svg.Text(18, (kP3Top + kP3Bot) / 2, "achieved / target", 12, "middle", kInk, false, true);
+
+  // Limits of the pass rule: dashed horizontal lines, labelled at the left.
+  if (y1.Contains(options.slo_p99_us)) {
+    double yy = y1.Map(options.slo_p99_us);
+    svg.Line(kX0, yy, kX1, yy, kFailInk, 1.4, "8 4");
+    // Above the line, or below it when the line runs close to the frame's top.
+    Label(svg, kX0, yy - kP1Top < 16 ? yy + 14 : yy - 4, "SLO: p99 < " + Duration(options.slo_p99_us), 11, kFailInk,
+          kX0, kX1, false);
+  }
+  {
+    double yy = y2.Map(options.max_error_rate * 100);
+    svg.Line(kX0, yy, kX1, yy, kFailInk, 1.4, "8 4");
+    Label(svg, kX0, yy - 4, "limit: errors < " + FormatPercentLimit(options.max_error_rate), 11, kFailInk,
+               kX0, kX1, false);
+  }
+  {
+    double yy = y3.Map(limit_pct);
+    svg.Line(kX0, yy, kX1, yy, kFailInk, 1.4, "8 4");
+    Label(svg, kX0, yy + 14, "limit: achieved ≥ " + FormatNumber(limit_pct) + " % of target", 11, kFailInk,
+               kX0, kX1, false);
+  }
+
+  // Reference: a dotted vertical line when it falls on the scale.
+  bool ref_drawn = false;
+  if (reference != nullptr) {
+    if (auto rv = reference->value(scenario_id, "rps")) {
+      std::string text = fmt::format("ref {}{} RPS", reference->lower_bound(scenario_id) ? "≥ " : "", FormatRps(*rv));
+      if (std::isfinite(*rv) && *rv >= x.lo && *rv <= x.hi) {
+        double xx = x.Map(*rv);
+        svg.Line(xx, kP1Top, xx, kP3Bot, kGrey, 1.4, "2 3");
+        ref_drawn = true;
+        // In the gap between the first two panels: never over a marker.
+        Label(svg, xx, kP1Bot + 15, text, 11, kGrey, kX0, kX1, false);
+      } else {
+        notes.push_back(fmt::format("reference ({}): {}, outside this plot's rate axis (0–{} RPS)",
+                                    Shorten(reference->describe(), 40), text.substr(4), FormatRps(x.hi)));
+      }
+    }
+  }
+
+  // The reported result: a solid vertical line across the panels.
+  if (r != nullptr && r->measured && std::isfinite(r->throughput_rps) && r->throughput_rps >= x.lo &&
+      r->throughput_rps <= x.hi) {
+    double xx = x.Map(r->throughput_rps);
+    // Labelled above the frame: never over a marker.
+    svg.Line(xx, kP1Top - 14, xx, kP3Bot, kInk, 2);
+    Label(svg, xx, kP1Top - 4, result_text + (r->ceiling_reached ? "" : " measured"), 12, result_bad ? kFailInk : kInk, kX0, kX1, true);
+  }
+
+  // Steps: filled = passed, hollow = failed; shape = role.
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepResult& s = steps[i];
+    if (!std::isfinite(s.target_rps) || s.target_rps < x.lo || s.target_rps > x.hi) {
+      notes.push_back(fmt::format("step {} not drawn: target {} RPS", i + 1, FormatNumber(s.target_rps)));
+      continue;
+    }
+    const char* color = s.passed ? kBlue : kVermillion;
+    char shape = RoleShape(s.role);
+    double r0 = s.role == "confirm" ? 5.5 : 4.5;
+    double xx = x.Map(s.target_rps);
+    svg.Comment(fmt::format("step {} {} {} RPS {}", i + 1, s.role.empty() ? "step" : s.role, FormatRps(s.target_rps),
+                            s.passed ? "passed" : "failed"));
+    double p99 = s.load.latency_us.p99;
+    if (y1.Contains(p99)) {
+      svg.Marker(shape, xx, y1.Map(p99), r0, color, s.passed);
+    } else {
+      notes.push_back(fmt::format("step {} ({} RPS): p99 = {} not drawn on the log scale", i + 1,
+                                  FormatRps(s.target_rps), Duration(p99)));
+    }
+    double err = s.load.error_rate * 100;
+    if (std::isfinite(err) && err >= y2.lo && err <= y2.hi) {
+      svg.Marker(shape, xx, y2.Map(err), r0, color, s.passed);
+    }
+    if (s.target_rps > 0) {
+      double ratio = s.load.achieved_rps / s.target_rps * 100;
+      if (std::isfinite(ratio) && ratio >= y3.lo && ratio <= y3.hi) {
+        svg.Marker(shape, xx, y3.Map(ratio), r0, color, s.passed);
+      }
+    }
+  }
+  if (r == nullptr || !r->measured || steps.empty()) {
+    std::string msg = r == nullptr ? "not run" : !r->measured ? "FAILED: no number" : "no steps recorded";
+    double w = TextWidth(msg, 18);
+    double cx = (kX0 + kX1) / 2, cy = (kP1Top + kP1Bot) / 2;
+    svg.Rect(cx - w / 2 - 8, cy - 22, w + 16, 32, "#ffffff", "#cccccc", 1);
+    svg.Text(cx, cy, msg, 18, "middle", kFailInk, true);
+  }
+
+  // Legend, right of the panels.
+  double lx = kX1 + 24, ly = kP1Top + 6;
+  svg.Text(lx, ly + 4, "step outcome", 12, "start", kInk, true);
+  ly += 20;
+  svg.Marker('o', lx + 8, ly, 4.5, kBlue, true);
+  svg.Text(lx + 22, ly + 4, "passed (filled)", 11);
+  ly += 18;
+  svg.Marker('o', lx + 8, ly, 4.5, kVermillion, false);
+  svg.Text(lx + 22, ly + 4, "failed (hollow)", 11);
+  ly += 26;
+  svg.Text(lx, ly + 4, "search role (shape)", 12, "start", kInk, true);
+  ly += 20;
+  for (auto [shape, text] : {std::pair{'o', "bracket / fixed step"}, std::pair{'d', "bisect"},
+                             std::pair{'s', "confirmation run"}}) {
+    svg.Marker(shape, lx + 8, ly, shape == 's' ? 5.5 : 4.5, kGrey, true);
+    svg.Text(lx + 22, ly + 4, text, 11);
+    ly += 18;
+  }
+  ly += 8;
+  svg.Line(lx, ly, lx + 16, ly, kInk, 2);
+  svg.Text(lx + 22, ly + 4, "reported result", 11);
+  ly += 18;
+  svg.Line(lx, ly, lx + 16, ly, kFailInk, 1.4, "8 4");
+  svg.Text(lx + 22, ly + 4, "pass limit (SLO)", 11);
+  ly += 18;
+  if (ref_drawn) {
+    svg.Line(lx, ly, lx + 16, ly, kGrey, 1.4, "2 3");
+    svg.Text(lx + 22, ly + 4, "reference", 11);
+    ly += 18;
+  }
+  ly += 10;
+  svg.Text(lx, ly + 4, "A step passes when every", 10, "start", kMuted);
+  svg.Text(lx, ly + 18, "panel is on the good side", 10, "start", kMuted);
+  svg.Text(lx, ly + 32, "of its limit and the engine", 10, "start", kMuted);
+  svg.Text(lx, ly + 46, "kept up with its schedule.", 10, "start", kMuted);
+
+  // Notes under the plot.
+  if (r == nullptr) {
+    notes.push_back(fmt::format("{} ({}): not run", label, scenario_id));
+  } else {
+    if (!r->measured) {
+      notes.push_back(fmt::format("FAILED: {}", r->error.empty() ? "no reason recorded" : r->error));
+    } else if (!r->error.empty()) {
+      notes.push_back("error after measuring: " + r->error);
+    }
+    if (!r->search_stop.empty()) notes.push_back("search stopped early: " + r->search_stop);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (!steps[i].load.kept_up) {
+        notes.push_back(fmt::format("step {} ({} RPS): engine fell behind its schedule", i + 1,
+                                    FormatRps(steps[i].target_rps)));
+      }
+    }
+  }
+  double ny = kP3Bot + 62;
+  for (const auto& n : notes) {
+    for (const std::string& line : Wrap(n, 124, 3)) {
+      svg.Text(16, ny, line, 11, "start", kMuted);
+      ny += 15;
+    }
+  }
+  return svg.Finish(title, ny + 4);
+}
+
+std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                                  const Reference* reference, const PlotOptions& options) {
+  std::vector<PlotFile> files;
+  files.push_back({"latency.svg", RenderLatencyPlot(results, meta, reference)});
+  for (const auto& p : kPolicies) {
+    files.push_back({p.file, RenderThroughputPlot(results, p.id, meta, reference, options)});
+  }
+  return files;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,311 @@
+#include "support/run/phase_monitor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "support/host/shell_quote.h"
+
+namespace fvbench {
+
+struct PhaseMonitor::Sample {
+  std::chrono::steady_clock::time_point at;
+  detail::ProcSample sut;      // SUT host: /proc/stat + the nginx processes
+  detail::ProcSample loadgen;  // loadgen host: /proc/stat (== sut's in local mode)
+  bool sut_ok = false;
+  bool loadgen_ok = false;
+};
+
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// Runs a read-only command; output even on a non-zero exit (cat of a vanished
+// pid exits 1 but prints the rest). Err only when it could not run at all or
+// printed nothing.
+Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono::milliseconds timeout) {
+  Command c;
+  c.argv = std::move(argv);
+  c.timeout = timeout;
+  auto r = host.run(c);
+  if (!r) return Error{fmt::format("host {}: `{}`: {}", host.name(), ShellJoin(c.argv), r.error().message)};
+  if (r->timed_out || (r->out.empty() && !r->success())) {
+    return Error{fmt::format("host {}: `{}` {} {}", host.name(), ShellJoin(c.argv),
+                             r->timed_out ? "timed out" : fmt::format("exited {}", r->exit_code),
+                             Trim(r->err).substr(0, 200))};
+  }
+  return r->out;
+}
+
+}  // namespace
+
+PhaseMonitor::PhaseMonitor(Host& sut, Host& loadgen, std::vector<MonitoredService> services,
+                           MonitorOptions options)
+    : sut_(sut), loadgen_(loadgen), services_(std::move(services)), opt_(std::move(options)) {}
+
+PhaseMonitor::~PhaseMonitor() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Result<void> PhaseMonitor::Start() {
+  auto cpus = detail::ParseCpuList(opt_.loadgen_cpuset);
+  if (!cpus) return Error{"K6_CPUSET: " + cpus.error().message};
+  loadgen_cpus_ = *cpus;
+  using std::chrono::seconds;
+
+  // USER_HZ and page size on the SUT host.
+  if (auto r = Read(sut_, {"sh", "-c", "getconf CLK_TCK; getconf PAGESIZE"}, seconds(10)); r) {
+    std::istringstream in(*r);
+    int tck = 0;
+    long page = 0;
+    if (in >> tck >> page && tck > 0 && page > 0) {
+      clk_tck_ = tck;
+      page_size_ = page;
+    } else {
+      problems_.push_back(fmt::format("host {}: `getconf CLK_TCK; getconf PAGESIZE` printed '{}'; assuming 100 and 4096",
+                                      sut_.name(), Trim(*r)));
+    }
+  } else {
+    problems_.push_back(r.error().message + "; assuming CLK_TCK 100, PAGESIZE 4096");
+  }
+
+  // The nginx processes under each master.
+  std::vector<std::string> scan = {"sh", "-c", "cat /proc/[0-9]*/stat 2>/dev/null; true"};
+  if (!services_.empty()) {
+    if (auto r = Read(sut_, scan, seconds(20)); r) {
+      detail::ProcSample all = detail::ParseProcSample(*r);
+      for (const MonitoredService& s : services_) {
+        pids_[s.name] = detail::Descendants(all.procs, s.master_pid);
+        if (pids_[s.name].empty()) {
+          problems_.push_back(fmt::format("host {}: no child processes of {} (master pid {}) found in /proc",
+                                          sut_.name(), s.name, s.master_pid));
+        }
+      }
+    } else {
+      problems_.push_back(r.error().message);
+    }
+  }
+
+  // Error log sizes.
+  for (const MonitoredService& s : services_) {
+    if (s.error_log.empty()) continue;
+    auto r = Read(sut_, {"stat", "-c", "%s", s.error_log}, seconds(10));
+    uint64_t size = 0;
+    if (r && detail::CountLines(*r) >= 1 && (size = std::strtoull(r->c_str(), nullptr, 10), true)) {
+      log_size_[s.name] = size;
+    } else {
+      problems_.push_back(r ? fmt::format("host {}: stat of {} printed '{}'", sut_.name(), s.error_log, Trim(*r))
+                            : r.error().message);
+    }
+  }
+
+  TakeSample();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = false;
+    started_ = true;
+  }
+  thread_ = std::thread([this] { Loop(); });
+  return Ok();
+}
+
+void PhaseMonitor::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    if (cv_.wait_for(lock, opt_.period, [this] { return stop_; })) break;
+    lock.unlock();
+    TakeSample();
+    lock.lock();
+  }
+}
+
+void PhaseMonitor::TakeSample() {
+  Sample s;
+  s.at = std::chrono::steady_clock::now();
+  std::vector<std::string> problems;
+  std::vector<std::string> argv = {"cat", "/proc/stat"};
+  for (const auto& [name, pids] : pids_) {
+    for (int pid : pids) argv.push_back(fmt::format("/proc/{}/stat", pid));
+  }
+  const bool same_host = &sut_ == &loadgen_;
+  if (auto r = Read(sut_, argv, std::chrono::seconds(10)); r) {
+    s.sut = detail::ParseProcSample(*r);
+    s.sut_ok = !s.sut.cpus.empty();
+  } else {
+    problems.push_back(r.error().message);
+  }
+  if (same_host) {
+    s.loadgen = s.sut;
+    s.loadgen_ok = s.sut_ok;
+  } else if (auto r = Read(loadgen_, {"cat", "/proc/stat"}, std::chrono::seconds(10)); r) {
+    s.loadgen = detail::ParseProcSample(*r);
+    s.loadgen_ok = !s.loadgen.cpus.empty();
+  } else {
+    problems.push_back(r.error().message);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  samples_.push_back(std::move(s));
+  for (auto& p : problems) {
+    if (problems_.size() < 20) problems_.push_back(std::move(p));
+  }
+}
+
+PhaseObservation PhaseMonitor::Stop() {
+  PhaseObservation o;
+  o.loadgen_host = loadgen_.name();
+  o.loadgen_cpuset = opt_.loadgen_cpuset;
+  if (!StopSampling()) {
+    o.problems.push_back("the phase monitor was not started");
+    return o;
+  }
+  o.problems = problems_;
+  std::vector<const Sample*> lg, sut;
+  for (const Sample& s : samples_) {
+    if (s.loadgen_ok) lg.push_back(&s);
+    if (s.sut_ok) sut.push_back(&s);
+  }
+  o.samples = static_cast<int>(lg.size());
+  if (!samples_.empty()) {
+    o.elapsed_s = std::chrono::duration<double>(samples_.back().at - samples_.front().at).count();
+  }
+  ObserveLoadgen(lg, o);
+  ObserveSut(sut, o);
+  ObserveLogs(o);
+  samples_.clear();
+  return o;
+}
+
+// Ends the sampling thread and takes the last sample; false when not started.
+bool PhaseMonitor::StopSampling() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!started_) return false;
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  TakeSample();
+  std::lock_guard<std::mutex> lock(mu_);
+  started_ = false;
+  return true;
+}
+
+// The load generator's cpuset: mean busy fraction over the phase and the
+// busiest interval.
+void PhaseMonitor::ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const {
+  if (lg.size() < 2) {
+    o.problems.push_back(fmt::format("host {}: fewer than 2 /proc/stat samples; load generator CPU not measured",
+                                     loadgen_.name()));
+    return;
+  }
+  o.loadgen_busy = detail::BusyFraction(lg.front()->loadgen.cpus, lg.back()->loadgen.cpus, loadgen_cpus_);
+  for (size_t i = 1; i < lg.size(); ++i) {
+    auto b = detail::BusyFraction(lg[i - 1]->loadgen.cpus, lg[i]->loadgen.cpus, loadgen_cpus_);
+    if (b) o.loadgen_busy_peak = std::max(o.loadgen_busy_peak, *b);
+  }
+  if (loadgen_cpus_.empty()) {
+    o.loadgen_cpus = static_cast<int>(lg.back()->loadgen.cpus.size());
+    return;
+  }
+  int n = 0;
+  for (int c : loadgen_cpus_) n += lg.back()->loadgen.cpus.count(c) ? 1 : 0;
+  o.loadgen_cpus = n;
+  if (n == 0) {
+    o.problems.push_back(fmt::format("host {}: none of the cpus of K6_CPUSET={} is in /proc/stat", loadgen_.name(),
+                                     opt_.loadgen_cpuset));
+  }
+}
+
+// The SUT services' processes: CPU over the phase, RSS at the end and its peak.
+void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o) {
+  if (sut.size() < 2) return;
+  auto ticks = detail::ElapsedTicksPerCpu(sut.front()->sut.cpus, sut.back()->sut.cpus);
+  for (const MonitoredService& svc : services_) {
+    const std::vector<int>& pids = pids_[svc.name];
+    if (pids.empty()) continue;
+    ServiceUsage u =
+        detail::UsageBetween(svc.name, pids, sut.front()->sut, sut.back()->sut, ticks.value_or(0), page_size_);
+    for (const Sample* s : sut) u.rss_peak_mib = std::max(u.rss_peak_mib, detail::RssMib(pids, s->sut, page_size_));
+    o.sut_usage.push_back(u);
+  }
+}
+
+// What each service's error.log gained during the phase.
+void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
+  for (const MonitoredService& svc : services_) {
+    auto it = log_size_.find(svc.name);
+    if (it == log_size_.end()) continue;
+    auto r = Read(sut_, {"tail", "-c", fmt::format("+{}", it->second + 1), svc.error_log}, std::chrono::seconds(30));
+    LogGrowth g;
+    g.service = svc.name;
+    g.path = svc.error_log;
+    if (!r) {
+      // An empty growth makes `tail` print nothing and exit 0: only real failures land here.
+      o.problems.push_back(r.error().message);
+      continue;
+    }
+    g.lines = detail::CountLines(*r);
+    g.lines_per_s = o.elapsed_s > 0 ? static_cast<double>(g.lines) / o.elapsed_s : 0;
+    auto alerts = detail::NginxAlertLines(*r);
+    g.alert_count = alerts.size();
+    if (alerts.size() > 10) alerts.resize(10);
+    g.alerts = std::move(alerts);
+    o.logs.push_back(std::move(g));
+  }
+}
+
+Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_busy_per_core,
+                               double timeout_s) {
+  auto cpus = detail::ParseCpuList(cpuset);
+  if (!cpus) return Error{"ORESTY_CPUSET: " + cpus.error().message};
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  QuietOutcome q;
+  auto read = [&]() -> Result<detail::ProcSample> {
+    auto r = Read(sut, {"cat", "/proc/stat"}, std::chrono::seconds(10));
+    if (!r) return r.error();
+    detail::ProcSample s = detail::ParseProcSample(*r);
+    if (s.cpus.empty()) return Error{fmt::format("host {}: `cat /proc/stat` has no cpuN lines", sut.name())};
+    return s;
+  };
+  auto prev = read();
+  if (!prev) return prev.error();
+  bool measured = false;
+  while (true) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    auto cur = read();
+    if (!cur) return cur.error();
+    if (auto b = detail::BusyFraction(prev->cpus, cur->cpus, *cpus)) {
+      q.busy_per_core = *b;
+      measured = true;
+    }
+    q.cpus = cpus->empty() ? static_cast<int>(cur->cpus.size()) : static_cast<int>(cpus->size());
+    prev = std::move(cur);
+    if (measured && q.busy_per_core <= max_busy_per_core) {
+      q.reached = true;
+      break;
+    }
+    if (Clock::now() >= deadline) break;
+  }
+  q.waited_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (auto r = Read(sut, {"cat", "/proc/loadavg"}, std::chrono::seconds(10)); r) {
+    if (auto l = detail::ParseLoadAvg(*r); l && q.cpus > 0) q.load1_per_core = l->load1 / q.cpus;
+  }
+  return q;
+}
+
+}  // namespace fvbench

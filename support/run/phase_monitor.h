@@ -1,0 +1,121 @@
+// PhaseMonitor: what the hosts did while one measured phase ran, sampled
+// from /proc through the Host interface (so it works on LocalHost and over
+// SSH alike). Feeds the validity checks (validity.h) and the SUT resource
+// columns of the report.
+//
+//   WaitQuiet(sut ...)          before the load: poll the SUT's CPU until quiet
+//   PhaseMonitor m(...); m.Start();   right before engine.run()
+//   PhaseObservation o = m.Stop();    right after it
+//
+// Every ~500 ms a background thread runs ONE command per host:
+//   SUT host:     cat /proc/stat /proc/<pid>/stat ...   (the nginx processes)
+//   loadgen host: cat /proc/stat
+// (one command in all when both roles are the same Host object, local mode).
+// Host::run must be thread-safe (LocalHost is); the engine runs on the main
+// thread meanwhile.
+//
+// How /proc is read: support/judge/proc_sample.h.
+//
+// SUT processes: the descendants of each service's recorded master pid,
+// found once at Start() by scanning `cat /proc/[0-9]*/stat` for ppid links
+// (/proc/<pid>/task/<tid>/children needs CONFIG_PROC_CHILDREN, often absent).
+// CPU is (utime+stime) delta over the phase divided by the elapsed ticks of
+// one cpu (from the same /proc/stat reads, so no controller clock skew), i.e.
+// cores used. RSS is the sum over those processes, MiB (1 MiB = 2^20 bytes).
+//
+// Load generator: the busy fraction 0..1 of the cpus of its cpuset (K6_CPUSET;
+// all cpus when unset) between the first and the last sample (mean), and the
+// highest busy fraction of any one interval (peak). It counts whatever ran on
+// those cpus, the engine and anything sharing them (the SUT, in local mode
+// without pinning): either way the engine had no headroom.
+//
+// Error logs: each service's error.log size at Start (`stat -c %s`), and what
+// it gained by Stop (`tail -c +<size+1>`): lines, lines per second and nginx
+// alert lines ([alert], [emerg], "worker_connections are not enough",
+// "Too many open files").
+//
+// A sampling failure never aborts the phase: it is recorded in
+// PhaseObservation::problems and the affected figure is absent.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "support/host/host.h"
+#include "support/core/result.h"
+#include "support/core/phase_observation.h"
+#include "support/core/scenario_result.h"
+#include "support/judge/proc_sample.h"
+
+namespace fvbench {
+
+// One service to watch on the SUT host.
+struct MonitoredService {
+  std::string name;       // baseline | backend | fv
+  int master_pid = 0;     // ServiceHandle::pid
+  std::string error_log;  // path on the SUT host
+};
+
+struct MonitorOptions {
+  std::string loadgen_cpuset;  // K6_CPUSET; "" = all cpus
+  std::chrono::milliseconds period{500};
+};
+
+class PhaseMonitor {
+ public:
+  PhaseMonitor(Host& sut, Host& loadgen, std::vector<MonitoredService> services, MonitorOptions options);
+  ~PhaseMonitor();  // stops the thread if still running
+  PhaseMonitor(const PhaseMonitor&) = delete;
+  PhaseMonitor& operator=(const PhaseMonitor&) = delete;
+
+  // Finds the nginx processes, records log sizes, takes the first sample and
+  // starts the sampling thread. Err only for a bad cpuset; host problems are
+  // recorded and reported by Stop().
+  Result<void> Start();
+  // Takes the last sample, stops the thread and computes the observation.
+  PhaseObservation Stop();
+
+ private:
+  struct Sample;
+  void Loop();
+  void TakeSample();
+  bool StopSampling();
+  void ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const;
+  void ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o);
+  void ObserveLogs(PhaseObservation& o);
+
+  Host& sut_;
+  Host& loadgen_;
+  std::vector<MonitoredService> services_;
+  MonitorOptions opt_;
+  std::vector<int> loadgen_cpus_;
+  std::map<std::string, std::vector<int>> pids_;  // service -> descendants of its master
+  std::map<std::string, uint64_t> log_size_;
+  int clk_tck_ = 100;
+  long page_size_ = 4096;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  bool started_ = false;
+  std::thread thread_;
+  std::vector<Sample> samples_;
+  std::vector<std::string> problems_;
+};
+
+// Before a measured phase: polls the SUT host's /proc/stat over 1 s windows
+// until the busy fraction of `cpuset` (ORESTY_CPUSET; "" = all cpus) is
+// <= max_busy_per_core, for at most timeout_s. Err only when /proc/stat
+// cannot be read at all (names host and command).
+Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_busy_per_core,
+                               double timeout_s);
+
+}  // namespace fvbench

@@ -1,0 +1,41 @@
+// The six scenarios as data: what runs on the SUT, what the load engine
+// sends, and which policy must be proven live first. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/engine/load_engine.h"
+
+namespace fvbench {
+
+enum class ScenarioKind { kLatency, kThroughput };
+enum class SutSetup {
+  kBaseline,           // raw nginx on NGINX_PORT, returns 200 "ok"
+  kDecisionService,    // fairvisor FAIRVISOR_MODE=decision_service on FV_PORT
+  kReverseProxy,       // fairvisor FAIRVISOR_MODE=reverse_proxy on FV_PORT + backend nginx on BACKEND_PORT
+};
+
+struct ScenarioPlan {
+  std::string id;            // "latency.raw_nginx", ... (scenario_result.h)
+  std::string title;         // for the table and logs
+  ScenarioKind kind;
+  SutSetup sut;
+  std::string policy_file;   // file name in Config::policy_dir; empty for raw nginx
+  std::string policy_id;     // the policy's id; its RateLimit evidence names it
+  RequestKind request;
+  std::string method;        // as sent (probe and engine agree)
+  std::string path;          // request path on the SUT
+  bool with_jwt = false;     // Authorization: Bearer <bench JWT>
+  bool chat_body = false;    // POST body: a chat-completion request (kLlmBody)
+};
+
+// A chat-completion request body for the LLM policy's simple_word estimator.
+extern const char* const kLlmBody;
+
+// All six, in the order a full run executes them.
+const std::vector<ScenarioPlan>& AllScenarios();
+// nullptr when `id` is unknown.
+const ScenarioPlan* FindScenario(const std::string& id);
+
+}  // namespace fvbench

@@ -1,0 +1,674 @@
+#include "support/run/scenario_runner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "support/engine/jwt.h"
+#include "support/run/phase_monitor.h"
+#include "support/run/progress.h"
+#include "support/run/progress_ticker.h"
+#include "support/judge/ab_compare.h"
+#include "support/judge/repeats.h"
+#include "support/judge/step_search.h"
+#include "support/judge/throughput_search.h"
+#include "support/sut/sut_services.h"
+#include "support/core/units_format.h"
+#include "support/judge/validity.h"
+
+namespace fvbench {
+namespace {
+
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatUs;
+
+int PortFor(const Config& c, const ScenarioPlan& plan) {
+  return plan.sut == SutSetup::kBaseline ? c.nginx_port : c.fv_port;
+}
+
+// Starts what the scenario needs; for fairvisor also proves the policy live.
+Result<void> StartSut(Testbed& tb, SutServices& svc, const ScenarioPlan& plan, const std::string& jwt,
+                      const std::string& body, ScenarioResult& out) {
+  switch (plan.sut) {
+    case SutSetup::kBaseline:
+      return svc.StartBaseline();
+    case SutSetup::kDecisionService:
+    case SutSetup::kReverseProxy: {
+      if (plan.sut == SutSetup::kReverseProxy) {
+        if (auto r = svc.StartBackend(); !r) return r;
+      }
+      out.policy = tb.policy_dir() + "/" + plan.policy_file;  // shipped there by Testbed::Open
+      const char* mode = plan.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
+      if (auto r = svc.StartFairvisor(mode, out.policy); !r) return r;
+      auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
+      if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan.policy_id, out.policy, ev.error().message)};
+      out.notes.push_back("policy live before load: " + ev->summary());
+      return Ok();
+    }
+  }
+  return Ok();
+}
+
+// After the load: the SUT is still up and edge did not start logging policy errors.
+Result<void> CheckSutAfterLoad(SutServices& svc, Host& sut) {
+  for (const ServiceHandle& h : svc.handles()) {
+    if (!sut.is_alive(h)) return Error{fmt::format("{} (pid {}) died during the load", h.name, h.pid)};
+  }
+  return Ok();
+}
+
+// REPEAT: one run is the result as is; n runs are summarised as the
+// per-metric median (what thresholds gate) with the spread beside it.
+void ApplyRepeats(ScenarioResult& out, const std::vector<LoadResult>& runs) {
+  if (runs.size() == 1) {
+    out.load = runs.front();
+    return;
+  }
+  RepeatSummary s = SummarizeRepeats(runs);
+  out.load = s.median;
+  out.repeats = runs;
+  out.spread = s.spread;
+}
+
+// A/B mode: (re)starts the SUT for one side: the backend (reverse_proxy) and
+// edge on that side's tree (Testbed::sut_info_b for B, given to `svc`'s
+// constructor) with that side's copy of the policy (policy_dir / policy_dir_b),
+// then proves the policy live, as StartSut does.
+Result<void> StartAbSide(Testbed& tb, SutServices& svc, const ScenarioPlan& plan, bool side_b, const std::string& jwt,
+                         const std::string& body) {
+  if (plan.sut == SutSetup::kReverseProxy) {
+    if (auto r = svc.StartBackend(); !r) return r;
+  }
+  const std::string policy = (side_b ? tb.policy_dir_b() : tb.policy_dir()) + "/" + plan.policy_file;
+  const char* mode = plan.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
+  if (auto r = svc.StartFairvisor(mode, policy); !r) return r;
+  auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
+  if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan.policy_id, policy, ev.error().message)};
+  return Ok();
+}
+
+// Edge's CPU (cores) in a phase's SUT usage; NaN when not sampled.
+double FvCpu(const std::vector<ServiceUsage>& usage) {
+  for (const ServiceUsage& u : usage) {
+    if (u.service == "fv") return u.cpu_cores;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
+std::vector<std::string> PhaseNotes(const LoadResult& load, bool expect_evidence) {
+  std::vector<std::string> notes;
+  if (!load.kept_up) {
+    notes.push_back(fmt::format(
+        "engine fell behind its schedule ({} dropped iterations, {} of sends > 10 ms late, max send lag {})",
+        load.dropped_iterations, FormatPercent(load.late_send_share), FormatUs(load.max_send_lag_us)));
+  }
+  if (load.target_rps > 0 && load.achieved_rps < 0.97 * load.target_rps) {
+    notes.push_back(fmt::format("achieved {} RPS is under 97% of the target {} RPS",
+                                FormatNumber(load.achieved_rps), FormatNumber(load.target_rps)));
+  }
+  if (expect_evidence && load.ratelimit_evidence && load.requests > 0) {
+    notes.push_back(fmt::format("{} of responses carried RateLimit headers",
+                                FormatPercent(static_cast<double>(*load.ratelimit_evidence) / load.requests)));
+  }
+  return notes;
+}
+
+namespace {
+
+// One scenario's run: the state its pieces share (the services, the base
+// LoadSpec, the validity of every measured phase) and the pieces:
+//   Start, Warmup                      before any measurement
+//   MeasurePhase                       one measured phase (quiet SUT, monitor,
+//                                      engine, validity); every flow uses it
+//   LatencyFlow / ThroughputFlow       the two kinds of scenario
+//   AbPairs                            A/B mode: pairs of runs on both sides
+//   AfterLoad, Finish                  checks after the load, stop, redact
+class ScenarioRun {
+ public:
+  ScenarioRun(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress)
+      : tb_(tb),
+        c_(tb.config()),
+        plan_(plan),
+        progress_(progress),
+        jwt_(plan.with_jwt ? BenchJwt() : ""),
+        body_(plan.chat_body ? kLlmBody : ""),
+        ab_mode_(c_.ab && !plan.policy_id.empty()),
+        svc_(tb.sut(), c_, tb.sut_info()),
+        svc_b_(tb.sut(), c_, tb.sut_info_b()) {}
+
+  ScenarioResult Run();
+
+ private:
+  struct PhaseRecord {
+    std::vector<ValidityCheck> validity;
+    std::vector<ServiceUsage> usage;
+  };
+
+  bool Start();
+  void PrepareSpec();
+  void Warmup();
+  std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
+                                            const SutServices& services) const;
+  Result<LoadResult> MeasurePhase(const LoadSpec& s);
+  PhaseRecord CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
+                                 std::vector<std::string> problems) const;
+  void ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const;
+  void Attach(const std::vector<LoadResult>& shown);
+  void SetMeasured(const std::vector<LoadResult>& runs);
+  void LatencyFlow();
+  void ThroughputFlow();
+  Result<LoadResult> SearchStep(const StepRequest& req, double& search_load_s);
+  void ApplySearch(const SearchOutcome& so);
+  void AttachSearchValidity(const SearchOutcome& so);
+  AbResult AbPairs(double rate, double dur, bool first_a_started);
+  std::string AbRestart(int i, bool b, double rate);
+  std::string AbMeasure(AbResult& ab, int i, bool b, double rate, double dur);
+  void AttachAbValidity(const AbResult& ab);
+  void AbLatencyFlow();
+  void AbThroughputFlow();
+  void AfterLoad();
+  void ForgetDryRunNumbers();
+  ScenarioResult Finish();
+
+  Testbed& tb_;
+  const Config& c_;
+  const ScenarioPlan& plan_;
+  const ProgressFn& progress_;
+  const std::string jwt_;
+  const std::string body_;
+  // A/B mode (ab_compare.h): side B's services run edge from B's tree. One
+  // side runs at a time; `active_` is the one whose processes are up.
+  const bool ab_mode_;
+  SutServices svc_;
+  SutServices svc_b_;
+  SutServices* active_ = &svc_;
+  ScenarioResult out_;
+  std::string error_;
+  LoadSpec spec_;
+  std::string phase_base_;   // plan id with '.' -> '_': the phase file names' stem
+  std::string sharing_;      // PhaseContext::sharing
+  std::string phase_label_ = "measuring";    // what the progress lines call the phase
+  std::optional<double> search_load_before_;  // a search's load seconds before this phase
+  // Every measured phase's checks and SUT usage, keyed by the raw output
+  // path (unique per phase); attached to the steps and the result.
+  std::map<std::string, PhaseRecord> records_;
+};
+
+ScenarioResult ScenarioRun::Run() {
+  out_.id = plan_.id;
+  out_.started_unix = NowUnix();
+  out_.notes.push_back(tb_.PinningNote());
+  if (!Start()) return Finish();
+  PrepareSpec();
+  Warmup();
+  if (error_.empty() && plan_.kind == ScenarioKind::kLatency) {
+    ab_mode_ ? AbLatencyFlow() : LatencyFlow();
+  } else if (error_.empty()) {
+    ThroughputFlow();
+  }
+  if (error_.empty() && ab_mode_ && plan_.kind == ScenarioKind::kThroughput && out_.measured) AbThroughputFlow();
+  AfterLoad();
+  if (c_.dry_run) ForgetDryRunNumbers();
+  progress_(fmt::format("{}: done{}", plan_.id, error_.empty() ? "" : " with an error"));
+  return Finish();
+}
+
+// Starts what the scenario needs; false (error_ set, services stopped) when it could not.
+bool ScenarioRun::Start() {
+  progress_(fmt::format("{}: starting the SUT", plan_.id));
+  auto started = StartSut(tb_, svc_, plan_, jwt_, body_, out_);
+  for (const std::string& l : svc_.leftovers_stopped()) {
+    out_.notes.push_back("stopped a leftover of an earlier, interrupted run: " + l);
+  }
+  if (started) return true;
+  (void)svc_.StopAll();
+  error_ = started.error().message;
+  return false;
+}
+
+// The LoadSpec every phase starts from, and how the engine shares cores with the SUT.
+void ScenarioRun::PrepareSpec() {
+  spec_.url = fmt::format("http://{}:{}{}", c_.fairvisor_target_host, PortFor(c_, plan_), plan_.path);
+  spec_.kind = plan_.request;
+  spec_.jwt = jwt_;
+  spec_.body = body_;
+  spec_.connections = c_.connections;
+  spec_.cpuset = c_.k6_cpuset;
+  spec_.count_ratelimit = !plan_.policy_id.empty();
+  phase_base_ = plan_.id;
+  for (char& ch : phase_base_) {
+    if (ch == '.') ch = '_';
+  }
+  if (auto sh = CoreSharing(&tb_.sut() == &tb_.loadgen(), c_.oresty_cpuset, c_.k6_cpuset); sh) {
+    sharing_ = *sh;
+  } else {
+    error_ = sh.error().message;
+  }
+}
+
+void ScenarioRun::Warmup() {
+  if (c_.warmup_dur_s <= 0) return;
+  const double rate = plan_.kind == ScenarioKind::kLatency ? c_.latency_rps : c_.throughput_search_max * 0.5;
+  LoadSpec w = spec_;
+  w.phase = phase_base_ + "_warmup";
+  w.rate_rps = rate;
+  w.duration_s = c_.warmup_dur_s;
+  w.count_ratelimit = false;
+  progress_(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan_.id, FormatNumber(rate),
+                        FormatNumber(c_.warmup_dur_s)));
+  auto ticker = TickerFor(w, "warmup", svc_);
+  ticker->Start();
+  if (auto r = tb_.engine().warmup(w); !r) error_ = "warmup: " + r.error().message;
+  (void)ticker->Stop();
+}
+
+// Progress lines while a phase runs (progress_ticker.h): what it is, the
+// target rate, elapsed/total s, the rate the SUT served so far (its nginx's
+// stub_status) and, in a search, the load used out of the budget.
+std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const std::string& label,
+                                                       const SutServices& services) const {
+  TickerSetup t;
+  t.base.scenario = plan_.id;
+  t.base.phase = label;
+  t.base.target_rps = s.rate_rps;
+  t.base.total_s = s.duration_s;
+  t.base.search_load_s = search_load_before_;
+  t.base.budget_s = c_.throughput_search == ThroughputSearchKind::kSeed
+                        ? 0
+                        : c_.throughput_budget_s + (c_.repeat - 1) * c_.confirm_dur_s;
+  t.tick_s = c_.dry_run ? 0 : TickPeriod(c_.progress, s.duration_s);
+  t.status_socket = services.status_socket(plan_.sut == SutSetup::kBaseline ? "baseline" : "fv");
+  t.unavailable = services.status_unavailable();
+  return std::make_unique<ProgressTicker>(tb_.sut(), std::move(t), progress_);
+}
+
+// One measured phase (a latency run, a search step, a confirmation run, an
+// A/B run): wait for a quiet SUT (WaitQuiet), monitor both hosts while the
+// engine runs (PhaseMonitor), check the phase (CheckPhase). With
+// VALIDITY=fail a failed check sets LoadResult::validity_failure, which
+// fails a search step (JudgeStep) with its reason.
+Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
+  if (c_.dry_run) return tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+  const ValidityParams& vp = c_.validity;
+  std::optional<QuietOutcome> quiet;
+  std::vector<std::string> problems;
+  if (vp.quiet_timeout_s > 0) {
+    auto q = WaitQuiet(tb_.sut(), c_.oresty_cpuset, vp.quiet_max_per_core, vp.quiet_timeout_s);
+    if (q) {
+      quiet = *q;
+    } else {
+      problems.push_back(q.error().message);
+    }
+  }
+  std::vector<MonitoredService> watched;
+  for (const ServiceHandle& h : active_->handles()) {
+    watched.push_back({h.name, h.pid, active_->run_dir(h.name) + "/logs/error.log"});
+  }
+  MonitorOptions mo;
+  mo.loadgen_cpuset = c_.k6_cpuset;
+  PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
+  auto monitoring = monitor.Start();
+  if (!monitoring) problems.push_back(monitoring.error().message);
+  auto ticker = TickerFor(s, phase_label_, *active_);
+  ticker->Start();
+  auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+  PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
+  const std::optional<double> served = ticker->Stop();
+  if (!r) return r;
+  // A SUT service that died during the phase fails the phase: an error
+  // stops a throughput search at once, instead of stepping down against a
+  // dead server until THROUGHPUT_BUDGET_S is spent (raw outputs stay in raw/).
+  if (auto alive = CheckSutAfterLoad(*active_, tb_.sut()); !alive) {
+    return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
+  }
+  obs.quiet = quiet;
+  PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
+  ReportPhaseValidity(rec, served);
+  const std::string failed = FailedValidity(rec.validity);
+  if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
+  records_[r->raw_path] = std::move(rec);
+  return r;
+}
+
+// The validity checks of a phase, plus an informational entry naming any
+// sampling problem.
+ScenarioRun::PhaseRecord ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
+                                                         std::vector<std::string> problems) const {
+  problems.insert(problems.end(), obs.problems.begin(), obs.problems.end());
+  PhaseContext ctx;
+  ctx.expect_evidence = s.count_ratelimit;
+  ctx.planned_duration_s = s.duration_s;
+  ctx.sharing = sharing_;
+  PhaseRecord rec{CheckPhase(r, obs, ctx, c_.validity), obs.sut_usage};
+  if (!problems.empty()) {
+    ValidityCheck m;
+    m.name = "monitor";
+    m.informational = true;
+    m.measured = m.limit = std::numeric_limits<double>::quiet_NaN();
+    m.detail = "sampling problems: " + fmt::format("{}", fmt::join(problems, "; "));
+    rec.validity.push_back(std::move(m));
+  }
+  return rec;
+}
+
+void ScenarioRun::ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const {
+  const std::string failed = FailedValidity(rec.validity);
+  progress_(fmt::format("{}: {} validity {}{}; SUT {}{}", plan_.id, phase_label_,
+                        failed.empty() ? "ok" : "FAILED: " + failed,
+                        !failed.empty() && c_.validity.mode == ValidityMode::kWarn ? " (VALIDITY=warn: recorded only)"
+                                                                                    : "",
+                        rec.usage.empty() ? "usage not sampled" : DescribeUsage(rec.usage),
+                        served ? fmt::format("; SUT served {} RPS (stub_status)", FormatNumber(std::round(*served)))
+                               : ""));
+}
+
+// The result's validity: the checks of the phase(s) it reports (REPEAT:
+// every run's, the detail naming the run).
+void ScenarioRun::Attach(const std::vector<LoadResult>& shown) {
+  for (size_t i = 0; i < shown.size(); ++i) {
+    auto it = records_.find(shown[i].raw_path);
+    if (it == records_.end()) continue;
+    for (ValidityCheck v : it->second.validity) {
+      if (shown.size() > 1) v.detail = fmt::format("run {} of {}: {}", i + 1, shown.size(), v.detail);
+      out_.validity.push_back(std::move(v));
+    }
+    if (i + 1 == shown.size() || out_.sut_usage.empty()) out_.sut_usage = it->second.usage;
+  }
+}
+
+// A latency result from its runs: the median of them (REPEAT), notes, validity.
+void ScenarioRun::SetMeasured(const std::vector<LoadResult>& runs) {
+  out_.measured = true;
+  ApplyRepeats(out_, runs);
+  for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
+  Attach(runs);
+}
+
+// REPEAT=n: n measured phases back to back after the one warmup. Each
+// scenario is its own process, so runs cannot interleave with the other
+// scenarios; back to back is the honest simple form.
+void ScenarioRun::LatencyFlow() {
+  spec_.rate_rps = c_.latency_rps;
+  spec_.duration_s = c_.latency_dur_s;
+  std::vector<LoadResult> runs;
+  for (int i = 0; i < c_.repeat && error_.empty(); ++i) {
+    LoadSpec s = spec_;
+    s.phase = c_.repeat > 1 ? fmt::format("{}_r{}", phase_base_, i + 1) : phase_base_;
+    phase_label_ = c_.repeat > 1 ? fmt::format("run {} of {}", i + 1, c_.repeat) : "measuring";
+    progress_(fmt::format("{}: measuring {} RPS for {} s{}", plan_.id, FormatNumber(s.rate_rps),
+                          FormatNumber(s.duration_s), c_.repeat > 1 ? fmt::format(" (run {} of {})", i + 1, c_.repeat) : ""));
+    auto r = MeasurePhase(s);
+    if (r) {
+      runs.push_back(std::move(*r));
+    } else {
+      error_ = r.error().message;
+    }
+  }
+  if (!runs.empty()) SetMeasured(runs);
+}
+
+// The throughput search (throughput_search.h) over MeasurePhase.
+void ScenarioRun::ThroughputFlow() {
+  out_.search = c_.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
+  double search_load_s = 0;  // planned seconds of the steps run so far (the budget's measure)
+  Config search_config = c_;
+  if (ab_mode_) search_config.repeat = 1;  // A/B: REPEAT counts the pairs, not confirmations
+  SearchOutcome so = SearchMaxThroughput(
+      search_config, [&](const StepRequest& req) { return SearchStep(req, search_load_s); });
+  ApplySearch(so);
+  AttachSearchValidity(so);
+  if (!so.error.empty()) error_ = so.error;
+}
+
+Result<LoadResult> ScenarioRun::SearchStep(const StepRequest& req, double& search_load_s) {
+  LoadSpec s = spec_;
+  s.phase = fmt::format("{}_s{:02}{}", phase_base_, req.index, req.role.empty() ? "" : "_" + req.role);
+  s.rate_rps = req.target_rps;
+  s.duration_s = req.duration_s;
+  std::string label = fmt::format("step {}{}", req.index + 1, req.role.empty() ? "" : " (" + req.role + ")");
+  progress_(fmt::format("{}: {} at {} RPS for {} s", plan_.id, label, FormatNumber(req.target_rps),
+                        FormatNumber(s.duration_s)));
+  phase_label_ = label;
+  search_load_before_ = search_load_s;
+  auto r = MeasurePhase(s);
+  search_load_s += s.duration_s;
+  if (r) {
+    progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}", plan_.id, label, FormatNumber(r->achieved_rps),
+                          detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate)));
+  }
+  return r;
+}
+
+// The search's outcome as the result: the reported step (REPEAT: the median
+// of the confirmation runs), notes on a ceiling, an unconfirmed value, an
+// early stop; or why there is no number.
+void ScenarioRun::ApplySearch(const SearchOutcome& so) {
+  out_.steps = so.steps;
+  out_.ceiling_reached = so.ceiling_reached;
+  out_.confirmed = so.confirmed;
+  out_.search_resolution = so.resolution;
+  out_.search_load_s = so.load_s;
+  out_.search_stop = so.stop_reason;
+  if (so.reported_step >= 0) {
+    out_.measured = true;
+    out_.load = so.steps[so.reported_step].load;
+    out_.throughput_rps = so.reported_rps;
+    if (so.repeats.size() > 1) {
+      std::vector<LoadResult> runs;
+      for (int i : so.repeats) runs.push_back(so.steps[i].load);
+      ApplyRepeats(out_, runs);
+      out_.spread["rps"] = out_.spread["achieved_rps"];
+    }
+    for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
+    if (so.ceiling_reached) {
+      out_.notes.push_back(fmt::format("ceiling reached: the cap THROUGHPUT_SEARCH_MAX={} RPS passed, so {} RPS is "
+                                       "a lower bound, not a maximum; raise THROUGHPUT_SEARCH_MAX",
+                                       FormatNumber(so.steps[so.reported_step].target_rps),
+                                       FormatNumber(so.reported_rps)));
+    }
+    if (out_.search == "bisect" && !so.confirmed) {
+      out_.notes.push_back("unconfirmed: no confirmation run passed; the value is the best passing search step's");
+    }
+    if (!so.stop_reason.empty()) out_.notes.push_back("search stopped early: " + so.stop_reason);
+  } else if (so.steps.empty() && so.error.empty()) {
+    error_ = "the throughput search ran no step: " + so.stop_reason;
+  } else if (!so.steps.empty()) {
+    // Steps were measured (and are kept), but no rate was sustained: there
+    // is no number to report, so the scenario is not "measured" (the table
+    // shows FAILED with the reason, results.json has no value, never a 0).
+    out_.measured = false;
+    out_.load = so.steps.front().load;
+    if (so.error.empty()) {
+      error_ = fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
+                           so.steps.front().verdict);
+    }
+  }
+}
+
+// Each step's own checks, and the result's: those of the phase(s) it reports.
+void ScenarioRun::AttachSearchValidity(const SearchOutcome& so) {
+  for (StepResult& st : out_.steps) {
+    auto it = records_.find(st.load.raw_path);
+    if (it == records_.end()) continue;
+    st.validity = it->second.validity;
+    st.sut_usage = it->second.usage;
+  }
+  std::vector<LoadResult> shown;
+  if (so.repeats.size() > 1) {
+    for (int i : so.repeats) shown.push_back(so.steps[i].load);
+  } else if (so.reported_step >= 0) {
+    shown.push_back(so.steps[so.reported_step].load);
+  } else if (!so.steps.empty()) {
+    shown.push_back(so.steps.front().load);
+  }
+  Attach(shown);
+}
+
+// A/B mode: REPEAT pairs at `rate` for `dur` s each, alternating A B A B
+// ..., every run on a freshly started edge of its side after one unmeasured
+// warmup at the same rate (`first_a_started`: the first A run uses the
+// start and warmup just made). Stops at the first error, keeping what ran.
+AbResult ScenarioRun::AbPairs(double rate, double dur, bool first_a_started) {
+  AbResult ab;
+  ab.rate_rps = rate;
+  ab.duration_s = dur;
+  const ProvisionInfo& ia = tb_.sut_info();
+  const ProvisionInfo& ib = tb_.sut_info_b();
+  ab.a = AbSide{c_.edge_src, c_.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""),
+                tb_.policy_dir() + "/" + plan_.policy_file, {}, {}};
+  ab.b = AbSide{c_.edge_src_b, c_.edge_ref_b, ib.edge_commit + (ib.edge_dirty ? " (dirty)" : ""),
+                tb_.policy_dir_b() + "/" + plan_.policy_file, {}, {}};
+  for (int i = 0; i < c_.repeat && ab.error.empty(); ++i) {
+    for (int side = 0; side < 2 && ab.error.empty(); ++side) {
+      const bool b = side == 1;
+      if (!(i == 0 && !b && first_a_started)) ab.error = AbRestart(i, b, rate);
+      if (ab.error.empty()) ab.error = AbMeasure(ab, i, b, rate, dur);
+    }
+  }
+  ab.metrics = CompareAbRuns(ab.a, ab.b);
+  AttachAbValidity(ab);
+  return ab;
+}
+
+// Stops the running side, starts side `b` (A or B) for pair i and warms it
+// up; the error, or "".
+std::string ScenarioRun::AbRestart(int i, bool b, double rate) {
+  const char* name = b ? "B" : "A";
+  if (auto r = active_->StopAll(); !r) {
+    return fmt::format("stopping the SUT before side {} run {}: {}", name, i + 1, r.error().message);
+  }
+  active_ = b ? &svc_b_ : &svc_;
+  progress_(fmt::format("{}: A/B pair {} of {}: starting side {}", plan_.id, i + 1, c_.repeat, name));
+  if (auto r = StartAbSide(tb_, *active_, plan_, b, jwt_, body_); !r) {
+    return fmt::format("starting side {} for run {}: {}", name, i + 1, r.error().message);
+  }
+  if (c_.warmup_dur_s > 0) {
+    LoadSpec w = spec_;
+    w.phase = fmt::format("{}_ab{}{}_warmup", phase_base_, i + 1, b ? "b" : "a");
+    w.rate_rps = rate;
+    w.duration_s = c_.warmup_dur_s;
+    w.count_ratelimit = false;
+    if (auto r = tb_.engine().warmup(w); !r) {
+      return fmt::format("warmup of side {} run {}: {}", name, i + 1, r.error().message);
+    }
+  }
+  return "";
+}
+
+// Measures side `b`'s run of pair i and adds it to that side; the error, or "".
+std::string ScenarioRun::AbMeasure(AbResult& ab, int i, bool b, double rate, double dur) {
+  const char* name = b ? "B" : "A";
+  const std::string pair = fmt::format("A/B pair {} of {}", i + 1, c_.repeat);
+  LoadSpec s = spec_;
+  s.phase = fmt::format("{}_ab{}{}", phase_base_, i + 1, b ? "b" : "a");
+  s.rate_rps = rate;
+  s.duration_s = dur;
+  progress_(fmt::format("{}: {}: measuring side {} at {} RPS for {} s", plan_.id, pair, name, FormatNumber(rate),
+                        FormatNumber(dur)));
+  auto r = MeasurePhase(s);
+  if (!r) return fmt::format("side {} run {}: {}", name, i + 1, r.error().message);
+  auto rec = records_.find(r->raw_path);
+  const double cpu = rec == records_.end() ? std::numeric_limits<double>::quiet_NaN() : FvCpu(rec->second.usage);
+  progress_(fmt::format("{}: {}: side {} p50 {} p99 {}, errors {}, achieved {} RPS, edge CPU {}", plan_.id, pair, name,
+                        detail::FormatLatency(r->latency_us, r->latency_us.p50),
+                        detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate),
+                        FormatNumber(r->achieved_rps),
+                        std::isnan(cpu) ? "not sampled" : fmt::format("{:.2f} cores", cpu)));
+  AbSide& sd = b ? ab.b : ab.a;
+  sd.runs.push_back(std::move(*r));
+  sd.fv_cpu_cores.push_back(cpu);
+  return "";
+}
+
+// Validity of every A/B run, named by side and run (A's latency runs are
+// the result's own runs and are attached with them).
+void ScenarioRun::AttachAbValidity(const AbResult& ab) {
+  for (int side = 0; side < 2; ++side) {
+    const AbSide& sd = side == 0 ? ab.a : ab.b;
+    if (side == 0 && plan_.kind == ScenarioKind::kLatency) continue;
+    for (size_t i = 0; i < sd.runs.size(); ++i) {
+      auto it = records_.find(sd.runs[i].raw_path);
+      if (it == records_.end()) continue;
+      for (ValidityCheck v : it->second.validity) {
+        v.detail = fmt::format("A/B side {} run {} of {}: {}", side == 0 ? "A" : "B", i + 1, sd.runs.size(), v.detail);
+        out_.validity.push_back(std::move(v));
+      }
+    }
+  }
+}
+
+// Latency A/B: the pairs at LATENCY_RPS; side A's runs are the result.
+void ScenarioRun::AbLatencyFlow() {
+  AbResult ab = AbPairs(c_.latency_rps, c_.latency_dur_s, /*first_a_started=*/true);
+  ab.method = fmt::format("latency: {} RPS for {} s per run, {} pairs", FormatNumber(c_.latency_rps),
+                          FormatNumber(c_.latency_dur_s), c_.repeat);
+  if (!ab.a.runs.empty()) SetMeasured(ab.a.runs);
+  if (!ab.error.empty()) error_ = "A/B: " + ab.error;
+  out_.ab = std::move(ab);
+}
+
+// Throughput A/B: one search (on A, ThroughputFlow), then the pairs at a
+// fixed fraction of A's maximum, below the knee where p99 and edge's CPU per
+// request are stable; a B that does more work shows it as more CPU and
+// latency at the same rate, or fails to achieve the rate.
+void ScenarioRun::AbThroughputFlow() {
+  const double rate = out_.throughput_rps * c_.ab_rate_fraction;
+  AbResult ab = AbPairs(rate, c_.step_dur_s, /*first_a_started=*/false);
+  ab.method = fmt::format("throughput: fixed rate {} % of A's searched maximum {} RPS = {} RPS, {} s per run, {} pairs",
+                          FormatNumber(c_.ab_rate_fraction * 100), FormatNumber(out_.throughput_rps),
+                          FormatNumber(rate), FormatNumber(c_.step_dur_s), c_.repeat);
+  if (!ab.error.empty()) error_ = "A/B: " + ab.error;
+  out_.ab = std::move(ab);
+}
+
+// After the load: the services are alive, the policy still live (and no
+// policy errors logged during it); then the services stop.
+void ScenarioRun::AfterLoad() {
+  if (error_.empty()) {
+    if (auto r = CheckSutAfterLoad(*active_, tb_.sut()); !r) error_ = r.error().message;
+  }
+  if (error_.empty() && !plan_.policy_id.empty()) {
+    auto ev = active_->CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
+    if (!ev) error_ = "after the load: " + ev.error().message;
+  }
+  if (auto r = active_->StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
+}
+
+// DRY_RUN: the engines returned placeholders (testbed.h): nothing of it is a result.
+void ScenarioRun::ForgetDryRunNumbers() {
+  out_.measured = false;
+  out_.load = LoadResult{};
+  out_.steps.clear();
+  out_.throughput_rps = 0;
+  out_.ceiling_reached = false;
+  out_.ab.reset();
+  out_.notes = {"DRY_RUN=1: nothing was run or measured; the plan assumes every search step passes (the longest "
+                "search)"};
+}
+
+// The result goes to JSON, the report and JUnit: no JWT or secret in it.
+ScenarioResult ScenarioRun::Finish() {
+  if (!error_.empty() && out_.error.empty()) out_.error = std::move(error_);
+  out_.error = RedactSecrets(std::move(out_.error));
+  for (std::string& n : out_.notes) n = RedactSecrets(std::move(n));
+  for (StepResult& s : out_.steps) s.verdict = RedactSecrets(std::move(s.verdict));
+  out_.finished_unix = NowUnix();
+  return std::move(out_);
+}
+
+}  // namespace
+
+ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress) {
+  return ScenarioRun(tb, plan, progress).Run();
+}
+
+}  // namespace fvbench

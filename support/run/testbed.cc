@@ -1,0 +1,395 @@
+#include "support/run/testbed.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "support/core/json_fields.h"
+#include "support/engine/jwt.h"
+#include "support/host/local_host.h"
+#include "support/host/ssh_host.h"
+
+namespace fvbench {
+
+Result<Config> ConfigFromEnvironment() {
+  ConfigInputs in;
+  in.env = CurrentEnvironment();
+  in.source_dir = FVBENCH_SOURCE_DIR;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  in.cores = cores > 0 ? static_cast<int>(cores) : 1;
+  in.have_taskset = access("/usr/bin/taskset", X_OK) == 0 || access("/bin/taskset", X_OK) == 0;
+  in.file_exists = [](const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0;
+  };
+  return LoadConfig(in);
+}
+
+namespace {
+
+// Forwards to a host, adding PATH to every command that does not set one
+// (k6 installed off the ssh session's PATH).
+class PathHost : public Host {
+ public:
+  PathHost(Host& inner, std::string path) : inner_(inner), path_(std::move(path)) {}
+  std::string name() const override { return inner_.name(); }
+  Result<ExecResult> run(const Command& cmd) override { return inner_.run(WithPath(cmd)); }
+  Result<void> write_file(const std::string& p, const std::string& c, int mode) override {
+    return inner_.write_file(p, c, mode);
+  }
+  Result<std::string> read_file(const std::string& p) override { return inner_.read_file(p); }
+  Result<void> fetch(const std::string& r, const std::string& l) override { return inner_.fetch(r, l); }
+  Result<ServiceHandle> start_service(const std::string& n, const Command& cmd, const std::string& o,
+                                      const std::string& e) override {
+    return inner_.start_service(n, WithPath(cmd), o, e);
+  }
+  Result<void> stop_service(const ServiceHandle& s, std::chrono::milliseconds g) override {
+    return inner_.stop_service(s, g);
+  }
+  bool is_alive(const ServiceHandle& s) override { return inner_.is_alive(s); }
+
+ private:
+  Command WithPath(Command cmd) const {
+    cmd.env.emplace("PATH", path_);
+    return cmd;
+  }
+  Host& inner_;
+  std::string path_;
+};
+
+// DRY_RUN: the real engine records its commands on the dry-run host; the
+// output it would parse does not exist, so once its load command is in the
+// plan a placeholder result at the target rate stands in (every search step
+// "passes": the plan shows the longest search). Nothing of it is reported.
+class DryRunEngine : public LoadEngine {
+ public:
+  DryRunEngine(std::unique_ptr<LoadEngine> inner, std::shared_ptr<DryRunPlan> plan)
+      : inner_(std::move(inner)), plan_(std::move(plan)) {}
+  std::string name() const override { return inner_->name(); }
+  Result<std::string> version() override { return inner_->name() + " (dry run: version not asked)"; }
+  Result<void> warmup(const LoadSpec& spec) override { return inner_->warmup(spec); }
+  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+                         const std::string& controller_dir) override {
+    const size_t before = plan_->lines().size();
+    auto r = inner_->run(spec, remote_dir, controller_dir);
+    const std::vector<std::string> lines = plan_->lines();
+    const std::string mark = inner_->name() == "k6" ? "k6 run " : "wrk -t";
+    bool ran = false;
+    for (size_t i = before; i < lines.size(); ++i) {
+      if (lines[i].find("] run: ") != std::string::npos && lines[i].find(mark) != std::string::npos) ran = true;
+    }
+    if (!ran) {
+      if (!r) return r.error();
+      return Error{fmt::format("dry run: the {} command of phase {} was not planned", inner_->name(), spec.phase)};
+    }
+    plan_->add(fmt::format("[controller] parse: {}/{}.json (dry run: no output, nothing measured)",
+                           controller_dir, spec.phase));
+    LoadResult p;
+    p.engine = inner_->name();
+    p.target_rps = spec.rate_rps;
+    p.duration_s = spec.duration_s;
+    p.requests = static_cast<uint64_t>(spec.rate_rps * spec.duration_s);
+    p.achieved_rps = spec.rate_rps;
+    return p;
+  }
+
+ private:
+  std::unique_ptr<LoadEngine> inner_;
+  std::shared_ptr<DryRunPlan> plan_;
+};
+
+Result<std::unique_ptr<Host>> ConnectSsh(const std::string& role, const std::string& destination,
+                                         const Config& config) {
+  auto target = LoadSshTarget(destination, config.ssh_opts);
+  if (!target) {
+    return Error{fmt::format("{} host {}: ssh settings (SSH_OPTS / ~/.ssh/config): {}", role, destination,
+                             target.error().message)};
+  }
+  auto host = SshHost::Connect(*target);
+  if (!host) return Error{fmt::format("{} host: {}", role, host.error().message)};  // names the target
+  return std::unique_ptr<Host>(std::move(*host));
+}
+
+std::string HostPinning(const char* what, const std::string& cpuset, bool autoset, const ProvisionInfo& info) {
+  std::string facts = info.cores > 0 ? fmt::format("{} cores, taskset {}", info.cores,
+                                                   info.have_taskset ? "yes" : "no")
+                                     : "cores unknown";
+  if (cpuset.empty()) {
+    return fmt::format("{} unpinned ({}{})", what, facts,
+                       info.cores > 0 ? "; auto split needs taskset and >= 8 cores" : "");
+  }
+  return fmt::format("{} cpuset {} ({}; {})", what, cpuset, autoset ? "auto 50/50 split" : "as given", facts);
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string RedactPlan(std::string text) { return RedactSecrets(std::move(text)); }
+
+std::string AutoCpuset(int cores, bool have_taskset, bool first_half) {
+  if (!have_taskset || cores < 8) return "";
+  return first_half ? fmt::format("0-{}", cores / 2 - 1) : fmt::format("{}-{}", cores / 2, cores - 1);
+}
+
+}  // namespace detail
+
+Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config) { return Open(config, ConnectSsh); }
+
+Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostConnector& connect) {
+  const bool remote = config.remote();
+  if (remote && (config.fairvisor_remote.empty() || config.loadgen_remote.empty())) {
+    return Error{fmt::format("remote mode needs both hosts: FAIRVISOR_REMOTE='{}' LOADGEN_REMOTE='{}' ({} is missing)",
+                             config.fairvisor_remote, config.loadgen_remote,
+                             config.fairvisor_remote.empty() ? "FAIRVISOR_REMOTE" : "LOADGEN_REMOTE")};
+  }
+  std::unique_ptr<Testbed> tb(new Testbed());
+  tb->config_ = config;
+  tb->edge_available_ = !config.edge_skipped;
+  if (auto r = tb->ConnectHosts(connect); !r) return r.error();
+  if (auto r = tb->ProvisionHosts(); !r) return r.error();
+  if (remote) {
+    if (auto r = tb->PinRemoteHosts(); !r) return r.error();
+  }
+  const bool k6 = config.engine == Engine::kK6;
+  if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
+  if (auto r = tb->ShipFiles(); !r) return r.error();
+  const std::string scripts = tb->scripts_dir();
+  auto engine = k6 ? MakeK6Engine(*tb->loadgen_, scripts) : MakeWrkEngine(*tb->loadgen_, scripts);
+  tb->engine_ = config.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), tb->plan_) : std::move(engine);
+  if (auto r = tb->MakeDirs(); !r) return r.error();
+  return tb;
+}
+
+// The hosts of the two roles: dry-run hosts recording the plan, SSH hosts
+// (`connect`), or this machine for both.
+Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
+  const bool remote = config_.remote();
+  if (config_.dry_run) {
+    plan_ = std::make_shared<DryRunPlan>();
+    if (remote) {
+      owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
+      owned_loadgen_ = std::make_unique<DryRunHost>(config_.loadgen_remote, plan_);
+    } else {
+      owned_host_ = std::make_unique<DryRunHost>("local", plan_);
+    }
+  } else if (remote) {
+    auto sut = connect("SUT", config_.fairvisor_remote, config_);
+    if (!sut) return Error{"connecting (FAIRVISOR_REMOTE): " + sut.error().message};
+    owned_host_ = std::move(*sut);
+    auto lg = connect("loadgen", config_.loadgen_remote, config_);
+    if (!lg) return Error{"connecting (LOADGEN_REMOTE): " + lg.error().message};
+    owned_loadgen_ = std::move(*lg);
+  } else {
+    owned_host_ = std::make_unique<LocalHost>();
+  }
+  sut_ = owned_host_.get();
+  loadgen_ = owned_loadgen_ ? owned_loadgen_.get() : owned_host_.get();
+  return Ok();
+}
+
+// Provisions the SUT host (and A/B side B's edge) and the load generator.
+Result<void> Testbed::ProvisionHosts() {
+  auto sut = ProvisionSut(*sut_, config_);
+  if (!sut) return Error{fmt::format("provisioning the SUT host ({}): {}", sut_->name(), sut.error().message)};
+  sut_info_ = *sut;
+  if (config_.ab && !config_.edge_skipped && !config_.ab_same_edge()) {
+    Config b = config_;
+    b.edge_src = config_.edge_src_b;
+    b.edge_ref = config_.edge_ref_b;
+    b.fv_dir = config_.fv_dir_b;
+    auto sb = ProvisionSut(*sut_, b);
+    if (!sb) {
+      return Error{fmt::format("provisioning A/B side B (FAIRVISOR_EDGE_SRC_B={} FAIRVISOR_EDGE_REF_B={} FV_DIR_B={}) "
+                               "on the SUT host ({}): {}",
+                               config_.edge_src_b, config_.edge_ref_b.empty() ? "''" : config_.edge_ref_b,
+                               config_.fv_dir_b, sut_->name(), sb.error().message)};
+    }
+    sut_info_b_ = *sb;
+  }
+  auto lg = ProvisionLoadgen(*loadgen_, config_);
+  if (!lg) {
+    return Error{fmt::format("provisioning the load-generator host ({}): {}", loadgen_->name(),
+                             lg.error().message)};
+  }
+  loadgen_info_ = *lg;
+  return Ok();
+}
+
+// Pinning per host in remote mode (Config split with the controller's cores
+// only in local mode).
+Result<void> Testbed::PinRemoteHosts() {
+  Config& c = config_;
+  bool sut_auto = false, lg_auto = false;
+  if (c.oresty_cpuset.empty()) {
+    c.oresty_cpuset = detail::AutoCpuset(sut_info_.cores, sut_info_.have_taskset, true);
+    sut_auto = !c.oresty_cpuset.empty();
+  }
+  if (c.k6_cpuset.empty()) {
+    c.k6_cpuset = detail::AutoCpuset(loadgen_info_.cores, loadgen_info_.have_taskset, false);
+    lg_auto = !c.k6_cpuset.empty();
+  }
+  c.cpusets_auto = sut_auto || lg_auto;
+  if (!c.k6_cpuset.empty() && !loadgen_info_.have_taskset && !config_.dry_run) {
+    return Error{fmt::format("loadgen host {}: K6_CPUSET={} but taskset is not installed there",
+                             loadgen_->name(), c.k6_cpuset)};
+  }
+  pinning_ = fmt::format("SUT {}: {}; loadgen {}: {}", sut_->name(),
+                         HostPinning("nginx", c.oresty_cpuset, sut_auto, sut_info_), loadgen_->name(),
+                         HostPinning("engine", c.k6_cpuset, lg_auto, loadgen_info_));
+  return Ok();
+}
+
+// k6 off the ssh session's PATH (found only at the install path).
+void Testbed::FindRemoteK6() {
+  Command which;
+  which.argv = {"sh", "-c", "command -v k6"};
+  which.timeout = std::chrono::seconds(30);
+  auto w = loadgen_->run(which);
+  if (w && !w->success()) {
+    std::string bin = loadgen_info_.engine_bin;
+    std::string dir = bin.substr(0, bin.find_last_of('/'));
+    loadgen_path_ = std::make_unique<PathHost>(
+        *loadgen_, fmt::format("{}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", dir.empty() ? "/" : dir));
+    loadgen_ = loadgen_path_.get();
+  }
+}
+
+// The engine runs copies of the suite's static scripts shipped to
+// BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
+// kept with the results (as the seed kept its generated ones); and the
+// policies edge loads (sides A and B).
+Result<void> Testbed::ShipFiles() {
+  const bool k6 = config_.engine == Engine::kK6;
+  const std::string scripts = scripts_dir();
+  const std::vector<std::string> files =
+      k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
+         : std::vector<std::string>{"support/engine/pace.lua"};
+  for (const std::string& f : files) {
+    auto text = detail::ReadTextFile(config_.source_dir + "/" + f);
+    if (!text) return Error{"shipping engine scripts: " + text.error().message};
+    std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
+    if (auto w = loadgen_->write_file(dest, *text, 0644); !w) {
+      return Error{fmt::format("shipping engine scripts to {}: {}", loadgen_->name(), w.error().message)};
+    }
+  }
+  // The policies edge loads (FAIRVISOR_CONFIG_FILE), on the SUT host.
+  if (edge_available_) {
+    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+      auto text = detail::ReadTextFile(config_.policy_dir + "/" + f);
+      if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR): " + text.error().message};
+      std::string dest = policy_dir() + "/" + f;
+      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping policies to {}: {}", sut_->name(), w.error().message)};
+      }
+    }
+  }
+  if (edge_available_ && config_.ab) {  // A/B side B's policies
+    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+      auto text = detail::ReadTextFile(config_.policy_dir_b + "/" + f);
+      if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR_B): " + text.error().message};
+      std::string dest = policy_dir_b() + "/" + f;
+      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping side B's policies to {}: {}", sut_->name(), w.error().message)};
+      }
+    }
+  }
+  return Ok();
+}
+
+// BENCH_DIR's controller-side directories (and the loadgen's, local mode).
+Result<void> Testbed::MakeDirs() {
+  const bool remote = config_.remote();
+  std::error_code ec;
+  for (const std::string& d : {controller_dir(), raw_dir(), report_dir()}) {
+    std::filesystem::create_directories(d, ec);
+    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", d, ec.message())};
+  }
+  if (!remote && !config_.dry_run) {  // the loadgen's dir is on this machine
+    std::filesystem::create_directories(loadgen_dir(), ec);
+    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", loadgen_dir(), ec.message())};
+  }
+  return Ok();
+}
+
+std::string Testbed::TakePlan() {
+  if (!plan_) return "";
+  std::vector<std::string> lines = plan_->lines();
+  std::string out;
+  for (size_t i = plan_taken_; i < lines.size(); ++i) out += lines[i] + "\n";
+  plan_taken_ = lines.size();
+  return detail::RedactPlan(out);
+}
+
+Result<void> Testbed::WritePlanSection(const std::string& title, const std::string& text, bool truncate) const {
+  std::error_code ec;
+  std::filesystem::create_directories(controller_dir(), ec);
+  std::string section = "# " + title + "\n" + text;
+  std::printf("%s", section.c_str());
+  std::fflush(stdout);
+  FILE* f = std::fopen(plan_path().c_str(), truncate ? "w" : "a");
+  if (!f) return Error{fmt::format("cannot write the dry-run plan {}", plan_path())};
+  bool ok = std::fwrite(section.data(), 1, section.size(), f) == section.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) return Error{fmt::format("writing the dry-run plan {} failed", plan_path())};
+  return Ok();
+}
+
+std::string Testbed::PinningNote() const {
+  const Config& c = config_;
+  if (!pinning_.empty()) return pinning_;
+  if (c.oresty_cpuset.empty() && c.k6_cpuset.empty()) {
+    return c.remote() ? "unpinned" : "unpinned: the load engine and the SUT share all cores";
+  }
+  return fmt::format("nginx cpuset={} engine cpuset={}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
+                     c.k6_cpuset.empty() ? "all" : c.k6_cpuset, c.cpusets_auto ? " (auto 50/50 split)" : "");
+}
+
+RunMeta Testbed::Meta() const {
+  RunMeta m;
+  m.fvbench_version = "0.1.0";
+  m.engine = loadgen_info_.engine;
+  m.engine_version = loadgen_info_.engine_version;
+  if (m.engine == "k6") m.k6_pinned = config_.k6_version;
+  m.sut_os = sut_info_.os;
+  m.loadgen_os = loadgen_info_.os;
+  m.sut_runtime = sut_info_.runtime;
+  m.sut_runtime_version = sut_info_.runtime_version;
+  m.lua_module_version = sut_info_.lua_module_version;
+  m.edge_source = edge_available_ ? config_.edge_src : "";
+  m.edge_commit = sut_info_.edge_commit + (sut_info_.edge_dirty ? " (dirty)" : "");
+  m.mode = config_.remote() ? "remote" : "local";
+  m.sut_host = sut_->name();
+  m.loadgen_host = loadgen_->name();
+  m.sut_cores = sut_info_.cores;
+  m.loadgen_cores = loadgen_info_.cores;
+  m.sut_cpuset = config_.oresty_cpuset;
+  m.loadgen_cpuset = config_.k6_cpuset;
+  m.cpusets_auto = config_.cpusets_auto;
+  m.latency_rps = config_.latency_rps;
+  m.latency_dur_s = config_.latency_dur_s;
+  m.warmup_s = config_.warmup_dur_s;
+  m.step_dur_s = config_.step_dur_s;
+  m.search_max = config_.throughput_search_max;
+  m.thresholds_profile = config_.thresholds;
+  m.reference_source = config_.reference;
+  if (config_.ab && edge_available_) {
+    const ProvisionInfo& b = sut_info_b();
+    m.ab = true;
+    m.edge_ref = config_.edge_ref;
+    m.policy_dir = config_.policy_dir;
+    m.edge_source_b = config_.edge_src_b;
+    m.edge_ref_b = config_.edge_ref_b;
+    m.edge_commit_b = b.edge_commit + (b.edge_dirty ? " (dirty)" : "");
+    m.policy_dir_b = config_.policy_dir_b;
+    m.ab_pairs = config_.repeat;
+    m.ab_rate_fraction = config_.ab_rate_fraction;
+  }
+  return m;
+}
+
+}  // namespace fvbench

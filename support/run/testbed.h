@@ -1,0 +1,138 @@
+// Testbed: the hosts of one run and what was learned provisioning them.
+// Local mode: one LocalHost plays the SUT and the load-generator role.
+// Remote mode (FAIRVISOR_REMOTE and LOADGEN_REMOTE, both required): one
+// SshHost per role (ssh_host.h; SSH_OPTS and ~/.ssh/config apply), the SUT
+// host provisioned with ProvisionSut only, the loadgen with ProvisionLoadgen
+// only. DRY_RUN=1: a DryRunHost per role (one for both in local mode) sharing
+// one DryRunPlan; nothing is connected to, every command and transfer is
+// recorded in order (dry_run_host.h); TakePlan() hands the lines out.
+//
+// Shipped under BENCH_DIR on the hosts (write_file, in both modes):
+//   loadgen: BENCH_DIR/scripts/   the engine's static scripts (k6/*.js side by
+//            side, so `import './common.js'` resolves; or wrk's pace.lua)
+//   SUT:     BENCH_DIR/policies/  simple.json complex.json llm.json from
+//            FVBENCH_POLICY_DIR; FAIRVISOR_CONFIG_FILE points here
+// fairvisor edge in remote mode: a git URL is cloned on the SUT host; a path
+// in FAIRVISOR_EDGE_SRC names a checkout ON THE SUT HOST (used in place, or
+// cloned from when FAIRVISOR_EDGE_REF is set). Checkouts are never copied
+// from the controller: a path missing on the SUT host stops provisioning
+// with an Error naming the host (the namespace test hosts share this
+// machine's filesystem, so a local path works there as is).
+// k6 on a remote loadgen: when `k6` is not on the non-interactive PATH of
+// the ssh session (k6 installed into /usr/local/bin is, on Debian), commands
+// get PATH=<dir of the k6 found>:/usr/local/bin:/usr/bin:/bin.
+//
+// CPU pinning: local mode uses Config's split (config.h). Remote mode: per
+// host, ORESTY_CPUSET / K6_CPUSET as given; when unset, split 50/50 of THAT
+// host's cores when it has taskset and >= 8 cores (SUT: first half for nginx,
+// loadgen: second half for the engine). config() returns the cpusets applied;
+// PinningNote() and Meta() say what and why.
+//
+// Open() provisions both roles (idempotent: on an already provisioned host it
+// only checks versions, see provision.h), creates the load engine and the
+// directories:
+//   BENCH_DIR/results/             raw engine outputs and request bodies, on the loadgen host
+//   BENCH_DIR/controller-results/  per-scenario results (<id>.json) and raw copies (raw/), on the controller
+//   BENCH_DIR/run/<service>/       rendered configs and logs, on the SUT host
+//   BENCH_DIR/report/              the end-of-run report, on the controller
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "support/core/config.h"
+#include "support/host/dry_run_host.h"
+#include "support/host/host.h"
+#include "support/engine/load_engine.h"
+#include "support/sut/provision.h"
+#include "support/core/result.h"
+#include "support/core/run_meta.h"
+
+namespace fvbench {
+
+class Testbed {
+ public:
+  // Err names the host and step that failed (unreachable host, failed install...).
+  static Result<std::unique_ptr<Testbed>> Open(const Config& config);
+
+  // Opens the connection to one remote host; role is "SUT" or "loadgen",
+  // destination FAIRVISOR_REMOTE / LOADGEN_REMOTE. The default connects an
+  // SshHost (LoadSshTarget with SSH_OPTS, then SshHost::Connect).
+  using HostConnector = std::function<Result<std::unique_ptr<Host>>(
+      const std::string& role, const std::string& destination, const Config& config)>;
+  static Result<std::unique_ptr<Testbed>> Open(const Config& config, const HostConnector& connect);
+
+  const Config& config() const { return config_; }
+  Host& sut() { return *sut_; }
+  Host& loadgen() { return *loadgen_; }
+  LoadEngine& engine() { return *engine_; }
+  const ProvisionInfo& sut_info() const { return sut_info_; }
+  const ProvisionInfo& loadgen_info() const { return loadgen_info_; }
+  // A/B mode (Config::ab): side B's edge tree on the SUT host, provisioned
+  // like A's from FAIRVISOR_EDGE_SRC_B / FAIRVISOR_EDGE_REF_B into FV_DIR_B
+  // (a local path without a ref is used in place); A's own info when B's
+  // source and ref are A's (Config::ab_same_edge). B's policies are shipped
+  // from FVBENCH_POLICY_DIR_B to policy_dir_b().
+  const ProvisionInfo& sut_info_b() const { return config_.ab && !config_.ab_same_edge() ? sut_info_b_ : sut_info_; }
+  bool edge_available() const { return edge_available_; }
+  // What was applied for pinning, for the report: "sut=0-3 engine=4-7 (auto)"
+  // or "unpinned: the engine and the SUT share all cores".
+  std::string PinningNote() const;
+  RunMeta Meta() const;
+
+  std::string controller_dir() const { return config_.bench_dir + "/controller-results"; }
+  std::string raw_dir() const { return controller_dir() + "/raw"; }
+  std::string loadgen_dir() const { return config_.bench_dir + "/results"; }
+  std::string report_dir() const { return config_.bench_dir + "/report"; }
+  std::string scripts_dir() const { return config_.bench_dir + "/scripts"; }    // on the loadgen host
+  std::string policy_dir() const { return config_.bench_dir + "/policies"; }    // on the SUT host
+  std::string policy_dir_b() const { return config_.bench_dir + "/policies-b"; }  // A/B side B, on the SUT host
+  std::string plan_path() const { return controller_dir() + "/dry_run_plan.txt"; }
+
+  // DRY_RUN: the plan lines recorded since the last call, secrets redacted
+  // (detail::RedactPlan), each ending in '\n'. Empty when not a dry run.
+  std::string TakePlan();
+  // Appends "# <title>\n" + text to plan_path() (truncating first when
+  // `truncate`), and prints both to stdout.
+  Result<void> WritePlanSection(const std::string& title, const std::string& text, bool truncate) const;
+
+ private:
+  Testbed() = default;
+  // The pieces of Open, in order.
+  Result<void> ConnectHosts(const HostConnector& connect);
+  Result<void> ProvisionHosts();
+  Result<void> PinRemoteHosts();
+  void FindRemoteK6();
+  Result<void> ShipFiles();
+  Result<void> MakeDirs();
+  Config config_;
+  std::unique_ptr<Host> owned_host_;
+  std::unique_ptr<Host> owned_loadgen_;
+  std::unique_ptr<Host> loadgen_path_;  // PATH wrapper around the loadgen host (k6 off PATH)
+  std::shared_ptr<DryRunPlan> plan_;
+  size_t plan_taken_ = 0;
+  std::string pinning_;  // PinningNote() in remote / dry-run mode
+  Host* sut_ = nullptr;
+  Host* loadgen_ = nullptr;
+  std::unique_ptr<LoadEngine> engine_;
+  ProvisionInfo sut_info_;
+  ProvisionInfo loadgen_info_;
+  ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
+  bool edge_available_ = true;
+};
+
+namespace detail {
+// RedactSecrets (jwt.h): the bench JWT, its secret, any other JWT and any
+// "Bearer <token>" replaced.
+std::string RedactPlan(std::string text);
+// The 50/50 split of one host: "0-<n/2-1>" (first half) or "<n/2>-<n-1>"
+// (second half) when have_taskset and cores >= 8, else "".
+std::string AutoCpuset(int cores, bool have_taskset, bool first_half);
+}  // namespace detail
+
+// Reads the configuration from the process environment (LoadConfig) with this
+// machine's core count and real file checks.
+Result<Config> ConfigFromEnvironment();
+
+}  // namespace fvbench

@@ -1,0 +1,315 @@
+#include "support/sut/nginx_conf.h"
+
+#include "support/sut/nginx_files.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <regex>
+#include <vector>
+
+namespace fvbench {
+namespace {
+
+std::string Common(const NginxParams& p) {
+  return fmt::format(
+      "worker_processes {wp};\n"
+      "error_log {pfx}/logs/error.log {lvl};\n"
+      "pid       {pfx}/logs/nginx.pid;\n"
+      "events {{ worker_connections {wc}; use epoll; multi_accept on; }}\n",
+      fmt::arg("wp", p.worker_processes), fmt::arg("pfx", p.prefix), fmt::arg("lvl", p.log_level),
+      fmt::arg("wc", p.worker_connections));
+}
+
+std::string HttpHead(const NginxParams& p) {
+  return fmt::format(
+      "http {{\n"
+      "  access_log off;\n"
+      "  keepalive_timeout 65;\n"
+      "  keepalive_requests {kr};\n"
+      "  client_body_temp_path {pfx}/tmp/client_body;\n"
+      "  proxy_temp_path {pfx}/tmp/proxy;\n"
+      "  server {{\n"
+      "    listen {addr}:{port};\n"
+      "    location = /livez {{ default_type text/plain; return 200 \"ok\\n\"; }}\n",
+      fmt::arg("kr", p.keepalive_requests), fmt::arg("pfx", p.prefix),
+      fmt::arg("addr", p.listen_addr), fmt::arg("port", p.port));
+}
+
+// Escapes a string for a double-quoted nginx argument.
+std::string Quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') { out += "\\n"; continue; }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::string> SplitLines(const std::string& s) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t nl = s.find('\n', start);
+    if (nl == std::string::npos) {
+      if (start < s.size()) lines.push_back(s.substr(start));
+      break;
+    }
+    lines.push_back(s.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+bool IsComment(const std::string& line) {
+  size_t i = line.find_first_not_of(" \t");
+  return i != std::string::npos && line[i] == '#';
+}
+
+std::string Trimmed(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The Docker image's edge tree (edge's docker/Dockerfile copies src/ there).
+constexpr char kDockerEdgeRoot[] = "/opt/fairvisor/";
+
+// On a Lua directive (`*_by_lua_file`, lua_package_path/cpath), points each
+// path under the Docker image's edge tree at <fv_dir>/. True when the line is
+// such a directive and had at least one path to place; paths are rewritten by
+// the directive they belong to, so fv_dir may equal the Docker path itself.
+bool PlaceUnderEdgeDir(std::string& line, const std::string& fv_dir) {
+  std::string name = DirectiveName(line);
+  if (!(name == "lua_package_path" || name == "lua_package_cpath" ||
+        (name.size() > 12 && name.compare(name.size() - 12, 12, "_by_lua_file") == 0))) {
+    return false;
+  }
+  const std::string root = kDockerEdgeRoot;
+  int placed = 0;
+  for (size_t pos = line.find(root); pos != std::string::npos; pos = line.find(root, pos)) {
+    line.replace(pos, root.size(), fv_dir + "/");
+    pos += fv_dir.size() + 1;
+    ++placed;
+  }
+  return placed > 0;
+}
+
+}  // namespace
+
+const char kBackendChatCompletionJson[] =
+    R"({"id":"chatcmpl-bench","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}})"
+    "\n";
+
+std::string RenderStatusServer(const std::string& socket, const std::string& indent) {
+  if (socket.empty()) return "";
+  return fmt::format(
+      "{0}server {{  # fvbench status listener (progress lines), off the measured path\n"
+      "{0}  listen unix:{1};\n"
+      "{0}  access_log off;\n"
+      "{0}  location = /fvbench_status {{ stub_status; }}\n"
+      "{0}  location / {{ return 404; }}\n"
+      "{0}}}\n",
+      indent, socket);
+}
+
+std::string RenderBaselineConf(const NginxParams& p) {
+  return Common(p) + HttpHead(p) +
+         "    location / { default_type text/plain; return 200 \"ok\\n\"; }\n"
+         "  }\n" +
+         RenderStatusServer(p.status_socket) +
+         "}\n";
+}
+
+std::string RenderBackendConf(const NginxParams& p) {
+  return Common(p) + HttpHead(p) +
+         fmt::format("    location / {{ default_type application/json; return 200 {}; }}\n",
+                     Quote(kBackendChatCompletionJson)) +
+         "  }\n" +
+         RenderStatusServer(p.status_socket) +
+         "}\n";
+}
+
+std::map<std::string, std::string> FairvisorTemplateVars(const FairvisorParams& p) {
+  return {
+      {"FAIRVISOR_SHARED_DICT_SIZE", p.shared_dict_size},
+      {"FAIRVISOR_LOG_LEVEL", p.log_level},
+      {"FAIRVISOR_MODE", p.mode},
+      {"FAIRVISOR_BACKEND_URL", p.backend_url},
+      {"FAIRVISOR_WORKER_PROCESSES", p.worker_processes},
+  };
+}
+
+namespace detail {
+
+std::string EnvSubst(std::string_view text, const std::map<std::string, std::string>& vars) {
+  auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c != '$' || i + 1 >= text.size()) {
+      out += c;
+      ++i;
+      continue;
+    }
+    if (text[i + 1] == '{') {
+      size_t close = text.find('}', i + 2);
+      if (close != std::string_view::npos) {
+        std::string name(text.substr(i + 2, close - i - 2));
+        auto it = vars.find(name);
+        if (it != vars.end()) {
+          out += it->second;
+          i = close + 1;
+          continue;
+        }
+      }
+    } else if (is_start(text[i + 1])) {
+      size_t j = i + 1;
+      while (j < text.size() && is_ident(text[j])) ++j;
+      auto it = vars.find(std::string(text.substr(i + 1, j - i - 1)));
+      if (it != vars.end()) {
+        out += it->second;
+        i = j;
+        continue;
+      }
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+// RenderStatusServer as a std::regex_replace format string: `$` doubled, no
+// trailing newline (the line is joined with one).
+std::string StatusServerForRegex(const std::string& socket) {
+  std::string out;
+  for (char c : RenderStatusServer(socket, "  ")) {
+    if (c == '$') out += '$';
+    out += c;
+  }
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+}  // namespace
+
+Result<std::string> RenderFairvisorConf(std::string_view template_text, const FairvisorParams& p) {
+  const std::string src = "fairvisor edge docker/nginx.conf.template";
+  std::string text = detail::EnvSubst(template_text, FairvisorTemplateVars(p));
+  std::vector<std::string> lines = SplitLines(text);
+
+  // A ${...} left over is a variable this renderer does not know about.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (IsComment(lines[i])) continue;
+    size_t d = lines[i].find("${");
+    if (d != std::string::npos) {
+      size_t close = lines[i].find('}', d);
+      return Error{fmt::format(
+          "{} line {}: variable {} is not one of the five envsubst substitutes (edge's template "
+          "changed?): '{}'",
+          src, i + 1, lines[i].substr(d, close == std::string::npos ? 2 : close - d + 1), lines[i])};
+    }
+  }
+
+  struct Rewrite {
+    const char* what;      // for messages
+    std::regex re;
+    std::string replacement;  // regex format string
+    int min_count;
+    int max_count;         // 0 = unlimited
+    int count = 0;
+    std::vector<size_t> at;
+  };
+  const std::string pfx = p.prefix;
+  std::vector<Rewrite> rewrites;
+  auto add = [&](const char* what, const char* re, std::string replacement, int min_count, int max_count) {
+    rewrites.push_back(Rewrite{what, std::regex(re), std::move(replacement), min_count, max_count, 0, {}});
+  };
+  add("error_log <path> <level>;", R"(^(\s*)error_log\s+[^\s;]+(\s+[^;]*)?;)",
+                      "$1error_log " + pfx + "/logs/error.log$2;", 1, 0);
+  add("pid <path>;", R"(^(\s*)pid\s+[^\s;]+\s*;)",
+                      "$1pid " + pfx + "/logs/nginx.pid;", 1, 1);
+  add("listen <port>;", R"(^(\s*)listen\s+[^\s;]+([^;]*);)",
+                      fmt::format("$1listen {}:{}$2;", p.listen_addr, p.port), 1, 1);
+  add("include .../tor_exits.geo;", R"(^(\s*)include\s+[^\s;]*tor_exits\.geo\s*;)",
+                      "$1include " + p.tor_geo_path + ";", 1, 0);
+  add("include .../asn_type.map;", R"(^(\s*)include\s+[^\s;]*asn_type\.map\s*;)",
+                      "$1include " + p.asn_map_path + ";", 1, 0);
+  add("worker_connections <n>;", R"(^(\s*)worker_connections\s+[^\s;]+\s*;)",
+                      fmt::format("$1worker_connections {};", p.worker_connections), 1, 1);
+  add("http {", R"(^(\s*)http\s*\{\s*$)",
+                      fmt::format("$1http {{\n$1  client_body_temp_path {0}/tmp/client_body;\n"
+                                  "$1  proxy_temp_path {0}/tmp/proxy;{1}",
+                                  pfx, p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
+                      1, 1);
+  add("resolver ...;", R"(^(\s*)resolver\s+[^;]*;)",
+                      p.resolver.empty()
+                          ? std::string("$1# resolver dropped by fvbench (Docker's embedded DNS)")
+                          : "$1resolver " + p.resolver + ";",
+                      0, 0);
+
+  std::vector<bool> rewritten(lines.size(), false);
+  int edge_count = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string& line = lines[i];
+    if (IsComment(line)) continue;
+    for (Rewrite& r : rewrites) {
+      if (std::regex_search(line, r.re)) {
+        line = std::regex_replace(line, r.re, r.replacement, std::regex_constants::format_first_only);
+        ++r.count;
+        r.at.push_back(i + 1);
+        rewritten[i] = true;
+        break;
+      }
+    }
+    if (!rewritten[i] && PlaceUnderEdgeDir(line, p.fv_dir)) {
+      rewritten[i] = true;
+      ++edge_count;
+    }
+  }
+
+  for (const Rewrite& r : rewrites) {
+    if (r.count < r.min_count) {
+      return Error{fmt::format("{}: no '{}' directive found to rewrite (edge's template changed)", src,
+                               r.what)};
+    }
+    if (r.max_count > 0 && r.count > r.max_count) {
+      std::string where;
+      for (size_t n : r.at) where += (where.empty() ? "" : ", ") + std::to_string(n);
+      return Error{fmt::format("{}: expected at most {} '{}' directive(s), found {} (lines {})", src,
+                               r.max_count, r.what, r.count, where)};
+    }
+  }
+  if (edge_count == 0) {
+    return Error{fmt::format("{}: no Lua file or lua_package_path under '{}' found to point at the edge checkout "
+                             "(edge's template changed)",
+                             src, kDockerEdgeRoot)};
+  }
+  // Every directive that names a file must have been placed by a rewrite
+  // above: a file directive this renderer does not know would point into the
+  // Docker image's file system.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string name = DirectiveName(lines[i]);
+    if (rewritten[i] || !IsFileDirective(name)) continue;
+    return Error{fmt::format("{} line {}: '{}': the renderer does not know where directive '{}' should point "
+                             "outside Docker (edge's template changed?)",
+                             src, i + 1, Trimmed(lines[i]), name)};
+  }
+
+  std::string out;
+  if (p.load_lua_modules) {
+    out += fmt::format("load_module {}/ndk_http_module.so;\nload_module {}/ngx_http_lua_module.so;\n",
+                       p.module_dir, p.module_dir);
+  }
+  for (const std::string& line : lines) out += line + "\n";
+
+  return out;
+}
+
+}  // namespace fvbench

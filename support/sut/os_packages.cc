@@ -1,0 +1,43 @@
+#include "support/sut/os_packages.h"
+
+namespace fvbench {
+
+std::string PackageFor(Tool tool, PackageFamily family) {
+  const bool apt = family == PackageFamily::kApt;
+  switch (tool) {
+    case Tool::kCurl: return apt ? "curl" : "curl-minimal";
+    case Tool::kSs: return apt ? "iproute2" : "iproute";
+    case Tool::kTaskset: return "util-linux";
+    case Tool::kGit: return "git";
+    case Tool::kGpg: return apt ? "gnupg" : "gnupg2";
+    case Tool::kCaCertificates: return "ca-certificates";
+  }
+  return "";
+}
+
+std::vector<std::string> AsRoot(std::vector<std::string> argv, bool root) {
+  if (!root) argv.insert(argv.begin(), {"sudo", "-n"});
+  return argv;
+}
+
+std::vector<std::string> InstallArgv(PackageFamily family, const std::vector<std::string>& pkgs, bool root) {
+  std::vector<std::string> a;
+  if (family == PackageFamily::kApt) {
+    a = {"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "--no-install-recommends"};
+  } else {
+    a = {"dnf", "install", "-y"};
+  }
+  a.insert(a.end(), pkgs.begin(), pkgs.end());
+  return AsRoot(std::move(a), root);
+}
+
+std::string PackageManager(PackageFamily family) { return family == PackageFamily::kApt ? "apt-get" : "dnf"; }
+
+std::vector<std::string> RefreshArgv(PackageFamily family, bool root) {
+  if (family == PackageFamily::kApt) {
+    return AsRoot({"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "update"}, root);
+  }
+  return AsRoot({"dnf", "makecache"}, root);
+}
+
+}  // namespace fvbench

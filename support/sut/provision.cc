@@ -1,0 +1,619 @@
+#include "support/sut/provision.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <regex>
+#include <sstream>
+
+#include "support/sut/k6_archive.h"
+#include "support/sut/os_packages.h"
+#include "support/sut/os_release.h"
+#include "support/host/shell_quote.h"
+#include "support/sut/vendor_repos.h"
+
+namespace fvbench {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr const char kOpenRestyDefault[] = "/usr/local/openresty/bin/openresty";
+constexpr const char kModuleDir[] = "/usr/lib/nginx/modules";
+const std::vector<std::string> kDistroPackages = {"nginx", "libnginx-mod-http-lua", "lua-cjson",
+                                                  "lua-resty-core"};
+
+std::string Trim(std::string s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string FirstLine(const std::string& s) {
+  std::istringstream in(s);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = Trim(line);
+    if (!line.empty()) return line;
+  }
+  return "";
+}
+
+std::string Tail(const std::string& s, size_t n = 1500) {
+  std::string t = Trim(s);
+  return t.size() <= n ? t : "..." + t.substr(t.size() - n);
+}
+
+// A Host with the step name attached to every failure.
+class Runner {
+ public:
+  Runner(Host& host, const Config& cfg) : host_(host), cfg_(cfg) {}
+
+  Result<ExecResult> Exec(const std::string& step, std::vector<std::string> argv,
+                          milliseconds timeout = seconds(30),
+                          std::map<std::string, std::string> env = {}) {
+    Command c;
+    c.argv = std::move(argv);
+    c.env = std::move(env);
+    c.timeout = timeout;
+    auto r = host_.run(c);
+    if (!r) {
+      return Error{fmt::format("provision {} on host {}: could not run `{}`: {}", step, host_.name(),
+                               ShellJoin(c.argv), r.error().message)};
+    }
+    return r;
+  }
+  Result<ExecResult> Sh(const std::string& step, const std::string& script,
+                        milliseconds timeout = seconds(30)) {
+    return Exec(step, {"sh", "-c", script}, timeout);
+  }
+  // Like Exec but a non-zero exit is an Error with stderr.
+  Result<ExecResult> Must(const std::string& step, std::vector<std::string> argv,
+                          milliseconds timeout = seconds(30),
+                          std::map<std::string, std::string> env = {}) {
+    std::string shown = ShellJoin(argv);
+    auto r = Exec(step, std::move(argv), timeout, std::move(env));
+    if (!r) return r;
+    if (!r->success() && !cfg_.dry_run) {
+      return Error{fmt::format("provision {} on host {}: `{}` {} : {}", step, host_.name(), shown,
+                               r->timed_out ? "timed out"
+                                            : fmt::format("exited {}", r->exit_code),
+                               Tail(r->err.empty() ? r->out : r->err))};
+    }
+    return r;
+  }
+
+  // Installs pkgs with the family's package manager (os_packages.h; sudo -n
+  // when not root); on failure refreshes the index once and retries.
+  Result<void> Install(const std::string& step, PackageFamily family, const std::vector<std::string>& pkgs,
+                       bool root) {
+    std::vector<std::string> install = InstallArgv(family, pkgs, root);
+    auto first = Exec(step, install, minutes(10));
+    if (!first) return first.error();
+    if (first->success() || cfg_.dry_run) return Ok();
+    auto upd = Must(step + " (refresh the package index)", RefreshArgv(family, root), minutes(5));
+    if (!upd) {
+      return Error{fmt::format("{}; the install before it said: {}", upd.error().message,
+                               Tail(first->err))};
+    }
+    auto second = Must(step, install, minutes(10));
+    if (!second) return second.error();
+    return Ok();
+  }
+
+  // Runs vendor steps in order; the first failure is the Error.
+  Result<void> Steps(const std::vector<VendorStep>& steps) {
+    for (const VendorStep& v : steps) {
+      if (auto e = Must(v.step, v.argv, minutes(10)); !e) return e.error();
+    }
+    return Ok();
+  }
+
+  Host& host() { return host_; }
+
+ private:
+  Host& host_;
+  const Config& cfg_;
+};
+
+// One round trip for everything that is only looked up.
+const char kProbeScript[] = R"SH(
+p() { printf '%s=%s\n' "$1" "$2"; }
+w() { command -v "$1" 2>/dev/null || { [ -x "$2" ] && echo "$2"; } || true; }
+p openresty "$(w openresty /usr/local/openresty/bin/openresty)"
+p nginx "$(w nginx /usr/sbin/nginx)"
+p lua_so "$( [ -f /usr/lib/nginx/modules/ngx_http_lua_module.so ] && [ -f /usr/lib/nginx/modules/ndk_http_module.so ] && echo yes)"
+p curl "$(w curl /usr/bin/curl)"
+p git "$(w git /usr/bin/git)"
+p taskset "$(w taskset /usr/bin/taskset)"
+p wrk "$(w wrk /usr/bin/wrk)"
+p k6 "$(w k6 /usr/local/bin/k6)"
+p ss "$(w ss /usr/sbin/ss)"
+p gpg "$(w gpg /usr/bin/gpg)"
+p cacerts "$( [ -s /etc/ssl/certs/ca-certificates.crt ] || [ -s /etc/pki/tls/certs/ca-bundle.crt ] && echo yes)"
+p dpkg "$(w dpkg-query /usr/bin/dpkg-query)"
+p nproc "$(nproc 2>/dev/null)"
+p nofile "$(ulimit -n 2>/dev/null)"
+p uid "$(id -u 2>/dev/null)"
+p arch "$(uname -m 2>/dev/null)"
+{ cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null; } | sed 's/^/os_release./'
+)SH";
+
+struct Probe {
+  std::map<std::string, std::string> kv;
+  std::string get(const std::string& k) const {
+    auto it = kv.find(k);
+    return it == kv.end() ? "" : it->second;
+  }
+  bool has(const std::string& k) const { return !get(k).empty(); }
+};
+
+Result<Probe> RunProbe(Runner& r) {
+  auto e = r.Sh("probe", kProbeScript);
+  if (!e) return e.error();
+  Probe p;
+  p.kv = detail::ParseKeyValues(e->out);
+  return p;
+}
+
+// The host's OS from the probe's os_release.* lines (os_release.h). DRY_RUN
+// on a dry-run host probes nothing: it plans for debian 12, the offline path,
+// and says so in ProvisionInfo::os.
+struct DetectedOs {
+  HostOs os;
+  bool assumed = false;
+};
+
+Result<DetectedOs> DetectOs(const Probe& p, const Host& host, bool dry_run) {
+  std::string text;
+  for (const auto& [k, v] : p.kv) {
+    if (k.rfind("os_release.", 0) == 0) text += k.substr(11) + "=" + v + "\n";
+  }
+  OsRelease rel = ParseOsRelease(text);
+  DetectedOs d;
+  if (rel.empty() && dry_run) {
+    d.os.family = PackageFamily::kApt;
+    d.os.distro = d.os.id = "debian";
+    d.os.version = "12";
+    d.os.codename = "bookworm";
+    d.assumed = true;
+    return d;
+  }
+  if (rel.empty()) {
+    return Error{fmt::format("provision on host {}: neither /etc/os-release nor /usr/lib/os-release gives an ID "
+                             "and VERSION_ID; fvbench chooses packages by them",
+                             host.name())};
+  }
+  auto os = ClassifyOs(rel, fmt::format("provision on host {}: /etc/os-release", host.name()));
+  if (!os) return os.error();
+  d.os = *os;
+  return d;
+}
+
+std::string Describe(const DetectedOs& d) {
+  return d.assumed ? d.os.Describe() + " (assumed: DRY_RUN probed nothing)" : d.os.Describe();
+}
+
+// NGINX_RUNTIME decided for this host: true = OpenResty (installed, or
+// installable: a supported OS whose host reaches openresty.org's package
+// server), false = Debian's nginx + Lua module (apt family only).
+Result<bool> ChooseRuntime(Runner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
+  const bool dnf = os.os.family == PackageFamily::kDnf;
+  if (cfg.runtime == NginxRuntime::kDistro && dnf) {
+    return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=nginx means Debian's nginx with "
+                             "libnginx-mod-http-lua, which {} does not package; use NGINX_RUNTIME=openresty or auto",
+                             r.host().name(), os.os.Describe())};
+  }
+  if (cfg.runtime != NginxRuntime::kAuto) return cfg.runtime == NginxRuntime::kOpenResty;
+  if (have_openresty) return true;
+  if (os.assumed) return false;
+  auto e = r.Exec("openresty.org reachable", OpenRestyReachableArgv(), seconds(15));
+  if (!e) return e.error();
+  if (Trim(e->out) == "reachable") return true;
+  if (dnf) {
+    return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=auto on {}: OpenResty is not "
+                             "installed and https://openresty.org/package/ does not answer from this host ({}); "
+                             "dnf-family hosts have no nginx Lua module package, so OpenResty is the only runtime",
+                             r.host().name(), os.os.Describe(), Tail(e->err))};
+  }
+  return false;
+}
+
+// The packages of the tools in `tools` that the probe did not find.
+std::vector<std::string> MissingTools(const Probe& p, PackageFamily family, const std::vector<Tool>& tools) {
+  std::vector<std::string> out;
+  for (Tool t : tools) {
+    const char* key = t == Tool::kCurl ? "curl" : t == Tool::kSs ? "ss" : t == Tool::kTaskset ? "taskset"
+                      : t == Tool::kGit ? "git" : t == Tool::kGpg ? "gpg" : "cacerts";
+    if (!p.has(key)) out.push_back(PackageFor(t, family));
+  }
+  return out;
+}
+
+// k6 Config::k6_version from Grafana's repository (K6_SOURCE=repo) or the
+// checksum-verified release archive (K6_SOURCE=archive).
+Result<void> InstallK6(Runner& r, const Config& cfg, const HostOs& os, const std::string& uname_m, bool root) {
+  Result<void> done = Ok();
+  if (cfg.k6_source == "repo") {
+    done = r.Steps(K6RepoInstallSteps(os, cfg.k6_version, root));
+  } else {
+    K6Archive a;
+    a.version = cfg.k6_version;
+    a.arch = detail::K6Arch(uname_m);
+    a.base_url = cfg.k6_release_url;
+    if (a.arch.empty() && !cfg.dry_run) {
+      done = Error{fmt::format("no k6 release for architecture '{}'", uname_m)};
+    } else {
+      if (a.arch.empty()) a.arch = "<arch>";
+      auto e = r.Must("k6 install", {"sh", "-c", K6ArchiveInstallScript(a, root)}, minutes(4));
+      if (!e) done = e.error();
+    }
+  }
+  if (done) return done;
+  return Error{fmt::format("provision k6 on host {}: k6 is not installed and could not be installed: {}. "
+                           "LOADGEN_ENGINE=wrk is the offline engine (Debian package wrk).",
+                           r.host().name(), done.error().message)};
+}
+
+void FillCommon(const Probe& p, ProvisionInfo* info) {
+  info->cores = std::atoi(p.get("nproc").c_str());
+  info->have_taskset = p.has("taskset");
+  int nofile = std::atoi(p.get("nofile").c_str());
+  if (p.get("nofile") == "unlimited") nofile = 1 << 20;
+  if (nofile > 0) info->nofile = nofile;
+}
+
+bool IsUrl(const std::string& src) {
+  return src.find("://") != std::string::npos || src.rfind("git@", 0) == 0;
+}
+
+std::vector<std::string> Git(const std::string& dir, std::vector<std::string> args) {
+  std::vector<std::string> a = {"git", "-c", "safe.directory=" + dir, "-C", dir};
+  a.insert(a.end(), args.begin(), args.end());
+  return a;
+}
+
+// Resolves `ref` in the clone to a commit ("" when unknown).
+std::string ResolveRef(Runner& r, const std::string& dir, const std::string& ref) {
+  for (const std::string& cand : {"origin/" + ref, ref}) {
+    auto e = r.Exec("edge ref", Git(dir, {"rev-parse", "--verify", "--quiet", cand + "^{commit}"}));
+    if (e && e->success() && !Trim(e->out).empty()) return Trim(e->out);
+  }
+  return "";
+}
+
+Result<void> CloneEdge(Runner& r, const Config& cfg, bool root, ProvisionInfo* info) {
+  const std::string& dir = cfg.fv_dir;
+  const std::string& ref = cfg.edge_ref;
+  auto state = r.Sh("edge checkout",
+                    fmt::format("if [ -d {0}/.git ]; then echo git; elif [ -e {0} ] && [ -n \"$(ls -A {0} 2>/dev/null)\" ]; "
+                                "then echo occupied; else echo empty; fi",
+                                ShellQuote(dir)));
+  if (!state) return state.error();
+  std::string st = Trim(state->out);
+  if (st == "occupied") {
+    return Error{fmt::format("provision edge checkout on host {}: FV_DIR={} exists, is not empty and is not a git "
+                             "clone; refusing to clone over it",
+                             r.host().name(), dir)};
+  }
+  if (st == "git") {
+    auto url = r.Exec("edge checkout", Git(dir, {"remote", "get-url", "origin"}));
+    if (!url) return url.error();
+    if (url->success() && Trim(url->out) != cfg.edge_src) {
+      return Error{fmt::format("provision edge checkout on host {}: FV_DIR={} is a clone of '{}', not of "
+                               "FAIRVISOR_EDGE_SRC='{}'; set FV_DIR elsewhere",
+                               r.host().name(), dir, Trim(url->out), cfg.edge_src)};
+    }
+    if (ref.empty()) return Ok();  // existing clone, no ref asked: left alone
+    auto head = r.Exec("edge checkout", Git(dir, {"rev-parse", "HEAD"}));
+    std::string want = ResolveRef(r, dir, ref);
+    if (head && head->success() && !want.empty() && Trim(head->out) == want) return Ok();
+    auto f = r.Must("edge fetch", Git(dir, {"fetch", "--quiet", "--tags", "origin"}), minutes(5));
+    if (!f) return f.error();
+  } else {
+    if (!root) {
+      // FV_DIR defaults to /opt/fairvisor, which an ubuntu@ or ec2-user@ user
+      // cannot create: root makes it and hands it to the SSH user.
+      auto own = r.Must("edge clone (FV_DIR for the SSH user)",
+                        {"sh", "-c",
+                         fmt::format("d={}; [ -w \"$d\" ] || [ -w \"$(dirname \"$d\")\" ] || "
+                                     "{{ sudo -n mkdir -p \"$d\" && sudo -n chown \"$(id -u):$(id -g)\" \"$d\"; }}",
+                                     ShellQuote(dir))});
+      if (!own) return own.error();
+    }
+    auto c = r.Must("edge clone", {"git", "clone", "--quiet", "--no-checkout", cfg.edge_src, dir}, minutes(10));
+    if (!c) return c.error();
+    auto s = r.Must("edge sparse-checkout", Git(dir, {"sparse-checkout", "set", "src", "docker", "data"}));
+    if (!s) return s.error();
+    info->installed.push_back("edge clone " + cfg.edge_src);
+  }
+  std::string target;
+  if (ref.empty()) {
+    auto b = r.Must("edge checkout", Git(dir, {"symbolic-ref", "--short", "HEAD"}));
+    if (!b) return b.error();
+    target = Trim(b->out);
+  } else {
+    target = ResolveRef(r, dir, ref);
+    if (target.empty() && !cfg.dry_run) {
+      return Error{fmt::format("provision edge checkout on host {}: FAIRVISOR_EDGE_REF='{}' is not a branch, tag or "
+                               "commit of {}",
+                               r.host().name(), ref, cfg.edge_src)};
+    }
+  }
+  std::vector<std::string> co = {"checkout", "--quiet"};
+  if (!ref.empty()) co.push_back("--detach");
+  // DRY_RUN resolves nothing: the plan names what a real run checks out.
+  co.push_back(!target.empty() ? target : !ref.empty() ? ref : std::string("<the clone's default branch>"));
+  auto c = r.Must("edge checkout", Git(dir, co), minutes(5));
+  if (!c) return c.error();
+  return Ok();
+}
+
+}  // namespace
+
+namespace detail {
+
+std::map<std::string, std::string> ParseKeyValues(const std::string& text) {
+  std::map<std::string, std::string> kv;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t eq = line.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    kv[Trim(line.substr(0, eq))] = Trim(line.substr(eq + 1));
+  }
+  return kv;
+}
+
+std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t t1 = line.find('\t');
+    if (t1 == std::string::npos) continue;
+    size_t t2 = line.find('\t', t1 + 1);
+    std::string pkg = line.substr(0, t1);
+    if (auto colon = pkg.find(':'); colon != std::string::npos) pkg = pkg.substr(0, colon);  // lua-cjson:amd64
+    std::string status = line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1);
+    std::string version = t2 == std::string::npos ? "" : Trim(line.substr(t2 + 1));
+    if (Trim(status) == "install ok installed") out[pkg] = version;
+  }
+  return out;
+}
+
+std::string LuaModuleFromNginxV(const std::string& text) {
+  std::smatch m;
+  static const std::regex re(R"(ngx_lua-([0-9][0-9A-Za-z.\-]*))");
+  if (std::regex_search(text, m, re)) return "ngx_lua-" + m[1].str();
+  return "";
+}
+
+std::string K6Arch(const std::string& uname_m) {
+  if (uname_m == "x86_64" || uname_m == "amd64") return "amd64";
+  if (uname_m == "aarch64" || uname_m == "arm64") return "arm64";
+  return "";
+}
+
+}  // namespace detail
+
+Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
+  auto t0 = std::chrono::steady_clock::now();
+  Runner r(host, cfg);
+  ProvisionInfo info;
+  info.host = host.name();
+  auto probe = RunProbe(r);
+  if (!probe) return probe.error();
+  bool root = probe->get("uid") == "0";
+  auto os = DetectOs(*probe, host, cfg.dry_run);
+  if (!os) return os.error();
+  info.os = Describe(*os);
+  const PackageFamily family = os->os.family;
+
+  // Runtime: OpenResty where installed or installable, else Debian's nginx.
+  auto runtime = ChooseRuntime(r, cfg, *os, probe->has("openresty"));
+  if (!runtime) return runtime.error();
+  const bool want_openresty = *runtime;
+  const bool install_openresty = want_openresty && !probe->has("openresty");
+  std::vector<std::string> missing;
+  std::map<std::string, std::string> dpkg;
+  if (!want_openresty && probe->has("dpkg")) {
+    std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
+    q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
+    auto d = r.Exec("dpkg-query", q);  // exits 1 when a package is unknown; its output still counts
+    if (!d) return d.error();
+    dpkg = detail::ParseDpkgInstalled(d->out);
+    for (const std::string& p : kDistroPackages) {
+      if (!dpkg.count(p)) missing.push_back(p);
+    }
+  } else if (!want_openresty && !(probe->has("nginx") && probe->get("lua_so") == "yes") && !cfg.dry_run) {
+    return Error{fmt::format("provision nginx runtime on host {}: neither OpenResty nor nginx with the Lua module "
+                             "({}/ngx_http_lua_module.so) found, and no dpkg-query to install Debian's; install "
+                             "OpenResty",
+                             host.name(), kModuleDir)};
+  }
+  std::vector<Tool> tools = {Tool::kCurl, Tool::kSs, Tool::kTaskset};
+  if (!cfg.edge_skipped && (IsUrl(cfg.edge_src) || !cfg.edge_ref.empty())) tools.push_back(Tool::kGit);
+  if (install_openresty && family == PackageFamily::kApt) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  }
+  for (const std::string& p : MissingTools(*probe, family, tools)) missing.push_back(p);
+  if (!missing.empty()) {
+    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) return a.error();
+    info.installed.insert(info.installed.end(), missing.begin(), missing.end());
+  }
+  if (install_openresty) {
+    if (auto s = r.Steps(OpenRestyInstallSteps(os->os, probe->get("arch"), root)); !s) {
+      return Error{fmt::format("{} (OpenResty from its official repository, "
+                               "https://openresty.org/en/linux-packages.html; NGINX_RUNTIME=nginx is the offline "
+                               "path on Debian/Ubuntu)",
+                               s.error().message)};
+    }
+    info.installed.push_back("openresty (openresty.org package repository)");
+  }
+  if (!missing.empty() || install_openresty) {
+    auto again = RunProbe(r);
+    if (!again) return again.error();
+    probe = std::move(again);
+    if (!want_openresty && probe->has("dpkg")) {
+      std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
+      q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
+      if (auto d = r.Exec("dpkg-query", q); d) dpkg = detail::ParseDpkgInstalled(d->out);
+    }
+  }
+  if (want_openresty) {
+    info.runtime = "openresty";
+    info.nginx_bin = probe->get("openresty");
+    if (info.nginx_bin.empty() && !cfg.dry_run) {
+      return Error{fmt::format("provision nginx runtime on host {}: no openresty on PATH or at {} after {}",
+                               host.name(), kOpenRestyDefault,
+                               install_openresty ? "installing it from openresty.org" : "the probe")};
+    }
+    if (!info.nginx_bin.empty()) {
+      auto v = r.Exec("openresty -V", {info.nginx_bin, "-V"});
+      if (!v) return v.error();
+      info.runtime_version = FirstLine(v->err + v->out);
+      info.lua_module_version = detail::LuaModuleFromNginxV(v->err + v->out);
+    }
+  } else {
+    info.runtime = "nginx";
+    info.nginx_bin = probe->get("nginx");
+    info.load_lua_modules = true;
+    info.module_dir = kModuleDir;
+    if ((info.nginx_bin.empty() || probe->get("lua_so") != "yes") && !cfg.dry_run) {
+      return Error{fmt::format("provision nginx runtime on host {}: after installing {}, nginx='{}' and the Lua "
+                               "module in {} {}",
+                               host.name(), ShellJoin(kDistroPackages), info.nginx_bin, kModuleDir,
+                               probe->get("lua_so") == "yes" ? "present" : "absent")};
+    }
+    if (!info.nginx_bin.empty()) {
+      auto v = r.Exec("nginx -v", {info.nginx_bin, "-v"});
+      if (!v) return v.error();
+      info.runtime_version = FirstLine(v->err + v->out);
+    }
+    if (auto it = dpkg.find("libnginx-mod-http-lua"); it != dpkg.end()) {
+      info.lua_module_version = "libnginx-mod-http-lua " + it->second;
+    }
+  }
+
+  // fairvisor edge (not at all when the self-test preset runs without one).
+  if (cfg.edge_skipped) {
+    FillCommon(*probe, &info);
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return info;
+  }
+  if (!IsUrl(cfg.edge_src) && cfg.edge_ref.empty()) {
+    info.edge_dir = cfg.edge_src;
+    info.edge_in_place = true;
+  } else {
+    info.edge_dir = cfg.fv_dir;
+    if (auto c = CloneEdge(r, cfg, root, &info); !c) return c.error();
+  }
+  const std::string q = ShellQuote(info.edge_dir);
+  auto edge = r.Sh("edge checkout",
+                   fmt::format("cd {0} 2>/dev/null || {{ echo missing=yes; exit 0; }}; "
+                               "[ -f docker/nginx.conf.template ] && echo template=yes; "
+                               "[ -f src/nginx/init_worker.lua ] && echo init_worker=yes; "
+                               "if [ -f asn_type.map ]; then echo asn={0}/asn_type.map; "
+                               "elif [ -f data/asn_type.map ]; then echo asn={0}/data/asn_type.map; fi; "
+                               "echo commit=$(git -c safe.directory={0} rev-parse HEAD 2>/dev/null); "
+                               "echo dirty=$(git -c safe.directory={0} status --porcelain --untracked-files=no "
+                               "2>/dev/null | head -1)",
+                               q));
+  if (!edge) return edge.error();
+  auto kv = detail::ParseKeyValues(edge->out);
+  if (kv["missing"] == "yes" && info.edge_in_place && !cfg.dry_run) {
+    return Error{fmt::format("provision edge checkout on host {}: FAIRVISOR_EDGE_SRC={} does not exist on that host. "
+                             "A path names a checkout on the SUT host (in remote mode the suite never copies a "
+                             "checkout from the controller): put the checkout there, or give a git URL the SUT "
+                             "host can clone",
+                             host.name(), info.edge_dir)};
+  }
+  if ((kv["template"] != "yes" || kv["init_worker"] != "yes") && !cfg.dry_run) {
+    return Error{fmt::format("provision edge checkout on host {}: {} is not a fairvisor edge checkout "
+                             "(docker/nginx.conf.template {}, src/nginx/init_worker.lua {})",
+                             host.name(), info.edge_dir, kv["template"] == "yes" ? "present" : "missing",
+                             kv["init_worker"] == "yes" ? "present" : "missing")};
+  }
+  info.asn_map_path = kv["asn"];
+  info.edge_commit = kv["commit"];
+  info.edge_dirty = !kv["dirty"].empty();
+
+  FillCommon(*probe, &info);
+  info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return info;
+}
+
+Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
+  auto t0 = std::chrono::steady_clock::now();
+  Runner r(host, cfg);
+  ProvisionInfo info;
+  info.host = host.name();
+  info.engine = EngineName(cfg.engine);
+  auto probe = RunProbe(r);
+  if (!probe) return probe.error();
+  bool root = probe->get("uid") == "0";
+  auto os = DetectOs(*probe, host, cfg.dry_run);
+  if (!os) return os.error();
+  info.os = Describe(*os);
+  const PackageFamily family = os->os.family;
+  const bool wrk = cfg.engine == Engine::kWrk;
+  const bool install_k6 = !wrk && !probe->has("k6");
+  const bool k6_from_repo = cfg.k6_source == "repo";
+
+  // Packages first: the tools, and wrk (a Debian/Ubuntu package).
+  std::vector<Tool> tools = {Tool::kTaskset};
+  if (install_k6) tools.push_back(Tool::kCurl);
+  if (install_k6 && k6_from_repo && family == PackageFamily::kApt) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  }
+  std::vector<std::string> missing = MissingTools(*probe, family, tools);
+  if (wrk && !probe->has("wrk")) {
+    if (family != PackageFamily::kApt) {
+      return Error{fmt::format("provision wrk on host {}: wrk is not on PATH and {} does not package it (wrk is "
+                               "the Debian/Ubuntu offline engine); use LOADGEN_ENGINE=k6",
+                               host.name(), os->os.Describe())};
+    }
+    missing.push_back("wrk");
+  }
+  if (!missing.empty()) {
+    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) return a.error();
+    info.installed.insert(info.installed.end(), missing.begin(), missing.end());
+  }
+  if (install_k6) {
+    if (auto k = InstallK6(r, cfg, os->os, probe->get("arch"), root); !k) return k.error();
+    info.installed.push_back(fmt::format("k6 {} ({})", cfg.k6_version,
+                                         k6_from_repo ? "dl.k6.io package repository" : "release archive, SHA-256 verified"));
+  }
+  if (!missing.empty() || install_k6) {
+    auto again = RunProbe(r);
+    if (!again) return again.error();
+    probe = std::move(again);
+  }
+
+  info.engine_bin = probe->get(wrk ? "wrk" : "k6");
+  if (info.engine_bin.empty() && !cfg.dry_run) {
+    return Error{fmt::format("provision {0} on host {1}: no {0} on PATH after installing it", info.engine,
+                             host.name())};
+  }
+  if (!info.engine_bin.empty()) {
+    // `wrk -v` prints its banner and exits 1.
+    auto v = r.Exec(info.engine + " version",
+                    wrk ? std::vector<std::string>{info.engine_bin, "-v"}
+                        : std::vector<std::string>{info.engine_bin, "version"});
+    if (!v) return v.error();
+    info.engine_version = FirstLine(v->out + v->err);
+  }
+  // `k6 version` prints "k6 v0.54.0 (commit/..., go1.23.1, linux/amd64)".
+  if (install_k6 && !cfg.dry_run && info.engine_version.find(cfg.k6_version + " ") == std::string::npos) {
+    return Error{fmt::format("provision k6 on host {}: installed k6 {} but `{} version` says '{}'", host.name(),
+                             cfg.k6_version, info.engine_bin, info.engine_version)};
+  }
+  FillCommon(*probe, &info);
+  info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return info;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,91 @@
+#include "support/sut/vendor_repos.h"
+
+#include <fmt/format.h>
+
+#include "support/sut/os_packages.h"
+
+namespace fvbench {
+namespace {
+
+constexpr const char kOpenRestyKey[] = "https://openresty.org/package/pubkey.gpg";
+constexpr const char kK6Key[] = "https://dl.k6.io/key.gpg";
+
+bool IsArm(const std::string& uname_m) { return uname_m == "aarch64" || uname_m == "arm64"; }
+
+// Root shell for a pipeline or a redirection into a root-owned file.
+VendorStep RootSh(std::string step, std::string script, bool root) {
+  return {std::move(step), AsRoot({"sh", "-c", std::move(script)}, root)};
+}
+
+VendorStep DearmorKey(std::string step, const char* url, const std::string& keyring, bool root) {
+  return RootSh(std::move(step),
+                fmt::format("set -e; curl -fsSL --max-time 60 {} | gpg --batch --yes --dearmor -o {}", url, keyring),
+                root);
+}
+
+VendorStep WriteFile(std::string step, const std::string& line, const std::string& path, bool root) {
+  return RootSh(std::move(step), fmt::format("echo '{}' > {}", line, path), root);
+}
+
+std::string Unprefixed(const std::string& k6_version) {
+  return !k6_version.empty() && k6_version[0] == 'v' ? k6_version.substr(1) : k6_version;
+}
+
+}  // namespace
+
+std::vector<std::string> OpenRestyReachableArgv() {
+  return {"sh", "-c", fmt::format("curl -fsS -o /dev/null -I --max-time 5 {} && echo reachable", kOpenRestyKey)};
+}
+
+std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root) {
+  std::vector<VendorStep> s;
+  const std::string arm = IsArm(uname_m) ? "arm64/" : "";
+  if (os.family == PackageFamily::kApt) {
+    if (os.distro == "ubuntu") {
+      const std::string keyring = "/usr/share/keyrings/openresty.gpg";
+      s.push_back(DearmorKey("openresty key", kOpenRestyKey, keyring, root));
+      s.push_back(WriteFile("openresty apt source",
+                            fmt::format("deb [arch={} signed-by={}] http://openresty.org/package/{}ubuntu {} main",
+                                        IsArm(uname_m) ? "arm64" : "amd64", keyring, arm, os.codename),
+                            "/etc/apt/sources.list.d/openresty.list", root));
+    } else {
+      s.push_back(DearmorKey("openresty key", kOpenRestyKey, "/etc/apt/trusted.gpg.d/openresty.gpg", root));
+      s.push_back(WriteFile("openresty apt source",
+                            fmt::format("deb http://openresty.org/package/{}debian {} openresty", arm, os.codename),
+                            "/etc/apt/sources.list.d/openresty.list", root));
+    }
+    s.push_back({"openresty apt-get update", RefreshArgv(os.family, root)});
+  } else {
+    // Amazon Linux: one openresty.repo for every version ($releasever picks
+    // the directory); EL 9: openresty2.repo (EL 8 and older use openresty.repo).
+    // RHEL rebuilds without a directory of their own (almalinux, centos) use RHEL's.
+    const std::string file = os.distro == "amzn" ? "amazon/openresty.repo"
+                             : os.id == "rocky"  ? "rocky/openresty2.repo"
+                                                 : "rhel/openresty2.repo";
+    s.push_back({"openresty dnf repository",
+                 AsRoot({"curl", "-fsSL", "--max-time", "60", "-o", "/etc/yum.repos.d/openresty.repo",
+                         "https://openresty.org/package/" + file},
+                        root)});
+  }
+  s.push_back({"openresty install", InstallArgv(os.family, {"openresty"}, root)});
+  return s;
+}
+
+std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root) {
+  std::vector<VendorStep> s;
+  const std::string ver = Unprefixed(k6_version);
+  if (os.family == PackageFamily::kApt) {
+    const std::string keyring = "/usr/share/keyrings/k6-archive-keyring.gpg";
+    s.push_back(DearmorKey("k6 key", kK6Key, keyring, root));
+    s.push_back(WriteFile("k6 apt source", fmt::format("deb [signed-by={}] https://dl.k6.io/deb stable main", keyring),
+                          "/etc/apt/sources.list.d/k6.list", root));
+    s.push_back({"k6 apt-get update", RefreshArgv(os.family, root)});
+    s.push_back({"k6 install", InstallArgv(os.family, {"k6=" + ver}, root)});
+  } else {
+    s.push_back({"k6 dnf repository", InstallArgv(os.family, {"https://dl.k6.io/rpm/repo.rpm"}, root)});
+    s.push_back({"k6 install", InstallArgv(os.family, {"k6-" + ver}, root)});
+  }
+  return s;
+}
+
+}  // namespace fvbench

@@ -1,0 +1,56 @@
+// Commands that add OpenResty's and Grafana's (k6) official package
+// repositories, with their signing keys, and install from them. Pure:
+// builds argv, runs nothing. Every step that writes under /etc or
+// /usr/share/keyrings runs as root (`sudo -n` when the SSH user is not root).
+//
+// Sources (the vendors' documented install steps; curl replaces the docs'
+// wget, already needed for the probes, and VERSION_CODENAME from
+// /etc/os-release replaces lsb_release, which minimal images lack):
+//   OpenResty: https://openresty.org/en/linux-packages.html
+//     Ubuntu:  key https://openresty.org/package/pubkey.gpg dearmored to
+//              /usr/share/keyrings/openresty.gpg; "deb [arch=<arch>
+//              signed-by=...] http://openresty.org/package/[arm64/]ubuntu <codename> main"
+//     Debian:  key dearmored to /etc/apt/trusted.gpg.d/openresty.gpg;
+//              "deb http://openresty.org/package/[arm64/]debian <codename> openresty"
+//     Amazon Linux:      https://openresty.org/package/amazon/openresty.repo
+//     RHEL 9 / Rocky 9:  https://openresty.org/package/{rhel,rocky}/openresty2.repo
+//              -> /etc/yum.repos.d/openresty.repo (gpgcheck=1: dnf checks the
+//              packages against the key the .repo file names), then
+//              `dnf install -y openresty`.
+//     Not yet run on real dnf-family hosts: the file names follow the page
+//     above and openresty.org/package/<distro>/ listings.
+//   k6: https://grafana.com/docs/k6/latest/set-up/install-k6/
+//     Debian/Ubuntu: key https://dl.k6.io/key.gpg dearmored to
+//              /usr/share/keyrings/k6-archive-keyring.gpg; "deb [signed-by=...]
+//              https://dl.k6.io/deb stable main"
+//     Fedora/RHEL family: `dnf install https://dl.k6.io/rpm/repo.rpm`
+//     The install is pinned to Config::k6_version: `k6=0.54.0` (apt),
+//     `k6-0.54.0` (dnf).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/sut/os_release.h"
+
+namespace fvbench {
+
+struct VendorStep {
+  std::string step;               // shown in errors: "openresty key", "k6 install", ...
+  std::vector<std::string> argv;  // run through Host::run
+};
+
+// Exits 0 and prints "reachable" when the OpenResty package server answers
+// from the host (5 s limit). NGINX_RUNTIME=auto treats OpenResty as
+// installable only then; an offline host keeps Debian's nginx + Lua module.
+std::vector<std::string> OpenRestyReachableArgv();
+
+// Adds the OpenResty repository for `os` and installs `openresty`.
+// `uname_m` picks the arm64 repository on aarch64/arm64 hosts.
+std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root);
+
+// Adds Grafana's k6 repository for `os` and installs k6 `k6_version`
+// ("v0.54.0" or "0.54.0").
+std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root);
+
+}  // namespace fvbench
