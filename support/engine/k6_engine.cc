@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
 #include "support/engine/k6_summary.h"
 #include "support/core/plausible.h"
@@ -63,23 +64,6 @@ std::string DescribeExit(const ExecResult& r, double timeout_s) {
   if (r.timed_out) return fmt::format("timed out after {} s and was killed", timeout_s);
   if (r.term_signal != 0) return fmt::format("was killed by signal {}", r.term_signal);
   return fmt::format("exited with status {}", r.exit_code);
-}
-
-Result<void> WriteLocalFile(const std::string& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error{fmt::format("cannot open {} for writing: {}", path, std::strerror(errno))};
-  out << content;
-  out.close();  // a full disk shows at the flush
-  if (!out) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
-  return Ok();
-}
-
-Result<std::string> ReadLocalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot read {}", path)};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 class K6Engine : public LoadEngine {
@@ -137,7 +121,7 @@ class K6Engine : public LoadEngine {
     if (ec) return Fail(spec, fmt::format("cannot create {}: {}", controller_dir, ec.message()));
     const std::string local_summary = controller_dir + "/" + spec.phase + ".json";
     std::filesystem::remove(local_summary, ec);  // never parse a previous run's copy
-    if (auto w = WriteLocalFile(controller_dir + "/" + spec.phase + ".cmd.txt", K6CommandLine(*cmd) + "\n");
+    if (auto w = detail::WriteTextFile(controller_dir + "/" + spec.phase + ".cmd.txt", K6CommandLine(*cmd) + "\n");
         !w.ok()) {
       return Fail(spec, w.error().message);
     }
@@ -162,7 +146,7 @@ class K6Engine : public LoadEngine {
 
     auto r = host_.run(*cmd);
     if (!r.ok()) return Fail(spec, fmt::format("could not start k6: {}", r.error().message));
-    (void)WriteLocalFile(controller_dir + "/" + spec.phase + ".k6.log",
+    (void)detail::WriteTextFile(controller_dir + "/" + spec.phase + ".k6.log",
                          RedactSecrets("== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err));
     if (auto ok = CheckExit(spec, *cmd, *r, "run"); !ok.ok()) return ok.error();
 
@@ -170,7 +154,7 @@ class K6Engine : public LoadEngine {
       return Fail(spec, fmt::format("k6 {} but its summary {} could not be fetched: {}; stderr: {}",
                                     DescribeExit(*r, 0), summary, f.error().message, Tail(r->err)));
     }
-    auto text = ReadLocalFile(local_summary);
+    auto text = detail::ReadTextFile(local_summary);
     if (!text.ok()) return Fail(spec, text.error().message);
     auto parsed = ParseK6Summary(*text, local_summary, static_cast<double>(std::lround(spec.rate_rps)));
     if (!parsed.ok()) return Fail(spec, parsed.error().message);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "support/core/json_fields.h"
 #include "support/host/dry_run_host.h"
 #include "support/engine/jwt.h"
 #include "support/core/plausible.h"
@@ -52,20 +53,7 @@ Result<void> WriteLocal(const std::string& path, const std::string& content) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return Error{fmt::format("cannot create the directory of {}: {}", path, ec.message())};
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error{fmt::format("cannot open {} for writing: {}", path, std::strerror(errno))};
-  out << content;
-  out.close();  // a full disk shows at the flush
-  if (!out) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
-  return Ok();
-}
-
-Result<std::string> ReadLocal(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot read {}", path)};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return detail::WriteTextFile(path, content);
 }
 
 class WrkEngine : public LoadEngine {
@@ -156,7 +144,7 @@ class WrkEngine : public LoadEngine {
       return fail(fmt::format("no output fetched from {} ({}); stderr: {}", remote_json,
                               f.error().message, Tail(r->err, kStderrTail)));
     }
-    auto text = ReadLocal(local_json);
+    auto text = detail::ReadTextFile(local_json);
     if (!text) return fail(text.error().message);
     auto parsed = ParseWrkOutput(*text, local_json, spec.rate_rps, kDefaultMaxLateShare);
     if (!parsed) return fail(parsed.error().message);
