@@ -58,6 +58,19 @@ struct StepResult {
   std::string role;
 };
 
+// The pass rule a throughput search judged its steps by (judge/step_search.h
+// SearchParams, JudgeStep), carried by the search's outcome into the result
+// so the reports (the plots' limit lines) show the rule the search used, not
+// the one of the run that formats them.
+struct StepPassRule {
+  // Defaults: the seed's rule (fairvisor/benchmark run-all.sh: p99 < 1000 ms,
+  // errors < 1 %) and fvbench's achieved >= 97 % of the target.
+  double slo_p99_us = 1e6;             // p99 < this, µs (THROUGHPUT_SLO_P99_MS x 1000)
+  double max_error_rate = 0.01;        // error_rate < this, fraction
+  double min_achieved_fraction = 0.97; // achieved_rps >= this x target
+  bool require_kept_up = false;        // the engine kept up with its schedule
+};
+
 // REPEAT=n: one metric over the n runs of a measured phase.
 struct Spread {
   double min = 0;
@@ -105,6 +118,9 @@ struct ScenarioResult {
   std::optional<double> search_resolution;  // (lowest failing target - reported target) / reported target; none at a ceiling
   double search_load_s = 0;         // seconds of load the search used (warmup excluded)
   std::string search_stop;          // why the search stopped early (budget, engine error), "" when it completed
+  // The pass rule the search used; absent in results written before it was
+  // recorded (they were judged by the defaults of StepPassRule).
+  std::optional<StepPassRule> search_rule;
   // REPEAT=n > 1: the n runs of the measured phase (latency: n phases back to
   // back; throughput: n confirmation runs at the found rate). `load` (and
   // throughput_rps) then hold the per-metric MEDIAN, which thresholds gate;

@@ -74,10 +74,9 @@ std::string FormatRps(double rps) {
   return Fixed0(rps);
 }
 
-std::string FormatDeltaPercent(double measured, double reference) {
-  if (!std::isfinite(measured) || !std::isfinite(reference) || reference == 0) return "";
-  double pct = (measured - reference) / std::fabs(reference) * 100;
-  if (!std::isfinite(pct)) return "";  // e.g. against a reference of 5e-324
+std::string FormatDeltaFraction(double fraction) {
+  double pct = fraction * 100;
+  if (!std::isfinite(pct)) return "";
   std::string digits = Huge(pct) ? Compact(std::fabs(pct)) : fmt::format("{:.1f}", std::fabs(pct));
   if (digits == "0.0") return "+0.0 %";
   return (pct < 0 ? "\u2212" : "+") + digits + " %";

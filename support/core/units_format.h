@@ -33,11 +33,11 @@ std::string FormatPercent(double fraction);
 std::string FormatPercentLimit(double fraction);
 // Requests per second, no decimals: 110500 -> "110500".
 std::string FormatRps(double rps);
-// Change of `measured` against `reference` as a signed percentage with one
-// decimal: (measured - reference) / reference -> "+12.3 %", "−4.0 %" (U+2212
-// MINUS SIGN), "+0.0 %" for no change; "" when either value or the quotient
-// is not finite, or reference is 0 (no meaningful percentage).
-std::string FormatDeltaPercent(double measured, double reference);
+// A change given as a fraction (run_report.h ComparedMetric::delta,
+// (measured - comparison) / |comparison|) as a signed percentage with one
+// decimal: 0.123 -> "+12.3 %", -0.04 -> "−4.0 %" (U+2212 MINUS SIGN), "+0.0 %"
+// for no change; "" when fraction x 100 is not finite.
+std::string FormatDeltaFraction(double fraction);
 
 // The errors cell of a phase: "0.46 % (37 of 804 scheduled)", with
 // "; N never sent" when the engine fell behind its schedule. A result

@@ -68,8 +68,13 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   return v;
 }
 
+StepPassRule PassRuleOf(const SearchParams& params) {
+  return StepPassRule{params.slo_p99_us, params.max_error_rate, params.min_achieved_fraction, params.require_kept_up};
+}
+
 SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step) {
   SearchOutcome out;
+  out.rule = PassRuleOf(params);
   int index = 0;
   for (int pct : kSeedStepPercents) {
     StepResult step;

@@ -27,15 +27,17 @@
 #include "support/core/load_result.h"
 #include "support/core/result.h"
 #include "support/core/scenario_result.h"
+#include "support/core/search_defaults.h"
 
 namespace fvbench {
 
 struct SearchParams {
-  double search_max_rps = 150000;  // THROUGHPUT_SEARCH_MAX
-  double max_error_rate = 0.01;    // a step passes when error_rate < this
-  double slo_p99_us = 1e6;         // ... and p99 < this (seed: 1000 ms)
+  double search_max_rps = kDefaultSearchMaxRps;  // THROUGHPUT_SEARCH_MAX
+  // The rule's defaults are StepPassRule's (scenario_result.h).
+  double max_error_rate = StepPassRule{}.max_error_rate;  // a step passes when error_rate < this (seed: 1 %)
+  double slo_p99_us = StepPassRule{}.slo_p99_us;          // ... and p99 < this (seed: 1000 ms)
   // ... and achieved_rps >= this x target (not in the seed; 0 disables).
-  double min_achieved_fraction = 0.97;
+  double min_achieved_fraction = StepPassRule{}.min_achieved_fraction;
   // ... and the engine kept up with its schedule (LoadResult::kept_up: k6
   // dropped_iterations == 0, wrk send lag within bound). Not in the seed: off
   // for SeedStepSearch, on for MaxThroughputSearch (throughput_search.h).
@@ -55,7 +57,12 @@ struct SearchOutcome {
   double load_s = 0;               // seconds of load run by the search
   std::string stop_reason;         // why the search stopped before finishing (budget), "" otherwise
   std::vector<int> repeats;        // indices into steps of the confirmation runs the result is the median of
+  StepPassRule rule;               // the pass rule every step was judged by (PassRuleOf the search's params)
 };
+
+// The parts of `params` that decide a step (JudgeStep), as the result model
+// carries them.
+StepPassRule PassRuleOf(const SearchParams& params);
 
 // The seed's step percentages of search_max_rps.
 inline constexpr int kSeedStepPercents[] = {50, 70, 90, 100, 115, 130};

@@ -231,7 +231,9 @@ class Search {
 }  // namespace
 
 SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const SearchStepFunction& run_step) {
-  return Search(params, run_step).Run();
+  SearchOutcome out = Search(params, run_step).Run();
+  out.rule = PassRuleOf(params.rule);
+  return out;
 }
 
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {

@@ -51,6 +51,7 @@
 #include "support/core/config.h"
 #include "support/core/load_result.h"
 #include "support/core/result.h"
+#include "support/core/search_defaults.h"
 #include "support/judge/step_search.h"
 
 namespace fvbench {
@@ -61,7 +62,7 @@ struct ThroughputSearchParams {
     p.require_kept_up = true;
     return p;
   }();                          // pass rule of a step (rule.search_max_rps is not used)
-  double cap_rps = 150000;      // THROUGHPUT_SEARCH_MAX: the highest target tried
+  double cap_rps = kDefaultSearchMaxRps;  // THROUGHPUT_SEARCH_MAX: the highest target tried
   double start_rps = 0;         // THROUGHPUT_START; 0 = cap_rps / 8
   double resolution = 0.02;     // THROUGHPUT_RESOLUTION, fraction of the rate
   double step_dur_s = 20;       // STEP_DUR, seconds per bracket / bisect step

@@ -7,19 +7,18 @@
 #include <functional>
 #include <optional>
 
-#include "support/report/ab_report.h"
-#include "support/report/markdown_text.h"
-#include "support/judge/ratios.h"
-#include "support/judge/thresholds.h"
+#include "support/core/metric_names.h"
 #include "support/core/units_format.h"
+#include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 #include "support/judge/verdict.h"
+#include "support/report/ab_report.h"
+#include "support/report/markdown_text.h"
 
 namespace fvbench {
 
 namespace {
 
-using detail::FormatDeltaPercent;
 using detail::FormatNumber;
 using detail::FormatPercent;
 using detail::FormatRps;
@@ -70,9 +69,10 @@ void AppendRow(std::string& out, const std::vector<Cell>& cells) {
 
 std::string OrUnknown(const std::string& s) { return s.empty() ? "unknown" : s; }
 
-// " (ref 112 µs, +171.4 %)"
-std::string Compare(const Reference* cmp, const std::string& value, double measured, double ref) {
-  std::string delta = FormatDeltaPercent(measured, ref);
+// " (ref 112 µs, +171.4 %)": the comparison's value and the delta of the
+// RunReport (run_report.h ComparedMetric).
+std::string Compare(const Reference* cmp, const std::string& value, const ComparedMetric& c) {
+  std::string delta = c.delta ? detail::FormatDeltaFraction(*c.delta) : "";
   return delta.empty() ? fmt::format(" ({} {})", cmp->label(), value)
                        : fmt::format(" ({} {}, {})", cmp->label(), value, delta);
 }
@@ -88,8 +88,10 @@ std::string SpreadText(const ScenarioResult& r, const char* metric, bool rps) {
 
 std::string StateCell(const ScenarioResult* r) { return r == nullptr ? "not run" : "FAILED"; }
 
-void VerdictSection(std::string& out, const std::vector<ScenarioResult>& results, const Reference* cmp) {
-  VerdictCounts n = CountVerdicts(results);
+void VerdictSection(std::string& out, const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
+  const Reference* cmp = report.cmp();
+  const VerdictCounts& n = report.counts;
   int total = static_cast<int>(results.size());
   const char* overall = n.fail > 0 ? "FAIL" : (n.invalid > 0 ? "INVALID" : (total > 0 ? "PASS" : "FAIL"));
   int not_run = 0;
@@ -109,36 +111,28 @@ void VerdictSection(std::string& out, const std::vector<ScenarioResult>& results
   }
   if (results.empty()) return;
   out += "| Scenario | Verdict | Why |\n|---|---|---|\n";
-  for (const ScenarioResult& r : results) {
-    Verdict v = ScenarioVerdict(r);
-    std::string why = VerdictReason(r);
-    AppendRow(out, {r.id, VerdictName(v), why.empty() ? "—" : why});
+  for (const VerdictLine& v : report.verdicts) {
+    AppendRow(out, {v.id, VerdictName(v.verdict), v.reason.empty() ? "—" : v.reason});
   }
   out += "\n";
 }
 
-void LatencySection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
-                    const Reference* cmp) {
+void LatencySection(std::string& out, const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
+  const RunMeta& m = report.meta;
+  const Reference* cmp = report.cmp();
   bool any = false;
   for (const Path& p : kLatencyPaths) any = any || Find(results, p.id) != nullptr;
   if (!any) return;
   out += fmt::format("### Latency @ {} RPS ({} s measured after {} s warmup)\n\n", FormatNumber(m.latency_rps),
                      FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
-  if (cmp != nullptr) {
-    if (std::string w = LatencyLoadMismatch(*cmp, m.latency_rps); !w.empty()) out += "**Warning:** " + MarkdownCell(w) + ".\n\n";
-  }
+  if (!report.load_mismatch.empty()) out += "**Warning:** " + MarkdownCell(report.load_mismatch) + ".\n\n";
   out += "| Pct |";
   for (const Path& p : kLatencyPaths) out += fmt::format(" {} |", p.title);
   out += "\n|---|";
   for (size_t i = 0; i < std::size(kLatencyPaths); ++i) out += "---:|";
   out += "\n";
-  struct Pct {
-    const char* label;
-    const char* metric;
-  };
-  constexpr Pct kPcts[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"}, {"p99.9", "p999_us"},
-                           {"max", "max_us"}};
-  for (const Pct& pct : kPcts) {
+  for (const LatencyMetric& pct : kLatencyMetrics) {
     std::vector<Cell> cells = {pct.label};
     for (const Path& p : kLatencyPaths) {
       const ScenarioResult* r = Find(results, p.id);
@@ -146,12 +140,10 @@ void LatencySection(std::string& out, const std::vector<ScenarioResult>& results
         cells.push_back(StateCell(r));
         continue;
       }
-      double us = MetricValue(*r, pct.metric);
+      double us = r->load.latency_us.*pct.field;
       std::string cell = detail::FormatLatency(r->load.latency_us, us);
-      if (std::string(pct.metric) != "max_us") cell += SpreadText(*r, pct.metric, false);
-      if (cmp != nullptr && !r->load.latency_us.IsCensored(us)) {  // no delta from a lower bound
-        if (auto rv = cmp->value(p.id, pct.metric)) cell += Compare(cmp, FormatUs(*rv), us, *rv);
-      }
+      if (std::string(pct.name) != kMetricMax) cell += SpreadText(*r, pct.name, false);
+      if (const ComparedMetric* c = report.Compared(p.id, pct.name)) cell += Compare(cmp, FormatUs(c->comparison), *c);
       cells.push_back(cell);
     }
     AppendRow(out, cells);
@@ -202,8 +194,10 @@ void StepsDetails(std::string& out, const ScenarioResult& r) {
   out += "\n</details>\n\n";
 }
 
-void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
-                       const Reference* cmp) {
+void ThroughputSection(std::string& out, const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
+  const RunMeta& m = report.meta;
+  const Reference* cmp = report.cmp();
   bool any = false;
   for (const Path& p : kThroughputPaths) any = any || Find(results, p.id) != nullptr;
   if (!any) return;
@@ -219,13 +213,8 @@ void ThroughputSection(std::string& out, const std::vector<ScenarioResult>& resu
       continue;
     }
     std::string value = ThroughputValue(*r);
-    if (cmp != nullptr) {
-      if (auto rv = cmp->value(p.id, "rps")) {
-        // A lower bound on either side has no delta (MeasuredIsLowerBound).
-        bool bound = MeasuredIsLowerBound(*r) || cmp->lower_bound(p.id);
-        value += Compare(cmp, (cmp->lower_bound(p.id) ? "≥ " : "") + FormatRps(*rv),
-                         bound ? std::nan("") : r->throughput_rps, *rv);
-      }
+    if (const ComparedMetric* c = report.Compared(p.id, kMetricRps)) {
+      value += Compare(cmp, (c->comparison_lower_bound ? "≥ " : "") + FormatRps(c->comparison), *c);
     }
     std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
                                                   : "— (seed steps: no confirmation)";
@@ -245,20 +234,13 @@ void StepsSection(std::string& out, const std::vector<ScenarioResult>& results) 
   }
 }
 
-std::string MetricTitle(const std::string& metric) {
-  if (metric == "p999_us") return "p99.9";
-  if (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0) return metric.substr(0, metric.size() - 3);
-  return metric;
-}
-
-void RatiosSection(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m) {
-  std::vector<Ratio> ratios = SameRunRatios(results, m.started_unix);
+void RatiosSection(std::string& out, const std::vector<Ratio>& ratios) {
   if (ratios.empty()) return;
   out += "### Same-run ratios\n\nLatency over raw nginx, throughput over the simple policy: same run, same hosts.\n\n";
   out += "| Scenario | Yardstick | Metric | Value | Yardstick's | Ratio |\n|---|---|---|---:|---:|---:|\n";
   for (const Ratio& x : ratios) {
     bool rps = x.metric == "rps";
-    AppendRow(out, {x.scenario, x.base, MetricTitle(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
+    AppendRow(out, {x.scenario, x.base, MetricLabel(x.metric), rps ? FormatRps(x.value) + " RPS" : FormatUs(x.value),
                 rps ? FormatRps(x.base_value) + " RPS" : FormatUs(x.base_value), detail::FormatFixed(x.ratio, 2) + "x"});
   }
   out += "\n";
@@ -466,19 +448,26 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
 
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison) {
+  return RenderMarkdownReport(BuildRunReport(results, meta, comparison));
+}
+
+std::string RenderMarkdownReport(const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
+  const RunMeta& meta = report.meta;
+  const Reference* comparison = report.cmp();
   // Each part rendered on its own; those that can grow without bound (steps,
   // A/B runs, checks, validity, errors, notes) say where their whole text is,
   // should the report have to be shortened (FitMarkdownSections).
   using Render = std::function<void(std::string&)>;
   const std::pair<Render, const char*> parts[] = {
       {[&](std::string& o) { o += fmt::format("## fvbench: fairvisor edge benchmark ({})\n\n", MarkdownCell(OrUnknown(meta.mode))); }, ""},
-      {[&](std::string& o) { VerdictSection(o, results, comparison); }, ""},
-      {[&](std::string& o) { LatencySection(o, results, meta, comparison); }, ""},
-      {[&](std::string& o) { ThroughputSection(o, results, meta, comparison); }, ""},
+      {[&](std::string& o) { VerdictSection(o, report); }, ""},
+      {[&](std::string& o) { LatencySection(o, report); }, ""},
+      {[&](std::string& o) { ThroughputSection(o, report); }, ""},
       {[&](std::string& o) { StepsSection(o, results); }, "scenarios[].steps"},
       {[&](std::string& o) { o += RenderAbMarkdown(results, meta); }, "scenarios[].ab"},  // "" outside A/B mode
       {[&](std::string& o) { PlotsSection(o, results); }, ""},
-      {[&](std::string& o) { RatiosSection(o, results, meta); }, "same_run_ratios"},
+      {[&](std::string& o) { RatiosSection(o, report.ratios); }, "same_run_ratios"},
       {[&](std::string& o) { ChecksSection(o, results); }, "scenarios[].checks, scenarios[].ratio_checks"},
       {[&](std::string& o) { ValidityHeading(o, results); }, ""},
       {[&](std::string& o) { ValiditySection(o, results); }, "scenarios[].validity"},

@@ -26,7 +26,7 @@
 // `comparison` is the reference (reference.h) or, with FVBENCH_BASELINE, the
 // baseline (baseline.h; comparison->baseline is then true and cells say
 // "base"); null: no comparison values. Deltas are (measured − comparison) /
-// comparison (units_format.h FormatDeltaPercent).
+// comparison, computed in the RunReport (run_report.h).
 //
 // Text from results and meta (ids, messages, paths, notes) is shown as
 // written: cells and inline text through detail::MarkdownCell, ids and edge
@@ -36,17 +36,18 @@
 // kMaxReportMdBytes: should it not, the sections that can grow (steps, A/B
 // runs, checks, validity, errors, notes, resources) are shortened at line
 // ends, each with a line saying where its whole text is in results.json.
-// A reporter: it formats the result model and computes nothing. Pure.
+// A reporter: it formats the RunReport and computes nothing. Pure.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "support/report/markdown_text.h"
-#include "support/judge/reference.h"
 #include "support/core/run_meta.h"
 #include "support/core/scenario_result.h"
+#include "support/judge/reference.h"
+#include "support/report/markdown_text.h"
+#include "support/report/run_report.h"
 
 namespace fvbench {
 
@@ -54,6 +55,9 @@ namespace fvbench {
 // over 1 MiB; 1000000 bytes leave room for a line or two around it.
 inline constexpr size_t kMaxReportMdBytes = 1000000;
 
+std::string RenderMarkdownReport(const RunReport& report);
+// The same for results not yet in a RunReport (tests, benchmarks):
+// RenderMarkdownReport(BuildRunReport(results, meta, comparison)).
 std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                  const Reference* comparison);
 

@@ -11,11 +11,11 @@
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
 #include "support/judge/reference.h"
-#include "support/judge/throughput_search.h"
 #include "support/judge/thresholds.h"
 #include "support/report/baseline.h"
 #include "support/report/markdown_report.h"
 #include "support/report/results_io.h"
+#include "support/report/run_report.h"
 #include "support/report/summary_table.h"
 #include "support/report/svg_plot.h"
 
@@ -61,44 +61,15 @@ std::optional<Reference> LoadComparison(const Config& config, int& bad) {
   return std::nullopt;
 }
 
-// Same-run ratio gates (thresholds.h) need the whole run, so they are
-// evaluated here, not in the scenario tests. Only results of this ctest run
-// are one run: a ratio never pairs a result with an earlier run's. Returns
-// the number of failed checks.
-int EvaluateRunRatios(const ThresholdProfile& profile, double run_started_unix, std::vector<ScenarioResult>& results) {
-  std::vector<ScenarioResult> run;
-  for (const ScenarioResult& r : results) {
-    if (!FromEarlierRun(r, run_started_unix)) run.push_back(r);
-  }
-  int failures = 0;
-  for (ScenarioResult& r : results) {
-    if (FromEarlierRun(r, run_started_unix)) {
-      r.notes.push_back("ratio checks not evaluated: from an earlier ctest run");
-      continue;
-    }
-    std::vector<std::string> skipped;
-    r.ratio_checks = EvaluateRatios(profile, r, run, &skipped);
-    for (const std::string& s : skipped) r.notes.push_back("ratio check " + s);
-    for (const RatioCheck& c : r.ratio_checks) {
-      if (c.passed) continue;
-      std::fprintf(stderr, "fvbench report: ratio check FAILED: %s: %s\n", r.id.c_str(), DescribeRatioCheck(c).c_str());
-      ++failures;
-    }
-  }
-  return failures;
-}
-
 // SVG plots (svg_plot.h): latency.svg and throughput_<policy>.svg, with the
-// pass rule this run's throughput search used; only those of scenarios that
-// were run (PlotFilesOfRun, as report.md links them). A plot left from an
-// earlier run for a scenario not run now is removed: it is not this report's.
-void WritePlots(const Config& config, const std::vector<ScenarioResult>& results, const RunMeta& meta,
-                const Reference* comparison, const std::string& report_dir, int& bad) {
-  const SearchParams rule = ThroughputSearchParamsFrom(config).rule;
-  const PlotOptions plot_options{rule.slo_p99_us, rule.max_error_rate, rule.min_achieved_fraction};
-  const std::vector<std::string> wanted = PlotFilesOfRun(results);
+// pass rule each throughput search used (ScenarioResult::search_rule); only
+// those of scenarios that were run (PlotFilesOfRun, as report.md links them).
+// A plot left from an earlier run for a scenario not run now is removed: it
+// is not this report's.
+void WritePlots(const RunReport& report, const std::string& report_dir, int& bad) {
+  const std::vector<std::string> wanted = PlotFilesOfRun(report.results);
   std::string names;
-  for (const PlotFile& f : RenderPlots(results, meta, comparison, plot_options)) {
+  for (const PlotFile& f : RenderPlots(report)) {
     if (std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {
       std::error_code rm;
       fs::remove(report_dir + "/" + f.name, rm);
@@ -114,12 +85,10 @@ void WritePlots(const Config& config, const std::vector<ScenarioResult>& results
 }
 
 // summary.txt, results.json and report.md; counts the files not written.
-void WriteReportFiles(const std::string& table, const RunResultFiles& run, const Reference* comparison,
-                      const std::string& report_dir, int& bad) {
+void WriteReportFiles(const std::string& table, const RunReport& report, const std::string& report_dir, int& bad) {
   auto w1 = detail::WriteTextFile(report_dir + "/summary.txt", table);
-  auto w2 = SaveRunResults(report_dir + "/results.json", run.results, run.meta);
-  auto w3 =
-      detail::WriteTextFile(report_dir + "/report.md", RenderMarkdownReport(run.results, run.meta, comparison));
+  auto w2 = SaveRunResults(report_dir + "/results.json", report);
+  auto w3 = detail::WriteTextFile(report_dir + "/report.md", RenderMarkdownReport(report));
   for (const Result<void>* w : {&w1, &w2, &w3}) {
     if (!*w) {
       Problem(w->error().message);
@@ -159,26 +128,30 @@ RunResultFiles LoadRunResults(const Config& config) {
 int WriteRunReport(const Config& config) {
   RunResultFiles run = LoadRunResults(config);
   int bad = run.unreadable;
-  const std::optional<Reference> loaded = LoadComparison(config, bad);
-  const Reference* comparison = loaded ? &*loaded : nullptr;
-  int ratio_failures = 0;
-  if (auto profile = LoadThresholdProfile(config.thresholds); profile) {
-    ratio_failures = EvaluateRunRatios(*profile, run.meta.started_unix, run.results);
-  } else {
+  const std::optional<Reference> comparison = LoadComparison(config, bad);
+  auto profile = LoadThresholdProfile(config.thresholds);
+  if (!profile) {
     std::fprintf(stderr, "fvbench report: %s (ratio checks not evaluated)\n", profile.error().message.c_str());
     ++bad;
   }
-  std::string table = RenderSummaryTable(run.results, run.meta, comparison);
+  // Built once: every file below only formats it (run_report.h).
+  const RunReport report = BuildRunReport(std::move(run.results), std::move(run.meta),
+                                          comparison ? &*comparison : nullptr, profile ? &*profile : nullptr);
+  for (const std::string& failed : report.failed_ratio_checks) {
+    std::fprintf(stderr, "fvbench report: ratio check FAILED: %s\n", failed.c_str());
+  }
+  std::string table = RenderSummaryTable(report);
   std::printf("%s\n", table.c_str());
   const std::string report_dir = config.bench_dir + "/report";
   std::error_code ec;
   fs::create_directories(report_dir, ec);
-  WritePlots(config, run.results, run.meta, comparison, report_dir, bad);
-  WriteReportFiles(table, run, comparison, report_dir, bad);
+  WritePlots(report, report_dir, bad);
+  WriteReportFiles(table, report, report_dir, bad);
   std::printf("report: %s/summary.txt, %s/results.json, %s/report.md; per-scenario results and raw engine outputs in %s\n",
               report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), ControllerDir(config).c_str());
+  const size_t ratio_failures = report.failed_ratio_checks.size();
   if (ratio_failures > 0) {
-    std::fprintf(stderr, "fvbench report: %d same-run ratio check(s) failed (profile %s)\n", ratio_failures,
+    std::fprintf(stderr, "fvbench report: %zu same-run ratio check(s) failed (profile %s)\n", ratio_failures,
                  config.thresholds.c_str());
   }
   return bad == 0 && ratio_failures == 0 ? 0 : 1;

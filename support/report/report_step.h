@@ -4,7 +4,8 @@
 //
 //   BENCH_DIR/controller-results/run_meta.json, <scenario id>.json
 //     -> LoadRunResults       (a result of an earlier ctest run is marked so)
-//     -> EvaluateRunRatios    same-run ratio checks (thresholds.h, ratios.h)
+//     -> BuildRunReport       once (run_report.h): same-run ratio checks and
+//                             ratios, deltas, verdicts, the load-mismatch warning
 //     -> RenderSummaryTable   stdout and report/summary.txt
 //     -> RenderPlots          report/latency.svg, report/throughput_<policy>.svg
 //     -> SaveRunResults       report/results.json

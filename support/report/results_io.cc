@@ -189,6 +189,15 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("search_resolution", r.search_resolution);
   w.Field("search_load_s", r.search_load_s);
   w.Field("search_stop", r.search_stop);
+  if (r.search_rule) {  // absent in results written before the rule was recorded
+    w.Key("search_rule");
+    w.StartObject();
+    w.Field("slo_p99_us", r.search_rule->slo_p99_us);
+    w.Field("max_error_rate", r.search_rule->max_error_rate);
+    w.Field("min_achieved_fraction", r.search_rule->min_achieved_fraction);
+    w.Field("require_kept_up", r.search_rule->require_kept_up);
+    w.EndObject();
+  }
   w.Array("steps", r.steps, [&](const StepResult& s) { WriteStep(w, s); });
   w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
   w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
@@ -213,6 +222,98 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.EndObject();
 }
 
+namespace {
+
+StepResult StepFromJson(const json& v, const std::string& sp) {
+  RequireObject(v, sp);
+  StepResult s;
+  s.target_rps = GetNumberOrNaN(v, "target_rps", sp);
+  s.passed = GetBool(v, "passed", sp);
+  s.verdict = GetString(v, "verdict", sp);
+  s.load = LoadResultFromJsonValue(GetObject(v, "load", sp), JoinPath(sp, "load"));
+  ReadValidity(v, sp, s.validity, s.sut_usage);
+  s.role = OptString(v, "role", sp, "");
+  return s;
+}
+
+ThresholdCheck CheckFromJson(const json& v, const std::string& cp) {
+  RequireObject(v, cp);
+  ThresholdCheck c;
+  c.metric = GetString(v, "metric", cp);
+  c.op = GetString(v, "op", cp);
+  c.measured = GetNumberOrNaN(v, "measured", cp);
+  c.limit = GetNumberOrNaN(v, "limit", cp);
+  c.reference = OptNumberOrNull(v, "reference", cp);
+  c.censored = OptBool(v, "censored", cp, false);
+  c.passed = GetBool(v, "passed", cp);
+  return c;
+}
+
+RatioCheck RatioCheckFromJson(const json& v, const std::string& cp) {
+  RequireObject(v, cp);
+  RatioCheck c;
+  c.metric = GetString(v, "metric", cp);
+  c.op = GetString(v, "op", cp);
+  c.measured = GetNumberOrNaN(v, "measured", cp);
+  c.ratio_to = GetString(v, "ratio_to", cp);
+  c.factor = GetNumberOrNaN(v, "factor", cp);
+  c.base = GetNumberOrNaN(v, "base", cp);
+  c.limit = GetNumberOrNaN(v, "limit", cp);
+  c.passed = GetBool(v, "passed", cp);
+  return c;
+}
+
+// A rule no search can have used is refused, naming the key.
+StepPassRule PassRuleFromJson(const json& rule, const std::string& rp) {
+  StepPassRule sr;
+  sr.slo_p99_us = GetNumber(rule, "slo_p99_us", rp);
+  sr.max_error_rate = GetNumber(rule, "max_error_rate", rp);
+  sr.min_achieved_fraction = GetNumber(rule, "min_achieved_fraction", rp);
+  sr.require_kept_up = GetBool(rule, "require_kept_up", rp);
+  if (!(sr.slo_p99_us > 0) || !(sr.max_error_rate >= 0 && sr.max_error_rate <= 1) ||
+      !(sr.min_achieved_fraction >= 0 && sr.min_achieved_fraction <= 1)) {
+    throw JsonFieldError{fmt::format("{}: slo_p99_us must be > 0 and the rates fractions 0..1", rp)};
+  }
+  return sr;
+}
+
+bool Present(const json& v, const char* key) { return v.contains(key) && !v.at(key).is_null(); }
+
+// The fields added after the first documents: optional on read, so
+// schema_version 1 documents without them still read.
+void ReadLaterFields(const json& v, const std::string& path, ScenarioResult& r) {
+  r.search = OptString(v, "search", path, "");
+  r.confirmed = OptBool(v, "confirmed", path, false);
+  r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
+  r.search_load_s = OptNumber(v, "search_load_s", path, 0);
+  r.search_stop = OptString(v, "search_stop", path, "");
+  if (Present(v, "search_rule")) {
+    r.search_rule = PassRuleFromJson(GetObject(v, "search_rule", path), JoinPath(path, "search_rule"));
+  }
+  if (Present(v, "ratio_checks")) {
+    const json& rc = GetArray(v, "ratio_checks", path);
+    for (size_t i = 0; i < rc.size(); ++i) {
+      r.ratio_checks.push_back(RatioCheckFromJson(rc[i], fmt::format("{}[{}]", JoinPath(path, "ratio_checks"), i)));
+    }
+  }
+  if (Present(v, "repeats")) {
+    const json& reps = GetArray(v, "repeats", path);
+    for (size_t i = 0; i < reps.size(); ++i) {
+      r.repeats.push_back(LoadResultFromJsonValue(reps[i], fmt::format("{}[{}]", JoinPath(path, "repeats"), i)));
+    }
+  }
+  if (Present(v, "spread")) {
+    std::string spath = JoinPath(path, "spread");
+    for (const auto& [metric, sp] : GetObject(v, "spread", path).items()) {
+      std::string mp = JoinPath(spath, metric);
+      RequireObject(sp, mp);
+      r.spread[metric] = Spread{GetNumberOrNaN(sp, "min", mp), GetNumberOrNaN(sp, "median", mp), GetNumberOrNaN(sp, "max", mp)};
+    }
+  }
+}
+
+}  // namespace
+
 ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& path) {
   RequireObject(v, path);
   ScenarioResult r;
@@ -224,30 +325,11 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   r.ceiling_reached = GetBool(v, "ceiling_reached", path);
   const json& steps = GetArray(v, "steps", path);
   for (size_t i = 0; i < steps.size(); ++i) {
-    std::string sp = fmt::format("{}[{}]", JoinPath(path, "steps"), i);
-    RequireObject(steps[i], sp);
-    StepResult s;
-    s.target_rps = GetNumberOrNaN(steps[i], "target_rps", sp);
-    s.passed = GetBool(steps[i], "passed", sp);
-    s.verdict = GetString(steps[i], "verdict", sp);
-    s.load = LoadResultFromJsonValue(GetObject(steps[i], "load", sp), JoinPath(sp, "load"));
-    ReadValidity(steps[i], sp, s.validity, s.sut_usage);
-    s.role = OptString(steps[i], "role", sp, "");
-    r.steps.push_back(std::move(s));
+    r.steps.push_back(StepFromJson(steps[i], fmt::format("{}[{}]", JoinPath(path, "steps"), i)));
   }
   const json& checks = GetArray(v, "checks", path);
   for (size_t i = 0; i < checks.size(); ++i) {
-    std::string cp = fmt::format("{}[{}]", JoinPath(path, "checks"), i);
-    RequireObject(checks[i], cp);
-    ThresholdCheck c;
-    c.metric = GetString(checks[i], "metric", cp);
-    c.op = GetString(checks[i], "op", cp);
-    c.measured = GetNumberOrNaN(checks[i], "measured", cp);
-    c.limit = GetNumberOrNaN(checks[i], "limit", cp);
-    c.reference = OptNumberOrNull(checks[i], "reference", cp);
-    c.censored = OptBool(checks[i], "censored", cp, false);
-    c.passed = GetBool(checks[i], "passed", cp);
-    r.checks.push_back(std::move(c));
+    r.checks.push_back(CheckFromJson(checks[i], fmt::format("{}[{}]", JoinPath(path, "checks"), i)));
   }
   const json& notes = GetArray(v, "notes", path);
   for (size_t i = 0; i < notes.size(); ++i) {
@@ -257,44 +339,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     }
     r.notes.push_back(notes[i].get<std::string>());
   }
-  // Optional since the search / repeats fields were added (schema_version 1
-  // documents without them still read).
-  r.search = OptString(v, "search", path, "");
-  r.confirmed = OptBool(v, "confirmed", path, false);
-  r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
-  r.search_load_s = OptNumber(v, "search_load_s", path, 0);
-  r.search_stop = OptString(v, "search_stop", path, "");
-  if (v.contains("ratio_checks") && !v.at("ratio_checks").is_null()) {
-    const json& rc = GetArray(v, "ratio_checks", path);
-    for (size_t i = 0; i < rc.size(); ++i) {
-      std::string cp = fmt::format("{}[{}]", JoinPath(path, "ratio_checks"), i);
-      RequireObject(rc[i], cp);
-      RatioCheck c;
-      c.metric = GetString(rc[i], "metric", cp);
-      c.op = GetString(rc[i], "op", cp);
-      c.measured = GetNumberOrNaN(rc[i], "measured", cp);
-      c.ratio_to = GetString(rc[i], "ratio_to", cp);
-      c.factor = GetNumberOrNaN(rc[i], "factor", cp);
-      c.base = GetNumberOrNaN(rc[i], "base", cp);
-      c.limit = GetNumberOrNaN(rc[i], "limit", cp);
-      c.passed = GetBool(rc[i], "passed", cp);
-      r.ratio_checks.push_back(std::move(c));
-    }
-  }
-  if (v.contains("repeats") && !v.at("repeats").is_null()) {
-    const json& reps = GetArray(v, "repeats", path);
-    for (size_t i = 0; i < reps.size(); ++i) {
-      r.repeats.push_back(LoadResultFromJsonValue(reps[i], fmt::format("{}[{}]", JoinPath(path, "repeats"), i)));
-    }
-  }
-  if (v.contains("spread") && !v.at("spread").is_null()) {
-    std::string spath = JoinPath(path, "spread");
-    for (const auto& [metric, sp] : GetObject(v, "spread", path).items()) {
-      std::string mp = JoinPath(spath, metric);
-      RequireObject(sp, mp);
-      r.spread[metric] = Spread{GetNumberOrNaN(sp, "min", mp), GetNumberOrNaN(sp, "median", mp), GetNumberOrNaN(sp, "max", mp)};
-    }
-  }
+  ReadLaterFields(v, path, r);
   ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);
   if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
@@ -329,13 +374,18 @@ Result<ScenarioResult> ScenarioResultFromJson(std::string_view text, const std::
 }
 
 std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
+  return RunResultsToJson(BuildRunReport(results, meta, nullptr));
+}
+
+std::string RunResultsToJson(const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
   detail::JsonWriter w;
   w.StartObject();
   w.Field("schema_version", kSchemaVersion);
   w.Key("meta");
-  WriteRunMeta(w, meta);
+  WriteRunMeta(w, report.meta);
   WriteSummaryBlocks(w, results);
-  w.Array("same_run_ratios", SameRunRatios(results, meta.started_unix), [&](const Ratio& x) {
+  w.Array("same_run_ratios", report.ratios, [&](const Ratio& x) {
     w.StartObject();
     w.Field("scenario", x.scenario);
     w.Field("base", x.base);
@@ -384,6 +434,10 @@ Result<ScenarioResult> LoadScenarioResult(const std::string& path) {
 Result<void> SaveRunResults(const std::string& path, const std::vector<ScenarioResult>& results,
                             const RunMeta& meta) {
   return detail::WriteTextFile(path, RunResultsToJson(results, meta));
+}
+
+Result<void> SaveRunResults(const std::string& path, const RunReport& report) {
+  return detail::WriteTextFile(path, RunResultsToJson(report));
 }
 
 }  // namespace fvbench

@@ -18,10 +18,11 @@
 //       "throughput_ceiling_reached": {"simple": true}, only scenarios whose top step passed
 //       "scenarios": [{<ScenarioResult>}, ...],        every scenario given, in order
 //       "same_run_ratios": [{"scenario", "base", "metric", "value", "base_value", "ratio"}, ...]}
-//                                                      ratios.h; derived, not read back
+//                                                      RunReport::ratios; derived, not read back
 //
 // Fields added after the first documents (a step's "role"; a scenario's
 // "search", "confirmed", "search_resolution", "search_load_s", "search_stop",
+// "search_rule" (written only when the result carries it),
 // "repeats", "spread", "ratio_checks"; "ab" in A/B mode, ab_json.h) are
 // optional on read, so older schema_version 1 files still load.
 //
@@ -42,12 +43,15 @@
 #include "support/core/result.h"
 #include "support/core/run_meta.h"
 #include "support/core/scenario_result.h"
+#include "support/report/run_report.h"
 
 namespace fvbench {
 
 std::string ScenarioResultToJson(const ScenarioResult& r);
 Result<ScenarioResult> ScenarioResultFromJson(std::string_view text, const std::string& source_name);
 
+std::string RunResultsToJson(const RunReport& report);
+// The same for results not yet in a RunReport: RunResultsToJson(BuildRunReport(results, meta, nullptr)).
 std::string RunResultsToJson(const std::vector<ScenarioResult>& results, const RunMeta& meta);
 
 struct RunResults {
@@ -62,6 +66,7 @@ Result<RunResults> RunResultsFromJson(std::string_view text, const std::string& 
 // file and rename, so a reader never sees half a document.
 Result<void> SaveScenarioResult(const std::string& path, const ScenarioResult& r);
 Result<ScenarioResult> LoadScenarioResult(const std::string& path);
+Result<void> SaveRunResults(const std::string& path, const RunReport& report);
 Result<void> SaveRunResults(const std::string& path, const std::vector<ScenarioResult>& results,
                             const RunMeta& meta);
 

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <optional>
 
-#include "support/report/ab_report.h"
-#include "support/judge/ratios.h"
-#include "support/judge/thresholds.h"
+#include "support/core/metric_names.h"
 #include "support/core/units_format.h"
+#include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
+#include "support/report/ab_report.h"
 
 namespace fvbench {
 
@@ -34,13 +34,6 @@ std::string Repeat(const char* s, size_t n) {
   std::string out;
   for (size_t i = 0; i < n; ++i) out += s;
   return out;
-}
-
-const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
-  for (const auto& r : results) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
 }
 
 // Indents continuation lines of a multi-line message.
@@ -71,21 +64,23 @@ std::string SpreadText(const ScenarioResult& r, const char* metric, bool rps) {
 }
 
 // " (ref 112, +171.4 %)": the comparison value (reference or baseline, named
-// by `label`) and the signed change against it; no delta when the comparison
-// value is 0 or not finite.
-std::string CompareText(const char* label, const std::string& value, double measured, double ref) {
-  std::string delta = detail::FormatDeltaPercent(measured, ref);
+// by `label`) and the signed change against it (RunReport::compared); no
+// delta when the report has none.
+std::string CompareText(const char* label, const std::string& value, const ComparedMetric& c) {
+  std::string delta = c.delta ? detail::FormatDeltaFraction(*c.delta) : "";
   return delta.empty() ? fmt::format(" ({} {})", label, value) : fmt::format(" ({} {}, {})", label, value, delta);
 }
 
-std::string LatencyCellWithSpread(const ScenarioResult& r, double us, const char* metric, std::optional<double> ref,
+std::string LatencyCellWithSpread(const ScenarioResult& r, const LatencyMetric& m, const ComparedMetric* cmp,
                                   const char* label) {
-  std::string spread = metric == nullptr ? "" : SpreadText(r, metric, false);
+  const double us = r.load.latency_us.*m.field;
+  // The maximum is not a percentile: no spread.
+  std::string spread = std::string(m.name) == kMetricMax ? "" : SpreadText(r, m.name, false);
   std::string cell = detail::FormatLatency(r.load.latency_us, us);
   if (!spread.empty()) cell += " (" + spread + ")";
-  if (!ref || r.load.latency_us.IsCensored(us)) return cell;  // no delta from a lower bound
-  bool same_unit = (us >= 1000) == (*ref >= 1000);
-  return cell + CompareText(label, same_unit ? FormatUsBare(*ref, us) : FormatUs(*ref), us, *ref);
+  if (cmp == nullptr) return cell;
+  bool same_unit = (us >= 1000) == (cmp->comparison >= 1000);
+  return cell + CompareText(label, same_unit ? FormatUsBare(cmp->comparison, us) : FormatUs(cmp->comparison), *cmp);
 }
 
 struct LatencyColumn {
@@ -119,7 +114,9 @@ std::string Cores(int n) { return n > 0 ? fmt::format("{} cores", n) : "cores un
 
 std::string OrUnknown(const std::string& s) { return s.empty() ? "unknown" : s; }
 
-void Header(std::string& out, const RunMeta& m, const Reference* ref) {
+void Header(std::string& out, const RunReport& report) {
+  const RunMeta& m = report.meta;
+  const Reference* ref = report.cmp();
   std::string hr = Repeat("═", kWidth);
   out += hr + "\n";
   out += fmt::format("  FAIRVISOR BENCHMARK RESULTS ({})\n", OrUnknown(m.mode));
@@ -142,25 +139,25 @@ void Header(std::string& out, const RunMeta& m, const Reference* ref) {
     line("Reference", ref == nullptr ? "none (no reference values shown)"
                                      : ref->describe() + " (shown as \"(ref ..., ±Δ %)\")");
   }
-  if (ref != nullptr) {
-    if (std::string w = LatencyLoadMismatch(*ref, m.latency_rps); !w.empty()) line("WARNING", w);
-  }
+  if (!report.load_mismatch.empty()) line("WARNING", report.load_mismatch);
   line("Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile);
 }
 
-void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
-                  const Reference* ref) {
+void LatencyBlock(std::string& out, const RunReport& report) {
+  const RunMeta& m = report.meta;
+  const Reference* ref = report.cmp();
   out += fmt::format("\n  Latency @ {} RPS steady state ({} s measured after {} s warmup)\n\n",
                      FormatNumber(m.latency_rps), FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
   struct Row {
     const char* label;
-    const char* metric;  // reference metric, or nullptr
+    const LatencyMetric* metric;  // nullptr: not a latency metric
   };
-  constexpr Row kRows[] = {{"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"},
-                           {"p99.9", "p999_us"}, {"max", "max_us"}, {"errors", nullptr},
-                           {"achieved", nullptr}, {"kept up", nullptr}};
+  std::vector<Row> kRows;
+  for (const LatencyMetric& lm : kLatencyMetrics) kRows.push_back({lm.label, &lm});
+  for (const char* label : {"errors", "achieved", "kept up"}) kRows.push_back({label, nullptr});
   // Cells first: a column widens to its widest cell (REPEAT spreads).
   constexpr size_t kCols = std::size(kLatencyColumns);
+  const char* rl = ref != nullptr ? ref->label() : "ref";
   std::vector<std::array<std::string, kCols>> grid;
   std::array<size_t, kCols> width;
   width.fill(kLatCol);
@@ -168,7 +165,7 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
     auto& cells = grid.emplace_back();
     for (size_t ci = 0; ci < kCols; ++ci) {
       const auto& c = kLatencyColumns[ci];
-      const ScenarioResult* r = Find(results, c.id);
+      const ScenarioResult* r = report.Find(c.id);
       std::string cell;
       if (r == nullptr) {
         cell = "not run";
@@ -177,14 +174,7 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
       } else {
         const LoadResult& l = r->load;
         std::string label = row.label;
-        std::optional<double> rv;
-        if (ref != nullptr && row.metric != nullptr) rv = ref->value(c.id, row.metric);
-        const char* rl = ref != nullptr ? ref->label() : "ref";
-        if (label == "p50") cell = LatencyCellWithSpread(*r, l.latency_us.p50, "p50_us", rv, rl);
-        else if (label == "p90") cell = LatencyCellWithSpread(*r, l.latency_us.p90, "p90_us", rv, rl);
-        else if (label == "p99") cell = LatencyCellWithSpread(*r, l.latency_us.p99, "p99_us", rv, rl);
-        else if (label == "p99.9") cell = LatencyCellWithSpread(*r, l.latency_us.p999, "p999_us", rv, rl);
-        else if (label == "max") cell = LatencyCellWithSpread(*r, l.latency_us.max, nullptr, rv, rl);
+        if (row.metric != nullptr) cell = LatencyCellWithSpread(*r, *row.metric, report.Compared(c.id, row.metric->name), rl);
         else if (label == "errors") cell = detail::FormatErrors(l);
         else if (label == "achieved") cell = fmt::format("{} of {} RPS", FormatRps(l.achieved_rps), FormatRps(l.target_rps));
         else cell = l.kept_up ? "yes" : fmt::format("NO ({} dropped)", l.dropped_iterations);
@@ -209,8 +199,10 @@ void LatencyBlock(std::string& out, const std::vector<ScenarioResult>& results, 
   }
 }
 
-void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m,
-                     const Reference* ref) {
+void ThroughputBlock(std::string& out, const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
+  const RunMeta& m = report.meta;
+  const Reference* ref = report.cmp();
   out += "\n  Max Sustained Throughput — single fairvisor instance\n";
   // A throughput result without a search name is a seed search (files
   // written before the name was recorded).
@@ -236,7 +228,7 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
                      "Errors");
   out += fmt::format("  {}  {}  {}\n", Repeat("─", kThrLabelCol), Repeat("─", kThrValueCol), Repeat("─", 8));
   for (const auto& row : kThroughputRows) {
-    const ScenarioResult* r = Find(results, row.id);
+    const ScenarioResult* r = report.Find(row.id);
     std::string value, errors;
     if (r == nullptr) {
       value = "not run";
@@ -252,14 +244,8 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
       }
       if (std::string sp = SpreadText(*r, "rps", true); !sp.empty()) value += " (" + sp + ")";
       if (r->search == "bisect" && !r->confirmed) value += " UNCONFIRMED";
-      if (ref != nullptr) {
-        if (auto rv = ref->value(row.id, "rps")) {
-          // A lower bound on either side has no delta: "at least 3983" vs
-          // 110500 is not 96 % less (MeasuredIsLowerBound, scenario_result.h).
-          bool bound = MeasuredIsLowerBound(*r) || ref->lower_bound(row.id);
-          value += CompareText(ref->label(), (ref->lower_bound(row.id) ? "≥ " : "") + FormatRps(*rv),
-                               bound ? std::nan("") : r->throughput_rps, *rv);
-        }
+      if (const ComparedMetric* c = report.Compared(row.id, kMetricRps)) {
+        value += CompareText(ref->label(), (c->comparison_lower_bound ? "≥ " : "") + FormatRps(c->comparison), *c);
       }
       errors = FormatPercent(r->load.error_rate);
       if (!r->error.empty()) errors += ", see Errors";
@@ -292,8 +278,7 @@ void ThroughputBlock(std::string& out, const std::vector<ScenarioResult>& result
 }
 
 // Every same-run ratio (ratios.h), gated or not.
-void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results, const RunMeta& m) {
-  std::vector<Ratio> ratios = SameRunRatios(results, m.started_unix);
+void RatiosBlock(std::string& out, const std::vector<Ratio>& ratios) {
   if (ratios.empty()) return;
   out += "\n  Same-run ratios (latency / raw nginx, throughput / simple policy; same run, same hosts)\n";
   std::string line, key;
@@ -308,8 +293,7 @@ void RatiosBlock(std::string& out, const std::vector<ScenarioResult>& results, c
       key = k;
       line = "    " + PadRight(k, 46);
     }
-    std::string metric = x.metric == "p999_us" ? "p99.9" : x.metric.substr(0, x.metric.find("_us"));
-    line += fmt::format("  {} {}x", metric, detail::FormatFixed(x.ratio, 2));
+    line += fmt::format("  {} {}x", MetricLabel(x.metric), detail::FormatFixed(x.ratio, 2));
   }
   flush();
 }
@@ -387,21 +371,26 @@ void FailuresAndNotes(std::string& out, const std::vector<ScenarioResult>& resul
 
 }  // namespace
 
-std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const RunMeta& meta,
-                               const Reference* reference) {
+std::string RenderSummaryTable(const RunReport& report) {
+  const std::vector<ScenarioResult>& results = report.results;
   std::string out;
   out.reserve(4096);
   out += "\n";
-  Header(out, meta, reference);
-  LatencyBlock(out, results, meta, reference);
-  ThroughputBlock(out, results, meta, reference);
-  RatiosBlock(out, results, meta);
+  Header(out, report);
+  LatencyBlock(out, report);
+  ThroughputBlock(out, report);
+  RatiosBlock(out, report.ratios);
   ChecksBlock(out, results);
   ValidityBlock(out, results);
   FailuresAndNotes(out, results);
-  if (std::string ab = RenderAbSection(results, meta); !ab.empty()) out += "\n" + ab;  // A/B mode only
+  if (std::string ab = RenderAbSection(results, report.meta); !ab.empty()) out += "\n" + ab;  // A/B mode only
   out += "\n" + Repeat("═", kWidth) + "\n";
   return out;
+}
+
+std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const RunMeta& meta,
+                               const Reference* reference) {
+  return RenderSummaryTable(BuildRunReport(results, meta, reference));
 }
 
 }  // namespace fvbench

@@ -21,19 +21,23 @@
 //  - the engine, SUT, cpusets (or "unpinned: engine and SUT share cores"),
 //    error rates, whether the engine kept up, every step, every threshold
 //    check and every validity note are shown.
-// A reporter: it formats the result model and computes nothing.
-// `reference` may be null (no reference values shown).
+// A reporter: it formats the RunReport (run_report.h: ratios, deltas, the
+// load-mismatch warning are computed there) and computes nothing.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "support/judge/reference.h"
 #include "support/core/run_meta.h"
 #include "support/core/scenario_result.h"
+#include "support/judge/reference.h"
+#include "support/report/run_report.h"
 
 namespace fvbench {
 
+std::string RenderSummaryTable(const RunReport& report);
+// The same for results not yet in a RunReport (tests, benchmarks):
+// RenderSummaryTable(BuildRunReport(results, meta, reference)).
 std::string RenderSummaryTable(const std::vector<ScenarioResult>& results, const RunMeta& meta,
                                const Reference* reference);
 

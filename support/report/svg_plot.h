@@ -56,19 +56,12 @@
 #include <string>
 #include <vector>
 
-#include "support/judge/reference.h"
 #include "support/core/run_meta.h"
 #include "support/core/scenario_result.h"
+#include "support/judge/reference.h"
+#include "support/report/run_report.h"
 
 namespace fvbench {
-
-// The throughput pass rule the run used (step_search.h SearchParams; the
-// result model does not carry it). The report step fills it from Config.
-struct PlotOptions {
-  double slo_p99_us = 1e6;             // THROUGHPUT_SLO_P99_MS x 1000
-  double max_error_rate = 0.01;        // a step passes when error_rate < this
-  double min_achieved_fraction = 0.97; // ... and achieved >= this x target
-};
 
 struct PlotFile {
   std::string name;  // file name inside the report directory, e.g. "latency.svg"
@@ -80,12 +73,18 @@ std::string RenderLatencyPlot(const std::vector<ScenarioResult>& results, const 
                               const Reference* reference);
 
 // `scenario_id` is one of kThroughputScenarios; a scenario absent from
-// `results` is drawn as an empty frame saying "not run".
+// `results` is drawn as an empty frame saying "not run". The pass rule's
+// limit lines are the rule the search used (ScenarioResult::search_rule); a
+// result written before the rule was recorded carries none and is drawn
+// with StepPassRule's defaults (a run with other THROUGHPUT_SLO_P99_MS then
+// shows the wrong SLO line: its file does not say which rule it used).
 std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, const std::string& scenario_id,
-                                 const RunMeta& meta, const Reference* reference, const PlotOptions& options);
+                                 const RunMeta& meta, const Reference* reference);
 
 // latency.svg, then throughput_<policy>.svg for each of kThroughputScenarios.
+std::vector<PlotFile> RenderPlots(const RunReport& report);
+// The same for results not yet in a RunReport (tests, benchmarks).
 std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, const RunMeta& meta,
-                                  const Reference* reference, const PlotOptions& options);
+                                  const Reference* reference);
 
 }  // namespace fvbench

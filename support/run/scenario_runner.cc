@@ -458,6 +458,7 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
   out_.search_resolution = so.resolution;
   out_.search_load_s = so.load_s;
   out_.search_stop = so.stop_reason;
+  out_.search_rule = so.rule;
   if (so.reported_step >= 0) {
     out_.measured = true;
     out_.load = so.steps[so.reported_step].load;

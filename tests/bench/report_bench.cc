@@ -103,7 +103,7 @@ void RenderFullReportLoop(benchmark::State& state, const std::vector<ScenarioRes
     std::string t = RenderSummaryTable(run, meta, &BenchReference());
     std::string j = RunResultsToJson(run, meta);
     std::string md = RenderMarkdownReport(run, meta, &BenchReference());
-    auto plots = RenderPlots(run, meta, &BenchReference(), PlotOptions{});
+    auto plots = RenderPlots(run, meta, &BenchReference());
     bytes = t.size() + j.size() + md.size();
     for (const auto& p : plots) bytes += p.svg.size();
     benchmark::DoNotOptimize(t);
@@ -128,7 +128,7 @@ void BM_RenderPlots(benchmark::State& state) {
   auto run = testing_samples::SampleRunBisect();
   RunMeta meta = testing_samples::SampleMeta();
   for (auto _ : state) {
-    auto plots = RenderPlots(run, meta, &BenchReference(), PlotOptions{});
+    auto plots = RenderPlots(run, meta, &BenchReference());
     benchmark::DoNotOptimize(plots);
   }
 }
@@ -196,7 +196,7 @@ BENCHMARK(BM_RecordedRunMarkdown);
 
 void BM_RecordedRunPlots(benchmark::State& state) {
   RecordedRunPartLoop(state, [](const RunResults& r) {
-    return RenderPlots(r.scenarios, r.meta, &BenchReference(), PlotOptions{});
+    return RenderPlots(r.scenarios, r.meta, &BenchReference());
   });
 }
 BENCHMARK(BM_RecordedRunPlots);

@@ -95,7 +95,7 @@ TEST(MarkdownReport, EmptyRunIsNotAPass) {
 TEST(MarkdownReport, PlotFilesOnlyForScenariosRun) {
   auto all = testing_samples::SampleRunAllMeasured();
   std::vector<std::string> rendered;
-  for (const PlotFile& f : RenderPlots(all, SampleMeta(), nullptr, PlotOptions{})) rendered.push_back(f.name);
+  for (const PlotFile& f : RenderPlots(all, SampleMeta(), nullptr)) rendered.push_back(f.name);
   EXPECT_EQ(PlotFilesOfRun(all), rendered);  // the same names as RenderPlots, in its order
 
   std::vector<ScenarioResult> latency_only(all.begin(), all.begin() + 3);

@@ -89,6 +89,13 @@ void ExpectSameScenario(const ScenarioResult& a, const ScenarioResult& b) {
   EXPECT_EQ(a.confirmed, b.confirmed);
   EXPECT_EQ(a.search_resolution, b.search_resolution);
   EXPECT_EQ(a.search_load_s, b.search_load_s);
+  ASSERT_EQ(a.search_rule.has_value(), b.search_rule.has_value());
+  if (a.search_rule) {
+    EXPECT_EQ(a.search_rule->slo_p99_us, b.search_rule->slo_p99_us);
+    EXPECT_EQ(a.search_rule->max_error_rate, b.search_rule->max_error_rate);
+    EXPECT_EQ(a.search_rule->min_achieved_fraction, b.search_rule->min_achieved_fraction);
+    EXPECT_EQ(a.search_rule->require_kept_up, b.search_rule->require_kept_up);
+  }
   EXPECT_EQ(a.search_stop, b.search_stop);
   ASSERT_EQ(a.repeats.size(), b.repeats.size());
   for (size_t i = 0; i < a.repeats.size(); ++i) ExpectSameLoad(a.repeats[i], b.repeats[i]);
@@ -134,6 +141,7 @@ ScenarioResult RichScenario() {
   r.search_resolution = 0.018;
   r.search_load_s = 96;
   r.search_stop = "budget: a bisect step at 1200 RPS (5 s) would exceed THROUGHPUT_BUDGET_S=60 s";
+  r.search_rule = StepPassRule{250000, 0.02, 0.95, true};
   r.repeats = {r.steps[2].load, r.steps[3].load};
   r.spread["rps"] = {1290, 1296.5, 1301};
   r.spread["p99_us"] = {800, 900, 1100};
@@ -417,6 +425,27 @@ TEST(ResultsIo, DocumentsWithoutSearchAndRepeatFieldsStillRead) {
   auto bad = ScenarioResultFromJson(doc.dump(), "bad.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("scenario.spread.p99_us.median"), std::string::npos) << bad.error().message;
+}
+
+// The pass rule the search used is written only when the result carries it
+// (older files have none and still rewrite byte for byte), and a rule no
+// search can have used is refused naming the key.
+TEST(ResultsIo, SearchRuleIsOptionalAndChecked) {
+  ScenarioResult r = RichScenario();
+  json doc = json::parse(ScenarioResultToJson(r));
+  EXPECT_EQ(doc["scenario"]["search_rule"]["slo_p99_us"], 250000);
+  EXPECT_EQ(doc["scenario"]["search_rule"]["require_kept_up"], true);
+  r.search_rule.reset();
+  EXPECT_FALSE(json::parse(ScenarioResultToJson(r))["scenario"].contains("search_rule"));
+  doc["scenario"]["search_rule"]["max_error_rate"] = 3;
+  auto bad = ScenarioResultFromJson(doc.dump(), "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("scenario.search_rule"), std::string::npos) << bad.error().message;
+  doc["scenario"]["search_rule"].erase("max_error_rate");
+  bad = ScenarioResultFromJson(doc.dump(), "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("scenario.search_rule.max_error_rate"), std::string::npos)
+      << bad.error().message;
 }
 
 TEST(ResultsIo, RunDocumentCarriesSameRunRatios) {

@@ -59,6 +59,20 @@ TEST(StepSearch, KneeReportsMeasuredRateOfBestPassingStep) {
   EXPECT_EQ(o.steps[3].verdict, "fail: error_rate 5.00% >= 1%, achieved 95000 of 100000 RPS < 97%");
 }
 
+// The outcome carries the rule its steps were judged by, for the reports.
+TEST(StepSearch, OutcomeCarriesThePassRuleItUsed) {
+  Recorder rec;
+  SearchParams p = Params(1000);
+  p.slo_p99_us = 200000;
+  p.max_error_rate = 0.05;
+  p.min_achieved_fraction = 0.9;
+  SearchOutcome o = SeedStepSearch(p, Capacity(1200, &rec));
+  EXPECT_EQ(o.rule.slo_p99_us, 200000);
+  EXPECT_EQ(o.rule.max_error_rate, 0.05);
+  EXPECT_EQ(o.rule.min_achieved_fraction, 0.9);
+  EXPECT_FALSE(o.rule.require_kept_up);
+}
+
 TEST(StepSearch, AlwaysPassingHitsTheCeiling) {
   Recorder rec;
   SearchOutcome o = SeedStepSearch(Params(1000), Capacity(1e9, &rec));

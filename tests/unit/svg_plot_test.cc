@@ -131,7 +131,7 @@ TEST(SvgPlot, GoldenFiles) {
   Reference ref = TestReference();
   RunMeta meta = SampleMeta();
   meta.search_max = 1000;
-  for (const PlotFile& f : RenderPlots(GoldenRun(), meta, &ref, PlotOptions{})) {
+  for (const PlotFile& f : RenderPlots(GoldenRun(), meta, &ref)) {
     SCOPED_TRACE(f.name);
     CompareGolden("plot_" + f.name, f.svg);
   }
@@ -139,8 +139,8 @@ TEST(SvgPlot, GoldenFiles) {
 
 TEST(SvgPlot, FileNamesAndDeterminism) {
   Reference ref = TestReference();
-  auto a = RenderPlots(GoldenRun(), SampleMeta(), &ref, PlotOptions{});
-  auto b = RenderPlots(GoldenRun(), SampleMeta(), &ref, PlotOptions{});
+  auto a = RenderPlots(GoldenRun(), SampleMeta(), &ref);
+  auto b = RenderPlots(GoldenRun(), SampleMeta(), &ref);
   ASSERT_EQ(a.size(), 4u);
   EXPECT_EQ(a[0].name, "latency.svg");
   EXPECT_EQ(a[1].name, "throughput_simple.svg");
@@ -176,7 +176,7 @@ TEST(SvgPlot, LatencyShowsStatesReferenceAndSpread) {
 TEST(SvgPlot, ThroughputMarksPassFailRolesAndResult) {
   Reference ref = TestReference();
   ScenarioResult r = BisectSample();
-  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), &ref, PlotOptions{});
+  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), &ref);
   // Every step drawn in each of the three panels; failed ones hollow (white fill).
   size_t failed = 0;
   for (const auto& s : r.steps) failed += s.passed ? 0 : 1;
@@ -194,10 +194,22 @@ TEST(SvgPlot, ThroughputMarksPassFailRolesAndResult) {
   ExpectFinite(svg);
 }
 
+// The limit lines are the rule the search used (ScenarioResult::search_rule),
+// not defaults and not the formatting run's configuration.
+TEST(SvgPlot, ThroughputDrawsTheRuleTheSearchUsed) {
+  ScenarioResult r = BisectSample();
+  r.search_rule = StepPassRule{250000, 0.05, 0.9, true};
+  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), nullptr);
+  EXPECT_NE(svg.find("SLO: p99 &lt; 250 ms"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("limit: errors &lt; 5%"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("limit: achieved ≥ 90 % of target"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("SLO: p99 &lt; 1 s"), std::string::npos);
+}
+
 TEST(SvgPlot, CeilingIsALowerBound) {
   auto run = SampleRun();  // throughput.complex: ceiling
   Reference ref = TestReference();
-  std::string svg = RenderThroughputPlot(run, "throughput.complex", SampleMeta(), &ref, PlotOptions{});
+  std::string svg = RenderThroughputPlot(run, "throughput.complex", SampleMeta(), &ref);
   EXPECT_NE(svg.find(">at least 1296 RPS (ceiling reached)<"), std::string::npos) << svg;
   EXPECT_EQ(svg.find("fill=\"#ffffff\" stroke=\"#D55E00\" stroke-width=\"2.0\"/>\n<!--"), std::string::npos);
   // The reference is far off this scale: said in a note, not drawn.
@@ -207,7 +219,7 @@ TEST(SvgPlot, CeilingIsALowerBound) {
 }
 
 TEST(SvgPlot, MissingScenarioSaysNotRun) {
-  std::string t = RenderThroughputPlot({}, "throughput.llm", SampleMeta(), nullptr, PlotOptions{});
+  std::string t = RenderThroughputPlot({}, "throughput.llm", SampleMeta(), nullptr);
   EXPECT_NE(t.find(">not run<"), std::string::npos);
   EXPECT_NE(t.find("LLM token-budget policy (throughput.llm): not run"), std::string::npos);
   EXPECT_EQ(Count(t, "<!-- step "), 0u);
@@ -221,7 +233,7 @@ TEST(SvgPlot, MissingScenarioSaysNotRun) {
 
 TEST(SvgPlot, SingleStep) {
   ScenarioResult r = SampleThroughput("throughput.simple", {500}, -1, false);
-  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), nullptr, PlotOptions{});
+  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), nullptr);
   EXPECT_EQ(Count(svg, "<!-- step "), 1u);
   EXPECT_NE(svg.find(">500 RPS measured<"), std::string::npos);
   ExpectFinite(svg);
@@ -231,7 +243,7 @@ TEST(SvgPlot, AllStepsFailedReportsNoNumber) {
   ScenarioResult r = SampleThroughput("throughput.simple", {400}, 0, false);
   r.measured = false;
   r.error = "no step passed: lowest target 500 RPS failed: error_rate 3.20% >= 1%";
-  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), nullptr, PlotOptions{});
+  std::string svg = RenderThroughputPlot({r}, "throughput.simple", SampleMeta(), nullptr);
   EXPECT_NE(svg.find(">FAILED: no number<"), std::string::npos);
   EXPECT_NE(svg.find("FAILED: no step passed: lowest target 500 RPS failed"), std::string::npos);
   EXPECT_EQ(Count(svg, "<!-- step "), 1u);
@@ -256,14 +268,16 @@ TEST(SvgPlot, ZeroHugeAndNonFiniteValues) {
   t.throughput_rps = 1e12;
   run[3] = t;
   Reference ref = TestReference();
-  for (const PlotFile& f : RenderPlots(run, SampleMeta(), &ref, PlotOptions{1e-3, 0, 0})) {
+  auto odd_rule = run;  // limits at the edges of their axes
+  odd_rule[3].search_rule = StepPassRule{1e-3, 0, 0, false};
+  for (const PlotFile& f : RenderPlots(odd_rule, SampleMeta(), &ref)) {
     SCOPED_TRACE(f.name);
     ExpectFinite(f.svg);
   }
   std::string l = RenderLatencyPlot(run, SampleMeta(), &ref);
   EXPECT_NE(l.find("not drawn on the log scale: Raw nginx p50 = 0 µs"), std::string::npos) << l;
   EXPECT_NE(l.find("not drawn on the log scale: Raw nginx p90 = -5 µs"), std::string::npos) << l;
-  std::string s = RenderThroughputPlot(run, "throughput.simple", SampleMeta(), &ref, PlotOptions{});
+  std::string s = RenderThroughputPlot(run, "throughput.simple", SampleMeta(), &ref);
   EXPECT_NE(s.find("step 3 not drawn: target out of range RPS"), std::string::npos) << s;
   EXPECT_NE(s.find("step 2 (1000000000000 RPS): p99 = 0 µs not drawn"), std::string::npos) << s;
 }
@@ -297,11 +311,11 @@ void ExpectRsvgAccepts(const std::string& name, const std::string& svg) {
 TEST(SvgPlot, RsvgConvertAcceptsEveryPlot) {
   if (!HaveRsvg()) GTEST_SKIP() << "rsvg-convert not installed (apt-get install librsvg2-bin); not checked";
   Reference ref = TestReference();
-  for (const PlotFile& f : RenderPlots(GoldenRun(), SampleMeta(), &ref, PlotOptions{})) ExpectRsvgAccepts(f.name, f.svg);
+  for (const PlotFile& f : RenderPlots(GoldenRun(), SampleMeta(), &ref)) ExpectRsvgAccepts(f.name, f.svg);
   auto run = SampleRun();
   run[0].load.latency_us = {0, -5, std::nan(""), 1e300, 1e300};
   run[2].error = "\"<&>\"\x01";
-  for (const PlotFile& f : RenderPlots(run, SampleMeta(), &ref, PlotOptions{})) ExpectRsvgAccepts("odd_" + f.name, f.svg);
+  for (const PlotFile& f : RenderPlots(run, SampleMeta(), &ref)) ExpectRsvgAccepts("odd_" + f.name, f.svg);
 }
 
 }  // namespace

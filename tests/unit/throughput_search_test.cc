@@ -91,6 +91,16 @@ TEST(MaxSearch, KneeFoundWithinResolutionAndConfirmed) {
   for (size_t i = 0; i < log.requests.size(); ++i) EXPECT_EQ(log.requests[i].index, static_cast<int>(i));
 }
 
+TEST(MaxSearch, OutcomeCarriesThePassRuleItUsed) {
+  Log log;
+  ThroughputSearchParams p = Params(8000);
+  p.rule.slo_p99_us = 300000;
+  SearchOutcome o = MaxThroughputSearch(p, KneeAt(3300, &log));
+  EXPECT_EQ(o.rule.slo_p99_us, 300000);
+  EXPECT_EQ(o.rule.max_error_rate, p.rule.max_error_rate);
+  EXPECT_TRUE(o.rule.require_kept_up);  // the bisect search's default
+}
+
 TEST(MaxSearch, StartRateDefaultsToAnEighthOfTheCapAndHonoursStart) {
   Log log;
   ThroughputSearchParams p = Params(8000);

@@ -1,0 +1,54 @@
+// The one table of metric names: the keys a threshold profile, reference.json,
+// results.json, REPEAT spreads, A/B comparisons and the reports use for a
+// scenario's numbers, with the short label a report shows. Units are in the
+// name: *_us microseconds, *_rps requests per second, error_rate a fraction
+// 0..1. Pure.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "support/core/load_result.h"
+
+namespace fvbench {
+
+// Latency metrics of a LoadResult (LatencyUs), in report order: the four
+// percentiles, then the maximum (not a percentile).
+struct LatencyMetric {
+  const char* name;   // "p50_us" ...
+  const char* label;  // "p50", "p99.9", "max"
+  double LatencyUs::*field;
+};
+inline constexpr LatencyMetric kLatencyMetrics[] = {{"p50_us", "p50", &LatencyUs::p50},
+                                                    {"p90_us", "p90", &LatencyUs::p90},
+                                                    {"p99_us", "p99", &LatencyUs::p99},
+                                                    {"p999_us", "p99.9", &LatencyUs::p999},
+                                                    {"max_us", "max", &LatencyUs::max}};
+// The first kPercentileCount entries of kLatencyMetrics are percentiles.
+inline constexpr size_t kPercentileCount = 4;
+
+inline constexpr const char kMetricP50[] = "p50_us";
+inline constexpr const char kMetricP90[] = "p90_us";
+inline constexpr const char kMetricP99[] = "p99_us";
+inline constexpr const char kMetricP999[] = "p999_us";
+inline constexpr const char kMetricMax[] = "max_us";
+inline constexpr const char kMetricErrorRate[] = "error_rate";      // fraction 0..1 of scheduled requests
+inline constexpr const char kMetricAchievedRps[] = "achieved_rps";  // the engine's measured rate
+inline constexpr const char kMetricRps[] = "rps";                   // throughput: the reported max sustained rate
+
+// The latency metric named `name`, or null.
+inline const LatencyMetric* FindLatencyMetric(const std::string& name) {
+  for (const LatencyMetric& m : kLatencyMetrics) {
+    if (name == m.name) return &m;
+  }
+  return nullptr;
+}
+
+// The short label of a metric: "p99.9" for p999_us, "p50" for p50_us, the
+// name itself for the others ("rps", "error_rate").
+inline std::string MetricLabel(const std::string& name) {
+  const LatencyMetric* m = FindLatencyMetric(name);
+  return m != nullptr ? m->label : name;
+}
+
+}  // namespace fvbench
