@@ -66,6 +66,12 @@ class Parser {
   Result<LatencyUs> Latency(const Metric& m) const;
   Result<void> Thresholds(std::vector<std::string>* failed) const;
   Result<void> CheckTimeUnit() const;
+  // The pieces of Parse, in order.
+  Result<void> ParseRoot(std::string_view text);
+  Result<void> RequestsAndDuration(LoadResult& lr) const;
+  Result<uint64_t> Failures(LoadResult& lr) const;  // returns http_req_failed.passes
+  Result<std::optional<std::string>> OptionalCount(const char* name, uint64_t* out) const;
+  Result<void> Counters(LoadResult& lr, uint64_t failed_passes) const;
 
   const std::string& source_;
   const Json* metrics_ = nullptr;
@@ -240,7 +246,8 @@ Result<void> Parser::CheckTimeUnit() const {
   return Ok();
 }
 
-Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
+// The document, its metrics object, its shape and the time unit.
+Result<void> Parser::ParseRoot(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Error{fmt::format("{}: empty file (k6 wrote no summary)", source_)};
   }
@@ -272,16 +279,12 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
   }
   shape_ = (reqs_it->is_object() && reqs_it->contains("values")) ? K6SummaryShape::kHandleSummary
                                                                   : K6SummaryShape::kSummaryExport;
-  if (auto r = CheckTimeUnit(); !r.ok()) return r.error();
+  return CheckTimeUnit();
+}
 
-  K6Summary out;
-  out.shape = shape_;
-  LoadResult& lr = out.load;
-  lr.engine = "k6";
-  lr.target_rps = target_rps;
-  lr.raw_path = source_;
-
-  // Requests and rate.
+// http_reqs count and rate; the duration from state.testRunDurationMs, else
+// requests / rate.
+Result<void> Parser::RequestsAndDuration(LoadResult& lr) const {
   auto reqs = RequireMetric("http_reqs", "counter", "no HTTP request completed");
   if (!reqs.ok()) return reqs.error();
   auto count = Count(*reqs->values, reqs->values_path, "count");
@@ -295,8 +298,6 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
     if (!r.ok()) return r.error();
     if (!rate_null) reqs_rate = *r;
   }
-
-  // Duration.
   std::optional<double> duration_s;
   if (auto st = root_.find("state"); st != root_.end()) {
     if (!st->is_object()) return Fail("state", fmt::format("expected an object, got {}", TypeName(*st)));
@@ -316,8 +317,11 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
   }
   lr.duration_s = *duration_s;
   lr.achieved_rps = reqs_rate ? *reqs_rate : static_cast<double>(lr.requests) / lr.duration_s;
+  return Ok();
+}
 
-  // Failures: http_req_failed.passes counts FAILED requests.
+// Failures: http_req_failed.passes counts FAILED requests.
+Result<uint64_t> Parser::Failures(LoadResult& lr) const {
   auto failed = RequireMetric("http_req_failed", "rate",
                               "k6 >= v0.31 records it for every request; older k6, or responseCallback: null?");
   if (!failed.ok()) return failed.error();
@@ -340,50 +344,64 @@ Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
   }
   lr.failed = *passes;
   lr.error_rate = static_cast<double>(lr.failed) / static_cast<double>(lr.requests);
+  return *passes;
+}
 
-  // Latency.
-  auto dur = RequireMetric("http_req_duration", "trend", "no HTTP request completed");
-  if (!dur.ok()) return dur.error();
-  auto lat = Latency(*dur);
-  if (!lat.ok()) return lat.error();
-  lr.latency_us = *lat;
+// An optional counter's count into *out; returns the path of its values
+// when present, none when absent (*out untouched).
+Result<std::optional<std::string>> Parser::OptionalCount(const char* name, uint64_t* out) const {
+  auto m = FindMetric(name, "counter");
+  if (!m.ok()) return m.error();
+  if (!m->has_value()) return std::optional<std::string>();
+  auto n = Count(*(*m)->values, (*m)->values_path, "count");
+  if (!n.ok()) return n.error();
+  *out = *n;
+  return std::optional<std::string>((*m)->values_path);
+}
 
-  // Optional counters.
-  auto dropped = FindMetric("dropped_iterations", "counter");
-  if (!dropped.ok()) return dropped.error();
-  if (dropped->has_value()) {
-    auto n = Count(*(*dropped)->values, (*dropped)->values_path, "count");
-    if (!n.ok()) return n.error();
-    lr.dropped_iterations = *n;
-  }
+// dropped_iterations, non_2xx, ratelimit_evidence; the per-scheduled-request outcomes.
+Result<void> Parser::Counters(LoadResult& lr, uint64_t failed_passes) const {
+  if (auto d = OptionalCount("dropped_iterations", &lr.dropped_iterations); !d.ok()) return d.error();
   lr.kept_up = lr.dropped_iterations == 0;
-
-  auto non2xx = FindMetric("non_2xx", "counter");
-  if (!non2xx.ok()) return non2xx.error();
-  if (non2xx->has_value()) {
-    auto n = Count(*(*non2xx)->values, (*non2xx)->values_path, "count");
-    if (!n.ok()) return n.error();
-    if (*n > lr.requests) {
-      return Fail((*non2xx)->values_path + ".count",
-                  fmt::format("{} exceeds http_reqs count {}", *n, lr.requests));
+  uint64_t non2xx = 0;
+  auto has_non2xx = OptionalCount("non_2xx", &non2xx);
+  if (!has_non2xx.ok()) return has_non2xx.error();
+  if (has_non2xx->has_value()) {
+    if (non2xx > lr.requests) {
+      return Fail(**has_non2xx + ".count", fmt::format("{} exceeds http_reqs count {}", non2xx, lr.requests));
     }
-    lr.non_2xx = *n;
+    lr.non_2xx = non2xx;
   } else {
     lr.non_2xx = lr.failed;
   }
   // One request per iteration (k6/constant_rate.js): the schedule offered
   // every iteration that ran plus every one k6 dropped.
   AccountPerScheduledRequest(lr, lr.requests + lr.dropped_iterations, lr.requests,
-                             std::max(lr.non_2xx, *passes));
+                             std::max(lr.non_2xx, failed_passes));
+  uint64_t evidence = 0;
+  auto has_evidence = OptionalCount("ratelimit_evidence", &evidence);
+  if (!has_evidence.ok()) return has_evidence.error();
+  if (has_evidence->has_value()) lr.ratelimit_evidence = evidence;
+  return Ok();
+}
 
-  auto rl = FindMetric("ratelimit_evidence", "counter");
-  if (!rl.ok()) return rl.error();
-  if (rl->has_value()) {
-    auto n = Count(*(*rl)->values, (*rl)->values_path, "count");
-    if (!n.ok()) return n.error();
-    lr.ratelimit_evidence = *n;
-  }
-
+Result<K6Summary> Parser::Parse(std::string_view text, double target_rps) {
+  if (auto r = ParseRoot(text); !r.ok()) return r.error();
+  K6Summary out;
+  out.shape = shape_;
+  LoadResult& lr = out.load;
+  lr.engine = "k6";
+  lr.target_rps = target_rps;
+  lr.raw_path = source_;
+  if (auto r = RequestsAndDuration(lr); !r.ok()) return r.error();
+  auto passes = Failures(lr);
+  if (!passes.ok()) return passes.error();
+  auto dur = RequireMetric("http_req_duration", "trend", "no HTTP request completed");
+  if (!dur.ok()) return dur.error();
+  auto lat = Latency(*dur);
+  if (!lat.ok()) return lat.error();
+  lr.latency_us = *lat;
+  if (auto r = Counters(lr, *passes); !r.ok()) return r.error();
   if (auto r = Thresholds(&out.failed_thresholds); !r.ok()) return r.error();
   return out;
 }

@@ -510,149 +510,186 @@ bool SshHostMatches(const std::vector<std::string>& patterns, const std::string&
   return matched;
 }
 
-Result<SshTarget> ResolveSshTarget(const std::string& destination,
-                                   const std::vector<SshSetting>& ssh_opts,
-                                   const SshConfig& config, const std::string& home,
-                                   const std::string& local_user) {
-  auto dest = ParseDestination(destination);
-  if (!dest.ok()) return dest.error();
-  const std::string prefix = "ssh target '" + destination + "': ";
+namespace {
 
-  std::map<std::string, SshSetting> first;  // first value per keyword
-  std::vector<SshSetting> identity_files;   // accumulate
-  std::vector<std::string> ignore_unknown;  // IgnoreUnknown patterns seen so far
-  SshTarget t;
-  t.given = destination;
+// ResolveSshTarget in its steps: collect the settings that apply (ssh_opts,
+// the destination's user@ and :port, then the matching Host blocks; the first
+// value of a keyword wins, IdentityFile accumulates), refuse what the client
+// cannot honour, then turn each winning value into the target's field.
+class TargetResolver {
+ public:
+  TargetResolver(const std::string& destination, const SshDestination& dest, const std::string& home,
+                 const std::string& local_user)
+      : dest_(dest), home_(home), local_user_(local_user), prefix_("ssh target '" + destination + "': ") {
+    t_.given = destination;
+  }
 
-  auto apply = [&](const SshSetting& s) -> Result<void> {
+  Result<SshTarget> Resolve(const std::vector<SshSetting>& ssh_opts, const SshConfig& config) {
+    if (auto r = Collect(ssh_opts, config); !r.ok()) return r.error();
+    if (auto r = RefuseUnsupported(); !r.ok()) return r.error();
+    if (auto r = HostUserPort(); !r.ok()) return r.error();
+    if (auto r = Options(); !r.ok()) return r.error();
+    if (auto r = ConnectTimeout(); !r.ok()) return r.error();
+    if (auto r = KnownHostsFiles(); !r.ok()) return r.error();
+    if (auto r = IdentityFiles(); !r.ok()) return r.error();
+    return std::move(t_);
+  }
+
+ private:
+  Result<void> Apply(const SshSetting& s) {
     const Keyword* kw = FindKeyword(s.key);
     if (kw == nullptr) {
-      if (SshHostMatches(ignore_unknown, s.key)) {
-        t.ignored.push_back(s.origin + ": " + s.key);
+      if (SshHostMatches(ignore_unknown_, s.key)) {
+        t_.ignored.push_back(s.origin + ": " + s.key);
         return Ok();
       }
-      return Error{prefix + s.origin + ": unknown ssh option '" + s.key + "'"};
+      return Error{prefix_ + s.origin + ": unknown ssh option '" + s.key + "'"};
     }
     if (kw->use == Use::kIgnored) {
-      t.ignored.push_back(s.origin + ": " + kw->name);
+      t_.ignored.push_back(s.origin + ": " + kw->name);
       return Ok();
     }
     if (s.key == "identityfile") {
-      identity_files.push_back(s);
+      identity_files_.push_back(s);
       return Ok();
     }
     if (s.key == "ignoreunknown") {
-      for (auto& w : SplitWhitespace(s.value)) ignore_unknown.push_back(Lower(w));
+      for (auto& w : SplitWhitespace(s.value)) ignore_unknown_.push_back(Lower(w));
     }
-    first.emplace(s.key, s);
+    first_.emplace(s.key, s);
     return Ok();
-  };
+  }
 
-  for (const auto& s : ssh_opts)
-    if (auto r = apply(s); !r.ok()) return r.error();
-  if (!dest->user.empty()) first.emplace("user", SshSetting{"user", dest->user, "destination"});
-  if (dest->port != 0)
-    first.emplace("port", SshSetting{"port", std::to_string(dest->port), "destination"});
-
-  for (const auto& block : config.blocks) {
-    if (block.kind == SshConfigBlock::Kind::kMatch) {
-      for (const auto& s : block.settings) {
-        const Keyword* kw = FindKeyword(s.key);
-        if (kw != nullptr && kw->use == Use::kIgnored) {
-          t.ignored.push_back(s.origin + ": " + kw->name + " (in a Match block)");
-          continue;
-        }
-        return Error{prefix + s.origin + ": " + Canonical(s.key) + " inside 'Match " +
-                     (block.patterns.empty() ? "" : block.patterns[0]) + "' (" + block.origin +
-                     "): Match blocks are not supported; use a Host block"};
+  // A Match block: only ignored keywords may stand in it.
+  Result<void> CheckMatchBlock(const SshConfigBlock& block) {
+    for (const auto& s : block.settings) {
+      const Keyword* kw = FindKeyword(s.key);
+      if (kw != nullptr && kw->use == Use::kIgnored) {
+        t_.ignored.push_back(s.origin + ": " + kw->name + " (in a Match block)");
+        continue;
       }
-      continue;
+      return Error{prefix_ + s.origin + ": " + Canonical(s.key) + " inside 'Match " +
+                   (block.patterns.empty() ? "" : block.patterns[0]) + "' (" + block.origin +
+                   "): Match blocks are not supported; use a Host block"};
     }
-    if (!SshHostMatches(block.patterns, dest->host)) continue;
-    for (const auto& s : block.settings)
-      if (auto r = apply(s); !r.ok()) return r.error();
+    return Ok();
+  }
+
+  Result<void> Collect(const std::vector<SshSetting>& ssh_opts, const SshConfig& config) {
+    for (const auto& s : ssh_opts) {
+      if (auto r = Apply(s); !r.ok()) return r;
+    }
+    if (!dest_.user.empty()) first_.emplace("user", SshSetting{"user", dest_.user, "destination"});
+    if (dest_.port != 0) first_.emplace("port", SshSetting{"port", std::to_string(dest_.port), "destination"});
+    for (const auto& block : config.blocks) {
+      if (block.kind == SshConfigBlock::Kind::kMatch) {
+        if (auto r = CheckMatchBlock(block); !r.ok()) return r;
+        continue;
+      }
+      if (!SshHostMatches(block.patterns, dest_.host)) continue;
+      for (const auto& s : block.settings) {
+        if (auto r = Apply(s); !r.ok()) return r;
+      }
+    }
+    return Ok();
   }
 
   // Refused directives, judged on the value that wins.
-  for (const auto& [key, s] : first) {
-    const Keyword* kw = FindKeyword(key);
-    if (kw == nullptr || kw->use != Use::kRefused) continue;
-    std::string v = Lower(s.value);
-    if (std::find(kw->harmless.begin(), kw->harmless.end(), v) != kw->harmless.end()) continue;
-    return Error{prefix + s.origin + ": " + kw->name + " " + s.value +
-                 ": not supported by the suite's SSH client (it would change where or how "
-                 "ssh connects); remove it for this host or make the host reachable directly"};
-  }
-
-  auto get = [&](const char* key) -> const SshSetting* {
-    auto it = first.find(key);
-    return it == first.end() ? nullptr : &it->second;
-  };
-
-  Tokens tok;
-  tok.home = home;
-  tok.local_user = local_user;
-  tok.original_host = dest->host;
-  if (const SshSetting* s = get("hostname")) {
-    Tokens only_h = tok;
-    only_h.host = dest->host;
-    auto h = ExpandTokens(s->value, only_h, s->origin, "HostName");
-    if (!h.ok()) return Error{prefix + h.error().message};
-    t.host = *h;
-  } else {
-    t.host = dest->host;
-  }
-  if (t.host.empty()) return Error{prefix + "empty HostName"};
-  tok.host = t.host;
-  if (const SshSetting* s = get("user")) t.user = s->value;
-  tok.remote_user = t.user.empty() ? local_user : t.user;
-  if (const SshSetting* s = get("port")) {
-    auto p = ParsePort(s->value);
-    if (!p) return Error{prefix + s->origin + ": Port " + s->value + ": not a number in 1..65535"};
-    t.port = *p;
-  }
-  tok.port = t.port;
-  if (const SshSetting* s = get("stricthostkeychecking")) {
-    std::string v = Lower(s->value);
-    if (v == "yes" || v == "ask" || v == "true") {
-      t.host_key_checking = HostKeyChecking::kYes;
-    } else if (v == "accept-new") {
-      t.host_key_checking = HostKeyChecking::kAcceptNew;
-    } else if (v == "no" || v == "off" || v == "false") {
-      t.host_key_checking = HostKeyChecking::kNo;
-    } else {
-      return Error{prefix + s->origin + ": StrictHostKeyChecking " + s->value +
-                   ": expected yes, accept-new, no or ask"};
+  Result<void> RefuseUnsupported() const {
+    for (const auto& [key, s] : first_) {
+      const Keyword* kw = FindKeyword(key);
+      if (kw == nullptr || kw->use != Use::kRefused) continue;
+      std::string v = Lower(s.value);
+      if (std::find(kw->harmless.begin(), kw->harmless.end(), v) != kw->harmless.end()) continue;
+      return Error{prefix_ + s.origin + ": " + kw->name + " " + s.value +
+                   ": not supported by the suite's SSH client (it would change where or how "
+                   "ssh connects); remove it for this host or make the host reachable directly"};
     }
+    return Ok();
   }
-  if (const SshSetting* s = get("identitiesonly")) {
-    auto b = ParseYesNo(*s);
-    if (!b.ok()) return Error{prefix + b.error().message};
-    t.identities_only = *b;
+
+  const SshSetting* Get(const char* key) const {
+    auto it = first_.find(key);
+    return it == first_.end() ? nullptr : &it->second;
   }
-  if (const SshSetting* s = get("identityagent")) {
-    if (Lower(s->value) == "none") t.identities_only = true;
+
+  // HostName (only %h expands in it), User, Port; the tokens of later values.
+  Result<void> HostUserPort() {
+    tok_.home = home_;
+    tok_.local_user = local_user_;
+    tok_.original_host = dest_.host;
+    if (const SshSetting* s = Get("hostname")) {
+      Tokens only_h = tok_;
+      only_h.host = dest_.host;
+      auto h = ExpandTokens(s->value, only_h, s->origin, "HostName");
+      if (!h.ok()) return Error{prefix_ + h.error().message};
+      t_.host = *h;
+    } else {
+      t_.host = dest_.host;
+    }
+    if (t_.host.empty()) return Error{prefix_ + "empty HostName"};
+    tok_.host = t_.host;
+    if (const SshSetting* s = Get("user")) t_.user = s->value;
+    tok_.remote_user = t_.user.empty() ? local_user_ : t_.user;
+    if (const SshSetting* s = Get("port")) {
+      auto p = ParsePort(s->value);
+      if (!p) return Error{prefix_ + s->origin + ": Port " + s->value + ": not a number in 1..65535"};
+      t_.port = *p;
+    }
+    tok_.port = t_.port;
+    return Ok();
   }
-  if (const SshSetting* s = get("batchmode")) {
-    auto b = ParseYesNo(*s);
-    if (!b.ok()) return Error{prefix + b.error().message};
+
+  // StrictHostKeyChecking, IdentitiesOnly, IdentityAgent none, BatchMode.
+  Result<void> Options() {
+    if (const SshSetting* s = Get("stricthostkeychecking")) {
+      std::string v = Lower(s->value);
+      if (v == "yes" || v == "ask" || v == "true") {
+        t_.host_key_checking = HostKeyChecking::kYes;
+      } else if (v == "accept-new") {
+        t_.host_key_checking = HostKeyChecking::kAcceptNew;
+      } else if (v == "no" || v == "off" || v == "false") {
+        t_.host_key_checking = HostKeyChecking::kNo;
+      } else {
+        return Error{prefix_ + s->origin + ": StrictHostKeyChecking " + s->value +
+                     ": expected yes, accept-new, no or ask"};
+      }
+    }
+    if (const SshSetting* s = Get("identitiesonly")) {
+      auto b = ParseYesNo(*s);
+      if (!b.ok()) return Error{prefix_ + b.error().message};
+      t_.identities_only = *b;
+    }
+    if (const SshSetting* s = Get("identityagent")) {
+      if (Lower(s->value) == "none") t_.identities_only = true;
+    }
+    if (const SshSetting* s = Get("batchmode")) {
+      auto b = ParseYesNo(*s);
+      if (!b.ok()) return Error{prefix_ + b.error().message};
+    }
+    return Ok();
   }
-  if (const SshSetting* s = get("connecttimeout")) {
+
+  Result<void> ConnectTimeout() {
+    const SshSetting* s = Get("connecttimeout");
+    if (s == nullptr) return Ok();
     // ssh_config(5) TIME FORMATS; 0 (or none) = no timeout of ssh's own.
     auto secs = Lower(s->value) == "none" ? std::optional<long>(0) : ParseSshTime(s->value);
     if (!secs) {
-      return Error{prefix + s->origin + ": ConnectTimeout " + s->value +
+      return Error{prefix_ + s->origin + ": ConnectTimeout " + s->value +
                    ": expected a time as ssh_config(5) writes it (30, 1m, 1m30s, 2h; 0 = none)"};
     }
-    t.connect_timeout_s = static_cast<int>(*secs);
+    t_.connect_timeout_s = static_cast<int>(*secs);
     if (*secs == 0) {
-      t.ignored.push_back(s->origin + ": ConnectTimeout " + s->value +
-                          " (no timeout): fvbench keeps its own connect bound, every step is bounded in time");
+      t_.ignored.push_back(s->origin + ": ConnectTimeout " + s->value +
+                           " (no timeout): fvbench keeps its own connect bound, every step is bounded in time");
     }
+    return Ok();
   }
-  auto first_file = [&](const char* key, const char* name,
-                        std::string* out) -> Result<void> {
-    const SshSetting* s = get(key);
+
+  // The first file of a files keyword, tokens expanded ("none": /dev/null).
+  Result<void> FirstFile(const char* key, const char* name, std::string* out) {
+    const SshSetting* s = Get(key);
     if (s == nullptr) return Ok();
     std::vector<std::string> files = SplitWhitespace(s->value);
     if (files.empty()) return Ok();
@@ -660,33 +697,55 @@ Result<SshTarget> ResolveSshTarget(const std::string& destination,
       *out = "/dev/null";
       return Ok();
     }
-    auto f = ExpandTokens(files[0], tok, s->origin, name);
-    if (!f.ok()) return Error{prefix + f.error().message};
+    auto f = ExpandTokens(files[0], tok_, s->origin, name);
+    if (!f.ok()) return Error{prefix_ + f.error().message};
     *out = *f;
-    if (files.size() > 1)
-      t.ignored.push_back(s->origin + ": " + name + " files after the first");
+    if (files.size() > 1) t_.ignored.push_back(s->origin + ": " + name + " files after the first");
     return Ok();
-  };
-  t.known_hosts_file = home + "/.ssh/known_hosts";
-  if (auto r = first_file("userknownhostsfile", "UserKnownHostsFile", &t.known_hosts_file); !r.ok())
-    return r.error();
-  if (auto r = first_file("globalknownhostsfile", "GlobalKnownHostsFile",
-                          &t.global_known_hosts_file);
-      !r.ok())
-    return r.error();
+  }
 
-  for (const auto& s : identity_files) {
-    if (Lower(s.value) == "none") continue;
-    auto f = ExpandTokens(s.value, tok, s.origin, "IdentityFile");
-    if (!f.ok()) return Error{prefix + f.error().message};
-    if (std::find(t.identity_files.begin(), t.identity_files.end(), *f) == t.identity_files.end())
-      t.identity_files.push_back(*f);
+  Result<void> KnownHostsFiles() {
+    t_.known_hosts_file = home_ + "/.ssh/known_hosts";
+    if (auto r = FirstFile("userknownhostsfile", "UserKnownHostsFile", &t_.known_hosts_file); !r.ok()) return r;
+    return FirstFile("globalknownhostsfile", "GlobalKnownHostsFile", &t_.global_known_hosts_file);
   }
-  if (identity_files.empty()) {
-    for (const char* n : {"id_ed25519", "id_ecdsa", "id_rsa"})
-      t.identity_files.push_back(home + "/.ssh/" + n);
+
+  // Every IdentityFile given, once each; without any, ssh's defaults.
+  Result<void> IdentityFiles() {
+    for (const auto& s : identity_files_) {
+      if (Lower(s.value) == "none") continue;
+      auto f = ExpandTokens(s.value, tok_, s.origin, "IdentityFile");
+      if (!f.ok()) return Error{prefix_ + f.error().message};
+      if (std::find(t_.identity_files.begin(), t_.identity_files.end(), *f) == t_.identity_files.end()) {
+        t_.identity_files.push_back(*f);
+      }
+    }
+    if (identity_files_.empty()) {
+      for (const char* n : {"id_ed25519", "id_ecdsa", "id_rsa"}) t_.identity_files.push_back(home_ + "/.ssh/" + n);
+    }
+    return Ok();
   }
-  return t;
+
+  const SshDestination& dest_;
+  const std::string& home_;
+  const std::string& local_user_;
+  const std::string prefix_;
+  std::map<std::string, SshSetting> first_;  // first value per keyword
+  std::vector<SshSetting> identity_files_;   // accumulate
+  std::vector<std::string> ignore_unknown_;  // IgnoreUnknown patterns seen so far
+  Tokens tok_;
+  SshTarget t_;
+};
+
+}  // namespace
+
+Result<SshTarget> ResolveSshTarget(const std::string& destination,
+                                   const std::vector<SshSetting>& ssh_opts,
+                                   const SshConfig& config, const std::string& home,
+                                   const std::string& local_user) {
+  auto dest = ParseDestination(destination);
+  if (!dest.ok()) return dest.error();
+  return TargetResolver(destination, *dest, home, local_user).Resolve(ssh_opts, config);
 }
 
 std::string DescribeSshTarget(const SshTarget& t) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "support/core/metric_names.h"
 #include "support/judge/repeats.h"
 
 namespace fvbench {
@@ -47,7 +48,7 @@ std::pair<const char*, const char*> Words(const std::string& metric) {
 }
 
 std::string Signed(double v, int decimals) {
-  // U+2212 MINUS SIGN, as units_format.h's FormatDeltaPercent.
+  // U+2212 MINUS SIGN, as units_format.h's FormatDeltaFraction.
   std::string s = fmt::format("{:.{}f}", std::fabs(v), decimals);
   if (s == fmt::format("{:.{}f}", 0.0, decimals)) return "+" + s;
   return (v < 0 ? "\u2212" : "+") + s;
@@ -179,12 +180,12 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
 
 const std::vector<AbMetricSpec>& AbMetrics() {
   static const std::vector<AbMetricSpec> kMetrics = {
-      {"p50_us", AbScale::kRatio, AbBetter::kLower, 1},
-      {"p90_us", AbScale::kRatio, AbBetter::kLower, 1},
-      {"p99_us", AbScale::kRatio, AbBetter::kLower, 1},
-      {"p999_us", AbScale::kRatio, AbBetter::kLower, 1},
-      {"error_rate", AbScale::kAbsolute, AbBetter::kLower},
-      {"achieved_rps", AbScale::kRatio, AbBetter::kHigher},
+      {kMetricP50, AbScale::kRatio, AbBetter::kLower, 1},
+      {kMetricP90, AbScale::kRatio, AbBetter::kLower, 1},
+      {kMetricP99, AbScale::kRatio, AbBetter::kLower, 1},
+      {kMetricP999, AbScale::kRatio, AbBetter::kLower, 1},
+      {kMetricErrorRate, AbScale::kAbsolute, AbBetter::kLower},
+      {kMetricAchievedRps, AbScale::kRatio, AbBetter::kHigher},
       {"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower},
   };
   return kMetrics;
@@ -195,12 +196,9 @@ std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
     std::vector<double> v;
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const LoadResult& r = s.runs[i];
-      if (m == "p50_us") v.push_back(r.latency_us.p50);
-      else if (m == "p90_us") v.push_back(r.latency_us.p90);
-      else if (m == "p99_us") v.push_back(r.latency_us.p99);
-      else if (m == "p999_us") v.push_back(r.latency_us.p999);
-      else if (m == "error_rate") v.push_back(r.error_rate);
-      else if (m == "achieved_rps") v.push_back(r.achieved_rps);
+      if (const LatencyMetric* lm = FindLatencyMetric(m)) v.push_back(r.latency_us.*lm->field);
+      else if (m == kMetricErrorRate) v.push_back(r.error_rate);
+      else if (m == kMetricAchievedRps) v.push_back(r.achieved_rps);
       else if (m == "fv_cpu_cores") v.push_back(i < s.fv_cpu_cores.size() ? s.fv_cpu_cores[i] : kNaN);
     }
     return v;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "support/core/metric_names.h"
 #include "support/judge/thresholds.h"
 
 namespace fvbench {
@@ -46,12 +47,13 @@ std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results, dou
       out.push_back(std::move(x));
     }
   };
-  const std::vector<const char*> latency = {"p50_us", "p90_us", "p99_us", "p999_us"};
+  std::vector<const char*> latency;  // the percentiles (metric_names.h)
+  for (size_t i = 0; i < kPercentileCount; ++i) latency.push_back(kLatencyMetrics[i].name);
   for (const char* id : kLatencyScenarios) {
     if (!RatioBaseOf(id).empty()) add(id, latency);
   }
   for (const char* id : kThroughputScenarios) {
-    if (!RatioBaseOf(id).empty()) add(id, {"rps"});
+    if (!RatioBaseOf(id).empty()) add(id, {kMetricRps});
   }
   return out;
 }

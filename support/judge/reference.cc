@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "support/core/metric_names.h"
 #include "support/core/json_fields.h"
 #include "support/core/plausible.h"
 #include "support/core/units_format.h"
@@ -20,7 +21,7 @@ constexpr const char* kLatencyKeys[] = {"decision_service", "reverse_proxy", "ra
 constexpr const char* kThroughputKeys[] = {"simple", "complex", "llm"};
 // reference.json percentile key -> threshold metric name.
 constexpr std::pair<const char*, const char*> kPercentiles[] = {
-    {"p50", "p50_us"}, {"p90", "p90_us"}, {"p99", "p99_us"}, {"p999", "p999_us"}};
+    {"p50", kMetricP50}, {"p90", kMetricP90}, {"p99", kMetricP99}, {"p999", kMetricP999}};
 
 template <size_t N>
 bool Known(const char* const (&keys)[N], const std::string& k) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "support/core/metric_names.h"
+
 namespace fvbench {
 
 double Median(std::vector<double> values) {
@@ -40,14 +42,15 @@ RepeatSummary SummarizeRepeats(const std::vector<LoadResult>& runs) {
     double (*get)(const LoadResult&);
     double* into;
   };
+  // The latency metrics of metric_names.h, then the rates.
+  for (const LatencyMetric& lm : kLatencyMetrics) {
+    Spread s = SpreadOf(collect([&](const LoadResult& r) { return r.latency_us.*lm.field; }));
+    m.latency_us.*lm.field = s.median;
+    out.spread[lm.name] = s;
+  }
   const Metric metrics[] = {
-      {"p50_us", [](const LoadResult& r) { return r.latency_us.p50; }, &m.latency_us.p50},
-      {"p90_us", [](const LoadResult& r) { return r.latency_us.p90; }, &m.latency_us.p90},
-      {"p99_us", [](const LoadResult& r) { return r.latency_us.p99; }, &m.latency_us.p99},
-      {"p999_us", [](const LoadResult& r) { return r.latency_us.p999; }, &m.latency_us.p999},
-      {"max_us", [](const LoadResult& r) { return r.latency_us.max; }, &m.latency_us.max},
-      {"error_rate", [](const LoadResult& r) { return r.error_rate; }, &m.error_rate},
-      {"achieved_rps", [](const LoadResult& r) { return r.achieved_rps; }, &m.achieved_rps},
+      {kMetricErrorRate, [](const LoadResult& r) { return r.error_rate; }, &m.error_rate},
+      {kMetricAchievedRps, [](const LoadResult& r) { return r.achieved_rps; }, &m.achieved_rps},
   };
   for (const Metric& x : metrics) {
     Spread s = SpreadOf(collect(x.get));

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "support/core/metric_names.h"
 #include "support/core/json_fields.h"
 #include "support/core/plausible.h"
 #include "support/core/units_format.h"
@@ -17,10 +19,20 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-const std::vector<std::string> kLatencyMetrics = {"p50_us", "p90_us", "p99_us",     "p999_us",
-                                                  "max_us", "error_rate", "achieved_rps"};
-const std::vector<std::string> kThroughputMetrics = {"rps",    "error_rate", "p50_us", "p90_us",
-                                                     "p99_us", "p999_us",    "max_us"};
+// The metrics a rule may name (metric_names.h), per scenario kind.
+std::vector<std::string> LatencyNames(size_t count) {
+  std::vector<std::string> v;
+  for (size_t i = 0; i < count; ++i) v.push_back(kLatencyMetrics[i].name);
+  return v;
+}
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+const std::vector<std::string> kLatencyRuleMetrics =
+    Concat(LatencyNames(std::size(kLatencyMetrics)), {kMetricErrorRate, kMetricAchievedRps});
+const std::vector<std::string> kThroughputRuleMetrics =
+    Concat({kMetricRps, kMetricErrorRate}, LatencyNames(std::size(kLatencyMetrics)));
 const std::vector<std::string> kOperators = {"<=", "<", ">=", ">"};
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
@@ -106,7 +118,7 @@ void ParseReferenceLimit(const ojson& limit, const std::string& id, const std::s
     }
   }
   const std::vector<std::string> carried =
-      IsLatency(id) ? std::vector<std::string>{"p50_us", "p90_us", "p99_us", "p999_us"} : std::vector<std::string>{"rps"};
+      IsLatency(id) ? LatencyNames(kPercentileCount) : std::vector<std::string>{kMetricRps};
   if (!Contains(carried, metric)) {
     Fail(opath + ".x_reference", fmt::format("a reference has no {} for {} scenarios (x_reference allowed on: {})",
                                              metric, IsLatency(id) ? "latency" : "throughput", Join(carried)));
@@ -142,7 +154,7 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
     std::string spath = "scenarios." + id;
     if (!Contains(ids, id)) Fail(spath, fmt::format("unknown scenario (allowed: {})", Join(ids)));
     if (!metrics.is_object()) Fail(spath, fmt::format("expected an object of metrics, got {}", metrics.type_name()));
-    const auto& allowed = IsLatency(id) ? kLatencyMetrics : kThroughputMetrics;
+    const auto& allowed = IsLatency(id) ? kLatencyRuleMetrics : kThroughputRuleMetrics;
     ScenarioThresholds st;
     st.scenario_id = id;
     for (const auto& [metric, ops] : metrics.items()) {
@@ -243,14 +255,10 @@ Result<ThresholdProfile> LoadThresholdProfile(const std::string& path) {
 
 double MetricValue(const ScenarioResult& r, const std::string& metric) {
   const LoadResult& l = r.load;
-  if (metric == "p50_us") return l.latency_us.p50;
-  if (metric == "p90_us") return l.latency_us.p90;
-  if (metric == "p99_us") return l.latency_us.p99;
-  if (metric == "p999_us") return l.latency_us.p999;
-  if (metric == "max_us") return l.latency_us.max;
-  if (metric == "error_rate") return l.error_rate;
-  if (metric == "achieved_rps") return l.achieved_rps;
-  if (metric == "rps") return r.throughput_rps;
+  if (const LatencyMetric* m = FindLatencyMetric(metric)) return l.latency_us.*m->field;
+  if (metric == kMetricErrorRate) return l.error_rate;
+  if (metric == kMetricAchievedRps) return l.achieved_rps;
+  if (metric == kMetricRps) return r.throughput_rps;
   return std::numeric_limits<double>::quiet_NaN();
 }
 

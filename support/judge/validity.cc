@@ -51,24 +51,21 @@ ValidityCheck Make(std::string name, double measured, const char* op, double lim
   return c;
 }
 
-}  // namespace
-
-std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
-                                      const PhaseContext& ctx, const ValidityParams& p) {
-  std::vector<ValidityCheck> out;
-
-  if (ctx.expect_evidence) {
-    if (!load.ratelimit_evidence) {
-      out.push_back(Make("policy_evidence", kNaN, ">=", p.min_evidence_share,
-                         fmt::format("the {} engine did not count responses with RateLimit headers", load.engine)));
-    } else {
-      double share = load.requests > 0 ? static_cast<double>(*load.ratelimit_evidence) / load.requests : kNaN;
-      out.push_back(Make("policy_evidence", share, ">=", p.min_evidence_share,
-                         fmt::format("{} of {} responses carried RateLimit headers", *load.ratelimit_evidence,
-                                     load.requests)));
-    }
+// RateLimit headers on enough responses (fairvisor scenarios).
+void EvidenceCheck(const LoadResult& load, const ValidityParams& p, std::vector<ValidityCheck>& out) {
+  if (!load.ratelimit_evidence) {
+    out.push_back(Make("policy_evidence", kNaN, ">=", p.min_evidence_share,
+                       fmt::format("the {} engine did not count responses with RateLimit headers", load.engine)));
+    return;
   }
+  double share = load.requests > 0 ? static_cast<double>(*load.ratelimit_evidence) / load.requests : kNaN;
+  out.push_back(Make("policy_evidence", share, ">=", p.min_evidence_share,
+                     fmt::format("{} of {} responses carried RateLimit headers", *load.ratelimit_evidence,
+                                 load.requests)));
+}
 
+// Successful responses against rate x duration.
+ValidityCheck EnoughRequests(const LoadResult& load, const PhaseContext& ctx, const ValidityParams& p) {
   const double duration = ctx.planned_duration_s > 0 ? ctx.planned_duration_s : load.duration_s;
   const double expected = load.target_rps * duration;
   // Successful responses: counted per scheduled request by the parsers; a
@@ -81,88 +78,101 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   const double ok = load.scheduled > 0
                         ? static_cast<double>(load.succeeded)
                         : static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
-  out.push_back(Make("enough_requests", ok, ">=", std::floor(p.min_success_fraction * expected),
-                     fmt::format("successful responses ({}) vs {} x {} RPS x {} s", successful,
-                                 FormatNumber(p.min_success_fraction), FormatNumber(load.target_rps),
-                                 FormatNumber(duration))));
+  return Make("enough_requests", ok, ">=", std::floor(p.min_success_fraction * expected),
+              fmt::format("successful responses ({}) vs {} x {} RPS x {} s", successful,
+                          FormatNumber(p.min_success_fraction), FormatNumber(load.target_rps),
+                          FormatNumber(duration)));
+}
 
-  if (load.engine == "wrk") {
-    ValidityCheck c = Make("engine_kept_up", load.late_send_share, "<=", kDefaultMaxLateShare,
-                           fmt::format("wrk pace.lua share of sends > 10 ms behind schedule; worst lag {}",
-                                       FormatUs(load.max_send_lag_us)));
-    c.passed = load.kept_up;  // the parser's verdict also covers an unpaced run and running ahead
-    if (load.max_early_send_us > kDefaultMaxSendLagUs) {
-      c.detail += fmt::format("; the schedule RAN AHEAD by up to {} (sends before their slot: more than the "
-                              "target rate was offered)",
-                              FormatUs(load.max_early_send_us));
-    } else if (!load.kept_up && load.late_send_share <= kDefaultMaxLateShare) {
-      c.detail += " (run was not paced)";
-    }
-    out.push_back(std::move(c));
-  } else {
+// The engine kept up with its schedule (wrk: pace.lua's late sends; k6: dropped iterations).
+ValidityCheck EngineKeptUp(const LoadResult& load) {
+  if (load.engine != "wrk") {
     ValidityCheck c = Make("engine_kept_up", static_cast<double>(load.dropped_iterations), "<=", 0,
                            "k6 dropped_iterations (arrivals the engine had no VU for)");
     c.passed = load.kept_up && load.dropped_iterations == 0;
-    out.push_back(std::move(c));
+    return c;
   }
+  ValidityCheck c = Make("engine_kept_up", load.late_send_share, "<=", kDefaultMaxLateShare,
+                         fmt::format("wrk pace.lua share of sends > 10 ms behind schedule; worst lag {}",
+                                     FormatUs(load.max_send_lag_us)));
+  c.passed = load.kept_up;  // the parser's verdict also covers an unpaced run and running ahead
+  if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+    c.detail += fmt::format("; the schedule RAN AHEAD by up to {} (sends before their slot: more than the "
+                            "target rate was offered)",
+                            FormatUs(load.max_early_send_us));
+  } else if (!load.kept_up && load.late_send_share <= kDefaultMaxLateShare) {
+    c.detail += " (run was not paced)";
+  }
+  return c;
+}
 
+ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, const ValidityParams& p) {
+  ValidityCheck c = Make("loadgen_cpu", *obs.loadgen_busy, "<=", p.max_loadgen_busy,
+                         fmt::format("busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak "
+                                     "interval {})",
+                                     obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset, obs.loadgen_host,
+                                     obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak)));
+  // Unpinned on the SUT's host, the engine's cpus are all cpus: their busy share
+  // is the SUT's work plus the engine's and says nothing about the engine
+  // alone. Reported, not gated (the run is labelled as sharing cores; the
+  // engine_kept_up check still catches an engine that fell behind). Cpusets
+  // that overlap on purpose stay gated: that configuration is the problem.
+  if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
+    c.informational = true;
+    c.detail += "; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not gated";
+  }
+  return c;
+}
+
+ValidityCheck SutQuiet(const QuietOutcome& q, const ValidityParams& p) {
+  ValidityCheck c = Make("sut_quiet", q.busy_per_core, "<=", p.quiet_max_per_core,
+                         fmt::format("SUT cpu busy per core over 1 s before the load ({} cpus), {} after waiting "
+                                     "{} s (QUIET_TIMEOUT {} s); load1 per core {}",
+                                     q.cpus, q.reached ? "quiet" : "still busy", FormatNumber(q.waited_s),
+                                     FormatNumber(p.quiet_timeout_s), FormatNumber(q.load1_per_core)));
+  c.passed = q.reached;
+  return c;
+}
+
+// The SUT's error.log: growth rate and alert lines.
+void LogChecks(const PhaseObservation& obs, const ValidityParams& p, std::vector<ValidityCheck>& out) {
+  double worst = 0;
+  std::string parts;
+  for (const LogGrowth& g : obs.logs) {
+    worst = std::max(worst, g.lines_per_s);
+    parts += fmt::format("{}{} +{} lines", parts.empty() ? "" : ", ", g.service, g.lines);
+  }
+  out.push_back(Make("error_log_rate", worst, "<=", p.max_log_lines_per_s,
+                     fmt::format("fastest-growing SUT error.log during the phase ({} in {} s)", parts,
+                                 FormatNumber(obs.elapsed_s))));
+  uint64_t alerts = 0;
+  std::string quoted;
+  for (const LogGrowth& g : obs.logs) {
+    alerts += g.alert_count;
+    for (const std::string& a : g.alerts) {
+      if (quoted.size() < 600) quoted += fmt::format("\n  {}: {}", g.service, a);
+    }
+  }
+  out.push_back(Make("nginx_alerts", static_cast<double>(alerts), "<=", 0,
+                     alerts == 0 ? "no [alert]/[emerg]/worker_connections/\"Too many open files\" lines"
+                                 : "alert lines in the SUT error.log:" + quoted));
+}
+
+}  // namespace
+
+std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
+                                      const PhaseContext& ctx, const ValidityParams& p) {
+  std::vector<ValidityCheck> out;
+  if (ctx.expect_evidence) EvidenceCheck(load, p, out);
+  out.push_back(EnoughRequests(load, ctx, p));
+  out.push_back(EngineKeptUp(load));
   double achieved = load.target_rps > 0 ? load.achieved_rps / load.target_rps : kNaN;
   out.push_back(Make("achieved_rate", achieved, ">=", p.min_achieved_fraction,
                      fmt::format("achieved {} of target {} RPS", FormatNumber(load.achieved_rps),
                                  FormatNumber(load.target_rps))));
-
-  if (obs.loadgen_busy) {
-    ValidityCheck c = Make("loadgen_cpu", *obs.loadgen_busy, "<=", p.max_loadgen_busy,
-                           fmt::format("busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak "
-                                       "interval {})",
-                                       obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset, obs.loadgen_host,
-                                       obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak)));
-    // Unpinned on the SUT's host, the engine's cpus are all cpus: their busy share
-    // is the SUT's work plus the engine's and says nothing about the engine
-    // alone. Reported, not gated (the run is labelled as sharing cores; the
-    // engine_kept_up check still catches an engine that fell behind). Cpusets
-    // that overlap on purpose stay gated: that configuration is the problem.
-    if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
-      c.informational = true;
-      c.detail += "; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not gated";
-    }
-    out.push_back(std::move(c));
-  }
-
-  if (obs.quiet) {
-    const QuietOutcome& q = *obs.quiet;
-    ValidityCheck c = Make("sut_quiet", q.busy_per_core, "<=", p.quiet_max_per_core,
-                           fmt::format("SUT cpu busy per core over 1 s before the load ({} cpus), {} after waiting "
-                                       "{} s (QUIET_TIMEOUT {} s); load1 per core {}",
-                                       q.cpus, q.reached ? "quiet" : "still busy", FormatNumber(q.waited_s),
-                                       FormatNumber(p.quiet_timeout_s), FormatNumber(q.load1_per_core)));
-    c.passed = q.reached;
-    out.push_back(std::move(c));
-  }
-
-  if (!obs.logs.empty()) {
-    double worst = 0;
-    std::string parts;
-    for (const LogGrowth& g : obs.logs) {
-      worst = std::max(worst, g.lines_per_s);
-      parts += fmt::format("{}{} +{} lines", parts.empty() ? "" : ", ", g.service, g.lines);
-    }
-    out.push_back(Make("error_log_rate", worst, "<=", p.max_log_lines_per_s,
-                       fmt::format("fastest-growing SUT error.log during the phase ({} in {} s)", parts,
-                                   FormatNumber(obs.elapsed_s))));
-    uint64_t alerts = 0;
-    std::string quoted;
-    for (const LogGrowth& g : obs.logs) {
-      alerts += g.alert_count;
-      for (const std::string& a : g.alerts) {
-        if (quoted.size() < 600) quoted += fmt::format("\n  {}: {}", g.service, a);
-      }
-    }
-    out.push_back(Make("nginx_alerts", static_cast<double>(alerts), "<=", 0,
-                       alerts == 0 ? "no [alert]/[emerg]/worker_connections/\"Too many open files\" lines"
-                                   : "alert lines in the SUT error.log:" + quoted));
-  }
-
+  if (obs.loadgen_busy) out.push_back(LoadgenCpu(obs, ctx, p));
+  if (obs.quiet) out.push_back(SutQuiet(*obs.quiet, p));
+  if (!obs.logs.empty()) LogChecks(obs, p, out);
   if (!ctx.sharing.empty()) {
     ValidityCheck c;
     c.name = "shared_cores";

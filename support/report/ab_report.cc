@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "support/core/json_fields.h"
+#include "support/core/metric_names.h"
 #include "support/core/json_writer.h"
 #include "support/report/markdown_text.h"
 #include "support/report/results_io.h"
@@ -14,15 +15,12 @@
 namespace fvbench {
 namespace {
 
-std::string MetricLabel(const std::string& m) {
-  if (m == "p50_us") return "p50";
-  if (m == "p90_us") return "p90";
-  if (m == "p99_us") return "p99";
-  if (m == "p999_us") return "p99.9";
-  if (m == "error_rate") return "errors";
-  if (m == "achieved_rps") return "achieved";
+// A/B rows: the latency labels of metric_names.h, words for the others.
+std::string AbMetricLabel(const std::string& m) {
+  if (m == kMetricErrorRate) return "errors";
+  if (m == kMetricAchievedRps) return "achieved";
   if (m == "fv_cpu_cores") return "edge CPU";
-  return m;
+  return MetricLabel(m);
 }
 
 std::string Value(const std::string& m, double v) {
@@ -53,7 +51,7 @@ std::string SideLine(const char* name, const std::string& src, const std::string
 }  // namespace
 
 std::string DescribeAbMetric(const AbComparison& c) {
-  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", MetricLabel(c.metric),
+  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", AbMetricLabel(c.metric),
                      Value(c.metric, c.a_median), Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c),
                      NoiseText(c), AbVerdictText(c));
 }
@@ -88,7 +86,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
       using detail::MarkdownCell;
       std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(MetricLabel(c.metric)),
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(AbMetricLabel(c.metric)),
                          MarkdownCell(Value(c.metric, c.a_median)), MarkdownCell(Value(c.metric, c.b_median)),
                          MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(NoiseText(c)), verdict);
     }
@@ -121,11 +119,11 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
     out += "  " + PadRight("metric", kM) + PadRight("A median", kV) + PadRight("B median", kV) +
            PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + "verdict\n";
     for (const AbComparison& c : ab.metrics) {
-      out += "  " + PadRight(MetricLabel(c.metric), kM) + PadRight(Value(c.metric, c.a_median), kV) +
+      out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(Value(c.metric, c.a_median), kV) +
              PadRight(Value(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
              PadRight(AbCiText(c), kC) + PadRight(NoiseText(c), kN) + AbVerdictText(c) + "\n";
       if (Significant(c)) {
-        significant.push_back(fmt::format("{} {}: {}", r.id, MetricLabel(c.metric), AbVerdictText(c)));
+        significant.push_back(fmt::format("{} {}: {}", r.id, AbMetricLabel(c.metric), AbVerdictText(c)));
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/core/metric_names.h"
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
 #include "support/report/results_io.h"
@@ -66,7 +67,7 @@ Result<Reference> ParseBaseline(std::string_view text, const std::string& source
   if (!ref.ok()) return ref.error();
   ref->baseline = true;
   for (const ScenarioResult& r : run->scenarios) {
-    if (r.measured && r.id.rfind("latency.", 0) == 0) ref->values.try_emplace({r.id, "max_us"}, r.load.latency_us.max);
+    if (r.measured && r.id.rfind("latency.", 0) == 0) ref->values.try_emplace({r.id, kMetricMax}, r.load.latency_us.max);
   }
   return ref;
 }

@@ -78,6 +78,12 @@ TEST(RunReport, DeltasAgainstTheComparison) {
   ASSERT_NE(complex, nullptr);
   EXPECT_FALSE(complex->delta.has_value()) << "a lower bound (ceiling) has no delta";
   EXPECT_EQ(report.load_mismatch, "");
+
+  // Against a subnormal comparison the quotient overflows: no delta, not "+inf %".
+  ref.values[{"latency.decision_service", "p99_us"}] = 5e-324;
+  report = BuildRunReport(run, SampleMeta(), &ref);
+  ASSERT_NE(report.Compared("latency.decision_service", "p99_us"), nullptr);
+  EXPECT_FALSE(report.Compared("latency.decision_service", "p99_us")->delta.has_value());
 }
 
 TEST(RunReport, CensoredLatencyHasNoComparison) {

@@ -48,15 +48,17 @@ TEST(UnitsFormat, CompactAboveOneQuadrillion) {
   EXPECT_EQ(FormatNumber(5e-324), "4.94e-324");
   EXPECT_EQ(FormatFixed(3.1, 2), "3.10");
   EXPECT_EQ(FormatFixed(1e300, 1), "1e+300");  // "{:.1f}" printed 301 digits (resources, ratios, resolution)
-  // A delta against a subnormal reference overflows: no delta, not "+inf %".
-  EXPECT_EQ(FormatDeltaPercent(129, 5e-324), "");
-  EXPECT_EQ(FormatDeltaPercent(1e300, 1e-10), "");  // the quotient overflows
-  EXPECT_EQ(FormatDeltaPercent(1e20, 1), "+1e+22 %");
+  // A delta (run_report.h: a fraction) that overflows x 100 is no delta, not
+  // "+inf %" (a delta against a subnormal reference: RunReport gives none).
+  EXPECT_EQ(FormatDeltaFraction((129 - 5e-324) / 5e-324), "");
+  EXPECT_EQ(FormatDeltaFraction(1e307), "");  // x 100 overflows
+  EXPECT_EQ(FormatDeltaFraction(1e20 - 1), "+1e+22 %");
+  EXPECT_EQ(FormatDeltaFraction(-0.04), "\u2212" "4.0 %");
+  EXPECT_EQ(FormatDeltaFraction(0.0004), "+0.0 %");
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   for (double v : {nan, inf, -inf, 1e308, -1e308, 5e-324}) {
     for (const std::string& s : {FormatNumber(v), FormatFixed(v, 2), FormatUs(v), FormatUsBare(v, 1000), FormatPercent(v),
-                                 FormatPercentLimit(v), FormatRps(v), FormatDeltaPercent(v, 100),
-                                 FormatDeltaPercent(100, v)}) {
+                                 FormatPercentLimit(v), FormatRps(v), FormatDeltaFraction(v)}) {
       EXPECT_EQ(s.find("inf"), std::string::npos) << s;
       EXPECT_EQ(s.find("nan"), std::string::npos) << s;
       EXPECT_LE(s.size(), 16u) << s;
