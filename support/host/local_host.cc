@@ -1,5 +1,6 @@
 #include "support/host/local_host.h"
 
+#include "support/core/path_text.h"
 #include "support/host/interrupts.h"
 
 #include <dirent.h>
@@ -24,6 +25,9 @@
 extern char** environ;
 
 namespace fvbench {
+
+using detail::ErrnoText;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -34,8 +38,6 @@ constexpr milliseconds kLingerIdle{100};       // after exit: stop when pipes id
 constexpr milliseconds kLingerMax{1000};       // after exit: stop reading at the latest
 constexpr milliseconds kKillWait{5000};        // stop_service: wait after SIGKILL
 constexpr milliseconds kPollSlice{20};         // when no pidfd is available
-
-std::string ErrnoText(int err) { return std::strerror(err); }
 
 // Closes an fd on scope exit.
 class Fd {
@@ -58,6 +60,16 @@ class Fd {
  private:
   int fd_;
 };
+
+// The null-terminated char* array posix_spawn and execve take for argv and
+// envp; points into `words`, which must outlive it.
+std::vector<char*> CStringArray(const std::vector<std::string>& words) {
+  std::vector<char*> out;
+  out.reserve(words.size() + 1);
+  for (const auto& w : words) out.push_back(const_cast<char*>(w.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
 
 // posix_spawn attributes / file actions with RAII.
 struct SpawnSetup {
@@ -151,12 +163,8 @@ Result<pid_t> Spawn(const std::string& host, const Command& cmd, SpawnSetup& set
   posix_spawnattr_setsigdefault(&setup.attr, &all);
   posix_spawnattr_setflags(&setup.attr, flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
-  std::vector<char*> argv;
-  for (const auto& a : cmd.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  std::vector<char*> argv = CStringArray(cmd.argv);
+  std::vector<char*> envp = CStringArray(env);
 
   pid_t pid = 0;
   int rc = ::posix_spawn(&pid, program->c_str(), &setup.actions, &setup.attr, argv.data(),
@@ -186,12 +194,8 @@ Result<pid_t> SpawnDyingWithParent(const std::string& host, const Command& cmd, 
   std::vector<std::string> env = BuildEnv(cmd.env, &path);
   auto program = ResolveProgram(host, argv0, path);
   if (!program.ok()) return program.error();
-  std::vector<char*> argv;
-  for (const auto& a : cmd.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
+  std::vector<char*> argv = CStringArray(cmd.argv);
+  std::vector<char*> envp = CStringArray(env);
   const char* prog = program->c_str();
   const char* cwd = cmd.cwd.empty() ? nullptr : cmd.cwd.c_str();
 
@@ -334,6 +338,156 @@ bool GroupGone(int pgid) {
 
 }  // namespace
 
+namespace {
+
+// One started child of LocalHost::run until its end: reaps it, escalates
+// SIGTERM -> SIGKILL at its timeout, reads its stdout / stderr, and lingers
+// briefly after its exit for output its own children still write.
+class ChildWatch {
+ public:
+  ChildWatch(const std::string& host, const Command& cmd, pid_t pid, Fd& out_r, Fd& err_r, ExecResult& res)
+      : host_(host), cmd_(cmd), pid_(pid), res_(res), streams_{&out_r, &err_r}, sinks_{&res.out, &res.err} {
+    ::fcntl(out_r.get(), F_SETFL, O_NONBLOCK);
+    ::fcntl(err_r.get(), F_SETFL, O_NONBLOCK);
+    pidfd_.reset(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+    limited_ = cmd.timeout.count() > 0;
+    deadline_ = Clock::now() + cmd.timeout;
+  }
+
+  Result<void> Run() {
+    while (true) {
+      auto now = Clock::now();
+      if (auto r = Reap(now); !r.ok()) return r;
+      if (Done(now)) break;
+      Escalate(now);
+      auto p = PollAndRead(Wait(now));
+      if (!p.ok()) return p;
+    }
+    if (WIFEXITED(status_)) {
+      res_.exit_code = WEXITSTATUS(status_);
+    } else if (WIFSIGNALED(status_)) {
+      res_.exit_code = -1;
+      res_.term_signal = WTERMSIG(status_);
+    }
+    return Ok();
+  }
+
+ private:
+  Result<void> Reap(Clock::time_point now) {
+    if (exited_) return Ok();
+    int w;
+    do {
+      w = ::waitpid(pid_, &status_, WNOHANG);
+    } while (w < 0 && errno == EINTR);
+    if (w == pid_) {
+      exited_ = true;
+      exit_time_ = last_data_ = now;
+      pidfd_.reset();
+    } else if (w < 0) {
+      // ECHILD: someone else reaped it (SIGCHLD ignored?); no status to report.
+      return Error{host_ + ": lost the exit status of '" + cmd_.argv[0] + "' (pid " + std::to_string(pid_) +
+                   "): " + ErrnoText(errno)};
+    }
+    return Ok();
+  }
+
+  bool Done(Clock::time_point now) const {
+    if (streams_[0]->get() < 0 && streams_[1]->get() < 0 && exited_) return true;
+    return exited_ && (now - last_data_ >= kLingerIdle || now - exit_time_ >= kLingerMax);
+  }
+
+  // The timeout: SIGTERM to the group, SIGKILL after the grace.
+  void Escalate(Clock::time_point now) {
+    if (exited_ || !limited_) return;
+    if (phase_ == kRunning && now >= deadline_) {
+      res_.timed_out = true;
+      ::kill(-pid_, SIGTERM);
+      phase_ = kTermSent;
+      kill_at_ = now + kTermGrace;
+    } else if (phase_ == kTermSent && now >= kill_at_) {
+      ::kill(-pid_, SIGKILL);
+      phase_ = kKillSent;
+    }
+  }
+
+  // How long poll may sleep (-1: until something happens).
+  milliseconds Wait(Clock::time_point now) const {
+    milliseconds wait{-1};
+    auto cap = [&](Clock::duration d) {
+      auto ms = std::max<milliseconds>(milliseconds(0), std::chrono::ceil<milliseconds>(d));
+      if (wait.count() < 0 || ms < wait) wait = ms;
+    };
+    if (exited_) {
+      cap(last_data_ + kLingerIdle - now);
+      cap(exit_time_ + kLingerMax - now);
+    } else {
+      if (limited_ && phase_ == kRunning) cap(deadline_ - now);
+      if (phase_ == kTermSent) cap(kill_at_ - now);
+      if (pidfd_.get() < 0 || phase_ == kKillSent) cap(kPollSlice);
+    }
+    return wait;
+  }
+
+  // Polls the open streams (and the pidfd) and reads whatever is ready.
+  Result<void> PollAndRead(milliseconds wait) {
+    pollfd fds[3];
+    int idx[3];
+    nfds_t n = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (streams_[i]->get() < 0) continue;
+      fds[n] = {streams_[i]->get(), POLLIN, 0};
+      idx[n++] = i;
+    }
+    if (!exited_ && pidfd_.get() >= 0) {
+      fds[n] = {pidfd_.get(), POLLIN, 0};
+      idx[n++] = -1;
+    }
+    int pr = ::poll(fds, n, static_cast<int>(wait.count()));
+    if (pr < 0) {
+      if (errno == EINTR) return Ok();
+      return Error{host_ + ": poll on '" + cmd_.argv[0] + "': " + ErrnoText(errno)};
+    }
+    for (nfds_t k = 0; k < n; ++k) {
+      if (idx[k] >= 0 && fds[k].revents != 0) Drain(idx[k]);
+    }
+    return Ok();
+  }
+
+  void Drain(int i) {
+    Fd& fd = *streams_[i];
+    while (true) {
+      ssize_t r = ::read(fd.get(), buf_, sizeof buf_);
+      if (r > 0) {
+        sinks_[i]->append(buf_, static_cast<size_t>(r));
+        last_data_ = Clock::now();
+        continue;
+      }
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      fd.reset();  // EOF or a read error: this stream is done
+      break;
+    }
+  }
+
+  const std::string& host_;
+  const Command& cmd_;
+  const pid_t pid_;
+  ExecResult& res_;
+  Fd* streams_[2];
+  std::string* sinks_[2];
+  Fd pidfd_;
+  bool limited_ = false;
+  Clock::time_point deadline_{};
+  enum { kRunning, kTermSent, kKillSent } phase_ = kRunning;
+  Clock::time_point kill_at_{};
+  bool exited_ = false;
+  int status_ = 0;
+  Clock::time_point exit_time_{}, last_data_{};
+  char buf_[65536];
+};
+
+}  // namespace
+
 Result<ExecResult> LocalHost::run(const Command& cmd) {
   const std::string host = name();
   int out_pipe[2], err_pipe[2];
@@ -363,111 +517,8 @@ Result<ExecResult> LocalHost::run(const Command& cmd) {
   } untrack{pid};
   out_w.reset();
   err_w.reset();
-  ::fcntl(out_r.get(), F_SETFL, O_NONBLOCK);
-  ::fcntl(err_r.get(), F_SETFL, O_NONBLOCK);
-  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-
   ExecResult res;
-  const auto start = Clock::now();
-  const bool limited = cmd.timeout.count() > 0;
-  const auto deadline = start + cmd.timeout;
-  enum { kRunning, kTermSent, kKillSent } phase = kRunning;
-  Clock::time_point kill_at{};
-  bool exited = false;
-  int status = 0;
-  Clock::time_point exit_time{}, last_data{};
-  Fd* streams[2] = {&out_r, &err_r};
-  std::string* sinks[2] = {&res.out, &res.err};
-  char buf[65536];
-
-  while (true) {
-    auto now = Clock::now();
-    if (!exited) {
-      int w;
-      do {
-        w = ::waitpid(pid, &status, WNOHANG);
-      } while (w < 0 && errno == EINTR);
-      if (w == pid) {
-        exited = true;
-        exit_time = last_data = now;
-        pidfd.reset();
-      } else if (w < 0) {
-        // ECHILD: someone else reaped it (SIGCHLD ignored?); no status to report.
-        return Error{host + ": lost the exit status of '" + cmd.argv[0] + "' (pid " +
-                     std::to_string(pid) + "): " + ErrnoText(errno)};
-      }
-    }
-    if (out_r.get() < 0 && err_r.get() < 0 && exited) break;
-    if (exited && (now - last_data >= kLingerIdle || now - exit_time >= kLingerMax)) break;
-
-    if (!exited && limited) {
-      if (phase == kRunning && now >= deadline) {
-        res.timed_out = true;
-        ::kill(-pid, SIGTERM);
-        phase = kTermSent;
-        kill_at = now + kTermGrace;
-      } else if (phase == kTermSent && now >= kill_at) {
-        ::kill(-pid, SIGKILL);
-        phase = kKillSent;
-      }
-    }
-
-    // How long poll may sleep.
-    milliseconds wait{-1};
-    auto cap = [&](Clock::duration d) {
-      auto ms = std::max<milliseconds>(
-          milliseconds(0), std::chrono::ceil<milliseconds>(d));
-      if (wait.count() < 0 || ms < wait) wait = ms;
-    };
-    if (exited) {
-      cap(last_data + kLingerIdle - now);
-      cap(exit_time + kLingerMax - now);
-    } else {
-      if (limited && phase == kRunning) cap(deadline - now);
-      if (phase == kTermSent) cap(kill_at - now);
-      if (pidfd.get() < 0 || phase == kKillSent) cap(kPollSlice);
-    }
-
-    pollfd fds[3];
-    int idx[3];
-    nfds_t n = 0;
-    for (int i = 0; i < 2; ++i) {
-      if (streams[i]->get() < 0) continue;
-      fds[n] = {streams[i]->get(), POLLIN, 0};
-      idx[n++] = i;
-    }
-    if (!exited && pidfd.get() >= 0) {
-      fds[n] = {pidfd.get(), POLLIN, 0};
-      idx[n++] = -1;
-    }
-    int pr = ::poll(fds, n, static_cast<int>(wait.count()));
-    if (pr < 0) {
-      if (errno == EINTR) continue;
-      return Error{host + ": poll on '" + cmd.argv[0] + "': " + ErrnoText(errno)};
-    }
-    for (nfds_t k = 0; k < n; ++k) {
-      if (idx[k] < 0 || fds[k].revents == 0) continue;
-      Fd& fd = *streams[idx[k]];
-      while (true) {
-        ssize_t r = ::read(fd.get(), buf, sizeof buf);
-        if (r > 0) {
-          sinks[idx[k]]->append(buf, static_cast<size_t>(r));
-          last_data = Clock::now();
-          continue;
-        }
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-        fd.reset();  // EOF or a read error: this stream is done
-        break;
-      }
-    }
-  }
-  if (WIFEXITED(status)) {
-    res.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    res.exit_code = -1;
-    res.term_signal = WTERMSIG(status);
-  }
+  if (auto r = ChildWatch(host, cmd, pid, out_r, err_r, res).Run(); !r.ok()) return r.error();
   return res;
 }
 

@@ -28,10 +28,14 @@
 #include <vector>
 
 #include "support/core/json_fields.h"
+#include "support/core/path_text.h"
 #include "support/host/known_hosts_markers.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
+
+using detail::Basename;
+using detail::ErrnoText;
 
 struct SshHost::Session {
   ssh_session ssh = nullptr;
@@ -60,8 +64,6 @@ constexpr milliseconds kKillDrain{3000};         // after the timeout kill: wait
 constexpr size_t kWriteChunk = 128 * 1024;       // one SFTP WRITE (OpenSSH accepts <= 256 KiB)
 constexpr uint32_t kReadChunk = 64 * 1024;       // one SFTP READ request
 constexpr size_t kReadDepth = 32;                // READ requests in flight
-
-std::string ErrnoText(int err) { return std::strerror(err); }
 
 void SetSessionTimeout(ssh_session s, milliseconds ms) {
   long sec = static_cast<long>(ms.count() / 1000);
@@ -365,10 +367,6 @@ std::string Dirname(const std::string& path) {
   if (slash == 0) return "/";
   return path.substr(0, slash);
 }
-std::string Basename(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string HomeDir() {
   if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return h;
@@ -457,6 +455,123 @@ Result<void> SshHost::Reconnect() {
   return ConnectLocked();
 }
 
+namespace {
+
+// The session's options from the target: host, port, user, known hosts, no
+// ssh_config of libssh's own, no logging, TCP_NODELAY.
+Result<void> SetTargetOptions(ssh_session ss, const SshTarget& t, milliseconds connect_timeout,
+                              const std::string& who) {
+  bool no_config = false;
+  int port = t.port;
+  int verbosity = SSH_LOG_NOLOG;
+  ssh_options_set(ss, SSH_OPTIONS_PROCESS_CONFIG, &no_config);
+  ssh_options_set(ss, SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
+  if (ssh_options_set(ss, SSH_OPTIONS_HOST, t.host.c_str()) != SSH_OK)
+    return Error{who + "bad host '" + t.host + "': " + ssh_get_error(ss)};
+  ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
+  if (!t.user.empty()) ssh_options_set(ss, SSH_OPTIONS_USER, t.user.c_str());
+  ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, t.known_hosts_file.c_str());
+  if (!t.global_known_hosts_file.empty())
+    ssh_options_set(ss, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, t.global_known_hosts_file.c_str());
+  int nodelay = 1;
+  ssh_options_set(ss, SSH_OPTIONS_NODELAY, &nodelay);
+  SetSessionTimeout(ss, connect_timeout);
+  return Ok();
+}
+
+// The server's host key against the known_hosts files, by StrictHostKeyChecking.
+Result<void> CheckHostKey(ssh_session ss, const SshTarget& t, const std::string& who, const std::string& where) {
+  enum ssh_known_hosts_e known = ssh_session_is_known_server(ss);
+  if (auto m = CheckKnownHostsMarkers(who, where, t, ss, known); !m.ok()) return m.error();
+  const std::string kh = t.known_hosts_file;
+  const std::string mode = HostKeyCheckingName(t.host_key_checking);
+  switch (known) {
+    case SSH_KNOWN_HOSTS_OK:
+      break;
+    case SSH_KNOWN_HOSTS_CHANGED:
+    case SSH_KNOWN_HOSTS_OTHER:
+      if (t.host_key_checking != HostKeyChecking::kNo)
+        return Error{who + "host key of " + where + " has CHANGED (server offers " + ServerKeyDescription(ss) + "; " +
+                     kh + " records a different key for it): refused (StrictHostKeyChecking " + mode +
+                     "). If the change is expected, remove the old entry: ssh-keygen -f " + kh + " -R " +
+                     (t.port == 22 ? t.host : "'[" + t.host + "]:" + std::to_string(t.port) + "'")};
+      break;
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+      if (t.host_key_checking == HostKeyChecking::kYes)
+        return Error{who + "host key of " + where + " is not known (server offers " + ServerKeyDescription(ss) +
+                     "; not in " + kh +
+                     "): refused (StrictHostKeyChecking yes). Verify the fingerprint and add "
+                     "the key to the known_hosts file, or use -o StrictHostKeyChecking=accept-new"};
+      if (t.host_key_checking == HostKeyChecking::kAcceptNew && ssh_session_update_known_hosts(ss) != SSH_OK)
+        return Error{who + "cannot record the host key of " + where + " in " + kh + ": " + ssh_get_error(ss)};
+      break;
+    case SSH_KNOWN_HOSTS_ERROR:
+    default:
+      if (t.host_key_checking != HostKeyChecking::kNo)
+        return Error{who + "cannot check the host key of " + where + " against " + kh + ": " + ssh_get_error(ss)};
+      break;
+  }
+  return Ok();
+}
+
+// Publickey with each identity file in turn; `done` once one is accepted.
+Result<void> AuthWithIdentityFiles(ssh_session ss, const SshTarget& t, const std::string& who,
+                                   const std::string& where, bool& done, std::vector<std::string>& tried) {
+  for (const auto& file : t.identity_files) {
+    if (done) break;
+    struct stat st;
+    if (::stat(file.c_str(), &st) != 0) {
+      tried.push_back(file + " (missing)");
+      continue;
+    }
+    ssh_key key = nullptr;
+    if (ssh_pki_import_privkey_file(file.c_str(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
+      tried.push_back(file + " (cannot load: encrypted or not a private key)");
+      continue;
+    }
+    int rc = ssh_userauth_publickey(ss, nullptr, key);
+    ssh_key_free(key);
+    if (rc == SSH_AUTH_SUCCESS) {
+      done = true;
+    } else if (rc == SSH_AUTH_ERROR) {
+      return Error{who + "authentication with " + where + " failed using " + file + ": " + ssh_get_error(ss)};
+    } else {
+      tried.push_back(file + " (refused)");
+    }
+  }
+  return Ok();
+}
+
+// Authentication: none, else publickey through the agent, then identity files.
+Result<void> Authenticate(ssh_session ss, const SshTarget& t, const std::string& who, const std::string& where) {
+  int rc = ssh_userauth_none(ss, nullptr);
+  if (rc == SSH_AUTH_ERROR) return Error{who + "authentication with " + where + " failed: " + ssh_get_error(ss)};
+  if (rc == SSH_AUTH_SUCCESS) return Ok();
+  int methods = ssh_userauth_list(ss, nullptr);
+  if ((methods & SSH_AUTH_METHOD_PUBLICKEY) == 0)
+    return Error{who + where + " does not offer publickey authentication (the only method "
+                 "the suite uses)"};
+  std::vector<std::string> tried;
+  bool done = false;
+  const char* agent = std::getenv("SSH_AUTH_SOCK");
+  if (!t.identities_only && agent != nullptr && *agent != '\0') {
+    rc = ssh_userauth_agent(ss, nullptr);
+    if (rc == SSH_AUTH_SUCCESS) done = true;
+    else tried.push_back(std::string("ssh-agent (") + agent + ")");
+    if (rc == SSH_AUTH_ERROR && !ssh_is_connected(ss))
+      return Error{who + "connection to " + where + " lost during authentication: " + ssh_get_error(ss)};
+  }
+  if (auto f = AuthWithIdentityFiles(ss, t, who, where, done, tried); !f.ok()) return f;
+  if (done) return Ok();
+  std::string list;
+  for (const auto& x : tried) list += (list.empty() ? "" : ", ") + x;
+  return Error{who + "publickey authentication refused by " + where + "; tried: " +
+               (list.empty() ? "nothing (no agent, no identity file)" : list)};
+}
+
+}  // namespace
+
 Result<void> SshHost::ConnectLocked() {
   const std::string who = name() + ": ";
   const std::string where = DescribeSshTarget(target_);
@@ -464,119 +579,15 @@ Result<void> SshHost::ConnectLocked() {
   s->ssh = ssh_new();
   if (s->ssh == nullptr) return Error{who + "ssh_new failed (out of memory)"};
   ssh_session ss = s->ssh;
-  milliseconds connect_timeout = target_.connect_timeout_s > 0
-                                     ? milliseconds(target_.connect_timeout_s * 1000L)
-                                     : options_.connect_timeout;
-  bool no_config = false;
-  int port = target_.port;
-  int verbosity = SSH_LOG_NOLOG;
-  ssh_options_set(ss, SSH_OPTIONS_PROCESS_CONFIG, &no_config);
-  ssh_options_set(ss, SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
-  if (ssh_options_set(ss, SSH_OPTIONS_HOST, target_.host.c_str()) != SSH_OK)
-    return Error{who + "bad host '" + target_.host + "': " + ssh_get_error(ss)};
-  ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
-  if (!target_.user.empty()) ssh_options_set(ss, SSH_OPTIONS_USER, target_.user.c_str());
-  ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, target_.known_hosts_file.c_str());
-  if (!target_.global_known_hosts_file.empty())
-    ssh_options_set(ss, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, target_.global_known_hosts_file.c_str());
-  int nodelay = 1;
-  ssh_options_set(ss, SSH_OPTIONS_NODELAY, &nodelay);
-  SetSessionTimeout(ss, connect_timeout);
-
+  milliseconds connect_timeout = target_.connect_timeout_s > 0 ? milliseconds(target_.connect_timeout_s * 1000L)
+                                                               : options_.connect_timeout;
+  if (auto o = SetTargetOptions(ss, target_, connect_timeout, who); !o.ok()) return o;
   if (ssh_connect(ss) != SSH_OK) {
     return Error{who + "cannot connect to " + where + " (connect timeout " +
                  std::to_string(connect_timeout.count()) + " ms): " + ssh_get_error(ss)};
   }
-
-  // Host key.
-  enum ssh_known_hosts_e known = ssh_session_is_known_server(ss);
-  if (auto m = CheckKnownHostsMarkers(who, where, target_, ss, known); !m.ok()) return m.error();
-  const std::string kh = target_.known_hosts_file;
-  const std::string mode = HostKeyCheckingName(target_.host_key_checking);
-  switch (known) {
-    case SSH_KNOWN_HOSTS_OK:
-      break;
-    case SSH_KNOWN_HOSTS_CHANGED:
-    case SSH_KNOWN_HOSTS_OTHER:
-      if (target_.host_key_checking != HostKeyChecking::kNo)
-        return Error{who + "host key of " + where + " has CHANGED (server offers " +
-                     ServerKeyDescription(ss) + "; " + kh +
-                     " records a different key for it): refused (StrictHostKeyChecking " +
-                     mode + "). If the change is expected, remove the old entry: ssh-keygen -f " +
-                     kh + " -R " + (target_.port == 22 ? target_.host
-                                                       : "'[" + target_.host + "]:" +
-                                                             std::to_string(target_.port) + "'")};
-      break;
-    case SSH_KNOWN_HOSTS_UNKNOWN:
-    case SSH_KNOWN_HOSTS_NOT_FOUND:
-      if (target_.host_key_checking == HostKeyChecking::kYes)
-        return Error{who + "host key of " + where + " is not known (server offers " +
-                     ServerKeyDescription(ss) + "; not in " + kh +
-                     "): refused (StrictHostKeyChecking yes). Verify the fingerprint and add "
-                     "the key to the known_hosts file, or use -o StrictHostKeyChecking=accept-new"};
-      if (target_.host_key_checking == HostKeyChecking::kAcceptNew &&
-          ssh_session_update_known_hosts(ss) != SSH_OK)
-        return Error{who + "cannot record the host key of " + where + " in " + kh + ": " +
-                     ssh_get_error(ss)};
-      break;
-    case SSH_KNOWN_HOSTS_ERROR:
-    default:
-      if (target_.host_key_checking != HostKeyChecking::kNo)
-        return Error{who + "cannot check the host key of " + where + " against " + kh + ": " +
-                     ssh_get_error(ss)};
-      break;
-  }
-
-  // Authentication: publickey through the agent, then identity files.
-  std::vector<std::string> tried;
-  int rc = ssh_userauth_none(ss, nullptr);
-  if (rc == SSH_AUTH_ERROR)
-    return Error{who + "authentication with " + where + " failed: " + ssh_get_error(ss)};
-  if (rc != SSH_AUTH_SUCCESS) {
-    int methods = ssh_userauth_list(ss, nullptr);
-    if ((methods & SSH_AUTH_METHOD_PUBLICKEY) == 0)
-      return Error{who + where + " does not offer publickey authentication (the only method "
-                   "the suite uses)"};
-    bool done = false;
-    const char* agent = std::getenv("SSH_AUTH_SOCK");
-    if (!target_.identities_only && agent != nullptr && *agent != '\0') {
-      rc = ssh_userauth_agent(ss, nullptr);
-      if (rc == SSH_AUTH_SUCCESS) done = true;
-      else tried.push_back(std::string("ssh-agent (") + agent + ")");
-      if (rc == SSH_AUTH_ERROR && !ssh_is_connected(ss))
-        return Error{who + "connection to " + where + " lost during authentication: " +
-                     ssh_get_error(ss)};
-    }
-    for (const auto& file : target_.identity_files) {
-      if (done) break;
-      struct stat st;
-      if (::stat(file.c_str(), &st) != 0) {
-        tried.push_back(file + " (missing)");
-        continue;
-      }
-      ssh_key key = nullptr;
-      if (ssh_pki_import_privkey_file(file.c_str(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
-        tried.push_back(file + " (cannot load: encrypted or not a private key)");
-        continue;
-      }
-      rc = ssh_userauth_publickey(ss, nullptr, key);
-      ssh_key_free(key);
-      if (rc == SSH_AUTH_SUCCESS) {
-        done = true;
-      } else if (rc == SSH_AUTH_ERROR) {
-        return Error{who + "authentication with " + where + " failed using " + file + ": " +
-                     ssh_get_error(ss)};
-      } else {
-        tried.push_back(file + " (refused)");
-      }
-    }
-    if (!done) {
-      std::string list;
-      for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
-      return Error{who + "publickey authentication refused by " + where + "; tried: " +
-                   (list.empty() ? "nothing (no agent, no identity file)" : list)};
-    }
-  }
+  if (auto k = CheckHostKey(ss, target_, who, where); !k.ok()) return k;
+  if (auto a = Authenticate(ss, target_, who, where); !a.ok()) return a;
   SetSessionTimeout(ss, options_.io_timeout);
   if (auto d = SetDeadLinkTimeout(ss, options_.dead_link_timeout); !d.ok())
     return Error{who + d.error().message};
@@ -605,6 +616,160 @@ Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
 }
 
 // Runs `script` through the login shell on one exec channel (see the header).
+namespace {
+
+// Opens a session channel, hooks the callbacks and sends the exec request.
+// Each waits for the server's answer, bounded by `open_bound`; the session's
+// timeout is `io_timeout` again afterwards.
+Result<void> OpenExecChannel(ssh_session ss, ChannelGuard& g, ssh_channel_callbacks_struct& cb,
+                             const std::string& script, milliseconds open_bound, milliseconds io_timeout,
+                             const std::string& who) {
+  g.ch = ssh_channel_new(ss);
+  if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
+  SetSessionTimeout(ss, open_bound);
+  auto no_answer = [&](const char* step, int rc) -> Error {
+    std::string detail = ssh_get_error(ss);
+    if (rc == SSH_AGAIN || detail.empty())
+      detail = "no answer from the ssh server within " + std::to_string(open_bound.count()) +
+               " ms (sshd stopped or overloaded?)" + (detail.empty() ? "" : "; " + detail);
+    SetSessionTimeout(ss, io_timeout);
+    return Error{who + step + ": " + detail};
+  };
+  if (int rc = ssh_channel_open_session(g.ch); rc != SSH_OK) return no_answer("cannot open a session channel", rc);
+  if (ssh_add_channel_callbacks(g.ch, &cb) != SSH_OK) return no_answer("cannot set channel callbacks", SSH_ERROR);
+  g.cb = &cb;
+  if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK) return no_answer("exec request refused", rc);
+  SetSessionTimeout(ss, io_timeout);
+  return Ok();
+}
+
+// The remote command's stdin: the chunks of `source` (when given) then EOF;
+// without a source, EOF at once unless `keep_open`.
+Result<void> FeedStdin(ssh_session ss, ssh_channel ch, const std::function<Result<size_t>(char*, size_t)>* source,
+                       bool keep_open, const std::string& who) {
+  if (source != nullptr) {
+    std::vector<char> buf(kWriteChunk);
+    while (true) {
+      auto n = (*source)(buf.data(), buf.size());
+      if (!n.ok()) return Error{who + n.error().message};
+      if (*n == 0) break;
+      if (ssh_channel_write(ch, buf.data(), static_cast<uint32_t>(*n)) != static_cast<int>(*n))
+        return Error{who + "writing to the remote command's stdin: " + ssh_get_error(ss)};
+    }
+    ssh_channel_send_eof(ch);
+  } else if (!keep_open) {
+    ssh_channel_send_eof(ch);  // stdin: empty
+  }
+  return Ok();
+}
+
+// Waiting on a running command's channel, within its timeout (0: none).
+struct ChannelWaiter {
+  ssh_session ss;
+  ssh_channel ch;
+  ChannelState& st;
+  milliseconds io_timeout;
+  std::string who;
+  bool limited;
+  Clock::time_point deadline;
+
+  int Slice() const {
+    if (!limited) return static_cast<int>(kPollSlice.count());
+    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    return static_cast<int>(std::clamp<milliseconds>(left, milliseconds(0), kPollSlice).count());
+  }
+  bool Expired() const { return limited && Clock::now() >= deadline; }
+  Error Lost() const { return Error{who + "connection lost while the command ran: " + ssh_get_error(ss)}; }
+  bool Ended() const { return st.have_status || !st.signal.empty() || ssh_channel_is_closed(ch); }
+
+  // 1. Output until the channel's EOF; true when the deadline came first.
+  Result<bool> ReadUntilEof() {
+    while (!ssh_channel_is_eof(ch) && !ssh_channel_is_closed(ch)) {
+      if (Expired()) return true;
+      if (ssh_channel_poll_timeout(ch, Slice(), 0) == SSH_ERROR) {
+        if (ssh_channel_is_closed(ch)) break;
+        return Lost();
+      }
+    }
+    return false;
+  }
+  // 2. The exit status (or signal), which ssh servers send around EOF.
+  Result<void> WaitStatus(bool bounded_by_deadline, Clock::time_point until) {
+    while (!Ended()) {
+      auto now = Clock::now();
+      if (now >= until || (bounded_by_deadline && Expired())) return Ok();
+      milliseconds step = kPollSlice;
+      if (until != Clock::time_point::max())
+        step = std::clamp<milliseconds>(std::chrono::duration_cast<milliseconds>(until - now), milliseconds(1),
+                                        kPollSlice);
+      SetSessionTimeout(ss, step);
+      ssh_channel_get_exit_status(ch);
+      SetSessionTimeout(ss, io_timeout);
+      if (!ssh_is_connected(ss)) return Lost();
+    }
+    return Ok();
+  }
+  // After a kill: the command's last output and status, until `until`.
+  Result<void> Drain(Clock::time_point until) {
+    while (!ssh_channel_is_eof(ch) && !ssh_channel_is_closed(ch) && Clock::now() < until) {
+      if (ssh_channel_poll_timeout(ch, static_cast<int>(kPollSlice.count()), 0) == SSH_ERROR) break;
+    }
+    return WaitStatus(false, until);
+  }
+};
+
+// The channel's outcome as an ExecResult: the shell's markers (command not
+// found, no working directory) as errors, the exit status or signal.
+Result<ExecResult> ChannelOutcome(ChannelState& st, bool timed_out, ssh_session ss, const std::string& who,
+                                  const ChannelWaiter& w) {
+  for (const auto& m : TakeMarkers(&st.err)) {
+    if (m == "notfound") return Error{who + "command not found in the remote PATH"};
+    if (m == "nocwd") return Error{who + "working directory does not exist or is not accessible"};
+  }
+  ExecResult res;
+  res.timed_out = timed_out;
+  res.out = std::move(st.out);
+  res.err = std::move(st.err);
+  if (st.have_status) {
+    res.exit_code = st.status;
+  } else if (!st.signal.empty()) {
+    res.exit_code = -1;
+    res.term_signal = SignalNumber(st.signal);
+    if (res.term_signal == 0) {
+      res.term_signal = -1;
+      res.err += "\n[fvbench: killed by signal " + st.signal + "]\n";
+    }
+  } else if (!res.timed_out) {
+    if (!ssh_is_connected(ss)) return w.Lost();  // e.g. the dead-link timeout fired
+    return Error{who + "the channel closed without an exit status or signal (the command's "
+                 "outcome is unknown)"};
+  }
+  return res;
+}
+
+}  // namespace
+
+// 3. Timeout: kills the remote process group the shell reported (its pgid
+// marker on stderr), notes what is left.
+Result<void> SshHost::KillTimedOutLocked(std::string& err) {
+  std::string err_copy = err;
+  int pgid = 0;
+  for (const auto& m : TakeMarkers(&err_copy))
+    if (m.rfind("pgid ", 0) == 0) pgid = std::atoi(m.c_str() + 5);
+  if (pgid <= 1) {
+    err += "\n[fvbench: timed out before the remote shell reported its process group]\n";
+    return Ok();
+  }
+  // 15 s: the kill script needs at most 2 s + 5 s; also bounds its channel's opening.
+  auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
+  if (!k.ok()) {
+    return Error{k.error().message + " (killing process group " + std::to_string(pgid) + " after the timeout)"};
+  }
+  if (k->out.find("alive") != std::string::npos)
+    err += "\n[fvbench: process group " + std::to_string(pgid) + " still alive after SIGKILL]\n";
+  return Ok();
+}
+
 Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseconds timeout,
                                             bool keep_stdin_open, const ChunkSource* stdin_source) {
   const std::string who = name() + ": ";
@@ -619,139 +784,29 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   cb.channel_exit_signal_function = OnExitSignal;
   ssh_callbacks_init(&cb);
   ChannelGuard g;
-  g.ch = ssh_channel_new(ss);
-  if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
   // Opening the channel and the exec request wait for the server's answer:
   // bounded by the command's own timeout when that is shorter than the I/O
   // timeout (a stopped sshd answers nothing while its kernel keeps the TCP
   // connection alive).
   const milliseconds open_bound =
       timeout.count() > 0 ? std::min(timeout, options_.io_timeout) : options_.io_timeout;
-  SetSessionTimeout(ss, open_bound);
-  auto no_answer = [&](const char* step, int rc) -> Error {
-    std::string detail = ssh_get_error(ss);
-    if (rc == SSH_AGAIN || detail.empty())
-      detail = "no answer from the ssh server within " + std::to_string(open_bound.count()) +
-               " ms (sshd stopped or overloaded?)" + (detail.empty() ? "" : "; " + detail);
-    SetSessionTimeout(ss, options_.io_timeout);
-    return Error{who + step + ": " + detail};
-  };
-  if (int rc = ssh_channel_open_session(g.ch); rc != SSH_OK)
-    return no_answer("cannot open a session channel", rc);
-  if (ssh_add_channel_callbacks(g.ch, &cb) != SSH_OK)
-    return no_answer("cannot set channel callbacks", SSH_ERROR);
-  g.cb = &cb;
-  if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK)
-    return no_answer("exec request refused", rc);
-  SetSessionTimeout(ss, options_.io_timeout);
-  if (stdin_source != nullptr) {
-    std::vector<char> buf(kWriteChunk);
-    while (true) {
-      auto n = (*stdin_source)(buf.data(), buf.size());
-      if (!n.ok()) return Error{who + n.error().message};
-      if (*n == 0) break;
-      if (ssh_channel_write(g.ch, buf.data(), static_cast<uint32_t>(*n)) != static_cast<int>(*n))
-        return Error{who + "writing to the remote command's stdin: " + ssh_get_error(ss)};
-    }
-    ssh_channel_send_eof(g.ch);
-  } else if (!keep_stdin_open) {
-    ssh_channel_send_eof(g.ch);  // stdin: empty
-  }
+  if (auto o = OpenExecChannel(ss, g, cb, script, open_bound, options_.io_timeout, who); !o.ok()) return o.error();
+  if (auto f = FeedStdin(ss, g.ch, stdin_source, keep_stdin_open, who); !f.ok()) return f.error();
 
-  const bool limited = timeout.count() > 0;
-  const auto deadline = Clock::now() + timeout;
-  auto slice = [&]() -> int {
-    if (!limited) return static_cast<int>(kPollSlice.count());
-    auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
-    return static_cast<int>(std::clamp<milliseconds>(left, milliseconds(0), kPollSlice).count());
-  };
-  auto expired = [&]() { return limited && Clock::now() >= deadline; };
-  auto lost = [&]() -> Error {
-    return Error{who + "connection lost while the command ran: " + ssh_get_error(ss)};
-  };
-
-  ExecResult res;
-  bool timed_out = false;
-  // 1. Output until the channel's EOF.
-  while (!ssh_channel_is_eof(g.ch) && !ssh_channel_is_closed(g.ch)) {
-    if (expired()) {
-      timed_out = true;
-      break;
-    }
-    if (ssh_channel_poll_timeout(g.ch, slice(), 0) == SSH_ERROR) {
-      if (ssh_channel_is_closed(g.ch)) break;
-      return lost();
-    }
-  }
-  // 2. The exit status (or signal), which ssh servers send around EOF.
-  auto wait_status = [&](bool bounded_by_deadline, Clock::time_point until) -> Result<void> {
-    while (!st.have_status && st.signal.empty() && !ssh_channel_is_closed(g.ch)) {
-      auto now = Clock::now();
-      if (now >= until || (bounded_by_deadline && expired())) return Ok();
-      milliseconds step = kPollSlice;
-      if (until != Clock::time_point::max())
-        step = std::clamp<milliseconds>(std::chrono::duration_cast<milliseconds>(until - now),
-                                        milliseconds(1), kPollSlice);
-      SetSessionTimeout(ss, step);
-      ssh_channel_get_exit_status(g.ch);
-      SetSessionTimeout(ss, options_.io_timeout);
-      if (!ssh_is_connected(ss)) return lost();
-    }
-    return Ok();
-  };
+  ChannelWaiter w{ss, g.ch, st, options_.io_timeout, who, timeout.count() > 0, Clock::now() + timeout};
+  auto eof_timed_out = w.ReadUntilEof();
+  if (!eof_timed_out.ok()) return eof_timed_out.error();
+  bool timed_out = *eof_timed_out;
   if (!timed_out) {
-    auto until = limited ? deadline : Clock::time_point::max();
-    if (auto w = wait_status(true, until); !w.ok()) return w.error();
-    if (!st.have_status && st.signal.empty() && !ssh_channel_is_closed(g.ch)) timed_out = true;
+    auto until = w.limited ? w.deadline : Clock::time_point::max();
+    if (auto r = w.WaitStatus(true, until); !r.ok()) return r.error();
+    if (!w.Ended()) timed_out = true;
   }
   if (timed_out) {
-    // 3. Timeout: kill the remote process group, then collect what it reports.
-    res.timed_out = true;
-    std::string err_copy = st.err;
-    int pgid = 0;
-    for (const auto& m : TakeMarkers(&err_copy))
-      if (m.rfind("pgid ", 0) == 0) pgid = std::atoi(m.c_str() + 5);
-    if (pgid > 1) {
-      // 15 s: the kill script needs at most 2 s + 5 s; also bounds its channel's opening.
-      auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
-      if (!k.ok()) return Error{k.error().message + " (killing process group " +
-                                std::to_string(pgid) + " after the timeout)"};
-      if (k->out.find("alive") != std::string::npos)
-        st.err += "\n[fvbench: process group " + std::to_string(pgid) +
-                  " still alive after SIGKILL]\n";
-    } else {
-      st.err += "\n[fvbench: timed out before the remote shell reported its process group]\n";
-    }
-    // Drain: the killed command's last output and status.
-    const auto until = Clock::now() + kKillDrain;
-    while (!ssh_channel_is_eof(g.ch) && !ssh_channel_is_closed(g.ch) && Clock::now() < until) {
-      if (ssh_channel_poll_timeout(g.ch, static_cast<int>(kPollSlice.count()), 0) == SSH_ERROR)
-        break;
-    }
-    if (auto w = wait_status(false, until); !w.ok()) return w.error();
+    if (auto k = KillTimedOutLocked(st.err); !k.ok()) return k.error();
+    if (auto d = w.Drain(Clock::now() + kKillDrain); !d.ok()) return d.error();
   }
-
-  for (const auto& m : TakeMarkers(&st.err)) {
-    if (m == "notfound") return Error{who + "command not found in the remote PATH"};
-    if (m == "nocwd") return Error{who + "working directory does not exist or is not accessible"};
-  }
-  res.out = std::move(st.out);
-  res.err = std::move(st.err);
-  if (st.have_status) {
-    res.exit_code = st.status;
-  } else if (!st.signal.empty()) {
-    res.exit_code = -1;
-    res.term_signal = SignalNumber(st.signal);
-    if (res.term_signal == 0) {
-      res.term_signal = -1;
-      res.err += "\n[fvbench: killed by signal " + st.signal + "]\n";
-    }
-  } else if (!res.timed_out) {
-    if (!ssh_is_connected(ss)) return lost();  // e.g. the dead-link timeout fired
-    return Error{who + "the channel closed without an exit status or signal (the command's "
-                 "outcome is unknown)"};
-  }
-  return res;
+  return ChannelOutcome(st, timed_out, ss, who, w);
 }
 
 // ---------------------------------------------------------------- SFTP ---

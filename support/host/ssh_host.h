@@ -156,6 +156,10 @@ class SshHost : public Host {
   using ChunkSource = std::function<Result<size_t>(char*, size_t)>;
   Result<ExecResult> RunScriptLocked(const std::string& script, std::chrono::milliseconds timeout,
                                      bool keep_stdin_open = false, const ChunkSource* stdin_source = nullptr);
+  // After a command's timeout: kills its remote process group, named by the
+  // shell's marker in the command's stderr `err` (RunScriptLocked's step 3);
+  // appends to `err` what is left.
+  Result<void> KillTimedOutLocked(std::string& err);
   // File transfer for servers without the sftp subsystem (exec allowed):
   // `cat` over an exec channel, written to a temporary file and renamed.
   // Used only after sftp_init failed on this session.
