@@ -197,14 +197,11 @@ std::string StatusServerForRegex(const std::string& socket) {
   if (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
-}  // namespace
 
-Result<std::string> RenderFairvisorConf(std::string_view template_text, const FairvisorParams& p) {
-  const std::string src = "fairvisor edge docker/nginx.conf.template";
-  std::string text = detail::EnvSubst(template_text, FairvisorTemplateVars(p));
-  std::vector<std::string> lines = SplitLines(text);
+constexpr char kTemplateSrc[] = "fairvisor edge docker/nginx.conf.template";
 
-  // A ${...} left over is a variable this renderer does not know about.
+// A ${...} left over is a variable this renderer does not know about.
+Result<void> CheckNoVariableLeft(const std::vector<std::string>& lines) {
   for (size_t i = 0; i < lines.size(); ++i) {
     if (IsComment(lines[i])) continue;
     size_t d = lines[i].find("${");
@@ -213,19 +210,26 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
       return Error{fmt::format(
           "{} line {}: variable {} is not one of the five envsubst substitutes (edge's template "
           "changed?): '{}'",
-          src, i + 1, lines[i].substr(d, close == std::string::npos ? 2 : close - d + 1), lines[i])};
+          kTemplateSrc, i + 1, lines[i].substr(d, close == std::string::npos ? 2 : close - d + 1), lines[i])};
     }
   }
+  return Ok();
+}
 
-  struct Rewrite {
-    const char* what;      // for messages
-    std::regex re;
-    std::string replacement;  // regex format string
-    int min_count;
-    int max_count;         // 0 = unlimited
-    int count = 0;
-    std::vector<size_t> at;
-  };
+struct Rewrite {
+  const char* what;      // for messages
+  std::regex re;
+  std::string replacement;  // regex format string
+  int min_count;
+  int max_count;         // 0 = unlimited
+  int count = 0;
+  std::vector<size_t> at;
+};
+
+// The directives moved out of the Docker image's layout: logs, pid, listen,
+// the geo / asn includes, worker_connections, temp paths (+ the status
+// server) in http {, the resolver.
+std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   const std::string pfx = p.prefix;
   std::vector<Rewrite> rewrites;
   auto add = [&](const char* what, const char* re, std::string replacement, int min_count, int max_count) {
@@ -253,8 +257,14 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
                           ? std::string("$1# resolver dropped by fvbench (Docker's embedded DNS)")
                           : "$1resolver " + p.resolver + ";",
                       0, 0);
+  return rewrites;
+}
 
-  std::vector<bool> rewritten(lines.size(), false);
+// Applies the first matching rewrite to each line, else places an edge path
+// under the checkout; marks the lines changed. Returns the edge placements.
+int ApplyRewrites(std::vector<std::string>& lines, std::vector<Rewrite>& rewrites, const std::string& fv_dir,
+                  std::vector<bool>& rewritten) {
+  rewritten.assign(lines.size(), false);
   int edge_count = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string& line = lines[i];
@@ -268,47 +278,60 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
         break;
       }
     }
-    if (!rewritten[i] && PlaceUnderEdgeDir(line, p.fv_dir)) {
+    if (!rewritten[i] && PlaceUnderEdgeDir(line, fv_dir)) {
       rewritten[i] = true;
       ++edge_count;
     }
   }
+  return edge_count;
+}
 
+// Every rewrite found as often as expected, the edge placed, and no file
+// directive left pointing into the Docker image's file system.
+Result<void> CheckRewrites(const std::vector<std::string>& lines, const std::vector<Rewrite>& rewrites,
+                           const std::vector<bool>& rewritten, int edge_count) {
   for (const Rewrite& r : rewrites) {
     if (r.count < r.min_count) {
-      return Error{fmt::format("{}: no '{}' directive found to rewrite (edge's template changed)", src,
+      return Error{fmt::format("{}: no '{}' directive found to rewrite (edge's template changed)", kTemplateSrc,
                                r.what)};
     }
     if (r.max_count > 0 && r.count > r.max_count) {
       std::string where;
       for (size_t n : r.at) where += (where.empty() ? "" : ", ") + std::to_string(n);
-      return Error{fmt::format("{}: expected at most {} '{}' directive(s), found {} (lines {})", src,
+      return Error{fmt::format("{}: expected at most {} '{}' directive(s), found {} (lines {})", kTemplateSrc,
                                r.max_count, r.what, r.count, where)};
     }
   }
   if (edge_count == 0) {
     return Error{fmt::format("{}: no Lua file or lua_package_path under '{}' found to point at the edge checkout "
                              "(edge's template changed)",
-                             src, kDockerEdgeRoot)};
+                             kTemplateSrc, kDockerEdgeRoot)};
   }
-  // Every directive that names a file must have been placed by a rewrite
-  // above: a file directive this renderer does not know would point into the
-  // Docker image's file system.
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string name = DirectiveName(lines[i]);
     if (rewritten[i] || !IsFileDirective(name)) continue;
     return Error{fmt::format("{} line {}: '{}': the renderer does not know where directive '{}' should point "
                              "outside Docker (edge's template changed?)",
-                             src, i + 1, Trimmed(lines[i]), name)};
+                             kTemplateSrc, i + 1, Trimmed(lines[i]), name)};
   }
+  return Ok();
+}
 
+}  // namespace
+
+Result<std::string> RenderFairvisorConf(std::string_view template_text, const FairvisorParams& p) {
+  std::vector<std::string> lines = SplitLines(detail::EnvSubst(template_text, FairvisorTemplateVars(p)));
+  if (auto r = CheckNoVariableLeft(lines); !r.ok()) return r.error();
+  std::vector<Rewrite> rewrites = Rewrites(p);
+  std::vector<bool> rewritten;
+  const int edge_count = ApplyRewrites(lines, rewrites, p.fv_dir, rewritten);
+  if (auto r = CheckRewrites(lines, rewrites, rewritten, edge_count); !r.ok()) return r.error();
   std::string out;
   if (p.load_lua_modules) {
     out += fmt::format("load_module {}/ndk_http_module.so;\nload_module {}/ngx_http_lua_module.so;\n",
                        p.module_dir, p.module_dir);
   }
   for (const std::string& line : lines) out += line + "\n";
-
   return out;
 }
 

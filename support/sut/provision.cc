@@ -399,36 +399,50 @@ std::string K6Arch(const std::string& uname_m) {
 
 }  // namespace detail
 
-Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
-  auto t0 = std::chrono::steady_clock::now();
-  Runner r(host, cfg);
-  ProvisionInfo info;
-  info.host = host.name();
+namespace {
+
+// A host's probe and OS (both refused when unusable), whether it runs as root;
+// info.os set.
+struct ProbedHost {
+  Probe probe;
+  DetectedOs os;
+  bool root = false;
+};
+Result<ProbedHost> ProbeHost(Runner& r, Host& host, const Config& cfg, ProvisionInfo& info) {
   auto probe = RunProbe(r);
   if (!probe) return probe.error();
-  bool root = probe->get("uid") == "0";
   auto os = DetectOs(*probe, host, cfg.dry_run);
   if (!os) return os.error();
   info.os = Describe(*os);
-  const PackageFamily family = os->os.family;
+  ProbedHost p{std::move(*probe), std::move(*os), false};
+  p.root = p.probe.get("uid") == "0";
+  return p;
+}
 
-  // Runtime: OpenResty where installed or installable, else Debian's nginx.
-  auto runtime = ChooseRuntime(r, cfg, *os, probe->has("openresty"));
-  if (!runtime) return runtime.error();
-  const bool want_openresty = *runtime;
-  const bool install_openresty = want_openresty && !probe->has("openresty");
+// The distro packages of the nginx runtime dpkg knows as installed (package
+// -> version). dpkg-query exits 1 when a package is unknown; its output still counts.
+Result<std::map<std::string, std::string>> QueryDistroPackages(Runner& r) {
+  std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
+  q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
+  auto d = r.Exec("dpkg-query", q);
+  if (!d) return d.error();
+  return detail::ParseDpkgInstalled(d->out);
+}
+
+// What the SUT host lacks: Debian's nginx packages (when that is the runtime)
+// and the tools the run uses. `dpkg` gets the installed distro packages.
+Result<std::vector<std::string>> MissingOnSut(Runner& r, Host& host, const Config& cfg, const Probe& probe,
+                                              PackageFamily family, bool want_openresty, bool install_openresty,
+                                              std::map<std::string, std::string>& dpkg) {
   std::vector<std::string> missing;
-  std::map<std::string, std::string> dpkg;
-  if (!want_openresty && probe->has("dpkg")) {
-    std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
-    q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
-    auto d = r.Exec("dpkg-query", q);  // exits 1 when a package is unknown; its output still counts
+  if (!want_openresty && probe.has("dpkg")) {
+    auto d = QueryDistroPackages(r);
     if (!d) return d.error();
-    dpkg = detail::ParseDpkgInstalled(d->out);
+    dpkg = std::move(*d);
     for (const std::string& p : kDistroPackages) {
       if (!dpkg.count(p)) missing.push_back(p);
     }
-  } else if (!want_openresty && !(probe->has("nginx") && probe->get("lua_so") == "yes") && !cfg.dry_run) {
+  } else if (!want_openresty && !(probe.has("nginx") && probe.get("lua_so") == "yes") && !cfg.dry_run) {
     return Error{fmt::format("provision nginx runtime on host {}: neither OpenResty nor nginx with the Lua module "
                              "({}/ngx_http_lua_module.so) found, and no dpkg-query to install Debian's; install "
                              "OpenResty",
@@ -439,13 +453,23 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   if (install_openresty && family == PackageFamily::kApt) {
     tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
   }
-  for (const std::string& p : MissingTools(*probe, family, tools)) missing.push_back(p);
+  for (const std::string& p : MissingTools(probe, family, tools)) missing.push_back(p);
+  return missing;
+}
+
+// Installs what is missing and OpenResty when wanted; probes again after.
+Result<void> InstallOnSut(Runner& r, const DetectedOs& os, bool root, const std::vector<std::string>& missing,
+                          bool want_openresty, bool install_openresty, Probe& probe,
+                          std::map<std::string, std::string>& dpkg, ProvisionInfo& info) {
+  const PackageFamily family = os.os.family;
   if (!missing.empty()) {
-    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) return a.error();
+    if (auto a = r.Install(PackageManager(family) + " install " + ShellJoin(missing), family, missing, root); !a) {
+      return a.error();
+    }
     info.installed.insert(info.installed.end(), missing.begin(), missing.end());
   }
   if (install_openresty) {
-    if (auto s = r.Steps(OpenRestyInstallSteps(os->os, probe->get("arch"), root)); !s) {
+    if (auto s = r.Steps(OpenRestyInstallSteps(os.os, probe.get("arch"), root)); !s) {
       return Error{fmt::format("{} (OpenResty from its official repository, "
                                "https://openresty.org/en/linux-packages.html; NGINX_RUNTIME=nginx is the offline "
                                "path on Debian/Ubuntu)",
@@ -453,57 +477,61 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
     }
     info.installed.push_back("openresty (openresty.org package repository)");
   }
-  if (!missing.empty() || install_openresty) {
-    auto again = RunProbe(r);
-    if (!again) return again.error();
-    probe = std::move(again);
-    if (!want_openresty && probe->has("dpkg")) {
-      std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
-      q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
-      if (auto d = r.Exec("dpkg-query", q); d) dpkg = detail::ParseDpkgInstalled(d->out);
-    }
+  if (missing.empty() && !install_openresty) return Ok();
+  auto again = RunProbe(r);
+  if (!again) return again.error();
+  probe = std::move(*again);
+  if (!want_openresty && probe.has("dpkg")) {
+    if (auto d = QueryDistroPackages(r); d) dpkg = std::move(*d);
   }
-  if (want_openresty) {
-    info.runtime = "openresty";
-    info.nginx_bin = probe->get("openresty");
-    if (info.nginx_bin.empty() && !cfg.dry_run) {
-      return Error{fmt::format("provision nginx runtime on host {}: no openresty on PATH or at {} after {}",
-                               host.name(), kOpenRestyDefault,
-                               install_openresty ? "installing it from openresty.org" : "the probe")};
-    }
-    if (!info.nginx_bin.empty()) {
-      auto v = r.Exec("openresty -V", {info.nginx_bin, "-V"});
-      if (!v) return v.error();
-      info.runtime_version = FirstLine(v->err + v->out);
-      info.lua_module_version = detail::LuaModuleFromNginxV(v->err + v->out);
-    }
-  } else {
-    info.runtime = "nginx";
-    info.nginx_bin = probe->get("nginx");
-    info.load_lua_modules = true;
-    info.module_dir = kModuleDir;
-    if ((info.nginx_bin.empty() || probe->get("lua_so") != "yes") && !cfg.dry_run) {
-      return Error{fmt::format("provision nginx runtime on host {}: after installing {}, nginx='{}' and the Lua "
-                               "module in {} {}",
-                               host.name(), ShellJoin(kDistroPackages), info.nginx_bin, kModuleDir,
-                               probe->get("lua_so") == "yes" ? "present" : "absent")};
-    }
-    if (!info.nginx_bin.empty()) {
-      auto v = r.Exec("nginx -v", {info.nginx_bin, "-v"});
-      if (!v) return v.error();
-      info.runtime_version = FirstLine(v->err + v->out);
-    }
-    if (auto it = dpkg.find("libnginx-mod-http-lua"); it != dpkg.end()) {
-      info.lua_module_version = "libnginx-mod-http-lua " + it->second;
-    }
-  }
+  return Ok();
+}
 
-  // fairvisor edge (not at all when the self-test preset runs without one).
-  if (cfg.edge_skipped) {
-    FillCommon(*probe, &info);
-    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return info;
+// OpenResty: its binary and `openresty -V`'s version and Lua module.
+Result<void> DescribeOpenResty(Runner& r, Host& host, const Config& cfg, const Probe& probe, bool installed_now,
+                               ProvisionInfo& info) {
+  info.runtime = "openresty";
+  info.nginx_bin = probe.get("openresty");
+  if (info.nginx_bin.empty() && !cfg.dry_run) {
+    return Error{fmt::format("provision nginx runtime on host {}: no openresty on PATH or at {} after {}",
+                             host.name(), kOpenRestyDefault,
+                             installed_now ? "installing it from openresty.org" : "the probe")};
   }
+  if (info.nginx_bin.empty()) return Ok();
+  auto v = r.Exec("openresty -V", {info.nginx_bin, "-V"});
+  if (!v) return v.error();
+  info.runtime_version = FirstLine(v->err + v->out);
+  info.lua_module_version = detail::LuaModuleFromNginxV(v->err + v->out);
+  return Ok();
+}
+
+// Debian's nginx with libnginx-mod-http-lua: binary, version, the module's package version.
+Result<void> DescribeDistroNginx(Runner& r, Host& host, const Config& cfg, const Probe& probe,
+                                 const std::map<std::string, std::string>& dpkg, ProvisionInfo& info) {
+  info.runtime = "nginx";
+  info.nginx_bin = probe.get("nginx");
+  info.load_lua_modules = true;
+  info.module_dir = kModuleDir;
+  if ((info.nginx_bin.empty() || probe.get("lua_so") != "yes") && !cfg.dry_run) {
+    return Error{fmt::format("provision nginx runtime on host {}: after installing {}, nginx='{}' and the Lua "
+                             "module in {} {}",
+                             host.name(), ShellJoin(kDistroPackages), info.nginx_bin, kModuleDir,
+                             probe.get("lua_so") == "yes" ? "present" : "absent")};
+  }
+  if (!info.nginx_bin.empty()) {
+    auto v = r.Exec("nginx -v", {info.nginx_bin, "-v"});
+    if (!v) return v.error();
+    info.runtime_version = FirstLine(v->err + v->out);
+  }
+  if (auto it = dpkg.find("libnginx-mod-http-lua"); it != dpkg.end()) {
+    info.lua_module_version = "libnginx-mod-http-lua " + it->second;
+  }
+  return Ok();
+}
+
+// The edge checkout: used in place (a path) or cloned (a URL or a ref), then
+// checked to be a fairvisor edge tree; its commit and dirtiness recorded.
+Result<void> ProvisionEdge(Runner& r, Host& host, const Config& cfg, bool root, ProvisionInfo& info) {
   if (!IsUrl(cfg.edge_src) && cfg.edge_ref.empty()) {
     info.edge_dir = cfg.edge_src;
     info.edge_in_place = true;
@@ -540,7 +568,39 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   info.asn_map_path = kv["asn"];
   info.edge_commit = kv["commit"];
   info.edge_dirty = !kv["dirty"].empty();
+  return Ok();
+}
 
+}  // namespace
+
+Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
+  auto t0 = std::chrono::steady_clock::now();
+  Runner r(host, cfg);
+  ProvisionInfo info;
+  info.host = host.name();
+  auto probed = ProbeHost(r, host, cfg, info);
+  if (!probed) return probed.error();
+  Probe* probe = &probed->probe;
+  const DetectedOs* os = &probed->os;
+  const bool root = probed->root;
+  // Runtime: OpenResty where installed or installable, else Debian's nginx.
+  auto runtime = ChooseRuntime(r, cfg, *os, probe->has("openresty"));
+  if (!runtime) return runtime.error();
+  const bool want_openresty = *runtime;
+  const bool install_openresty = want_openresty && !probe->has("openresty");
+  std::map<std::string, std::string> dpkg;
+  auto missing = MissingOnSut(r, host, cfg, *probe, os->os.family, want_openresty, install_openresty, dpkg);
+  if (!missing) return missing.error();
+  if (auto i = InstallOnSut(r, *os, root, *missing, want_openresty, install_openresty, *probe, dpkg, info); !i) {
+    return i.error();
+  }
+  auto described = want_openresty ? DescribeOpenResty(r, host, cfg, *probe, install_openresty, info)
+                                  : DescribeDistroNginx(r, host, cfg, *probe, dpkg, info);
+  if (!described) return described.error();
+  // fairvisor edge (not at all when the self-test preset runs without one).
+  if (!cfg.edge_skipped) {
+    if (auto e = ProvisionEdge(r, host, cfg, root, info); !e) return e.error();
+  }
   FillCommon(*probe, &info);
   info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return info;
@@ -552,12 +612,11 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
   ProvisionInfo info;
   info.host = host.name();
   info.engine = EngineName(cfg.engine);
-  auto probe = RunProbe(r);
-  if (!probe) return probe.error();
-  bool root = probe->get("uid") == "0";
-  auto os = DetectOs(*probe, host, cfg.dry_run);
-  if (!os) return os.error();
-  info.os = Describe(*os);
+  auto probed = ProbeHost(r, host, cfg, info);
+  if (!probed) return probed.error();
+  Probe* probe = &probed->probe;
+  const DetectedOs* os = &probed->os;
+  const bool root = probed->root;
   const PackageFamily family = os->os.family;
   const bool wrk = cfg.engine == Engine::kWrk;
   const bool install_k6 = !wrk && !probe->has("k6");
@@ -590,7 +649,7 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
   if (!missing.empty() || install_k6) {
     auto again = RunProbe(r);
     if (!again) return again.error();
-    probe = std::move(again);
+    *probe = std::move(*again);
   }
 
   info.engine_bin = probe->get(wrk ? "wrk" : "k6");

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "support/host/shell_quote.h"
+#include "tests/unit/fake_host.h"
 
 namespace fvbench {
 namespace {
@@ -28,49 +29,9 @@ ExecResult Fail(int code, std::string err) {
   return r;
 }
 
-// Answers run() from rules: the first rule whose needle occurs in the
-// shell-joined argv wins; otherwise exit 0 with no output. Records every call.
-class ScriptedHost : public Host {
- public:
-  std::vector<std::pair<std::string, std::function<ExecResult()>>> rules;
-  std::vector<Command> calls;
-
-  void On(const std::string& needle, ExecResult r) {
-    rules.emplace_back(needle, [r] { return r; });
-  }
-  std::string Joined(size_t i) const { return ShellJoin(calls[i].argv); }
-  bool Ran(const std::string& needle) const {
-    for (size_t i = 0; i < calls.size(); ++i) {
-      if (Has(Joined(i), needle)) return true;
-    }
-    return false;
-  }
-  const Command* Find(const std::string& needle) const {
-    for (size_t i = 0; i < calls.size(); ++i) {
-      if (Has(Joined(i), needle)) return &calls[i];
-    }
-    return nullptr;
-  }
-
-  std::string name() const override { return "test-host"; }
-  Result<ExecResult> run(const Command& cmd) override {
-    calls.push_back(cmd);
-    std::string j = ShellJoin(cmd.argv);
-    for (auto& [needle, fn] : rules) {
-      if (Has(j, needle)) return fn();
-    }
-    return Ok();
-  }
-  Result<void> write_file(const std::string&, const std::string&, int) override { return fvbench::Ok(); }
-  Result<std::string> read_file(const std::string& p) override { return Error{"no file " + p}; }
-  Result<void> fetch(const std::string&, const std::string&) override { return fvbench::Ok(); }
-  Result<ServiceHandle> start_service(const std::string&, const Command&, const std::string&,
-                                      const std::string&) override {
-    return Error{"not here"};
-  }
-  Result<void> stop_service(const ServiceHandle&, std::chrono::milliseconds) override { return fvbench::Ok(); }
-  bool is_alive(const ServiceHandle&) override { return false; }
-};
+// The shared fake host (fake_host.h): the first rule whose needle occurs in
+// the shell-joined argv answers; otherwise exit 0 with no output.
+using ScriptedHost = testing_fakes::FakeHost;
 
 const char kProbeMarker[] = "p nproc";  // a line of the probe script
 
@@ -101,7 +62,9 @@ const char kDpkgAll[] =
 void ProbeBeforeAfter(ScriptedHost& h, std::map<std::string, std::string> before,
                       std::map<std::string, std::string> after) {
   auto n = std::make_shared<int>(0);
-  h.rules.emplace_back(kProbeMarker, [n, before, after] { return Ok(ProbeOut(++*n == 1 ? before : after)); });
+  h.On(kProbeMarker, [n, before, after](const Command&) -> Result<ExecResult> {
+    return Ok(ProbeOut(++*n == 1 ? before : after));
+  });
 }
 
 Config LocalEdge() {
@@ -139,7 +102,7 @@ TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
   EXPECT_FALSE(h.Ran("apt-get"));
   EXPECT_FALSE(h.Ran("git clone"));
   EXPECT_EQ(info->os, "debian 12 (bookworm)");
-  EXPECT_EQ(h.calls.size(), 5u) << "probe, openresty.org reachable (auto), dpkg-query, nginx -v, edge check";
+  EXPECT_EQ(h.Calls().size(), 5u) << "probe, openresty.org reachable (auto), dpkg-query, nginx -v, edge check";
 }
 
 TEST(ProvisionSut, EdgeSkippedTouchesNoCheckout) {
@@ -167,8 +130,8 @@ TEST(ProvisionSut, InstallsOnlyMissingPackages) {
   EdgeOk(h);
   auto info = ProvisionSut(h, LocalEdge());
   ASSERT_TRUE(info.ok()) << info.error().message;
-  const Command* apt = h.Find("apt-get install");
-  ASSERT_NE(apt, nullptr);
+  auto apt = h.Find("apt-get install");
+  ASSERT_TRUE(apt.has_value());
   // git is missing too, but an edge checkout used in place needs no clone.
   EXPECT_EQ(ShellJoin(apt->argv),
             "env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson");
@@ -230,7 +193,7 @@ TEST(ProvisionSut, UnsupportedOsIsRefusedNamingIt) {
   ASSERT_FALSE(info.ok());
   EXPECT_TRUE(Has(info.error().message, "host test-host: /etc/os-release: unsupported OS ID='alpine' "
                                         "VERSION_ID='3.20.3'")) << info.error().message;
-  EXPECT_EQ(h.calls.size(), 1u) << "nothing after the probe";
+  EXPECT_EQ(h.Calls().size(), 1u) << "nothing after the probe";
 }
 
 TEST(ProvisionSut, NoOsReleaseIsAnError) {
@@ -267,7 +230,7 @@ TEST(ProvisionSut, NonRootUsesSudoAndRetriesAfterUpdate) {
   h.On(kProbeMarker, Ok(ProbeOut({{"uid", "1000"}, {"curl", ""}})));
   h.On("dpkg-query", Ok(kDpkgAll));
   int installs = 0;
-  h.rules.emplace_back("apt-get install", [&] {
+  h.On("apt-get install", [&](const Command&) -> Result<ExecResult> {
     return ++installs == 1 ? Fail(100, "E: Unable to locate package curl") : Ok();
   });
   EdgeOk(h);

@@ -1,0 +1,195 @@
+// One fake Host for the unit tests (support/host/host.h), instead of a
+// hand-written one per test file. It runs nothing:
+//  - run() answers by rules: the first rule whose needle is in the command
+//    line (ShellJoin of argv; OnPrefix: at its start) answers, in the order
+//    the rules were added; an unmatched command gets `unmatched` (exit 0, no
+//    output, by default);
+//  - write_file() keeps the file in memory, read_file() and fetch() read it
+//    back (a missing file is an Error naming host and path); fetch() copies
+//    into `files` under the local path;
+//  - start_service() hands out pids 1000, 1001, ...; a service is alive until
+//    stop_service() (or Kill()); `fail_start` makes starts fail;
+//  - every call is recorded, in order, in `events` ("run <command line>",
+//    "write <path>", "read <path>", "fetch <path>", "start <name>",
+//    "stop <name>") and the commands in `calls`.
+// Thread-safe (the phase monitor samples from its own thread); read the
+// records after the code under test has returned, or through the accessors.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/host/host.h"
+#include "support/host/shell_quote.h"
+
+namespace fvbench::testing_fakes {
+
+class FakeHost : public Host {
+ public:
+  using Responder = std::function<Result<ExecResult>(const Command&)>;
+
+  explicit FakeHost(std::string name = "test-host") : name_(std::move(name)) { unmatched.exit_code = 0; }
+
+  // Commands containing `needle` answer `r` / what `fn` returns.
+  void On(const std::string& needle, ExecResult r) {
+    Add(needle, false, [r](const Command&) -> Result<ExecResult> { return r; });
+  }
+  void On(const std::string& needle, Responder fn) { Add(needle, false, std::move(fn)); }
+  // Commands whose line starts with `prefix`.
+  void OnPrefix(const std::string& prefix, ExecResult r) {
+    Add(prefix, true, [r](const Command&) -> Result<ExecResult> { return r; });
+  }
+  void OnPrefix(const std::string& prefix, Responder fn) { Add(prefix, true, std::move(fn)); }
+  // Commands containing `needle` cannot be started: run() returns an Error.
+  void FailToStart(const std::string& needle, const std::string& message) {
+    Add(needle, false, [message](const Command&) -> Result<ExecResult> { return Error{message}; });
+  }
+  static ExecResult Exit(int code, std::string out = "", std::string err = "") {
+    ExecResult r;
+    r.exit_code = code;
+    r.out = std::move(out);
+    r.err = std::move(err);
+    return r;
+  }
+
+  // The answer to a command no rule matches.
+  ExecResult unmatched;
+  bool fail_start = false;   // start_service() returns an Error
+  bool fail_writes = false;  // write_file() returns an Error
+
+  // Records.
+  std::vector<Command> Calls() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return calls_;
+  }
+  std::vector<std::string> Events() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return events_;
+  }
+  std::string Joined(size_t i) const { return ShellJoin(Calls().at(i).argv); }
+  size_t Count(const std::string& needle) const {
+    size_t n = 0;
+    for (const Command& c : Calls()) n += ShellJoin(c.argv).find(needle) != std::string::npos;
+    return n;
+  }
+  bool Ran(const std::string& needle) const { return Count(needle) > 0; }
+  // The first command containing `needle` (a copy), or none.
+  std::optional<Command> Find(const std::string& needle) const {
+    for (const Command& c : Calls()) {
+      if (ShellJoin(c.argv).find(needle) != std::string::npos) return c;
+    }
+    return std::nullopt;
+  }
+  // Index in Events() of the first event containing `needle`; -1 when none.
+  int EventIndex(const std::string& needle) const {
+    auto ev = Events();
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (ev[i].find(needle) != std::string::npos) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  std::map<std::string, std::string> Files() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return files_;
+  }
+  void SetFile(const std::string& path, const std::string& content) {
+    std::lock_guard<std::mutex> lock(mu_);
+    files_[path] = content;
+  }
+  void Kill(int pid) {
+    std::lock_guard<std::mutex> lock(mu_);
+    alive_.erase(pid);
+  }
+
+  // Host.
+  std::string name() const override { return name_; }
+  Result<ExecResult> run(const Command& cmd) override {
+    const std::string line = ShellJoin(cmd.argv);
+    Responder fn;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      calls_.push_back(cmd);
+      events_.push_back("run " + line);
+      for (const Rule& r : rules_) {
+        if (r.prefix ? line.rfind(r.needle, 0) == 0 : line.find(r.needle) != std::string::npos) {
+          fn = r.fn;
+          break;
+        }
+      }
+    }
+    if (fn) return fn(cmd);  // outside the lock: a responder may call back
+    return unmatched;
+  }
+  Result<void> write_file(const std::string& path, const std::string& content, int /*mode*/) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back("write " + path);
+    if (fail_writes) return Error{name_ + ": cannot write " + path + ": fake write failure"};
+    files_[path] = content;
+    return Ok();
+  }
+  Result<std::string> read_file(const std::string& path) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back("read " + path);
+    auto it = files_.find(path);
+    if (it == files_.end()) return Error{name_ + ": cannot read " + path + ": no such file"};
+    return it->second;
+  }
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back("fetch " + remote_path);
+    auto it = files_.find(remote_path);
+    if (it == files_.end()) return Error{name_ + ": cannot fetch " + remote_path + ": no such file"};
+    files_[local_path] = it->second;
+    return Ok();
+  }
+  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd, const std::string& stdout_path,
+                                      const std::string& stderr_path) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    calls_.push_back(cmd);
+    events_.push_back("start " + name);
+    if (fail_start) return Error{name_ + ": cannot start " + name + ": fake start failure"};
+    ServiceHandle h{next_pid_++, name, stdout_path, stderr_path};
+    alive_.insert(h.pid);
+    return h;
+  }
+  Result<void> stop_service(const ServiceHandle& svc, std::chrono::milliseconds /*grace*/) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back("stop " + svc.name);
+    alive_.erase(svc.pid);
+    return Ok();
+  }
+  bool is_alive(const ServiceHandle& svc) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return alive_.count(svc.pid) > 0;
+  }
+
+ private:
+  struct Rule {
+    std::string needle;
+    bool prefix = false;
+    Responder fn;
+  };
+  void Add(const std::string& needle, bool prefix, Responder fn) {
+    std::lock_guard<std::mutex> lock(mu_);
+    rules_.push_back({needle, prefix, std::move(fn)});
+  }
+
+  std::string name_;
+  mutable std::mutex mu_;
+  std::vector<Rule> rules_;
+  std::vector<Command> calls_;
+  std::vector<std::string> events_;
+  std::map<std::string, std::string> files_;
+  std::set<int> alive_;
+  int next_pid_ = 1000;
+};
+
+}  // namespace fvbench::testing_fakes
