@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "support/host/shell_quote.h"
+#include "tests/unit/fake_host.h"
 
 namespace fvbench {
 namespace {
@@ -160,54 +161,34 @@ TEST(ErrorLog, AlertsAndLineCounts) {
 // Replays recorded output: the first /proc/stat read returns `before`, every
 // later one `after`, so the result does not depend on how many samples the
 // thread took.
-class ReplayHost : public Host {
- public:
+// The recorded /proc files of a pinned phase, replayed through the shared
+// fake host: the first /proc/stat read answers `before`, the later ones
+// `after` (exit 1, as when one pid vanished: the output is still used).
+struct Replay {
   std::string before, after, scan, log_growth;
-  std::vector<std::string> calls;
-  std::mutex mu;
   int stat_reads = 0;
+  testing_fakes::FakeHost host{"replay"};
 
-  std::string name() const override { return "replay"; }
-  Result<ExecResult> run(const Command& cmd) override {
-    std::lock_guard<std::mutex> lock(mu);
-    std::string j = ShellJoin(cmd.argv);
-    calls.push_back(j);
-    ExecResult r;
-    r.exit_code = 0;
-    if (j.find("getconf CLK_TCK; getconf PAGESIZE") != std::string::npos) {
-      r.out = "100\n4096\n";
-    } else if (j.find("/proc/[0-9]*/stat") != std::string::npos) {
-      r.out = scan;
-    } else if (j.rfind("stat -c", 0) == 0) {
-      r.out = "1234\n";
-    } else if (j.rfind("tail -c +1235", 0) == 0) {
-      r.out = log_growth;
-    } else if (j.rfind("cat /proc/stat", 0) == 0) {
-      r.out = stat_reads++ == 0 ? before : after;
-      r.exit_code = 1;  // as when one pid vanished: output still used
-    } else {
-      r.exit_code = 127;
-      r.err = "unexpected command";
-    }
-    return r;
+  Replay() {
+    using testing_fakes::FakeHost;
+    host.unmatched = FakeHost::Exit(127, "", "unexpected command");
+    host.On("getconf CLK_TCK; getconf PAGESIZE", FakeHost::Exit(0, "100\n4096\n"));
+    host.On("/proc/[0-9]*/stat", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, scan); });
+    host.OnPrefix("stat -c", FakeHost::Exit(0, "1234\n"));
+    host.OnPrefix("tail -c +1235", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
+    host.OnPrefix("cat /proc/stat", [this](const Command&) -> Result<ExecResult> {
+      return FakeHost::Exit(1, stat_reads++ == 0 ? before : after);
+    });
   }
-  Result<void> write_file(const std::string&, const std::string&, int) override { return Ok(); }
-  Result<std::string> read_file(const std::string&) override { return Error{"not here"}; }
-  Result<void> fetch(const std::string&, const std::string&) override { return Ok(); }
-  Result<ServiceHandle> start_service(const std::string&, const Command&, const std::string&,
-                                      const std::string&) override {
-    return Error{"not here"};
-  }
-  Result<void> stop_service(const ServiceHandle&, std::chrono::milliseconds) override { return Ok(); }
-  bool is_alive(const ServiceHandle&) override { return true; }
 };
 
 TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
-  ReplayHost host;
-  host.before = Fixture("pinned_before.txt");
-  host.after = Fixture("pinned_after.txt");
-  host.scan = Fixture("pid_scan.txt");
-  host.log_growth = Fixture("error_alerts.log");
+  Replay replay;
+  replay.before = Fixture("pinned_before.txt");
+  replay.after = Fixture("pinned_after.txt");
+  replay.scan = Fixture("pid_scan.txt");
+  replay.log_growth = Fixture("error_alerts.log");
+  testing_fakes::FakeHost& host = replay.host;
   MonitorOptions opt;
   opt.loadgen_cpuset = "0";
   opt.period = std::chrono::minutes(10);  // only the first and the last sample
@@ -229,14 +210,14 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   EXPECT_EQ(o.logs[0].alert_count, 3u);
   // One command per sample, naming the workers found by the scan.
   bool per_sample = false;
-  for (const auto& c : host.calls) {
-    per_sample = per_sample || c == "cat /proc/stat /proc/32635/stat /proc/32636/stat";
+  for (const Command& c : host.Calls()) {
+    per_sample = per_sample || ShellJoin(c.argv) == "cat /proc/stat /proc/32635/stat /proc/32636/stat";
   }
   EXPECT_TRUE(per_sample);
 }
 
 TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {
-  ReplayHost host;
+  testing_fakes::FakeHost host;
   MonitorOptions opt;
   opt.loadgen_cpuset = "1-";
   PhaseMonitor m(host, host, {}, opt);

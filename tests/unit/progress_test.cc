@@ -15,6 +15,7 @@
 
 #include "support/run/progress_ticker.h"
 #include "support/host/shell_quote.h"
+#include "tests/unit/fake_host.h"
 
 namespace fvbench {
 namespace {
@@ -219,39 +220,28 @@ TEST(ProgressLine, RateStatesAndNoSearch) {
 
 // A SUT whose stub_status counter gains 1000 requests (+ the read) per read,
 // or whose curl fails.
-class CounterHost : public Host {
- public:
+// The SUT's status socket read through the shared fake host: each read
+// serves 1001 more requests (the first one 1); `fail`: curl cannot connect.
+struct Counter {
   bool fail = false;
-  std::mutex mu;
-  std::vector<std::string> calls;
   uint64_t requests = 0;
+  testing_fakes::FakeHost host{"counter"};
 
-  std::string name() const override { return "counter"; }
-  Result<ExecResult> run(const Command& cmd) override {
-    std::lock_guard<std::mutex> lock(mu);
-    calls.push_back(ShellJoin(cmd.argv));
-    ExecResult r;
-    if (fail) {
-      r.exit_code = 7;
-      r.err = "curl: (7) Couldn't connect to server\n";
-      return r;
-    }
-    r.exit_code = 0;
-    requests += requests == 0 ? 1 : 1001;
-    r.out = fmt::format("Active connections: 2 \nserver accepts handled requests\n 5 5 {} \n"
-                        "Reading: 0 Writing: 1 Waiting: 1 \n",
-                        requests);
-    return r;
+  Counter() {
+    host.On("curl", [this](const Command&) -> Result<ExecResult> {
+      using testing_fakes::FakeHost;
+      if (fail) return FakeHost::Exit(7, "", "curl: (7) Couldn't connect to server\n");
+      requests += requests == 0 ? 1 : 1001;
+      return FakeHost::Exit(0, fmt::format("Active connections: 2 \nserver accepts handled requests\n 5 5 {} \n"
+                                           "Reading: 0 Writing: 1 Waiting: 1 \n",
+                                           requests));
+    });
   }
-  Result<void> write_file(const std::string&, const std::string&, int) override { return Error{"n/a"}; }
-  Result<std::string> read_file(const std::string&) override { return Error{"n/a"}; }
-  Result<void> fetch(const std::string&, const std::string&) override { return Error{"n/a"}; }
-  Result<ServiceHandle> start_service(const std::string&, const Command&, const std::string&,
-                                      const std::string&) override {
-    return Error{"n/a"};
+  std::vector<std::string> calls() const {
+    std::vector<std::string> out;
+    for (const Command& c : host.Calls()) out.push_back(ShellJoin(c.argv));
+    return out;
   }
-  Result<void> stop_service(const ServiceHandle&, std::chrono::milliseconds) override { return Error{"n/a"}; }
-  bool is_alive(const ServiceHandle&) override { return false; }
 };
 
 // Collects lines; Wait(n) blocks until n lines arrived (bounded, not a timing check).
@@ -287,17 +277,17 @@ TickerSetup TickerFor(const std::string& socket) {
 }
 
 TEST(ProgressTicker, ReadsTheStatusSocketAndPrintsTicks) {
-  CounterHost host;
+  Counter counter;
   Lines lines;
-  ProgressTicker t(host, TickerFor("/b/run/fv/logs/status.sock"), lines.sink());
+  ProgressTicker t(counter.host, TickerFor("/b/run/fv/logs/status.sock"), lines.sink());
   t.Start();
   ASSERT_TRUE(lines.Wait(4));
   auto served = t.Stop();
   ASSERT_TRUE(served);
   EXPECT_GT(*served, 0);
-  std::lock_guard<std::mutex> lock(host.mu);
-  ASSERT_GE(host.calls.size(), 3u);
-  EXPECT_EQ(host.calls[0],
+  const std::vector<std::string> calls = counter.calls();
+  ASSERT_GE(calls.size(), 3u);
+  EXPECT_EQ(calls[0],
             "curl -sS --max-time 2 --unix-socket /b/run/fv/logs/status.sock http://localhost/fvbench_status");
   EXPECT_THAT(lines.v.back(), HasSubstr("throughput.simple: step 2 (bracket) 800 RPS: "));
   EXPECT_THAT(lines.v.back(), HasSubstr("SUT served "));
@@ -305,22 +295,21 @@ TEST(ProgressTicker, ReadsTheStatusSocketAndPrintsTicks) {
 }
 
 TEST(ProgressTicker, FailingReadSaysWhyOnceAndStopsReading) {
-  CounterHost host;
-  host.fail = true;
+  Counter counter;
+  counter.fail = true;
   Lines lines;
-  ProgressTicker t(host, TickerFor("/b/run/fv/logs/status.sock"), lines.sink());
+  ProgressTicker t(counter.host, TickerFor("/b/run/fv/logs/status.sock"), lines.sink());
   t.Start();
   ASSERT_TRUE(lines.Wait(3));
   EXPECT_FALSE(t.Stop());
   std::lock_guard<std::mutex> lock(lines.mu);
   EXPECT_THAT(lines.v[0], HasSubstr("rate n/a (curl exit 7: curl: (7) Couldn't connect to server)"));
   EXPECT_THAT(lines.v[1], HasSubstr(", rate n/a; load"));
-  std::lock_guard<std::mutex> lock2(host.mu);
-  EXPECT_EQ(host.calls.size(), 1u) << "reads must stop after a failure";
+  EXPECT_EQ(counter.calls().size(), 1u) << "reads must stop after a failure";
 }
 
 TEST(ProgressTicker, NoSocketNoReadsAndOffDoesNothing) {
-  CounterHost host;
+  testing_fakes::FakeHost host;
   Lines lines;
   TickerSetup s = TickerFor("");
   s.unavailable = "FVBENCH_PROGRESS_S=0";
@@ -330,14 +319,14 @@ TEST(ProgressTicker, NoSocketNoReadsAndOffDoesNothing) {
     ASSERT_TRUE(lines.Wait(1));
   }  // the destructor stops and joins
   EXPECT_THAT(lines.v[0], HasSubstr("rate n/a (FVBENCH_PROGRESS_S=0)"));
-  EXPECT_TRUE(host.calls.empty());
+  EXPECT_TRUE(host.Calls().empty());
 
   s.tick_s = 0;
   s.status_socket = "/x.sock";
   ProgressTicker off(host, s, lines.sink());
   off.Start();
   EXPECT_FALSE(off.Stop());
-  EXPECT_TRUE(host.calls.empty());
+  EXPECT_TRUE(host.Calls().empty());
 }
 
 }  // namespace
