@@ -439,8 +439,8 @@ TEST_F(WrkEngineLocal, TooFewOpenFilesRefusedBeforeLoad) {
   EXPECT_FALSE(std::filesystem::exists(*dir_ + "/ctl/e2e_fds.stdout.txt"));
   ASSERT_FALSE(w.ok());
   EXPECT_THAT(w.error().message, HasSubstr("allows 64"));
-  // Within the limit the same engine runs the phase (the probe is cached,
-  // so a fresh engine sees the restored limit).
+  // Within the limit the phase runs: a fresh engine probes again (each
+  // engine caches its probe) and sees the restored limit.
   auto ok = MakeWrkEngine(*host_, kScripts)->run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(ok.ok()) << ok.error().message;
 }
