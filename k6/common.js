@@ -84,6 +84,11 @@ export function arrivalScenario() {
     duration: `${positiveNumber('DURATION')}s`,
     preAllocatedVUs: pre,
     maxVUs: max,
+    // Iterations still in flight at the end run for at most 2 s more (k6's
+    // default is 30 s), so a phase ends at its duration plus a bounded grace
+    // however slow the SUT is; the ones cut are scheduled requests without a
+    // response. support/core/load_result.h kK6GracefulStopS holds the same 2.
+    gracefulStop: '2s',
   };
 }
 

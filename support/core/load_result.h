@@ -21,6 +21,15 @@ inline constexpr double kWrkRequestTimeoutUs = 10e6;
 inline constexpr double kWrkDefaultTimeoutUs = 2e6;
 inline constexpr double kK6RequestTimeoutUs = 60e6;
 
+// A phase ends at its duration plus this grace, however far behind the engine
+// is: wrk stops at its -d by itself (its threads poll the stop flag every
+// 100 ms) and its command is killed at -d + grace; k6 lets in-flight
+// iterations finish for at most this long (gracefulStop; k6's default is
+// 30 s) and its command is killed at DURATION + grace + kK6StartupS.
+inline constexpr double kPhaseGraceS = 5;
+inline constexpr double kK6GracefulStopS = 2;
+inline constexpr double kK6StartupS = 30;  // k6 initialises its VUs before the duration starts
+
 struct LatencyUs {
   double p50 = 0;
   double p90 = 0;
@@ -68,6 +77,11 @@ struct LoadResult {
   // offers more than the target rate: kept_up is false beyond 10 ms.
   double max_early_send_us = 0;
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
+  // Wall time (s) of the engine's command on the load generator, from start
+  // to exit, as the controller measured it (0 = not measured: a parser alone,
+  // an older result). What a phase costs in time; a throughput search counts
+  // it against its budget.
+  double wall_s = 0;
   std::string raw_path;        // the raw engine output this was parsed from
   // Not from the engine: set by the scenario runner when a validity check of
   // this phase failed (validity.h; VALIDITY=fail), naming the checks with

@@ -143,6 +143,12 @@ struct ScenarioResult {
   std::optional<AbResult> ab;
   double started_unix = 0;
   double finished_unix = 0;
+  // Set by the scenario runner (absent in older results and DRY_RUN): the
+  // configured load the scenario ran (warmups + measured phases, planned
+  // seconds) and the rest of its wall time, finished - started - load_s: SUT
+  // start and stop, quiet waits, probes, fetches, engine start-up.
+  std::optional<double> load_s;
+  std::optional<double> fixed_cost_s;
 };
 
 // The throughput value is a lower bound, not a maximum: the highest step

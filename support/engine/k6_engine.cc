@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -15,6 +17,8 @@
 #include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
 #include "support/engine/k6_summary.h"
+#include "support/engine/wrk_engine.h"
+#include "support/host/dry_run_host.h"
 #include "support/core/plausible.h"
 #include "support/host/shell_quote.h"
 #include "support/core/units_format.h"
@@ -23,7 +27,7 @@ namespace fvbench {
 namespace {
 
 constexpr int kExitThresholdsFailed = 99;  // go.k6.io/k6/errext/exitcodes ThresholdsHaveFailed
-constexpr double kTimeoutSlackS = 60;
+constexpr double kTimeoutSlackS = kK6GracefulStopS + kK6StartupS;
 constexpr size_t kStderrTailBytes = 1500;
 
 const char* KindName(RequestKind k) {
@@ -94,6 +98,7 @@ class K6Engine : public LoadEngine {
     const std::string body_path = "/tmp/fvbench-k6-" + spec.phase + ".warmup.body.json";
     auto cmd = PlanK6Command(spec, scripts_dir_, "", body_path);
     if (!cmd.ok()) return cmd.error();
+    if (auto ok = CheckLimits(spec); !ok) return Fail(spec, "warmup refused before load: " + ok.error().message);
     if (spec.kind == RequestKind::kPostJson) {
       if (auto w = host_.write_file(body_path, spec.body); !w.ok()) {
         return Fail(spec, fmt::format("writing the warmup body {}: {}", body_path, w.error().message));
@@ -114,6 +119,7 @@ class K6Engine : public LoadEngine {
     if (remote_dir.empty() || controller_dir.empty()) {
       return Fail(spec, "remote_dir and controller_dir must be set");
     }
+    if (auto ok = CheckLimits(spec); !ok) return Fail(spec, "refused before load: " + ok.error().message);
 
     // Controller side first: the command line is kept even if the run fails.
     std::error_code ec;
@@ -144,7 +150,9 @@ class K6Engine : public LoadEngine {
       }
     }
 
+    const auto t0 = std::chrono::steady_clock::now();
     auto r = host_.run(*cmd);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok()) return Fail(spec, fmt::format("could not start k6: {}", r.error().message));
     (void)detail::WriteTextFile(controller_dir + "/" + spec.phase + ".k6.log",
                          RedactSecrets("== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err));
@@ -161,6 +169,7 @@ class K6Engine : public LoadEngine {
     LoadResult out = std::move(parsed).value();
     out.engine_version = version_;
     out.raw_path = local_summary;
+    out.wall_s = wall_s;
     return out;
   }
 
@@ -180,9 +189,27 @@ class K6Engine : public LoadEngine {
                                   r.err.empty() ? "(empty)" : Tail(r.err)));
   }
 
+  // maxVUs (each VU holds a connection to the SUT) against the host's limits
+  // (loadgen_limits.h: k6 runs on the hard open-files limit), probed once.
+  Result<void> CheckLimits(const LoadSpec& spec) {
+    if (dynamic_cast<DryRunHost*>(&host_) != nullptr) return Ok();
+    if (!limits_) {
+      auto l = ProbeLoadgenLimits(host_);
+      if (!l) return l.error();
+      limits_ = *l;
+    }
+    LoadgenNeeds n;
+    n.engine = "k6";
+    n.connections = static_cast<uint64_t>(K6VusFor(std::lround(spec.rate_rps), spec.connections).max);
+    n.open_files = n.connections + kK6OwnFiles;
+    if (auto cpus = CountCpuList(spec.cpuset); !spec.cpuset.empty() && cpus) n.pinned_cpus = *cpus;
+    return CheckLoadgenLimits(host_.name(), n, *limits_);
+  }
+
   Host& host_;
   std::string scripts_dir_;
   std::string version_;
+  std::optional<LoadgenLimits> limits_;
 };
 
 }  // namespace

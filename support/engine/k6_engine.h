@@ -20,7 +20,9 @@
 //   M = 5 x P: head-room up to 50 ms before k6 drops iterations, which the
 //       parser reports as kept_up = false. (At 150k RPS that is 1500 / 7500
 //       VUs; k6 allocates the extra VUs only when needed.)
-// Timeout of the command: D + 60 s (k6's default gracefulStop is 30 s).
+// Timeout of the command: D + kK6GracefulStopS (2 s: k6/common.js sets the
+// scenario's gracefulStop to it; k6's default is 30 s) + kK6StartupS (30 s).
+// run() records the command's wall time in LoadResult::wall_s.
 // Exit 0 and 99 (thresholds failed; the summary is still written,
 // go.k6.io/k6/errext/exitcodes ThresholdsHaveFailed) are accepted.
 //

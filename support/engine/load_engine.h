@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/core/config.h"
+#include "support/engine/loadgen_limits.h"
 #include "support/host/host.h"
 #include "support/core/load_result.h"
 #include "support/core/result.h"
@@ -57,5 +58,11 @@ class LoadEngine {
 // (K6) or support/engine/ scripts (wrk).
 std::unique_ptr<LoadEngine> MakeK6Engine(Host& loadgen, std::string scripts_dir);
 std::unique_ptr<LoadEngine> MakeWrkEngine(Host& loadgen, std::string scripts_dir);
+
+// The loadgen host's open-files limits, ephemeral port range and CPUs
+// (loadgen_limits.h), as the shell the engine runs in sees them. Both engines
+// check a phase's needs against them before its load (warmup included) and
+// refuse it naming the host and both numbers.
+Result<LoadgenLimits> ProbeLoadgenLimits(Host& loadgen);
 
 }  // namespace fvbench

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -26,7 +27,6 @@ namespace {
 
 using detail::FormatNumber;
 
-constexpr std::chrono::seconds kTimeoutSlack{30};
 constexpr size_t kStderrTail = 2000;
 
 std::string Tail(const std::string& s, size_t n) {
@@ -80,6 +80,9 @@ class WrkEngine : public LoadEngine {
 
   Result<void> warmup(const LoadSpec& spec) override {
     if (auto ok = CheckScript(); !ok) return ok.error();
+    if (auto ok = CheckLimits(spec); !ok) {
+      return Error{fmt::format("wrk warmup {}: refused before load: {}", spec.phase, ok.error().message)};
+    }
     std::string body_path;
     if (spec.kind == RequestKind::kPostJson) {
       body_path = fmt::format("/tmp/fvbench-wrk-warmup-{}.body.json", spec.phase);
@@ -108,6 +111,7 @@ class WrkEngine : public LoadEngine {
       return Error{fmt::format("wrk phase {} on {}: {}", spec.phase, host_.name(), what)};
     };
     if (auto ok = CheckScript(); !ok) return ok.error();
+    if (auto ok = CheckLimits(spec); !ok) return fail("refused before load: " + ok.error().message);
     if (remote_dir.empty() || controller_dir.empty()) {
       return fail("remote_dir and controller_dir must be set");
     }
@@ -133,9 +137,17 @@ class WrkEngine : public LoadEngine {
       return fail(fmt::format("cannot create {} / remove a stale {}", remote_dir, remote_json));
     }
 
+    const auto t0 = std::chrono::steady_clock::now();
     auto r = host_.run(*cmd);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r) return fail(r.error().message);
     if (auto w = WriteLocal(local_base + ".stdout.txt", RedactSecrets(r->out)); !w) return fail(w.error().message);
+    if (r->timed_out) {
+      return fail(fmt::format("cut: wrk still ran {} s after its -d{}s and was killed (bound: -d + {} s); no "
+                              "result; stderr: {}",
+                              FormatNumber(wall_s - std::ceil(spec.duration_s)), std::ceil(spec.duration_s),
+                              FormatNumber(kPhaseGraceS), Tail(r->err, kStderrTail)));
+    }
     if (!r->success()) {
       return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
     }
@@ -150,6 +162,7 @@ class WrkEngine : public LoadEngine {
     if (!parsed) return fail(parsed.error().message);
     LoadResult result = std::move(*parsed);
     result.raw_path = local_json;
+    result.wall_s = wall_s;
     if (auto v = version(); v) result.engine_version = *v;
     return result;
   }
@@ -176,9 +189,29 @@ class WrkEngine : public LoadEngine {
     return Ok();
   }
 
+  // The phase's connections and threads against the host's limits
+  // (loadgen_limits.h), probed once. A bad spec is left to PlanWrkCommand.
+  Result<void> CheckLimits(const LoadSpec& spec) {
+    if (dynamic_cast<DryRunHost*>(&host_) != nullptr) return Ok();
+    auto threads = WrkThreadsFor(spec.cpuset);
+    if (!threads) return Ok();
+    if (!limits_) {
+      auto l = ProbeLoadgenLimits(host_);
+      if (!l) return l.error();
+      limits_ = *l;
+    }
+    LoadgenNeeds n;
+    n.engine = "wrk";
+    n.connections = static_cast<uint64_t>(WrkConnectionsFor(spec.rate_rps, *threads, spec.connections));
+    n.open_files = n.connections + static_cast<uint64_t>(*threads) + kWrkOwnFiles;
+    if (auto cpus = CountCpuList(spec.cpuset); !spec.cpuset.empty() && cpus) n.pinned_cpus = *cpus;
+    return CheckLoadgenLimits(host_.name(), n, *limits_);
+  }
+
   Host& host_;
   std::string scripts_dir_;
   bool script_checked_ = false;
+  std::optional<LoadgenLimits> limits_;
   std::optional<std::string> version_;
 };
 
@@ -299,8 +332,10 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_OUT", out_path},
       {"FVBENCH_COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0"},
       {"FVBENCH_TIMEOUT_US", fmt::format("{}", static_cast<long>(kWrkRequestTimeoutUs))},
+      {"FVBENCH_DURATION_S", fmt::format("{}", secs)},
   };
-  cmd.timeout = std::chrono::seconds(secs) + kTimeoutSlack;
+  // wrk ends at -d by itself; what is left after a grace is a stuck engine.
+  cmd.timeout = std::chrono::seconds(secs) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
   return cmd;
 }
 

@@ -7,8 +7,9 @@
 // One phase runs, on the loadgen host:
 //   [taskset -c <cpuset>] wrk -t<T> -c<C> -d<D>s --latency -s <scripts_dir>/pace.lua <url>
 // with FVBENCH_RATE, FVBENCH_THREADS, FVBENCH_CONNECTIONS, FVBENCH_KIND,
-// FVBENCH_JWT, FVBENCH_BODY_FILE, FVBENCH_COUNT_RATELIMIT and
-// FVBENCH_OUT=<remote_dir>/<phase>.json. Every FVBENCH_* variable is set
+// FVBENCH_JWT, FVBENCH_BODY_FILE, FVBENCH_COUNT_RATELIMIT, FVBENCH_TIMEOUT_US,
+// FVBENCH_DURATION_S (= D: each thread's schedule lasts D, see pace.lua done())
+// and FVBENCH_OUT=<remote_dir>/<phase>.json. Every FVBENCH_* variable is set
 // explicitly (empty or 0 when unused), so values inherited from the caller's
 // environment never leak into the script.
 //   T = cpus in spec.cpuset, capped at 4; 2 when unpinned.
@@ -21,7 +22,9 @@
 //   D = ceil(spec.duration_s) (wrk takes whole seconds).
 //   wrk's --timeout stays at its default 2 s: slower responses count as
 //   errors.timeout (failed) and are not in the histogram.
-// Timeout of the command: D + 30 s. remote_dir is created on the host and a
+// Timeout of the command: D + kPhaseGraceS (5 s; wrk stops at -d by itself):
+// a wrk killed there fails the phase as "cut" (no output). run() records the
+// command's wall time in LoadResult::wall_s. remote_dir is created on the host and a
 // stale <phase>.json removed; a post body is written to
 // <remote_dir>/<phase>.body.json first. A SUT that refuses connections fails
 // the phase before any load: wrk's resolve step test-connects and exits 1

@@ -99,11 +99,9 @@ class Reader {
     (out) = *fvb_r;                     \
   } while (0)
 
-}  // namespace
+// The parts of ParseWrkPaceOutput, in the order of the JSON's fields.
 
-Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
-                                     double target_rps, double max_late_share) {
-  Reader r(source_name);
+Result<json> ParseDocument(std::string_view text, const Reader& r) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return r.Fail("empty output (pace.lua's done() did not run or wrote nothing)");
   }
@@ -119,26 +117,23 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   if (!doc.is_object()) {
     return r.Fail(fmt::format("top level is a {}, expected an object", doc.type_name()));
   }
-
   std::string schema;
   FVB_ASSIGN(schema, r.String(doc, "", "schema"));
   if (schema != kSchema) {
     return r.Fail(fmt::format("field `schema` is \"{}\", expected \"{}\"", schema, kSchema));
   }
+  return doc;
+}
 
-  WrkOutput out;
-  LoadResult& load = out.load;
-  load.engine = "wrk";
-  load.raw_path = source_name;
-
+// What the script was asked to offer: the rate and the threads it paced with.
+Result<void> ReadOffered(const json& doc, const Reader& r, double target_rps, WrkOutput& out) {
   double target_rate = 0;
   FVB_ASSIGN(target_rate, r.Number(doc, "", "target_rate"));
   if (!(target_rps > 0) || std::fabs(target_rate - target_rps) > 1e-6 * target_rps) {
     return r.Fail(fmt::format("field `target_rate` is {} but the phase asked for {} req/s",
                               target_rate, target_rps));
   }
-  load.target_rps = target_rps;
-
+  out.load.target_rps = target_rps;
   uint64_t threads = 0, threads_requested = 0;
   FVB_ASSIGN(threads, r.Count(doc, "", "threads"));
   FVB_ASSIGN(threads_requested, r.Count(doc, "", "threads_requested"));
@@ -154,7 +149,12 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
     FVB_ASSIGN(c, r.Count(doc, "", "connections"));
     out.connections = static_cast<int>(c);
   }
+  return Ok();
+}
 
+// Requests, sends, wrk's runtime and its error counters.
+Result<void> ReadCounts(const json& doc, const Reader& r, WrkOutput& out) {
+  LoadResult& load = out.load;
   FVB_ASSIGN(load.requests, r.Count(doc, "", "requests"));
   FVB_ASSIGN(out.sent, r.Count(doc, "", "sent"));
   double duration_us = 0;
@@ -163,7 +163,6 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
     return r.Fail(fmt::format("field `duration_us` is {}, expected > 0", duration_us));
   }
   load.duration_s = duration_us / 1e6;
-
   const json* errors = nullptr;
   FVB_ASSIGN(errors, r.Field(doc, "", "errors"));
   FVB_ASSIGN(out.errors.connect, r.Count(*errors, "errors", "connect"));
@@ -171,18 +170,21 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   FVB_ASSIGN(out.errors.write, r.Count(*errors, "errors", "write"));
   FVB_ASSIGN(out.errors.status, r.Count(*errors, "errors", "status"));
   FVB_ASSIGN(out.errors.timeout, r.Count(*errors, "errors", "timeout"));
-
   FVB_ASSIGN(load.non_2xx, r.Count(doc, "", "non_2xx"));
   FVB_ASSIGN(out.non_2xx_source, r.String(doc, "", "non_2xx_source"));
+  return Ok();
+}
 
+// The percentiles and the send lag.
+Result<void> ReadLatencyAndLag(const json& doc, const Reader& r, WrkOutput& out) {
+  LatencyUs& l = out.load.latency_us;
   const json* lat = nullptr;
   FVB_ASSIGN(lat, r.Field(doc, "", "latency_us"));
-  FVB_ASSIGN(load.latency_us.p50, r.NonNegative(*lat, "latency_us", "p50"));
-  FVB_ASSIGN(load.latency_us.p90, r.NonNegative(*lat, "latency_us", "p90"));
-  FVB_ASSIGN(load.latency_us.p99, r.NonNegative(*lat, "latency_us", "p99"));
-  FVB_ASSIGN(load.latency_us.p999, r.NonNegative(*lat, "latency_us", "p99_9"));
-  FVB_ASSIGN(load.latency_us.max, r.NonNegative(*lat, "latency_us", "max"));
-
+  FVB_ASSIGN(l.p50, r.NonNegative(*lat, "latency_us", "p50"));
+  FVB_ASSIGN(l.p90, r.NonNegative(*lat, "latency_us", "p90"));
+  FVB_ASSIGN(l.p99, r.NonNegative(*lat, "latency_us", "p99"));
+  FVB_ASSIGN(l.p999, r.NonNegative(*lat, "latency_us", "p99_9"));
+  FVB_ASSIGN(l.max, r.NonNegative(*lat, "latency_us", "max"));
   const json* lag = nullptr;
   FVB_ASSIGN(lag, r.Field(doc, "", "send_lag_us"));
   FVB_ASSIGN(out.send_lag.max_us, r.NonNegative(*lag, "send_lag_us", "max"));
@@ -192,7 +194,11 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   if (lag->contains("max_early")) {
     FVB_ASSIGN(out.send_lag.max_early_us, r.NonNegative(*lag, "send_lag_us", "max_early"));
   }
+  return Ok();
+}
 
+// Fields older or non-counting outputs lack.
+Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
   if (doc.contains("latency_samples")) {
     FVB_ASSIGN(out.latency_samples, r.Count(doc, "", "latency_samples"));
     FVB_ASSIGN(out.latency_recorded, r.Count(doc, "", "latency_recorded"));
@@ -200,7 +206,7 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   if (doc.contains("ratelimit_evidence")) {
     uint64_t rl = 0;
     FVB_ASSIGN(rl, r.Count(doc, "", "ratelimit_evidence"));
-    load.ratelimit_evidence = rl;
+    out.load.ratelimit_evidence = rl;
   }
   if (auto it = doc.find("status_counts"); it != doc.end()) {
     if (!it->is_object()) return r.Fail("field `status_counts` is not an object");
@@ -215,19 +221,28 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
       out.status_counts[static_cast<int>(code)] = n;
     }
   }
+  return Ok();
+}
 
+// Timeouts as censored latency samples (outcomes.h CensorAtTimeout).
+Result<void> CensorTimeouts(const json& doc, const Reader& r, WrkOutput& out) {
   double timeout_us = kWrkDefaultTimeoutUs;
   if (auto it = doc.find("timeout_us"); it != doc.end() && !it->is_null()) {
     FVB_ASSIGN(timeout_us, r.Number(doc, "", "timeout_us"));
     if (!(timeout_us > 0)) return r.Fail(fmt::format("field `timeout_us` is {}, expected > 0", timeout_us));
   }
-  const uint64_t timeouts = std::min(out.errors.timeout, load.requests);
-  const uint64_t recorded = out.latency_samples > 0 ? out.latency_samples : load.requests - timeouts;
-  CensorAtTimeout(load.latency_us, recorded, timeouts, timeout_us);
+  const uint64_t timeouts = std::min(out.errors.timeout, out.load.requests);
+  const uint64_t recorded = out.latency_samples > 0 ? out.latency_samples : out.load.requests - timeouts;
+  CensorAtTimeout(out.load.latency_us, recorded, timeouts, timeout_us);
+  return Ok();
+}
 
-  // Derived figures (definitions in the header).
-  // pace.lua counts the slots that fell due on each thread's timeline; older
-  // outputs lack the field: target rate x wrk's duration.
+// Outcomes per scheduled request, rates and whether the engine kept up
+// (definitions in the header).
+Result<void> Derive(const json& doc, const Reader& r, double target_rps, double max_late_share, WrkOutput& out) {
+  LoadResult& load = out.load;
+  // pace.lua counts the slots of each thread's schedule; older outputs lack
+  // the field: target rate x wrk's duration.
   auto scheduled = static_cast<uint64_t>(std::llround(target_rps * load.duration_s));
   if (auto it = doc.find("scheduled"); it != doc.end() && !it->is_null()) {
     FVB_ASSIGN(scheduled, r.Count(doc, "", "scheduled"));
@@ -245,6 +260,25 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
       out.sent == 0 ? 0.0 : static_cast<double>(out.send_lag.late_10ms) / static_cast<double>(out.sent);
   load.kept_up = paced && load.late_send_share <= max_late_share &&
                  load.max_early_send_us <= kDefaultMaxSendLagUs;
+  return Ok();
+}
+
+}  // namespace
+
+Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,
+                                     double target_rps, double max_late_share) {
+  Reader r(source_name);
+  auto doc = ParseDocument(text, r);
+  if (!doc) return doc.error();
+  WrkOutput out;
+  out.load.engine = "wrk";
+  out.load.raw_path = source_name;
+  if (auto s = ReadOffered(*doc, r, target_rps, out); !s) return s.error();
+  if (auto s = ReadCounts(*doc, r, out); !s) return s.error();
+  if (auto s = ReadLatencyAndLag(*doc, r, out); !s) return s.error();
+  if (auto s = ReadOptional(*doc, r, out); !s) return s.error();
+  if (auto s = CensorTimeouts(*doc, r, out); !s) return s.error();
+  if (auto s = Derive(*doc, r, target_rps, max_late_share, out); !s) return s.error();
   return out;
 }
 

@@ -16,7 +16,8 @@
 //   outcomes     per scheduled request (support/core/outcomes.h):
 //                  scheduled = the slots that fell due on the threads'
 //                  timelines (field `scheduled`: each thread's schedule starts
-//                  when its first connection is up), or round(target_rate x
+//                  when its first connection is up and lasts wrk's -d, also
+//                  when every connection hangs), or round(target_rate x
 //                  duration_s) for outputs without it; bad answers = non_2xx + timeout (wrk's `timeout`
 //                  counts responses slower than --timeout: completed, too late
 //                  to count as served); sent = pace.lua's paced sends. Sent

@@ -61,7 +61,7 @@ class Search {
       req.index = static_cast<int>(out_.steps.size());
       req.role = role;
       auto r = run_(req);
-      out_.load_s += dur;
+      out_.load_s += r.ok() ? std::max(dur, r->wall_s) : dur;  // the wall time of the load, when measured
       StepResult s;
       s.target_rps = target;
       s.role = role;

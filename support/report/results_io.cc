@@ -180,6 +180,8 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("error", r.error);
   w.Field("started_unix", r.started_unix);
   w.Field("finished_unix", r.finished_unix);
+  if (r.load_s) w.Field("load_s", *r.load_s);
+  if (r.fixed_cost_s) w.Field("fixed_cost_s", *r.fixed_cost_s);
   w.Key("load");
   WriteLoadResult(w, r.load);
   w.Field("throughput_rps", r.throughput_rps);
@@ -345,6 +347,8 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
   r.started_unix = GetNumberOrNaN(v, "started_unix", path);
   r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);
+  r.load_s = OptNumberOrNull(v, "load_s", path);
+  r.fixed_cost_s = OptNumberOrNull(v, "fixed_cost_s", path);
   return r;
 }
 

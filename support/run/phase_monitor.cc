@@ -285,8 +285,8 @@ Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_
   auto prev = read();
   if (!prev) return prev.error();
   bool measured = false;
-  while (true) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+  for (auto window = std::chrono::milliseconds(250);; window = std::chrono::seconds(1)) {
+    std::this_thread::sleep_for(window);
     auto cur = read();
     if (!cur) return cur.error();
     if (auto b = detail::BusyFraction(prev->cpus, cur->cpus, *cpus)) {

@@ -111,10 +111,12 @@ class PhaseMonitor {
   std::vector<std::string> problems_;
 };
 
-// Before a measured phase: polls the SUT host's /proc/stat over 1 s windows
-// until the busy fraction of `cpuset` (ORESTY_CPUSET; "" = all cpus) is
-// <= max_busy_per_core, for at most timeout_s. Err only when /proc/stat
-// cannot be read at all (names host and command).
+// Before a measured phase: polls the SUT host's /proc/stat until the busy
+// fraction of `cpuset` (ORESTY_CPUSET; "" = all cpus) is <= max_busy_per_core,
+// for at most timeout_s. The first window is 250 ms (25 clock ticks per cpu at
+// USER_HZ 100: enough to tell a busy SUT from a quiet one, and a quarter of
+// the fixed cost per phase of the 1 s windows it had), later ones 1 s. Err
+// only when /proc/stat cannot be read at all (names host and command).
 Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_busy_per_core,
                                double timeout_s);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -201,6 +202,7 @@ class ScenarioRun {
   // Every measured phase's checks and SUT usage, keyed by the raw output
   // path (unique per phase); attached to the steps and the result.
   std::map<std::string, PhaseRecord> records_;
+  double load_s_ = 0;  // configured seconds of load run: warmups and measured phases
 };
 
 ScenarioResult ScenarioRun::Run() {
@@ -267,6 +269,7 @@ void ScenarioRun::Warmup() {
                         FormatNumber(c_.warmup_dur_s)));
   auto ticker = TickerFor(w, "warmup", svc_);
   ticker->Start();
+  load_s_ += w.duration_s;
   if (auto r = tb_.engine().warmup(w); !r) error_ = "warmup: " + r.error().message;
   (void)ticker->Stop();
 }
@@ -320,6 +323,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   if (!monitoring) problems.push_back(monitoring.error().message);
   auto ticker = TickerFor(s, phase_label_, *active_);
   ticker->Start();
+  load_s_ += s.duration_s;
   auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
   PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
   const std::optional<double> served = ticker->Stop();
@@ -558,6 +562,7 @@ std::string ScenarioRun::AbRestart(int i, bool b, double rate) {
     w.rate_rps = rate;
     w.duration_s = c_.warmup_dur_s;
     w.count_ratelimit = false;
+    load_s_ += w.duration_s;
     if (auto r = tb_.engine().warmup(w); !r) {
       return fmt::format("warmup of side {} run {}: {}", name, i + 1, r.error().message);
     }
@@ -663,6 +668,11 @@ ScenarioResult ScenarioRun::Finish() {
   for (std::string& n : out_.notes) n = RedactSecrets(std::move(n));
   for (StepResult& s : out_.steps) s.verdict = RedactSecrets(std::move(s.verdict));
   out_.finished_unix = NowUnix();
+  if (!c_.dry_run) {
+    // What the scenario cost beyond its configured load (README: "Time").
+    out_.load_s = load_s_;
+    out_.fixed_cost_s = std::max(0.0, out_.finished_unix - out_.started_unix - load_s_);
+  }
   return std::move(out_);
 }
 

@@ -319,7 +319,12 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
   if (o.result.ok()) {
     const LoadResult& r = *o.result;
     std::ostringstream m;
-    m << r.requests << " requests, " << r.failed << " failed, kept_up " << r.kept_up;
+    m << r.requests << " requests, " << r.failed << " failed of " << r.scheduled << " scheduled, kept_up "
+      << r.kept_up;
+    // The schedule went on offering requests after every connection hung:
+    // each thread's window lasts wrk's -d (pace.lua), not until its last
+    // delay() (which counted 613 of ~1600 here).
+    EXPECT_NEAR(static_cast<double>(r.scheduled), 200 * dur, 0.02 * 200 * dur) << m.str();
     PhaseObservation obs;
     obs.loadgen_host = g_hosts.loadgen;
     PhaseContext ctx;
@@ -346,7 +351,7 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
 
 // The controller's link to the loadgen dies: the kernel declares the SSH
 // connection dead (keepalive + TCP_USER_TIMEOUT, 15 s) and the phase fails
-// naming the host, long before the command's own timeout (-d + 30 s).
+// naming the host, long before the command's own timeout (-d + 5 s).
 TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   ASSERT_NO_FATAL_FAILURE(StartNginx());
   auto lg = ConnectTo(g_hosts.loadgen);
@@ -365,7 +370,7 @@ TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   const std::string message = o.result.error().message;
   EXPECT_THAT(message, HasSubstr(g_hosts.loadgen));
   EXPECT_THAT(message, HasSubstr("connection lost"));
-  // Dead-link timeout 15 s (+ keepalive granularity), well under -d + 30 s.
+  // Dead-link timeout 15 s (+ keepalive granularity), well under -d + 5 s (a 30 s phase).
   EXPECT_LT(Secs(o.from_fault), 25.0) << message;
   EXPECT_TRUE(engine != nullptr);
   EXPECT_EQ(Slurp(before->raw_path), kept) << "the result fetched before the fault changed";
@@ -394,6 +399,38 @@ std::string SshdPid(const std::string& host) {
   std::string pid;
   f >> pid;
   return pid;
+}
+
+// The loadgen's shell may open fewer files than a phase has connections
+// (its sshd, whose sessions inherit its limits, lowered with prlimit): the
+// phase is refused before any load, naming the host and both numbers.
+TEST_F(RemoteFaults, TooFewOpenFilesOnTheLoadgenRefusedBeforeLoad) {
+  const std::string pid = SshdPid("lg");
+  ASSERT_FALSE(pid.empty());
+  auto word = [](std::string w) {
+    w.erase(0, w.find_first_not_of(" \t\n"));
+    w.erase(w.find_last_not_of(" \t\n") + 1);
+    return w;
+  };
+  const std::string soft = word(Sh("prlimit --pid " + pid + " --nofile --noheadings --output SOFT"));
+  const std::string hard = word(Sh("prlimit --pid " + pid + " --nofile --noheadings --output HARD"));
+  ASSERT_FALSE(soft.empty());
+  Undo undo{"prlimit --pid " + pid + " --nofile=" + soft + ":" + hard};
+  (void)Sh("prlimit --pid " + pid + " --nofile=64:" + hard);
+  ASSERT_NO_FATAL_FAILURE(StartNginx());
+  auto lg = ConnectTo(g_hosts.loadgen);
+  ASSERT_TRUE(lg.ok()) << lg.error().message;
+  auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
+  LoadSpec s = Spec("faults_fds", 200, 2);
+  s.connections = 100;
+  auto r = engine->run(s, work_ + "/remote", work_ + "/controller");
+  ASSERT_FALSE(r.ok()) << "a phase with 100 connections ran under ulimit -n 64";
+  EXPECT_THAT(r.error().message, HasSubstr("refused before load"));
+  EXPECT_THAT(r.error().message, HasSubstr("load generator " + g_hosts.loadgen));
+  EXPECT_THAT(r.error().message, HasSubstr("needs 118 open files"));
+  EXPECT_THAT(r.error().message, HasSubstr("allows 64"));
+  EXPECT_TRUE(PidsInNs("wrk", g_hosts.ns("lg")).empty());
+  std::printf("MEASURED | loadgen ulimit -n 64 over SSH, 100 connections | %s\n", r.error().message.c_str());
 }
 
 // The listener sshd stopped: TCP connects (the kernel accepts), no banner.

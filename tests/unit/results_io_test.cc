@@ -158,6 +158,23 @@ TEST(ResultsIo, ScenarioRoundTrips) {
   EXPECT_EQ(ScenarioResultToJson(*back), text);
 }
 
+// The time a scenario cost (issue 13 item 7): its configured load, the rest
+// of its wall time, and each phase's engine wall time, written when known.
+TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("fixed_cost_s"), std::string::npos);
+  EXPECT_EQ(ScenarioResultToJson(r).find("wall_s"), std::string::npos);
+  r.load_s = 130;
+  r.fixed_cost_s = 0.75;
+  r.load.wall_s = 20.12;
+  auto back = ScenarioResultFromJson(ScenarioResultToJson(r), "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->load_s && back->fixed_cost_s);
+  EXPECT_EQ(*back->load_s, 130);
+  EXPECT_EQ(*back->fixed_cost_s, 0.75);
+  EXPECT_EQ(back->load.wall_s, 20.12);
+}
+
 TEST(ResultsIo, EveryScenarioOfARunRoundTrips) {
   for (const ScenarioResult& r : SampleRun()) {
     auto back = ScenarioResultFromJson(ScenarioResultToJson(r), r.id);

@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -100,7 +101,8 @@ TEST(WrkPlan, CommandForAGetPhase) {
   EXPECT_EQ(cmd->env.at("FVBENCH_JWT"), "");
   EXPECT_EQ(cmd->env.at("FVBENCH_BODY_FILE"), "");
   EXPECT_EQ(cmd->env.at("FVBENCH_COUNT_RATELIMIT"), "0");
-  EXPECT_EQ(cmd->timeout, std::chrono::seconds(35));
+  EXPECT_EQ(cmd->env.at("FVBENCH_DURATION_S"), "5");  // each thread's schedule lasts -d
+  EXPECT_EQ(cmd->timeout, std::chrono::seconds(10));  // -d + kPhaseGraceS
 }
 
 TEST(WrkPlan, CommandForAPinnedPostPhase) {
@@ -123,7 +125,7 @@ TEST(WrkPlan, CommandForAPinnedPostPhase) {
   EXPECT_EQ(cmd->env.at("FVBENCH_JWT"), "h.p.s");
   EXPECT_EQ(cmd->env.at("FVBENCH_BODY_FILE"), "/r/x.body.json");
   EXPECT_EQ(cmd->env.at("FVBENCH_COUNT_RATELIMIT"), "1");
-  EXPECT_EQ(cmd->timeout, std::chrono::seconds(33));
+  EXPECT_EQ(cmd->timeout, std::chrono::seconds(8));
 
   const std::string line = WrkCommandLine(*cmd);
   EXPECT_THAT(line, HasSubstr("FVBENCH_JWT='<redacted>' "));
@@ -380,6 +382,67 @@ TEST_F(WrkEngineLocal, RefusedConnectionsFailThePhase) {
   EXPECT_THAT(r.error().message, HasSubstr("e2e_refused"));
   EXPECT_THAT(r.error().message, HasSubstr("exit status 1"));
   EXPECT_THAT(r.error().message, HasSubstr("unable to connect"));
+}
+
+// Every connection hangs (a listener that never accepts nor answers, like a
+// dead link): after the first sends, no connection asks delay() for a slot
+// again, yet the schedule offered rate x -d requests. pace.lua counted the
+// slots only up to the last delay() (the remote fault test: "610 of 613
+// scheduled" for ~1600 in 8 s); each thread's window now runs for -d.
+TEST_F(WrkEngineLocal, HungConnectionsStillCountTheWholeSchedule) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 64), 0);  // the kernel completes the handshakes; nobody reads
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_hung", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/");
+  s.duration_s = 2;
+  s.connections = 4;
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ::close(fd);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->requests, 0u);
+  // 200 RPS x 2 s; each thread's window starts when its first connection is
+  // up, a few ms after wrk's start.
+  EXPECT_GE(r->scheduled, 390u) << Slurp(r->raw_path);
+  EXPECT_LE(r->scheduled, 402u) << Slurp(r->raw_path);
+  EXPECT_EQ(r->succeeded, 0u);
+  EXPECT_EQ(r->error_rate, 1.0);
+}
+
+// The engine's shell may open fewer files than the phase has connections:
+// the phase is refused before any load (nothing reaches nginx, no output is
+// written), naming the host and both numbers. The soft limit of this test
+// process (inherited by the shell LocalHost starts) is lowered for the test.
+TEST_F(WrkEngineLocal, TooFewOpenFilesRefusedBeforeLoad) {
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  rlimit low = saved;
+  low.rlim_cur = 64;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_fds", Url("/"));
+  s.connections = 100;  // + 2 threads + 16 of wrk's own
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto w = engine->warmup(s);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("refused before load"));
+  EXPECT_THAT(r.error().message, HasSubstr("load generator " + host_->name()));
+  EXPECT_THAT(r.error().message, HasSubstr("needs 118 open files (100 connections"));
+  EXPECT_THAT(r.error().message, HasSubstr("allows 64 (ulimit -Sn)"));
+  EXPECT_FALSE(std::filesystem::exists(*dir_ + "/ctl/e2e_fds.stdout.txt"));
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.error().message, HasSubstr("allows 64"));
+  // Within the limit the phase runs: a fresh engine probes again (each
+  // engine caches its probe) and sees the restored limit.
+  auto ok = MakeWrkEngine(*host_, kScripts)->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
 }
 
 TEST_F(WrkEngineLocal, MissingScriptFailsBeforeAnyLoad) {
