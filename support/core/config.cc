@@ -507,6 +507,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     }
   }
   // Validated as a results.json by the provision fixture (baseline.h).
+  c.history = r.str("FVBENCH_HISTORY", "");  // support/history (README "History and change points")
   c.baseline = r.str("FVBENCH_BASELINE", "");
   if (!c.baseline.empty() && c.baseline[0] != '/') {
     return Error{fmt::format("FVBENCH_BASELINE='{}': must be an absolute path (tests run in the build tree, not "

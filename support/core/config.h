@@ -102,6 +102,7 @@ struct Config {
   std::string reference;       // FVBENCH_REFERENCE: reference results file
   std::string baseline;        // FVBENCH_BASELINE: an earlier run's results.json; reports show deltas to it
                                // instead of to the reference (baseline.h); "" = none
+  std::string history;         // FVBENCH_HISTORY: results history (SQLite path / postgresql:// URL); "" = none
   std::string source_dir;      // the suite's own source tree (k6/, support/ scripts)
 
   // A/B mode (support/judge/ab_compare.h, README "A/B mode"): FVBENCH_AB=1, or any

@@ -60,12 +60,12 @@ Result<Appended> AppendRun(SqlConnection& db, const RunRecord& run, double now_u
 
 Result<History> LoadHistory(SqlConnection& db) {
   History h;
-  auto runs = db.Query("SELECT id, started_unix, edge_commit, edge_ref, usable, note FROM runs "
+  auto runs = db.Query("SELECT id, started_unix, edge_commit, edge_ref, usable, note, run_key FROM runs "
                        "ORDER BY started_unix, id");
   if (!runs.ok()) return runs.error();
   for (const SqlRow& r : *runs) {
     h.runs.push_back({ToInt(r[0]), ToDouble(r[1]), r[2].value_or(""), r[3].value_or(""), ToInt(r[4]) != 0,
-                      r[5].value_or("")});
+                      r[5].value_or(""), r[6].value_or("")});
   }
   auto metrics = db.Query("SELECT m.run_id, m.scenario, m.metric, m.value, m.usable FROM metrics m "
                           "JOIN runs r ON r.id = m.run_id ORDER BY m.scenario, m.metric, r.started_unix, r.id");

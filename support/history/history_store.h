@@ -37,6 +37,7 @@ struct StoredRun {
   std::string edge_ref;
   bool usable = true;
   std::string note;
+  std::string run_key;  // RunRecord::run_key
 };
 struct StoredMetric {
   int64_t run_id = 0;

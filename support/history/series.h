@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/history/history_store.h"
@@ -25,9 +26,27 @@ struct MetricSeries {
   std::string metric;
   std::vector<SeriesPoint> points;
   std::vector<ChangePoint> change_points;  // indexes into points
+  size_t unordered = 0;                    // commit order: points left out, commit not in the sequence
 };
 
+// The order of a series' points (`fvbench_history --order time|commit`).
+struct SeriesOrder {
+  enum class By { kRunTime, kCommit };
+  By by = By::kRunTime;
+  // kCommit: the edge commit sequence, oldest first, as `git rev-list
+  // --reverse --first-parent <branch>` prints it (full or abbreviated hashes,
+  // >= 7 hex digits). Points follow their run's edge commit in it (a " (dirty)"
+  // suffix is ignored); runs of one commit keep run-time order. Runs whose
+  // commit is not in the sequence are left out (MetricSeries::unordered).
+  std::vector<std::string> commits;
+};
+
+// One commit per line; blank lines and lines starting with '#' are skipped.
+// Error naming `source` and the line when a line is not 7-40 hex digits.
+Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, const std::string& source);
+
 // Series in (scenario, metric) order, change points found with `options`.
-std::vector<MetricSeries> BuildSeries(const History& history, const ChangePointOptions& options = {});
+std::vector<MetricSeries> BuildSeries(const History& history, const ChangePointOptions& options = {},
+                                      const SeriesOrder& order = {});
 
 }  // namespace fvbench

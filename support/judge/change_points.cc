@@ -36,17 +36,53 @@ uint64_t MixSeed(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
 // from the end. The cross sum is W_total - W_left[t] - W_right[t].
 class SplitScanner {
  public:
-  explicit SplitScanner(std::span<const double> x) : n_(x.size()), values_(x.begin(), x.end()), ranks_(n_) {
+  // The distances are between the runs' values on `scale` (ChangePointOptions):
+  // a function of the segment's multiset, so the same in any order and the
+  // permutation test stays exact. Ranks are of the original values (clipping
+  // and mid-ranks keep their order).
+  SplitScanner(std::span<const double> x, ChangePointOptions::Scale scale, double winsor_k)
+      : n_(x.size()), values_(x.begin(), x.end()), ranks_(n_) {
     std::vector<size_t> order(n_);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values_[a] < values_[b]; });
     for (size_t r = 0; r < n_; ++r) ranks_[order[r]] = r;
+    if (scale == ChangePointOptions::Scale::kRanks) ToMidRanks(order);
+    if (scale == ChangePointOptions::Scale::kWinsorized) Winsorize(order, winsor_k);
     cnt_.resize(n_ + 1);
     sum_.resize(n_ + 1);
     left_.resize(n_ + 1);
     right_.resize(n_ + 1);
   }
   size_t size() const { return n_; }
+
+  void ToMidRanks(const std::vector<size_t>& order) {
+    std::vector<double> mid(n_);
+    for (size_t a = 0; a < n_;) {
+      size_t b = a + 1;
+      while (b < n_ && values_[order[b]] == values_[order[a]]) ++b;
+      for (size_t r = a; r < b; ++r) mid[order[r]] = 0.5 * static_cast<double>(a + b - 1);
+      a = b;
+    }
+    values_ = std::move(mid);
+  }
+  // Clip to median +- k x 1.4826 x MAD (the MAD scaled to a normal's sd).
+  void Winsorize(const std::vector<size_t>& order, double k) {
+    if (n_ < 3) return;
+    auto median_of = [](std::vector<double> v) {
+      const size_t h = v.size() / 2;
+      std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
+      const double hi = v[h];
+      if (v.size() % 2) return hi;
+      return (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h))) / 2;
+    };
+    std::vector<double> sorted(n_);
+    for (size_t r = 0; r < n_; ++r) sorted[r] = values_[order[r]];
+    const double med = median_of(sorted);
+    for (double& v : sorted) v = std::fabs(v - med);
+    const double bound = k * 1.4826 * median_of(sorted);
+    if (!(bound > 0)) return;
+    for (double& v : values_) v = std::clamp(v, med - bound, med + bound);
+  }
 
   // Fisher-Yates over values and ranks together.
   void Shuffle(SplitMix64& rng) {
@@ -148,6 +184,15 @@ ChangePointOptions Clamped(ChangePointOptions o) {
   return o;
 }
 
+// The windows only propose candidates: every one is re-tested with the full
+// permutation count in the merge (Retest), so the windows' tests use half of
+// it (at least 99): a shift seen by two overlapping windows costs one full
+// test and two halves instead of three full ones.
+ChangePointOptions Screening(ChangePointOptions o) {
+  o.permutations = std::max(99, o.permutations / 2);
+  return o;
+}
+
 // Hierarchical E-Divisive inside [lo, hi) of x: split the segment with the
 // largest Q while its split is significant. Appends absolute indices.
 void DivideWindow(std::span<const double> x, size_t lo, size_t hi, const ChangePointOptions& o,
@@ -160,7 +205,7 @@ void DivideWindow(std::span<const double> x, size_t lo, size_t hi, const ChangeP
   auto make = [&](size_t a, size_t b) {
     Segment s{a, b, {}};
     if (b - a >= 2 * min_seg) {
-      SplitScanner sc(x.subspan(a, b - a));
+      SplitScanner sc(x.subspan(a, b - a), o.scale, o.winsor_k);
       sc.Scan();
       s.split = sc.Best(min_seg);
     }
@@ -173,8 +218,8 @@ void DivideWindow(std::span<const double> x, size_t lo, size_t hi, const ChangeP
     });
     if (it == segments.end() || it->split.tau == 0) return;
     Segment s = *it;
-    SplitScanner sc(x.subspan(s.lo, s.hi - s.lo));
-    if (!PermutationTest(sc, s.split.q, o, MixSeed(o.seed, s.lo, s.hi, 1)).significant) return;
+    SplitScanner sc(x.subspan(s.lo, s.hi - s.lo), o.scale, o.winsor_k);
+    if (!PermutationTest(sc, s.split.q, Screening(o), MixSeed(o.seed, s.lo, s.hi, 1)).significant) return;
     const size_t cut = s.lo + s.split.tau;
     out.push_back(cut);
     *it = make(s.lo, cut);
@@ -188,7 +233,7 @@ Tested Retest(std::span<const double> x, size_t a, size_t c, size_t b, const Cha
   const size_t w = static_cast<size_t>(o.window), min_seg = static_cast<size_t>(o.min_segment);
   const size_t lo = std::max(a, c > w ? c - w : 0), hi = std::min(b, c + w);
   if (c - lo < min_seg || hi - c < min_seg) return {};
-  SplitScanner sc(x.subspan(lo, hi - lo));
+  SplitScanner sc(x.subspan(lo, hi - lo), o.scale, o.winsor_k);
   sc.Scan();
   const double observed = sc.Q(c - lo);
   if (observed <= 0) return {};
@@ -227,25 +272,25 @@ void Relocate(std::span<const double> x, std::vector<size_t>& cps, const ChangeP
     const size_t a = i ? cps[i - 1] : 0, b = i + 1 < cps.size() ? cps[i + 1] : x.size(), c = cps[i];
     const size_t lo = std::max(a, c > w ? c - w : 0), hi = std::min(b, c + w);
     if (hi - lo < 2 * min_seg) continue;
-    Split best = BestSplit(x.subspan(lo, hi - lo), o.min_segment);
+    Split best = BestSplit(x.subspan(lo, hi - lo), o.min_segment, o.scale, o.winsor_k);
     if (best.tau) cps[i] = lo + best.tau;
   }
 }
 
 }  // namespace
 
-std::vector<double> SplitStatistics(std::span<const double> x) {
-  SplitScanner sc(x);
+std::vector<double> SplitStatistics(std::span<const double> x, ChangePointOptions::Scale scale, double winsor_k) {
+  SplitScanner sc(x, scale, winsor_k);
   sc.Scan();
   std::vector<double> q(x.size() + 1);
   for (size_t t = 0; t <= x.size(); ++t) q[t] = sc.Q(t);
   return q;
 }
 
-Split BestSplit(std::span<const double> x, int min_segment) {
+Split BestSplit(std::span<const double> x, int min_segment, ChangePointOptions::Scale scale, double winsor_k) {
   const size_t min_seg = static_cast<size_t>(std::max(min_segment, 2));
   if (x.size() < 2 * min_seg) return {};
-  SplitScanner sc(x);
+  SplitScanner sc(x, scale, winsor_k);
   sc.Scan();
   return sc.Best(min_seg);
 }

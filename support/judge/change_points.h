@@ -39,6 +39,18 @@ struct ChangePointOptions {
   int min_segment = 3;        // runs on each side of a change point, >= 2
   int window = 64;            // runs per window (Otava's window_len); the whole series when shorter
   uint64_t seed = 1;
+  // What the divergence is computed on, within each tested segment (any
+  // function of the segment's multiset of values keeps the permutation test
+  // exact):
+  //   kValues      the values (Matteson & James as published; default)
+  //   kRanks       the runs' mid-ranks (a rank E-statistic)
+  //   kWinsorized  the values clipped to median +- winsor_k x 1.4826 x MAD
+  //                (a heavy-tailed outlier weighs like a run at that bound)
+  // The detection study (tests/unit/detection_study.h) compares them: neither
+  // robust variant beats the values overall (README "History and change points").
+  enum class Scale { kValues, kRanks, kWinsorized };
+  Scale scale = Scale::kValues;
+  double winsor_k = 4;
 };
 
 struct ChangePoint {
@@ -60,8 +72,11 @@ struct Split {
   double q = 0;    // Matteson & James's Q at tau (alpha = 1)
 };
 // The split of `x` that maximises Q over tau in [min_segment, n - min_segment].
-Split BestSplit(std::span<const double> x, int min_segment);
+Split BestSplit(std::span<const double> x, int min_segment,
+                ChangePointOptions::Scale scale = ChangePointOptions::Scale::kValues, double winsor_k = 4);
 // Q at every tau in [0, n] (0 where a side has fewer than 2 runs).
-std::vector<double> SplitStatistics(std::span<const double> x);
+std::vector<double> SplitStatistics(std::span<const double> x,
+                                    ChangePointOptions::Scale scale = ChangePointOptions::Scale::kValues,
+                                    double winsor_k = 4);
 
 }  // namespace fvbench

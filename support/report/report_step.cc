@@ -97,6 +97,28 @@ void WriteReportFiles(const std::string& table, const RunReport& report, const s
   }
 }
 
+// The history's section of report.md and its plots (ReportExtension).
+void AddHistory(const Config& config, const ReportExtension& history, const std::string& report_dir, int& bad) {
+  auto add = history(config.history, report_dir + "/results.json");
+  if (!add) {
+    Problem("FVBENCH_HISTORY: " + add.error().message + " (no history in the report)");
+    ++bad;
+    return;
+  }
+  auto md = detail::ReadTextFile(report_dir + "/report.md");
+  auto w = md ? detail::WriteTextFile(report_dir + "/report.md", *md + "\n" + add->markdown) : Result<void>(md.error());
+  std::vector<Result<void>> written{w};
+  for (const PlotFile& f : add->plots) written.push_back(detail::WriteTextFile(report_dir + "/" + f.name, f.svg));
+  for (const Result<void>& r : written) {
+    if (!r) {
+      Problem(r.error().message);
+      ++bad;
+    }
+  }
+  std::printf("history %s: section in report.md, %zu trend plot(s) in %s\n", config.history.c_str(), add->plots.size(),
+              report_dir.c_str());
+}
+
 }  // namespace
 
 RunResultFiles LoadRunResults(const Config& config) {
@@ -125,7 +147,7 @@ RunResultFiles LoadRunResults(const Config& config) {
   return run;
 }
 
-int WriteRunReport(const Config& config) {
+int WriteRunReport(const Config& config, const ReportExtension& history) {
   RunResultFiles run = LoadRunResults(config);
   int bad = run.unreadable;
   const std::optional<Reference> comparison = LoadComparison(config, bad);
@@ -147,6 +169,7 @@ int WriteRunReport(const Config& config) {
   fs::create_directories(report_dir, ec);
   WritePlots(report, report_dir, bad);
   WriteReportFiles(table, report, report_dir, bad);
+  if (!config.history.empty() && history) AddHistory(config, history, report_dir, bad);
   std::printf("report: %s/summary.txt, %s/results.json, %s/report.md; per-scenario results and raw engine outputs in %s\n",
               report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), ControllerDir(config).c_str());
   const size_t ratio_failures = report.failed_ratio_checks.size();

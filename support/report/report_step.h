@@ -16,11 +16,15 @@
 // reference. Problems are printed to stderr prefixed "fvbench report: ".
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "support/core/config.h"
 #include "support/core/run_meta.h"
+#include "support/core/result.h"
 #include "support/core/scenario_result.h"
+#include "support/report/svg_plot.h"
 
 namespace fvbench {
 
@@ -34,9 +38,20 @@ struct RunResultFiles {
 };
 RunResultFiles LoadRunResults(const Config& config);
 
+// A part of the report made outside this layer: with FVBENCH_HISTORY set
+// (Config::history), the results history's section of report.md and its trend
+// plots (support/history/history_report.h; the fixture main passes it). Given
+// the history location and the path of the results.json just written; an
+// error is printed and counts as a file not written.
+struct ReportAddition {
+  std::string markdown;          // appended to report.md
+  std::vector<PlotFile> plots;   // written beside it
+};
+using ReportExtension = std::function<Result<ReportAddition>(const std::string& history, const std::string& results_json)>;
+
 // The whole step; its exit status: 0, or 1 when a file could not be read or
-// written, the profile or baseline could not be loaded, or a same-run ratio
-// check failed.
-int WriteRunReport(const Config& config);
+// written, the profile or baseline could not be loaded, a same-run ratio
+// check failed, or `history` (called only when config.history is set) failed.
+int WriteRunReport(const Config& config, const ReportExtension& history = {});
 
 }  // namespace fvbench

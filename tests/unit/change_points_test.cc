@@ -69,6 +69,35 @@ TEST(ChangePoints, DeterministicForAFixedSeedAndShortSeriesHaveNone) {
   EXPECT_TRUE(FindChangePoints(std::vector<double>(100, 7.0)).empty());
 }
 
+// The robust scales: Q is the definition's on the transformed segment
+// (mid-ranks; values clipped to median +- k x 1.4826 x MAD), ties and a
+// constant series give no change point, a clear step is found on every scale.
+TEST(ChangePoints, RankAndWinsorizedScalesTransformTheSegment) {
+  using Scale = ChangePointOptions::Scale;
+  std::vector<double> x = {5, 1, 5, 3, 9, 2, 5, 100, 4, 6};
+  std::vector<double> mid = {5, 0, 5, 2, 8, 1, 5, 9, 3, 7};  // ranks 0..9; the three 5s (4, 5, 6) share 5
+  // median 5, |x - 5| = {0,4,0,2,4,3,0,95,1,1} -> MAD 1.5; k = 2: 5 +- 4.4478, only 100 clipped
+  std::vector<double> clipped = {5, 1, 5, 3, 9, 2, 5, 9.4478, 4, 6};
+  auto ranks = SplitStatistics(x, Scale::kRanks);
+  auto winsor = SplitStatistics(x, Scale::kWinsorized, 2.0);
+  for (size_t t = 2; t + 2 <= x.size(); ++t) {
+    EXPECT_NEAR(ranks[t], NaiveQ(mid, t), 1e-9) << t;
+    EXPECT_NEAR(winsor[t], NaiveQ(clipped, t), 1e-3) << t;
+  }
+  for (Scale s : {Scale::kValues, Scale::kRanks, Scale::kWinsorized}) {
+    ChangePointOptions o;
+    o.scale = s;
+    EXPECT_TRUE(FindChangePoints(std::vector<double>(100, 7.0), o).empty());
+    std::vector<double> step;
+    Rng rng(4);
+    for (int i = 0; i < 100; ++i) step.push_back((i < 50 ? 1000 : 1100) * (1 + 0.02 * rng.Normal()));
+    auto cps = FindChangePoints(step, o);
+    ASSERT_EQ(cps.size(), 1u) << static_cast<int>(s);
+    EXPECT_NEAR(static_cast<double>(cps[0].index), 50, 1);
+    EXPECT_NEAR(cps[0].relative_change, 0.10, 0.02);  // means are of the values on every scale
+  }
+}
+
 // The newest runs of a history: 5 runs 8 % higher after 60 quiet ones.
 TEST(ChangePoints, FindsAShiftInTheNewestFiveRuns) {
   Rng rng(11);

@@ -10,6 +10,9 @@
 //
 // Methods compared on the same series:
 //   e-divisive       FindChangePoints (support/judge/change_points.h), defaults
+//                    (on the values, Matteson & James as published)
+//   e-div ranks      the same on mid-ranks (ChangePointOptions::Scale::kRanks)
+//   e-div winsor     the same on values clipped to median +- 4 x MAD-sd (kWinsorized)
 //   prev-run +-5%    alarm at run i when |x_i / x_{i-1} - 1| > 5 %
 //   baseline +-5%    alarm at run i when |x_i / x_0 - 1| > 5 % (run 0 saved as the baseline)
 // Scoring: a shift at run t is detected when an alarm falls within 3 runs of
@@ -76,10 +79,15 @@ inline Series MakeSeries(Rng& rng, Noise noise, double shift, size_t runs = 200,
   return s;
 }
 
-enum class Method { kEDivisive, kPrevRun, kBaseline };
+enum class Method { kEDivisive, kEDivisiveRanks, kEDivisiveWinsor, kPrevRun, kBaseline };
+inline bool IsEDivisive(Method m) {
+  return m == Method::kEDivisive || m == Method::kEDivisiveRanks || m == Method::kEDivisiveWinsor;
+}
 inline const char* MethodName(Method m) {
   switch (m) {
     case Method::kEDivisive: return "e-divisive";
+    case Method::kEDivisiveRanks: return "e-div ranks";
+    case Method::kEDivisiveWinsor: return "e-div winsor";
     case Method::kPrevRun: return "prev-run +-5%";
     case Method::kBaseline: return "baseline +-5%";
   }
@@ -88,8 +96,11 @@ inline const char* MethodName(Method m) {
 
 inline std::vector<size_t> Alarms(Method m, const std::vector<double>& x) {
   std::vector<size_t> out;
-  if (m == Method::kEDivisive) {
-    for (const ChangePoint& cp : FindChangePoints(x)) out.push_back(cp.index);
+  if (IsEDivisive(m)) {
+    ChangePointOptions o;
+    if (m == Method::kEDivisiveRanks) o.scale = ChangePointOptions::Scale::kRanks;
+    if (m == Method::kEDivisiveWinsor) o.scale = ChangePointOptions::Scale::kWinsorized;
+    for (const ChangePoint& cp : FindChangePoints(x, o)) out.push_back(cp.index);
     return out;
   }
   for (size_t i = 1; i < x.size(); ++i) {
@@ -115,7 +126,7 @@ inline void ScoreSeries(Method m, const Series& s, Score& score) {
     bool near = false;
     if (s.shift_at) {
       long d = static_cast<long>(a) - static_cast<long>(s.shift_at);
-      near = m == Method::kEDivisive ? std::labs(d) <= 3 : (d >= 0 && d <= 3);
+      near = IsEDivisive(m) ? std::labs(d) <= 3 : (d >= 0 && d <= 3);
       if (m == Method::kBaseline && d > 3) continue;
     }
     if (near) hit = true;
@@ -143,7 +154,8 @@ inline std::vector<Row> RunStudy(int series_per_cell = 100, int no_shift_series 
       std::vector<Series> series;
       int count = shift > 0 ? series_per_cell : no_shift_series;
       for (int i = 0; i < count; ++i) series.push_back(MakeSeries(rng, noise, shift));
-      for (Method m : {Method::kEDivisive, Method::kPrevRun, Method::kBaseline}) {
+      for (Method m : {Method::kEDivisive, Method::kEDivisiveRanks, Method::kEDivisiveWinsor, Method::kPrevRun,
+                       Method::kBaseline}) {
         Row row{noise, m, shift, {}};
         for (const Series& s : series) ScoreSeries(m, s, row.score);
         rows.push_back(row);
