@@ -17,6 +17,7 @@
 #include "support/judge/ab_compare.h"
 #include "support/judge/repeats.h"
 #include "support/judge/step_search.h"
+#include "support/judge/sut_saturation.h"
 #include "support/judge/throughput_search.h"
 #include "support/sut/sut_services.h"
 #include "support/core/units_format.h"
@@ -331,6 +332,9 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
     return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
   }
   obs.quiet = quiet;
+  // What the SUT did, for the search's engine-limited rule (step_search.h).
+  r->sut_served_rps = served;
+  r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
   ReportPhaseValidity(rec, served);
   const std::string failed = FailedValidity(rec.validity);
@@ -458,6 +462,7 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
   out_.search_resolution = so.resolution;
   out_.search_load_s = so.load_s;
   out_.search_stop = so.stop_reason;
+  out_.engine_limited = so.engine_limited;
   if (so.reported_step >= 0) {
     out_.measured = true;
     out_.load = so.steps[so.reported_step].load;
@@ -475,7 +480,11 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
                                        FormatNumber(so.steps[so.reported_step].target_rps),
                                        FormatNumber(so.reported_rps)));
     }
-    if (out_.search == "bisect" && !so.confirmed) {
+    if (so.engine_limited) {
+      out_.notes.push_back(fmt::format("at least {} RPS (engine-limited: the load generator, not the SUT, was the "
+                                       "limit); add load generators or cores",
+                                       FormatNumber(std::round(so.reported_rps))));
+    } else if (out_.search == "bisect" && !so.confirmed) {
       out_.notes.push_back("unconfirmed: no confirmation run passed; the value is the best passing search step's");
     }
     if (!so.stop_reason.empty()) out_.notes.push_back("search stopped early: " + so.stop_reason);
