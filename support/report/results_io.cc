@@ -189,6 +189,7 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("search_resolution", r.search_resolution);
   w.Field("search_load_s", r.search_load_s);
   w.Field("search_stop", r.search_stop);
+  if (r.engine_limited) w.Field("engine_limited", true);  // absent = false (older documents too)
   w.Array("steps", r.steps, [&](const StepResult& s) { WriteStep(w, s); });
   w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
   w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
@@ -264,6 +265,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
   r.search_load_s = OptNumber(v, "search_load_s", path, 0);
   r.search_stop = OptString(v, "search_stop", path, "");
+  r.engine_limited = OptBool(v, "engine_limited", path, false);
   if (v.contains("ratio_checks") && !v.at("ratio_checks").is_null()) {
     const json& rc = GetArray(v, "ratio_checks", path);
     for (size_t i = 0; i < rc.size(); ++i) {
