@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "support/engine/jwt.h"
+#include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
@@ -160,6 +161,7 @@ class ScenarioRun {
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
                                             const SutServices& services) const;
   Result<LoadResult> MeasurePhase(const LoadSpec& s);
+  std::vector<HopTarget> HopTargets() const;
   PhaseRecord CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
                                  std::vector<std::string> problems) const;
   void ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const;
@@ -319,11 +321,14 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
   auto monitoring = monitor.Start();
   if (!monitoring) problems.push_back(monitoring.error().message);
+  const std::vector<HopTarget> hops = HopTargets();
+  const std::vector<HopCounters> hops_before = ReadHops(tb_.sut(), hops);
   auto ticker = TickerFor(s, phase_label_, *active_);
   ticker->Start();
   auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
   PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
   const std::optional<double> served = ticker->Stop();
+  const std::vector<HopCounters> hops_after = ReadHops(tb_.sut(), hops);
   if (!r) return r;
   // A SUT service that died during the phase fails the phase: an error
   // stops a throughput search at once, instead of stepping down against a
@@ -336,11 +341,27 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   r->sut_served_rps = served;
   r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
+  for (size_t i = 0; i < hops.size(); ++i) {
+    rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
+  }
   ReportPhaseValidity(rec, served);
   const std::string failed = FailedValidity(rec.validity);
   if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
   records_[r->raw_path] = std::move(rec);
   return r;
+}
+
+// The hops whose connections per request and TIME_WAIT growth each measured
+// phase reports (judge/hop_connections.h): load generator -> the nginx under
+// load, and edge -> backend when a backend runs (reverse_proxy policies).
+std::vector<HopTarget> ScenarioRun::HopTargets() const {
+  const bool baseline = plan_.sut == SutSetup::kBaseline;
+  std::vector<HopTarget> t{{baseline ? "loadgen -> nginx" : "loadgen -> fv",
+                            active_->status_socket(baseline ? "baseline" : "fv"), PortFor(c_, plan_)}};
+  if (std::string b = active_->status_socket("backend"); !b.empty()) {
+    t.push_back({"fv -> backend", b, c_.backend_port});
+  }
+  return t;
 }
 
 // The validity checks of a phase, plus an informational entry naming any
