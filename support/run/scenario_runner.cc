@@ -338,7 +338,14 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   }
   obs.quiet = quiet;
   // What the SUT did, for the search's engine-limited rule (step_search.h).
+  // Served = requests the nginx under load counted (stub_status, read just
+  // before and after the engine ran) over the engine's own duration: the
+  // same window as achieved_rps; the ticker's rate spans a longer one.
   r->sut_served_rps = served;
+  if (!hops_before.empty() && hops_before[0].requests && hops_after[0].requests &&
+      *hops_after[0].requests >= *hops_before[0].requests && r->duration_s > 0) {
+    r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
+  }
   r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
   for (size_t i = 0; i < hops.size(); ++i) {
