@@ -324,6 +324,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
     if (!v) return v.error();
     *n.out = *v;
   }
+  c.search_durations_auto = !r.has("STEP_DUR") && !r.has("CONFIRM_DUR");
   if (c.throughput_resolution > 0.5) {
     return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
                              in.env.at("THROUGHPUT_RESOLUTION"))};

@@ -87,6 +87,17 @@ struct LoadResult {
   // this phase failed (validity.h; VALIDITY=fail), naming the checks with
   // measured value and limit. JudgeStep fails a search step that carries it.
   std::string validity_failure;
+  // Not from the engine: what the SUT did during the phase, set by the
+  // scenario runner (support/run), read by EngineLimitedReason
+  // (step_search.h). nullopt when not measured.
+  // Requests per second the SUT nginx under load served over the phase
+  // (stub_status `requests` delta / window, progress_ticker.h).
+  std::optional<double> sut_served_rps;
+  // How busy the SUT's CPUs were, 0..1: the SUT nginx processes' CPU time /
+  // (phase wall time x the CPUs of its cpuset); when the load generator
+  // shares those CPUs, at least their overall busy fraction (then the CPUs,
+  // not the engine alone, may be the limit).
+  std::optional<double> sut_cpu_share;
 };
 
 // The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check

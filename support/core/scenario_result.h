@@ -121,6 +121,10 @@ struct ScenarioResult {
   // The pass rule the search used; absent in results written before it was
   // recorded (they were judged by the defaults of StepPassRule).
   std::optional<StepPassRule> search_rule;
+  // The load generator, not the SUT, was the limit (step_search.h
+  // EngineLimitedReason): throughput_rps is a lower bound, "at least N RPS
+  // (engine-limited ...)". In results.json only when true.
+  bool engine_limited = false;
   // REPEAT=n > 1: the n runs of the measured phase (latency: n phases back to
   // back; throughput: n confirmation runs at the found rate). `load` (and
   // throughput_rps) then hold the per-metric MEDIAN, which thresholds gate;
@@ -152,11 +156,11 @@ struct ScenarioResult {
 };
 
 // The throughput value is a lower bound, not a maximum: the highest step
-// passed (ceiling_reached), or a bisect search in which no step failed (no
+// passed (ceiling_reached), the engine was the limit (engine_limited), or a bisect search in which no step failed (no
 // search_resolution). The reports print it as "at least N" and show no delta
 // against a reference or baseline for it.
 inline bool MeasuredIsLowerBound(const ScenarioResult& r) {
-  return r.ceiling_reached || (r.search == "bisect" && !r.search_resolution);
+  return r.ceiling_reached || r.engine_limited || (r.search == "bisect" && !r.search_resolution);
 }
 
 }  // namespace fvbench

@@ -72,6 +72,35 @@ StepPassRule PassRuleOf(const SearchParams& params) {
   return StepPassRule{params.slo_p99_us, params.max_error_rate, params.min_achieved_fraction, params.require_kept_up};
 }
 
+std::optional<std::string> EngineLimitedReason(const LoadResult& load, const SearchParams& params) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  if (load.kept_up && load.failed_engine == 0) return std::nullopt;
+  if (!load.sut_cpu_share || !(*load.sut_cpu_share < kSutSaturatedCpuShare)) return std::nullopt;
+  if (!(SutErrorRate(load) < params.max_error_rate)) return std::nullopt;
+  if (!(load.latency_us.p99 < params.slo_p99_us)) return std::nullopt;
+  if (load.sut_served_rps && *load.sut_served_rps < 0.95 * load.achieved_rps) return std::nullopt;
+  std::string behind = load.failed_engine > 0 ? fmt::format("{} requests never sent", load.failed_engine)
+                       : load.max_early_send_us > kDefaultMaxSendLagUs
+                           ? fmt::format("sends up to {} µs early", FormatNumber(load.max_early_send_us))
+                       : load.dropped_iterations > 0
+                           ? fmt::format("{} dropped iterations", load.dropped_iterations)
+                           : fmt::format("{} of sends > 10 ms late", FormatPercent(load.late_send_share));
+  std::string served = load.sut_served_rps ? fmt::format(", served {} RPS of {} sent (stub_status)",
+                                                         FormatNumber(std::round(*load.sut_served_rps)),
+                                                         FormatNumber(std::round(load.achieved_rps)))
+                                           : "";
+  return fmt::format("engine behind its schedule ({}) while the SUT was not saturated: SUT CPU {} of its CPUs{}",
+                     behind, FormatPercent(*load.sut_cpu_share), served);
+}
+
+bool MarginalFailure(const LoadResult& load, const SearchParams& params) {
+  if (!load.kept_up || load.failed_engine > 0 || load.target_rps <= 0) return false;
+  if (!(SutErrorRate(load) < 2 * params.max_error_rate)) return false;
+  if (!(load.latency_us.p99 < 2 * params.slo_p99_us) || load.latency_us.IsCensored(load.latency_us.p99)) return false;
+  return load.achieved_rps >= (params.min_achieved_fraction - kMarginalRateShortfall) * load.target_rps;
+}
+
 SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step) {
   SearchOutcome out;
   out.rule = PassRuleOf(params);

@@ -58,6 +58,9 @@ struct SearchOutcome {
   std::string stop_reason;         // why the search stopped before finishing (budget), "" otherwise
   std::vector<int> repeats;        // indices into steps of the confirmation runs the result is the median of
   StepPassRule rule;               // the pass rule every step was judged by (PassRuleOf the search's params)
+  // The load generator, not the SUT, was the limit (EngineLimitedReason):
+  // reported_rps is a lower bound ("at least N RPS (engine-limited ...)").
+  bool engine_limited = false;
 };
 
 // The parts of `params` that decide a step (JudgeStep), as the result model
@@ -79,6 +82,32 @@ struct StepVerdict {
   std::string text;
 };
 StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params);
+
+// The SUT's CPUs count as saturated from this share of them (0..1) on.
+inline constexpr double kSutSaturatedCpuShare = 0.85;
+
+// Why a failed step was the ENGINE's limit, not the SUT's; nullopt when it
+// was not (or cannot be told). All of:
+//  - the engine did not keep to its schedule (kept_up false, or requests it
+//    never sent);
+//  - the SUT was not saturated: LoadResult::sut_cpu_share known and below
+//    kSutSaturatedCpuShare (no CPU figure: never engine-limited);
+//  - the SUT answered what it got: its own error rate (SutErrorRate) below
+//    params.max_error_rate, p99 below params.slo_p99_us and, when read,
+//    stub_status's served rate at least 95 % of the engine's achieved rate.
+// E.g. "engine behind its schedule (12.0% of sends > 10 ms late) while the
+// SUT was not saturated: SUT CPU 41% of its CPUs, served 2010 RPS of 2013".
+std::optional<std::string> EngineLimitedReason(const LoadResult& load, const SearchParams& params);
+
+// A failed step worth one retry: it failed by a margin, not clearly. The
+// engine kept up, the SUT's error rate is below 2 x max_error_rate, p99
+// below 2 x slo_p99_us (and not censored), and achieved is at least
+// (min_achieved_fraction - kMarginalRateShortfall) x target. A step that
+// fell well short of its rate or failed by far (the SUT's saturation
+// signature, or a large blip) is not retried: the confirmation run, not
+// a retry, guards the result.
+inline constexpr double kMarginalRateShortfall = 0.03;
+bool MarginalFailure(const LoadResult& load, const SearchParams& params);
 
 using StepFunction = std::function<Result<LoadResult>(double target_rps, int step_index)>;
 

@@ -7,15 +7,16 @@
 #include <optional>
 #include <vector>
 
-#include "support/judge/repeats.h"
+#include "support/core/outcomes.h"
 #include "support/core/units_format.h"
+#include "support/judge/repeats.h"
 
 namespace fvbench {
 namespace {
 
 using detail::FormatNumber;
 
-enum class StepOutcome { kPass, kFail, kError, kNoBudget };
+enum class StepOutcome { kPass, kFail, kError, kNoBudget, kEngineLimited };
 
 class Search {
  public:
@@ -47,91 +48,165 @@ class Search {
     return s + ")";
   }
 
-  // Runs one step at `target` (a failing bracket / bisect step up to
-  // 1 + retries times). `keep`: seconds that must remain for later runs.
+  // One run at `target`; records it. kError when run_step failed.
+  StepOutcome RunOnce(double target, double dur, const char* role, int attempt) {
+    StepRequest req;
+    req.target_rps = target;
+    req.duration_s = dur;
+    req.index = static_cast<int>(out_.steps.size());
+    req.role = role;
+    auto r = run_(req);
+    out_.load_s += r.ok() ? std::max(dur, r->wall_s) : dur;  // the wall time of the load, when measured
+    StepResult s;
+    s.target_rps = target;
+    s.role = role;
+    if (!r.ok()) {
+      s.passed = false;
+      s.verdict = fmt::format("fail: engine error: {}", r.error().message);
+      s.load.target_rps = target;
+      out_.error = r.error().message;
+      out_.stop_reason = fmt::format("engine error at {} RPS", FormatNumber(target));
+      out_.steps.push_back(std::move(s));
+      stopped_ = true;
+      return StepOutcome::kError;
+    }
+    s.load = std::move(*r);
+    StepVerdict v = JudgeStep(s.load, p_.rule);
+    s.passed = v.passed;
+    s.verdict = std::move(v.text);
+    if (attempt > 0) s.verdict += fmt::format(" (attempt {} after a marginal failure)", attempt + 1);
+    StepOutcome o = s.passed ? StepOutcome::kPass : StepOutcome::kFail;
+    if (!s.passed) {
+      if (auto why = EngineLimitedReason(s.load, p_.rule)) {
+        s.verdict += "; engine-limited: " + *why;
+        o = StepOutcome::kEngineLimited;
+      } else {
+        UpdateKnee(s.load);
+      }
+    }
+    out_.steps.push_back(std::move(s));
+    return o;
+  }
+
+  // Runs one step at `target` (a marginally failing bracket / bisect step up
+  // to 1 + retries times). `keep`: seconds that must remain for later runs.
   StepOutcome Step(double target, double dur, const char* role, double keep, int retries) {
     for (int attempt = 0; attempt <= retries; ++attempt) {
       if (!Fits(dur, keep)) {
         if (out_.stop_reason.empty()) out_.stop_reason = BudgetReason(role, target, dur, keep);
         return StepOutcome::kNoBudget;
       }
-      StepRequest req;
-      req.target_rps = target;
-      req.duration_s = dur;
-      req.index = static_cast<int>(out_.steps.size());
-      req.role = role;
-      auto r = run_(req);
-      out_.load_s += r.ok() ? std::max(dur, r->wall_s) : dur;  // the wall time of the load, when measured
-      StepResult s;
-      s.target_rps = target;
-      s.role = role;
-      if (!r.ok()) {
-        s.passed = false;
-        s.verdict = fmt::format("fail: engine error: {}", r.error().message);
-        s.load.target_rps = target;
-        out_.error = r.error().message;
-        out_.stop_reason = fmt::format("engine error at {} RPS", FormatNumber(target));
-        out_.steps.push_back(std::move(s));
-        stopped_ = true;
-        return StepOutcome::kError;
-      }
-      s.load = std::move(*r);
-      StepVerdict v = JudgeStep(s.load, p_.rule);
-      s.passed = v.passed;
-      s.verdict = std::move(v.text);
-      if (attempt > 0) s.verdict += fmt::format(" (attempt {} after a failed step)", attempt + 1);
-      bool passed = s.passed;
-      out_.steps.push_back(std::move(s));
-      if (passed) return StepOutcome::kPass;
+      StepOutcome o = RunOnce(target, dur, role, attempt);
+      if (o == StepOutcome::kEngineLimited) return EngineLimited(target, dur, role, keep);
+      if (o != StepOutcome::kFail) return o;
+      if (!MarginalFailure(out_.steps.back().load, p_.rule)) return o;
     }
     return StepOutcome::kFail;
+  }
+
+  // The engine, not the SUT, was the limit at `target`: stop searching. With
+  // no pass yet, one step at 90 % of what the engine managed gives a clean one.
+  StepOutcome EngineLimited(double target, double dur, const char* role, double keep) {
+    out_.engine_limited = true;
+    stopped_ = true;
+    const double managed = out_.steps.back().load.achieved_rps;
+    out_.stop_reason = fmt::format("engine-limited at {} RPS: the load generator, not the SUT, was the limit "
+                                   "(it sent {} RPS); add load generators or cores",
+                                   FormatNumber(target), FormatNumber(std::round(managed)));
+    const double next = std::floor(0.9 * managed);
+    if (!pass_ && next >= std::max(1.0, p_.min_rps) && next < target && Fits(dur, keep)) {
+      if (RunOnce(next, dur, role, 0) == StepOutcome::kPass) NotePass(next);
+    }
+    return StepOutcome::kEngineLimited;
+  }
+
+  // A step that fell short of its target shows what the SUT could serve.
+  void UpdateKnee(const LoadResult& l) {
+    if (l.target_rps <= 0 || l.achieved_rps >= p_.rule.min_achieved_fraction * l.target_rps) return;
+    double served = l.achieved_rps;
+    if (l.sut_served_rps && *l.sut_served_rps > 0) served = std::min(served, *l.sut_served_rps);
+    if (served >= 1) knee_ = served;
   }
 
   double SearchKeep() const { return runs_ * p_.confirm_dur_s; }
 
   void NoteFail(double target) { fail_ = fail_ ? std::min(*fail_, target) : target; }
   void NotePass(double target) { pass_ = pass_ ? std::max(*pass_, target) : target; }
+  bool Done(StepOutcome o) const {
+    return o == StepOutcome::kError || o == StepOutcome::kNoBudget || o == StepOutcome::kEngineLimited;
+  }
 
+  // Probes (or, without probes, bracket steps) until a pass and a fail are
+  // known, or the cap passes.
   void Bracket() {
+    const bool probing = p_.probe_dur_s > 0;
+    const double dur = probing ? p_.probe_dur_s : p_.step_dur_s;
+    const char* role = probing ? "probe" : "bracket";
     const double cap = std::max(1.0, std::floor(p_.cap_rps));
     double rate = p_.start_rps > 0 ? p_.start_rps : p_.cap_rps / 8;
     rate = std::clamp(std::floor(rate), 1.0, cap);
     while (true) {
-      StepOutcome o = Step(rate, p_.step_dur_s, "bracket", SearchKeep(), p_.retries);
-      if (o == StepOutcome::kError || o == StepOutcome::kNoBudget) return;
-      if (o == StepOutcome::kFail) {
+      StepOutcome o = Step(rate, dur, role, SearchKeep(), probing ? 0 : p_.retries);
+      if (Done(o)) return;
+      if (o == StepOutcome::kPass) {
+        NotePass(rate);
+        if (rate >= cap) {
+          at_cap_ = true;
+          return;
+        }
+      } else {
         NoteFail(rate);
-        break;
       }
-      NotePass(rate);
-      if (rate >= cap) {
-        at_cap_ = true;
-        return;
+      if (pass_ && fail_) return;
+      if (pass_) {
+        rate = std::min(rate * 2, cap);
+        continue;
       }
-      rate = std::min(rate * 2, cap);
-    }
-    // The first step failed: bracket downwards.
-    while (!pass_) {
-      rate = std::floor(rate / 2);
-      if (rate < std::max(1.0, p_.min_rps)) {
+      // Nothing passed yet: below the knee estimate, else half the rate.
+      double next = knee_ ? std::floor(*knee_ * 0.9) : std::floor(rate / 2);
+      if (next >= rate) next = std::floor(rate / 2);
+      if (next < std::max(1.0, p_.min_rps)) {
         out_.stop_reason = fmt::format("no step passed down to {} RPS", FormatNumber(*fail_));
         return;
       }
-      StepOutcome o = Step(rate, p_.step_dur_s, "bracket", SearchKeep(), p_.retries);
-      if (o == StepOutcome::kError || o == StepOutcome::kNoBudget) return;
-      if (o == StepOutcome::kFail) NoteFail(rate);
-      else NotePass(rate);
+      rate = next;
     }
+  }
+
+  // The next bisect target strictly inside (pass, fail), or 0 when none:
+  // just under a knee estimate not tried yet; from a pass at or above the
+  // estimate, one resolution up (doubling while such steps pass); else the
+  // midpoint.
+  double NextTarget() {
+    double t = 0;
+    climbing_ = false;
+    if (knee_ && *knee_ > *pass_ && *knee_ <= *fail_ && !knee_tried_) {
+      t = std::floor(*knee_ * (1 - p_.resolution / 2));
+      knee_tried_ = true;
+    } else if (knee_ && *pass_ >= *knee_ * (1 - p_.resolution)) {
+      t = std::floor(*pass_ * (1 + p_.resolution * climb_));
+      climbing_ = true;
+    }
+    if (t <= *pass_ || t >= *fail_) t = std::round((*pass_ + *fail_) / 2);
+    if (t <= *pass_ || t >= *fail_) return 0;  // whole RPS: nothing left between
+    return t;
   }
 
   void Bisect() {
     while (*fail_ - *pass_ > p_.resolution * *pass_) {
-      double mid = std::round((*pass_ + *fail_) / 2);
-      if (mid <= *pass_ || mid >= *fail_) break;  // whole RPS: nothing left between
+      const double mid = NextTarget();
+      if (mid == 0) break;
+      const double knee_before = knee_.value_or(0);
       StepOutcome o = Step(mid, p_.step_dur_s, "bisect", SearchKeep(), p_.retries);
-      if (o == StepOutcome::kError || o == StepOutcome::kNoBudget) return;
-      if (o == StepOutcome::kPass) NotePass(mid);
-      else NoteFail(mid);
+      if (Done(o)) return;
+      if (o == StepOutcome::kPass) {
+        NotePass(mid);
+        climb_ = climbing_ ? climb_ * 2 : 1;
+      } else {
+        NoteFail(mid);
+        climb_ = 1;
+      }
+      if (knee_.value_or(0) != knee_before) knee_tried_ = false;  // a new estimate may guide again
     }
   }
 
@@ -148,8 +223,8 @@ class Search {
           // Step() checked the round's time before its first run.
           return;
         }
-        round.push_back(static_cast<int>(out_.steps.size()) - 1);
-        if (o == StepOutcome::kError) return;
+        if (o != StepOutcome::kEngineLimited) round.push_back(static_cast<int>(out_.steps.size()) - 1);
+        if (Done(o)) return;
         if (o == StepOutcome::kPass) ++passes;
       }
       if (passes * 2 > runs_) {
@@ -160,25 +235,32 @@ class Search {
       }
       NoteFail(target);
       if (at_cap_) at_cap_ = false;  // the cap did not hold over the longer run
-      // Step down by the resolution, doubling the step after each failed
-      // round (2 %, 4 %, 8 % ...) so that a budget is not spent creeping.
-      double next = std::floor(target * (1 - std::min(0.5, p_.resolution * step_down_)));
-      step_down_ *= 2;
-      if (next >= target) next = target - 1;
-      if (next < std::max(1.0, p_.min_rps)) {
-        out_.stop_reason = fmt::format("no confirmation passed down to {} RPS", FormatNumber(target));
-        return;
-      }
-      if (!Fits(runs_ * p_.confirm_dur_s, 0)) {
-        out_.stop_reason = BudgetReason("confirm", next, p_.confirm_dur_s, 0) +
-                           fmt::format("; the confirmation at {} RPS failed", FormatNumber(target));
-        return;
-      }
-      target = next;
+      if (!StepDown(target)) return;
     }
   }
 
+  // After a failed confirmation round at `target`: the next target down by
+  // the resolution, doubling the step after each failed round (2 %, 4 %,
+  // 8 % ...) so that a budget is not spent creeping. False: stop.
+  bool StepDown(double& target) {
+    double next = std::floor(target * (1 - std::min(0.5, p_.resolution * step_down_)));
+    step_down_ *= 2;
+    if (next >= target) next = target - 1;
+    if (next < std::max(1.0, p_.min_rps)) {
+      out_.stop_reason = fmt::format("no confirmation passed down to {} RPS", FormatNumber(target));
+      return false;
+    }
+    if (!Fits(runs_ * p_.confirm_dur_s, 0)) {
+      out_.stop_reason = BudgetReason("confirm", next, p_.confirm_dur_s, 0) +
+                         fmt::format("; the confirmation at {} RPS failed", FormatNumber(target));
+      return false;
+    }
+    target = next;
+    return true;
+  }
+
   SearchOutcome Finish() {
+    if (out_.engine_limited) return FinishEngineLimited();
     if (out_.confirmed) {
       std::vector<double> achieved;
       for (int i : out_.repeats) achieved.push_back(out_.steps[i].load.achieved_rps);
@@ -216,14 +298,36 @@ class Search {
     return std::move(out_);
   }
 
+  // A lower bound: the best passing step's measured rate; with none, the
+  // engine-limited step's (the SUT served it within its error and p99
+  // limits, but the phase itself failed: the engine fell behind).
+  SearchOutcome FinishEngineLimited() {
+    for (int pass_only = 1; pass_only >= 0 && out_.reported_step < 0; --pass_only) {
+      for (int i = 0; i < static_cast<int>(out_.steps.size()); ++i) {
+        const StepResult& s = out_.steps[i];
+        const bool limited = s.verdict.find("; engine-limited: ") != std::string::npos;
+        if (pass_only ? !s.passed : !limited) continue;
+        if (out_.reported_step < 0 || s.load.achieved_rps > out_.reported_rps) {
+          out_.reported_step = i;
+          out_.reported_rps = s.load.achieved_rps;
+        }
+      }
+    }
+    return std::move(out_);
+  }
+
   const ThroughputSearchParams& p_;
   const SearchStepFunction& run_;
   int runs_ = 1;
   double budget_ = 0;
   SearchOutcome out_;
   std::optional<double> pass_, fail_;  // highest passing / lowest failing target decided so far
+  std::optional<double> knee_;         // the SUT's served rate in the last step that fell short of its target
+  bool knee_tried_ = false;            // the current estimate has placed a bisect step
+  bool climbing_ = false;              // the current bisect step climbs from a pass at the estimate
+  double climb_ = 1;                   // resolutions per climbing step (doubles while they pass)
   bool at_cap_ = false;                // the cap passed (and, once confirmed, held)
-  bool stopped_ = false;               // an engine error stopped the search
+  bool stopped_ = false;               // an engine error or an engine limit stopped the search
   double confirmed_target_ = 0;
   double step_down_ = 1;  // multiple of the resolution for the next step down
 };
@@ -234,6 +338,14 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
   SearchOutcome out = Search(params, run_step).Run();
   out.rule = PassRuleOf(params.rule);
   return out;
+}
+
+SearchDurations SearchDurationsFromBudget(double budget_s) {
+  SearchDurations d;
+  d.step_s = std::clamp(std::round(budget_s / 12), 2.0, 20.0);
+  d.confirm_s = 2 * d.step_s;
+  d.probe_s = std::max(2.0, std::round(d.step_s / 3));
+  return d;
 }
 
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
@@ -247,6 +359,12 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   p.confirm_dur_s = c.confirm_dur_s;
   p.budget_s = c.throughput_budget_s;
   p.confirm_runs = c.repeat;
+  if (c.search_durations_auto) {
+    SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
+    p.probe_dur_s = d.probe_s;
+    p.step_dur_s = d.step_s;
+    p.confirm_dur_s = d.confirm_s;
+  }
   return p;
 }
 

@@ -1,12 +1,25 @@
-// Max-throughput search: bracket, bisect, confirm (THROUGHPUT_SEARCH=bisect,
+// Max-throughput search: probe, bisect, confirm (THROUGHPUT_SEARCH=bisect,
 // the default; the seed's fixed steps stay available as SeedStepSearch in
 // step_search.h, THROUGHPUT_SEARCH=seed).
 //
-//  1. Bracket: from start_rps (default cap / 8) double the target rate until a
-//     step fails or the cap passes. When the very first step fails, halve
-//     instead until one passes (or the rate drops under min_rps).
-//  2. Bisect between the highest passing and the lowest failing target until
-//     (fail - pass) <= resolution x pass. Targets are whole RPS.
+// Step lengths: with neither STEP_DUR nor CONFIRM_DUR set they come from the
+// budget (SearchDurationsFromBudget: 120 s -> 3 s probes, 10 s steps, a 20 s
+// confirmation) so that a 2 % resolution fits in it; STEP_DUR=20 gives the
+// seed's 20 s steps (no probes, confirmation 2 x STEP_DUR).
+//
+//  1. Probe (probe_dur_s short steps, role "probe"; without probes the same
+//     walk runs with step_dur_s steps, role "bracket"): from start_rps
+//     (default cap / 8) double the target until a step fails or the cap
+//     passes. A step that fails short of its target (achieved < 97 %) gives
+//     a knee estimate: the rate the SUT did serve (achieved, or stub_status's
+//     served rate when lower). When the first step fails the next target is
+//     90 % of that estimate (half the rate without one) until one passes.
+//  2. Bisect (step_dur_s steps) between the highest pass and the lowest fail
+//     until (fail - pass) <= resolution x pass, guided by the estimate: the
+//     first target sits just under the knee (estimate x (1 - resolution/2));
+//     from a pass at or above the estimate the next climbs one resolution
+//     (doubling while climbing steps pass), which usually closes the
+//     interval in two steps; otherwise the midpoint.
 //  3. Confirm the highest passing target with confirm_runs runs of
 //     confirm_dur_s each. The round passes when a majority of its runs pass.
 //     A failing round steps the target down (by `resolution` of the rate,
@@ -17,11 +30,21 @@
 // SLO, achieved >= 97 % of target and (rule.require_kept_up, on by default
 // here) the engine kept up with its schedule.
 //
-// Non-monotonic SUTs (a transient blip): a failing bracket or bisect step is
-// run once more at the same rate (`retries`, default 1) and counts as failed
-// only if every attempt fails; both attempts are recorded. This biases a step
-// towards passing, which the longer confirmation run checks. Confirmation
-// rounds are not retried: a failing round steps down.
+// Retries: only a MARGINAL failure (MarginalFailure, step_search.h: the SUT
+// served its offered rate and the engine kept up, but errors or p99 crossed
+// the limit — a transient blip) of a bracket or bisect step is run once more
+// at the same rate (`retries`, default 1); it counts as failed only if every
+// attempt fails, and both attempts are recorded. A step that fell short of
+// its rate (the SUT's saturation signature) is never retried, nor are probes
+// and confirmation rounds.
+//
+// Engine-limited (EngineLimitedReason, step_search.h): a step the engine
+// could not keep to while the SUT was not saturated ends the search at once:
+// no retry, no higher target (the engine cannot offer it). When no step has
+// passed yet, one step at 90 % of what the engine managed is run for a clean
+// pass. engine_limited is set, the result is a lower bound ("at least N RPS
+// (engine-limited ...)"): the highest rate the SUT served within the rule's
+// SUT error and p99 limits, unconfirmed, no resolution.
 //
 // Result: the confirmed round's MEASURED achieved rate (the median over its
 // runs), never a target. A confirmed run at the cap sets ceiling_reached: the
@@ -29,18 +52,18 @@
 //
 // Budget: budget_s seconds of load (planned step durations; warmup not
 // included) bound the search; REPEAT's extra confirmation runs, (confirm_runs
-// - 1) x confirm_dur_s, come on top. A bracket or bisect step runs only if
-// the time for one confirmation round stays available after it. When the
+// - 1) x confirm_dur_s, come on top. A probe, bracket or bisect step runs only
+// if the time for one confirmation round stays available after it. When the
 // next step would exceed the budget the search stops, confirms what it has,
 // and says why in stop_reason; with no time for a confirmation the result is
 // the highest passing step's measured rate below the lowest failing target,
 // with confirmed = false.
 //
-// Every run is recorded in SearchOutcome::steps with its role ("bracket",
-// "bisect", "confirm"); resolution is (lowest failing target - reported
-// target) / reported target (none at a ceiling); load_s the load time used.
-// A run_step Error is recorded as a failed step and stops the search
-// (SearchOutcome::error); what was known before is still reported.
+// Every run is recorded in SearchOutcome::steps with its role ("probe",
+// "bracket", "bisect", "confirm"); resolution is (lowest failing target -
+// reported target) / reported target (none at a ceiling); load_s the load
+// time used. A run_step Error is recorded as a failed step and stops the
+// search (SearchOutcome::error); what was known before is still reported.
 //
 // Pure: all load is done by `run_step`.
 #pragma once
@@ -66,10 +89,11 @@ struct ThroughputSearchParams {
   double start_rps = 0;         // THROUGHPUT_START; 0 = cap_rps / 8
   double resolution = 0.02;     // THROUGHPUT_RESOLUTION, fraction of the rate
   double step_dur_s = 20;       // STEP_DUR, seconds per bracket / bisect step
+  double probe_dur_s = 0;       // seconds per probe step; 0 = bracket with step_dur_s steps (no probes)
   double confirm_dur_s = 40;    // CONFIRM_DUR, seconds per confirmation run (default 2 x STEP_DUR)
   double budget_s = 120;        // THROUGHPUT_BUDGET_S, seconds of load per search
   int confirm_runs = 1;         // REPEAT: runs per confirmation round
-  int retries = 1;              // extra attempts of a failing bracket / bisect step
+  int retries = 1;              // extra attempts of a marginally failing bracket / bisect step
   double min_rps = 1;           // downward bracketing gives up below this rate
 };
 
@@ -78,15 +102,27 @@ struct StepRequest {
   double target_rps = 0;
   double duration_s = 0;
   int index = 0;       // 0-based position in SearchOutcome::steps
-  std::string role;    // "bracket" | "bisect" | "confirm"
+  std::string role;    // "probe" | "bracket" | "bisect" | "confirm"
 };
 using SearchStepFunction = std::function<Result<LoadResult>(const StepRequest&)>;
 
 SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const SearchStepFunction& run_step);
 
+// Step lengths chosen from the budget (seconds of load): step = budget / 12
+// rounded, within 2..20 s (120 s -> 10 s), confirmation 2 x step, probe
+// step / 3 rounded, at least 2 s (120 s -> 3 s). At 120 s: a few probes, two
+// to four bisect steps and a confirmation reach 2 % with time to spare.
+struct SearchDurations {
+  double probe_s = 0;
+  double step_s = 0;
+  double confirm_s = 0;
+};
+SearchDurations SearchDurationsFromBudget(double budget_s);
+
 // The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
 // THROUGHPUT_RESOLUTION, STEP_DUR, CONFIRM_DUR, THROUGHPUT_BUDGET_S, REPEAT,
-// THROUGHPUT_SLO_P99_MS.
+// THROUGHPUT_SLO_P99_MS. Config::search_durations_auto (neither STEP_DUR nor
+// CONFIRM_DUR set): durations from SearchDurationsFromBudget, with probes.
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
 // The one entry point of the scenario runner: THROUGHPUT_SEARCH=bisect runs

@@ -169,7 +169,10 @@ void LatencySection(std::string& out, const RunReport& report) {
 
 std::string ThroughputValue(const ScenarioResult& r) {
   std::string v;
-  if (r.ceiling_reached) {
+  if (r.engine_limited) {
+    v = fmt::format("at least {} (engine-limited: the load generator, not the SUT, was the limit)",
+                    FormatRps(r.throughput_rps));
+  } else if (r.ceiling_reached) {
     v = fmt::format("at least {} (ceiling reached)", FormatRps(r.throughput_rps));
   } else if (r.search == "bisect" && !r.search_resolution) {
     v = fmt::format("at least {} (no step failed)", FormatRps(r.throughput_rps));
@@ -216,10 +219,13 @@ void ThroughputSection(std::string& out, const RunReport& report) {
     if (const ComparedMetric* c = report.Compared(p.id, kMetricRps)) {
       value += Compare(cmp, (c->comparison_lower_bound ? "≥ " : "") + FormatRps(c->comparison), *c);
     }
-    std::string confirmed = r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
-                                                  : "— (seed steps: no confirmation)";
+    std::string confirmed = r->engine_limited       ? "no (engine-limited: add load generators or cores)"
+                            : r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
+                                                    : "— (seed steps: no confirmation)";
     std::string resolution = r->search_resolution ? detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
-                                                  : (r->ceiling_reached ? "none (ceiling)" : "none (no step failed)");
+                                                  : (r->engine_limited    ? "none (engine-limited)"
+                                                   : r->ceiling_reached ? "none (ceiling)"
+                                                                        : "none (no step failed)");
     std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
     if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
     AppendRow(out, {p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});

@@ -200,6 +200,7 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.Field("require_kept_up", r.search_rule->require_kept_up);
     w.EndObject();
   }
+  if (r.engine_limited) w.Field("engine_limited", true);  // absent = false (older documents too)
   w.Array("steps", r.steps, [&](const StepResult& s) { WriteStep(w, s); });
   w.Array("checks", r.checks, [&](const ThresholdCheck& c) { WriteCheck(w, c); });
   w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
@@ -289,6 +290,7 @@ void ReadLaterFields(const json& v, const std::string& path, ScenarioResult& r) 
   r.search_resolution = OptNumberOrNull(v, "search_resolution", path);
   r.search_load_s = OptNumber(v, "search_load_s", path, 0);
   r.search_stop = OptString(v, "search_stop", path, "");
+  r.engine_limited = OptBool(v, "engine_limited", path, false);
   if (Present(v, "search_rule")) {
     r.search_rule = PassRuleFromJson(GetObject(v, "search_rule", path), JoinPath(path, "search_rule"));
   }

@@ -235,7 +235,10 @@ void ThroughputBlock(std::string& out, const RunReport& report) {
     } else if (!r->measured) {
       value = "FAILED";
     } else {
-      if (r->ceiling_reached) {
+      if (r->engine_limited) {
+        value = fmt::format("at least {} (engine-limited: the load generator, not the SUT, was the limit)",
+                            FormatRps(r->throughput_rps));
+      } else if (r->ceiling_reached) {
         value = fmt::format("at least {} (ceiling reached)", FormatRps(r->throughput_rps));
       } else if (r->search == "bisect" && !r->search_resolution) {
         value = fmt::format("at least {} (no step failed)", FormatRps(r->throughput_rps));
@@ -243,7 +246,7 @@ void ThroughputBlock(std::string& out, const RunReport& report) {
         value = FormatRps(r->throughput_rps);
       }
       if (std::string sp = SpreadText(*r, "rps", true); !sp.empty()) value += " (" + sp + ")";
-      if (r->search == "bisect" && !r->confirmed) value += " UNCONFIRMED";
+      if (r->search == "bisect" && !r->confirmed && !r->engine_limited) value += " UNCONFIRMED";
       if (const ComparedMetric* c = report.Compared(row.id, kMetricRps)) {
         value += CompareText(ref->label(), (c->comparison_lower_bound ? "≥ " : "") + FormatRps(c->comparison), *c);
       }
@@ -256,10 +259,13 @@ void ThroughputBlock(std::string& out, const RunReport& report) {
     out += line + "\n";
     if (r != nullptr && !r->search.empty() && !r->steps.empty()) {
       std::string res = r->search_resolution ? "resolution " + detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
-                                             : std::string(r->ceiling_reached ? "no resolution (ceiling)"
+                                             : std::string(r->engine_limited    ? "no resolution (engine-limited)"
+                                                         : r->ceiling_reached ? "no resolution (ceiling)"
                                                                               : "no resolution (no step failed)");
       out += fmt::format("      {} search: {}, {} s of load, {}{}\n", r->search, res, FormatNumber(r->search_load_s),
-                         r->search == "seed" ? "no confirmation" : (r->confirmed ? "confirmed" : "UNCONFIRMED"),
+                         r->search == "seed"   ? "no confirmation"
+                         : r->engine_limited ? "engine-limited (add load generators or cores)"
+                                             : (r->confirmed ? "confirmed" : "UNCONFIRMED"),
                          r->search_stop.empty() ? "" : "; stopped early: " + r->search_stop);
     }
     if (r != nullptr) {

@@ -12,12 +12,14 @@
 #include <optional>
 
 #include "support/engine/jwt.h"
+#include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/repeats.h"
 #include "support/judge/step_search.h"
+#include "support/judge/sut_saturation.h"
 #include "support/judge/throughput_search.h"
 #include "support/sut/sut_services.h"
 #include "support/core/units_format.h"
@@ -160,6 +162,7 @@ class ScenarioRun {
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
                                             const SutServices& services) const;
   Result<LoadResult> MeasurePhase(const LoadSpec& s);
+  std::vector<HopTarget> HopTargets() const;
   PhaseRecord CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
                                  std::vector<std::string> problems) const;
   void ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const;
@@ -321,12 +324,15 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
   auto monitoring = monitor.Start();
   if (!monitoring) problems.push_back(monitoring.error().message);
+  const std::vector<HopTarget> hops = HopTargets();
+  const std::vector<HopCounters> hops_before = ReadHops(tb_.sut(), hops);
   auto ticker = TickerFor(s, phase_label_, *active_);
   ticker->Start();
   load_s_ += s.duration_s;
   auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
   PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
   const std::optional<double> served = ticker->Stop();
+  const std::vector<HopCounters> hops_after = ReadHops(tb_.sut(), hops);
   if (!r) return r;
   // A SUT service that died during the phase fails the phase: an error
   // stops a throughput search at once, instead of stepping down against a
@@ -335,12 +341,38 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
     return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
   }
   obs.quiet = quiet;
+  // What the SUT did, for the search's engine-limited rule (step_search.h).
+  // Served = requests the nginx under load counted (stub_status, read just
+  // before and after the engine ran) over the engine's own duration: the
+  // same window as achieved_rps; the ticker's rate spans a longer one.
+  r->sut_served_rps = served;
+  if (!hops_before.empty() && hops_before[0].requests && hops_after[0].requests &&
+      *hops_after[0].requests >= *hops_before[0].requests && r->duration_s > 0) {
+    r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
+  }
+  r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
+  for (size_t i = 0; i < hops.size(); ++i) {
+    rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
+  }
   ReportPhaseValidity(rec, served);
   const std::string failed = FailedValidity(rec.validity);
   if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
   records_[r->raw_path] = std::move(rec);
   return r;
+}
+
+// The hops whose connections per request and TIME_WAIT growth each measured
+// phase reports (judge/hop_connections.h): load generator -> the nginx under
+// load, and edge -> backend when a backend runs (reverse_proxy policies).
+std::vector<HopTarget> ScenarioRun::HopTargets() const {
+  const bool baseline = plan_.sut == SutSetup::kBaseline;
+  std::vector<HopTarget> t{{baseline ? "loadgen -> nginx" : "loadgen -> fv",
+                            active_->status_socket(baseline ? "baseline" : "fv"), PortFor(c_, plan_)}};
+  if (std::string b = active_->status_socket("backend"); !b.empty()) {
+    t.push_back({"fv -> backend", b, c_.backend_port});
+  }
+  return t;
 }
 
 // The validity checks of a phase, plus an informational entry naming any
@@ -463,6 +495,7 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
   out_.search_load_s = so.load_s;
   out_.search_stop = so.stop_reason;
   out_.search_rule = so.rule;
+  out_.engine_limited = so.engine_limited;
   if (so.reported_step >= 0) {
     out_.measured = true;
     out_.load = so.steps[so.reported_step].load;
@@ -480,7 +513,11 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
                                        FormatNumber(so.steps[so.reported_step].target_rps),
                                        FormatNumber(so.reported_rps)));
     }
-    if (out_.search == "bisect" && !so.confirmed) {
+    if (so.engine_limited) {
+      out_.notes.push_back(fmt::format("at least {} RPS (engine-limited: the load generator, not the SUT, was the "
+                                       "limit); add load generators or cores",
+                                       FormatNumber(std::round(so.reported_rps))));
+    } else if (out_.search == "bisect" && !so.confirmed) {
       out_.notes.push_back("unconfirmed: no confirmation run passed; the value is the best passing search step's");
     }
     if (!so.stop_reason.empty()) out_.notes.push_back("search stopped early: " + so.stop_reason);

@@ -304,6 +304,7 @@ TEST(Config, SearchDefaultsAndOverrides) {
   EXPECT_EQ(d->confirm_dur_s, 40);  // 2 x STEP_DUR
   EXPECT_EQ(d->throughput_budget_s, 120);
   EXPECT_EQ(d->repeat, 1);
+  EXPECT_TRUE(d->search_durations_auto);  // step lengths from the budget (throughput_search.h)
   auto c = LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"STEP_DUR", "5"}, {"THROUGHPUT_START", "900"},
                               {"THROUGHPUT_RESOLUTION", "0.05"}, {"THROUGHPUT_BUDGET_S", "60"}, {"REPEAT", "3"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
@@ -316,6 +317,11 @@ TEST(Config, SearchDefaultsAndOverrides) {
   auto e = LoadConfig(Inputs({{"CONFIRM_DUR", "7"}}));
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->confirm_dur_s, 7);
+  EXPECT_FALSE(e->search_durations_auto);
+  auto seed_steps = LoadConfig(Inputs({{"STEP_DUR", "20"}}));  // the seed's 20 s steps, as an option
+  ASSERT_TRUE(seed_steps.ok());
+  EXPECT_FALSE(seed_steps->search_durations_auto);
+  EXPECT_EQ(seed_steps->step_dur_s, 20);
   // The seed search has no confirmation: a short budget is not an error there.
   EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"THROUGHPUT_BUDGET_S", "30"}})).ok());
 }

@@ -175,6 +175,20 @@ TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
   EXPECT_EQ(back->load.wall_s, 20.12);
 }
 
+TEST(ResultsIo, EngineLimitedIsWrittenOnlyWhenTrueAndReadsBack) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("engine_limited"), std::string::npos);  // older documents unchanged
+  r.engine_limited = true;
+  r.confirmed = false;
+  r.search_resolution.reset();
+  std::string text = ScenarioResultToJson(r);
+  EXPECT_NE(text.find("\"engine_limited\": true"), std::string::npos) << text;
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->engine_limited);
+  EXPECT_TRUE(MeasuredIsLowerBound(*back));
+}
+
 TEST(ResultsIo, EveryScenarioOfARunRoundTrips) {
   for (const ScenarioResult& r : SampleRun()) {
     auto back = ScenarioResultFromJson(ScenarioResultToJson(r), r.id);

@@ -1,6 +1,7 @@
 // MaxThroughputSearch over synthetic SUTs (no load, no timing).
 #include "support/judge/throughput_search.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,15 +65,20 @@ TEST(MaxSearch, KneeFoundWithinResolutionAndConfirmed) {
   EXPECT_FALSE(o.ceiling_reached);
   EXPECT_TRUE(o.error.empty());
   EXPECT_TRUE(o.stop_reason.empty()) << o.stop_reason;
-  // Bracket 1000, 2000, 4000 (fails; retried once), then bisect.
-  ASSERT_GE(o.steps.size(), 5u);
+  // Bracket 1000, 2000, 4000 (fails short of its rate: served 3300, the
+  // knee estimate; not retried), then bisect just under the knee and one
+  // resolution above it.
+  ASSERT_EQ(o.steps.size(), 6u);
   EXPECT_EQ(o.steps[0].target_rps, 1000);
   EXPECT_EQ(o.steps[1].target_rps, 2000);
   EXPECT_EQ(o.steps[2].target_rps, 4000);
   EXPECT_FALSE(o.steps[2].passed);
-  EXPECT_EQ(o.steps[3].target_rps, 4000);  // the retry
-  EXPECT_EQ(o.steps[3].role, "bracket");
-  EXPECT_GT(CountRole(o, "bisect"), 0);
+  EXPECT_EQ(o.steps[3].target_rps, 3267);  // floor(3300 x 0.99)
+  EXPECT_EQ(o.steps[3].role, "bisect");
+  EXPECT_TRUE(o.steps[3].passed);
+  EXPECT_EQ(o.steps[4].target_rps, 3332);  // floor(3267 x 1.02)
+  EXPECT_FALSE(o.steps[4].passed);
+  EXPECT_EQ(CountRole(o, "bisect"), 2);
   EXPECT_EQ(CountRole(o, "confirm"), 1);
   const StepResult& c = o.steps.back();
   EXPECT_EQ(c.role, "confirm");
@@ -194,7 +200,8 @@ TEST(MaxSearch, NoiseStaysWithinResolutionOfTheKnee) {
 }
 
 TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
-  // Capacity 5000; the first step at 2000 fails once (a transient blip).
+  // Capacity 5000; the first step at 2000 fails once, marginally (1.5 %
+  // errors: a transient blip).
   Log log;
   bool blipped = false;
   auto run = [&](const StepRequest& r) -> Result<LoadResult> {
@@ -202,7 +209,7 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     if (r.target_rps == 2000 && !blipped) {
       blipped = true;
-      l.error_rate = 0.2;
+      l.error_rate = 0.015;
     }
     return l;
   };
@@ -212,7 +219,7 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
   EXPECT_FALSE(o.steps[1].passed);
   EXPECT_TRUE(o.steps[2].passed);
   EXPECT_EQ(o.steps[2].target_rps, 2000);
-  EXPECT_NE(o.steps[2].verdict.find("attempt 2 after a failed step"), std::string::npos) << o.steps[2].verdict;
+  EXPECT_NE(o.steps[2].verdict.find("attempt 2 after a marginal failure"), std::string::npos) << o.steps[2].verdict;
   EXPECT_LE(o.steps.back().target_rps, 5000);
   EXPECT_GE(o.steps.back().target_rps, 5000 / 1.02);
 }
@@ -225,7 +232,7 @@ TEST(MaxSearch, WithoutRetryABlipLowersTheResult) {
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     if (r.target_rps == 2000 && !blipped) {
       blipped = true;
-      l.error_rate = 0.2;
+      l.error_rate = 0.015;
     }
     return l;
   };
@@ -241,7 +248,7 @@ TEST(MaxSearch, FirstStepFailingBracketsDownwards) {
   SearchOutcome o = MaxThroughputSearch(Params(8000), KneeAt(300, &log));
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
   EXPECT_EQ(o.steps[0].target_rps, 1000);
-  EXPECT_EQ(o.steps[2].target_rps, 500);
+  EXPECT_EQ(o.steps[1].target_rps, 270);  // 90 % of the 300 RPS the SUT served, no retry of 1000
   EXPECT_LE(o.steps.back().target_rps, 300);
   EXPECT_GE(o.steps.back().target_rps, 300 / 1.02);
 }
@@ -264,15 +271,15 @@ TEST(MaxSearch, NothingPassesReportsNothing) {
 TEST(MaxSearch, BudgetBoundsLoadAndKeepsTimeForTheConfirmation) {
   Log log;
   ThroughputSearchParams p = Params(8000);
-  p.budget_s = 40;  // 5 s steps + a 10 s confirmation: 6 steps then confirm
+  p.budget_s = 30;  // 5 s steps + a 10 s confirmation: 4 steps then confirm
   SearchOutcome o = MaxThroughputSearch(p, KneeAt(3300, &log));
-  EXPECT_LE(o.load_s, 40);
+  EXPECT_LE(o.load_s, 30);
   EXPECT_DOUBLE_EQ(o.load_s, LoadOf(o));
-  EXPECT_EQ(o.load_s, 40);
+  EXPECT_EQ(o.load_s, 30);
   ASSERT_TRUE(o.confirmed);
   EXPECT_EQ(o.steps.back().role, "confirm");
   EXPECT_NE(o.stop_reason.find("budget"), std::string::npos);
-  EXPECT_NE(o.stop_reason.find("THROUGHPUT_BUDGET_S=40 s"), std::string::npos) << o.stop_reason;
+  EXPECT_NE(o.stop_reason.find("THROUGHPUT_BUDGET_S=30 s"), std::string::npos) << o.stop_reason;
   ASSERT_TRUE(o.resolution.has_value());
   EXPECT_GT(*o.resolution, 0.02);  // coarser than asked: said, not hidden
 }
@@ -386,6 +393,7 @@ namespace {
 
 TEST(MaxSearch, ConfigChoosesTheSearch) {
   Config c;
+  c.search_durations_auto = false;  // STEP_DUR / CONFIRM_DUR as set
   c.throughput_search_max = 1000;
   c.step_dur_s = 3;
   c.confirm_dur_s = 6;
@@ -414,6 +422,209 @@ TEST(MaxSearch, ConfigChoosesTheSearch) {
   EXPECT_EQ(seen[5].target_rps, 1300);
   EXPECT_EQ(seen[5].role, "");
   EXPECT_EQ(s.load_s, 18);
+}
+
+}  // namespace
+}  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+// Issue 13 item 9: with every variable at its default (cap 150000 RPS, start
+// cap / 8, budget 120 s, durations from the budget) a SUT with a knee ends
+// confirmed at a resolution <= 2 % within 120 s of load, below the knee.
+SearchOutcome DefaultSearch(double cap, const SearchStepFunction& run) {
+  Config c;
+  c.throughput_search_max = cap;
+  return SearchMaxThroughput(c, run);
+}
+
+TEST(DefaultSearch, DurationsComeFromTheBudget) {
+  SearchDurations d = SearchDurationsFromBudget(120);
+  EXPECT_EQ(d.probe_s, 3);
+  EXPECT_EQ(d.step_s, 10);
+  EXPECT_EQ(d.confirm_s, 20);
+  EXPECT_EQ(SearchDurationsFromBudget(12).step_s, 2.0);    // never under 2 s
+  EXPECT_EQ(SearchDurationsFromBudget(600).step_s, 20.0);  // never over the seed's 20 s
+  Config c;
+  ThroughputSearchParams p = ThroughputSearchParamsFrom(c);
+  EXPECT_EQ(p.probe_dur_s, 3);
+  EXPECT_EQ(p.step_dur_s, 10);
+  EXPECT_EQ(p.confirm_dur_s, 20);
+  c.search_durations_auto = false;  // STEP_DUR=20 set: the seed's 20 s steps, no probes
+  p = ThroughputSearchParamsFrom(c);
+  EXPECT_EQ(p.probe_dur_s, 0);
+  EXPECT_EQ(p.step_dur_s, 20);
+  EXPECT_EQ(p.confirm_dur_s, 40);
+}
+
+TEST(DefaultSearch, TwoPercentWithin120sForEveryKnee) {
+  for (double cap : {150000.0, 6000.0}) {
+    for (double knee : {150.0, 777.0, 1499.0, 3300.0, 4321.0, 5999.0, 9000.0, 17000.0, 30011.0, 74000.0, 149000.0}) {
+      if (knee >= cap) continue;
+      Log log;
+      SearchOutcome o = DefaultSearch(cap, KneeAt(knee, &log));
+      SCOPED_TRACE(fmt::format("cap {} knee {}", cap, knee));
+      ASSERT_TRUE(o.confirmed) << o.stop_reason;
+      EXPECT_FALSE(o.engine_limited);
+      ASSERT_TRUE(o.resolution.has_value());
+      EXPECT_LE(*o.resolution, 0.02);
+      EXPECT_LE(o.load_s, 120);
+      EXPECT_DOUBLE_EQ(o.load_s, LoadOf(o));
+      const StepResult& c = o.steps[o.reported_step];
+      EXPECT_EQ(c.role, "confirm");
+      EXPECT_EQ(c.load.duration_s, 20);
+      EXPECT_LE(c.target_rps, knee);
+      EXPECT_GE(c.target_rps, knee / 1.02);
+      for (const StepResult& s : o.steps) {
+        if (s.role == "probe") EXPECT_EQ(s.load.duration_s, 3);
+        if (s.role == "bisect") EXPECT_EQ(s.load.duration_s, 10);
+      }
+    }
+  }
+}
+
+TEST(DefaultSearch, TwoPercentWithin120sWithNoisyMeasurements) {
+  // ±1 % noise on the served rate and p99 jitter, seeded.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> jitter(-0.01, 0.01);
+    const double knee = 3000 + 97 * seed;
+    auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+      LoadResult l = Knee(r.target_rps, r.duration_s, knee);
+      l.achieved_rps = std::min(r.target_rps, l.achieved_rps * (1 + jitter(rng)));
+      l.latency_us.p99 *= 1 + 10 * jitter(rng);
+      return l;
+    };
+    SearchOutcome o = DefaultSearch(150000, run);
+    SCOPED_TRACE(fmt::format("seed {} knee {}", seed, knee));
+    ASSERT_TRUE(o.confirmed) << o.stop_reason;
+    ASSERT_TRUE(o.resolution.has_value());
+    EXPECT_LE(*o.resolution, 0.02);
+    EXPECT_LE(o.load_s, 120);
+    EXPECT_LE(o.steps[o.reported_step].target_rps, knee);
+  }
+}
+
+TEST(DefaultSearch, SeedStepLengthsStayAnOption) {
+  Config c;
+  c.search_durations_auto = false;  // STEP_DUR=20: every step 20 s, confirmation 40 s
+  c.throughput_search_max = 6000;
+  Log log;
+  SearchOutcome o = SearchMaxThroughput(c, KneeAt(1600, &log));
+  ASSERT_TRUE(o.confirmed) << o.stop_reason;
+  EXPECT_EQ(CountRole(o, "probe"), 0);
+  for (const StepResult& s : o.steps) EXPECT_EQ(s.load.duration_s, s.role == "confirm" ? 40 : 20) << s.role;
+  EXPECT_LE(o.load_s, 120);
+}
+
+// A SUT that would serve `capacity` behind an engine that cannot send more
+// than `engine_max`: above it the engine falls behind, the SUT idles.
+LoadResult EngineBound(double target, double duration, double capacity, double engine_max, double sut_share) {
+  LoadResult l = Knee(std::min(target, engine_max), duration, capacity);
+  l.target_rps = target;
+  l.sut_cpu_share = sut_share * std::min(target, engine_max) / capacity;
+  l.sut_served_rps = l.achieved_rps;
+  if (target > engine_max) {
+    l.kept_up = false;
+    l.late_send_share = 0.3;
+    l.max_send_lag_us = 2e6;
+  }
+  return l;
+}
+
+TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
+  // Issue 13 item 6: the engine sends at most 2000 RPS; the SUT would serve 10000.
+  Log log;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    log.requests.push_back(r);
+    return EngineBound(r.target_rps, r.duration_s, 10000, 2000, 1.0);
+  };
+  SearchOutcome o = DefaultSearch(150000, run);
+  EXPECT_TRUE(o.engine_limited);
+  EXPECT_FALSE(o.confirmed);
+  EXPECT_FALSE(o.resolution.has_value());
+  EXPECT_LE(o.load_s, 120);
+  // The first probe (18750) is engine-limited, one step at 90 % of what the
+  // engine managed (1998 -> 1798) gives a clean pass; nothing is retried.
+  ASSERT_EQ(o.steps.size(), 2u);
+  EXPECT_EQ(o.steps[0].target_rps, 18750);
+  EXPECT_NE(o.steps[0].verdict.find("; engine-limited: engine behind its schedule (30.00% of sends > 10 ms late) "
+                                    "while the SUT was not saturated: SUT CPU 20.0"),
+            std::string::npos)
+      << o.steps[0].verdict;
+  EXPECT_EQ(o.steps[1].target_rps, 1798);
+  EXPECT_TRUE(o.steps[1].passed);
+  EXPECT_EQ(o.reported_step, 1);
+  EXPECT_DOUBLE_EQ(o.reported_rps, o.steps[1].load.achieved_rps);
+  EXPECT_NE(o.stop_reason.find("engine-limited at 18750 RPS: the load generator, not the SUT, was the limit"),
+            std::string::npos)
+      << o.stop_reason;
+  EXPECT_NE(o.stop_reason.find("add load generators or cores"), std::string::npos);
+}
+
+TEST(EngineLimitedSearch, InTheBisectKeepsTheBestPass) {
+  // Engine limit 5000 above a probe that passed at 4000: the bisect step
+  // that meets the limit ends the search, the best pass is the bound.
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    return EngineBound(r.target_rps, r.duration_s, 1e6, 5000, 50);
+  };
+  ThroughputSearchParams p = Params(8000);
+  p.start_rps = 4000;
+  SearchOutcome o = MaxThroughputSearch(p, run);
+  EXPECT_TRUE(o.engine_limited);
+  ASSERT_EQ(o.steps.size(), 2u);  // 4000 passes, 8000 engine-limited: stop, no retry
+  EXPECT_EQ(o.reported_step, 0);
+  EXPECT_EQ(CountRole(o, "confirm"), 0);
+}
+
+TEST(EngineLimitedSearch, ASaturatedSutIsNeverEngineLimited) {
+  // The engine falls behind, but the SUT's CPUs are busy (90 %): the SUT is
+  // the limit, the search goes on as usual.
+  Log log;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    log.requests.push_back(r);
+    LoadResult l = Knee(r.target_rps, r.duration_s, 3300);
+    l.sut_cpu_share = r.target_rps > 3300 ? 0.9 : 0.5;
+    if (r.target_rps > 3300) l.kept_up = false;
+    return l;
+  };
+  SearchOutcome o = DefaultSearch(150000, run);
+  EXPECT_FALSE(o.engine_limited);
+  EXPECT_TRUE(o.confirmed);
+}
+
+TEST(EngineLimitedSearch, Rules) {
+  SearchParams rule;
+  LoadResult l = EngineBound(3000, 10, 10000, 2000, 1.0);
+  EXPECT_TRUE(EngineLimitedReason(l, rule).has_value());
+  LoadResult no_cpu = l;
+  no_cpu.sut_cpu_share.reset();  // no evidence the SUT had room: never claimed
+  EXPECT_FALSE(EngineLimitedReason(no_cpu, rule).has_value());
+  LoadResult busy = l;
+  busy.sut_cpu_share = kSutSaturatedCpuShare;
+  EXPECT_FALSE(EngineLimitedReason(busy, rule).has_value());
+  LoadResult errors = l;
+  errors.scheduled = 100;
+  errors.failed_sut = 5;  // 5 % of the SUT's own errors
+  EXPECT_FALSE(EngineLimitedReason(errors, rule).has_value());
+  LoadResult backlog = l;
+  backlog.sut_served_rps = 0.9 * l.achieved_rps;  // the SUT did not serve what it received
+  EXPECT_FALSE(EngineLimitedReason(backlog, rule).has_value());
+  LoadResult kept = EngineBound(1000, 10, 10000, 2000, 1.0);
+  EXPECT_FALSE(EngineLimitedReason(kept, rule).has_value());
+  // Marginal: served the offered rate, failed on errors only.
+  LoadResult blip = Knee(1000, 10, 5000);
+  blip.error_rate = 0.2;
+  EXPECT_FALSE(MarginalFailure(blip, rule));  // failed by far
+  EXPECT_FALSE(MarginalFailure(Knee(4000, 10, 3300), rule));  // short of its rate: saturation
+  blip.error_rate = 0.015;
+  EXPECT_TRUE(MarginalFailure(blip, rule));
+  LoadResult slightly_short = Knee(1000, 10, 5000);
+  slightly_short.achieved_rps = 960;  // 96 %: under the 97 % rule by a margin
+  EXPECT_TRUE(MarginalFailure(slightly_short, rule));
+  blip.kept_up = false;
+  EXPECT_FALSE(MarginalFailure(blip, rule));
 }
 
 }  // namespace
