@@ -204,3 +204,35 @@ TEST(ConfigFuzzSeeds, KeepTheContract) {
 
 }  // namespace
 }  // namespace fvbench
+
+#include "support/core/run_meta.h"
+
+namespace fvbench {
+namespace {
+
+// ../shared/cases 08: the report shows nginx workers per CPU; results.json
+// carries the counts (absent for runs recorded before, so they stay byte-identical).
+TEST(IssueCases, Case08WorkersPerCpuAreRecordedAndDescribed) {
+  RunMeta m;
+  EXPECT_EQ(DescribeNginxWorkers(m), "");
+  EXPECT_EQ(RunMetaToJson(m).find("sut_nginx_workers"), std::string::npos);
+  m.sut_cpuset = "0";
+  m.sut_nginx_workers = 1;
+  m.sut_edge_workers = 1;
+  m.sut_nginx_cpus = 1;
+  EXPECT_EQ(DescribeNginxWorkers(m),
+            "1 worker per CPU (raw nginx and backend 1, edge 1 worker_processes on 1 CPU of cpuset 0; in "
+            "reverse_proxy the edge and its backend share those CPUs)");
+  auto back = RunMetaFromJson(RunMetaToJson(m), "meta.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->sut_nginx_workers, 1);
+  EXPECT_EQ(back->sut_nginx_cpus, 1);
+  m.sut_cpuset = "";
+  m.sut_nginx_workers = m.sut_nginx_cpus = 2;
+  m.sut_edge_workers = 4;  // FAIRVISOR_WORKER_PROCESSES=4
+  EXPECT_THAT(DescribeNginxWorkers(m), HasSubstr("raw nginx and backend 1, edge 2 workers per CPU"));
+  EXPECT_THAT(DescribeNginxWorkers(m), HasSubstr("on 2 usable CPUs of the SUT host"));
+}
+
+}  // namespace
+}  // namespace fvbench
