@@ -122,7 +122,7 @@ TEST_F(InstalledSecret, Case01RawWrkOutputIsUnchangedByRedaction) {
   const char* dir = std::getenv("FVBENCH_FIXTURES");
   const std::string wrk = std::string(dir != nullptr ? dir : FVBENCH_SOURCE_DIR "/fixtures") + "/wrk";
   int files = 0;
-  for (const std::string secret : {std::string(kMinJwtSecretBytes, '0'), std::string(kMinJwtSecretBytes, ' '),
+  for (const std::string& secret : {std::string(kMinJwtSecretBytes, '0'), std::string(kMinJwtSecretBytes, ' '),
                                    std::string(kMinJwtSecretBytes, '"')}) {
     SetBenchJwtSecret(secret);
     for (const auto& f : std::filesystem::directory_iterator(wrk)) {

@@ -237,7 +237,7 @@ int WorkerCount(int master_pid) {
 TEST_F(SutE2E, Case08OneNginxWorkerPerCpuOfItsCpuset) {
   if (!info_.have_taskset) GTEST_SKIP() << "taskset is not installed";
   ASSERT_FALSE(info_.cpus.empty());
-  for (const std::string cpuset : {std::to_string(info_.cpus.front()), std::string()}) {
+  for (const std::string& cpuset : {std::to_string(info_.cpus.front()), std::string()}) {
     cfg_.oresty_cpuset = cpuset;
     const int expected = cpuset.empty() ? static_cast<int>(info_.cpus.size()) : 1;
     SutServices sut(host_, cfg_, info_);
