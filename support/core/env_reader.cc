@@ -70,12 +70,23 @@ Result<double> EnvReader::Number(const char* name, double def, NumRange r, const
   return *v;
 }
 
+// A value > 0 below `min` (5e-304 s is a normal double, but no phase or rate).
+Result<double> EnvReader::AtLeast(Result<double> v, const char* name, double min, const char* unit) const {
+  if (v && *v != 0 && *v < min) {
+    return Error{fmt::format("{}='{}': below {} {} (the shortest / lowest fvbench plans with)", name, env_.at(name),
+                             Short(min), unit)};
+  }
+  return v;
+}
+
 Result<double> EnvReader::Seconds(const char* name, double def, bool zero_ok) const {
-  return Number(name, def, NumRange{0, kMaxPhaseSeconds, !zero_ok}, zero_ok ? "seconds >= 0" : "seconds > 0");
+  return AtLeast(Number(name, def, NumRange{0, kMaxPhaseSeconds, !zero_ok}, zero_ok ? "seconds >= 0" : "seconds > 0"),
+                 name, kMinSeconds, "s");
 }
 
 Result<double> EnvReader::Rate(const char* name, double def) const {
-  return Number(name, def, NumRange{0, kMaxRateRps, true}, "requests per second > 0");
+  return AtLeast(Number(name, def, NumRange{0, kMaxRateRps, true}, "requests per second > 0"), name, kMinRateRps,
+                 "RPS");
 }
 
 Result<long long> EnvReader::Integer(const char* name, long long def, long long lo, long long hi,

@@ -19,6 +19,11 @@
 
 namespace fvbench {
 
+// The shortest duration and the lowest rate a variable may set: below them a
+// phase holds no request (config_fuzz found LATENCY_DUR=5e-304 accepted).
+inline constexpr double kMinSeconds = 0.001;
+inline constexpr double kMinRateRps = 0.001;
+
 // [lo, hi], or (lo, hi] when lo_open.
 struct NumRange {
   double lo;
@@ -28,7 +33,8 @@ struct NumRange {
 
 class EnvReader {
  public:
-  explicit EnvReader(const EnvMap& env) : env_(env) {}
+  explicit EnvReader(const EnvMap& env) : env_(env) {}  // `env` must outlive the reader
+  explicit EnvReader(EnvMap&&) = delete;
 
   bool has(const char* name) const;             // set and non-empty
   bool set_but_empty(const char* name) const;   // NAME= (usually a script bug)
@@ -36,9 +42,9 @@ class EnvReader {
 
   // A double in `r`; `what` says what is expected ("seconds > 0").
   Result<double> Number(const char* name, double def, NumRange r, const char* what) const;
-  // Seconds in (0, 1e9], or [0, 1e9] when zero_ok (plausible.h kMaxPhaseSeconds).
+  // Seconds in [kMinSeconds, 1e9] (plausible.h kMaxPhaseSeconds), or 0 too when zero_ok.
   Result<double> Seconds(const char* name, double def, bool zero_ok = false) const;
-  // Requests per second in (0, 1e9] (plausible.h kMaxRateRps).
+  // Requests per second in [kMinRateRps, 1e9] (plausible.h kMaxRateRps).
   Result<double> Rate(const char* name, double def) const;
   // A decimal integer in [lo, hi] (no overflow: checked before conversion).
   Result<long long> Integer(const char* name, long long def, long long lo, long long hi, const char* what) const;
@@ -51,6 +57,7 @@ class EnvReader {
   Result<std::vector<int>> CpuList(const char* name) const;
 
  private:
+  Result<double> AtLeast(Result<double> v, const char* name, double min, const char* unit) const;
   const EnvMap& env_;
 };
 

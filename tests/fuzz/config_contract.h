@@ -15,6 +15,7 @@
 
 #include "support/core/config.h"
 #include "support/core/cpu_list.h"
+#include "support/core/env_reader.h"
 #include "support/core/plausible.h"
 
 namespace fvbench::fuzz::detail_config {
@@ -33,14 +34,14 @@ inline void CheckAccepted(const fvbench::Config& c) {
   }
   if (c.fv_port == c.backend_port || c.fv_port == c.nginx_port || c.backend_port == c.nginx_port) Fail("ports", "equal");
   for (double r : {c.latency_rps, c.throughput_search_max}) {
-    if (!InRange(r, 1e-300, kMaxRateRps)) Fail("rate", std::to_string(r));
+    if (!InRange(r, kMinRateRps, kMaxRateRps)) Fail("rate", std::to_string(r));
   }
   for (double s : {c.latency_dur_s, c.step_dur_s, c.confirm_dur_s, c.throughput_budget_s, c.health_timeout_s}) {
-    if (!InRange(s, 1e-300, kMaxPhaseSeconds)) Fail("duration", std::to_string(s));
+    if (!InRange(s, kMinSeconds, kMaxPhaseSeconds)) Fail("duration", std::to_string(s));
   }
-  if (!InRange(c.warmup_dur_s, 0, kMaxPhaseSeconds)) Fail("warmup", std::to_string(c.warmup_dur_s));
+  if (c.warmup_dur_s != 0 && !InRange(c.warmup_dur_s, kMinSeconds, kMaxPhaseSeconds)) Fail("warmup", std::to_string(c.warmup_dur_s));
   if (c.repeat < 1 || c.repeat > 100) Fail("repeat", std::to_string(c.repeat));
-  if (!InRange(c.throughput_resolution, 1e-300, 0.5)) Fail("resolution", std::to_string(c.throughput_resolution));
+  if (!(c.throughput_resolution > 0) || !InRange(c.throughput_resolution, 0, 0.5)) Fail("resolution", std::to_string(c.throughput_resolution));
   for (const std::string* cpus : {&c.oresty_cpuset, &c.k6_cpuset}) {
     if (!cpus->empty() && !ParseCpuList(*cpus).ok()) Fail("cpuset", *cpus);
   }

@@ -236,3 +236,20 @@ TEST(IssueCases, Case08WorkersPerCpuAreRecordedAndDescribed) {
 
 }  // namespace
 }  // namespace fvbench
+
+namespace fvbench {
+namespace {
+
+// config_fuzz: LATENCY_DUR=5e-304 (a normal double) was accepted as a phase.
+TEST(EnvReader, DurationsAndRatesHaveALowestValue) {
+  const EnvMap env = {{"D", "5e-304"}, {"R", "1e-9"}, {"Z", "0"}, {"MS", "0.001"}};
+  EnvReader r(env);  // holds a reference: the map outlives it
+  EXPECT_THAT(r.Seconds("D", 1).error().message, HasSubstr("D='5e-304': below 0.001 s"));
+  EXPECT_THAT(r.Rate("R", 1).error().message, HasSubstr("R='1e-9': below 0.001 RPS"));
+  EXPECT_EQ(*r.Seconds("Z", 1, /*zero_ok=*/true), 0);
+  EXPECT_FALSE(r.Seconds("Z", 1).ok());
+  EXPECT_DOUBLE_EQ(*r.Seconds("MS", 1), 0.001);
+}
+
+}  // namespace
+}  // namespace fvbench
