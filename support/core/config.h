@@ -1,6 +1,8 @@
 // Config: every knob of a run, read once from the environment and validated
-// before any host is touched. Pure: the environment, the machine's core count
-// and a file-existence predicate are passed in.
+// before any host is touched. Pure: the environment, the CPUs this process may
+// use and a file-existence predicate are passed in. Every number and list
+// goes through EnvReader (env_reader.h), the one checked parser with ranges;
+// every default is the member initialiser below and nowhere else.
 //
 // Variable names and defaults follow the seed (fairvisor/benchmark run-all.sh);
 // the README's "Variables" table lists them all.
@@ -10,7 +12,10 @@
 #include <map>
 #include <string>
 
+#include <vector>
+
 #include "support/core/env_map.h"
+#include "support/core/jwt_secret.h"
 #include "support/core/progress_params.h"
 #include "support/core/result.h"
 #include "support/core/validity_params.h"
@@ -133,18 +138,27 @@ struct Config {
   ValidityParams validity;
   ProgressParams progress;
 
+  // FVBENCH_JWT_SECRET: the HMAC key of the benchmark JWT (engine/jwt.h),
+  // at least kMinJwtSecretBytes (RFC 7518 section 3.2); default the public,
+  // benchmark-only kBenchJwtSecret.
+  std::string jwt_secret = kBenchJwtSecret;
+
   bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
 };
 
 struct ConfigInputs {
   EnvMap env;
   std::string source_dir;  // fvbench source tree; defaults for policies, thresholds, reference
-  int cores = 1;           // cores of the host that runs both roles (local mode)
+  // The CPUs this process may use on the host that runs both roles (local
+  // mode): its affinity within its cgroup's cpuset (usable_cpus.h), not the
+  // online count. Empty: 0..cores-1.
+  std::vector<int> cpus;
+  int cores = 1;
   bool have_taskset = true;
   std::function<bool(const std::string&)> file_exists;  // for files the run needs
 };
 
-// Err names the variable and the value, e.g.
+// Err names the variable and the value (EnvReader), e.g.
 //   "LATENCY_RPS='10k': not a number (expected requests per second > 0)",
 //   "LATENCY_DUR='1e16': 1e+16 is above 1000000000 (expected seconds > 0, at most 1000000000)".
 // Durations, budgets and timeouts are at most plausible.h's kMaxPhaseSeconds

@@ -1,6 +1,6 @@
 #include "support/core/progress_params.h"
 
-#include <fmt/format.h>
+#include "support/core/env_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,17 +10,12 @@ namespace fvbench {
 
 Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env) {
   ProgressParams p;
-  auto it = env.find("FVBENCH_PROGRESS_S");
-  if (it == env.end() || it->second.empty()) return p;
-  const std::string& v = it->second;
-  char* end = nullptr;
-  double d = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !std::isfinite(d) || d < 0 || d > 3600) {
-    return Error{fmt::format("FVBENCH_PROGRESS_S='{}': expected seconds between progress lines, 0..3600 "
-                             "(0 = none; unset = max(5, phase duration / 10))",
-                             v)};
-  }
-  p.period_s = d;
+  const EnvReader r(env);
+  if (!r.has("FVBENCH_PROGRESS_S")) return p;
+  auto d = r.Number("FVBENCH_PROGRESS_S", 0, NumRange{0, 3600},
+                    "seconds between progress lines, 0..3600 (0 = none; unset = max(5, phase duration / 10))");
+  if (!d) return d.error();
+  p.period_s = *d;
   return p;
 }
 

@@ -9,6 +9,7 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
+#include "support/core/units_format.h"
 
 namespace fvbench {
 
@@ -55,6 +56,11 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
   w.Field("sut_cpuset", m.sut_cpuset);
   w.Field("loadgen_cpuset", m.loadgen_cpuset);
   w.Field("cpusets_auto", m.cpusets_auto);
+  if (m.sut_nginx_cpus > 0) {  // absent in runs recorded before it existed
+    w.Field("sut_nginx_workers", m.sut_nginx_workers);
+    w.Field("sut_edge_workers", m.sut_edge_workers);
+    w.Field("sut_nginx_cpus", m.sut_nginx_cpus);
+  }
   w.Field("latency_rps", m.latency_rps);
   w.Field("latency_dur_s", m.latency_dur_s);
   w.Field("warmup_s", m.warmup_s);
@@ -108,6 +114,9 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.sut_cpuset = OptString(v, "sut_cpuset", path);
     m.loadgen_cpuset = OptString(v, "loadgen_cpuset", path);
     m.cpusets_auto = OptBool(v, "cpusets_auto", path, false);
+    m.sut_nginx_workers = static_cast<int>(OptUint(v, "sut_nginx_workers", path, 0));
+    m.sut_edge_workers = static_cast<int>(OptUint(v, "sut_edge_workers", path, 0));
+    m.sut_nginx_cpus = static_cast<int>(OptUint(v, "sut_nginx_cpus", path, 0));
     m.latency_rps = OptNumber(v, "latency_rps", path, 0);
     m.latency_dur_s = OptNumber(v, "latency_dur_s", path, 0);
     m.warmup_s = OptNumber(v, "warmup_s", path, 0);
@@ -158,6 +167,21 @@ Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source
   } catch (const detail::JsonFieldError& e) {
     return Error{fmt::format("{}: {}", source_name, e.message)};
   }
+}
+
+std::string DescribeNginxWorkers(const RunMeta& m) {
+  if (m.sut_nginx_cpus <= 0 || m.sut_nginx_workers <= 0) return "";
+  const int n = m.sut_nginx_cpus;
+  auto per_cpu = [n](int w) { return detail::FormatNumber(static_cast<double>(w) / n); };
+  const std::string where = m.sut_cpuset.empty() ? fmt::format("{} usable CPU{} of the SUT host", n, n == 1 ? "" : "s")
+                                                 : fmt::format("{} CPU{} of cpuset {}", n, n == 1 ? "" : "s", m.sut_cpuset);
+  std::string head = m.sut_edge_workers == m.sut_nginx_workers
+                         ? fmt::format("{} worker per CPU", per_cpu(m.sut_nginx_workers))
+                         : fmt::format("raw nginx and backend {}, edge {} workers per CPU", per_cpu(m.sut_nginx_workers),
+                                       per_cpu(m.sut_edge_workers));
+  return fmt::format("{} (raw nginx and backend {}, edge {} worker_processes on {}; in reverse_proxy the edge and "
+                     "its backend share those CPUs)",
+                     head, m.sut_nginx_workers, m.sut_edge_workers, where);
 }
 
 }  // namespace fvbench

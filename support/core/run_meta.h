@@ -33,11 +33,17 @@ struct RunMeta {
   std::string mode;                 // "local" | "remote"
   std::string sut_host;             // "local" or the ssh target
   std::string loadgen_host;         // "local" or the ssh target
-  int sut_cores = 0;                // online cores on the SUT host, 0 = unknown
-  int loadgen_cores = 0;            // online cores on the loadgen host, 0 = unknown
+  int sut_cores = 0;                // CPUs the SUT host's processes may use (affinity within cgroup cpuset), 0 = unknown
+  int loadgen_cores = 0;            // the same on the loadgen host
   std::string sut_cpuset;           // ORESTY_CPUSET, empty = unpinned
   std::string loadgen_cpuset;       // K6_CPUSET (applies to any engine), empty = unpinned
   bool cpusets_auto = false;        // split 50/50 automatically (>= 8 cores)
+  // nginx worker_processes on the SUT (sut/nginx_conf.h NginxWorkerProcesses):
+  // raw nginx and the backend, the edge, and the CPUs they may use (the
+  // cpuset's, or the host's usable CPUs). 0 = not recorded (then not written).
+  int sut_nginx_workers = 0;
+  int sut_edge_workers = 0;
+  int sut_nginx_cpus = 0;
   double latency_rps = 0;           // LATENCY_RPS
   double latency_dur_s = 0;         // LATENCY_DUR
   double warmup_s = 0;              // WARMUP_DUR
@@ -78,5 +84,10 @@ Result<RunMeta> RunMetaFromJsonValue(const nlohmann::json& v, const std::string&
 
 std::string RunMetaToJson(const RunMeta& meta);
 Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source_name);
+
+// "1 worker per CPU (raw nginx and backend 1, edge 1 worker_processes on 1
+// CPU of cpuset 0; in reverse_proxy the edge and its backend share them)";
+// "" when not recorded.
+std::string DescribeNginxWorkers(const RunMeta& m);
 
 }  // namespace fvbench

@@ -1,45 +1,16 @@
 #include "support/core/validity_params.h"
 
-#include <fmt/format.h>
-
-#include <cmath>
-#include <cstdlib>
-
-#include "support/core/units_format.h"
+#include "support/core/env_reader.h"
 
 namespace fvbench {
-namespace {
-
-using detail::FormatNumber;
-
-Result<double> EnvFraction(const EnvMap& env, const char* name, double def, double lo, double hi,
-                           const char* what) {
-  auto it = env.find(name);
-  if (it == env.end() || it->second.empty()) return def;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  if (end == it->second.c_str() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi) {
-    return Error{fmt::format("{}='{}': expected {} in [{}, {}]", name, it->second, what, FormatNumber(lo),
-                             FormatNumber(hi))};
-  }
-  return v;
-}
-
-}  // namespace
-
 Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env) {
   ValidityParams p;
-  if (auto it = env.find("VALIDITY"); it != env.end() && !it->second.empty()) {
-    if (it->second == "fail") {
-      p.mode = ValidityMode::kFail;
-    } else if (it->second == "warn") {
-      p.mode = ValidityMode::kWarn;
-    } else {
-      return Error{fmt::format("VALIDITY='{}': expected fail (a failed validity check fails the scenario) or "
-                               "warn (the result is marked INVALID in the report, the test passes)",
-                               it->second)};
-    }
-  }
+  const EnvReader r(env);
+  auto mode = r.OneOf("VALIDITY", "fail", {"fail", "warn"},
+                      "fail (a failed validity check fails the scenario) or warn (the result is marked INVALID in "
+                      "the report, the test passes)");
+  if (!mode) return mode.error();
+  p.mode = *mode == "warn" ? ValidityMode::kWarn : ValidityMode::kFail;
   struct Knob {
     const char* name;
     double* field;
@@ -56,7 +27,7 @@ Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env) {
       {"ERROR_LOG_MAX_RATE", &p.max_log_lines_per_s, 0, 1e9, "error.log lines per second"},
   };
   for (const Knob& k : knobs) {
-    auto v = EnvFraction(env, k.name, *k.field, k.lo, k.hi, k.what);
+    auto v = r.Number(k.name, *k.field, NumRange{k.lo, k.hi}, k.what);
     if (!v) return v.error();
     *k.field = *v;
   }

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 
 namespace fvbench {
 
@@ -49,10 +48,16 @@ std::string MakeHs256Jwt(const std::string& secret, const std::string& claims_js
          Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(mac), mac_len));
 }
 
-std::string BenchJwtSecret() {
-  const char* env = std::getenv("FVBENCH_JWT_SECRET");
-  return env != nullptr && *env != '\0' ? std::string(env) : std::string(kBenchJwtSecret);
+namespace {
+std::string& InstalledSecret() {
+  static std::string secret = kBenchJwtSecret;
+  return secret;
 }
+}  // namespace
+
+std::string BenchJwtSecret() { return InstalledSecret(); }
+
+void SetBenchJwtSecret(std::string secret) { InstalledSecret() = std::move(secret); }
 
 std::string BenchJwt() { return MakeHs256Jwt(BenchJwtSecret(), kBenchJwtClaims); }
 
@@ -76,10 +81,6 @@ namespace {
 
 bool IsB64Url(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
-}
-// Characters of a bearer token (RFC 6750 b64token).
-bool IsTokenChar(char c) {
-  return IsB64Url(c) || c == '.' || c == '~' || c == '+' || c == '/' || c == '=';
 }
 
 void ReplaceAll(std::string& text, const std::string& what, const std::string& with) {
@@ -105,25 +106,35 @@ size_t JwsLength(const std::string& t, size_t pos) {
   return i - pos;
 }
 
+// The compact JWS `jws` is signed (HS256) with one of the secrets.
+bool SignedWithBenchSecret(std::string_view jws) {
+  const size_t dot = jws.rfind('.');
+  const std::string input(jws.substr(0, dot));
+  const std::string_view sig = jws.substr(dot + 1);
+  for (const std::string& secret : {BenchJwtSecret(), std::string(kBenchJwtSecret)}) {
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int mac_len = 0;
+    HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+         reinterpret_cast<const unsigned char*>(input.data()), input.size(), mac, &mac_len);
+    if (Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(mac), mac_len)) == sig) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string RedactSecrets(std::string text) {
   for (const std::string& s : BenchSecrets()) ReplaceAll(text, s, "<redacted>");
-
   std::string out;
   out.reserve(text.size());
-  static constexpr std::string_view kBearer = "Bearer ";
   for (size_t i = 0; i < text.size();) {
-    if (size_t n = text[i] == 'e' ? JwsLength(text, i) : 0; n > 0) {
+    const size_t n = text[i] == 'e' ? JwsLength(text, i) : 0;
+    if (n > 0 && SignedWithBenchSecret(std::string_view(text).substr(i, n))) {
       out += "<redacted-jwt>";
       i += n;
-    } else if (text.compare(i, kBearer.size(), kBearer) == 0 && i + kBearer.size() < text.size() &&
-               IsTokenChar(text[i + kBearer.size()]) && text.compare(i + kBearer.size(), 1, "<") != 0) {
-      out += "Bearer <redacted>";
-      i += kBearer.size();
-      while (i < text.size() && IsTokenChar(text[i])) ++i;
     } else {
-      out += text[i++];
+      out.append(text, i, n > 0 ? n : 1);
+      i += n > 0 ? n : 1;
     }
   }
   return out;

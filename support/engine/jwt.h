@@ -14,11 +14,13 @@
 #include <string_view>
 #include <vector>
 
+#include "support/core/jwt_secret.h"
+
 namespace fvbench {
 
-// The seed's secret and claims (run-all.sh gen_jwt). The secret is a fixed,
-// public, benchmark-only value; FVBENCH_JWT_SECRET overrides it (BenchJwtSecret).
-inline constexpr const char kBenchJwtSecret[] = "bench-hs256-key-NOT-for-production";
+// The seed's claims (run-all.sh gen_jwt). The secret: Config::jwt_secret
+// (FVBENCH_JWT_SECRET, at least 32 bytes; default the public, benchmark-only
+// kBenchJwtSecret of core/jwt_secret.h), installed by SetBenchJwtSecret.
 inline constexpr const char kBenchJwtClaims[] =
     R"({"sub":"bench-user","org_id":"bench-org","iat":1700000000,"exp":9999999999})";
 
@@ -28,22 +30,26 @@ std::string Base64UrlEncode(std::string_view bytes);
 // `claims_json` is used verbatim (byte-exact), so the token is reproducible.
 std::string MakeHs256Jwt(const std::string& secret, const std::string& claims_json);
 
-// The environment variable FVBENCH_JWT_SECRET when set and non-empty, else
-// kBenchJwtSecret. (Reads the process environment; nothing else here does.)
+// The secret of this process's benchmark JWT: kBenchJwtSecret until
+// SetBenchJwtSecret installs Config::jwt_secret (ConfigFromEnvironment and
+// Testbed::Open do). Nothing here reads the environment.
 std::string BenchJwtSecret();
+void SetBenchJwtSecret(std::string secret);
 
 // MakeHs256Jwt(BenchJwtSecret(), kBenchJwtClaims).
 std::string BenchJwt();
 
 // Secrets: nothing a run writes (logs, engine command files, results, reports,
 // JUnit, the DRY_RUN plan, error messages) may contain the JWT secret or a
-// token. RedactSecrets replaces, in this order:
+// token made from it. RedactSecrets replaces, and changes nothing else (raw
+// engine output stays parseable JSON; ../shared/cases 01):
 //   - the bench JWT (with BenchJwtSecret() and with kBenchJwtSecret), each
 //     token's signature segment, each secret and each secret's base64url form
-//     -> "<redacted>";
-//   - any other compact JWS "eyJ<b64url>.eyJ<b64url>.<b64url>" -> "<redacted-jwt>";
-//   - "Bearer <token chars>" -> "Bearer <redacted>".
-// Linear in the text (no std::regex). Idempotent.
+//     -> "<redacted>" (secrets are >= 32 bytes, so none occurs by chance);
+//   - any other compact JWS "eyJ<b64url>.eyJ<b64url>.<b64url>" whose HS256
+//     signature verifies with either secret (a token made from it with other
+//     claims) -> "<redacted-jwt>". Other tokens are left as they are.
+// Idempotent.
 std::string RedactSecrets(std::string text);
 
 // The literal strings RedactSecrets removes first (full tokens, signature

@@ -1,5 +1,7 @@
 #include "support/engine/wrk_engine.h"
 
+#include "support/core/cpu_list.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -218,34 +220,9 @@ class WrkEngine : public LoadEngine {
 }  // namespace
 
 Result<int> CountCpuList(std::string_view s) {
-  auto bad = [&] { return Error{fmt::format("cpu list \"{}\": expected a list like 0-3,6", s)}; };
-  if (s.empty()) return bad();
-  std::set<long> cpus;
-  size_t i = 0;
-  auto number = [&](long* out) {
-    size_t start = i;
-    long v = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-      v = v * 10 + (s[i] - '0');
-      if (v > 65535) return false;
-      ++i;
-    }
-    *out = v;
-    return i > start;
-  };
-  while (i < s.size()) {
-    long lo = 0, hi = 0;
-    if (!number(&lo)) return bad();
-    hi = lo;
-    if (i < s.size() && s[i] == '-') {
-      ++i;
-      if (!number(&hi) || hi < lo) return bad();
-    }
-    for (long c = lo; c <= hi; ++c) cpus.insert(c);
-    if (i == s.size()) break;
-    if (s[i] != ',' || ++i == s.size()) return bad();
-  }
-  return static_cast<int>(cpus.size());
+  auto cpus = ParseCpuList(s);  // core/cpu_list.h
+  if (!cpus) return Error{fmt::format("cpu list \"{}\": {}", s, cpus.error().message)};
+  return static_cast<int>(cpus->size());
 }
 
 Result<int> WrkThreadsFor(const std::string& cpuset) {

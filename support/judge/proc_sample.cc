@@ -1,5 +1,7 @@
 #include "support/judge/proc_sample.h"
 
+#include "support/core/cpu_list.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -85,25 +87,10 @@ ProcSample ParseProcSample(std::string_view text) {
 }
 
 Result<std::vector<int>> ParseCpuList(std::string_view list) {
-  std::set<int> cpus;
-  if (!list.empty() && list.back() == ',') {
-    return Error{fmt::format("cpu list '{}': ends with ',' (expected N or N-M parts, e.g. 0-3,6)", list)};
-  }
-  size_t pos = 0;
-  while (pos < list.size()) {
-    size_t comma = list.find(',', pos);
-    std::string_view part = list.substr(pos, comma == std::string_view::npos ? list.size() - pos : comma - pos);
-    pos = comma == std::string_view::npos ? list.size() : comma + 1;
-    size_t dash = part.find('-');
-    int a = 0, b = 0;
-    bool ok = dash == std::string_view::npos ? ToNum(part, a) && (b = a, true)
-                                             : ToNum(part.substr(0, dash), a) && ToNum(part.substr(dash + 1), b);
-    if (!ok || a < 0 || b < a || b > 4095) {
-      return Error{fmt::format("cpu list '{}': bad part '{}' (expected N or N-M, e.g. 0-3,6)", list, part)};
-    }
-    for (int c = a; c <= b; ++c) cpus.insert(c);
-  }
-  return std::vector<int>(cpus.begin(), cpus.end());
+  if (list.empty()) return std::vector<int>{};
+  auto cpus = fvbench::ParseCpuList(list);  // core/cpu_list.h: the one parser of CPU lists
+  if (!cpus) return Error{fmt::format("cpu list '{}': {}", list, cpus.error().message)};
+  return cpus;
 }
 
 std::optional<double> BusyFraction(const std::map<int, CpuTicks>& before, const std::map<int, CpuTicks>& after,

@@ -408,6 +408,7 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
   AppendRow(out, {"Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                                    OrUnknown(m.loadgen_host), Cores(m.loadgen_cores))});
   AppendRow(out, {"CPU pinning", Pinning(m)});
+  if (std::string w = DescribeNginxWorkers(m); !w.empty()) AppendRow(out, {"nginx workers", w});
   AppendRow(out, {"Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                                  OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version))});
   AppendRow(out, {"Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile});

@@ -131,6 +131,7 @@ void Header(std::string& out, const RunReport& report) {
   line("Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                             OrUnknown(m.loadgen_host), Cores(m.loadgen_cores)));
   line("CPU", CpuLine(m));
+  if (std::string w = DescribeNginxWorkers(m); !w.empty()) line("Workers", w);
   line("Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                           OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version)));
   if (ref != nullptr && ref->baseline) {

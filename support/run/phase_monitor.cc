@@ -61,7 +61,7 @@ PhaseMonitor::~PhaseMonitor() {
 }
 
 Result<void> PhaseMonitor::Start() {
-  auto cpus = detail::ParseCpuList(opt_.loadgen_cpuset);
+  auto cpus = detail::ParseCpuList(opt_.loadgen_cpuset.empty() ? opt_.loadgen_usable_cpus : opt_.loadgen_cpuset);
   if (!cpus) return Error{"K6_CPUSET: " + cpus.error().message};
   loadgen_cpus_ = *cpus;
   using std::chrono::seconds;

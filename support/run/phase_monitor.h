@@ -65,7 +65,10 @@ struct MonitoredService {
 };
 
 struct MonitorOptions {
-  std::string loadgen_cpuset;  // K6_CPUSET; "" = all cpus
+  std::string loadgen_cpuset;  // K6_CPUSET; "" = unpinned: loadgen_usable_cpus
+  // Unpinned, the CPUs the engine may use on its host (a CPU list, Testbed::
+  // loadgen_cpus: affinity within the cgroup cpuset); "" = every cpu of /proc/stat.
+  std::string loadgen_usable_cpus;
   std::chrono::milliseconds period{500};
 };
 

@@ -308,7 +308,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   std::optional<QuietOutcome> quiet;
   std::vector<std::string> problems;
   if (vp.quiet_timeout_s > 0) {
-    auto q = WaitQuiet(tb_.sut(), c_.oresty_cpuset, vp.quiet_max_per_core, vp.quiet_timeout_s);
+    auto q = WaitQuiet(tb_.sut(), tb_.sut_cpus(), vp.quiet_max_per_core, vp.quiet_timeout_s);
     if (q) {
       quiet = *q;
     } else {
@@ -321,6 +321,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   }
   MonitorOptions mo;
   mo.loadgen_cpuset = c_.k6_cpuset;
+  mo.loadgen_usable_cpus = tb_.loadgen_cpus();
   PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
   auto monitoring = monitor.Start();
   if (!monitoring) problems.push_back(monitoring.error().message);

@@ -6,13 +6,18 @@
 
 #include <cstdio>
 #include <ctime>
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
+#include "support/core/cpu_list.h"
 #include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
 #include "support/judge/throughput_search.h"
 #include "support/host/local_host.h"
+#include "support/host/usable_cpus.h"
 #include "support/host/ssh_host.h"
+#include "support/sut/nginx_conf.h"
 
 namespace fvbench {
 
@@ -20,14 +25,16 @@ Result<Config> ConfigFromEnvironment() {
   ConfigInputs in;
   in.env = CurrentEnvironment();
   in.source_dir = FVBENCH_SOURCE_DIR;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  in.cores = cores > 0 ? static_cast<int>(cores) : 1;
+  in.cpus = UsableCpusOfThisProcess();  // affinity within the cgroup cpuset, not the online count
+  in.cores = static_cast<int>(in.cpus.size());
   in.have_taskset = access("/usr/bin/taskset", X_OK) == 0 || access("/bin/taskset", X_OK) == 0;
   in.file_exists = [](const std::string& p) {
     struct stat st {};
     return ::stat(p.c_str(), &st) == 0;
   };
-  return LoadConfig(in);
+  auto config = LoadConfig(in);
+  if (config) SetBenchJwtSecret(config->jwt_secret);
+  return config;
 }
 
 namespace {
@@ -132,9 +139,30 @@ namespace detail {
 
 std::string RedactPlan(std::string text) { return RedactSecrets(std::move(text)); }
 
+std::string AutoCpuset(const std::vector<int>& cpus, bool have_taskset, bool first_half) {
+  if (!have_taskset || cpus.size() < 8) return "";
+  const auto mid = cpus.begin() + static_cast<long>(cpus.size() / 2);
+  return FormatCpuList(first_half ? std::vector<int>(cpus.begin(), mid) : std::vector<int>(mid, cpus.end()));
+}
+
 std::string AutoCpuset(int cores, bool have_taskset, bool first_half) {
-  if (!have_taskset || cores < 8) return "";
-  return first_half ? fmt::format("0-{}", cores / 2 - 1) : fmt::format("{}-{}", cores / 2, cores - 1);
+  std::vector<int> cpus;
+  for (int i = 0; i < cores; ++i) cpus.push_back(i);
+  return AutoCpuset(cpus, have_taskset, first_half);
+}
+
+Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, const std::vector<int>& usable,
+                               const std::string& host) {
+  if (cpuset.empty() || usable.empty()) return Ok();
+  auto cpus = ParseCpuList(cpuset);
+  if (!cpus) return Error{fmt::format("{}='{}': {}", name, cpuset, cpus.error().message)};
+  for (int cpu : *cpus) {
+    if (std::binary_search(usable.begin(), usable.end(), cpu)) continue;
+    return Error{fmt::format("{}='{}': CPU {} does not exist or may not be used on host {} (its processes may use "
+                             "CPUs {}: their affinity within their cgroup's cpuset)",
+                             name, cpuset, cpu, host, FormatCpuList(usable))};
+  }
+  return Ok();
 }
 
 }  // namespace detail
@@ -148,6 +176,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
                              config.fairvisor_remote, config.loadgen_remote,
                              config.fairvisor_remote.empty() ? "FAIRVISOR_REMOTE" : "LOADGEN_REMOTE")};
   }
+  SetBenchJwtSecret(config.jwt_secret);  // the token sent and what RedactSecrets hides
   std::unique_ptr<Testbed> tb(new Testbed());
   tb->config_ = config;
   tb->edge_available_ = !config.edge_skipped;
@@ -226,12 +255,16 @@ Result<void> Testbed::ProvisionHosts() {
 Result<void> Testbed::PinRemoteHosts() {
   Config& c = config_;
   bool sut_auto = false, lg_auto = false;
+  if (!c.dry_run) {
+    if (auto e = detail::CheckCpusetOnHost("ORESTY_CPUSET", c.oresty_cpuset, sut_info_.cpus, sut_->name()); !e) return e;
+    if (auto e = detail::CheckCpusetOnHost("K6_CPUSET", c.k6_cpuset, loadgen_info_.cpus, loadgen_->name()); !e) return e;
+  }
   if (c.oresty_cpuset.empty()) {
-    c.oresty_cpuset = detail::AutoCpuset(sut_info_.cores, sut_info_.have_taskset, true);
+    c.oresty_cpuset = detail::AutoCpuset(sut_info_.cpus, sut_info_.have_taskset, true);
     sut_auto = !c.oresty_cpuset.empty();
   }
   if (c.k6_cpuset.empty()) {
-    c.k6_cpuset = detail::AutoCpuset(loadgen_info_.cores, loadgen_info_.have_taskset, false);
+    c.k6_cpuset = detail::AutoCpuset(loadgen_info_.cpus, loadgen_info_.have_taskset, false);
     lg_auto = !c.k6_cpuset.empty();
   }
   c.cpusets_auto = sut_auto || lg_auto;
@@ -350,6 +383,14 @@ std::string Testbed::PinningNote() const {
                      c.k6_cpuset.empty() ? "all" : c.k6_cpuset, c.cpusets_auto ? " (auto 50/50 split)" : "");
 }
 
+std::string Testbed::sut_cpus() const {
+  return config_.oresty_cpuset.empty() ? FormatCpuList(sut_info_.cpus) : config_.oresty_cpuset;
+}
+
+std::string Testbed::loadgen_cpus() const {
+  return config_.k6_cpuset.empty() ? FormatCpuList(loadgen_info_.cpus) : config_.k6_cpuset;
+}
+
 RunMeta Testbed::Meta() const {
   RunMeta m;
   m.fvbench_version = "0.1.0";
@@ -371,6 +412,14 @@ RunMeta Testbed::Meta() const {
   m.sut_cpuset = config_.oresty_cpuset;
   m.loadgen_cpuset = config_.k6_cpuset;
   m.cpusets_auto = config_.cpusets_auto;
+  // What SutServices gives every nginx (sut/nginx_conf.h NginxWorkerProcesses).
+  const std::string workers = NginxWorkerProcesses(config_.oresty_cpuset, sut_info_.cores);
+  if (workers != "auto") {
+    m.sut_nginx_workers = std::stoi(workers);
+    m.sut_nginx_cpus = m.sut_nginx_workers;
+    m.sut_edge_workers = config_.fv_worker_processes == "auto" ? m.sut_nginx_workers
+                                                               : std::stoi(config_.fv_worker_processes);
+  }
   m.latency_rps = config_.latency_rps;
   m.latency_dur_s = config_.latency_dur_s;
   m.warmup_s = config_.warmup_dur_s;

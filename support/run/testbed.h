@@ -80,6 +80,12 @@ class Testbed {
   // or "unpinned: the engine and the SUT share all cores".
   std::string PinningNote() const;
   RunMeta Meta() const;
+  // The CPUs the SUT's nginx / the load engine may use, as a CPU list: the
+  // cpuset when pinned, else the host's usable CPUs (ProvisionInfo::cpus:
+  // affinity within the cgroup cpuset); "" when unknown. The SUT's busy share
+  // per core and the engine's busy share are taken over these.
+  std::string sut_cpus() const;
+  std::string loadgen_cpus() const;
 
   std::string controller_dir() const { return config_.bench_dir + "/controller-results"; }
   std::string raw_dir() const { return controller_dir() + "/raw"; }
@@ -123,12 +129,16 @@ class Testbed {
 };
 
 namespace detail {
-// RedactSecrets (jwt.h): the bench JWT, its secret, any other JWT and any
-// "Bearer <token>" replaced.
+// RedactSecrets (jwt.h): the bench JWT secret and the tokens made from it replaced.
 std::string RedactPlan(std::string text);
-// The 50/50 split of one host: "0-<n/2-1>" (first half) or "<n/2>-<n-1>"
-// (second half) when have_taskset and cores >= 8, else "".
+// The 50/50 split of one host's usable CPUs (ProvisionInfo::cpus): the first
+// or the second half as a CPU list when have_taskset and >= 8 of them, else "".
+std::string AutoCpuset(const std::vector<int>& cpus, bool have_taskset, bool first_half);
+// The same for CPUs 0..cores-1.
 std::string AutoCpuset(int cores, bool have_taskset, bool first_half);
+// A cpuset given for a remote host must name CPUs its processes may use.
+Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, const std::vector<int>& usable,
+                               const std::string& host);
 }  // namespace detail
 
 // Reads the configuration from the process environment (LoadConfig) with this

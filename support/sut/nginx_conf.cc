@@ -1,5 +1,7 @@
 #include "support/sut/nginx_conf.h"
 
+#include "support/core/cpu_list.h"
+
 #include "support/sut/nginx_files.h"
 
 #include <fmt/format.h>
@@ -9,6 +11,13 @@
 #include <vector>
 
 namespace fvbench {
+
+std::string NginxWorkerProcesses(const std::string& cpuset, int usable_cpus) {
+  if (!cpuset.empty()) {
+    if (auto cpus = ParseCpuList(cpuset); cpus && !cpus->empty()) return std::to_string(cpus->size());
+  }
+  return usable_cpus > 0 ? std::to_string(usable_cpus) : "auto";
+}
 namespace {
 
 std::string Common(const NginxParams& p) {

@@ -65,6 +65,15 @@ namespace fvbench {
 // Modules of Debian's libnginx-mod-http-lua (and its dependency libnginx-mod-http-ndk).
 inline constexpr const char kDebianNginxModuleDir[] = "/usr/lib/nginx/modules";
 
+// worker_processes of every nginx the suite starts on the SUT (raw, backend,
+// edge with FAIRVISOR_WORKER_PROCESSES=auto): one worker per CPU the process
+// may use, i.e. the CPUs of ORESTY_CPUSET when pinned, else the host's usable
+// CPUs (ProvisionInfo::cpus: affinity within the cgroup cpuset). nginx's own
+// `auto` counts online CPUs (ngx_ncpu from sysconf(_SC_NPROCESSORS_ONLN)), so
+// a 1-CPU cpuset on a 2-core host got 2 workers (../shared/cases 08).
+// "auto" only when neither is known (usable_cpus <= 0 and no cpuset).
+std::string NginxWorkerProcesses(const std::string& cpuset, int usable_cpus);
+
 struct NginxParams {
   std::string prefix;                  // run dir: <prefix>/logs/error.log, <prefix>/logs/nginx.pid
   std::string listen_addr = "127.0.0.1";

@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "support/host/usable_cpus.h"
 #include "support/sut/k6_archive.h"
 #include "support/sut/os_packages.h"
 #include "support/sut/os_release.h"
@@ -148,13 +149,15 @@ struct Probe {
     return it == kv.end() ? "" : it->second;
   }
   bool has(const std::string& k) const { return !get(k).empty(); }
+  std::vector<int> cpus;  // usable_cpus.h: the affinity within the cgroup's cpuset
 };
 
 Result<Probe> RunProbe(Runner& r) {
-  auto e = r.Sh("probe", kProbeScript);
+  auto e = r.Sh("probe", std::string(kProbeScript) + kUsableCpusScript);
   if (!e) return e.error();
   Probe p;
   p.kv = detail::ParseKeyValues(e->out);
+  p.cpus = ParseUsableCpusProbe(e->out);
   return p;
 }
 
@@ -258,7 +261,9 @@ Result<void> InstallK6(Runner& r, const Config& cfg, const HostOs& os, const std
 }
 
 void FillCommon(const Probe& p, ProvisionInfo* info) {
-  info->cores = std::atoi(p.get("nproc").c_str());
+  // The CPUs this host's processes may use, not the online count (usable_cpus.h).
+  info->cpus = p.cpus;
+  info->cores = !p.cpus.empty() ? static_cast<int>(p.cpus.size()) : std::atoi(p.get("nproc").c_str());
   info->have_taskset = p.has("taskset");
   int nofile = std::atoi(p.get("nofile").c_str());
   if (p.get("nofile") == "unlimited") nofile = 1 << 20;

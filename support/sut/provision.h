@@ -42,7 +42,8 @@
 //          its published SHA-256 verified before anything is extracted or run
 //          (K6_SOURCE=archive, k6_archive.h). A failure says LOADGEN_ENGINE=wrk
 //          is the offline engine.
-// Both: `nproc`, `taskset` presence, `ulimit -n`.
+// Both: the usable CPUs (affinity within the cgroup cpuset), `taskset`
+// presence, `ulimit -n`.
 //
 // Package installs: apt-get / dnf (os_packages.h); a failed install refreshes
 // the index once and retries. Errors name the step, the host and the
@@ -83,7 +84,11 @@ struct ProvisionInfo {
   std::string engine_version;  // first line of `k6 version` / `wrk -v`
 
   // Both.
-  int cores = 0;              // `nproc`
+  // The CPUs this host's processes may use: their affinity within their
+  // cgroup's cpuset (host/usable_cpus.h), not the online count; cores is
+  // their number (0 = unknown).
+  std::vector<int> cpus;
+  int cores = 0;
   bool have_taskset = false;  // `taskset` on PATH
   int nofile = 1024;          // `ulimit -n` of the host's shell
   std::vector<std::string> installed;  // what this call installed (packages, "k6 <ver>", "edge clone")

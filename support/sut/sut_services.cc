@@ -382,6 +382,7 @@ Result<void> SutServices::Start(const Spec& spec) {
 Result<void> SutServices::StartBaseline() {
   NginxParams p;
   p.prefix = run_dir("baseline");
+  p.worker_processes = NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores);
   p.listen_addr = listen_addr();
   p.port = cfg_.nginx_port;
   p.worker_connections = WorkerConnections();
@@ -392,6 +393,7 @@ Result<void> SutServices::StartBaseline() {
 Result<void> SutServices::StartBackend() {
   NginxParams p;
   p.prefix = run_dir("backend");
+  p.worker_processes = NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores);
   p.listen_addr = listen_addr();
   p.port = cfg_.backend_port;
   p.worker_connections = WorkerConnections();
@@ -446,7 +448,8 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.prefix = dir;
   p.listen_addr = listen_addr();
   p.port = cfg_.fv_port;
-  p.worker_processes = cfg_.fv_worker_processes;
+  p.worker_processes = cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores)
+                                                          : cfg_.fv_worker_processes;
   p.worker_connections = WorkerConnections();
   p.log_level = cfg_.fv_log_level;
   p.mode = mode;

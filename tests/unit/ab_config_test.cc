@@ -74,7 +74,7 @@ TEST(AbConfig, BadValuesAreNamed) {
       {{{"FV_DIR_B", "rel"}}, "FV_DIR_B='rel': must be an absolute path"},
       {{{"FV_DIR_B", "/opt/fairvisor/"}}, "FV_DIR_B='/opt/fairvisor/': the same directory as FV_DIR"},
       {{{"FV_DIR_B", "/"}}, "FV_DIR_B='/': refusing the root directory"},
-      {{{"FVBENCH_AB", "1"}, {"AB_RATE_FRACTION", "1.5"}}, "AB_RATE_FRACTION='1.5': must be <= 1"},
+      {{{"FVBENCH_AB", "1"}, {"AB_RATE_FRACTION", "1.5"}}, "AB_RATE_FRACTION='1.5': 1.5 is above 1"},
       {{{"FVBENCH_AB", "1"}, {"AB_RATE_FRACTION", "x"}}, "AB_RATE_FRACTION='x': not a number"},
   };
   for (const Bad& b : cases) {

@@ -90,8 +90,10 @@ TEST_F(CheckNoSecrets, FailsOnTheSecretAndItsBase64Url) {
 }
 
 TEST_F(CheckNoSecrets, FailsOnTheOverriddenSecretsToken) {
-  setenv("FVBENCH_JWT_SECRET", "site-secret-for-this-test", 1);
+  setenv("FVBENCH_JWT_SECRET", "site-secret-for-this-test", 1);  // what the script reads
+  SetBenchJwtSecret("site-secret-for-this-test");                 // what Config installs
   const std::string tok = BenchJwt();  // signed with the override
+  SetBenchJwtSecret(kBenchJwtSecret);
   ASSERT_NE(tok, MakeHs256Jwt(kBenchJwtSecret, kBenchJwtClaims));
   Write("bench/c.log", "sig only: " + tok.substr(tok.rfind('.') + 1));
   Write("bench/d.log", "site-secret-for-this-test");

@@ -294,5 +294,14 @@ TEST(StatusListener, OwnServerOnAUnixSocketInEveryConfig) {
   EXPECT_EQ(std::count(fv->begin(), fv->end(), '{'), std::count(fv->begin(), fv->end(), '}'));
 }
 
+// ../shared/cases 08: one worker per CPU the nginx may use, never nginx's
+// own `auto` (online CPUs) when the count is known.
+TEST(NginxWorkerProcesses, OnePerCpuOfTheCpusetOrOfTheUsableCpus) {
+  EXPECT_EQ(NginxWorkerProcesses("0", 2), "1");
+  EXPECT_EQ(NginxWorkerProcesses("0-3,6", 16), "5");
+  EXPECT_EQ(NginxWorkerProcesses("", 3), "3");  // unpinned: the host's usable CPUs
+  EXPECT_EQ(NginxWorkerProcesses("", 0), "auto");  // unknown (dry run)
+}
+
 }  // namespace
 }  // namespace fvbench

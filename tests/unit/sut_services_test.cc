@@ -4,6 +4,9 @@
 #include "support/sut/sut_services.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <signal.h>
@@ -209,6 +212,50 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
   // Logs stay.
   struct stat st;
   EXPECT_EQ(stat((cfg_.bench_dir + "/run/baseline/logs/error.log").c_str(), &st), 0);
+}
+
+// ../shared/cases 08: on 2 cores, nginx pinned to cpu 0 started 2 workers
+// (`worker_processes auto` counts online CPUs). Every nginx the suite starts
+// on the SUT gets one worker per CPU it may use: the CPUs of ORESTY_CPUSET
+// when pinned, else the host's usable CPUs. Counted live: the master's
+// "nginx: worker process" children.
+int WorkerCount(int master_pid) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(e.path() / "stat");
+    std::string pid, comm, state;
+    int ppid = 0;
+    if (!(stat >> pid >> comm >> state >> ppid) || ppid != master_pid) continue;
+    std::ifstream cmd(e.path() / "cmdline");
+    std::string line;
+    std::getline(cmd, line, '\0');
+    if (line.find("worker process") != std::string::npos) ++n;
+  }
+  return n;
+}
+
+TEST_F(SutE2E, Case08OneNginxWorkerPerCpuOfItsCpuset) {
+  if (!info_.have_taskset) GTEST_SKIP() << "taskset is not installed";
+  ASSERT_FALSE(info_.cpus.empty());
+  for (const std::string& cpuset : {std::to_string(info_.cpus.front()), std::string()}) {
+    cfg_.oresty_cpuset = cpuset;
+    const int expected = cpuset.empty() ? static_cast<int>(info_.cpus.size()) : 1;
+    SutServices sut(host_, cfg_, info_);
+    ASSERT_TRUE(sut.StartBaseline().ok());
+    auto b = sut.StartBackend();
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    for (const auto& h : sut.handles()) {
+      int workers = 0;
+      for (int i = 0; i < 50 && (workers = WorkerCount(h.pid)) < expected; ++i) usleep(100000);
+      usleep(200000);
+      workers = WorkerCount(h.pid);
+      EXPECT_EQ(workers, expected) << h.name << " with ORESTY_CPUSET='" << cpuset << "' (usable CPUs "
+                                   << info_.cores << ")";
+      std::cout << h.name << ": " << workers << " worker(s) on cpuset '" << (cpuset.empty() ? "all usable" : cpuset)
+                << "'\n";
+    }
+    ASSERT_TRUE(sut.StopAll().ok());
+  }
 }
 
 TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {

@@ -1,0 +1,99 @@
+// LoadConfig's A/B mode (config.h, config_parts.h): FVBENCH_AB and the *_B
+// variables, each B value validated like A's. REPEAT: default 5 in A/B mode,
+// at least 3.
+#include <fmt/format.h>
+
+#include "support/core/config_parts.h"
+
+namespace fvbench::detail {
+namespace {
+
+constexpr const char* kBVars[] = {"FAIRVISOR_EDGE_SRC_B", "FAIRVISOR_EDGE_REF_B", "FVBENCH_POLICY_DIR_B", "FV_DIR_B"};
+
+// The first *_B variable set, "" when none; refuses set-but-empty ones
+// (FAIRVISOR_EDGE_REF_B=$PR_HEAD with PR_HEAD unset would silently mean
+// "B = A" or no A/B run at all) and ones that would change nothing.
+Result<std::string> SetBVariable(const EnvReader& r, const Config& c, bool ab_off) {
+  std::string b_var;
+  for (const char* v : kBVars) {
+    if (r.set_but_empty(v)) {
+      return Error{fmt::format("{}='': set but empty; unset it (side B then uses side A's value), or give side B's "
+                               "value (an empty variable is usually a script bug)", v)};
+    }
+    if (r.has(v) && b_var.empty()) b_var = v;
+  }
+  if (ab_off && !b_var.empty()) {
+    return Error{fmt::format("FVBENCH_AB=0 but {}='{}' is set: unset it, or set FVBENCH_AB=1 for an A/B run", b_var,
+                             r.str(b_var.c_str(), ""))};
+  }
+  // Only the fairvisor edge scenarios have sides (FVBENCH_AB=1 alone stays
+  // valid: the A/B self-test preset skips its edge scenarios the same way).
+  if (c.edge_skipped && !b_var.empty()) {
+    return Error{fmt::format("{}='{}' is set, but no A/B comparison would run: FAIRVISOR_EDGE_SRC is not set and "
+                             "FVBENCH_EDGE_OPTIONAL=1 skips the fairvisor edge scenarios (raw nginx has no sides); "
+                             "set FAIRVISOR_EDGE_SRC to side A's edge checkout or git URL, or unset {}",
+                             b_var, r.str(b_var.c_str(), ""), b_var)};
+  }
+  return b_var;
+}
+
+// Side B's tree, directory and policies.
+Result<void> CheckSideB(const ConfigInputs& in, Config& c) {
+  auto dir = CheckedDir("FV_DIR_B", c.fv_dir_b);
+  if (!dir) return dir.error();
+  if (*dir == c.fv_dir) {
+    return Error{fmt::format("FV_DIR_B='{}': the same directory as FV_DIR; B's clone needs its own", c.fv_dir_b)};
+  }
+  c.fv_dir_b = *dir;
+  const bool url = c.edge_src_b.find("://") != std::string::npos || c.edge_src_b.rfind("git@", 0) == 0;
+  if (!url && c.edge_src_b[0] != '/') {
+    return Error{fmt::format("FAIRVISOR_EDGE_SRC_B='{}': expected a git URL or an absolute path", c.edge_src_b)};
+  }
+  if (!url && !c.remote() && !c.edge_skipped && in.file_exists &&
+      !in.file_exists(c.edge_src_b + "/docker/nginx.conf.template")) {
+    return Error{fmt::format("FAIRVISOR_EDGE_SRC_B='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)",
+                             c.edge_src_b)};
+  }
+  if (c.policy_dir_b.empty() || c.policy_dir_b[0] != '/') {
+    return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': must be an absolute path (tests run in the build tree, not "
+                             "where ctest was started)", c.policy_dir_b)};
+  }
+  for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+    std::string f = c.policy_dir_b + "/" + p;
+    if (in.file_exists && !in.file_exists(f)) {
+      return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': missing policy file {}", c.policy_dir_b, f)};
+    }
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c) {
+  auto ab = r.OneOf("FVBENCH_AB", "", {"", "0", "1"}, "0 or 1");
+  if (!ab) return ab.error();
+  auto b_var = SetBVariable(r, c, *ab == "0");
+  if (!b_var) return b_var.error();
+  c.ab = *ab == "1" || !b_var->empty();
+  c.edge_src_b = r.str("FAIRVISOR_EDGE_SRC_B", c.edge_src);
+  c.edge_ref_b = r.str("FAIRVISOR_EDGE_REF_B", c.edge_ref);
+  c.policy_dir_b = r.str("FVBENCH_POLICY_DIR_B", c.policy_dir);
+  c.fv_dir_b = r.str("FV_DIR_B", c.fv_dir + "-b");
+  auto gate = r.Flag("AB_GATE", c.ab_gate);
+  if (!gate) return gate.error();
+  c.ab_gate = *gate;
+  if (!c.ab) return Ok();
+  if (!r.has("REPEAT")) {
+    c.repeat = 5;
+  } else if (c.repeat < 3) {
+    return Error{fmt::format("REPEAT='{}': A/B mode needs at least 3 pairs per phase (a confidence interval from "
+                             "fewer is too wide to call anything; default 5)", r.str("REPEAT", ""))};
+  }
+  if (auto b = CheckSideB(in, c); !b) return b;
+  auto fraction = r.Number("AB_RATE_FRACTION", c.ab_rate_fraction, {0, 1, true}, "a fraction of A's searched maximum, 0 < x <= 1");
+  if (!fraction) return fraction.error();
+  c.ab_rate_fraction = *fraction;
+  return Ok();
+}
+
+}  // namespace fvbench::detail

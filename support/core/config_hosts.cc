@@ -1,0 +1,172 @@
+// LoadConfig's hosts and processes: k6's install source, remote mode, CPU
+// pinning, the SUT's nginx settings, the load engine and the JWT secret
+// (config_parts.h).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "support/core/config_parts.h"
+#include "support/core/cpu_list.h"
+#include "support/core/load_result.h"
+
+namespace fvbench::detail {
+
+Result<void> LoadK6Install(const EnvReader& r, Config& c) {
+  c.k6_version = r.str("K6_VER", c.k6_version);
+  // The release tag names the archive and, without its v, the apt/dnf package version.
+  static const std::regex kK6Tag(R"(v[0-9]+\.[0-9]+\.[0-9]+)");
+  if (!std::regex_match(c.k6_version, kK6Tag)) {
+    return Error{fmt::format("K6_VER='{}': expected a k6 release tag v<major>.<minor>.<patch>, e.g. v0.54.0",
+                             c.k6_version)};
+  }
+  auto source = r.OneOf("K6_SOURCE", c.k6_source, {"repo", "archive"},
+                        "repo (Grafana's package repository) or archive (the release archive, checksum-verified)");
+  if (!source) return source.error();
+  c.k6_source = *source;
+  c.k6_release_url = r.str("K6_RELEASE_URL", c.k6_release_url);
+  while (c.k6_release_url.size() > 1 && c.k6_release_url.back() == '/') c.k6_release_url.pop_back();
+  return Ok();
+}
+
+namespace {
+
+// FVBENCH_MODE (set by the remote presets): remote requires both hosts, so a
+// preset meant for two hosts never silently runs locally.
+Result<void> CheckMode(const EnvReader& r, const Config& c) {
+  auto mode = r.OneOf("FVBENCH_MODE", "", {"", "local", "remote"}, "local or remote");
+  if (!mode) return mode.error();
+  if (*mode == "remote" && !c.remote()) {
+    return Error{"FVBENCH_MODE=remote (remote preset): FAIRVISOR_REMOTE and LOADGEN_REMOTE are not set; "
+                 "set both to user@host[:port] (the SUT host and the load-generator host)"};
+  }
+  if (*mode == "local" && c.remote()) {
+    return Error{fmt::format("FVBENCH_MODE=local but FAIRVISOR_REMOTE='{}' / LOADGEN_REMOTE='{}' are set; "
+                             "unset them or use the remote preset", c.fairvisor_remote, c.loadgen_remote)};
+  }
+  if (c.remote() && c.fairvisor_remote.empty()) {
+    return Error{fmt::format("FAIRVISOR_REMOTE is not set but LOADGEN_REMOTE='{}' is: remote mode needs both "
+                             "(FAIRVISOR_REMOTE=user@sut-host for the SUT host)", c.loadgen_remote)};
+  }
+  if (c.remote() && c.loadgen_remote.empty()) {
+    return Error{fmt::format("LOADGEN_REMOTE is not set but FAIRVISOR_REMOTE='{}' is: remote mode needs both "
+                             "(LOADGEN_REMOTE=user@loadgen-host for the load generator)", c.fairvisor_remote)};
+  }
+  return Ok();
+}
+
+// FAIRVISOR_TARGET_HOST's default: 127.0.0.1 locally, else the seed's
+// FAIRVISOR_REMOTE without user@ and :port.
+std::string DefaultTargetHost(const std::string& remote) {
+  if (remote.empty()) return "127.0.0.1";
+  std::string h = remote;
+  if (auto at = h.find('@'); at != std::string::npos) h = h.substr(at + 1);
+  if (auto colon = h.find(':'); colon != std::string::npos) h = h.substr(0, colon);
+  return h;
+}
+
+}  // namespace
+
+Result<void> LoadRemote(const EnvReader& r, Config& c) {
+  c.fairvisor_remote = r.str("FAIRVISOR_REMOTE", "");
+  c.loadgen_remote = r.str("LOADGEN_REMOTE", "");
+  c.ssh_opts = r.str("SSH_OPTS", "");
+  auto dry = r.Flag("DRY_RUN", c.dry_run);
+  if (!dry) return dry.error();
+  c.dry_run = *dry;
+  if (auto m = CheckMode(r, c); !m) return m;
+  c.listen_addr = r.str("FV_LISTEN_ADDR", c.remote() ? "0.0.0.0" : "127.0.0.1");
+  if (c.listen_addr.find_first_of(" \t\n;{}'\"") != std::string::npos) {
+    return Error{fmt::format("FV_LISTEN_ADDR='{}': expected an IP address", c.listen_addr)};
+  }
+  c.fairvisor_target_host = r.str("FAIRVISOR_TARGET_HOST", DefaultTargetHost(c.fairvisor_remote));
+  return Ok();
+}
+
+// ORESTY_CPUSET / K6_CPUSET: checked CPU lists, stored in the compact form.
+// Locally each CPU must be one this process may use (ConfigInputs::cpus: its
+// affinity within its cgroup's cpuset); remote hosts are checked by Testbed
+// against their own. Seed behaviour: with taskset and >= 8 usable CPUs, split
+// them 50/50 when unset (remote: per host, by Testbed).
+Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c) {
+  std::vector<int> usable = in.cpus;
+  if (usable.empty()) {
+    for (int i = 0; i < in.cores; ++i) usable.push_back(i);
+  }
+  for (auto [name, val] : {std::pair{"ORESTY_CPUSET", &c.oresty_cpuset}, std::pair{"K6_CPUSET", &c.k6_cpuset}}) {
+    auto cpus = r.CpuList(name);
+    if (!cpus) return cpus.error();
+    if (!c.remote() && !usable.empty()) {
+      for (int cpu : *cpus) {
+        if (std::binary_search(usable.begin(), usable.end(), cpu)) continue;
+        return Error{fmt::format("{}='{}': CPU {} does not exist or may not be used by this process here (it may "
+                                 "use CPUs {}: its affinity within its cgroup's cpuset)",
+                                 name, r.str(name, ""), cpu, FormatCpuList(usable))};
+      }
+    }
+    *val = FormatCpuList(*cpus);
+  }
+  if (c.remote() || !in.have_taskset || usable.size() < 8) return Ok();
+  const size_t half = usable.size() / 2;
+  if (c.oresty_cpuset.empty()) {
+    c.oresty_cpuset = FormatCpuList({usable.begin(), usable.begin() + half});
+    c.cpusets_auto = true;
+  }
+  if (c.k6_cpuset.empty()) {
+    c.k6_cpuset = FormatCpuList({usable.begin() + half, usable.end()});
+    c.cpusets_auto = true;
+  }
+  return Ok();
+}
+
+Result<void> LoadSut(const EnvReader& r, Config& c) {
+  auto rt = r.OneOf("NGINX_RUNTIME", "auto", {"auto", "openresty", "nginx"}, "auto, openresty or nginx");
+  if (!rt) return rt.error();
+  c.runtime = *rt == "openresty" ? NginxRuntime::kOpenResty : *rt == "nginx" ? NginxRuntime::kDistro : NginxRuntime::kAuto;
+  c.fv_worker_processes = r.str("FAIRVISOR_WORKER_PROCESSES", c.fv_worker_processes);
+  if (c.fv_worker_processes != "auto") {
+    auto v = r.Integer("FAIRVISOR_WORKER_PROCESSES", 1, 1, 1024, "auto or a worker count 1..1024");
+    if (!v) return v.error();
+  }
+  auto level = r.OneOf("FAIRVISOR_LOG_LEVEL", c.fv_log_level,
+                       {"debug", "info", "notice", "warn", "error", "crit", "alert", "emerg"},
+                       "an nginx error_log level (debug info notice warn error crit alert emerg)");
+  if (!level) return level.error();
+  c.fv_log_level = *level;
+  return Ok();
+}
+
+Result<void> LoadEngine(const EnvReader& r, Config& c) {
+  auto engine = r.OneOf("LOADGEN_ENGINE", EngineName(c.engine), {"k6", "wrk"}, "k6 or wrk (unknown engine)");
+  if (!engine) return engine.error();
+  c.engine = *engine == "wrk" ? Engine::kWrk : Engine::kK6;
+  // A p99 at the engine's request timeout is censored there (load_result.h):
+  // an SLO at or above the timeout could never fail.
+  const double timeout_us = c.engine == Engine::kK6 ? kK6RequestTimeoutUs : kWrkRequestTimeoutUs;
+  if (c.throughput_slo_p99_us >= timeout_us) {
+    return Error{fmt::format("THROUGHPUT_SLO_P99_MS={}: at or above {}'s request timeout of {} ms, so no step "
+                             "could fail it; choose an SLO below {} ms",
+                             c.throughput_slo_p99_us / 1000.0, *engine, timeout_us / 1000.0, timeout_us / 1000.0)};
+  }
+  return Ok();
+}
+
+// RFC 7518 section 3.2: "A key of the same size as the hash output (for
+// instance, 256 bits for "HS256") or larger MUST be used with this algorithm."
+Result<void> LoadJwtSecret(const EnvReader& r, Config& c) {
+  if (r.set_but_empty("FVBENCH_JWT_SECRET")) {
+    return Error{"FVBENCH_JWT_SECRET='': set but empty; unset it to use the built-in benchmark-only secret, or set "
+                 "a secret of at least 32 bytes (an empty variable is usually a script bug)"};
+  }
+  const std::string s = r.str("FVBENCH_JWT_SECRET", c.jwt_secret);
+  if (s.size() < kMinJwtSecretBytes) {
+    // The value is a secret: named by its length only.
+    return Error{fmt::format("FVBENCH_JWT_SECRET (a {}-byte value, not shown): shorter than {} bytes; an HS256 key "
+                             "must be at least 256 bits (RFC 7518 section 3.2)",
+                             s.size(), kMinJwtSecretBytes)};
+  }
+  c.jwt_secret = s;
+  return Ok();
+}
+
+}  // namespace fvbench::detail

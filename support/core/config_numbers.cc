@@ -1,0 +1,128 @@
+// LoadConfig's numbers: ports, rates, durations, the search's knobs, counts
+// and the ctest TIMEOUT check (config_parts.h). Durations, budgets and rates
+// end up in integer types (wrk -d seconds, k6 nanoseconds, timeouts in ms,
+// k6's rate): EnvReader's Seconds and Rate keep them within plausible.h's bounds.
+#include <fmt/format.h>
+
+#include "support/core/config_parts.h"
+#include "support/core/plausible.h"
+#include "support/core/scenario_time.h"
+#include "support/core/units_format.h"
+
+namespace fvbench::detail {
+
+Result<void> LoadPorts(const EnvReader& r, Config& c) {
+  for (auto [name, out] : {std::pair{"FV_PORT", &c.fv_port}, std::pair{"BACKEND_PORT", &c.backend_port},
+                           std::pair{"NGINX_PORT", &c.nginx_port}}) {
+    auto v = r.Integer(name, *out, 1, 65535, "a TCP port 1..65535");
+    if (!v) return v.error();
+    *out = static_cast<int>(*v);
+  }
+  if (c.fv_port == c.backend_port || c.fv_port == c.nginx_port || c.backend_port == c.nginx_port) {
+    return Error{fmt::format("FV_PORT={}, BACKEND_PORT={}, NGINX_PORT={}: the three ports must differ", c.fv_port,
+                             c.backend_port, c.nginx_port)};
+  }
+  return Ok();
+}
+
+Result<void> LoadLatency(const EnvReader& r, Config& c) {
+  struct Knob {
+    const char* name;
+    double* out;
+    bool rate;
+    bool zero_ok;
+  };
+  for (const Knob& k : {Knob{"LATENCY_RPS", &c.latency_rps, true, false},
+                        Knob{"LATENCY_DUR", &c.latency_dur_s, false, false},
+                        Knob{"WARMUP_DUR", &c.warmup_dur_s, false, true},  // 0: no warmup
+                        Knob{"HEALTH_TIMEOUT", &c.health_timeout_s, false, false}}) {
+    auto v = k.rate ? r.Rate(k.name, *k.out) : r.Seconds(k.name, *k.out, k.zero_ok);
+    if (!v) return v.error();
+    *k.out = *v;
+  }
+  return Ok();
+}
+
+// THROUGHPUT_SEARCH_MAX, STEP_DUR, THROUGHPUT_SLO_P99_MS, THROUGHPUT_SEARCH,
+// THROUGHPUT_START (<= the cap), THROUGHPUT_RESOLUTION (0 < x <= 0.5),
+// CONFIRM_DUR (default 2 x STEP_DUR), THROUGHPUT_BUDGET_S (>= one step and
+// one confirmation for the bisect search).
+Result<void> LoadSearch(const EnvReader& r, Config& c) {
+  auto cap = r.Rate("THROUGHPUT_SEARCH_MAX", c.throughput_search_max);
+  auto step = r.Seconds("STEP_DUR", c.step_dur_s);
+  auto slo_ms = r.Number("THROUGHPUT_SLO_P99_MS", c.throughput_slo_p99_us / 1000, {0, kMaxLatencyUs / 1000, true},
+                         "milliseconds > 0");
+  auto kind = r.OneOf("THROUGHPUT_SEARCH", "bisect", {"bisect", "seed"}, "bisect or seed");
+  for (const Result<double>* v : {&cap, &step, &slo_ms}) {
+    if (!*v) return v->error();
+  }
+  if (!kind) return kind.error();
+  c.throughput_search_max = *cap;
+  c.step_dur_s = *step;
+  c.throughput_slo_p99_us = *slo_ms * 1000;
+  c.throughput_search = *kind == "seed" ? ThroughputSearchKind::kSeed : ThroughputSearchKind::kBisect;
+  auto start = r.Rate("THROUGHPUT_START", c.throughput_start);
+  auto resolution = r.Number("THROUGHPUT_RESOLUTION", c.throughput_resolution, {0, 1e9, true},
+                             "a fraction of the rate, 0 < x <= 0.5");
+  auto confirm = r.Seconds("CONFIRM_DUR", 2 * c.step_dur_s);
+  auto budget = r.Seconds("THROUGHPUT_BUDGET_S", c.throughput_budget_s);
+  for (const Result<double>* v : {&start, &resolution, &confirm, &budget}) {
+    if (!*v) return v->error();
+  }
+  c.throughput_start = *start;
+  c.throughput_resolution = *resolution;
+  c.confirm_dur_s = *confirm;
+  c.throughput_budget_s = *budget;
+  c.search_durations_auto = !r.has("STEP_DUR") && !r.has("CONFIRM_DUR");
+  if (c.throughput_resolution > 0.5) {
+    return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
+                             r.str("THROUGHPUT_RESOLUTION", ""))};
+  }
+  if (c.throughput_start > c.throughput_search_max) {
+    return Error{fmt::format("THROUGHPUT_START='{}': above THROUGHPUT_SEARCH_MAX={} (the search's cap)",
+                             r.str("THROUGHPUT_START", ""), FormatNumber(c.throughput_search_max))};
+  }
+  // With the step lengths taken from the budget (search_durations_auto) they always fit in it.
+  if (c.throughput_search == ThroughputSearchKind::kBisect && !c.search_durations_auto &&
+      c.throughput_budget_s < c.step_dur_s + c.confirm_dur_s) {
+    return Error{fmt::format("THROUGHPUT_BUDGET_S='{}': shorter than one step and one confirmation (STEP_DUR {} s + "
+                             "CONFIRM_DUR {} s)",
+                             r.str("THROUGHPUT_BUDGET_S", FormatNumber(c.throughput_budget_s)),
+                             FormatNumber(c.step_dur_s), FormatNumber(c.confirm_dur_s))};
+  }
+  return Ok();
+}
+
+Result<void> LoadCounts(const EnvReader& r, Config& c) {
+  auto repeat = r.Integer("REPEAT", c.repeat, 1, 100, "runs per measured phase, 1..100");
+  if (!repeat) return repeat.error();
+  c.repeat = static_cast<int>(*repeat);
+  auto conns = r.Integer("LOADGEN_CONNECTIONS", c.connections, 0, 100000, "connections, 0 = derived from rate");
+  if (!conns) return conns.error();
+  c.connections = static_cast<int>(*conns);
+  return Ok();
+}
+
+// FVBENCH_SCENARIO_TIMEOUT_S (CTest sets it from the cache variable
+// FVBENCH_SCENARIO_TIMEOUT, the scenarios' TIMEOUT): the durations must let
+// every scenario finish within it (scenario_time.h). Unset: not under ctest.
+Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c) {
+  if (!r.has("FVBENCH_SCENARIO_TIMEOUT_S")) return Ok();
+  auto t = r.Number("FVBENCH_SCENARIO_TIMEOUT_S", 0, {0, kMaxPhaseSeconds, true},
+                    "seconds > 0, the scenarios' ctest TIMEOUT (set by CTest from FVBENCH_SCENARIO_TIMEOUT)");
+  if (!t) return t.error();
+  c.scenario_timeout_s = *t;
+  ScenarioTimeInputs ti;
+  ti.repeat = c.repeat;
+  ti.ab = c.ab;
+  ti.seed_search = c.throughput_search == ThroughputSearchKind::kSeed;
+  ti.latency_dur_s = c.latency_dur_s;
+  ti.warmup_dur_s = c.warmup_dur_s;
+  ti.step_dur_s = c.step_dur_s;
+  ti.confirm_dur_s = c.confirm_dur_s;
+  ti.throughput_budget_s = c.throughput_budget_s;
+  ti.health_timeout_s = c.health_timeout_s;
+  return CheckScenarioTimeout(ti, c.scenario_timeout_s, c.validity.quiet_timeout_s);
+}
+
+}  // namespace fvbench::detail

@@ -1,0 +1,40 @@
+// LoadConfig's pieces (config.cc calls them in this order). Each reads its
+// variables through EnvReader into `c` and returns the first bad value as an
+// Error naming the variable and the value. Internal to core/config*.cc.
+#pragma once
+
+#include <string>
+
+#include "support/core/config.h"
+#include "support/core/env_reader.h"
+
+namespace fvbench::detail {
+
+// An absolute directory path, lexically normal, not "/", without characters
+// nginx configs and shell lines would misread. Returns the normal path.
+Result<std::string> CheckedDir(const char* name, const std::string& value);
+
+// config_paths.cc
+Result<void> LoadDirs(const ConfigInputs& in, const EnvReader& r, Config& c);         // BENCH_DIR, FV_DIR
+Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& c);   // FAIRVISOR_EDGE_*, OPTIONAL
+Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& c);   // policies, profile, ...
+
+// config_numbers.cc
+Result<void> LoadPorts(const EnvReader& r, Config& c);
+Result<void> LoadLatency(const EnvReader& r, Config& c);     // LATENCY_*, WARMUP_DUR, HEALTH_TIMEOUT
+Result<void> LoadSearch(const EnvReader& r, Config& c);      // THROUGHPUT_*, STEP_DUR, CONFIRM_DUR
+Result<void> LoadCounts(const EnvReader& r, Config& c);      // REPEAT, LOADGEN_CONNECTIONS
+Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c);
+
+// config_hosts.cc
+Result<void> LoadK6Install(const EnvReader& r, Config& c);   // K6_VER, K6_SOURCE, K6_RELEASE_URL
+Result<void> LoadRemote(const EnvReader& r, Config& c);      // *_REMOTE, FVBENCH_MODE, DRY_RUN, addresses
+Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c);
+Result<void> LoadSut(const EnvReader& r, Config& c);         // NGINX_RUNTIME, FAIRVISOR_WORKER_PROCESSES, LOG_LEVEL
+Result<void> LoadEngine(const EnvReader& r, Config& c);      // LOADGEN_ENGINE and the SLO below its timeout
+Result<void> LoadJwtSecret(const EnvReader& r, Config& c);   // FVBENCH_JWT_SECRET
+
+// config_ab.cc
+Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c);
+
+}  // namespace fvbench::detail

@@ -1,0 +1,91 @@
+// LoadConfig's paths: the suite's directories, the edge source and the input
+// files (config_parts.h).
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "support/core/config_parts.h"
+
+namespace fvbench::detail {
+namespace {
+
+bool IsGitUrl(const std::string& s) { return s.find("://") != std::string::npos || s.rfind("git@", 0) == 0; }
+
+// A ctest-run test works in build/..., so a relative path would mislead.
+Result<void> Absolute(const char* name, const std::string& v) {
+  if (!v.empty() && v[0] == '/') return Ok();
+  return Error{fmt::format("{}='{}': must be an absolute path (tests run in the build tree, not where ctest was "
+                           "started)", name, v)};
+}
+
+}  // namespace
+
+Result<std::string> CheckedDir(const char* name, const std::string& value) {
+  if (value.empty() || value[0] != '/') return Error{fmt::format("{}='{}': must be an absolute path", name, value)};
+  // Lexically normal ("/tmp/.." is "/"), without a trailing slash.
+  std::string v = std::filesystem::path(value).lexically_normal().string();
+  while (v.size() > 1 && v.back() == '/') v.pop_back();
+  if (v == "/") return Error{fmt::format("{}='{}': refusing the root directory", name, value)};
+  // The path is written into nginx configs and shell command lines.
+  if (v.find_first_of(" \t\n\r'\";{}$`\\") != std::string::npos) {
+    return Error{fmt::format("{}='{}': must not contain whitespace, quotes, ';', braces, '$', '`' or "
+                             "backslashes (it is written into nginx configs)", name, value)};
+  }
+  return v;
+}
+
+Result<void> LoadDirs(const ConfigInputs&, const EnvReader& r, Config& c) {
+  for (auto [name, val] : {std::pair{"BENCH_DIR", &c.bench_dir}, std::pair{"FV_DIR", &c.fv_dir}}) {
+    // Set but empty (BENCH_DIR=$DIR with DIR unset) must not fall back to the default silently.
+    if (r.set_but_empty(name)) {
+      return Error{fmt::format("{}='': set but empty; unset it to use the default {}, or set an absolute path (an "
+                               "empty variable is usually a script bug)", name, *val)};
+    }
+    auto dir = CheckedDir(name, r.str(name, *val));
+    if (!dir) return dir.error();
+    *val = *dir;
+  }
+  return Ok();
+}
+
+Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& c) {
+  auto optional = r.Flag("FVBENCH_EDGE_OPTIONAL", false);
+  if (!optional) return optional.error();
+  c.edge_skipped = *optional && !r.has("FAIRVISOR_EDGE_SRC");
+  c.edge_src = r.str("FAIRVISOR_EDGE_SRC", c.edge_src);
+  c.edge_ref = r.str("FAIRVISOR_EDGE_REF", c.edge_ref);
+  if (IsGitUrl(c.edge_src)) return Ok();
+  if (c.edge_src[0] != '/') {
+    return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': expected a git URL or an absolute path", c.edge_src)};
+  }
+  // Remote mode: the path names a checkout on the SUT host (provision.h), not here.
+  if (!c.remote() && in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
+    return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)",
+                             c.edge_src)};
+  }
+  return Ok();
+}
+
+Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& c) {
+  c.policy_dir = r.str("FVBENCH_POLICY_DIR", in.source_dir + "/fixtures/policies");
+  c.thresholds = r.str("FVBENCH_THRESHOLDS", in.source_dir + "/thresholds/portable.json");
+  c.reference = r.str("FVBENCH_REFERENCE", in.source_dir + "/reference.json");
+  c.baseline = r.str("FVBENCH_BASELINE", "");  // validated as a results.json by the provision fixture (baseline.h)
+  c.history = r.str("FVBENCH_HISTORY", "");  // support/history (README "History and change points")
+  for (auto [name, val] : {std::pair{"FVBENCH_POLICY_DIR", &c.policy_dir}, std::pair{"FVBENCH_THRESHOLDS", &c.thresholds},
+                           std::pair{"FVBENCH_REFERENCE", &c.reference}, std::pair{"FVBENCH_BASELINE", &c.baseline}}) {
+    if (val == &c.baseline && val->empty()) continue;
+    if (auto a = Absolute(name, *val); !a) return a;
+  }
+  if (!in.file_exists) return Ok();
+  for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+    std::string f = c.policy_dir + "/" + p;
+    if (!in.file_exists(f)) return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}", c.policy_dir, f)};
+  }
+  for (auto [name, val] : {std::pair{"FVBENCH_THRESHOLDS", &c.thresholds}, std::pair{"FVBENCH_REFERENCE", &c.reference}}) {
+    if (!in.file_exists(*val)) return Error{fmt::format("{}='{}': no such file", name, *val)};
+  }
+  return Ok();
+}
+
+}  // namespace fvbench::detail

@@ -1,0 +1,41 @@
+// Every output of a run belongs to that run (issue 13 item 10). When a run
+// starts (fvbench.provision, before anything that can fail), what an earlier
+// run left where CI or a reader looks is set aside, so a failed provision
+// never leaves an earlier passing result there:
+//   - gtest's per-scenario JUnit XML (build/gtest-xml/*.xml; the fixture gets
+//     the directory as FVBENCH_GTEST_XML_DIR) moves to <dir>/stale/, out of
+//     the `gtest-xml/*.xml` a CI test-report view reads;
+//   - the report outputs (BENCH_DIR/report: summary.txt, results.json,
+//     report.md, *.svg) are removed; fvbench.report writes this run's;
+//   - controller-results/run_meta.json is rewritten with this run's start
+//     time first, so a scenario result file left by an earlier run is marked
+//     "from an earlier ctest run" by the report (ratios.h FromEarlierRun)
+//     even when provisioning then fails. (Each scenario moves its own earlier
+//     result to controller-results/previous/ when it starts.)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/core/result.h"
+
+namespace fvbench {
+
+struct SetAside {
+  std::vector<std::string> moved;    // gtest XML files, now under <xml dir>/stale/
+  std::vector<std::string> removed;  // report outputs
+};
+
+// Moves <xml_dir>/*.xml to <xml_dir>/stale/ (replacing older stale copies);
+// "" or a missing directory: nothing to do.
+Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir);
+
+// Removes the report outputs of an earlier run from `report_dir`.
+Result<std::vector<std::string>> RemoveReportOutputs(const std::string& report_dir);
+
+// Both, then writes `controller_dir`/run_meta.json holding only
+// started_unix = `now_unix` (the provision step overwrites it with the full
+// meta once the hosts are known).
+Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::string& bench_dir, double now_unix);
+
+}  // namespace fvbench

@@ -1,0 +1,74 @@
+// Every output of a run belongs to that run (run_outputs.h, issue 13 item 10).
+// The end-to-end case (a failed fvbench_fixture provision) is the CTest test
+// unit.FailedProvisionLeavesNoEarlierXml (fixtures/stale-outputs-test.sh).
+#include "support/report/run_outputs.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/core/json_fields.h"
+#include "support/core/run_meta.h"
+
+namespace fvbench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::UnorderedElementsAre;
+
+class RunOutputs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/fvbench-run-outputs-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void Write(const std::string& rel, const std::string& text) {
+    fs::create_directories(fs::path(dir_ + "/" + rel).parent_path());
+    std::ofstream(dir_ + "/" + rel) << text;
+  }
+  bool Exists(const std::string& rel) const { return fs::exists(dir_ + "/" + rel); }
+  std::string dir_;
+};
+
+TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
+  Write("gtest-xml/latency.raw_nginx.xml", "<testsuites failures=\"0\"/>");
+  Write("gtest-xml/throughput.simple.xml", "<testsuites failures=\"0\"/>");
+  Write("gtest-xml/stale/latency.raw_nginx.xml", "older");
+  Write("gtest-xml/notes.txt", "kept");
+  for (const char* f : {"summary.txt", "results.json", "report.md", "latency.svg", "own-notes.txt"}) {
+    Write(std::string("bench/report/") + f, "x");
+  }
+  Write("bench/controller-results/run_meta.json", R"({"schema_version":1,"started_unix":1000})");
+  Write("bench/controller-results/latency.raw_nginx.json", "{}");
+  auto s = SetAsideEarlierOutputs(dir_ + "/gtest-xml", dir_ + "/bench", 2000);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_THAT(s->moved, UnorderedElementsAre("latency.raw_nginx.xml", "throughput.simple.xml"));
+  EXPECT_THAT(s->removed, UnorderedElementsAre("summary.txt", "results.json", "report.md", "latency.svg"));
+  EXPECT_FALSE(Exists("gtest-xml/latency.raw_nginx.xml"));
+  EXPECT_FALSE(Exists("gtest-xml/throughput.simple.xml"));
+  EXPECT_TRUE(Exists("gtest-xml/stale/throughput.simple.xml"));
+  EXPECT_TRUE(Exists("gtest-xml/notes.txt"));
+  EXPECT_TRUE(Exists("bench/report/own-notes.txt"));  // not a report output
+  EXPECT_TRUE(Exists("bench/controller-results/latency.raw_nginx.json"));  // marked by the meta, not removed
+  auto text = detail::ReadTextFile(dir_ + "/bench/controller-results/run_meta.json");
+  ASSERT_TRUE(text.ok());
+  auto meta = RunMetaFromJson(*text, "run_meta.json");
+  ASSERT_TRUE(meta.ok()) << meta.error().message;
+  EXPECT_EQ(meta->started_unix, 2000);  // this run's start: the old result reads as from an earlier run
+}
+
+TEST_F(RunOutputs, NothingThereIsNothingToDo) {
+  auto xml = SetAsideGtestXml(dir_ + "/missing");
+  ASSERT_TRUE(xml.ok());
+  EXPECT_TRUE(xml->empty());
+  EXPECT_TRUE(SetAsideGtestXml("")->empty());
+  EXPECT_TRUE(RemoveReportOutputs(dir_ + "/missing")->empty());
+}
+
+}  // namespace
+}  // namespace fvbench
