@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "support/core/loadgen_instance.h"
 
 namespace fvbench {
 
@@ -73,6 +76,11 @@ struct LoadResult {
   // this phase failed (validity.h; VALIDITY=fail), naming the checks with
   // measured value and limit. JudgeStep fails a search step that carries it.
   std::string validity_failure;
+  // Several load generators (issue 14, judge/loadgen_merge.h): each
+  // instance's share and outcomes, and the spread of their measured start
+  // times (µs). Empty / 0 for one engine process.
+  std::vector<LoadgenInstance> loadgens;
+  double loadgen_start_skew_us = 0;
 };
 
 // The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check
