@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "support/report/ab_report.h"
+#include "support/report/loadgens_markdown.h"
 #include "support/report/markdown_text.h"
 #include "support/judge/ratios.h"
 #include "support/judge/thresholds.h"
@@ -485,6 +486,7 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
       {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
       {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
       {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
+      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // issue 14
       {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
   };
   std::vector<detail::MarkdownSection> sections;
