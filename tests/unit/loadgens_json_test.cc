@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "support/report/loadgens_markdown.h"
 #include "support/report/results_io.h"
 #include "tests/unit/report_samples.h"
@@ -35,7 +37,8 @@ TEST(LoadgensJson, ResultsJsonListsTheLoadGeneratorsAndReadsThemBack) {
   const ScenarioResult r = WithTwoLoadgens();
   const std::string text = ScenarioResultToJson(r);
   EXPECT_NE(text.find("\"loadgens\""), std::string::npos);
-  EXPECT_NE(text.find("\"cpu_busy\":null"), std::string::npos) << text;
+  const auto doc = nlohmann::json::parse(text);
+  EXPECT_TRUE(doc.at("scenario").at("load").at("loadgens").at(1).at("cpu_busy").is_null()) << text;
   auto back = ScenarioResultFromJson(text, "x.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ASSERT_EQ(back->load.loadgens.size(), 2u);
@@ -68,10 +71,9 @@ TEST(LoadgensJson, ReportMdListsTheLoadGenerators) {
 }
 
 TEST(LoadgensJson, MalformedEntryIsNamed) {
-  std::string text = ScenarioResultToJson(WithTwoLoadgens());
-  const std::string key = "\"name\":\"10.77.0.4#0\"";
-  text.replace(text.find(key), key.size(), "\"name\":7");
-  auto back = ScenarioResultFromJson(text, "x.json");
+  auto doc = nlohmann::json::parse(ScenarioResultToJson(WithTwoLoadgens()));
+  doc["scenario"]["load"]["loadgens"][1]["name"] = 7;
+  auto back = ScenarioResultFromJson(doc.dump(), "x.json");
   ASSERT_FALSE(back.ok());
   EXPECT_NE(back.error().message.find("loadgens[1].name"), std::string::npos) << back.error().message;
 }
