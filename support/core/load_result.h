@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "support/core/loadgen_instance.h"
 
 namespace fvbench {
 
@@ -98,6 +101,11 @@ struct LoadResult {
   // shares those CPUs, at least their overall busy fraction (then the CPUs,
   // not the engine alone, may be the limit).
   std::optional<double> sut_cpu_share;
+  // Several load generators (issue 14, judge/loadgen_merge.h): each
+  // instance's share and outcomes, and the spread of their measured start
+  // times (µs). Empty / 0 for one engine process.
+  std::vector<LoadgenInstance> loadgens;
+  double loadgen_start_skew_us = 0;
 };
 
 // The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check

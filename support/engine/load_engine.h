@@ -35,6 +35,9 @@ struct LoadSpec {
   int connections = 0;       // wrk connections / k6 preAllocatedVUs; 0 = engine derives from rate
   std::string cpuset;        // taskset -c list for the engine; empty = unpinned
   bool count_ratelimit = false;  // count responses carrying a RateLimit header
+  // wrk: pace.lua also writes its mergeable latency histogram (FVBENCH_HISTOGRAM=1,
+  // core/latency_histogram_json.h; issue 14). Off by default: it costs time after -d.
+  bool latency_histogram = false;
 };
 
 class LoadEngine {

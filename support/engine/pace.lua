@@ -290,6 +290,45 @@ local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
   return math.floor((t_end - t_start) * t_rate / 1e6) + 1
 end
 
+-- The latency histogram in fvbench's mergeable layout (support/core/
+-- latency_histogram.h, latency_histogram_json.h; issue 14): integer ns, exact
+-- below 2048 ns, then 1024 buckets per power of two, sparse (index, count)
+-- pairs. Built from wrk's own histogram (latency(i) = i-th distinct µs value
+-- and its count), so it holds the same samples as the percentiles above;
+-- timeouts are counted beside it as censored samples.
+local function histogram_json(latency, timeouts, timeout_us)
+  local counts, keys = {}, {}
+  local recorded, min_ns, max_ns = 0, nil, 0
+  for i = 1, #latency do
+    local us, count = latency(i)
+    local ns = math.floor(us * 1000 + 0.5)
+    local index = ns
+    if ns >= 2^40 then
+      index = 31743
+    elseif ns >= 2048 then
+      local e = math.floor(math.log(ns) / math.log(2))
+      while 2^e > ns do e = e - 1 end
+      while 2^(e + 1) <= ns do e = e + 1 end
+      local sh = e - 10
+      index = sh * 1024 + math.floor(ns / 2^sh)
+    end
+    if counts[index] == nil then keys[#keys + 1] = index; counts[index] = 0 end
+    counts[index] = counts[index] + count
+    recorded = recorded + count
+    if min_ns == nil or ns < min_ns then min_ns = ns end
+    if ns > max_ns then max_ns = ns end
+  end
+  table.sort(keys)
+  local pairs_out = {}
+  for _, k in ipairs(keys) do
+    pairs_out[#pairs_out + 1] = string.format("%d,%d", k, counts[k])
+  end
+  return '{"schema_version":1,"layout":"log-linear-ns-1024","recorded":' .. string.format("%d", recorded) ..
+         ',"min_ns":' .. string.format("%d", min_ns or 0) .. ',"max_ns":' .. string.format("%d", max_ns) ..
+         ',"timeouts":' .. string.format("%d", timeouts) .. ',"timeout_us":' .. string.format("%d", timeout_us) ..
+         ',"buckets":[' .. table.concat(pairs_out, ",") .. "]}"
+end
+
 function done(summary, latency, requests_stats)
   if now_us == nil then setup_clock() end
   local done_us = now_us()
@@ -377,6 +416,13 @@ function done(summary, latency, requests_stats)
     '"stdev":' .. num(latency.stdev) }, ",") .. "}")
   field("latency_ranks", str("with_timeouts"))
   field("timeout_us", num(tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "")))
+  -- The mergeable histogram only when asked (FVBENCH_HISTOGRAM=1, issue 14):
+  -- wrk's stats API walks its value range for every distinct value, so
+  -- histogram_json costs O(distinct values x range) and, with a long tail,
+  -- seconds after -d (the reason the per-value loop left done()).
+  if os.getenv("FVBENCH_HISTOGRAM") == "1" then
+    field("histogram", histogram_json(latency, timeouts, tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "") or 2e6))
+  end
   field("send_lag_us", "{" .. table.concat({
     '"max":' .. num(lag_max), '"mean":' .. num(sent > 0 and lag_sum / sent or 0),
     '"late_1ms":' .. num(late1), '"late_10ms":' .. num(late10),

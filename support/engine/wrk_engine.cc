@@ -311,6 +311,7 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_TIMEOUT_US", fmt::format("{}", static_cast<long>(kWrkRequestTimeoutUs))},
       {"FVBENCH_DURATION_S", fmt::format("{}", secs)},
   };
+  if (spec.latency_histogram) cmd.env["FVBENCH_HISTOGRAM"] = "1";
   // wrk ends at -d by itself; what is left after a grace is a stuck engine.
   cmd.timeout = std::chrono::seconds(secs) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
   return cmd;

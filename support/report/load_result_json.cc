@@ -8,6 +8,7 @@
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
 #include "support/core/plausible.h"
+#include "support/report/loadgens_json.h"
 
 namespace fvbench::detail {
 
@@ -52,6 +53,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
   if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
+  WriteLoadgens(w, r);  // several load generators only (issue 14)
   w.EndObject();
 }
 
@@ -116,6 +118,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
   r.validity_failure = OptString(v, "validity_failure", path, "");
+  ReadLoadgens(v, path, r);
   CheckPlausible(r, path);
   return r;
 }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "support/core/metric_names.h"
+#include "support/report/loadgens_markdown.h"
 #include "support/core/units_format.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
@@ -481,6 +482,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
       {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
       {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
+      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // issue 14
       {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
   };
   std::vector<detail::MarkdownSection> sections;

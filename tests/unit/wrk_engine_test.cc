@@ -18,7 +18,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "support/core/latency_histogram_json.h"
 #include "support/host/local_host.h"
 #include "support/engine/wrk_output.h"
 
@@ -336,6 +338,25 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   auto again = ParseWrkOutput(Slurp(r->raw_path), r->raw_path, 200);
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(again->requests, r->requests);
+  // The mergeable histogram only when asked (LoadSpec::latency_histogram).
+  EXPECT_FALSE(nlohmann::json::parse(Slurp(r->raw_path)).contains("histogram"));
+}
+
+// pace.lua's mergeable histogram (issue 14) holds wrk's samples in fvbench's
+// layout: every recorded response (requests - timeouts), wrk's maximum.
+TEST_F(WrkEngineLocal, HistogramWhenAskedHoldsEveryRecordedResponse) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_hist", Url("/"));
+  s.latency_histogram = true;
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto doc = nlohmann::json::parse(Slurp(r->raw_path));
+  auto hist = HistogramFromJson(doc.at("histogram"), r->raw_path);
+  ASSERT_TRUE(hist.ok()) << hist.error().message;
+  EXPECT_EQ(hist->recorded(), doc.at("requests").get<uint64_t>() - doc.at("errors").at("timeout").get<uint64_t>());
+  EXPECT_GT(hist->recorded(), 0u);
+  EXPECT_EQ(static_cast<double>(hist->max_ns()), 1000 * doc.at("latency_us").at("max").get<double>());
+  EXPECT_EQ(hist->ToLatencyUs().max, doc.at("latency_us").at("max").get<double>());
 }
 
 TEST_F(WrkEngineLocal, CountedRateLimitResponses) {

@@ -1,0 +1,105 @@
+#include "support/judge/loadgen_merge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "support/judge/validity.h"
+
+namespace fvbench {
+namespace {
+
+LoadgenInstance Describe(const InstanceRun& run) {
+  LoadgenInstance i = run.meta;
+  const LoadResult& r = run.result;
+  i.achieved_rps = r.achieved_rps;
+  i.scheduled = r.scheduled;
+  i.succeeded = r.succeeded;
+  i.failed_sut = r.failed_sut;
+  i.failed_engine = r.failed_engine;
+  i.non_2xx = r.non_2xx;
+  i.kept_up = r.kept_up;
+  i.max_send_lag_us = r.max_send_lag_us;
+  i.dropped_iterations = r.dropped_iterations;
+  return i;
+}
+
+void AddCounts(LoadResult& m, const LoadResult& r, double& late_weighted) {
+  m.requests += r.requests;
+  m.scheduled += r.scheduled;
+  m.succeeded += r.succeeded;
+  m.failed_sut += r.failed_sut;
+  m.failed_engine += r.failed_engine;
+  m.failed += r.failed;
+  m.non_2xx += r.non_2xx;
+  m.achieved_rps += r.achieved_rps;
+  m.kept_up = m.kept_up && r.kept_up;
+  m.dropped_iterations += r.dropped_iterations;
+  m.max_send_lag_us = std::max(m.max_send_lag_us, r.max_send_lag_us);
+  m.max_early_send_us = std::max(m.max_early_send_us, r.max_early_send_us);
+  late_weighted += r.late_send_share * static_cast<double>(r.requests);
+}
+
+std::vector<ValidityCheck> InstanceChecks(const LoadgenInstance& i, const LoadResult& r, const ValidityParams& p) {
+  const std::string who = "loadgen " + i.name + ": ";
+  std::vector<ValidityCheck> out;
+  ValidityCheck kept{who + "engine_kept_up", r.kept_up, false, "==", r.kept_up ? 1.0 : 0.0, 1.0, ""};
+  kept.detail = r.engine == "k6" ? fmt::format("dropped_iterations {}", r.dropped_iterations)
+                                 : fmt::format("max send lag {:.0f} µs, {:.3f} % of sends > 10 ms late",
+                                               r.max_send_lag_us, 100 * r.late_send_share);
+  out.push_back(kept);
+  const double share = i.target_rps > 0 ? r.achieved_rps / i.target_rps : 0;
+  out.push_back({who + "achieved_rate", share >= p.min_achieved_fraction, false, ">=", share,
+                 p.min_achieved_fraction,
+                 fmt::format("{:.1f} of its {:.1f} RPS", r.achieved_rps, i.target_rps)});
+  if (i.cpu_busy >= 0) {
+    out.push_back({who + "loadgen_cpu", i.cpu_busy <= p.max_loadgen_busy, false, "<=", i.cpu_busy,
+                   p.max_loadgen_busy, "busy fraction of its CPUs"});
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const ValidityParams& params,
+                                  double max_start_skew_us) {
+  if (runs.empty()) return Error{"merging load generators: no instance ran"};
+  MergedPhase out;
+  LoadResult& m = out.merged;
+  m.engine = runs.front().result.engine;
+  m.engine_version = runs.front().result.engine_version;
+  LatencyHistogram latency;
+  double late_weighted = 0, earliest = runs.front().meta.start_epoch_us, latest = earliest;
+  double first_end = runs.front().meta.end_epoch_us, longest = 0;
+  bool evidence = true;
+  uint64_t evidence_sum = 0;
+  for (const InstanceRun& run : runs) {
+    if (auto merged = latency.Merge(run.histogram); !merged.ok()) {
+      return Error{fmt::format("loadgen {}: {}", run.meta.name, merged.error().message)};
+    }
+    m.target_rps += run.meta.target_rps;
+    AddCounts(m, run.result, late_weighted);
+    evidence = evidence && run.result.ratelimit_evidence.has_value();
+    evidence_sum += run.result.ratelimit_evidence.value_or(0);
+    earliest = std::min(earliest, run.meta.start_epoch_us);
+    latest = std::max(latest, run.meta.start_epoch_us);
+    first_end = std::min(first_end, run.meta.end_epoch_us);
+    longest = std::max(longest, run.result.duration_s);
+    m.loadgens.push_back(Describe(run));
+    for (auto& c : InstanceChecks(m.loadgens.back(), run.result, params)) out.checks.push_back(std::move(c));
+  }
+  m.latency_us = latency.ToLatencyUs();
+  m.late_send_share = m.requests > 0 ? late_weighted / static_cast<double>(m.requests) : 0;
+  m.error_rate = m.scheduled > 0 ? static_cast<double>(m.failed) / static_cast<double>(m.scheduled) : 1.0;
+  if (evidence) m.ratelimit_evidence = evidence_sum;
+  m.loadgen_start_skew_us = latest - earliest;
+  out.window_s = first_end > latest ? (first_end - latest) / 1e6 : 0;
+  m.duration_s = out.window_s > 0 ? out.window_s : longest;
+  out.checks.push_back({"start_skew", m.loadgen_start_skew_us <= max_start_skew_us, false, "<=",
+                        m.loadgen_start_skew_us, max_start_skew_us,
+                        fmt::format("{} instances, latest start - earliest start (µs)", runs.size())});
+  m.validity_failure = FailedValidity(out.checks);
+  return out;
+}
+
+}  // namespace fvbench

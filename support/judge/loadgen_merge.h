@@ -1,0 +1,53 @@
+// One phase driven by several load-generator instances -> one LoadResult
+// (issue 14). Pure. The merged result feeds the search, repeats, A/B mode,
+// thresholds and reports unchanged; the instances are kept in
+// LoadResult::loadgens.
+//
+// Merged: target_rps, requests and every outcome count are sums; achieved_rps
+// the sum of the instances' achieved rates; latency from the merge of their
+// histograms (core/latency_histogram.h: exact percentiles of the union within
+// 1/2048, never averaged); kept_up only when every instance kept up;
+// dropped_iterations summed, send lag and earliness the worst, the late-send
+// share weighted by each instance's sends; ratelimit_evidence summed when
+// every instance counted it. duration_s is the measured window: the span in
+// which all instances ran (latest start to earliest end, wall clock), or the
+// longest engine duration when the instances carry no times.
+//
+// Each instance's own validity applies (checks named "loadgen <name>:
+// <check>"): engine_kept_up, achieved_rate (its achieved / its target >=
+// min_achieved_fraction), loadgen_cpu (when sampled, <= max_loadgen_busy);
+// and start_skew (latest - earliest start <= max_start_skew_us, 10 ms). The
+// failed ones are written to merged.validity_failure, so the phase is invalid
+// with the instance named.
+#pragma once
+
+#include <vector>
+
+#include "support/core/latency_histogram.h"
+#include "support/core/load_result.h"
+#include "support/core/loadgen_instance.h"
+#include "support/core/result.h"
+#include "support/core/scenario_result.h"
+#include "support/core/validity_params.h"
+
+namespace fvbench {
+
+inline constexpr double kMaxLoadgenStartSkewUs = 10000;  // issue 14: all start within 10 ms
+
+struct InstanceRun {
+  LoadgenInstance meta;        // name, target_rps, offset/segment, cpu_busy, start/end set by the runner
+  LoadResult result;           // its own engine output, parsed
+  LatencyHistogram histogram;  // its latency distribution
+};
+
+struct MergedPhase {
+  LoadResult merged;
+  double window_s = 0;
+  std::vector<ValidityCheck> checks;  // per instance, then start_skew
+};
+
+// Error when `runs` is empty or the histograms cannot merge (different request timeouts).
+Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const ValidityParams& params,
+                                  double max_start_skew_us = kMaxLoadgenStartSkewUs);
+
+}  // namespace fvbench

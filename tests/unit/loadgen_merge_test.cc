@@ -1,0 +1,135 @@
+#include "support/judge/loadgen_merge.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "support/judge/loadgen_shards.h"
+
+namespace fvbench {
+namespace {
+
+TEST(LoadgenShards, SharesSumToTheRateAndMergedArrivalsAreEvenlySpaced) {
+  for (size_t n : {1u, 2u, 3u, 7u}) {
+    const double rate = 3000;
+    const auto plans = PlanShards(rate, n);
+    ASSERT_EQ(plans.size(), n);
+    double sum = 0;
+    std::vector<double> arrivals;  // µs after the common start, first 300 slots of each shard
+    for (const ShardPlan& p : plans) {
+      sum += p.rate_rps;
+      for (int k = 0; k < 300; ++k) arrivals.push_back(p.offset_us + k * 1e6 / p.rate_rps);
+    }
+    EXPECT_DOUBLE_EQ(sum, rate);
+    std::sort(arrivals.begin(), arrivals.end());
+    for (size_t i = 1; i < arrivals.size(); ++i) {
+      ASSERT_NEAR(arrivals[i] - arrivals[i - 1], 1e6 / rate, 1e-6) << "n " << n << " slot " << i;
+    }
+  }
+  EXPECT_TRUE(PlanShards(0, 2).empty());
+  EXPECT_TRUE(PlanShards(100, 0).empty());
+}
+
+// k6's execution segments (k6 docs "Execution segment"): one sequence, one segment each.
+TEST(LoadgenShards, K6SegmentsOfOneSequence) {
+  const auto two = PlanShards(1000, 2);
+  EXPECT_EQ(two[0].k6_segment, "0:1/2");
+  EXPECT_EQ(two[1].k6_segment, "1/2:1");
+  EXPECT_EQ(two[0].k6_sequence, "0,1/2,1");
+  const auto three = PlanShards(1000, 3);
+  EXPECT_EQ(three[1].k6_segment, "1/3:2/3");
+  EXPECT_EQ(three[2].k6_sequence, "0,1/3,2/3,1");
+  EXPECT_EQ(PlanShards(1000, 1)[0].k6_segment, "0:1");
+  EXPECT_EQ(StartEpochUs(1'700'000'000'123'456.0, 2e6), 1'700'000'002'124'000.0);
+}
+
+InstanceRun Instance(const std::string& name, double target, uint64_t scheduled, uint64_t succeeded, double start_us,
+                double mean_us, uint64_t seed) {
+  InstanceRun run;
+  run.meta.name = name;
+  run.meta.target_rps = target;
+  run.meta.start_epoch_us = start_us;
+  run.meta.end_epoch_us = start_us + 10e6;
+  LoadResult& r = run.result;
+  r.engine = "wrk";
+  r.target_rps = target;
+  r.duration_s = 10;
+  r.requests = succeeded;
+  r.scheduled = scheduled;
+  r.succeeded = succeeded;
+  r.failed_sut = scheduled - succeeded;
+  r.failed = scheduled - succeeded;
+  r.achieved_rps = static_cast<double>(succeeded) / 10;
+  r.late_send_share = 0.0001;
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> lat(1 / mean_us);
+  for (uint64_t i = 0; i < succeeded; ++i) run.histogram.RecordUs(100 + lat(rng));
+  return run;
+}
+
+TEST(LoadgenMerge, SumsCountsAndTakesPercentilesFromTheMergedHistogram) {
+  std::vector<InstanceRun> runs = {Instance("10.77.0.3#0", 1500, 15000, 14990, 1e15, 300, 1),
+                                   Instance("10.77.0.4#0", 1500, 15000, 15000, 1e15 + 4000, 900, 2)};
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  const LoadResult& m = merged->merged;
+  EXPECT_EQ(m.target_rps, 3000);
+  EXPECT_EQ(m.scheduled, 30000u);
+  EXPECT_EQ(m.failed, 10u);
+  EXPECT_DOUBLE_EQ(m.error_rate, 10.0 / 30000);
+  EXPECT_DOUBLE_EQ(m.achieved_rps, 2999);
+  EXPECT_EQ(m.loadgen_start_skew_us, 4000);
+  EXPECT_DOUBLE_EQ(merged->window_s, (10e6 - 4000) / 1e6);
+  EXPECT_DOUBLE_EQ(m.duration_s, merged->window_s);
+  LatencyHistogram both = runs[0].histogram;
+  ASSERT_TRUE(both.Merge(runs[1].histogram).ok());
+  EXPECT_EQ(m.latency_us.p99, both.ValueAtQuantile(0.99).us);
+  // Not the average of the two instances' p99s.
+  EXPECT_NE(m.latency_us.p99,
+            (runs[0].histogram.ValueAtQuantile(0.99).us + runs[1].histogram.ValueAtQuantile(0.99).us) / 2);
+  ASSERT_EQ(m.loadgens.size(), 2u);
+  EXPECT_EQ(m.loadgens[0].failed_sut, 10u);
+  EXPECT_TRUE(m.kept_up);
+  EXPECT_EQ(m.validity_failure, "");
+}
+
+TEST(LoadgenMerge, OneInstanceFallingBehindInvalidatesThePhaseNamingIt) {
+  std::vector<InstanceRun> runs = {Instance("10.77.0.3#0", 1000, 10000, 10000, 1e15, 300, 1),
+                                   Instance("10.77.0.4#0", 1000, 10000, 10000, 1e15, 300, 2),
+                                   Instance("10.77.0.5#0", 1000, 10000, 8000, 1e15, 300, 3)};
+  runs[2].result.kept_up = false;
+  runs[2].result.max_send_lag_us = 250000;
+  runs[2].meta.cpu_busy = 0.99;
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok());
+  const std::string& why = merged->merged.validity_failure;
+  EXPECT_FALSE(merged->merged.kept_up);
+  EXPECT_NE(why.find("loadgen 10.77.0.5#0: engine_kept_up"), std::string::npos) << why;
+  EXPECT_NE(why.find("loadgen 10.77.0.5#0: achieved_rate"), std::string::npos) << why;
+  EXPECT_NE(why.find("loadgen 10.77.0.5#0: loadgen_cpu"), std::string::npos) << why;
+  EXPECT_EQ(why.find("10.77.0.3#0"), std::string::npos) << why;
+}
+
+TEST(LoadgenMerge, StartSkewAboveTenMillisecondsIsInvalid) {
+  std::vector<InstanceRun> runs = {Instance("a#0", 1000, 10000, 10000, 1e15, 300, 1),
+                                   Instance("b#0", 1000, 10000, 10000, 1e15 + 12000, 300, 2)};
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_NE(merged->merged.validity_failure.find("start_skew"), std::string::npos)
+      << merged->merged.validity_failure;
+}
+
+TEST(LoadgenMerge, RefusesNothingAndDifferentTimeouts) {
+  EXPECT_FALSE(MergeLoadgens({}, ValidityParams{}).ok());
+  std::vector<InstanceRun> runs = {Instance("a#0", 1000, 10, 10, 1e15, 300, 1), Instance("b#0", 1000, 10, 10, 1e15, 300, 2)};
+  ASSERT_TRUE(runs[0].histogram.RecordTimeouts(1, 10e6).ok());
+  ASSERT_TRUE(runs[1].histogram.RecordTimeouts(1, 2e6).ok());
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message.find("loadgen b#0"), std::string::npos) << merged.error().message;
+}
+
+}  // namespace
+}  // namespace fvbench
