@@ -7,7 +7,7 @@
 //            and on the Debian-nginx path the Lua libraries lua-cjson and
 //            lua-resty-core (OpenResty bundles both).
 //   loadgen: curl (k6 downloads), taskset (K6_CPUSET).
-//   both, before adding a vendor repository on apt hosts: gnupg, ca-certificates.
+//   both, before adding a vendor repository: gnupg, ca-certificates (its key check).
 //
 // Package names (checked against the distributions' package indexes):
 //   tool      apt (Ubuntu, Debian)   dnf (Amazon Linux 2023, RHEL 9)

@@ -199,29 +199,47 @@ std::string Describe(const DetectedOs& d) {
   return d.assumed ? d.os.Describe() + " (assumed: DRY_RUN probed nothing)" : d.os.Describe();
 }
 
-// NGINX_RUNTIME decided for this host: true = OpenResty (installed, or
+// NGINX_RUNTIME decided for this host: openresty = OpenResty (installed, or
 // installable: a supported OS whose host reaches openresty.org's package
-// server), false = Debian's nginx + Lua module (apt family only).
-Result<bool> ChooseRuntime(Runner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
+// server), false = Debian's nginx + Lua module (apt family only); `why` says
+// which case held (ProvisionInfo::runtime_choice).
+struct RuntimeChoice {
+  bool openresty = false;
+  std::string why;
+};
+
+Result<RuntimeChoice> ChooseRuntime(Runner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
   const bool dnf = os.os.family == PackageFamily::kDnf;
   if (cfg.runtime == NginxRuntime::kDistro && dnf) {
     return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=nginx means Debian's nginx with "
                              "libnginx-mod-http-lua, which {} does not package; use NGINX_RUNTIME=openresty or auto",
                              r.host().name(), os.os.Describe())};
   }
-  if (cfg.runtime != NginxRuntime::kAuto) return cfg.runtime == NginxRuntime::kOpenResty;
-  if (have_openresty) return true;
-  if (os.assumed) return false;
+  const char* installed = have_openresty ? "installed" : "not installed: installed from OpenResty's repository";
+  if (cfg.runtime == NginxRuntime::kOpenResty) {
+    return RuntimeChoice{true, fmt::format("NGINX_RUNTIME=openresty ({})", installed)};
+  }
+  if (cfg.runtime == NginxRuntime::kDistro) {
+    return RuntimeChoice{false, "NGINX_RUNTIME=nginx: Debian's nginx + Lua module"};
+  }
+  if (have_openresty) return RuntimeChoice{true, "NGINX_RUNTIME=auto: OpenResty installed"};
+  if (os.assumed) {
+    return RuntimeChoice{false, "NGINX_RUNTIME=auto: nothing probed (DRY_RUN): Debian's nginx + Lua module"};
+  }
   auto e = r.Exec("openresty.org reachable", OpenRestyReachableArgv(), seconds(15));
   if (!e) return e.error();
-  if (Trim(e->out) == "reachable") return true;
+  if (Trim(e->out) == "reachable") {
+    return RuntimeChoice{true, "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org reachable: installed from "
+                               "OpenResty's repository"};
+  }
   if (dnf) {
     return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=auto on {}: OpenResty is not "
                              "installed and https://openresty.org/package/ does not answer from this host ({}); "
                              "dnf-family hosts have no nginx Lua module package, so OpenResty is the only runtime",
                              r.host().name(), os.os.Describe(), Tail(e->err))};
   }
-  return false;
+  return RuntimeChoice{false, "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org unreachable (offline): "
+                              "Debian's nginx + Lua module"};
 }
 
 // The packages of the tools in `tools` that the probe did not find.
@@ -455,8 +473,8 @@ Result<std::vector<std::string>> MissingOnSut(Runner& r, Host& host, const Confi
   }
   std::vector<Tool> tools = {Tool::kCurl, Tool::kSs, Tool::kTaskset};
   if (!cfg.edge_skipped && (IsUrl(cfg.edge_src) || !cfg.edge_ref.empty())) tools.push_back(Tool::kGit);
-  if (install_openresty && family == PackageFamily::kApt) {
-    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  if (install_openresty) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // the signing key's check
   }
   for (const std::string& p : MissingTools(probe, family, tools)) missing.push_back(p);
   return missing;
@@ -591,7 +609,8 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   // Runtime: OpenResty where installed or installable, else Debian's nginx.
   auto runtime = ChooseRuntime(r, cfg, *os, probe->has("openresty"));
   if (!runtime) return runtime.error();
-  const bool want_openresty = *runtime;
+  const bool want_openresty = runtime->openresty;
+  info.runtime_choice = runtime->why;
   const bool install_openresty = want_openresty && !probe->has("openresty");
   std::map<std::string, std::string> dpkg;
   auto missing = MissingOnSut(r, host, cfg, *probe, os->os.family, want_openresty, install_openresty, dpkg);
@@ -630,8 +649,8 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
   // Packages first: the tools, and wrk (a Debian/Ubuntu package).
   std::vector<Tool> tools = {Tool::kTaskset};
   if (install_k6) tools.push_back(Tool::kCurl);
-  if (install_k6 && k6_from_repo && family == PackageFamily::kApt) {
-    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // for the signing key
+  if (install_k6 && k6_from_repo) {
+    tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // the signing key's check
   }
   std::vector<std::string> missing = MissingTools(*probe, family, tools);
   if (wrk && !probe->has("wrk")) {

@@ -16,15 +16,18 @@
 //     openresty: OpenResty; when missing, installed from OpenResty's official
 //                repository with its signing key (vendor_repos.h).
 //     auto:      OpenResty when `openresty` is on PATH or at
-//                /usr/local/openresty/bin/openresty, or installable (the host
-//                reaches https://openresty.org/package/); else, on the apt
-//                family, Debian's nginx with its Lua module (the offline path).
-//                On the dnf family OpenResty is the only runtime.
+//                /usr/local/openresty/bin/openresty, or installable: the host
+//                reaches https://openresty.org/package/, and then OpenResty is
+//                installed from OpenResty's repository, on Debian and Ubuntu
+//                too (an online Debian host gets OpenResty, not Debian's nginx);
+//                else, on the apt family, Debian's nginx with its Lua module
+//                (the offline path). On the dnf family OpenResty is the only
+//                runtime. ProvisionInfo::runtime_choice says which case held.
 //     nginx:     Debian's nginx + libnginx-mod-http-lua
 //                (/usr/lib/nginx/modules/ngx_http_lua_module.so + ndk_http_module.so)
 //                with lua-cjson and lua-resty-core; apt family only.
 //   Tools (os_packages.h): curl, ss, taskset; git only when edge is cloned;
-//   gnupg + ca-certificates on apt hosts before a vendor key is added.
+//   gnupg + ca-certificates before a vendor key is checked and added.
 //   fairvisor edge from Config::edge_src at Config::edge_ref:
 //     local path, no ref   -> used in place (edge_dir = that path, edge_in_place)
 //     URL, or path + ref   -> `git clone --no-checkout` into Config::fv_dir,
@@ -66,6 +69,8 @@ struct ProvisionInfo {
 
   // SUT role (empty on the loadgen's info).
   std::string runtime;             // "openresty" | "nginx" (distro nginx + Lua module)
+  std::string runtime_choice;      // why, e.g. "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org
+                                   // reachable: installed from OpenResty's repository"
   std::string nginx_bin;           // absolute path of openresty / nginx
   std::string runtime_version;     // first line of `<bin> -v`, e.g. "nginx version: nginx/1.22.1"
   std::string lua_module_version;  // dpkg version of libnginx-mod-http-lua, or ngx_lua-x.y.z from

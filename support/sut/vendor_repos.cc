@@ -3,12 +3,10 @@
 #include <fmt/format.h>
 
 #include "support/sut/os_packages.h"
+#include "support/sut/vendor_keys.h"
 
 namespace fvbench {
 namespace {
-
-constexpr const char kOpenRestyKey[] = "https://openresty.org/package/pubkey.gpg";
-constexpr const char kK6Key[] = "https://dl.k6.io/key.gpg";
 
 bool IsArm(const std::string& uname_m) { return uname_m == "aarch64" || uname_m == "arm64"; }
 
@@ -17,9 +15,26 @@ VendorStep RootSh(std::string step, std::string script, bool root) {
   return {std::move(step), AsRoot({"sh", "-c", std::move(script)}, root)};
 }
 
-VendorStep DearmorKey(std::string step, const char* url, const std::string& keyring, bool root) {
+// The vendor's key, trusted only with its published fingerprint (vendor_keys.h).
+VendorStep PinnedKey(std::string step, const VendorKey& key, const std::string& dest, KeyFormat format, bool root) {
+  std::string script = VerifiedKeyScript(key, step, dest, format);
+  return RootSh(std::move(step), std::move(script), root);
+}
+
+// dnf: the verified key imported into rpm, and the repository's .repo files
+// pointed at it (gpgkey=file://...), so dnf never fetches another key.
+constexpr const char kRpmKeyDir[] = "/etc/pki/rpm-gpg/";
+
+VendorStep RpmImport(std::string step, const std::string& key_file, bool root) {
+  return {std::move(step), AsRoot({"rpm", "--import", key_file}, root)};
+}
+
+VendorStep PinRepoKey(std::string step, const std::string& repo_match, const std::string& key_file, bool root) {
   return RootSh(std::move(step),
-                fmt::format("set -e; curl -fsSL --max-time 60 {} | gpg --batch --yes --dearmor -o {}", url, keyring),
+                fmt::format("set -e; set -- $(grep -l {0} /etc/yum.repos.d/*.repo 2>/dev/null); "
+                            "[ $# -gt 0 ] || {{ echo 'no /etc/yum.repos.d/*.repo names {0}' >&2; exit 1; }}; "
+                            "sed -i 's|^gpgkey=.*|gpgkey=file://{1}|' \"$@\"",
+                            repo_match, key_file),
                 root);
 }
 
@@ -34,7 +49,7 @@ std::string Unprefixed(const std::string& k6_version) {
 }  // namespace
 
 std::vector<std::string> OpenRestyReachableArgv() {
-  return {"sh", "-c", fmt::format("curl -fsS -o /dev/null -I --max-time 5 {} && echo reachable", kOpenRestyKey)};
+  return {"sh", "-c", fmt::format("curl -fsS -o /dev/null -I --max-time 5 {} && echo reachable", OpenRestyKey().url)};
 }
 
 std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root) {
@@ -43,13 +58,14 @@ std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::strin
   if (os.family == PackageFamily::kApt) {
     if (os.distro == "ubuntu") {
       const std::string keyring = "/usr/share/keyrings/openresty.gpg";
-      s.push_back(DearmorKey("openresty key", kOpenRestyKey, keyring, root));
+      s.push_back(PinnedKey("openresty key", OpenRestyKey(), keyring, KeyFormat::kBinary, root));
       s.push_back(WriteFile("openresty apt source",
                             fmt::format("deb [arch={} signed-by={}] http://openresty.org/package/{}ubuntu {} main",
                                         IsArm(uname_m) ? "arm64" : "amd64", keyring, arm, os.codename),
                             "/etc/apt/sources.list.d/openresty.list", root));
     } else {
-      s.push_back(DearmorKey("openresty key", kOpenRestyKey, "/etc/apt/trusted.gpg.d/openresty.gpg", root));
+      s.push_back(PinnedKey("openresty key", OpenRestyKey(), "/etc/apt/trusted.gpg.d/openresty.gpg", KeyFormat::kBinary,
+                                root));
       s.push_back(WriteFile("openresty apt source",
                             fmt::format("deb http://openresty.org/package/{}debian {} openresty", arm, os.codename),
                             "/etc/apt/sources.list.d/openresty.list", root));
@@ -62,10 +78,16 @@ std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::strin
     const std::string file = os.distro == "amzn" ? "amazon/openresty.repo"
                              : os.id == "rocky"  ? "rocky/openresty2.repo"
                                                  : "rhel/openresty2.repo";
+    const bool el9 = os.distro != "amzn";  // openresty2.repo names pubkey2.gpg
+    const std::string key_file = std::string(kRpmKeyDir) + "RPM-GPG-KEY-openresty";
+    s.push_back(PinnedKey("openresty key", el9 ? OpenRestyEl9Key() : OpenRestyKey(), key_file, KeyFormat::kArmored,
+                          root));
+    s.push_back(RpmImport("openresty key import", key_file, root));
     s.push_back({"openresty dnf repository",
                  AsRoot({"curl", "-fsSL", "--max-time", "60", "-o", "/etc/yum.repos.d/openresty.repo",
                          "https://openresty.org/package/" + file},
                         root)});
+    s.push_back(PinRepoKey("openresty dnf repository key", "openresty.org", key_file, root));
   }
   s.push_back({"openresty install", InstallArgv(os.family, {"openresty"}, root)});
   return s;
@@ -76,13 +98,17 @@ std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& 
   const std::string ver = Unprefixed(k6_version);
   if (os.family == PackageFamily::kApt) {
     const std::string keyring = "/usr/share/keyrings/k6-archive-keyring.gpg";
-    s.push_back(DearmorKey("k6 key", kK6Key, keyring, root));
+    s.push_back(PinnedKey("k6 key", K6Key(), keyring, KeyFormat::kBinary, root));
     s.push_back(WriteFile("k6 apt source", fmt::format("deb [signed-by={}] https://dl.k6.io/deb stable main", keyring),
                           "/etc/apt/sources.list.d/k6.list", root));
     s.push_back({"k6 apt-get update", RefreshArgv(os.family, root)});
     s.push_back({"k6 install", InstallArgv(os.family, {"k6=" + ver}, root)});
   } else {
+    const std::string key_file = std::string(kRpmKeyDir) + "RPM-GPG-KEY-k6";
+    s.push_back(PinnedKey("k6 key", K6Key(), key_file, KeyFormat::kArmored, root));
+    s.push_back(RpmImport("k6 key import", key_file, root));
     s.push_back({"k6 dnf repository", InstallArgv(os.family, {"https://dl.k6.io/rpm/repo.rpm"}, root)});
+    s.push_back(PinRepoKey("k6 dnf repository key", "dl.k6.io", key_file, root));
     s.push_back({"k6 install", InstallArgv(os.family, {"k6-" + ver}, root)});
   }
   return s;

@@ -6,8 +6,11 @@
 // Sources (the vendors' documented install steps; curl replaces the docs'
 // wget, already needed for the probes, and VERSION_CODENAME from
 // /etc/os-release replaces lsb_release, which minimal images lack):
+// Every signing key is downloaded and trusted only when its fingerprint is
+// the vendor's published one (vendor_keys.h: VerifiedKeyScript); the key
+// written is the one exported by that fingerprint, not the downloaded file.
 //   OpenResty: https://openresty.org/en/linux-packages.html
-//     Ubuntu:  key https://openresty.org/package/pubkey.gpg dearmored to
+//     Ubuntu:  key https://openresty.org/package/pubkey.gpg, verified, to
 //              /usr/share/keyrings/openresty.gpg; "deb [arch=<arch>
 //              signed-by=...] http://openresty.org/package/[arm64/]ubuntu <codename> main"
 //     Debian:  key dearmored to /etc/apt/trusted.gpg.d/openresty.gpg;
@@ -16,14 +19,20 @@
 //     RHEL 9 / Rocky 9:  https://openresty.org/package/{rhel,rocky}/openresty2.repo
 //              -> /etc/yum.repos.d/openresty.repo (gpgcheck=1: dnf checks the
 //              packages against the key the .repo file names), then
-//              `dnf install -y openresty`.
+//              `dnf install -y openresty`. The key the .repo file names is
+//              replaced by the verified one: /etc/pki/rpm-gpg/RPM-GPG-KEY-openresty,
+//              `rpm --import`ed, and gpgkey=file://... in the .repo file.
+//              EL 9's openresty2.repo uses pubkey2.gpg, whose fingerprint is
+//              not published: that step refuses it (vendor_keys.h).
 //     Not yet run on real dnf-family hosts: the file names follow the page
 //     above and openresty.org/package/<distro>/ listings.
 //   k6: https://grafana.com/docs/k6/latest/set-up/install-k6/
-//     Debian/Ubuntu: key https://dl.k6.io/key.gpg dearmored to
+//     Debian/Ubuntu: key https://dl.k6.io/key.gpg, verified, to
 //              /usr/share/keyrings/k6-archive-keyring.gpg; "deb [signed-by=...]
 //              https://dl.k6.io/deb stable main"
-//     Fedora/RHEL family: `dnf install https://dl.k6.io/rpm/repo.rpm`
+//     Fedora/RHEL family: `dnf install https://dl.k6.io/rpm/repo.rpm`; the
+//              verified key as /etc/pki/rpm-gpg/RPM-GPG-KEY-k6, imported, and
+//              the gpgkey= of the .repo files naming dl.k6.io pointed at it
 //     The install is pinned to Config::k6_version: `k6=0.54.0` (apt),
 //     `k6-0.54.0` (dnf).
 #pragma once

@@ -51,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"ubuntu-24.04", PackageFamily::kApt, "ubuntu 24.04 (noble)"},
                       Case{"debian-12", PackageFamily::kApt, "debian 12 (bookworm)"},
                       Case{"amzn-2023", PackageFamily::kDnf, "amzn 2023"},
-                      Case{"rocky-9", PackageFamily::kDnf, "rocky 9.4 (rhel 9)"}));
+                      Case{"rocky-9", PackageFamily::kDnf, "rocky 9.3 (rhel 9)"},
+                      Case{"alma-9", PackageFamily::kDnf, "almalinux 9.2 (rhel 9)"}));
 
 TEST(UnsupportedOs, IsRefusedNamingWhatWasFound) {
   auto alpine = ClassifyOs(Recorded("alpine-3.20"), "host h /etc/os-release");

@@ -2,8 +2,9 @@
 // (fixtures/golden/provision/<os>-<role>.plan): a dry-run host that answers
 // the probe with a fixture host's recorded os-release and probe output
 // (fixtures/hosts/README.md) and the OpenResty reachability check with
-// "reachable" (a host with internet access), and records every other command
-// as DryRunHost does. Regenerate with FVBENCH_UPDATE_GOLDEN=1.
+// "reachable" (a host with internet access; an offline host answers nothing),
+// and records every other command as DryRunHost does. Regenerate with
+// FVBENCH_UPDATE_GOLDEN=1.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -37,20 +38,21 @@ std::string ProbeOutput(const std::string& os) {
 
 class FixtureHost : public DryRunHost {
  public:
-  FixtureHost(std::string name, std::string probe_output)
-      : DryRunHost(std::move(name), std::make_shared<DryRunPlan>()), probe_(std::move(probe_output)) {}
+  FixtureHost(std::string name, std::string probe_output, bool online = true)
+      : DryRunHost(std::move(name), std::make_shared<DryRunPlan>()), probe_(std::move(probe_output)), online_(online) {}
 
   Result<ExecResult> run(const Command& cmd) override {
     auto r = DryRunHost::run(cmd);
     if (!r) return r;
     const std::string j = ShellJoin(cmd.argv);
     if (j.find("p nproc") != std::string::npos) r->out = probe_;
-    if (j.find("&& echo reachable") != std::string::npos) r->out = "reachable\n";
+    if (j.find("&& echo reachable") != std::string::npos && online_) r->out = "reachable\n";
     return r;
   }
 
  private:
   std::string probe_;
+  bool online_;
 };
 
 Config DryRun() {
@@ -69,7 +71,7 @@ std::string Plan(FixtureHost& h, const Result<ProvisionInfo>& info) {
   std::string head;
   if (info.ok()) {
     head = "# os: " + info->os + "\n";
-    if (!info->runtime.empty()) head += "# runtime: " + info->runtime + "\n";
+    if (!info->runtime.empty()) head += "# runtime: " + info->runtime + " (" + info->runtime_choice + ")\n";
     if (!info->engine.empty()) head += "# engine: " + info->engine + "\n";
     head += "# installed:";
     for (const auto& i : info->installed) head += " [" + i + "]";
@@ -107,12 +109,24 @@ TEST_P(ProvisionPlans, Loadgen) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, ProvisionPlans,
                          ::testing::Values(PlanCase{"ubuntu-24.04", "ubuntu"}, PlanCase{"ubuntu-22.04", "ubuntu"},
                                            PlanCase{"debian-12", "root"}, PlanCase{"amzn-2023", "ec2-user"},
-                                           PlanCase{"rocky-9", "rocky"}),
+                                           PlanCase{"rocky-9", "rocky"}, PlanCase{"alma-9", "almalinux"}),
                          [](const auto& info) {
                            std::string n = info.param.os;
                            for (char& ch : n) ch = ch == '-' || ch == '.' ? '_' : ch;
                            return n;
                          });
+
+// NGINX_RUNTIME=auto on a Debian host: online it installs OpenResty from
+// OpenResty's repository (debian-12-sut.plan); offline (openresty.org does not
+// answer) it stays Debian's nginx with the Lua module.
+TEST(ProvisionPlans, OfflineDebianKeepsDebiansNginx) {
+  FixtureHost h("root@sut", ProbeOutput("debian-12"), /*online=*/false);
+  auto info = ProvisionSut(h, DryRun());
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->runtime, "nginx");
+  EXPECT_EQ(h.plan()->text().find("openresty.org/package/debian"), std::string::npos);
+  testing_golden::CompareGolden("provision/debian-12-sut-offline.plan", Plan(h, info));
+}
 
 TEST(ProvisionPlans, K6FromTheReleaseArchive) {
   FixtureHost h("ubuntu@loadgen", ProbeOutput("ubuntu-24.04"));

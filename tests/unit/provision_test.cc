@@ -177,8 +177,13 @@ TEST(ProvisionSut, AutoInstallsOpenRestyWhereReachable) {
   ASSERT_TRUE(info.ok()) << info.error().message;
   EXPECT_EQ(info->runtime, "openresty");
   EXPECT_EQ(info->nginx_bin, "/usr/bin/openresty");
-  EXPECT_TRUE(h.Ran("curl -fsSL --max-time 60 https://openresty.org/package/pubkey.gpg | gpg --batch --yes "
-                    "--dearmor -o /etc/apt/trusted.gpg.d/openresty.gpg"));
+  // The key is trusted only with its published fingerprint (vendor_keys.h).
+  EXPECT_TRUE(h.Ran("curl -fsSL --max-time 60 -o \"$t/key\" https://openresty.org/package/pubkey.gpg"));
+  EXPECT_TRUE(h.Ran("[ \"$found\" != E52218E7087897DC6DEA6D6D97DB7443D5EDEB74 ]"));
+  EXPECT_TRUE(h.Ran("install -m 0644 \"$t/verified\" /etc/apt/trusted.gpg.d/openresty.gpg"));
+  EXPECT_EQ(info->runtime_choice,
+            "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org reachable: installed from OpenResty's "
+            "repository");
   EXPECT_TRUE(h.Ran("deb http://openresty.org/package/debian bookworm openresty"));
   EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends openresty"));
   EXPECT_FALSE(h.Ran("dpkg-query -W"));
@@ -411,8 +416,10 @@ TEST(ProvisionLoadgen, K6FromGrafanasRepositoryPinnedWithSudo) {
   ASSERT_TRUE(info.ok()) << info.error().message;
   EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
                     "util-linux gnupg"));
-  EXPECT_TRUE(h.Ran("sudo -n sh -c 'set -e; curl -fsSL --max-time 60 https://dl.k6.io/key.gpg | gpg --batch --yes "
-                    "--dearmor -o /usr/share/keyrings/k6-archive-keyring.gpg'"));
+  EXPECT_TRUE(h.Ran("sudo -n sh -c 'set -e"));
+  EXPECT_TRUE(h.Ran("curl -fsSL --max-time 60 -o \"$t/key\" https://dl.k6.io/key.gpg"));
+  EXPECT_TRUE(h.Ran("[ \"$found\" != C5AD17C747E3415A3642D57D77C6C491D6AC1D69 ]"));
+  EXPECT_TRUE(h.Ran("install -m 0644 \"$t/verified\" /usr/share/keyrings/k6-archive-keyring.gpg"));
   EXPECT_TRUE(h.Ran("deb [signed-by=/usr/share/keyrings/k6-archive-keyring.gpg] https://dl.k6.io/deb stable main"));
   EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends k6=0.54.0"));
   EXPECT_EQ(info->installed,

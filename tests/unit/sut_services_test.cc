@@ -460,8 +460,12 @@ namespace {
 // would accept it: Lua files are loaded only when a worker or request needs
 // them). Runs with a stand-in edge tree, no real edge needed.
 TEST_F(SutE2E, MissingLuaFileOfTheRenderedConfigIsNamedBeforeStart) {
-  if (have_edge_) GTEST_SKIP() << "uses a stand-in edge tree; FAIRVISOR_EDGE_SRC is set";
-  ASSERT_TRUE(host_.write_file(info_.edge_dir + "/docker/nginx.conf.template",
+  // Its own stand-in tree, also when FAIRVISOR_EDGE_SRC is set (a real
+  // checkout is used in place and is never written to).
+  Config cfg = cfg_;
+  cfg.edge_src = dir_ + "/edge-stand-in";
+  ASSERT_TRUE(host_.write_file(cfg.edge_src + "/src/nginx/init_worker.lua", "-- stub\n").ok());
+  ASSERT_TRUE(host_.write_file(cfg.edge_src + "/docker/nginx.conf.template",
                                "worker_processes 1;\nerror_log /dev/stderr error;\npid /tmp/nginx.pid;\n"
                                "events {\n  worker_connections 64;\n}\nhttp {\n"
                                "  geo $t {\n    include /etc/nginx/iplists/tor_exits.geo;\n  }\n"
@@ -471,12 +475,14 @@ TEST_F(SutE2E, MissingLuaFileOfTheRenderedConfigIsNamedBeforeStart) {
                                "  server {\n    listen 8080;\n    location / {\n"
                                "      access_by_lua_file /opt/fairvisor/src/nginx/access.lua;\n    }\n  }\n}\n")
                   .ok());
-  SutServices sut(host_, cfg_, info_);
+  auto info = ProvisionSut(host_, cfg);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  SutServices sut(host_, cfg, *info);
   auto s = sut.StartFairvisor("decision_service", dir_ + "/policy.json");
   ASSERT_FALSE(s.ok());
   const std::string& m = s.error().message;
   EXPECT_TRUE(Has(m, "refers to files that do not exist")) << m;
-  EXPECT_TRUE(Has(m, "access_by_lua_file " + info_.edge_dir + "/src/nginx/access.lua")) << m;
+  EXPECT_TRUE(Has(m, "access_by_lua_file " + info->edge_dir + "/src/nginx/access.lua")) << m;
   EXPECT_FALSE(Has(m, "init_worker.lua")) << m;  // present in the stand-in tree
 }
 
