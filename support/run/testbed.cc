@@ -188,11 +188,34 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   const bool k6 = config.engine == Engine::kK6;
   if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
   if (auto r = tb->ShipFiles(); !r) return r.error();
-  const std::string scripts = tb->scripts_dir();
-  auto engine = k6 ? MakeK6Engine(*tb->loadgen_, scripts) : MakeWrkEngine(*tb->loadgen_, scripts);
-  tb->engine_ = config.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), tb->plan_) : std::move(engine);
+  tb->MakeEngine();
   if (auto r = tb->MakeDirs(); !r) return r.error();
   return tb;
+}
+
+Result<std::unique_ptr<Testbed>> Testbed::OnHosts(const Config& config, Host& sut, Host& loadgen,
+                                                  const ProvisionInfo& sut_info, const ProvisionInfo& loadgen_info) {
+  if (config.dry_run) return Error{"Testbed::OnHosts: not for DRY_RUN (use Open)"};
+  std::unique_ptr<Testbed> tb(new Testbed());
+  tb->config_ = config;
+  tb->edge_available_ = !config.edge_skipped;
+  tb->sut_ = &sut;
+  tb->loadgen_ = &loadgen;
+  tb->sut_info_ = sut_info;
+  tb->loadgen_info_ = loadgen_info;
+  if (auto r = tb->ShipFiles(); !r) return r.error();
+  tb->MakeEngine();
+  if (auto r = tb->MakeDirs(); !r) return r.error();
+  return tb;
+}
+
+// The load engine on the loadgen host, running the scripts ShipFiles put
+// there (DRY_RUN: wrapped to stand in for its output).
+void Testbed::MakeEngine() {
+  const std::string scripts = scripts_dir();
+  auto engine =
+      config_.engine == Engine::kK6 ? MakeK6Engine(*loadgen_, scripts) : MakeWrkEngine(*loadgen_, scripts);
+  engine_ = config_.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), plan_) : std::move(engine);
 }
 
 // The hosts of the two roles: dry-run hosts recording the plan, SSH hosts

@@ -63,6 +63,15 @@ class Testbed {
       const std::string& role, const std::string& destination, const Config& config)>;
   static Result<std::unique_ptr<Testbed>> Open(const Config& config, const HostConnector& connect);
 
+  // A Testbed on hosts that are already open and provisioned (the flow tests'
+  // fake hosts): Open without connecting or provisioning; `info` is what
+  // provisioning would have learned. Ships the files, makes the engine and
+  // the directories as Open does. The hosts are not owned and must outlive
+  // the Testbed; not for DRY_RUN (Error).
+  static Result<std::unique_ptr<Testbed>> OnHosts(const Config& config, Host& sut, Host& loadgen,
+                                                  const ProvisionInfo& sut_info,
+                                                  const ProvisionInfo& loadgen_info);
+
   const Config& config() const { return config_; }
   Host& sut() { return *sut_; }
   Host& loadgen() { return *loadgen_; }
@@ -111,6 +120,7 @@ class Testbed {
   Result<void> PinRemoteHosts();
   void FindRemoteK6();
   Result<void> ShipFiles();
+  void MakeEngine();
   Result<void> MakeDirs();
   Config config_;
   std::unique_ptr<Host> owned_host_;

@@ -6,7 +6,8 @@
 //    output, by default);
 //  - write_file() keeps the file in memory, read_file() and fetch() read it
 //    back (a missing file is an Error naming host and path); fetch() copies
-//    into `files` under the local path;
+//    into `files` under the local path (and, with `fetch_to_disk`, also to
+//    that path on this machine's disk, where the engines parse it);
 //  - start_service() hands out pids 1000, 1001, ...; a service is alive until
 //    stop_service() (or Kill()); `fail_start` makes starts fail;
 //  - every call is recorded, in order, in `events` ("run <command line>",
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
@@ -64,6 +66,7 @@ class FakeHost : public Host {
   ExecResult unmatched;
   bool fail_start = false;   // start_service() returns an Error
   bool fail_writes = false;  // write_file() returns an Error
+  bool fetch_to_disk = false;  // fetch() also writes the local copy to disk
 
   // Records.
   std::vector<Command> Calls() const {
@@ -148,6 +151,11 @@ class FakeHost : public Host {
     auto it = files_.find(remote_path);
     if (it == files_.end()) return Error{name_ + ": cannot fetch " + remote_path + ": no such file"};
     files_[local_path] = it->second;
+    if (fetch_to_disk) {
+      std::ofstream out(local_path, std::ios::binary | std::ios::trunc);
+      out << it->second;
+      if (!out.flush()) return Error{name_ + ": cannot write the fetched copy " + local_path};
+    }
     return Ok();
   }
   Result<ServiceHandle> start_service(const std::string& name, const Command& cmd, const std::string& stdout_path,
