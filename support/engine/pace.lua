@@ -274,20 +274,28 @@ end
 
 -- The requests one thread's schedule offered: its slots from its start (its
 -- first delay(), when its first connection was up; wrk's start for a thread
--- that never paced) to the end of its window: start + -d, capped at done()'s
--- time (done() runs after the threads are joined and the statistics made,
--- tens of ms later on a busy host), and never before its last delay() or
--- send (wrk stops its threads up to 100 ms after -d: record_rate polls
--- `stop`). When every connection hangs (a dead link) delay() is no longer
--- called, yet the schedule went on offering requests until -d.
+-- that never paced) up to the end of wrk's window: wrk's start + -d (when wrk
+-- sets `stop`; a thread that came up later has less of the window, and a
+-- slot at or after the end was never the phase's), capped at done()'s time
+-- (done() runs after the threads are joined and the statistics made, tens of
+-- ms later on a busy host), and always through its last delay() or send (wrk
+-- stops its threads up to 100 ms after -d: record_rate polls `stop`). When
+-- every connection hangs (a dead link) delay() is no longer called, yet the
+-- schedule went on offering requests until -d.
 local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
   local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
   if t_start <= 0 then t_start, t_last = wrk_start_us, wrk_start_us end
   if t_rate == nil or t_rate <= 0 then return 0 end
-  local t_end = t_last
-  if duration_us ~= nil then t_end = math.max(t_last, math.min(t_start + duration_us, done_us)) end
-  if t_end < t_start then return 0 end
-  return math.floor((t_end - t_start) * t_rate / 1e6) + 1
+  -- slots t_start + k / rate: every one through the last send, and every one
+  -- strictly before the window's end
+  local through_last = 0
+  if t_last >= t_start then through_last = math.floor((t_last - t_start) * t_rate / 1e6) + 1 end
+  local before_end = 0
+  if duration_us ~= nil then
+    local t_end = math.min(wrk_start_us + duration_us, done_us)
+    if t_end > t_start then before_end = math.ceil((t_end - t_start) * t_rate / 1e6) end
+  end
+  return math.max(through_last, before_end)
 end
 
 -- The latency histogram in fvbench's mergeable layout (support/core/

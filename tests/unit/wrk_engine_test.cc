@@ -330,7 +330,7 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   EXPECT_EQ(r->target_rps, 200);
   EXPECT_EQ(r->raw_path, ctl + "/e2e_get.json");
   EXPECT_EQ(r->non_2xx, 0u);
-  EXPECT_EQ(r->error_rate, 0.0);
+  EXPECT_EQ(r->error_rate, 0.0) << "scheduled " << r->scheduled << ", responses " << r->requests << ", succeeded " << r->succeeded << ", failed_sut " << r->failed_sut << ", failed_engine " << r->failed_engine;
   EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
               HasSubstr("wrk -t2 -c10 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
   EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));
