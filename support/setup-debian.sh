@@ -21,8 +21,10 @@ packages=(
   nginx libnginx-mod-http-lua lua-cjson lua-resty-core
   # load engine available offline; provisioning, probes, pinning
   wrk curl git ca-certificates openssl iproute2 procps util-linux
-  # gpg: the vendor key check (tests/unit/vendor_keys_test.cc runs its script on a stand-in key)
-  gpg
+  # gnupg (gpg with gpg-agent, which `gpg --import` starts): the vendor key check
+  # (tests/unit/vendor_keys_test.cc runs its script on a stand-in key); the same
+  # package provisioning installs on apt hosts (support/sut/os_packages.cc)
+  gnupg
   # rsvg-convert: the unit tests check that the SVG plots render (svg_plot_test)
   librsvg2-bin
   # the SSH test hosts (fixtures/testhosts/netns-hosts.sh): sshd in each namespace, ssh/ssh-keygen on the controller
