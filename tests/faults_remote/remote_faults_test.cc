@@ -306,7 +306,11 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
   auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
   auto before = engine->run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(before.ok()) << before.error().message;
-  ASSERT_EQ(before->failed, 0u);
+  // Clean: nothing unsent; a request in flight when wrk stops at -d counts as
+  // the SUT's (core/outcomes.h), so at most that (one per connection, at
+  // 200 RPS over the veth almost always none; seen once: 1).
+  ASSERT_EQ(before->failed_engine, 0u);
+  ASSERT_LE(before->failed_sut, 2u);
   const std::string kept = Slurp(before->raw_path);
   ASSERT_FALSE(kept.empty());
 

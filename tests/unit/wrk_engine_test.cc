@@ -330,7 +330,10 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   EXPECT_EQ(r->target_rps, 200);
   EXPECT_EQ(r->raw_path, ctl + "/e2e_get.json");
   EXPECT_EQ(r->non_2xx, 0u);
-  EXPECT_EQ(r->error_rate, 0.0) << "scheduled " << r->scheduled << ", responses " << r->requests << ", succeeded " << r->succeeded << ", failed_sut " << r->failed_sut << ", failed_engine " << r->failed_engine;
+  // Nothing unsent; a request in flight when wrk stops at -d counts as the
+  // SUT's (core/outcomes.h): at most one here (1 s at 200 RPS on loopback).
+  EXPECT_EQ(r->failed_engine, 0u) << "scheduled " << r->scheduled << ", responses " << r->requests;
+  EXPECT_LE(r->failed_sut, 1u) << "scheduled " << r->scheduled << ", responses " << r->requests;
   EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
               HasSubstr("wrk -t2 -c10 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
   EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));
