@@ -28,8 +28,10 @@ struct Keyword {
 };
 
 // OpenSSH 9.x ssh_config(5) keywords (+ Debian's GSSAPI patch and deprecated
-// aliases ssh still accepts).
-const std::vector<Keyword>& Keywords() {
+// aliases ssh still accepts), in three groups by what the suite does with them.
+
+// Applied to SshTarget.
+const std::vector<Keyword>& HonouredKeywords() {
   static const std::vector<Keyword> k = {
       {"Host", Use::kHonoured},
       {"Match", Use::kHonoured},
@@ -45,6 +47,13 @@ const std::vector<Keyword>& Keywords() {
       {"BatchMode", Use::kHonoured},
       {"Include", Use::kHonoured},
       {"IgnoreUnknown", Use::kHonoured},
+  };
+  return k;
+}
+
+// Change where or how ssh connects: refused unless the value is harmless.
+const std::vector<Keyword>& RefusedKeywords() {
+  static const std::vector<Keyword> k = {
       {"ProxyJump", Use::kRefused, {"none"}},
       {"ProxyCommand", Use::kRefused, {"none"}},
       {"RemoteCommand", Use::kRefused, {"none"}},
@@ -59,91 +68,39 @@ const std::vector<Keyword>& Keywords() {
       {"PubkeyAuthentication", Use::kRefused, {"yes", "unbound", "host-bound"}},
       {"Tunnel", Use::kRefused, {"no"}},
       {"RevokedHostKeys", Use::kRefused, {"none"}},
-      {"AddKeysToAgent", Use::kIgnored},
-      {"CanonicalDomains", Use::kIgnored},
-      {"CanonicalizeFallbackLocal", Use::kIgnored},
-      {"CanonicalizeMaxDots", Use::kIgnored},
-      {"CanonicalizePermittedCNAMEs", Use::kIgnored},
-      {"CASignatureAlgorithms", Use::kIgnored},
-      {"ChallengeResponseAuthentication", Use::kIgnored},
-      {"ChannelTimeout", Use::kIgnored},
-      {"CheckHostIP", Use::kIgnored},
-      {"Ciphers", Use::kIgnored},
-      {"ClearAllForwardings", Use::kIgnored},
-      {"Compression", Use::kIgnored},
-      {"ConnectionAttempts", Use::kIgnored},
-      {"ControlMaster", Use::kIgnored},
-      {"ControlPath", Use::kIgnored},
-      {"ControlPersist", Use::kIgnored},
-      {"DynamicForward", Use::kIgnored},
-      {"EnableEscapeCommandline", Use::kIgnored},
-      {"EnableSSHKeysign", Use::kIgnored},
-      {"EscapeChar", Use::kIgnored},
-      {"ExitOnForwardFailure", Use::kIgnored},
-      {"FingerprintHash", Use::kIgnored},
-      {"ForkAfterAuthentication", Use::kIgnored},
-      {"ForwardAgent", Use::kIgnored},
-      {"ForwardX11", Use::kIgnored},
-      {"ForwardX11Timeout", Use::kIgnored},
-      {"ForwardX11Trusted", Use::kIgnored},
-      {"GatewayPorts", Use::kIgnored},
-      {"GSSAPIAuthentication", Use::kIgnored},
-      {"GSSAPIClientIdentity", Use::kIgnored},
-      {"GSSAPIDelegateCredentials", Use::kIgnored},
-      {"GSSAPIKeyExchange", Use::kIgnored},
-      {"GSSAPIKexAlgorithms", Use::kIgnored},
-      {"GSSAPIRenewalForcesRekey", Use::kIgnored},
-      {"GSSAPIServerIdentity", Use::kIgnored},
-      {"GSSAPITrustDns", Use::kIgnored},
-      {"HashKnownHosts", Use::kIgnored},
-      {"HostbasedAcceptedAlgorithms", Use::kIgnored},
-      {"HostbasedAuthentication", Use::kIgnored},
-      {"HostbasedKeyTypes", Use::kIgnored},
-      {"HostKeyAlgorithms", Use::kIgnored},
-      {"IPQoS", Use::kIgnored},
-      {"KbdInteractiveAuthentication", Use::kIgnored},
-      {"KbdInteractiveDevices", Use::kIgnored},
-      {"KexAlgorithms", Use::kIgnored},
-      {"LocalCommand", Use::kIgnored},
-      {"LocalForward", Use::kIgnored},
-      {"LogLevel", Use::kIgnored},
-      {"LogVerbose", Use::kIgnored},
-      {"MACs", Use::kIgnored},
-      {"NoHostAuthenticationForLocalhost", Use::kIgnored},
-      {"NumberOfPasswordPrompts", Use::kIgnored},
-      {"ObscureKeystrokeTiming", Use::kIgnored},
-      {"PasswordAuthentication", Use::kIgnored},
-      {"PermitLocalCommand", Use::kIgnored},
-      {"PermitRemoteOpen", Use::kIgnored},
-      {"PKCS11Provider", Use::kIgnored},
-      {"PreferredAuthentications", Use::kIgnored},
-      {"Protocol", Use::kIgnored},
-      {"ProxyUseFdpass", Use::kIgnored},
-      {"PubkeyAcceptedAlgorithms", Use::kIgnored},
-      {"PubkeyAcceptedKeyTypes", Use::kIgnored},
-      {"RekeyLimit", Use::kIgnored},
-      {"RemoteForward", Use::kIgnored},
-      {"RequestTTY", Use::kIgnored},
-      {"RequiredRSASize", Use::kIgnored},
-      {"SecurityKeyProvider", Use::kIgnored},
-      {"SendEnv", Use::kIgnored},
-      {"ServerAliveCountMax", Use::kIgnored},
-      {"ServerAliveInterval", Use::kIgnored},
-      {"SessionType", Use::kIgnored},
-      {"SetEnv", Use::kIgnored},
-      {"StdinNull", Use::kIgnored},
-      {"StreamLocalBindMask", Use::kIgnored},
-      {"StreamLocalBindUnlink", Use::kIgnored},
-      {"SyslogFacility", Use::kIgnored},
-      {"Tag", Use::kIgnored},
-      {"TCPKeepAlive", Use::kIgnored},
-      {"TunnelDevice", Use::kIgnored},
-      {"UpdateHostKeys", Use::kIgnored},
-      {"UseKeychain", Use::kIgnored},
-      {"VerifyHostKeyDNS", Use::kIgnored},
-      {"VisualHostKey", Use::kIgnored},
-      {"XAuthLocation", Use::kIgnored},
   };
+  return k;
+}
+
+// Harmless for the suite's connections: ignored, listed in SshTarget::ignored.
+constexpr const char* kIgnoredKeywords[] = {
+      "AddKeysToAgent", "CanonicalDomains", "CanonicalizeFallbackLocal", "CanonicalizeMaxDots",
+      "CanonicalizePermittedCNAMEs", "CASignatureAlgorithms", "ChallengeResponseAuthentication",
+      "ChannelTimeout", "CheckHostIP", "Ciphers", "ClearAllForwardings", "Compression", "ConnectionAttempts",
+      "ControlMaster", "ControlPath", "ControlPersist", "DynamicForward", "EnableEscapeCommandline",
+      "EnableSSHKeysign", "EscapeChar", "ExitOnForwardFailure", "FingerprintHash", "ForkAfterAuthentication",
+      "ForwardAgent", "ForwardX11", "ForwardX11Timeout", "ForwardX11Trusted", "GatewayPorts",
+      "GSSAPIAuthentication", "GSSAPIClientIdentity", "GSSAPIDelegateCredentials", "GSSAPIKeyExchange",
+      "GSSAPIKexAlgorithms", "GSSAPIRenewalForcesRekey", "GSSAPIServerIdentity", "GSSAPITrustDns",
+      "HashKnownHosts", "HostbasedAcceptedAlgorithms", "HostbasedAuthentication", "HostbasedKeyTypes",
+      "HostKeyAlgorithms", "IPQoS", "KbdInteractiveAuthentication", "KbdInteractiveDevices", "KexAlgorithms",
+      "LocalCommand", "LocalForward", "LogLevel", "LogVerbose", "MACs", "NoHostAuthenticationForLocalhost",
+      "NumberOfPasswordPrompts", "ObscureKeystrokeTiming", "PasswordAuthentication", "PermitLocalCommand",
+      "PermitRemoteOpen", "PKCS11Provider", "PreferredAuthentications", "Protocol", "ProxyUseFdpass",
+      "PubkeyAcceptedAlgorithms", "PubkeyAcceptedKeyTypes", "RekeyLimit", "RemoteForward", "RequestTTY",
+      "RequiredRSASize", "SecurityKeyProvider", "SendEnv", "ServerAliveCountMax", "ServerAliveInterval",
+      "SessionType", "SetEnv", "StdinNull", "StreamLocalBindMask", "StreamLocalBindUnlink", "SyslogFacility",
+      "Tag", "TCPKeepAlive", "TunnelDevice", "UpdateHostKeys", "UseKeychain", "VerifyHostKeyDNS",
+      "VisualHostKey", "XAuthLocation",
+};
+
+const std::vector<Keyword>& Keywords() {
+  static const std::vector<Keyword> k = [] {
+    std::vector<Keyword> all = HonouredKeywords();
+    all.insert(all.end(), RefusedKeywords().begin(), RefusedKeywords().end());
+    for (const char* name : kIgnoredKeywords) all.push_back({name, Use::kIgnored});
+    return all;
+  }();
   return k;
 }
 
