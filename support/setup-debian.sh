@@ -25,6 +25,8 @@ packages=(
   # (tests/unit/vendor_keys_test.cc runs its script on a stand-in key); the same
   # package provisioning installs on apt hosts (support/sut/os_packages.cc)
   gnupg
+  # debootstrap: fixtures/clean-root/run.sh (the README's test command on a clean Debian root)
+  debootstrap
   # rsvg-convert: the unit tests check that the SVG plots render (svg_plot_test)
   librsvg2-bin
   # the SSH test hosts (fixtures/testhosts/netns-hosts.sh): sshd in each namespace, ssh/ssh-keygen on the controller
