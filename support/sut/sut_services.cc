@@ -379,25 +379,26 @@ Result<void> SutServices::Start(const Spec& spec) {
   return Ok();
 }
 
-Result<void> SutServices::StartBaseline() {
+// The parameters every plain nginx of the SUT shares (baseline, backend):
+// its directory, one worker per CPU of the cpuset, its port and status socket.
+NginxParams SutServices::PlainNginx(const std::string& service, int port) {
   NginxParams p;
-  p.prefix = run_dir("baseline");
+  p.prefix = run_dir(service);
   p.worker_processes = NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores);
   p.listen_addr = listen_addr();
-  p.port = cfg_.nginx_port;
+  p.port = port;
   p.worker_connections = WorkerConnections();
-  p.status_socket = StatusSocketFor("baseline");
+  p.status_socket = StatusSocketFor(service);
+  return p;
+}
+
+Result<void> SutServices::StartBaseline() {
+  NginxParams p = PlainNginx("baseline", cfg_.nginx_port);
   return Start({"baseline", cfg_.nginx_port, RenderBaselineConf(p), {}, false, p.status_socket});
 }
 
 Result<void> SutServices::StartBackend() {
-  NginxParams p;
-  p.prefix = run_dir("backend");
-  p.worker_processes = NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores);
-  p.listen_addr = listen_addr();
-  p.port = cfg_.backend_port;
-  p.worker_connections = WorkerConnections();
-  p.status_socket = StatusSocketFor("backend");
+  NginxParams p = PlainNginx("backend", cfg_.backend_port);
   return Start({"backend", cfg_.backend_port, RenderBackendConf(p), {}, false, p.status_socket});
 }
 

@@ -43,6 +43,7 @@
 #include "support/core/config.h"
 #include "support/host/host.h"
 #include "support/engine/load_engine.h"
+#include "support/sut/nginx_conf.h"
 #include "support/sut/provision.h"
 #include "support/core/result.h"
 
@@ -121,6 +122,7 @@ class SutServices {
   };
   // The socket path the service's config should listen on, or "" (status_why_ set).
   std::string StatusSocketFor(const std::string& service);
+  NginxParams PlainNginx(const std::string& service, int port);
   Result<void> Start(const Spec& spec);
   // Every file the rendered config refers to (ReferencedFiles) exists on the
   // host; the error lists each missing one with its line and directive.
