@@ -62,6 +62,13 @@ struct LoadResult {
   uint64_t failed_sut = 0;     // the SUT's: non-2xx, slower than the timeout, sent but never answered
   uint64_t failed_engine = 0;  // the engine's: scheduled but never sent (fell behind its schedule)
   uint64_t failed = 0;         // scheduled - succeeded = failed_sut + failed_engine
+  // Sent, and still in flight when the engine stopped at the phase's end:
+  // their outcome is unknown, so they are neither succeeded nor failed and
+  // not in `scheduled` (k6 likewise counts iterations cut off by the end of a
+  // test as "interrupted", apart from complete and dropped ones; k6 docs,
+  // Graceful stop). wrk: at most one per connection, and only when the phase
+  // had no socket error and no timeout (wrk_output.h). 0 for k6.
+  uint64_t interrupted = 0;
   uint64_t non_2xx = 0;        // responses with a status outside 200..299
   double achieved_rps = 0;     // requests / duration_s
   double error_rate = 0;       // failed / scheduled, 0..1 (every kind of failure)

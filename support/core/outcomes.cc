@@ -18,6 +18,22 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
   r.error_rate = scheduled == 0 ? 1.0 : static_cast<double>(r.failed) / static_cast<double>(scheduled);
 }
 
+uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
+                        uint64_t timeouts, uint64_t connections) {
+  if (socket_errors > 0 || timeouts > 0 || sent < scheduled || sent <= responses) return 0;
+  const uint64_t unanswered = sent - responses;
+  return unanswered <= connections ? unanswered : 0;
+}
+
+void AccountWithInterrupted(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
+                            uint64_t interrupted, bool unsent_are_sut) {
+  // Never below the responses: an interrupted request got none.
+  interrupted = std::min({interrupted, scheduled > r.requests ? scheduled - r.requests : 0,
+                          sent > r.requests ? sent - r.requests : 0});
+  AccountPerScheduledRequest(r, scheduled - interrupted, sent - interrupted, bad_answers, unsent_are_sut);
+  r.interrupted = interrupted;
+}
+
 void CensorAtTimeout(LatencyUs& l, uint64_t recorded, uint64_t timeouts, double timeout_us) {
   if (timeouts == 0) return;
   const double total = static_cast<double>(recorded + timeouts);

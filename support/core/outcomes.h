@@ -32,6 +32,23 @@ namespace fvbench {
 void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
                                 bool unsent_are_sut = false);
 
+// Requests in flight when the engine stopped at the phase's end (see
+// LoadResult::interrupted): the sent requests that got no response, when
+// nothing else can explain a missing response (no socket error, no timeout,
+// every scheduled slot sent: a slot left unsent means every connection was
+// busy, so the unanswered requests were stuck, not just in flight) and there
+// are at most `connections` of them (one request per connection at a time:
+// fvbench never pipelines); otherwise 0, and they stay the SUT's failures.
+// `connections` 0 (unknown) gives 0.
+uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
+                        uint64_t timeouts, uint64_t connections);
+
+// AccountPerScheduledRequest for a phase whose `interrupted` requests were in
+// flight at its end: they leave `scheduled` and `sent` (capped so that no
+// count goes below the responses), and r.interrupted records them.
+void AccountWithInterrupted(LoadResult& r, uint64_t scheduled, uint64_t sent, uint64_t bad_answers,
+                            uint64_t interrupted, bool unsent_are_sut = false);
+
 // Requests that timed out as censored latency samples: `timeouts` responses
 // slower than `timeout_us` beside `recorded` samples at most that long. The
 // percentile q is censored when its rank q x (recorded + timeouts) falls

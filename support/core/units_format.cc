@@ -103,6 +103,7 @@ std::string FormatErrors(const LoadResult& l) {
   if (l.scheduled == 0) return fmt::format("{} ({} of {})", FormatPercent(l.error_rate), l.failed, l.requests);
   std::string out = fmt::format("{} ({} of {} scheduled", FormatPercent(l.error_rate), l.failed, l.scheduled);
   if (l.failed_engine > 0) out += fmt::format("; {} never sent", l.failed_engine);
+  if (l.interrupted > 0) out += fmt::format("; {} in flight at the end, not counted", l.interrupted);
   return out + ")";
 }
 

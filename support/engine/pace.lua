@@ -71,7 +71,7 @@ local post_head, post_tail, thread_tag
 local interval_us       -- slot spacing on this thread's timeline
 local start_us          -- slot 0, set by the first delay() call
 local n_slots = 0
-local queue, q_head, q_tail = {}, 1, 0   -- claimed slot times, FIFO
+local q_head, q_tail = 1, 0   -- claimed slot times in fvb_queue, FIFO
 
 -- Counters read by done() through thread:get (globals on purpose).
 fvb_sent = 0
@@ -87,6 +87,7 @@ fvb_status = {}   -- status code (as string) -> count, when counting
 fvb_thread_rate = 0
 fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
 fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
+fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
 
 local function getenv_required(name)
   local v = os.getenv(name)
@@ -144,7 +145,12 @@ local function read_file(path)
 end
 
 function setup(thread)
-  -- Main Lua state: remember every thread for done().
+  -- Main Lua state: remember every thread for done(), and when the last one
+  -- was set up: wrk creates each thread right after its setup() and takes its
+  -- start time just after creating the last one (wrk.c main), so this is
+  -- wrk's start to within a millisecond, and never after it.
+  if now_us == nil then setup_clock() end
+  fvb_setup_us = now_us()
   fvb_threads = fvb_threads or {}
   fvb_threads[#fvb_threads + 1] = thread
   thread:set("fvb_thread_index", #fvb_threads)
@@ -204,7 +210,7 @@ function delay()
   local slot = start_us + n_slots * interval_us
   n_slots = n_slots + 1
   q_tail = q_tail + 1
-  queue[q_tail] = slot
+  fvb_queue[q_tail] = slot
   local wait_ms = (slot - now) / 1000
   if wait_ms <= 0.5 then return 0 end
   return math.floor(wait_ms + 0.5)
@@ -212,8 +218,8 @@ end
 
 local function record_send()
   if q_head > q_tail then return end  -- request() outside a paced send (wrk's verify call)
-  local slot = queue[q_head]
-  queue[q_head] = nil
+  local slot = fvb_queue[q_head]
+  fvb_queue[q_head] = nil
   q_head = q_head + 1
   local now = now_us()
   fvb_last_us = now
@@ -285,7 +291,7 @@ end
 local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
   local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
   if t_start <= 0 then t_start, t_last = wrk_start_us, wrk_start_us end
-  if t_rate == nil or t_rate <= 0 then return 0 end
+  if t_rate == nil or t_rate <= 0 then return 0, t_start, 0 end
   -- slots t_start + k / rate: every one through the last send, and every one
   -- strictly before the window's end
   local through_last = 0
@@ -295,7 +301,29 @@ local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
     local t_end = math.min(wrk_start_us + duration_us, done_us)
     if t_end > t_start then before_end = math.ceil((t_end - t_start) * t_rate / 1e6) end
   end
-  return math.max(through_last, before_end)
+  return math.max(through_last, before_end), t_start, t_rate
+end
+
+-- Of one thread's `counted` slots, those a connection had claimed (its
+-- delay() ran and its timer was armed) but not sent when wrk stopped the
+-- thread, and due within the last ON_TIME_US of the counted schedule. wrk
+-- stops a thread at its first 100 ms record_rate tick after `stop` (wrk.c),
+-- and a timer that falls due in that tick is never followed by its send: the
+-- request was cut off by wrk's stop while on time (a send within 10 ms of its
+-- slot kept up, see the header), not left behind by a late load generator.
+-- A claimed slot due earlier than that was already more than 10 ms late:
+-- it stays never sent. done() reports these as unsent_at_stop and leaves
+-- them out of `scheduled`.
+local ON_TIME_US = 10000
+local function thread_unsent_at_stop(t, counted, t_start, t_rate)
+  if counted <= 0 or t_rate <= 0 then return 0 end
+  local interval = 1e6 / t_rate
+  local counted_end = t_start + counted * interval
+  local n = 0
+  for _, due in pairs(t:get("fvb_queue") or {}) do
+    if due < counted_end - interval / 2 and due >= counted_end - ON_TIME_US then n = n + 1 end
+  end
+  return n
 end
 
 -- The latency histogram in fvbench's mergeable layout (support/core/
@@ -342,15 +370,25 @@ function done(summary, latency, requests_stats)
   local done_us = now_us()
   local duration_s = tonumber(os.getenv("FVBENCH_DURATION_S") or "")
   local duration_us = (duration_s ~= nil and duration_s > 0) and duration_s * 1e6 or nil
-  -- wrk's runtime (summary.duration) ends after the join, just before done().
+  -- wrk's start: its runtime (summary.duration) ends after the join, before
+  -- the statistics that precede done(), so done_us - duration is later than
+  -- the start by that time (ms on a busy host), and a window ending that much
+  -- after wrk's stop would count slots no thread could still send (each
+  -- thread stops 0-100 ms after the stop flag). The last setup() precedes
+  -- the start: the earlier of the two.
   local wrk_start_us = done_us - summary.duration
+  if fvb_setup_us ~= nil and fvb_setup_us < wrk_start_us then wrk_start_us = fvb_setup_us end
   local scheduled = 0
   local sent, lag_max, lag_sum, late1, late10, early = 0, 0, 0, 0, 0, 0
   local responses, non2xx, ratelimit = 0, 0, 0
   local status = {}
   local threads = fvb_threads or {}
+  local unsent_at_stop = 0
   for _, t in ipairs(threads) do
-    scheduled = scheduled + thread_scheduled(t, wrk_start_us, duration_us, done_us)
+    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, duration_us, done_us)
+    local cut = thread_unsent_at_stop(t, counted, t_start, t_rate)
+    scheduled = scheduled + counted - cut
+    unsent_at_stop = unsent_at_stop + cut
     sent = sent + t:get("fvb_sent")
     lag_sum = lag_sum + t:get("fvb_lag_sum")
     late1 = late1 + t:get("fvb_late_1ms")
@@ -379,6 +417,7 @@ function done(summary, latency, requests_stats)
   field("requests", num(summary.requests))
   field("sent", num(sent))
   field("scheduled", num(scheduled))
+  field("unsent_at_stop", num(unsent_at_stop))
   field("duration_us", num(summary.duration))
   field("bytes", num(summary.bytes))
   field("errors", "{" .. table.concat({

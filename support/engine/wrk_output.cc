@@ -203,6 +203,9 @@ Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
     FVB_ASSIGN(out.latency_samples, r.Count(doc, "", "latency_samples"));
     FVB_ASSIGN(out.latency_recorded, r.Count(doc, "", "latency_recorded"));
   }
+  if (doc.contains("unsent_at_stop")) {
+    FVB_ASSIGN(out.unsent_at_stop, r.Count(doc, "", "unsent_at_stop"));
+  }
   if (doc.contains("ratelimit_evidence")) {
     uint64_t rl = 0;
     FVB_ASSIGN(rl, r.Count(doc, "", "ratelimit_evidence"));
@@ -250,8 +253,16 @@ Result<void> Derive(const json& doc, const Reader& r, double target_rps, double 
   // wrk counts a refused connect() and a socket it could not open alike
   // (errors.connect); requests never sent while connects failed are counted
   // as the SUT's (refused), the rest of the unsent as the engine's.
-  AccountPerScheduledRequest(load, scheduled, out.sent, out.errors.timeout + load.non_2xx,
-                             /*unsent_are_sut=*/out.errors.connect > 0);
+  // A request in flight when wrk stopped at -d (wrk does not wait for it) is
+  // interrupted, not failed (InFlightAtStop).
+  // A slot whose timer wrk's stop cut off while on time is left out of
+  // `scheduled` by pace.lua itself (unsent_at_stop; absent in older outputs).
+  const uint64_t interrupted =
+      InFlightAtStop(scheduled, out.sent, load.requests, out.errors.connect + out.errors.read + out.errors.write,
+                     out.errors.timeout, static_cast<uint64_t>(out.connections));
+  AccountWithInterrupted(load, scheduled, out.sent, out.errors.timeout + load.non_2xx, interrupted,
+                         /*unsent_are_sut=*/out.errors.connect > 0);
+  load.interrupted += out.unsent_at_stop;
   load.achieved_rps = static_cast<double>(load.requests) / load.duration_s;
   load.max_send_lag_us = out.send_lag.max_us;
   load.max_early_send_us = out.send_lag.max_early_us;

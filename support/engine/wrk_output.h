@@ -7,7 +7,8 @@
 //   duration_us (wrk's runtime, µs), errors {connect, read, write, status,
 //   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max}
 //   (µs, from wrk's histogram), send_lag_us {max, mean, late_1ms, late_10ms},
-//   ratelimit_evidence (optional; present when the script counted responses).
+//   ratelimit_evidence (optional; present when the script counted responses),
+//   unsent_at_stop (optional).
 //   Meaning of every field: the header comment of support/engine/pace.lua.
 //
 // Mapping to LoadResult (support/core/load_result.h):
@@ -22,7 +23,15 @@
 //                  counts responses slower than --timeout: completed, too late
 //                  to count as served); sent = pace.lua's paced sends. Sent
 //                  but unanswered requests are the SUT's failures, unsent
-//                  slots the engine's. wrk's connect/read/write counters count
+//                  slots the engine's, except the requests still in flight
+//                  when wrk stopped at -d (wrk does not wait for them): when
+//                  the phase had no socket error, no timeout and no unsent
+//                  slot, and at most one unanswered request per connection,
+//                  those are
+//                  `interrupted` and leave scheduled and sent
+//                  (InFlightAtStop, outcomes.h); so do the slots whose timer
+//                  wrk's stop cut off while on time (field `unsent_at_stop`,
+//                  optional, already out of `scheduled`). wrk's connect/read/write counters count
 //                  socket ATTEMPTS (a write that fails is retried on a new
 //                  connection and counted again), so they are reported but
 //                  never used as failed requests: measured, a 200 ms outage at
@@ -93,6 +102,10 @@ struct WrkOutput {
     uint64_t late_1ms = 0, late_10ms = 0;  // sends later than 1 ms / 10 ms past their slot
   } send_lag;
   uint64_t sent = 0;
+  // Slots whose timer wrk's stop cut off while on time (pace.lua
+  // thread_unsent_at_stop): already out of `scheduled`, counted in
+  // load.interrupted. 0 when the JSON has none (older pace.lua).
+  uint64_t unsent_at_stop = 0;
   int threads = 0;
   int connections = 0;               // 0 when the JSON has none (FVBENCH_CONNECTIONS unset)
   std::string non_2xx_source;        // "response" or "errors.status (status > 399 only)"

@@ -30,6 +30,7 @@ void AddCounts(LoadResult& m, const LoadResult& r, double& late_weighted) {
   m.succeeded += r.succeeded;
   m.failed_sut += r.failed_sut;
   m.failed_engine += r.failed_engine;
+  m.interrupted += r.interrupted;
   m.failed += r.failed;
   m.non_2xx += r.non_2xx;
   m.achieved_rps += r.achieved_rps;

@@ -37,6 +37,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
     w.Field("succeeded", r.succeeded);
     w.Field("failed_sut", r.failed_sut);
     w.Field("failed_engine", r.failed_engine);
+    w.Field("interrupted", r.interrupted);
   }
   w.Field("failed", r.failed);
   w.Field("non_2xx", r.non_2xx);
@@ -96,6 +97,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.succeeded = OptUint(v, "succeeded", path, 0);
   r.failed_sut = OptUint(v, "failed_sut", path, 0);
   r.failed_engine = OptUint(v, "failed_engine", path, 0);
+  r.interrupted = OptUint(v, "interrupted", path, 0);
   r.failed = GetUint(v, "failed", path);
   r.non_2xx = GetUint(v, "non_2xx", path);
   r.achieved_rps = GetNumberOrNaN(v, "achieved_rps", path);

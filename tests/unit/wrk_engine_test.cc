@@ -330,10 +330,12 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   EXPECT_EQ(r->target_rps, 200);
   EXPECT_EQ(r->raw_path, ctl + "/e2e_get.json");
   EXPECT_EQ(r->non_2xx, 0u);
-  // Nothing unsent; a request in flight when wrk stops at -d counts as the
-  // SUT's (core/outcomes.h): at most one here (1 s at 200 RPS on loopback).
-  EXPECT_EQ(r->failed_engine, 0u) << "scheduled " << r->scheduled << ", responses " << r->requests;
-  EXPECT_LE(r->failed_sut, 1u) << "scheduled " << r->scheduled << ", responses " << r->requests;
+  // Nothing lost: every scheduled request answered; a request in flight when
+  // wrk stops at -d is interrupted, not failed (core/outcomes.h), at most one
+  // per connection.
+  EXPECT_EQ(r->failed, 0u) << "scheduled " << r->scheduled << ", responses " << r->requests << ", never sent "
+                           << r->failed_engine;
+  EXPECT_LE(r->interrupted, 10u);
   EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
               HasSubstr("wrk -t2 -c10 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
   EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));

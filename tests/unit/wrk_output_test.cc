@@ -352,5 +352,64 @@ TEST(WrkOutput, TimeoutFieldSetsTheCensoringBound) {
   EXPECT_FALSE(ParseWrkOutput(bad, "x.json", 500).ok());
 }
 
+// A request still in flight when wrk stops at -d (wrk does not wait for it)
+// has no outcome: it leaves the count (LoadResult::interrupted), as long as
+// nothing else can explain a missing response.
+TEST(WrkOutput, RequestsInFlightAtTheEndAreInterruptedNotFailed) {
+  const std::string clean = R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})";
+  auto with_connections = [](std::string doc) {
+    return doc.insert(1, R"("connections":4,)");
+  };
+  // 1000 slots (500 RPS x 2 s), all sent, 997 answered, 4 connections.
+  auto r = ParseWrkOutput(with_connections(Doc("997", clean)), "x.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->interrupted, 3u);
+  EXPECT_EQ(r->scheduled, 997u);
+  EXPECT_EQ(r->failed, 0u);
+  EXPECT_EQ(r->error_rate, 0.0);
+  // More unanswered than connections: not all can have been in flight.
+  auto lost = ParseWrkOutput(with_connections(Doc("995", clean)), "x.json", 500);
+  ASSERT_TRUE(lost.ok()) << lost.error().message;
+  EXPECT_EQ(lost->interrupted, 0u);
+  EXPECT_EQ(lost->failed_sut, 5u);
+  // A socket error or a timeout may explain them: the SUT's.
+  auto reset = ParseWrkOutput(
+      with_connections(Doc("997", R"({"connect":0,"read":1,"write":0,"status":0,"timeout":0})")), "x.json", 500);
+  ASSERT_TRUE(reset.ok()) << reset.error().message;
+  EXPECT_EQ(reset->interrupted, 0u);
+  EXPECT_EQ(reset->failed_sut, 3u);
+  // Connections unknown (an older output): nothing is assumed.
+  auto old = ParseWrkOutput(Doc("997", clean), "x.json", 500);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_EQ(old->interrupted, 0u);
+  EXPECT_EQ(old->failed_sut, 3u);
+  // Slots left unsent mean every connection was busy: the unanswered
+  // requests were stuck (a dead link hangs them), not just in flight; they
+  // stay the SUT's and the unsent slots the engine's.
+  auto behind = ParseWrkOutput(with_connections(Doc("990", clean, "0", "500", "992")), "x.json", 500);
+  ASSERT_TRUE(behind.ok()) << behind.error().message;
+  EXPECT_EQ(behind->interrupted, 0u);
+  EXPECT_EQ(behind->failed_sut, 2u);
+  EXPECT_EQ(behind->failed_engine, 8u);
+  EXPECT_EQ(behind->scheduled, 1000u);
+}
+
+// pace.lua leaves the slots whose timer wrk's stop cut off while on time out
+// of `scheduled` and names them (unsent_at_stop): they are interrupted too.
+TEST(WrkOutput, SlotsCutOffByWrksStopAreInterrupted) {
+  const std::string clean = R"({"connect":0,"read":0,"write":0,"status":0,"timeout":0})";
+  std::string doc = Doc("999", clean, "0", "500", "999");
+  doc.insert(1, R"("connections":4,"scheduled":999,"unsent_at_stop":1,)");
+  auto r = ParseWrkOutput(doc, "x.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->scheduled, 999u);
+  EXPECT_EQ(r->failed, 0u);
+  EXPECT_EQ(r->interrupted, 1u);
+  doc.replace(doc.find("\"unsent_at_stop\":1"), 18, "\"unsent_at_stop\":-1");
+  auto bad = ParseWrkOutput(doc, "x.json", 500);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("unsent_at_stop"));
+}
+
 }  // namespace
 }  // namespace fvbench
