@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-namespace fvbench {
+namespace fvbench::ab_compare_test {
 namespace {
 
 const AbMetricSpec kP99{"p99_us", AbScale::kRatio, AbBetter::kLower};
@@ -305,4 +305,4 @@ TEST(AbCompare, NamesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ab_compare_test

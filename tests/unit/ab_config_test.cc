@@ -3,7 +3,7 @@
 
 #include "support/core/config.h"
 
-namespace fvbench {
+namespace fvbench::ab_config_test {
 namespace {
 
 ConfigInputs Inputs(EnvMap env, std::function<bool(const std::string&)> exists = nullptr) {
@@ -154,4 +154,4 @@ TEST(AbConfig, FilesOfSideBMustExist) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ab_config_test

@@ -11,7 +11,7 @@
 #include "support/report/results_io.h"
 #include "support/report/summary_table.h"
 
-namespace fvbench {
+namespace fvbench::ab_report_test {
 namespace {
 
 LoadResult Run(double p50, double p99, double achieved, double errors) {
@@ -87,7 +87,7 @@ TEST(AbReport, SectionShowsEveryMetricAndTheVerdicts) {
 // and glued it to the noise cell ("+4071.1..+6222.6 %22.2 %").
 TEST(AbReport, WideCellsStaySeparated) {
   ScenarioResult sc = AbScenario();
-  for (int i = 0; i < 3; ++i) sc.ab->b.runs[i] = fvbench::Run(400 * (40 + 12 * i), 900, 500, 0);
+  for (int i = 0; i < 3; ++i) sc.ab->b.runs[i] = ab_report_test::Run(400 * (40 + 12 * i), 900, 500, 0);
   sc.ab->metrics = CompareAbRuns(sc.ab->a, sc.ab->b);
   std::string s = RenderAbSection({sc}, AbMeta());
   size_t at = s.find("\n  p50 ");
@@ -194,4 +194,4 @@ TEST(AbReport, BadAbJsonIsNamed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ab_report_test

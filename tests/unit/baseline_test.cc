@@ -17,7 +17,7 @@
 #include "support/judge/verdict.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::baseline_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -370,4 +370,4 @@ TEST(Verdict, ClassifiesEachState) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::baseline_test

@@ -6,7 +6,7 @@
 
 #include "tests/unit/detection_study.h"
 
-namespace fvbench {
+namespace fvbench::change_points_test {
 namespace {
 
 using namespace detection_study;
@@ -148,4 +148,4 @@ TEST(ChangePoints, DetectionStudyMeetsTheGoals) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::change_points_test

@@ -12,7 +12,7 @@
 
 #include "support/engine/jwt.h"
 
-namespace fvbench {
+namespace fvbench::check_no_secrets_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,4 +123,4 @@ TEST_F(CheckNoSecrets, NothingToCheckFails) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::check_no_secrets_test

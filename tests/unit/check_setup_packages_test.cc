@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-namespace fvbench {
+namespace fvbench::check_setup_packages_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -65,4 +65,4 @@ TEST_F(CheckSetupPackages, SetupScriptWithoutOpensshServerFailsNamingSshd) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::check_setup_packages_test

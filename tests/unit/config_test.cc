@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace fvbench {
+namespace fvbench::config_test {
 namespace {
 
 ConfigInputs Inputs(EnvMap env, int cores = 2) {
@@ -242,9 +242,9 @@ TEST(Config, WarmupMayBeZero) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::config_test
 
-namespace fvbench {
+namespace fvbench::config_test {
 namespace {
 
 TEST(Config, EdgeOptionalOnlyWithoutSource) {
@@ -258,9 +258,9 @@ TEST(Config, EdgeOptionalOnlyWithoutSource) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::config_test
 
-namespace fvbench {
+namespace fvbench::config_test {
 namespace {
 
 TEST(ConfigRemote, PresetModeNeedsBothHosts) {
@@ -302,9 +302,9 @@ TEST(ConfigRemote, NoControllerCoreSplitAndEdgePathOnSut) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::config_test
 
-namespace fvbench {
+namespace fvbench::config_test {
 namespace {
 
 TEST(Config, SearchDefaultsAndOverrides) {
@@ -339,4 +339,4 @@ TEST(Config, SearchDefaultsAndOverrides) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::config_test

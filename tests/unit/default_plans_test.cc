@@ -15,7 +15,7 @@
 #include "support/run/scenario_runner.h"
 #include "support/run/testbed.h"
 
-namespace fvbench {
+namespace fvbench::default_plans_test {
 namespace {
 
 class DefaultPlans : public ::testing::Test {
@@ -89,4 +89,4 @@ TEST_F(DefaultPlans, SeedThreeVariableRemoteExample) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::default_plans_test

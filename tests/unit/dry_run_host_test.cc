@@ -10,7 +10,7 @@
 
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::dry_run_host_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -152,4 +152,4 @@ TEST_F(DryRunHostTest, RunLinesArePasteable) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::dry_run_host_test

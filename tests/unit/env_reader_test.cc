@@ -15,7 +15,7 @@
 #include "support/core/config.h"
 #include "support/core/cpu_list.h"
 
-namespace fvbench {
+namespace fvbench::env_reader_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -177,11 +177,11 @@ TEST(Config, AutoSplitUsesTheUsableCpus) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::env_reader_test
 
 #include "tests/fuzz/config_contract.h"
 
-namespace fvbench {
+namespace fvbench::env_reader_test {
 namespace {
 
 // The config fuzz target's seed corpus (fixtures/fuzz/config/, including the
@@ -203,11 +203,11 @@ TEST(ConfigFuzzSeeds, KeepTheContract) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::env_reader_test
 
 #include "support/core/run_meta.h"
 
-namespace fvbench {
+namespace fvbench::env_reader_test {
 namespace {
 
 // ../shared/cases 08: the report shows nginx workers per CPU; results.json
@@ -235,9 +235,9 @@ TEST(IssueCases, Case08WorkersPerCpuAreRecordedAndDescribed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::env_reader_test
 
-namespace fvbench {
+namespace fvbench::env_reader_test {
 namespace {
 
 // config_fuzz: LATENCY_DUR=5e-304 (a normal double) was accepted as a phase.
@@ -252,4 +252,4 @@ TEST(EnvReader, DurationsAndRatesHaveALowestValue) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::env_reader_test

@@ -11,7 +11,7 @@
 #include "support/engine/k6_summary.h"
 #include "support/core/run_meta.h"
 
-namespace fvbench {
+namespace fvbench::fuzz_regressions_test {
 namespace {
 
 std::string Fixture(const std::string& name) {
@@ -67,4 +67,4 @@ TEST(FuzzRegressions, FormatUtcOutOfRange) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::fuzz_regressions_test

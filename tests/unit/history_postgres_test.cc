@@ -14,7 +14,7 @@
 #include "support/history/schema.h"
 #include "tests/unit/history_samples.h"
 
-namespace fvbench {
+namespace fvbench::history_postgres_test {
 namespace {
 
 using namespace history_samples;
@@ -155,4 +155,4 @@ TEST_F(HistoryPostgres, UnreachableServerOrBadUrlIsNamed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::history_postgres_test

@@ -9,7 +9,7 @@
 #include "support/history/trend_plot.h"
 #include "tests/unit/history_samples.h"
 
-namespace fvbench {
+namespace fvbench::history_render_test {
 namespace {
 
 using namespace history_samples;
@@ -139,4 +139,4 @@ TEST(HistoryRender, CommitSequenceErrorsNameTheLine) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::history_render_test

@@ -12,7 +12,7 @@
 #include "support/history/schema.h"
 #include "tests/unit/history_samples.h"
 
-namespace fvbench {
+namespace fvbench::history_sqlite_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -226,4 +226,4 @@ TEST_F(HistorySqlite, AppendingOneRunTakesAtMostTenMilliseconds) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::history_sqlite_test

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace fvbench {
+namespace fvbench::hop_connections_test {
 namespace {
 
 HopCounters At(uint64_t accepts, uint64_t requests, uint64_t time_wait) {
@@ -52,4 +52,4 @@ TEST(HopConnections, SsLinesAreSockets) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::hop_connections_test

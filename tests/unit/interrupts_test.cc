@@ -12,7 +12,7 @@
 
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::interrupts_test {
 namespace {
 
 // A child process installs the handler, runs a long command through
@@ -65,4 +65,4 @@ TEST(Interrupts, SigtermStopsChildGroupsRunsCleanupsAndExitsNonZero) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::interrupts_test

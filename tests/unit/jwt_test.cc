@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-namespace fvbench {
+namespace fvbench::jwt_test {
 namespace {
 
 TEST(Base64Url, Rfc4648Vectors) {
@@ -141,4 +141,4 @@ TEST_F(InstalledSecret, Case01RawWrkOutputIsUnchangedByRedaction) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::jwt_test

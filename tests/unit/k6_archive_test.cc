@@ -13,7 +13,7 @@
 #include "support/host/local_host.h"
 #include "support/host/shell_quote.h"
 
-namespace fvbench {
+namespace fvbench::k6_archive_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -121,4 +121,4 @@ TEST(K6ArchiveScript, NamesTheSeedsAssetsAndSudoOnlyForTheCopy) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::k6_archive_test

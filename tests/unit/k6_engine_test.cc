@@ -18,7 +18,7 @@
 
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::k6_engine_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -344,4 +344,4 @@ TEST(K6Vus, DerivedFromRate) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::k6_engine_test

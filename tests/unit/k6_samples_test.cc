@@ -9,7 +9,7 @@
 
 #include "support/core/latency_histogram_json.h"
 
-namespace fvbench {
+namespace fvbench::k6_samples_test {
 namespace {
 
 using Format = K6SampleReducer::Format;
@@ -105,4 +105,4 @@ TEST(K6Samples, BadInputNamesFileAndLine) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::k6_samples_test

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace fvbench {
+namespace fvbench::k6_summary_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -273,4 +273,4 @@ TEST(K6Summary, LegacyRejectsMissingRateValue) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::k6_summary_test

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace fvbench {
+namespace fvbench::known_hosts_markers_test {
 namespace {
 
 std::string Fixture(const std::string& name) {
@@ -68,4 +68,4 @@ TEST(KnownHostsMarkers, HashedHostName) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::known_hosts_markers_test

@@ -12,7 +12,7 @@
 #include "support/core/latency_histogram_json.h"
 #include "support/core/outcomes.h"
 
-namespace fvbench {
+namespace fvbench::latency_histogram_test {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -213,4 +213,4 @@ TEST(LatencyHistogram, BadJsonIsNamed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::latency_histogram_test

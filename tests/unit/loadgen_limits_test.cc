@@ -9,7 +9,7 @@
 
 #include <limits>
 
-namespace fvbench {
+namespace fvbench::loadgen_limits_test {
 namespace {
 
 using ::testing::AllOf;
@@ -84,4 +84,4 @@ TEST(LoadgenLimits, PinnedCpusAgainstTheHost) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::loadgen_limits_test

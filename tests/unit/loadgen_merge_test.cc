@@ -8,7 +8,7 @@
 
 #include "support/judge/loadgen_shards.h"
 
-namespace fvbench {
+namespace fvbench::loadgen_merge_test {
 namespace {
 
 TEST(LoadgenShards, SharesSumToTheRateAndMergedArrivalsAreEvenlySpaced) {
@@ -132,4 +132,4 @@ TEST(LoadgenMerge, RefusesNothingAndDifferentTimeouts) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::loadgen_merge_test

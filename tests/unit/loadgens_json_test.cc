@@ -8,7 +8,7 @@
 #include "support/report/results_io.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::loadgens_json_test {
 namespace {
 
 ScenarioResult WithTwoLoadgens() {
@@ -79,4 +79,4 @@ TEST(LoadgensJson, MalformedEntryIsNamed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::loadgens_json_test

@@ -17,7 +17,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace fvbench {
+namespace fvbench::local_host_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -440,4 +440,4 @@ TEST_F(LocalHostTest, StopRefusesPidsItDidNotStart) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::local_host_test

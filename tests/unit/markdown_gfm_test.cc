@@ -20,7 +20,7 @@
 #include "tests/unit/gfm_render.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::markdown_gfm_test {
 namespace {
 
 using testing_gfm::GfmNode;
@@ -312,4 +312,4 @@ TEST(MarkdownGfm, LongReportIsShortenedToFitAJobSummary) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::markdown_gfm_test

@@ -22,7 +22,7 @@
 #include "tests/unit/golden_run.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::markdown_report_test {
 namespace {
 
 using testing_samples::GoldenRun;
@@ -149,4 +149,4 @@ TEST(MarkdownReport, CellEscaping) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::markdown_report_test

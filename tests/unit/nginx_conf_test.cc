@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-namespace fvbench {
+namespace fvbench::nginx_conf_test {
 namespace {
 
 // Synthetic template with the structure of edge's docker/nginx.conf.template
@@ -304,4 +304,4 @@ TEST(NginxWorkerProcesses, OnePerCpuOfTheCpusetOrOfTheUsableCpus) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::nginx_conf_test

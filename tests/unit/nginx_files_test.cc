@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace fvbench {
+namespace fvbench::nginx_files_test {
 namespace {
 
 TEST(DirectiveName, FirstWordOfTheLine) {
@@ -60,4 +60,4 @@ TEST(ReferencedFiles, IncludesLuaFilesAndPackageDirectories) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::nginx_files_test

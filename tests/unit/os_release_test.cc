@@ -9,7 +9,7 @@
 
 #include "tests/unit/golden.h"
 
-namespace fvbench {
+namespace fvbench::os_release_test {
 namespace {
 
 OsRelease Recorded(const std::string& host) {
@@ -71,4 +71,4 @@ TEST(UnsupportedOs, IsRefusedNamingWhatWasFound) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::os_release_test

@@ -14,7 +14,7 @@
 #include "support/host/shell_quote.h"
 #include "tests/unit/fake_host.h"
 
-namespace fvbench {
+namespace fvbench::phase_monitor_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -230,4 +230,4 @@ TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::phase_monitor_test

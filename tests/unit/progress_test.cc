@@ -17,7 +17,7 @@
 #include "support/host/shell_quote.h"
 #include "tests/unit/fake_host.h"
 
-namespace fvbench {
+namespace fvbench::progress_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -330,4 +330,4 @@ TEST(ProgressTicker, NoSocketNoReadsAndOffDoesNothing) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::progress_test

@@ -15,7 +15,7 @@
 #include "support/host/shell_quote.h"
 #include "tests/unit/golden.h"
 
-namespace fvbench {
+namespace fvbench::provision_plans_test {
 namespace {
 
 std::string ReadFixture(const std::string& rel) {
@@ -158,4 +158,4 @@ TEST(ProvisionPlans, UnsupportedOsFailsNamingIt) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::provision_plans_test

@@ -10,7 +10,7 @@
 #include "support/host/shell_quote.h"
 #include "tests/unit/fake_host.h"
 
-namespace fvbench {
+namespace fvbench::provision_test {
 namespace {
 
 bool Has(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
@@ -484,4 +484,4 @@ TEST(ProvisionParsers, Helpers) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::provision_test

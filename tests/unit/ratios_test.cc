@@ -6,7 +6,7 @@
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::ratios_test {
 namespace {
 
 using testing_samples::SampleMeta;
@@ -54,4 +54,4 @@ TEST(SameRunRatios, NeverPairsAResultOfAnEarlierCtestRun) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ratios_test

@@ -9,7 +9,7 @@
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::reference_test {
 namespace {
 
 std::string SourceDir() { return FVBENCH_SOURCE_DIR; }
@@ -131,4 +131,4 @@ TEST(Reference, LatencyLoadMismatchNamesBothRates) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::reference_test

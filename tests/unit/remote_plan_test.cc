@@ -13,7 +13,7 @@
 #include "support/run/scenario_runner.h"
 #include "support/run/testbed.h"
 
-namespace fvbench {
+namespace fvbench::remote_plan_test {
 namespace {
 
 class RemotePlan : public ::testing::Test {
@@ -229,4 +229,4 @@ TEST(AutoCpuset, PerHostSplit) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::remote_plan_test

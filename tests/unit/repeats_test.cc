@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace fvbench {
+namespace fvbench::repeats_test {
 namespace {
 
 LoadResult Phase(double p99, double achieved, double err, bool kept_up = true, uint64_t dropped = 0) {
@@ -54,4 +54,4 @@ TEST(Repeats, WorstRunDecidesKeptUpAndEvenCountsAverageTheMiddle) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::repeats_test

@@ -14,7 +14,7 @@
 #include "support/report/results_io.h"
 #include "tests/unit/golden.h"
 
-namespace fvbench {
+namespace fvbench::report_step_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -102,4 +102,4 @@ TEST_F(ReportStep, RemovesAPlotOfAScenarioNotRunNow) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::report_step_test

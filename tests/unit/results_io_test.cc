@@ -15,7 +15,7 @@
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::results_io_test {
 namespace {
 
 using nlohmann::json;
@@ -429,9 +429,9 @@ TEST(RunMetaJson, FormatUtc) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::results_io_test
 
-namespace fvbench {
+namespace fvbench::results_io_test {
 namespace {
 
 TEST(ResultsIo, DocumentsWithoutSearchAndRepeatFieldsStillRead) {
@@ -512,4 +512,4 @@ TEST(ResultsIo, RecordedRunRewritesByteForByte) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::results_io_test

@@ -13,7 +13,7 @@
 #include "support/core/json_fields.h"
 #include "support/core/run_meta.h"
 
-namespace fvbench {
+namespace fvbench::run_outputs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -71,4 +71,4 @@ TEST_F(RunOutputs, NothingThereIsNothingToDo) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::run_outputs_test

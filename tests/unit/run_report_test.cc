@@ -13,7 +13,7 @@
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::run_report_test {
 namespace {
 
 using testing_samples::SampleMeta;
@@ -143,4 +143,4 @@ TEST(RunReport, EvaluatesRatioChecksOfThisRunOnly) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::run_report_test

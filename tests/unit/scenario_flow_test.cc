@@ -34,7 +34,7 @@
 #include "support/run/testbed.h"
 #include "tests/unit/fake_host.h"
 
-namespace fvbench {
+namespace fvbench::scenario_flow_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -310,4 +310,4 @@ TEST_F(ScenarioFlow, InterruptMidPhaseStopsTheSutAndSavesAnInterruptedResult) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::scenario_flow_test

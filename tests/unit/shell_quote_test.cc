@@ -7,7 +7,7 @@
 
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::shell_quote_test {
 namespace {
 
 const std::vector<std::string>& Awkward() {
@@ -97,4 +97,4 @@ TEST(ShellQuote, JoinRoundTripKeepsWordBoundaries) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::shell_quote_test

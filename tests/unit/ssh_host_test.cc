@@ -31,7 +31,7 @@
 #include "gtest/gtest.h"
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::ssh_host_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -803,4 +803,4 @@ TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ssh_host_test

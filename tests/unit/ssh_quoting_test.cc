@@ -26,7 +26,7 @@
 #include "gtest/gtest.h"
 #include "support/host/ssh_host.h"
 
-namespace fvbench {
+namespace fvbench::ssh_quoting_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -253,4 +253,4 @@ TEST_F(SshQuoting, NulByteIsRefusedNamingTheWord) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ssh_quoting_test

@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fvbench {
+namespace fvbench::ssh_target_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -298,9 +298,9 @@ TEST(SshConfigParse, IncludeFollowsTheReaderInPlace) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ssh_target_test
 
-namespace fvbench {
+namespace fvbench::ssh_target_test {
 namespace {
 
 std::string FixtureText(const std::string& name) {
@@ -329,4 +329,4 @@ TEST(SshTargetResolve, ConnectTimeoutZeroIsNone) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ssh_target_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace fvbench {
+namespace fvbench::ssh_time_test {
 namespace {
 
 TEST(ParseSshTime, UnitsAndCombinations) {
@@ -30,4 +30,4 @@ TEST(ParseSshTime, WhatConvtimeRefuses) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::ssh_time_test

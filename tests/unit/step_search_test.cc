@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace fvbench {
+namespace fvbench::step_search_test {
 namespace {
 
 // A synthetic SUT: serves up to `capacity` RPS with 800 µs p99; above it the
@@ -242,4 +242,4 @@ TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::step_search_test

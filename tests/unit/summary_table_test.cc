@@ -21,7 +21,7 @@
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::summary_table_test {
 namespace {
 
 using testing_samples::SampleMeta;
@@ -124,9 +124,9 @@ TEST(SummaryTable, EmptyRunSaysNotRunEverywhere) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::summary_table_test
 
-namespace fvbench {
+namespace fvbench::summary_table_test {
 namespace {
 
 // The bisect search's details, REPEAT spreads and same-run ratio checks.
@@ -176,4 +176,4 @@ TEST(SummaryTable, SearchRepeatsAndRatioChecks) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::summary_table_test

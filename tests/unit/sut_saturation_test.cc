@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace fvbench {
+namespace fvbench::sut_saturation_test {
 namespace {
 
 PhaseObservation Observed(int cpus, double fv_cores, double backend_cores) {
@@ -46,4 +46,4 @@ TEST(SutCpuShare, UnknownWithoutCpusOrUsage) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::sut_saturation_test

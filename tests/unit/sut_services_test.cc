@@ -23,7 +23,7 @@
 #include "support/host/local_host.h"
 #include "support/run/progress.h"
 
-namespace fvbench {
+namespace fvbench::sut_services_test {
 namespace {
 
 constexpr int kNginxPort = 18400;
@@ -418,9 +418,9 @@ TEST_F(SutE2E, UnreadablePolicyFailsStartWithEdgesMessage) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::sut_services_test
 
-namespace fvbench {
+namespace fvbench::sut_services_test {
 namespace {
 
 // FAIRVISOR_EDGE_SRC with a ref: a sparse clone into FV_DIR, then left alone.
@@ -450,9 +450,9 @@ TEST_F(SutE2E, EdgeWithRefIsClonedSparseOnce) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::sut_services_test
 
-namespace fvbench {
+namespace fvbench::sut_services_test {
 namespace {
 
 // A rendered config that names a Lua file the edge tree lacks is refused
@@ -487,4 +487,4 @@ TEST_F(SutE2E, MissingLuaFileOfTheRenderedConfigIsNamedBeforeStart) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::sut_services_test

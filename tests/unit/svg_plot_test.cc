@@ -24,7 +24,7 @@
 #include "tests/unit/golden.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::svg_plot_test {
 namespace {
 
 using testing_samples::SampleLoad;
@@ -319,4 +319,4 @@ TEST(SvgPlot, RsvgConvertAcceptsEveryPlot) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::svg_plot_test

@@ -8,7 +8,7 @@
 #include "support/judge/reference.h"
 #include "tests/unit/report_samples.h"
 
-namespace fvbench {
+namespace fvbench::thresholds_test {
 namespace {
 
 using testing_samples::SampleLatency;
@@ -271,9 +271,9 @@ TEST(Thresholds, DescribeCheckSpellsUnits) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::thresholds_test
 
-namespace fvbench {
+namespace fvbench::thresholds_test {
 namespace {
 
 ScenarioResult Measured(const std::string& id, double p99, double rps = 0) {
@@ -333,9 +333,9 @@ TEST(Thresholds, RatioLimitsAreEvaluatedAgainstTheSameRun) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::thresholds_test
 
-namespace fvbench {
+namespace fvbench::thresholds_test {
 namespace {
 
 // "throughput >= 0.85 x reference": limits relative to the reference file.
@@ -429,9 +429,9 @@ TEST(Thresholds, CensoredLatencyFailsAnUpperLimit) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::thresholds_test
 
-namespace fvbench {
+namespace fvbench::thresholds_test {
 namespace {
 
 std::string ProfileWith(const std::string& latency_rules) {
@@ -515,4 +515,4 @@ TEST(Thresholds, NoCheckPassesAgainstAnInfiniteLimit) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::thresholds_test

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-namespace fvbench {
+namespace fvbench::throughput_search_test {
 namespace {
 
 // A SUT that serves up to `capacity` RPS at 800 µs p99; above it the achieved
@@ -386,9 +386,9 @@ TEST(MaxSearch, EngineErrorStopsAndKeepsWhatWasKnown) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::throughput_search_test
 
-namespace fvbench {
+namespace fvbench::throughput_search_test {
 namespace {
 
 TEST(MaxSearch, ConfigChoosesTheSearch) {
@@ -425,9 +425,9 @@ TEST(MaxSearch, ConfigChoosesTheSearch) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::throughput_search_test
 
-namespace fvbench {
+namespace fvbench::throughput_search_test {
 namespace {
 
 // Issue 13 item 9: with every variable at its default (cap 150000 RPS, start
@@ -628,4 +628,4 @@ TEST(EngineLimitedSearch, Rules) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::throughput_search_test

@@ -78,7 +78,7 @@ TEST(UnitsFormat, NonFiniteAndMilliseconds) {
 }  // namespace
 }  // namespace fvbench::detail
 
-namespace fvbench {
+namespace fvbench::units_format_test {
 namespace {
 
 // A censored latency (requests that timed out) prints as a lower bound.
@@ -95,4 +95,4 @@ TEST(UnitsFormat, CensoredLatencyPrintsAsALowerBound) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::units_format_test

@@ -11,7 +11,7 @@
 #include "support/core/cpu_list.h"
 #include "support/host/local_host.h"
 
-namespace fvbench {
+namespace fvbench::usable_cpus_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -47,4 +47,4 @@ TEST(UsableCpusProbe, FollowsTheAffinityNotTheOnlineCount) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::usable_cpus_test

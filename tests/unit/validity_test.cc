@@ -17,7 +17,7 @@
 #include "support/report/summary_table.h"
 #include "support/engine/wrk_output.h"
 
-namespace fvbench {
+namespace fvbench::validity_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -356,4 +356,4 @@ TEST(ValidityStepVerdict, FailedCheckFailsTheStep) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::validity_test

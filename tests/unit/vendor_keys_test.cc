@@ -15,7 +15,7 @@
 #include "support/host/shell_quote.h"
 #include "tests/unit/golden.h"
 
-namespace fvbench {
+namespace fvbench::vendor_keys_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -115,4 +115,4 @@ TEST(VendorKeys, PublishedFingerprints) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::vendor_keys_test

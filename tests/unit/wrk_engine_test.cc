@@ -24,7 +24,7 @@
 #include "support/host/local_host.h"
 #include "support/engine/wrk_output.h"
 
-namespace fvbench {
+namespace fvbench::wrk_engine_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -501,4 +501,4 @@ TEST_F(WrkEngineLocal, ScriptErrorIsAnEngineFailure) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::wrk_engine_test

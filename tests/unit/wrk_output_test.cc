@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace fvbench {
+namespace fvbench::wrk_output_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -412,4 +412,4 @@ TEST(WrkOutput, SlotsCutOffByWrksStopAreInterrupted) {
 }
 
 }  // namespace
-}  // namespace fvbench
+}  // namespace fvbench::wrk_output_test
