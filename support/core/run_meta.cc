@@ -72,6 +72,7 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
   w.Field("finished_unix", m.finished_unix);
   w.Field("started_utc", FormatUtc(m.started_unix));
   w.Field("finished_utc", FormatUtc(m.finished_unix));
+  if (m.provision_incomplete) w.Field("provision_incomplete", true);
   if (m.ab) {
     w.Key("ab");
     w.StartObject();
@@ -126,6 +127,7 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.reference_source = OptString(v, "reference_source", path);
     m.started_unix = OptNumber(v, "started_unix", path, 0);
     m.finished_unix = OptNumber(v, "finished_unix", path, 0);
+    m.provision_incomplete = OptBool(v, "provision_incomplete", path, false);
     if (v.contains("ab")) {
       const std::string ap = path + ".ab";
       const json& ab = GetObject(v, "ab", path);

@@ -53,6 +53,10 @@ struct RunMeta {
   std::string reference_source;     // reference file used, empty = none
   double started_unix = 0;
   double finished_unix = 0;
+  // Written as true when a run starts (report/run_outputs.h) and gone once
+  // the provision step wrote the full meta: true means this run's hosts were
+  // never provisioned, so nothing in it was measured. JSON only when true.
+  bool provision_incomplete = false;
   // A/B mode (ab_compare.h): what each side ran. Written to JSON only when
   // `ab` is true (an "ab" object); optional on read.
   bool ab = false;

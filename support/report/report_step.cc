@@ -148,6 +148,15 @@ RunResultFiles LoadRunResults(const Config& config) {
 }
 
 int WriteRunReport(const Config& config, const ReportExtension& history) {
+  if (LoadMeta(ControllerDir(config)).provision_incomplete) {
+    // A report now would pass or fail on earlier runs' results alone.
+    std::fprintf(stderr,
+                 "fvbench report: this run's provisioning did not finish (%s/run_meta.json: provision_incomplete), "
+                 "so nothing was measured in it; no report written. The earlier run's report is in "
+                 "%s/report/previous/\n",
+                 ControllerDir(config).c_str(), config.bench_dir.c_str());
+    return 1;
+  }
   RunResultFiles run = LoadRunResults(config);
   int bad = run.unreadable;
   const std::optional<Reference> comparison = LoadComparison(config, bad);

@@ -52,6 +52,9 @@ using ReportExtension = std::function<Result<ReportAddition>(const std::string& 
 // The whole step; its exit status: 0, or 1 when a file could not be read or
 // written, the profile or baseline could not be loaded, a same-run ratio
 // check failed, or `history` (called only when config.history is set) failed.
+// After a provision that did not finish (run_meta.json provision_incomplete,
+// run_outputs.h) it writes nothing and returns 1: the only results there are
+// earlier runs', and a report of them would read as this run's verdict.
 int WriteRunReport(const Config& config, const ReportExtension& history = {});
 
 }  // namespace fvbench

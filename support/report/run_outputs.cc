@@ -30,21 +30,26 @@ Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir) {
   return moved;
 }
 
-Result<std::vector<std::string>> RemoveReportOutputs(const std::string& report_dir) {
-  std::vector<std::string> removed;
+Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir) {
+  std::vector<std::string> moved;
   std::error_code ec;
-  if (!fs::is_directory(report_dir, ec)) return removed;
+  if (!fs::is_directory(report_dir, ec)) return moved;
+  const fs::path previous = fs::path(report_dir) / "previous";
   for (const auto& f : fs::directory_iterator(report_dir, ec)) {
     const std::string name = f.path().filename().string();
     const bool output = name == "summary.txt" || name == "results.json" || name == "report.md" ||
                         f.path().extension() == ".svg";
     if (!f.is_regular_file() || !output) continue;
-    if (!fs::remove(f.path(), ec) || ec) {
-      return Error{fmt::format("cannot remove the earlier run's {}: {}", f.path().string(), ec.message())};
+    fs::create_directories(previous, ec);
+    fs::rename(f.path(), previous / name, ec);
+    if (ec) {
+      return Error{fmt::format("cannot move the earlier run's {} to {}: {}", f.path().string(), previous.string(),
+                               ec.message())};
     }
-    removed.push_back(name);
+    moved.push_back(name);
   }
-  return removed;
+  if (ec) return Error{fmt::format("cannot list {}: {}", report_dir, ec.message())};
+  return moved;
 }
 
 Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::string& bench_dir, double now_unix) {
@@ -52,14 +57,20 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   auto xml = SetAsideGtestXml(xml_dir);
   if (!xml) return xml.error();
   s.moved = *xml;
-  auto report = RemoveReportOutputs(bench_dir + "/report");
+  auto report = MoveReportOutputs(bench_dir + "/report");
   if (!report) return report.error();
-  s.removed = *report;
+  s.report_moved = *report;
   RunMeta started;
   started.started_unix = now_unix;
+  started.provision_incomplete = true;
   const std::string dir = bench_dir + "/controller-results";
   std::error_code ec;
   fs::create_directories(dir, ec);
+  if (fs::is_regular_file(dir + "/run_meta.json", ec)) {
+    fs::create_directories(dir + "/previous", ec);
+    fs::copy_file(dir + "/run_meta.json", dir + "/previous/run_meta.json", fs::copy_options::overwrite_existing, ec);
+    if (ec) return Error{fmt::format("cannot keep the earlier run's {}/run_meta.json in {}/previous/: {}", dir, dir, ec.message())};
+  }
   if (auto w = detail::WriteTextFile(dir + "/run_meta.json", RunMetaToJson(started)); !w) return w.error();
   return s;
 }

@@ -6,12 +6,18 @@
 //     the directory as FVBENCH_GTEST_XML_DIR) moves to <dir>/stale/, out of
 //     the `gtest-xml/*.xml` a CI test-report view reads;
 //   - the report outputs (BENCH_DIR/report: summary.txt, results.json,
-//     report.md, *.svg) are removed; fvbench.report writes this run's;
-//   - controller-results/run_meta.json is rewritten with this run's start
-//     time first, so a scenario result file left by an earlier run is marked
-//     "from an earlier ctest run" by the report (ratios.h FromEarlierRun)
-//     even when provisioning then fails. (Each scenario moves its own earlier
-//     result to controller-results/previous/ when it starts.)
+//     report.md, *.svg) move to BENCH_DIR/report/previous/ (replacing older
+//     copies there): nothing measured is lost; fvbench.report writes this
+//     run's;
+//   - controller-results/run_meta.json is copied to
+//     controller-results/previous/run_meta.json, then rewritten with this
+//     run's start time and `provision_incomplete`, so a scenario result file
+//     left by an earlier run is marked "from an earlier ctest run" by the
+//     report (ratios.h FromEarlierRun), and a report step after a failed
+//     provision writes no report (report_step.h) instead of one that passes on
+//     earlier results. The provision step overwrites it with the full meta
+//     once the hosts are known. (Each scenario moves its own earlier result to
+//     controller-results/previous/ when it starts.)
 #pragma once
 
 #include <string>
@@ -22,20 +28,22 @@
 namespace fvbench {
 
 struct SetAside {
-  std::vector<std::string> moved;    // gtest XML files, now under <xml dir>/stale/
-  std::vector<std::string> removed;  // report outputs
+  std::vector<std::string> moved;          // gtest XML files, now under <xml dir>/stale/
+  std::vector<std::string> report_moved;   // report outputs, now under BENCH_DIR/report/previous/
 };
 
 // Moves <xml_dir>/*.xml to <xml_dir>/stale/ (replacing older stale copies);
 // "" or a missing directory: nothing to do.
 Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir);
 
-// Removes the report outputs of an earlier run from `report_dir`.
-Result<std::vector<std::string>> RemoveReportOutputs(const std::string& report_dir);
+// Moves the report outputs of an earlier run from `report_dir` to
+// `report_dir`/previous/ (replacing older copies there); names them.
+Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir);
 
-// Both, then writes `controller_dir`/run_meta.json holding only
-// started_unix = `now_unix` (the provision step overwrites it with the full
-// meta once the hosts are known).
+// Both, then keeps the earlier BENCH_DIR/controller-results/run_meta.json as
+// previous/run_meta.json and writes one holding only started_unix =
+// `now_unix` and provision_incomplete (the provision step overwrites it with
+// the full meta once the hosts are known).
 Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::string& bench_dir, double now_unix);
 
 }  // namespace fvbench

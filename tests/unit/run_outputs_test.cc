@@ -48,7 +48,15 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   auto s = SetAsideEarlierOutputs(dir_ + "/gtest-xml", dir_ + "/bench", 2000);
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_THAT(s->moved, UnorderedElementsAre("latency.raw_nginx.xml", "throughput.simple.xml"));
-  EXPECT_THAT(s->removed, UnorderedElementsAre("summary.txt", "results.json", "report.md", "latency.svg"));
+  EXPECT_THAT(s->report_moved, UnorderedElementsAre("summary.txt", "results.json", "report.md", "latency.svg"));
+  // Moved, not deleted: nothing measured is lost.
+  for (const char* f : {"summary.txt", "results.json", "report.md", "latency.svg"}) {
+    EXPECT_FALSE(Exists(std::string("bench/report/") + f)) << f;
+    EXPECT_TRUE(Exists(std::string("bench/report/previous/") + f)) << f;
+  }
+  auto earlier = detail::ReadTextFile(dir_ + "/bench/controller-results/previous/run_meta.json");
+  ASSERT_TRUE(earlier.ok()) << earlier.error().message;
+  EXPECT_EQ(*earlier, R"({"schema_version":1,"started_unix":1000})");
   EXPECT_FALSE(Exists("gtest-xml/latency.raw_nginx.xml"));
   EXPECT_FALSE(Exists("gtest-xml/throughput.simple.xml"));
   EXPECT_TRUE(Exists("gtest-xml/stale/throughput.simple.xml"));
@@ -60,6 +68,19 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   auto meta = RunMetaFromJson(*text, "run_meta.json");
   ASSERT_TRUE(meta.ok()) << meta.error().message;
   EXPECT_EQ(meta->started_unix, 2000);  // this run's start: the old result reads as from an earlier run
+  EXPECT_TRUE(meta->provision_incomplete);
+}
+
+// The provision step's full meta has no provision_incomplete: the field is
+// written only when true and reads back false when absent.
+TEST_F(RunOutputs, ProvisionIncompleteRoundTripsAndIsAbsentOnceProvisioned) {
+  RunMeta m;
+  m.started_unix = 5;
+  EXPECT_EQ(RunMetaToJson(m).find("provision_incomplete"), std::string::npos);
+  m.provision_incomplete = true;
+  auto back = RunMetaFromJson(RunMetaToJson(m), "m.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->provision_incomplete);
 }
 
 TEST_F(RunOutputs, NothingThereIsNothingToDo) {
@@ -67,7 +88,7 @@ TEST_F(RunOutputs, NothingThereIsNothingToDo) {
   ASSERT_TRUE(xml.ok());
   EXPECT_TRUE(xml->empty());
   EXPECT_TRUE(SetAsideGtestXml("")->empty());
-  EXPECT_TRUE(RemoveReportOutputs(dir_ + "/missing")->empty());
+  EXPECT_TRUE(MoveReportOutputs(dir_ + "/missing")->empty());
 }
 
 }  // namespace

@@ -477,8 +477,12 @@ TEST(DefaultSearch, TwoPercentWithin120sForEveryKnee) {
       EXPECT_LE(c.target_rps, knee);
       EXPECT_GE(c.target_rps, knee / 1.02);
       for (const StepResult& s : o.steps) {
-        if (s.role == "probe") EXPECT_EQ(s.load.duration_s, 3);
-        if (s.role == "bisect") EXPECT_EQ(s.load.duration_s, 10);
+        if (s.role == "probe") {
+          EXPECT_EQ(s.load.duration_s, 3);
+        }
+        if (s.role == "bisect") {
+          EXPECT_EQ(s.load.duration_s, 10);
+        }
       }
     }
   }
