@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/core/run_meta.h"
 #include "support/history/schema.h"
 
 namespace fvbench {
@@ -29,6 +30,21 @@ Result<std::unique_ptr<SqlConnection>> OpenHistory(const std::string& location) 
 
 Result<Appended> AppendRun(SqlConnection& db, const RunRecord& run, double now_unix) {
   if (auto b = db.BeginWrite(); !b.ok()) return b.error();
+  // One run, one record: the same start time, edge commit and SUT host with
+  // another text is this run edited or re-rendered after it was recorded.
+  auto same_run = db.Query("SELECT id FROM runs WHERE started_unix = $1 AND edge_commit = $2 AND sut_host = $3 "
+                           "AND run_key <> $4",
+                           {Num(run.started_unix), run.edge_commit, run.sut_host, run.run_key});
+  if (!same_run.ok()) return RolledBack(db, same_run.error(), run);
+  if (!same_run->empty()) {
+    return RolledBack(db,
+                      Error{fmt::format("the run started {} (edge commit {}, SUT host {}) is already recorded as run {} "
+                                        "from a different results.json: edited, or rendered again after it was "
+                                        "recorded; a run is recorded once",
+                                        FormatUtc(run.started_unix), run.edge_commit.empty() ? "unknown" : run.edge_commit,
+                                        run.sut_host.empty() ? "unknown" : run.sut_host, (*same_run)[0][0].value_or("?"))},
+                      run);
+  }
   auto inserted = db.Query(
       "INSERT INTO runs (run_key, started_unix, finished_unix, edge_commit, edge_ref, engine, mode, sut_host, "
       "loadgen_host, profile, usable, note, recorded_unix, results_json) "

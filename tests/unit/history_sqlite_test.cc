@@ -1,6 +1,7 @@
 // The results history on SQLite files (support/history): append, migrate,
 // refuse, mark unusable runs, and gate on the newest runs. Histories are
 // perturbed copies of a real run (history_samples.h).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -76,6 +77,27 @@ TEST_F(HistorySqlite, RecordsARealRunOnceAndReadsItsSeriesBack) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+// A copy of a recorded run with one value changed is the same run (start
+// time, edge commit, SUT host), not a new one: refused, naming the run.
+TEST_F(HistorySqlite, AnEditedCopyOfARecordedRunIsRefused) {
+  auto db = Open();
+  auto text = detail::ReadTextFile(RecordedRunPath());
+  ASSERT_TRUE(text.ok());
+  Append(*db, *text);
+  std::string edited = *text;
+  const std::string from = "\"p99\": 1370.0";
+  const size_t at = edited.find(from);
+  ASSERT_NE(at, std::string::npos);
+  edited.replace(at, from.size(), "\"p99\": 1371.0");
+  auto rec = RunRecordFromResultsJson(edited, "edited.json");
+  ASSERT_TRUE(rec.ok()) << rec.error().message;
+  auto added = AppendRun(*db, *rec, 2.0);
+  ASSERT_FALSE(added.ok());
+  EXPECT_THAT(added.error().message, ::testing::HasSubstr("is already recorded as run 1"));
+  EXPECT_THAT(added.error().message, ::testing::HasSubstr("f3116f903634684f773a489858457656979c5a4b"));
+  EXPECT_EQ(RunCount(*db), 1u);
 }
 
 TEST_F(HistorySqlite, InvalidInterruptedOrEarlierRunScenariosAreStoredButNeverEvidence) {
