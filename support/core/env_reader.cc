@@ -31,7 +31,8 @@ Result<double> ParseDecimal(const std::string& s) {
     // from_chars leaves v unchanged on a range error: tell overflow from underflow by the exponent's sign.
     const size_t e = s.find_first_of("eE");
     const bool tiny = e != std::string::npos && e + 1 < s.size() && s[e + 1] == '-';
-    if (std::isinf(v) || !tiny) return Error{"not a number"};  // 1e999: beyond double
+    if (std::isinf(v)) return Error{"not a finite number"};  // "inf", "infinity"
+    if (!tiny) return Error{"not a finite number (beyond 1.8e308, the largest double)"};  // 1e999
     return Error{fmt::format("{} is subnormal (closer to 0 than any meant value)", s)};
   }
   return v;

@@ -203,11 +203,11 @@ TEST(Config, DurationsThatCannotFinishWithinTheCtestTimeoutAreRefused) {
     auto c = LoadConfig(Inputs(env));
     EXPECT_TRUE(c.ok()) << c.error().message;
   }
-  // Not under ctest: only the types' bounds apply; beyond a double is not a number.
+  // Not under ctest: only the types' bounds apply; beyond a double is not finite.
   EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_DUR", "86400"}})).ok());
   auto inf = LoadConfig(Inputs({{"LATENCY_DUR", "1e999"}}));
   ASSERT_FALSE(inf.ok());
-  EXPECT_NE(inf.error().message.find("LATENCY_DUR='1e999': not a number"), std::string::npos) << inf.error().message;
+  EXPECT_NE(inf.error().message.find("LATENCY_DUR='1e999': not a finite number"), std::string::npos) << inf.error().message;
 }
 
 TEST(Config, RejectsPortClash) {
