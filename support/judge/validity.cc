@@ -119,7 +119,12 @@ ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, c
   // that overlap on purpose stay gated: that configuration is the problem.
   if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
     c.informational = true;
-    c.detail += "; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not gated";
+    c.detail = fmt::format("{} busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak interval {}); the "
+                           "engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not "
+                           "gated (limit {} when pinned)",
+                           FormatPercent(*obs.loadgen_busy), obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset,
+                           obs.loadgen_host, obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak),
+                           FormatPercent(p.max_loadgen_busy));
   }
   return c;
 }

@@ -238,6 +238,9 @@ TEST(ValidityCheckPhase, UnpinnedEngineBusyShareIsReportedNotGated) {
   EXPECT_FALSE(c->passed);
   EXPECT_TRUE(c->informational);
   EXPECT_TRUE(ValidityPassed(v));
+  // The note still says the number and the limit it would have had.
+  EXPECT_THAT(DescribeValidity(*c), HasSubstr("loadgen_cpu: 100.00% busy share of the engine's cpus"));
+  EXPECT_THAT(DescribeValidity(*c), HasSubstr("not gated (limit 80.00% when pinned)"));
   // Pinned onto the SUT's own cpu, the same reading is gated.
   ctx.sharing = *CoreSharing(true, "0", "0");
   busy.loadgen_cpuset = "0";
