@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 namespace fvbench::config_test {
 namespace {
 
@@ -96,6 +98,8 @@ struct BadValue {
   const char* value;
   const char* expect;  // substring of the error
 };
+// gtest prints a parameter with this (test lists, failures), not as raw bytes.
+void PrintTo(const BadValue& b, std::ostream* os) { *os << b.var << "=" << b.value; }
 
 class ConfigRejects : public ::testing::TestWithParam<BadValue> {};
 

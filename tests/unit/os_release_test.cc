@@ -35,6 +35,8 @@ struct Case {
   PackageFamily family;
   const char* describe;
 };
+// gtest prints a parameter with this (test lists, failures), not as raw bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.host; }
 
 class SupportedOs : public ::testing::TestWithParam<Case> {};
 

@@ -86,6 +86,8 @@ struct PlanCase {
   const char* os;
   const char* user;  // the SSH user of the seed's examples for that OS
 };
+// gtest prints a parameter with this (test lists, failures), not as raw bytes.
+void PrintTo(const PlanCase& c, std::ostream* os) { *os << c.user << "@" << c.os; }
 
 class ProvisionPlans : public ::testing::TestWithParam<PlanCase> {};
 

@@ -333,6 +333,9 @@ struct PolicyCase {
   const char* mode;
 };
 
+// gtest prints a parameter with this (ctest's test list, skip lines), not as raw bytes.
+void PrintTo(const PolicyCase& c, std::ostream* os) { *os << c.file << " " << c.mode; }
+
 std::string CaseName(const ::testing::TestParamInfo<PolicyCase>& p) {
   std::string f = p.param.file;
   f = f.substr(0, f.find('.'));
