@@ -144,6 +144,13 @@ RunResultFiles LoadRunResults(const Config& config) {
     }
     run.results.push_back(std::move(*r));
   }
+  // The run ended when its last scenario finished, not when this report was
+  // rendered (a report rendered again later kept the later time).
+  double last = 0;
+  for (const ScenarioResult& r : run.results) {
+    if (!FromEarlierRun(r, run.meta.started_unix)) last = std::max(last, r.finished_unix);
+  }
+  if (last > 0) run.meta.finished_unix = last;
   return run;
 }
 

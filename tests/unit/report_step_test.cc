@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -55,7 +56,22 @@ TEST_F(ReportStep, LoadsEveryScenarioOfTheRunInOrder) {
   ASSERT_EQ(files.results.size(), run_.scenarios.size());
   for (size_t i = 0; i < files.results.size(); ++i) EXPECT_EQ(files.results[i].id, run_.scenarios[i].id);
   EXPECT_EQ(files.meta.started_unix, run_.meta.started_unix);
-  EXPECT_GT(files.meta.finished_unix, files.meta.started_unix);  // the step's own time
+  // The run ended when its last scenario finished, also when the report is
+  // rendered again long after (the recorded run is from 2026).
+  double last = 0;
+  for (const ScenarioResult& r : run_.scenarios) last = std::max(last, r.finished_unix);
+  ASSERT_GT(last, files.meta.started_unix);
+  EXPECT_EQ(files.meta.finished_unix, last);
+}
+
+// A run whose scenarios all predate it (provision rewrote the start; nothing
+// ran since): the step's own time, as before.
+TEST_F(ReportStep, RunWithNothingMeasuredSinceItsStartEndsWhenTheStepRuns) {
+  RunMeta later = run_.meta;
+  later.started_unix = NowUnix();
+  ASSERT_TRUE(detail::WriteTextFile(Controller("run_meta.json"), RunMetaToJson(later)).ok());
+  RunResultFiles files = LoadRunResults(config_);
+  EXPECT_GE(files.meta.finished_unix, later.started_unix);
 }
 
 TEST_F(ReportStep, WritesTableResultsReportAndThePlotsOfTheScenariosRun) {
