@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -149,11 +150,33 @@ void CheckSchemaVersion(const json& doc, int expected, bool required) {
   }
 }
 
+namespace {
+
+// nlohmann's out_of_range.406 ("number overflow parsing '1e999'") carries no
+// position, unlike its parse errors: the line and column of the first such
+// literal in the text, or "" when it cannot be found.
+std::string OverflowPosition(std::string_view text, const nlohmann::json::exception& e) {
+  if (e.id != 406) return "";
+  const std::string what = e.what();
+  const size_t open = what.find("parsing '");
+  const size_t close = open == std::string::npos ? open : what.find('\'', open + 9);
+  if (close == std::string::npos || close == open + 9) return "";
+  const size_t at = text.find(std::string_view(what).substr(open + 9, close - open - 9));
+  if (at == std::string_view::npos) return "";
+  const std::string_view before = text.substr(0, at);
+  const size_t line_start = before.rfind('\n');
+  const size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  const size_t column = at - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return fmt::format(" (at line {}, column {})", line, column);
+}
+
+}  // namespace
+
 Result<json> ParseJsonText(std::string_view text, const std::string& source_name) {
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
-    return Error{fmt::format("{}: not valid JSON: {}", source_name, e.what())};
+    return Error{fmt::format("{}: not valid JSON: {}{}", source_name, e.what(), OverflowPosition(text, e))};
   }
 }
 
@@ -161,7 +184,7 @@ Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const
   try {
     return nlohmann::ordered_json::parse(text.begin(), text.end());
   } catch (const nlohmann::ordered_json::exception& e) {
-    return Error{fmt::format("{}: not valid JSON: {}", source_name, e.what())};
+    return Error{fmt::format("{}: not valid JSON: {}{}", source_name, e.what(), OverflowPosition(text, e))};
   }
 }
 
