@@ -35,15 +35,22 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
 // Requests in flight when the engine stopped at the phase's end (see
 // LoadResult::interrupted): the sent requests that got no response, when
 // nothing else can explain a missing response (no socket error, which loses
-// the request on its connection; no timeout, so none of them had been waiting
-// longer than the engine's timeout either) and there are at most
-// `connections` of them (one request per connection at a time: fvbench never
-// pipelines); otherwise 0, and they stay the SUT's failures. A phase at
-// overload ends with every connection waiting: measured, ~940 requests (one
-// per connection) at an 18750 RPS probe, which would otherwise read as SUT
-// errors. `connections` 0 (unknown) gives 0.
-uint64_t InFlightAtStop(uint64_t sent, uint64_t responses, uint64_t socket_errors, uint64_t timeouts,
-                        uint64_t connections);
+// the request on its connection; no timeout) and the engine sent every
+// scheduled slot, and there are at most `connections` of them (one request
+// per connection at a time: fvbench never pipelines); otherwise 0, and they
+// stay the SUT's failures. `connections` 0 (unknown) gives 0.
+//
+// Why not in a phase with unsent slots: there every connection was busy
+// waiting for responses (measured: ~940 unanswered at the end of an 18750 RPS
+// probe with 938 connections), and counting them as the SUT's is what keeps
+// EngineLimitedReason (judge/step_search.h), which asks for a SUT error rate
+// below the limit, from calling a SUT whose slow responses starved the
+// engine's connections "engine-limited". Tried, measured and undone: with
+// them interrupted, every search on the namespace testbed ended at its first
+// probe as engine-limited. They overstate the SUT's errors by at most one per
+// connection.
+uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
+                        uint64_t timeouts, uint64_t connections);
 
 // AccountPerScheduledRequest for a phase whose `interrupted` requests were in
 // flight at its end: they leave `scheduled` and `sent` (capped so that no
