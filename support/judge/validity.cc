@@ -107,11 +107,11 @@ ValidityCheck EngineKeptUp(const LoadResult& load) {
 }
 
 ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, const ValidityParams& p) {
-  ValidityCheck c = Make("loadgen_cpu", *obs.loadgen_busy, "<=", p.max_loadgen_busy,
-                         fmt::format("busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak "
-                                     "interval {})",
-                                     obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset, obs.loadgen_host,
-                                     obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak)));
+  const std::string what =
+      fmt::format("busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak interval {})",
+                  obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset, obs.loadgen_host, obs.loadgen_cpus,
+                  obs.samples, FormatPercent(obs.loadgen_busy_peak));
+  ValidityCheck c = Make("loadgen_cpu", *obs.loadgen_busy, "<=", p.max_loadgen_busy, what);
   // Unpinned on the SUT's host, the engine's cpus are all cpus: their busy share
   // is the SUT's work plus the engine's and says nothing about the engine
   // alone. Reported, not gated (the run is labelled as sharing cores; the
@@ -119,12 +119,10 @@ ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, c
   // that overlap on purpose stay gated: that configuration is the problem.
   if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
     c.informational = true;
-    c.detail = fmt::format("{} busy share of the engine's cpus ({} on host {}, {} cpus; {} samples, peak interval {}); the "
-                           "engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it is not "
-                           "gated (limit {} when pinned)",
-                           FormatPercent(*obs.loadgen_busy), obs.loadgen_cpuset.empty() ? "all" : obs.loadgen_cpuset,
-                           obs.loadgen_host, obs.loadgen_cpus, obs.samples, FormatPercent(obs.loadgen_busy_peak),
-                           FormatPercent(p.max_loadgen_busy));
+    // Informational checks print their detail only: the number and the limit go in it.
+    c.detail = fmt::format("{} {}; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it "
+                           "is not gated (limit {} when pinned)",
+                           FormatPercent(*obs.loadgen_busy), what, FormatPercent(p.max_loadgen_busy));
   }
   return c;
 }

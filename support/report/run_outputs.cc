@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <functional>
 
 #include "support/core/json_fields.h"
 #include "support/core/run_meta.h"
@@ -11,45 +12,47 @@ namespace fvbench {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir) {
+namespace {
+
+// Moves the regular files of `dir` that `wanted` names into `dir`/`into`/
+// (replacing older copies there) and names them; a missing `dir`: nothing.
+// `why` ends the error of a file that could not be moved.
+Result<std::vector<std::string>> MoveInto(const std::string& dir, const char* into,
+                                          const std::function<bool(const fs::path&)>& wanted, const char* why) {
   std::vector<std::string> moved;
   std::error_code ec;
-  if (xml_dir.empty() || !fs::is_directory(xml_dir, ec)) return moved;
-  const fs::path stale = fs::path(xml_dir) / "stale";
-  for (const auto& f : fs::directory_iterator(xml_dir, ec)) {
-    if (!f.is_regular_file() || f.path().extension() != ".xml") continue;
-    fs::create_directories(stale, ec);
-    fs::rename(f.path(), stale / f.path().filename(), ec);
+  if (dir.empty() || !fs::is_directory(dir, ec)) return moved;
+  const fs::path target = fs::path(dir) / into;
+  for (const auto& f : fs::directory_iterator(dir, ec)) {
+    if (!f.is_regular_file() || !wanted(f.path())) continue;
+    fs::create_directories(target, ec);
+    fs::rename(f.path(), target / f.path().filename(), ec);
     if (ec) {
-      return Error{fmt::format("cannot move the earlier run's {} to {}: {} (CI would read it as this run's)",
-                               f.path().string(), stale.string(), ec.message())};
+      return Error{fmt::format("cannot move the earlier run's {} to {}: {}{}", f.path().string(), target.string(),
+                               ec.message(), why)};
     }
     moved.push_back(f.path().filename().string());
   }
-  if (ec) return Error{fmt::format("cannot list {}: {}", xml_dir, ec.message())};
+  if (ec) return Error{fmt::format("cannot list {}: {}", dir, ec.message())};
   return moved;
 }
 
+}  // namespace
+
+Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir) {
+  return MoveInto(
+      xml_dir, "stale", [](const fs::path& f) { return f.extension() == ".xml"; },
+      " (CI would read it as this run's)");
+}
+
 Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir) {
-  std::vector<std::string> moved;
-  std::error_code ec;
-  if (!fs::is_directory(report_dir, ec)) return moved;
-  const fs::path previous = fs::path(report_dir) / "previous";
-  for (const auto& f : fs::directory_iterator(report_dir, ec)) {
-    const std::string name = f.path().filename().string();
-    const bool output = name == "summary.txt" || name == "results.json" || name == "report.md" ||
-                        f.path().extension() == ".svg";
-    if (!f.is_regular_file() || !output) continue;
-    fs::create_directories(previous, ec);
-    fs::rename(f.path(), previous / name, ec);
-    if (ec) {
-      return Error{fmt::format("cannot move the earlier run's {} to {}: {}", f.path().string(), previous.string(),
-                               ec.message())};
-    }
-    moved.push_back(name);
-  }
-  if (ec) return Error{fmt::format("cannot list {}: {}", report_dir, ec.message())};
-  return moved;
+  return MoveInto(
+      report_dir, "previous",
+      [](const fs::path& f) {
+        const std::string name = f.filename().string();
+        return name == "summary.txt" || name == "results.json" || name == "report.md" || f.extension() == ".svg";
+      },
+      "");
 }
 
 Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::string& bench_dir, double now_unix) {
