@@ -38,6 +38,15 @@ struct LoadSpec {
   // wrk: pace.lua also writes its mergeable latency histogram (FVBENCH_HISTOGRAM=1,
   // core/latency_histogram_json.h; issue 14). Off by default: it costs time after -d.
   bool latency_histogram = false;
+  // Several load generators (issue 14, multi_loadgen.h): a common start on
+  // the wall clock (µs since the Unix epoch; 0 = the engine starts its
+  // schedule when it is ready), this instance's schedule offset after it
+  // (µs), and the longest the engine may wait for the start after its launch
+  // (s; wrk's -d = ceil(start_wait_s + duration_s + 0.25) covers that wait,
+  // the schedule window stays duration_s).
+  double start_epoch_us = 0;
+  double offset_us = 0;
+  double start_wait_s = 0;
 };
 
 class LoadEngine {

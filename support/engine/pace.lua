@@ -53,6 +53,17 @@
 --   FVBENCH_DURATION_S      wrk's -d in seconds: each thread's schedule runs for
 --                           it (see done(); optional: without it, a thread's
 --                           schedule ends at its last delay() or send)
+--   FVBENCH_START_EPOCH_US  a common start on the wall clock (µs since the Unix
+--                           epoch; several load generators, issue 14): slot 0
+--                           of thread j is at START + OFFSET + j / RATE, so the
+--                           threads' slots interleave evenly; each connection
+--                           waits for its slot; no slot at or after START +
+--                           OFFSET + FVBENCH_DURATION_S is claimed (the schedule
+--                           window; a connection then idles until wrk's -d,
+--                           which must cover the wait for START). Unset: each
+--                           thread's slot 0 is its first delay(), as before.
+--   FVBENCH_OFFSET_US       this instance's schedule offset after START (µs, >= 0;
+--                           shard i of n at total rate R: i / R)
 --
 -- A bad parameter raises a Lua error inside init(), which wrk does not
 -- protect: wrk prints "PANIC: unprotected error in call to Lua API (...)",
@@ -64,6 +75,7 @@ local counting = os.getenv("FVBENCH_COUNT_RATELIMIT") == "1"
 
 -- ---------------------------------------------------------------- per thread
 local now_us            -- monotonic clock, µs (float)
+local epoch_minus_mono_us  -- wall clock - monotonic clock, µs (setup_clock)
 local requests = {}     -- pre-formatted request pool (get, decision)
 local n_requests = 0
 local next_request = 0
@@ -72,6 +84,8 @@ local interval_us       -- slot spacing on this thread's timeline
 local start_us          -- slot 0, set by the first delay() call
 local n_slots = 0
 local q_head, q_tail = 1, 0   -- claimed slot times in fvb_queue, FIFO
+local sync_start_us     -- FVBENCH_START_EPOCH_US + OFFSET on the monotonic clock (nil: unsynchronised)
+local window_end_us     -- sync_start_us + FVBENCH_DURATION_S: no slot claimed at or after it
 
 -- Counters read by done() through thread:get (globals on purpose).
 fvb_sent = 0
@@ -88,6 +102,7 @@ fvb_thread_rate = 0
 fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
 fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
 fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
+fvb_first_lag_us = 0   -- its first send (slot 0) - slot 0's time, µs (may be < 0: early)
 
 local function getenv_required(name)
   local v = os.getenv(name)
@@ -114,11 +129,18 @@ local function setup_clock()
   ]]
   local ts = ffi.new("fvbench_timespec")
   local C = ffi.C
-  local CLOCK_MONOTONIC = 1  -- Linux <time.h>
+  local CLOCK_REALTIME, CLOCK_MONOTONIC = 0, 1  -- Linux <time.h>
   now_us = function()
     C.clock_gettime(CLOCK_MONOTONIC, ts)
     return tonumber(ts.tv_sec) * 1e6 + tonumber(ts.tv_nsec) * 1e-3
   end
+  -- wall clock - monotonic clock (µs), read back to back: converts the
+  -- common start (wall clock, shared across processes and hosts) to this
+  -- process's monotonic timeline and the window back to wall clock.
+  local mono = now_us()
+  C.clock_gettime(CLOCK_REALTIME, ts)
+  local real = tonumber(ts.tv_sec) * 1e6 + tonumber(ts.tv_nsec) * 1e-3
+  epoch_minus_mono_us = real - (mono + now_us()) / 2
 end
 
 local function host_header()
@@ -163,6 +185,20 @@ function init(args)
   getenv_required("FVBENCH_OUT")
   fvb_thread_rate = rate / threads
   interval_us = 1e6 / fvb_thread_rate
+  local start_epoch = os.getenv("FVBENCH_START_EPOCH_US") or ""
+  if start_epoch ~= "" then
+    local epoch = getenv_number("FVBENCH_START_EPOCH_US")
+    local offset = tonumber(os.getenv("FVBENCH_OFFSET_US") or "0")
+    if offset == nil or offset ~= offset or offset < 0 or offset == math.huge then
+      error("pace.lua: FVBENCH_OFFSET_US=" .. tostring(os.getenv("FVBENCH_OFFSET_US")) .. " is not a number >= 0")
+    end
+    local duration_s = getenv_number("FVBENCH_DURATION_S")
+    -- thread j's slot 0 is j / rate after the instance's: the threads' slots interleave
+    sync_start_us = epoch - epoch_minus_mono_us + offset
+    window_end_us = sync_start_us + duration_s * 1e6
+    start_us = sync_start_us + ((fvb_thread_index or 1) - 1) * 1e6 / rate
+    fvb_start_us = start_us
+  end
 
   local kind = getenv_required("FVBENCH_KIND")
   local jwt = os.getenv("FVBENCH_JWT") or ""
@@ -208,6 +244,10 @@ function delay()
     fvb_start_us = now
   end
   local slot = start_us + n_slots * interval_us
+  if window_end_us ~= nil and slot >= window_end_us then
+    -- the schedule window is over: this connection idles until wrk's -d
+    return math.floor((window_end_us - now) / 1000) + 3600000
+  end
   n_slots = n_slots + 1
   q_tail = q_tail + 1
   fvb_queue[q_tail] = slot
@@ -224,6 +264,7 @@ local function record_send()
   local now = now_us()
   fvb_last_us = now
   local lag = now - slot
+  if fvb_sent == 0 then fvb_first_lag_us = lag end
   fvb_sent = fvb_sent + 1
   if lag <= 0 then
     if -lag > fvb_early_max then fvb_early_max = -lag end
@@ -288,7 +329,7 @@ end
 -- stops its threads up to 100 ms after -d: record_rate polls `stop`). When
 -- every connection hangs (a dead link) delay() is no longer called, yet the
 -- schedule went on offering requests until -d.
-local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
+local function thread_scheduled(t, wrk_start_us, window_end, done_us)
   local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
   if t_start <= 0 then t_start, t_last = wrk_start_us, wrk_start_us end
   if t_rate == nil or t_rate <= 0 then return 0, t_start, 0 end
@@ -297,8 +338,8 @@ local function thread_scheduled(t, wrk_start_us, duration_us, done_us)
   local through_last = 0
   if t_last >= t_start then through_last = math.floor((t_last - t_start) * t_rate / 1e6) + 1 end
   local before_end = 0
-  if duration_us ~= nil then
-    local t_end = math.min(wrk_start_us + duration_us, done_us)
+  if window_end ~= nil then
+    local t_end = math.min(window_end, done_us)
     if t_end > t_start then before_end = math.ceil((t_end - t_start) * t_rate / 1e6) end
   end
   return math.max(through_last, before_end), t_start, t_rate
@@ -378,14 +419,30 @@ function done(summary, latency, requests_stats)
   -- the start: the earlier of the two.
   local wrk_start_us = done_us - summary.duration
   if fvb_setup_us ~= nil and fvb_setup_us < wrk_start_us then wrk_start_us = fvb_setup_us end
+  -- The schedule window: from a common start (FVBENCH_START_EPOCH_US + OFFSET)
+  -- for FVBENCH_DURATION_S, or from wrk's start to wrk's start + -d.
+  local sync_start = nil
+  local start_epoch = tonumber(os.getenv("FVBENCH_START_EPOCH_US") or "")
+  if start_epoch ~= nil then
+    sync_start = start_epoch - epoch_minus_mono_us + (tonumber(os.getenv("FVBENCH_OFFSET_US") or "0") or 0)
+  end
+  local window_start = sync_start or wrk_start_us
+  local window_end = nil
+  if duration_us ~= nil then window_end = window_start + duration_us end
   local scheduled = 0
   local sent, lag_max, lag_sum, late1, late10, early = 0, 0, 0, 0, 0, 0
   local responses, non2xx, ratelimit = 0, 0, 0
   local status = {}
   local threads = fvb_threads or {}
   local unsent_at_stop = 0
+  local first_lag, first_start = nil, nil  -- the earliest first send's lag; unsynchronised: earliest slot 0
   for _, t in ipairs(threads) do
-    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, duration_us, done_us)
+    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, window_end, done_us)
+    if t:get("fvb_sent") > 0 then
+      local lag0 = t:get("fvb_first_lag_us")
+      if first_lag == nil or lag0 < first_lag then first_lag = lag0 end
+      if not sync_start and (first_start == nil or t_start < first_start) then first_start = t_start end
+    end
     local cut = thread_unsent_at_stop(t, counted, t_start, t_rate)
     scheduled = scheduled + counted - cut
     unsent_at_stop = unsent_at_stop + cut
@@ -463,6 +520,18 @@ function done(summary, latency, requests_stats)
     '"stdev":' .. num(latency.stdev) }, ",") .. "}")
   field("latency_ranks", str("with_timeouts"))
   field("timeout_us", num(tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "")))
+  -- The schedule window on the wall clock (µs since the epoch), for merging
+  -- several load generators (issue 14): slot 0 (the common start + offset when
+  -- synchronised, else the earliest thread's first slot), the window's end,
+  -- and how late the earliest first send left after its slot (the measured
+  -- start of this instance is start_epoch_us + first_send_lag_us).
+  local w_start = sync_start or first_start or wrk_start_us
+  local w_end = window_end or done_us
+  field("window", "{" .. table.concat({
+    '"synchronised":' .. (sync_start and "true" or "false"),
+    '"start_epoch_us":' .. num(math.floor(w_start + epoch_minus_mono_us + 0.5)),
+    '"end_epoch_us":' .. num(math.floor(w_end + epoch_minus_mono_us + 0.5)),
+    '"first_send_lag_us":' .. (first_lag and num(math.floor(first_lag + 0.5)) or "null") }, ",") .. "}")
   -- The mergeable histogram only when asked (FVBENCH_HISTOGRAM=1, issue 14):
   -- wrk's stats API walks its value range for every distinct value, so
   -- histogram_json costs O(distinct values x range) and, with a long tail,

@@ -30,6 +30,9 @@ namespace {
 using detail::FormatNumber;
 
 constexpr size_t kStderrTail = 2000;
+// A synchronised phase's wrk runs at least this long after its window (s):
+// two of wrk's 100 ms stop polls, time for the window's last responses.
+constexpr double kSyncTailS = 0.25;
 
 std::string Tail(const std::string& s, size_t n) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
@@ -289,11 +292,23 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
   if (!threads) return Error{"cpuset: " + threads.error().message};
   const int conns = WrkConnectionsFor(spec.rate_rps, *threads, spec.connections);
   const long secs = static_cast<long>(std::ceil(spec.duration_s));
+  const bool synchronised = spec.start_epoch_us > 0;
+  if (synchronised && (!(spec.offset_us >= 0) || !std::isfinite(spec.offset_us) || !(spec.start_wait_s >= 0) ||
+                       !std::isfinite(spec.start_wait_s) || spec.start_wait_s > kMaxPhaseSeconds)) {
+    return Error{fmt::format("synchronised start: offset {} µs and start wait {} s must be finite and >= 0",
+                             spec.offset_us, spec.start_wait_s)};
+  }
+  // Synchronised: wrk (whose -d runs from its own start, after its launch)
+  // runs through the wait for the common start, the window and at least
+  // kSyncTailS for the window's last responses; pace.lua claims no slot
+  // after the window, so the rest of the whole second sends nothing.
+  const long wrk_secs =
+      synchronised ? static_cast<long>(std::ceil(spec.start_wait_s + spec.duration_s + kSyncTailS)) : secs;
 
   Command cmd;
   if (!spec.cpuset.empty()) cmd.argv = {"taskset", "-c", spec.cpuset};
   for (std::string a : {std::string("wrk"), fmt::format("-t{}", *threads), fmt::format("-c{}", conns),
-                        fmt::format("-d{}s", secs),
+                        fmt::format("-d{}s", wrk_secs),
                         fmt::format("--timeout={}s", static_cast<long>(kWrkRequestTimeoutUs / 1e6)),
                         std::string("--latency"), std::string("-s"),
                         scripts_dir + "/pace.lua", spec.url}) {
@@ -312,8 +327,12 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_DURATION_S", fmt::format("{}", secs)},
   };
   if (spec.latency_histogram) cmd.env["FVBENCH_HISTOGRAM"] = "1";
+  if (synchronised) {
+    cmd.env["FVBENCH_START_EPOCH_US"] = fmt::format("{:.0f}", spec.start_epoch_us);
+    cmd.env["FVBENCH_OFFSET_US"] = fmt::format("{:.3f}", spec.offset_us);
+  }
   // wrk ends at -d by itself; what is left after a grace is a stuck engine.
-  cmd.timeout = std::chrono::seconds(secs) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
+  cmd.timeout = std::chrono::seconds(wrk_secs) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
   return cmd;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/core/latency_histogram_json.h"
 #include "support/core/outcomes.h"
 
 namespace fvbench {
@@ -227,6 +228,35 @@ Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
   return Ok();
 }
 
+// The schedule window and the mergeable histogram (issue 14), when written.
+Result<void> ReadWindowAndHistogram(const json& doc, const Reader& r, WrkOutput& out) {
+  if (auto it = doc.find("window"); it != doc.end() && !it->is_null()) {
+    if (!it->is_object()) return r.Fail("field `window` is not an object");
+    auto sync = it->find("synchronised");
+    if (sync == it->end() || !sync->is_boolean()) return r.Fail("field `window.synchronised` is not true or false");
+    out.window.synchronised = sync->get<bool>();
+    FVB_ASSIGN(out.window.start_epoch_us, r.NonNegative(*it, "window", "start_epoch_us"));
+    FVB_ASSIGN(out.window.end_epoch_us, r.NonNegative(*it, "window", "end_epoch_us"));
+    if (!(out.window.end_epoch_us > out.window.start_epoch_us)) {
+      return r.Fail(fmt::format("field `window`: end_epoch_us {} is not after start_epoch_us {}",
+                                out.window.end_epoch_us, out.window.start_epoch_us));
+    }
+    if (auto lag = it->find("first_send_lag_us"); lag != it->end() && !lag->is_null()) {
+      if (!lag->is_number() || !std::isfinite(lag->get<double>())) {
+        return r.Fail("field `window.first_send_lag_us` is not a finite number");
+      }
+      out.window.first_send_lag_us = lag->get<double>();
+    }
+    if (out.window.synchronised) out.load.duration_s = (out.window.end_epoch_us - out.window.start_epoch_us) / 1e6;
+  }
+  if (auto it = doc.find("histogram"); it != doc.end() && !it->is_null()) {
+    auto h = HistogramFromJson(*it, r.Fail("field `histogram`").message);
+    if (!h) return h.error();
+    out.histogram = std::move(*h);
+  }
+  return Ok();
+}
+
 // Timeouts as censored latency samples (outcomes.h CensorAtTimeout).
 Result<void> CensorTimeouts(const json& doc, const Reader& r, WrkOutput& out) {
   double timeout_us = kWrkDefaultTimeoutUs;
@@ -288,6 +318,7 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   if (auto s = ReadCounts(*doc, r, out); !s) return s.error();
   if (auto s = ReadLatencyAndLag(*doc, r, out); !s) return s.error();
   if (auto s = ReadOptional(*doc, r, out); !s) return s.error();
+  if (auto s = ReadWindowAndHistogram(*doc, r, out); !s) return s.error();
   if (auto s = CensorTimeouts(*doc, r, out); !s) return s.error();
   if (auto s = Derive(*doc, r, target_rps, max_late_share, out); !s) return s.error();
   return out;

@@ -8,11 +8,17 @@
 //   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max}
 //   (µs, from wrk's histogram), send_lag_us {max, mean, late_1ms, late_10ms},
 //   ratelimit_evidence (optional; present when the script counted responses),
-//   unsent_at_stop (optional).
+//   unsent_at_stop (optional), window {synchronised, start_epoch_us,
+//   end_epoch_us, first_send_lag_us} (optional: the schedule window on the
+//   wall clock), histogram (optional: the mergeable latency histogram,
+//   core/latency_histogram_json.h, written with FVBENCH_HISTOGRAM=1).
 //   Meaning of every field: the header comment of support/engine/pace.lua.
 //
 // Mapping to LoadResult (support/core/load_result.h):
-//   duration_s   = duration_us / 1e6 (must be > 0)
+//   duration_s   = duration_us / 1e6 (must be > 0); with a synchronised start
+//                  (window.synchronised: several load generators, issue 14)
+//                  the schedule window instead, (end - start) / 1e6: wrk's -d
+//                  then also covers the wait for the common start
 //   achieved_rps = requests / duration_s
 //   outcomes     per scheduled request (support/core/outcomes.h):
 //                  scheduled = the slots that fell due on the threads'
@@ -83,9 +89,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "support/core/latency_histogram.h"
 #include "support/core/load_result.h"
 #include "support/core/result.h"
 
@@ -114,6 +122,16 @@ struct WrkOutput {
   uint64_t latency_samples = 0;
   uint64_t latency_recorded = 0;
   std::map<int, uint64_t> status_counts;  // when counted in response()
+  // The schedule window on the wall clock (µs since the Unix epoch; pace.lua
+  // field `window`); all 0 when the JSON has none (older pace.lua).
+  struct Window {
+    bool synchronised = false;     // a common start (FVBENCH_START_EPOCH_US) paced it
+    double start_epoch_us = 0;     // slot 0 (common start + offset when synchronised)
+    double end_epoch_us = 0;       // no slot at or after it was scheduled
+    std::optional<double> first_send_lag_us;  // earliest first send - its slot; nullopt: nothing sent
+  } window;
+  // The mergeable latency histogram (field `histogram`), when written.
+  std::optional<LatencyHistogram> histogram;
 };
 
 Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& source_name,

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -409,6 +410,74 @@ TEST(WrkOutput, SlotsCutOffByWrksStopAreInterrupted) {
   auto bad = ParseWrkOutput(doc, "x.json", 500);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message, HasSubstr("unsent_at_stop"));
+}
+
+
+// A document with a `window` (and a histogram) inserted before its end.
+std::string WithFields(const std::string& fields) {
+  std::string d = Doc();
+  d.pop_back();
+  return d + "," + fields + "}";
+}
+
+// Synchronised (several load generators, issue 14): the schedule window is
+// the phase's duration, not wrk's runtime (its -d also covered the wait for
+// the common start).
+TEST(WrkOutput, SynchronisedWindowIsTheDuration) {
+  auto r = ParseWrkPaceOutput(
+      WithFields(R"("window":{"synchronised":true,"start_epoch_us":1700000000000000,)"
+                 R"("end_epoch_us":1700000001500000,"first_send_lag_us":-120})"),
+      "w.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->window.synchronised);
+  EXPECT_DOUBLE_EQ(r->load.duration_s, 1.5);
+  EXPECT_DOUBLE_EQ(r->load.achieved_rps, 1000 / 1.5);
+  ASSERT_TRUE(r->window.first_send_lag_us.has_value());
+  EXPECT_EQ(*r->window.first_send_lag_us, -120);
+  EXPECT_FALSE(r->histogram.has_value());
+}
+
+TEST(WrkOutput, UnsynchronisedWindowKeepsWrksRuntime) {
+  auto r = ParseWrkPaceOutput(
+      WithFields(R"("window":{"synchronised":false,"start_epoch_us":1700000000000000,)"
+                 R"("end_epoch_us":1700000001500000,"first_send_lag_us":null})"),
+      "w.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->window.synchronised);
+  EXPECT_DOUBLE_EQ(r->load.duration_s, 2.0);
+  EXPECT_FALSE(r->window.first_send_lag_us.has_value());
+}
+
+TEST(WrkOutput, HistogramIsRead) {
+  auto r = ParseWrkPaceOutput(
+      WithFields(R"("histogram":{"schema_version":1,"layout":"log-linear-ns-1024","recorded":3,"min_ns":1000,)"
+                 R"("max_ns":3000,"timeouts":0,"timeout_us":10000000,"buckets":[1000,1,2048,1,2560,1]})"),
+      "h.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->histogram.has_value());
+  EXPECT_EQ(r->histogram->recorded(), 3u);
+  EXPECT_EQ(r->histogram->max_ns(), 3000u);
+}
+
+TEST(WrkOutput, BadWindowOrHistogramNamesTheField) {
+  struct Case {
+    std::string fields, want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"("window":[])", "field `window` is not an object"},
+           {R"("window":{"start_epoch_us":1,"end_epoch_us":2})", "window.synchronised"},
+           {R"("window":{"synchronised":true,"start_epoch_us":5,"end_epoch_us":5})", "end_epoch_us 5 is not after"},
+           {R"("window":{"synchronised":true,"start_epoch_us":1,"end_epoch_us":5,"first_send_lag_us":"x"})",
+            "first_send_lag_us"},
+           {R"("histogram":{"schema_version":1,"layout":"log-linear-ns-1024","recorded":2,"min_ns":1,"max_ns":1,)"
+            R"("timeouts":0,"timeout_us":1,"buckets":[1,1]})",
+            "field `histogram`"},
+       }) {
+    auto r = ParseWrkPaceOutput(WithFields(c.fields), "bad.json", 500);
+    ASSERT_FALSE(r.ok()) << c.fields;
+    EXPECT_THAT(r.error().message, HasSubstr(c.want)) << c.fields;
+    EXPECT_THAT(r.error().message, HasSubstr("bad.json")) << c.fields;
+  }
 }
 
 }  // namespace
