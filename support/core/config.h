@@ -104,6 +104,11 @@ struct Config {
   // Load engine.
   Engine engine = Engine::kK6;  // LOADGEN_ENGINE: k6 | wrk
   int connections = 0;          // LOADGEN_CONNECTIONS: wrk connections / k6 preAllocatedVUs; 0 = derived from rate
+  // LOADGEN_PROCS_PER_HOST: engine processes sharing each phase on the
+  // loadgen host (1..64; issue 14, engine/multi_loadgen.h): each paces an
+  // equal share of the rate from one common start, pinned to its own part of
+  // K6_CPUSET when that is set (SplitCpuList: at least one CPU each).
+  int procs_per_host = 1;
 
   // Inputs of the suite.
   std::string policy_dir;      // FVBENCH_POLICY_DIR: simple.json, complex.json, llm.json

@@ -100,6 +100,10 @@ Result<void> LoadCounts(const EnvReader& r, Config& c) {
   auto conns = r.Integer("LOADGEN_CONNECTIONS", c.connections, 0, 100000, "connections, 0 = derived from rate");
   if (!conns) return conns.error();
   c.connections = static_cast<int>(*conns);
+  auto procs = r.Integer("LOADGEN_PROCS_PER_HOST", c.procs_per_host, 1, 64,
+                         "engine processes per loadgen host, 1..64");
+  if (!procs) return procs.error();
+  c.procs_per_host = static_cast<int>(*procs);
   return Ok();
 }
 

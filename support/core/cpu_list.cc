@@ -102,4 +102,17 @@ std::vector<int> UsableCpus(std::string_view affinity, std::string_view cgroup_c
   return all;
 }
 
+std::vector<std::vector<int>> SplitCpuList(const std::vector<int>& cpus, size_t parts) {
+  std::vector<std::vector<int>> out;
+  if (parts == 0 || parts > cpus.size()) return out;
+  const size_t base = cpus.size() / parts, extra = cpus.size() % parts;
+  size_t at = 0;
+  for (size_t i = 0; i < parts; ++i) {
+    const size_t n = base + (i < extra ? 1 : 0);
+    out.emplace_back(cpus.begin() + static_cast<std::ptrdiff_t>(at), cpus.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+  }
+  return out;
+}
+
 }  // namespace fvbench

@@ -25,6 +25,11 @@ Result<std::vector<int>> ParseCpuList(std::string_view list);
 // The compact list form: {0,1,2,3,6} -> "0-3,6"; {} -> "".
 std::string FormatCpuList(const std::vector<int>& cpus);
 
+// `cpus` cut into `parts` contiguous groups of nearly equal size (the first
+// ones get the extra CPU): {0,1,2,3}, 2 -> {{0,1},{2,3}}. Empty when parts is
+// 0 or more than the CPUs (every part needs at least one CPU).
+std::vector<std::vector<int>> SplitCpuList(const std::vector<int>& cpus, size_t parts);
+
 // The CPUs in both sorted lists.
 std::vector<int> IntersectCpus(const std::vector<int>& a, const std::vector<int>& b);
 

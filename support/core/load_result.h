@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/core/loadgen_instance.h"
+#include "support/core/validity_check.h"
 
 namespace fvbench {
 
@@ -113,6 +114,11 @@ struct LoadResult {
   // times (µs). Empty / 0 for one engine process.
   std::vector<LoadgenInstance> loadgens;
   double loadgen_start_skew_us = 0;
+  // Their own validity checks (judge/loadgen_merge.h: per instance
+  // engine_kept_up, achieved_rate, loadgen_cpu, and start_skew), which the
+  // scenario runner adds to the phase's checks: one instance that fell
+  // behind invalidates the phase and is named.
+  std::vector<ValidityCheck> loadgen_checks;
 };
 
 // The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check

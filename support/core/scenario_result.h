@@ -11,6 +11,7 @@
 
 #include "support/core/ab_result.h"
 #include "support/core/load_result.h"
+#include "support/core/validity_check.h"
 
 namespace fvbench {
 
@@ -20,21 +21,6 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
                                                     "latency.reverse_proxy"};
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
-
-// One validity check of a measured phase (support/judge/validity.h CheckPhase):
-// was the number worth reporting? `measured` and `limit` are in the unit the
-// name says (fraction 0..1, requests, lines/s, load per core); NaN when not
-// applicable. An informational entry (e.g. "unpinned": engine and SUT share
-// cores) is recorded and shown but never fails the phase.
-struct ValidityCheck {
-  std::string name;    // "policy_evidence", "enough_requests", "engine_kept_up", ...
-  bool passed = true;
-  bool informational = false;
-  std::string op;      // ">=", "<=", "==" ("" for informational entries)
-  double measured = 0;
-  double limit = 0;
-  std::string detail;  // human-readable: what was measured, from where
-};
 
 // CPU and memory of one SUT service's nginx processes (the master's
 // descendants) during a measured phase (support/run/phase_monitor.h).

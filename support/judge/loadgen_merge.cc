@@ -100,6 +100,7 @@ Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const Va
                         m.loadgen_start_skew_us, max_start_skew_us,
                         fmt::format("{} instances, latest start - earliest start (µs)", runs.size())});
   m.validity_failure = FailedValidity(out.checks);
+  m.loadgen_checks = out.checks;
   return out;
 }
 

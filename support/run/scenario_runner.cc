@@ -356,8 +356,11 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   for (size_t i = 0; i < hops.size(); ++i) {
     rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
   }
+  // Several load generators: each one's own checks (loadgen_merge.h).
+  for (const ValidityCheck& c : r->loadgen_checks) rec.validity.push_back(c);
   ReportPhaseValidity(rec, served);
   const std::string failed = FailedValidity(rec.validity);
+  r->validity_failure.clear();
   if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
   records_[r->raw_path] = std::move(rec);
   return r;

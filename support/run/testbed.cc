@@ -1,5 +1,7 @@
 #include "support/run/testbed.h"
 
+#include "support/run/loadgen_processes.h"
+
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -180,6 +182,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   std::unique_ptr<Testbed> tb(new Testbed());
   tb->config_ = config;
   tb->edge_available_ = !config.edge_skipped;
+  tb->connect_ = connect;
   if (auto r = tb->ConnectHosts(connect); !r) return r.error();
   if (auto r = tb->ProvisionHosts(); !r) return r.error();
   if (remote) {
@@ -188,7 +191,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   const bool k6 = config.engine == Engine::kK6;
   if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
   if (auto r = tb->ShipFiles(); !r) return r.error();
-  tb->MakeEngine();
+  if (auto r = tb->MakeEngine(); !r) return r.error();
   if (auto r = tb->MakeDirs(); !r) return r.error();
   return tb;
 }
@@ -204,18 +207,25 @@ Result<std::unique_ptr<Testbed>> Testbed::OnHosts(const Config& config, Host& su
   tb->sut_info_ = sut_info;
   tb->loadgen_info_ = loadgen_info;
   if (auto r = tb->ShipFiles(); !r) return r.error();
-  tb->MakeEngine();
+  if (auto r = tb->MakeEngine(); !r) return r.error();
   if (auto r = tb->MakeDirs(); !r) return r.error();
   return tb;
 }
 
 // The load engine on the loadgen host, running the scripts ShipFiles put
-// there (DRY_RUN: wrapped to stand in for its output).
-void Testbed::MakeEngine() {
-  const std::string scripts = scripts_dir();
-  auto engine =
-      config_.engine == Engine::kK6 ? MakeK6Engine(*loadgen_, scripts) : MakeWrkEngine(*loadgen_, scripts);
-  engine_ = config_.dry_run ? std::make_unique<DryRunEngine>(std::move(engine), plan_) : std::move(engine);
+// there: one process, or LOADGEN_PROCS_PER_HOST (loadgen_processes.h), each
+// on its own connection (DRY_RUN: wrapped to stand in for its output).
+Result<void> Testbed::MakeEngine() {
+  LoadgenConnector more = [this]() -> Result<std::unique_ptr<Host>> {
+    if (config_.dry_run) return std::unique_ptr<Host>(std::make_unique<DryRunHost>(loadgen_->name(), plan_));
+    if (!config_.remote()) return std::unique_ptr<Host>(std::make_unique<LocalHost>());
+    if (!connect_) return Error{"no connector to open another connection"};
+    return connect_("loadgen", config_.loadgen_remote, config_);
+  };
+  auto engine = MakeLoadgenEngine(config_, *loadgen_, scripts_dir(), more, loadgen_connections_);
+  if (!engine) return engine.error();
+  engine_ = config_.dry_run ? std::make_unique<DryRunEngine>(std::move(*engine), plan_) : std::move(*engine);
+  return Ok();
 }
 
 // The hosts of the two roles: dry-run hosts recording the plan, SSH hosts

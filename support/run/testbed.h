@@ -120,7 +120,7 @@ class Testbed {
   Result<void> PinRemoteHosts();
   void FindRemoteK6();
   Result<void> ShipFiles();
-  void MakeEngine();
+  Result<void> MakeEngine();
   Result<void> MakeDirs();
   Config config_;
   std::unique_ptr<Host> owned_host_;
@@ -132,6 +132,8 @@ class Testbed {
   Host* sut_ = nullptr;
   Host* loadgen_ = nullptr;
   std::unique_ptr<LoadEngine> engine_;
+  HostConnector connect_;  // Open's connector: more connections to the loadgen host (LOADGEN_PROCS_PER_HOST)
+  std::vector<std::unique_ptr<Host>> loadgen_connections_;  // those connections
   ProvisionInfo sut_info_;
   ProvisionInfo loadgen_info_;
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())

@@ -160,6 +160,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"CONFIRM_DUR", "-1", "must be > 0"},
                       BadValue{"REPEAT", "0", "out of range"},
                       BadValue{"REPEAT", "3x", "not an integer"},
+                      BadValue{"LOADGEN_PROCS_PER_HOST", "0", "out of range"},
+                      BadValue{"LOADGEN_PROCS_PER_HOST", "65", "out of range"},
+                      BadValue{"LOADGEN_PROCS_PER_HOST", "2.5", "not an integer"},
                       // long-duration.sh (../shared/cases): 1e16 planned a timeout of
                       // -8446744073709521616 ms, 1e300 ran `wrk -d-9223372036854775808s`.
                       BadValue{"LATENCY_DUR", "1e16", "1e+16 is above 1000000000 (expected seconds > 0"},

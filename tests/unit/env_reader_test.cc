@@ -61,6 +61,17 @@ TEST(CpuList, ParsesRangesStridesAndDuplicates) {
   EXPECT_EQ(FormatCpuList({}), "");
 }
 
+// LOADGEN_PROCS_PER_HOST's processes each get a contiguous part of K6_CPUSET.
+TEST(CpuList, SplitIntoNearlyEqualContiguousParts) {
+  using Parts = std::vector<std::vector<int>>;
+  EXPECT_EQ(SplitCpuList({0, 1, 2, 3}, 2), (Parts{{0, 1}, {2, 3}}));
+  EXPECT_EQ(SplitCpuList({2, 3, 4, 6, 7}, 2), (Parts{{2, 3, 4}, {6, 7}}));
+  EXPECT_EQ(SplitCpuList({0, 1, 2}, 3), (Parts{{0}, {1}, {2}}));
+  EXPECT_EQ(SplitCpuList({5}, 1), (Parts{{5}}));
+  EXPECT_TRUE(SplitCpuList({0, 1}, 3).empty());  // a process without a CPU of its own
+  EXPECT_TRUE(SplitCpuList({0, 1}, 0).empty());
+}
+
 TEST(CpuList, RefusesOverflowReversedAndGarbageSayingWhy) {
   struct Bad {
     const char* list;

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,7 +23,9 @@
 
 #include "support/core/latency_histogram_json.h"
 #include "support/host/local_host.h"
+#include "support/engine/multi_loadgen.h"
 #include "support/engine/wrk_output.h"
+#include "support/judge/loadgen_merge.h"
 
 namespace fvbench::wrk_engine_test {
 namespace {
@@ -142,6 +145,36 @@ TEST(WrkPlan, DecisionKindName) {
   auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
   ASSERT_TRUE(cmd.ok());
   EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "decision");
+}
+
+// Several load generators (issue 14): a common start, this process's offset,
+// and a -d that covers the wait for the start and 0.25 s for the window's
+// last responses; the schedule window stays the duration.
+TEST(WrkPlan, SynchronisedStartCommand) {
+  LoadSpec s = Spec();
+  s.duration_s = 10;
+  s.start_epoch_us = 1700000000123000;
+  s.offset_us = 2500;
+  s.start_wait_s = 1.5;
+  auto cmd = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+  EXPECT_THAT(cmd->argv, ::testing::Contains("-d12s"));  // ceil(1.5 + 10 + 0.25)
+  EXPECT_EQ(cmd->env.at("FVBENCH_START_EPOCH_US"), "1700000000123000");
+  EXPECT_EQ(cmd->env.at("FVBENCH_OFFSET_US"), "2500.000");
+  EXPECT_EQ(cmd->env.at("FVBENCH_DURATION_S"), "10");
+  EXPECT_EQ(cmd->timeout, std::chrono::seconds(12 + static_cast<long>(kPhaseGraceS)));
+  // Unsynchronised: no start variables.
+  auto plain = PlanWrkCommand(Spec(), "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->env.count("FVBENCH_START_EPOCH_US"), 0u);
+  for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+    LoadSpec b = s;
+    b.offset_us = bad;
+    EXPECT_FALSE(PlanWrkCommand(b, "/opt/s", "/r/x.json", "").ok()) << bad;
+    b = s;
+    b.start_wait_s = bad;
+    EXPECT_FALSE(PlanWrkCommand(b, "/opt/s", "/r/x.json", "").ok()) << bad;
+  }
 }
 
 TEST(WrkPlan, BadSpecsAreErrors) {
@@ -362,6 +395,89 @@ TEST_F(WrkEngineLocal, HistogramWhenAskedHoldsEveryRecordedResponse) {
   EXPECT_GT(hist->recorded(), 0u);
   EXPECT_EQ(static_cast<double>(hist->max_ns()), 1000 * doc.at("latency_us").at("max").get<double>());
   EXPECT_EQ(hist->ToLatencyUs().max, doc.at("latency_us").at("max").get<double>());
+}
+
+// A common start on the wall clock: wrk launched 1.5 s early waits for it,
+// paces exactly the window (rate x duration slots, none after it), and its
+// first send leaves within a timer tick of the start.
+TEST_F(WrkEngineLocal, SynchronisedStartWaitsAndPacesTheWindow) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_sync", Url("/"));
+  s.start_wait_s = 2.5;
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  s.start_epoch_us = std::ceil(std::chrono::duration<double, std::micro>(now).count() + 1.5e6);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(wall, 2.5);
+  auto out = ParseWrkPaceOutput(Slurp(r->raw_path), r->raw_path, s.rate_rps);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_TRUE(out->window.synchronised);
+  EXPECT_DOUBLE_EQ(out->window.start_epoch_us, s.start_epoch_us);
+  EXPECT_DOUBLE_EQ(out->window.end_epoch_us, s.start_epoch_us + 1e6);
+  EXPECT_DOUBLE_EQ(r->duration_s, 1.0);
+  EXPECT_EQ(r->scheduled, 200u);  // rate x window: no slot before the start or after the window
+  EXPECT_EQ(out->sent, 200u);
+  ASSERT_TRUE(out->window.first_send_lag_us.has_value());
+  EXPECT_LT(std::fabs(*out->window.first_send_lag_us), 5000) << "first send vs the common start";
+  EXPECT_EQ(r->failed, 0u);
+}
+
+// Two processes share one phase (engine/multi_loadgen.h): each paces half
+// the rate from one common start, offset by 1 / rate; the merge sums their
+// outcomes, takes the percentiles of the merged histogram, and keeps each
+// process's own checks and files.
+TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
+  LocalHost second;
+  std::vector<LoadgenProcess> processes;
+  processes.push_back({"local#1", MakeWrkEngine(*host_, kScripts), ""});
+  processes.push_back({"local#2", MakeWrkEngine(second, kScripts), ""});
+  auto engine = MakeMultiLoadgenEngine(std::move(processes), MultiLoadgenOptions{});
+  LoadSpec s = Small("e2e_multi", Url("/"));
+  s.rate_rps = 400;
+  s.duration_s = 2;
+  const std::string ctl = *dir_ + "/ctl";
+  auto r = engine->run(s, *dir_ + "/remote", ctl);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->engine, "wrk");
+  EXPECT_EQ(r->target_rps, 400);
+  ASSERT_EQ(r->loadgens.size(), 2u);
+  EXPECT_EQ(r->loadgens[0].name, "local#1");
+  EXPECT_EQ(r->loadgens[1].target_rps, 200);
+  EXPECT_EQ(r->loadgens[1].offset_us, 2500);  // 1 / 400 s
+  EXPECT_EQ(r->scheduled, 800u);
+  EXPECT_EQ(r->failed, 0u);
+  EXPECT_NEAR(r->achieved_rps, 400, 400 * 0.02);
+  EXPECT_GT(r->latency_us.p50, 0);
+  EXPECT_GE(r->latency_us.p99, r->latency_us.p50);
+  EXPECT_LT(r->loadgen_start_skew_us, kMaxLoadgenStartSkewUs);
+  EXPECT_TRUE(r->validity_failure.empty()) << r->validity_failure;
+  // Each process's checks (engine_kept_up, achieved_rate; loadgen_cpu only
+  // when sampled) and the start skew, all passed.
+  ASSERT_EQ(r->loadgen_checks.size(), 5u);
+  for (const auto& c : r->loadgen_checks) EXPECT_TRUE(c.passed) << c.name << " " << c.detail;
+  EXPECT_EQ(r->loadgen_checks.back().name, "start_skew");
+  // The files: each process's own, and what was merged.
+  EXPECT_EQ(r->raw_path, ctl + "/e2e_multi.json");
+  const auto summary = nlohmann::json::parse(Slurp(r->raw_path));
+  EXPECT_EQ(summary.at("schema"), "fvbench.loadgens/1");
+  ASSERT_EQ(summary.at("instances").size(), 2u);
+  EXPECT_EQ(summary.at("instances")[1].at("raw_path"), ctl + "/e2e_multi_lg2.json");
+  EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg2.cmd.txt"), HasSubstr("FVBENCH_OFFSET_US=2500.000"));
+  EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg1.cmd.txt"), HasSubstr("FVBENCH_START_EPOCH_US="));
+}
+
+// k6 instances are not built yet: refused before any load, saying so.
+TEST(MultiLoadgen, RefusesK6Processes) {
+  LocalHost host;
+  std::vector<LoadgenProcess> processes;
+  processes.push_back({"a#1", MakeK6Engine(host, "/nonexistent"), ""});
+  processes.push_back({"a#2", MakeK6Engine(host, "/nonexistent"), ""});
+  auto engine = MakeMultiLoadgenEngine(std::move(processes), MultiLoadgenOptions{});
+  auto r = engine->run(Spec(), "/tmp/x", "/tmp/y");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("only wrk processes can share a phase"));
 }
 
 TEST_F(WrkEngineLocal, CountedRateLimitResponses) {

@@ -1,0 +1,210 @@
+#include "support/engine/multi_loadgen.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "support/core/json_fields.h"
+#include "support/engine/wrk_output.h"
+#include "support/judge/loadgen_merge.h"
+#include "support/judge/loadgen_shards.h"
+
+namespace fvbench {
+
+LoadSpec ProcessSpec(const LoadSpec& spec, size_t i, size_t n, const std::string& cpuset, double start_epoch_us,
+                     double lead_s) {
+  const ShardPlan shard = PlanShards(spec.rate_rps, n).at(i);
+  LoadSpec s = spec;
+  s.phase = fmt::format("{}_lg{}", spec.phase, i + 1);
+  s.rate_rps = shard.rate_rps;
+  s.offset_us = shard.offset_us;
+  if (spec.connections > 0) s.connections = static_cast<int>((spec.connections + n - 1) / n);
+  s.cpuset = cpuset;
+  s.start_epoch_us = start_epoch_us;
+  s.start_wait_s = lead_s;
+  s.latency_histogram = true;
+  return s;
+}
+
+namespace {
+
+double SystemNowEpochUs() {
+  using namespace std::chrono;
+  return static_cast<double>(duration_cast<microseconds>(system_clock::now().time_since_epoch()).count());
+}
+
+// One process's run, read back with what the merge needs beyond LoadResult.
+struct ProcessOutcome {
+  Result<LoadResult> result = Error{"not run"};
+  WrkOutput output;
+};
+
+class MultiLoadgenEngine : public LoadEngine {
+ public:
+  MultiLoadgenEngine(std::vector<LoadgenProcess> processes, MultiLoadgenOptions options)
+      : processes_(std::move(processes)), options_(std::move(options)) {
+    if (!options_.now_epoch_us) options_.now_epoch_us = SystemNowEpochUs;
+  }
+
+  std::string name() const override { return processes_.front().engine->name(); }
+  Result<std::string> version() override { return processes_.front().engine->version(); }
+
+  // Every process warms up at its share, at the same time (no common start).
+  Result<void> warmup(const LoadSpec& spec) override {
+    if (auto ok = CheckEngines(); !ok) return ok;
+    std::vector<Result<void>> results(processes_.size(), Ok());
+    ForEachProcess([&](size_t i) {
+      LoadSpec s = spec;
+      s.phase = fmt::format("{}_lg{}", spec.phase, i + 1);
+      s.rate_rps = spec.rate_rps / static_cast<double>(processes_.size());
+      if (spec.connections > 0) s.connections = static_cast<int>((spec.connections + processes_.size() - 1) / processes_.size());
+      s.cpuset = processes_[i].cpuset;
+      results[i] = processes_[i].engine->warmup(s);
+    });
+    std::string failed;
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (!results[i]) failed += fmt::format("{}loadgen {}: {}", failed.empty() ? "" : "; ", processes_[i].name,
+                                             results[i].error().message);
+    }
+    if (!failed.empty()) return Error{failed};
+    return Ok();
+  }
+
+  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+                         const std::string& controller_dir) override {
+    if (auto ok = CheckEngines(); !ok) return ok.error();
+    const size_t n = processes_.size();
+    const double start = StartEpochUs(options_.now_epoch_us(), options_.lead_s * 1e6);
+    std::vector<LoadSpec> specs;
+    for (size_t i = 0; i < n; ++i) {
+      specs.push_back(ProcessSpec(spec, i, n, processes_[i].cpuset, start, options_.lead_s));
+    }
+    std::vector<ProcessOutcome> outcomes(n);
+    ForEachProcess([&](size_t i) { outcomes[i] = RunOne(i, specs[i], remote_dir, controller_dir); });
+    std::string failed;
+    for (size_t i = 0; i < n; ++i) {
+      if (!outcomes[i].result) {
+        failed += fmt::format("{}loadgen {}: {}", failed.empty() ? "" : "; ", processes_[i].name,
+                              outcomes[i].result.error().message);
+      }
+    }
+    if (!failed.empty()) {
+      return Error{fmt::format("phase {} with {} load generators: {} (the other processes' outputs are in {})",
+                               spec.phase, n, failed, controller_dir)};
+    }
+    std::vector<InstanceRun> runs;
+    for (size_t i = 0; i < n; ++i) runs.push_back(Instance(i, specs[i], outcomes[i]));
+    auto merged = MergeLoadgens(runs, options_.validity);
+    if (!merged) return Error{fmt::format("phase {}: {}", spec.phase, merged.error().message)};
+    LoadResult m = std::move(merged->merged);
+    m.validity_failure.clear();  // the runner judges loadgen_checks with the phase's own checks
+    m.target_rps = spec.rate_rps;
+    for (const auto& o : outcomes) m.wall_s = std::max(m.wall_s, o.result->wall_s);
+    m.raw_path = controller_dir + "/" + spec.phase + ".json";
+    if (auto w = detail::WriteTextFile(m.raw_path, Summary(spec, start, specs, runs, m).dump(2) + "\n"); !w) {
+      return Error{fmt::format("phase {}: {}", spec.phase, w.error().message)};
+    }
+    return m;
+  }
+
+ private:
+  Result<void> CheckEngines() const {
+    if (processes_.size() < 2) return Error{"several load generators: fewer than 2 processes"};
+    for (const auto& p : processes_) {
+      if (p.engine->name() != "wrk") {
+        return Error{fmt::format(
+            "several load generators with LOADGEN_ENGINE={}: only wrk processes can share a phase so far "
+            "(k6 execution segments with a paused start are not built yet; issue 14)",
+            p.engine->name())};
+      }
+    }
+    return Ok();
+  }
+
+  template <typename F>
+  void ForEachProcess(F&& f) {
+    if (!options_.parallel) {
+      for (size_t i = 0; i < processes_.size(); ++i) f(i);
+      return;
+    }
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < processes_.size(); ++i) threads.emplace_back([&f, i] { f(i); });
+    for (auto& t : threads) t.join();
+  }
+
+  // Process i's phase, and its output read back for the window and the histogram.
+  ProcessOutcome RunOne(size_t i, const LoadSpec& s, const std::string& remote_dir,
+                        const std::string& controller_dir) {
+    ProcessOutcome o;
+    o.result = processes_[i].engine->run(s, remote_dir, controller_dir);
+    if (!o.result) return o;
+    auto text = detail::ReadTextFile(o.result->raw_path);
+    if (!text) {
+      o.result = text.error();
+      return o;
+    }
+    auto out = ParseWrkPaceOutput(*text, o.result->raw_path, s.rate_rps);
+    if (!out) {
+      o.result = out.error();
+      return o;
+    }
+    o.output = std::move(*out);
+    if (!o.output.window.synchronised) {
+      o.result = Error{fmt::format("{}: field `window`: not synchronised (pace.lua did not take the common start)",
+                                   o.result->raw_path)};
+    } else if (!o.output.histogram) {
+      o.result = Error{fmt::format("{}: no field `histogram` (FVBENCH_HISTOGRAM=1 was asked)", o.result->raw_path)};
+    }
+    return o;
+  }
+
+  InstanceRun Instance(size_t i, const LoadSpec& s, const ProcessOutcome& o) const {
+    InstanceRun run;
+    run.meta.name = processes_[i].name;
+    run.meta.target_rps = s.rate_rps;
+    run.meta.offset_us = s.offset_us;
+    const WrkOutput::Window& w = o.output.window;
+    // Its measured start: its first send mapped back to the common start.
+    run.meta.start_epoch_us = w.start_epoch_us - s.offset_us + w.first_send_lag_us.value_or(0);
+    run.meta.end_epoch_us = w.end_epoch_us - s.offset_us;
+    run.result = *o.result;
+    run.histogram = *o.output.histogram;
+    return run;
+  }
+
+  nlohmann::json Summary(const LoadSpec& spec, double start, const std::vector<LoadSpec>& specs,
+                         const std::vector<InstanceRun>& runs, const LoadResult& m) const {
+    nlohmann::json doc = {{"schema", "fvbench.loadgens/1"},
+                          {"phase", spec.phase},
+                          {"target_rps", spec.rate_rps},
+                          {"start_epoch_us", start},
+                          {"lead_s", options_.lead_s},
+                          {"start_skew_us", m.loadgen_start_skew_us},
+                          {"window_s", m.duration_s}};
+    for (size_t i = 0; i < runs.size(); ++i) {
+      doc["instances"].push_back({{"name", runs[i].meta.name},
+                                  {"target_rps", specs[i].rate_rps},
+                                  {"offset_us", specs[i].offset_us},
+                                  {"cpuset", specs[i].cpuset},
+                                  {"raw_path", runs[i].result.raw_path},
+                                  {"measured_start_epoch_us", runs[i].meta.start_epoch_us}});
+    }
+    return doc;
+  }
+
+  std::vector<LoadgenProcess> processes_;
+  MultiLoadgenOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<LoadEngine> MakeMultiLoadgenEngine(std::vector<LoadgenProcess> processes,
+                                                   MultiLoadgenOptions options) {
+  return std::make_unique<MultiLoadgenEngine>(std::move(processes), std::move(options));
+}
+
+}  // namespace fvbench

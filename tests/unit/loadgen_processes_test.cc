@@ -1,0 +1,78 @@
+// LOADGEN_PROCS_PER_HOST: how many engine processes share a phase and which
+// CPUs each gets (run/loadgen_processes.h), and the engine built for them.
+#include "support/run/loadgen_processes.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/host/dry_run_host.h"
+
+namespace fvbench::loadgen_processes_test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+Config WrkConfig(int procs, const std::string& cpuset) {
+  Config c;
+  c.engine = Engine::kWrk;
+  c.procs_per_host = procs;
+  c.k6_cpuset = cpuset;
+  return c;
+}
+
+TEST(ProcessCpusets, EachProcessGetsItsPartOfTheEngineCpuset) {
+  EXPECT_THAT(*ProcessCpusets(WrkConfig(1, "0-3")), ElementsAre("0-3"));
+  EXPECT_THAT(*ProcessCpusets(WrkConfig(2, "0-3")), ElementsAre("0-1", "2-3"));
+  EXPECT_THAT(*ProcessCpusets(WrkConfig(3, "4-8")), ElementsAre("4-5", "6-7", "8"));
+  EXPECT_THAT(*ProcessCpusets(WrkConfig(2, "")), ElementsAre("", ""));  // unpinned
+}
+
+TEST(ProcessCpusets, RefusesMoreProcessesThanCpusAndSeveralK6) {
+  auto few = ProcessCpusets(WrkConfig(3, "0-1"));
+  ASSERT_FALSE(few.ok());
+  EXPECT_THAT(few.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=3 but K6_CPUSET=0-1 has 2 CPU(s)"));
+  Config k6 = WrkConfig(2, "");
+  k6.engine = Engine::kK6;
+  auto r = ProcessCpusets(k6);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=2 with LOADGEN_ENGINE=k6"));
+  k6.procs_per_host = 1;
+  EXPECT_TRUE(ProcessCpusets(k6).ok());
+}
+
+// Two processes: one on the given host, one on a connection from the
+// connector; a connector that fails names the connection and the host.
+TEST(MakeLoadgenEngine, OpensOneConnectionPerFurtherProcess) {
+  auto plan = std::make_shared<DryRunPlan>();
+  DryRunHost loadgen("lg-host", plan);
+  std::vector<std::unique_ptr<Host>> owned;
+  int opened = 0;
+  LoadgenConnector connect = [&]() -> Result<std::unique_ptr<Host>> {
+    ++opened;
+    return std::unique_ptr<Host>(std::make_unique<DryRunHost>("lg-host", plan));
+  };
+  Config c = WrkConfig(3, "");
+  c.dry_run = true;
+  auto e = MakeLoadgenEngine(c, loadgen, "/s", connect, owned);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ((*e)->name(), "wrk");
+  EXPECT_EQ(opened, 2);
+  EXPECT_EQ(owned.size(), 2u);
+
+  LoadgenConnector failing = []() -> Result<std::unique_ptr<Host>> { return Error{"connection refused"}; };
+  owned.clear();
+  auto bad = MakeLoadgenEngine(c, loadgen, "/s", failing, owned);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message,
+              HasSubstr("LOADGEN_PROCS_PER_HOST=3: opening connection 2 to the loadgen host lg-host: connection refused"));
+
+  c.procs_per_host = 1;
+  opened = 0;
+  auto one = MakeLoadgenEngine(c, loadgen, "/s", connect, owned);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(opened, 0);
+}
+
+}  // namespace
+}  // namespace fvbench::loadgen_processes_test
