@@ -2,7 +2,7 @@
 // nginx, real wrk on a second, independent set of network-namespace hosts
 // (fixtures/testhosts/netns-hosts.sh with FVBENCH_TESTHOSTS_PREFIX=fvf,
 // FVBENCH_TESTHOSTS_NET=10.214: fvf-sut 10.214.1.2, fvf-lg 10.214.2.2, load
-// link 10.214.3.0/30), so taking a link down or stopping an sshd never
+// link 10.214.3.0/29), so taking a link down or stopping an sshd never
 // touches the default hosts other tests use.
 //
 // FVBENCH_FAULT_TESTHOSTS=<state dir> (set by CTest; its fixture
