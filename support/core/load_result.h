@@ -46,6 +46,13 @@ struct LatencyUs {
   // BOUND (reports print it as ">= 10 s", gates on it fail).
   double censored_at_us = 0;
   bool IsCensored(double value_us) const { return censored_at_us > 0 && value_us >= censored_at_us; }
+  // Mean of the answered requests' latencies (µs); 0 = not known (an older
+  // output, a merge of instances that lack it). wrk: pace.lua's
+  // latency_us.mean (wrk's histogram: timeouts are not in it, wrk's
+  // stats_correct() samples are); k6: http_req_duration `avg`. Last, so that
+  // the positional initialisers {p50, p90, p99, p999, max, censored_at_us}
+  // keep their meaning.
+  double mean = 0;
 };
 
 struct LoadResult {
@@ -71,6 +78,13 @@ struct LoadResult {
   // had no socket error and no timeout (wrk_output.h). 0 for k6.
   uint64_t interrupted = 0;
   uint64_t non_2xx = 0;        // responses with a status outside 200..299
+  // The engine's pool: how many requests it can have outstanding at once.
+  // wrk: its connections (-c; each has at most one request outstanding, wrk
+  // never pipelines); k6: maxVUs of the constant-arrival-rate scenario (a VU
+  // runs one iteration, one request here, at a time). 0 = not known (an
+  // older result, a wrk output without `connections`). Read by
+  // EngineLimitedReason (judge/step_search.h) with latency_us.mean.
+  uint64_t connections = 0;
   double achieved_rps = 0;     // requests / duration_s
   double error_rate = 0;       // failed / scheduled, 0..1 (every kind of failure)
   LatencyUs latency_us;

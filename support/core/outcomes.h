@@ -48,7 +48,11 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
 // engine's connections "engine-limited". Tried, measured and undone: with
 // them interrupted, every search on the namespace testbed ended at its first
 // probe as engine-limited. They overstate the SUT's errors by at most one per
-// connection.
+// connection. Since then EngineLimitedReason tells a starved pool by Little's
+// law (needed concurrency = rate x mean latency against the connections) and
+// leaves these requests out of the SUT's errors when the pool was ample; the
+// error rate with them stays its guard where Little's law cannot tell (the
+// band between, a result without connections or mean latency).
 uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
                         uint64_t timeouts, uint64_t connections);
 

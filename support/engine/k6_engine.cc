@@ -170,6 +170,7 @@ class K6Engine : public LoadEngine {
     out.engine_version = version_;
     out.raw_path = local_summary;
     out.wall_s = wall_s;
+    out.connections = static_cast<uint64_t>(K6VusFor(std::lround(spec.rate_rps), spec.connections).max);
     return out;
   }
 

@@ -22,7 +22,8 @@
 //       VUs; k6 allocates the extra VUs only when needed.)
 // Timeout of the command: D + kK6GracefulStopS (2 s: k6/common.js sets the
 // scenario's gracefulStop to it; k6's default is 30 s) + kK6StartupS (30 s).
-// run() records the command's wall time in LoadResult::wall_s.
+// run() records the command's wall time in LoadResult::wall_s and M, the
+// pool the scenario could use, in LoadResult::connections.
 // Exit 0 and 99 (thresholds failed; the summary is still written,
 // go.k6.io/k6/errext/exitcodes ThresholdsHaveFailed) are accepted.
 //

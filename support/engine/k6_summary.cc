@@ -200,6 +200,12 @@ Result<LatencyUs> Parser::Latency(const Metric& m) const {
   auto mx = ms_value("max", *max_it);
   if (!mx.ok()) return mx.error();
   lat.max = *mx;
+  // The mean, when summaryTrendStats asked for it (k6/constant_rate.js does).
+  if (auto avg_it = m.values->find("avg"); avg_it != m.values->end() && !avg_it->is_null()) {
+    auto avg = ms_value("avg", *avg_it);
+    if (!avg.ok()) return avg.error();
+    lat.mean = *avg;
+  }
   return lat;
 }
 

@@ -32,7 +32,8 @@
 // http_req_failed.passes; error_rate = failed / requests; achieved_rps =
 // http_reqs.rate (else requests / duration_s); duration_s =
 // state.testRunDurationMs / 1000 (else requests / rate); dropped_iterations;
-// kept_up = dropped_iterations == 0; non_2xx = the non_2xx counter when
+// kept_up = dropped_iterations == 0; latency_us.mean = http_req_duration's
+// `avg` when present (0 otherwise); non_2xx = the non_2xx counter when
 // present, else failed; ratelimit_evidence when the counter is present;
 // target_rps as given; raw_path = source_name.
 //

@@ -149,6 +149,7 @@ Result<void> ReadOffered(const json& doc, const Reader& r, double target_rps, Wr
     uint64_t c = 0;
     FVB_ASSIGN(c, r.Count(doc, "", "connections"));
     out.connections = static_cast<int>(c);
+    out.load.connections = c;
   }
   return Ok();
 }
@@ -186,6 +187,9 @@ Result<void> ReadLatencyAndLag(const json& doc, const Reader& r, WrkOutput& out)
   FVB_ASSIGN(l.p99, r.NonNegative(*lat, "latency_us", "p99"));
   FVB_ASSIGN(l.p999, r.NonNegative(*lat, "latency_us", "p99_9"));
   FVB_ASSIGN(l.max, r.NonNegative(*lat, "latency_us", "max"));
+  if (auto it = lat->find("mean"); it != lat->end() && !it->is_null()) {  // older outputs lack it
+    FVB_ASSIGN(l.mean, r.NonNegative(*lat, "latency_us", "mean"));
+  }
   const json* lag = nullptr;
   FVB_ASSIGN(lag, r.Field(doc, "", "send_lag_us"));
   FVB_ASSIGN(out.send_lag.max_us, r.NonNegative(*lag, "send_lag_us", "max"));

@@ -5,12 +5,13 @@
 //   schema "fvbench.wrk.pace/1", target_rate (req/s), threads, threads_requested,
 //   requests (completed responses, any status), sent (paced sends),
 //   duration_us (wrk's runtime, µs), errors {connect, read, write, status,
-//   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max}
-//   (µs, from wrk's histogram), send_lag_us {max, mean, late_1ms, late_10ms},
-//   ratelimit_evidence (optional; present when the script counted responses),
-//   unsent_at_stop (optional), window {synchronised, start_epoch_us,
-//   end_epoch_us, first_send_lag_us} (optional: the schedule window on the
-//   wall clock), histogram (optional: the mergeable latency histogram,
+//   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max,
+//   mean (optional)} (µs, from wrk's histogram), send_lag_us {max, mean,
+//   late_1ms, late_10ms}, ratelimit_evidence (optional; present when the
+//   script counted responses), unsent_at_stop (optional), connections
+//   (optional), window {synchronised, start_epoch_us, end_epoch_us,
+//   first_send_lag_us} (optional: the schedule window on the wall clock),
+//   histogram (optional: the mergeable latency histogram,
 //   core/latency_histogram_json.h, written with FVBENCH_HISTOGRAM=1).
 //   Meaning of every field: the header comment of support/engine/pace.lua.
 //
@@ -78,6 +79,8 @@
 //                  20-60 ms descheduling of the engine on a 2-core host; the
 //                  worst lag is still reported (max_send_lag_us).
 //   max_send_lag_us = send_lag_us.max; ratelimit_evidence copied when present.
+//   connections  = the field (wrk's -c as pace.lua echoes it), 0 when absent;
+//                  latency_us.mean = latency_us.mean, 0 when absent.
 //   engine "wrk"; engine_version empty (the engine fills it); raw_path = source_name.
 //
 // Errors (never a silent 0): empty text, invalid/truncated JSON (with the byte

@@ -41,6 +41,22 @@ void AddCounts(LoadResult& m, const LoadResult& r, double& late_weighted) {
   late_weighted += r.late_send_share * static_cast<double>(r.requests);
 }
 
+// The instances' pools together, and their mean latency weighted by their
+// responses; 0 (not known) when any instance lacks its figure.
+void MergePool(LoadResult& m, const std::vector<InstanceRun>& runs) {
+  uint64_t pool = 0;
+  double weighted = 0, answered = 0;
+  for (const InstanceRun& run : runs) {
+    const LoadResult& r = run.result;
+    if (r.connections == 0 || !(r.latency_us.mean > 0)) return;
+    pool += r.connections;
+    weighted += r.latency_us.mean * static_cast<double>(r.requests);
+    answered += static_cast<double>(r.requests);
+  }
+  m.connections = pool;
+  if (answered > 0) m.latency_us.mean = weighted / answered;
+}
+
 std::vector<ValidityCheck> InstanceChecks(const LoadgenInstance& i, const LoadResult& r, const ValidityParams& p) {
   const std::string who = "loadgen " + i.name + ": ";
   std::vector<ValidityCheck> out;
@@ -90,6 +106,7 @@ Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const Va
     for (auto& c : InstanceChecks(m.loadgens.back(), run.result, params)) out.checks.push_back(std::move(c));
   }
   m.latency_us = latency.ToLatencyUs();
+  MergePool(m, runs);
   m.late_send_share = m.requests > 0 ? late_weighted / static_cast<double>(m.requests) : 0;
   m.error_rate = m.scheduled > 0 ? static_cast<double>(m.failed) / static_cast<double>(m.scheduled) : 1.0;
   if (evidence) m.ratelimit_evidence = evidence_sum;

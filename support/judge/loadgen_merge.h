@@ -9,7 +9,9 @@
 // 1/2048, never averaged); kept_up only when every instance kept up;
 // dropped_iterations summed, send lag and earliness the worst, the late-send
 // share weighted by each instance's sends; ratelimit_evidence summed when
-// every instance counted it. duration_s is the measured window: the span in
+// every instance counted it; connections (the engine pools) summed and the
+// mean latency weighted by each instance's responses, both only when every
+// instance has them. duration_s is the measured window: the span in
 // which all instances ran (latest start to earliest end, wall clock), or the
 // longest engine duration when the instances carry no times.
 //

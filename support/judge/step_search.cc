@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "support/core/outcomes.h"
@@ -72,14 +73,82 @@ StepPassRule PassRuleOf(const SearchParams& params) {
   return StepPassRule{params.slo_p99_us, params.max_error_rate, params.min_achieved_fraction, params.require_kept_up};
 }
 
+namespace {
+
+// How much of the engine's pool carrying the offered rate needed (Little's
+// law, step_search.h kPoolAmpleShare / kPoolStarvedShare).
+struct PoolUse {
+  enum Band { kUnknown, kAmple, kBetween, kStarved } band = kUnknown;
+  double needed = 0;  // target_rps x mean latency (s)
+  std::string text;   // the figures, for the reason
+};
+
+PoolUse PoolUseOf(const LoadResult& l) {
+  using detail::FormatFixed;
+  using detail::FormatNumber;
+  using detail::FormatPercentLimit;
+  using detail::FormatUs;
+  PoolUse u;
+  // Timeouts held their connection for the whole engine timeout and are not
+  // in wrk's mean: starved, whatever the figures.
+  if (l.latency_us.censored_at_us > 0) {
+    u.band = PoolUse::kStarved;
+    return u;
+  }
+  if (l.connections == 0 || !(l.latency_us.mean > 0) || !(l.target_rps > 0)) {
+    u.text = fmt::format("needed concurrency unknown (no {})", l.connections == 0 ? "connection count"
+                                                              : l.target_rps > 0 ? "mean latency"
+                                                                                 : "target rate");
+    return u;
+  }
+  u.needed = l.target_rps * l.latency_us.mean / 1e6;
+  const double pool = static_cast<double>(l.connections);
+  const double share = u.needed / pool;
+  u.band = share <= kPoolAmpleShare     ? PoolUse::kAmple
+           : share >= kPoolStarvedShare ? PoolUse::kStarved
+                                        : PoolUse::kBetween;
+  if (u.band == PoolUse::kStarved) return u;  // never shown: the step is the SUT's
+  const bool ample = u.band == PoolUse::kAmple;
+  const std::string limit = ample ? "<= " + FormatPercentLimit(kPoolAmpleShare)
+                                  : fmt::format("between {} and {}", FormatPercentLimit(kPoolAmpleShare),
+                                                FormatPercentLimit(kPoolStarvedShare));
+  u.text = fmt::format("{}needed concurrency {} ({} RPS x {} mean latency) is {}% of the engine's {} {} ({}, "
+                       "Little's law)",
+                       ample ? "pool ample: " : "", FormatNumber(u.needed), FormatNumber(l.target_rps),
+                       FormatUs(l.latency_us.mean), FormatFixed(100 * share, 1), l.connections,
+                       l.engine == "k6" ? "VUs" : "connections", limit);
+  return u;
+}
+
+}  // namespace
+
 std::optional<std::string> EngineLimitedReason(const LoadResult& load, const SearchParams& params) {
   using detail::FormatNumber;
   using detail::FormatPercent;
+  using detail::FormatPercentLimit;
   if (load.kept_up && load.failed_engine == 0) return std::nullopt;
   if (!load.sut_cpu_share || !(*load.sut_cpu_share < kSutSaturatedCpuShare)) return std::nullopt;
-  if (!(SutErrorRate(load) < params.max_error_rate)) return std::nullopt;
+  // The SUT's latency held every connection: falling behind was its doing.
+  const PoolUse pool = PoolUseOf(load);
+  if (pool.band == PoolUse::kStarved) return std::nullopt;
   if (!(load.latency_us.p99 < params.slo_p99_us)) return std::nullopt;
   if (load.sut_served_rps && *load.sut_served_rps < 0.95 * load.achieved_rps) return std::nullopt;
+  // The SUT's own errors. With the pool ample, not those Little's law puts
+  // in flight at wrk's stop (step_search.h; k6 lets them finish); otherwise
+  // all of them, the guard of before.
+  std::string errors;
+  if (pool.band == PoolUse::kAmple && load.scheduled > 0 && load.engine != "k6") {
+    const auto in_flight = std::min(load.connections, static_cast<uint64_t>(std::ceil(pool.needed)));
+    const uint64_t beyond = load.failed_sut > in_flight ? load.failed_sut - in_flight : 0;
+    const double rate = static_cast<double>(beyond) / static_cast<double>(load.scheduled);
+    if (!(rate < params.max_error_rate)) return std::nullopt;
+    errors = fmt::format("SUT error rate {} beyond the {} in flight at the stop < {}", FormatPercent(rate), in_flight,
+                         FormatPercentLimit(params.max_error_rate));
+  } else {
+    const double rate = SutErrorRate(load);
+    if (!(rate < params.max_error_rate)) return std::nullopt;
+    errors = fmt::format("SUT error rate {} < {}", FormatPercent(rate), FormatPercentLimit(params.max_error_rate));
+  }
   std::string behind = load.failed_engine > 0 ? fmt::format("{} requests never sent", load.failed_engine)
                        : load.max_early_send_us > kDefaultMaxSendLagUs
                            ? fmt::format("sends up to {} µs early", FormatNumber(load.max_early_send_us))
@@ -90,8 +159,9 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
                                                          FormatNumber(std::round(*load.sut_served_rps)),
                                                          FormatNumber(std::round(load.achieved_rps)))
                                            : "";
-  return fmt::format("engine behind its schedule ({}) while the SUT was not saturated: SUT CPU {} of its CPUs{}",
-                     behind, FormatPercent(*load.sut_cpu_share), served);
+  return fmt::format(
+      "engine behind its schedule ({}) while the SUT was not saturated: SUT CPU {} of its CPUs{}; {}, {}", behind,
+      FormatPercent(*load.sut_cpu_share), served, pool.text, errors);
 }
 
 bool MarginalFailure(const LoadResult& load, const SearchParams& params) {

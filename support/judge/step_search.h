@@ -86,17 +86,70 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params);
 // The SUT's CPUs count as saturated from this share of them (0..1) on.
 inline constexpr double kSutSaturatedCpuShare = 0.85;
 
+// Little's law (L = λW) on the engine's pool. An open-model engine holds one
+// slot of its pool per outstanding request: wrk a connection (at most one
+// request outstanding per connection; wrk never pipelines), k6's
+// constant-arrival-rate a VU (one iteration at a time per VU; k6 docs,
+// "Arrival-rate VU allocation": with every VU busy an iteration is dropped).
+// Carrying the offered rate λ (target_rps) at the mean latency W
+// (latency_us.mean) keeps L = λW slots (LoadResult::connections) busy on
+// average. The share L / pool tells whose fault a missed schedule was:
+//  - L <= kPoolAmpleShare x pool: the pool was mostly free; the SUT's latency
+//    did not hold it. At half occupancy a request rarely finds every slot
+//    busy when it falls due (Erlang C, Poisson arrivals; paced ones wait
+//    less: 3.6 % for a pool of 10, 0.4 % for 20, 7e-6 for 50), and
+//    bursts of twice the mean latency still fit. An engine behind its
+//    schedule there lacked CPU (or was descheduled), not connections.
+//  - L >= kPoolStarvedShare x pool: the SUT's latency starved the pool. At
+//    L = pool the pool carries at most pool / W = λ: no engine keeps the
+//    schedule, whatever its CPU (measured: 938 wrk connections at an
+//    18750 RPS probe with a 50 ms mean latency, L = 937). The 10 % margin:
+//    the mean W understates how long a request holds its slot (the engine's
+//    turn-around from a response to the next send; the slowest requests,
+//    still in flight at the stop, are not in it), and pools of up to ~100
+//    find every slot busy often at 90 % (Erlang C: 36 % for 50, 22 % for 100).
+//  - in between: the figure alone cannot tell (bursts of slow responses may
+//    have held every slot for a while, or the engine's CPU was short), and
+//    the SUT error-rate rule of before decides (EngineLimitedReason).
+inline constexpr double kPoolAmpleShare = 0.5;
+inline constexpr double kPoolStarvedShare = 0.9;
+
 // Why a failed step was the ENGINE's limit, not the SUT's; nullopt when it
 // was not (or cannot be told). All of:
 //  - the engine did not keep to its schedule (kept_up false, or requests it
 //    never sent);
 //  - the SUT was not saturated: LoadResult::sut_cpu_share known and below
 //    kSutSaturatedCpuShare (no CPU figure: never engine-limited);
-//  - the SUT answered what it got: its own error rate (SutErrorRate) below
-//    params.max_error_rate, p99 below params.slo_p99_us and, when read,
-//    stub_status's served rate at least 95 % of the engine's achieved rate.
-// E.g. "engine behind its schedule (12.0% of sends > 10 ms late) while the
-// SUT was not saturated: SUT CPU 41% of its CPUs, served 2010 RPS of 2013".
+//  - the SUT did not starve the engine's pool (Little's law above): the
+//    needed concurrency L = target_rps x latency_us.mean is below
+//    kPoolStarvedShare x connections, and no request timed out (timeouts
+//    are requests that held a connection for the whole engine timeout, and
+//    are not in wrk's mean: with latency_us.censored_at_us set the pool
+//    counts as starved);
+//  - the SUT answered what it got: p99 below params.slo_p99_us, when read
+//    stub_status's served rate at least 95 % of the engine's achieved rate,
+//    and its own error rate (SutErrorRate) below params.max_error_rate.
+// The SUT error rate is the rule that told starvation apart before, as a
+// proxy: with unsent slots the requests still in flight at the phase's end
+// count as the SUT's failures (outcomes.h InFlightAtStop), up to one per
+// connection, which a starved pool turns into errors. It stays as that guard
+// when L lies between kPoolAmpleShare and kPoolStarvedShare of the pool and
+// when L is not known (connections 0, no mean latency, no target). With the
+// pool ample (L <= kPoolAmpleShare x pool) it is no proxy any more, only the
+// SUT's own failures: for wrk the at most ceil(L) requests Little's law puts
+// in flight at its stop are left out of it (errors beyond them / scheduled),
+// so an engine short of CPU is not judged by them, while a SUT that answers
+// with errors (429, 5xx, resets) is still never "engine-limited". (k6 lets
+// in-flight requests finish, gracefulStop: its error rate stays whole.)
+// E.g. "engine behind its schedule (500 requests never sent) while the SUT
+// was not saturated: SUT CPU 30.00% of its CPUs, served 740 RPS of 740 sent
+// (stub_status); pool ample: needed concurrency 20 (1000 RPS x 20.00 ms mean
+// latency) is 20.0% of the engine's 100 connections (<= 50%, Little's law),
+// SUT error rate 0.00% beyond the 20 in flight at the stop < 1%"; between
+// the bands "...; needed concurrency 700 (...) is 70.0% of the engine's 1000
+// connections (between 50% and 90%, Little's law), SUT error rate 0.40% <
+// 1%"; without the figure "...; needed concurrency unknown (no connection
+// count), SUT error rate 0.50% < 1%".
 std::optional<std::string> EngineLimitedReason(const LoadResult& load, const SearchParams& params);
 
 // A failed step worth one retry: it failed by a margin, not clearly. The

@@ -44,7 +44,8 @@
 // passed yet, one step at 90 % of what the engine managed is run for a clean
 // pass. engine_limited is set, the result is a lower bound ("at least N RPS
 // (engine-limited ...)"): the highest rate the SUT served within the rule's
-// SUT error and p99 limits, unconfirmed, no resolution.
+// SUT error and p99 limits (as EngineLimitedReason counts the SUT's errors),
+// unconfirmed, no resolution.
 //
 // Result: the confirmed round's MEASURED achieved rate (the median over its
 // runs), never a target. A confirmed run at the cap sets ceiling_reached: the

@@ -173,6 +173,7 @@ TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
   EXPECT_EQ(r->requests, 600000u);
   EXPECT_DOUBLE_EQ(r->latency_us.p99, 1523.088);
   EXPECT_EQ(r->target_rps, 10000);
+  EXPECT_EQ(r->connections, 500u);  // the pool: MAX_VUS
   ASSERT_TRUE(r->ratelimit_evidence.has_value());
   const std::string local = controller_ + "/latency_decision_service.json";
   EXPECT_EQ(r->raw_path, local);

@@ -62,6 +62,8 @@ TEST(K6Summary, HandleSummaryCleanRun) {
   EXPECT_DOUBLE_EQ(l.latency_us.p99, 1523.088);
   EXPECT_DOUBLE_EQ(l.latency_us.p999, 4871.266);
   EXPECT_DOUBLE_EQ(l.latency_us.max, 23114.502);
+  EXPECT_DOUBLE_EQ(l.latency_us.mean, 468.839);  // avg
+  EXPECT_EQ(l.connections, 0u);  // the VUs are the engine's to set (k6_engine.h), not in the summary
   EXPECT_TRUE(l.kept_up);
   EXPECT_EQ(l.dropped_iterations, 0u);
   ASSERT_TRUE(l.ratelimit_evidence.has_value());
@@ -141,6 +143,19 @@ TEST(K6Summary, MedianStandsInForP50) {
   auto r = ParseK6Summary(j.dump(), "x", 1);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_DOUBLE_EQ(r->latency_us.p50, 250);
+}
+
+// The mean is optional (summaryTrendStats without "avg"): 0, not known.
+TEST(K6Summary, MeanLatencyIsOptional) {
+  Json j = FixtureJson("handle_summary_latency_ok.json");
+  j["metrics"]["http_req_duration"]["values"].erase("avg");
+  auto r = ParseK6Summary(j.dump(), "x", 1);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->latency_us.mean, 0);
+  j["metrics"]["http_req_duration"]["values"]["avg"] = -1;
+  r = ParseK6Summary(j.dump(), "x", 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("[\"avg\"]"));
 }
 
 TEST(K6Summary, Non2xxFallsBackToFailedWithoutTheCounter) {

@@ -95,6 +95,27 @@ TEST(LoadgenMerge, SumsCountsAndTakesPercentilesFromTheMergedHistogram) {
   EXPECT_EQ(m.validity_failure, "");
 }
 
+// The engines' pools add up; the mean latency is the mean of all responses
+// (each instance's weighted by its responses). Both only when every
+// instance has them (EngineLimitedReason's Little's law, step_search.h).
+TEST(LoadgenMerge, PoolsAddUpAndMeansWeighByResponses) {
+  std::vector<InstanceRun> runs = {Instance("a#0", 1500, 15000, 15000, 1e15, 300, 1),
+                                   Instance("b#0", 1500, 15000, 5000, 1e15, 300, 2)};
+  runs[0].result.connections = 80;
+  runs[0].result.latency_us.mean = 1000;
+  runs[1].result.connections = 40;
+  runs[1].result.latency_us.mean = 3000;
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged->merged.connections, 120u);
+  EXPECT_DOUBLE_EQ(merged->merged.latency_us.mean, (15000 * 1000.0 + 5000 * 3000.0) / 20000);
+  runs[1].result.connections = 0;  // one instance without its pool: not known
+  merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  EXPECT_EQ(merged->merged.connections, 0u);
+  EXPECT_EQ(merged->merged.latency_us.mean, 0);
+}
+
 TEST(LoadgenMerge, OneInstanceFallingBehindInvalidatesThePhaseNamingIt) {
   std::vector<InstanceRun> runs = {Instance("10.77.0.3#0", 1000, 10000, 10000, 1e15, 300, 1),
                                    Instance("10.77.0.4#0", 1000, 10000, 10000, 1e15, 300, 2),

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
+
+#include "support/core/outcomes.h"
 
 namespace fvbench::step_search_test {
 namespace {
@@ -239,6 +242,203 @@ TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
   StepVerdict v = JudgeStep(l, p);
   EXPECT_FALSE(v.passed);
   EXPECT_NE(v.text.find("engine ran ahead of its schedule"), std::string::npos) << v.text;
+}
+
+// EngineLimitedReason by Little's law (issue 13 item 6, step_search.h).
+//
+// A wrk phase whose engine fell behind: of round(target x duration) slots it
+// sent `sent_share`; `in_flight` of the sent got no response before the stop
+// and count as the SUT's (with unsent slots InFlightAtStop leaves them so),
+// `bad` answers were non-2xx. SUT CPU 30 %, stub_status served what came back.
+LoadResult Behind(double target, double duration_s, uint64_t connections, double mean_us, double sent_share,
+                  uint64_t in_flight, uint64_t bad = 0) {
+  LoadResult l;
+  l.engine = "wrk";
+  l.target_rps = target;
+  l.duration_s = duration_s;
+  l.connections = connections;
+  l.latency_us.mean = mean_us;
+  l.latency_us.p50 = 0.9 * mean_us;
+  l.latency_us.p90 = 1.8 * mean_us;
+  l.latency_us.p99 = 3 * mean_us;
+  l.latency_us.p999 = 4 * mean_us;
+  l.latency_us.max = 5 * mean_us;
+  const auto scheduled = static_cast<uint64_t>(std::llround(target * duration_s));
+  const auto sent = static_cast<uint64_t>(std::llround(sent_share * static_cast<double>(scheduled)));
+  l.requests = sent - in_flight;
+  AccountPerScheduledRequest(l, scheduled, sent, bad);
+  l.achieved_rps = static_cast<double>(l.requests) / duration_s;
+  l.kept_up = false;
+  l.late_send_share = 0.3;
+  l.max_send_lag_us = 250000;
+  l.sut_cpu_share = 0.3;
+  l.sut_served_rps = l.achieved_rps;
+  return l;
+}
+
+// (a) Needed concurrency 20 % of the pool: the connections were free, the
+// engine (short of CPU) fell behind. Its 20 requests in flight at the stop
+// (1.00 % of the slots) do not count against the SUT; the old rule, which
+// counts them, did not call it engine-limited.
+TEST(EngineLimitedLittlesLaw, AmplePoolIsTheEnginesLimit) {
+  SearchParams rule;
+  // 1000 RPS x 20 ms = 20 of 100 connections; 2 s probe, 2000 slots, 1500 sent.
+  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 20);
+  ASSERT_EQ(l.failed_sut, 20u);
+  ASSERT_DOUBLE_EQ(SutErrorRate(l), 0.01);
+  auto why = EngineLimitedReason(l, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(*why,
+            "engine behind its schedule (500 requests never sent) while the SUT was not saturated: SUT CPU 30.00% "
+            "of its CPUs, served 740 RPS of 740 sent (stub_status); pool ample: needed concurrency 20 (1000 RPS x "
+            "20.00 ms mean latency) is 20.0% of the engine's 100 connections (<= 50%, Little's law), SUT error "
+            "rate 0.00% beyond the 20 in flight at the stop < 1%");
+  // The old rule (no pool figure) counts the in-flight requests: 1.00% is not < 1%.
+  LoadResult unknown = l;
+  unknown.connections = 0;
+  EXPECT_FALSE(EngineLimitedReason(unknown, rule).has_value());
+  // The other conditions still hold the claim back.
+  LoadResult busy = l;
+  busy.sut_cpu_share = 0.9;
+  EXPECT_FALSE(EngineLimitedReason(busy, rule).has_value());
+  LoadResult slow = l;
+  slow.latency_us.p99 = rule.slo_p99_us;
+  EXPECT_FALSE(EngineLimitedReason(slow, rule).has_value());
+}
+
+// With the pool ample, the SUT's own errors (here 30 non-2xx answers, 1.5 %
+// of the slots beyond the in-flight ones) still make the step the SUT's.
+TEST(EngineLimitedLittlesLaw, AmplePoolStillCountsTheSutsOwnErrors) {
+  SearchParams rule;
+  EXPECT_FALSE(EngineLimitedReason(Behind(1000, 2, 100, 20000, 0.75, 20, 30), rule).has_value());
+  EXPECT_TRUE(EngineLimitedReason(Behind(1000, 2, 100, 20000, 0.75, 20, 10), rule).has_value());  // 0.5 %
+}
+
+// (b) Needed concurrency above the pool: every connection was busy waiting
+// for the SUT, which is why the engine could not send. The SUT's, however
+// its requests in flight at the stop are counted: as its errors (1.67 %), or
+// left out (as the undone c9929c7 did: its error rate 0).
+TEST(EngineLimitedLittlesLaw, StarvedPoolIsTheSuts) {
+  SearchParams rule;
+  // 18750 RPS x 60 ms = 1125 > 938 connections; 3 s probe, 56250 slots.
+  LoadResult l = Behind(18750, 3, 938, 60000, 0.8, 938);
+  ASSERT_NEAR(SutErrorRate(l), 0.0167, 0.0001);
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  LoadResult interrupted = l;
+  AccountWithInterrupted(interrupted, l.scheduled, l.scheduled - l.failed_engine, 0, 938);
+  ASSERT_EQ(interrupted.failed_sut, 0u);
+  EXPECT_FALSE(EngineLimitedReason(interrupted, rule).has_value());
+  // Only Little's law held that one back: the old rule calls it engine-limited.
+  interrupted.connections = 0;
+  EXPECT_TRUE(EngineLimitedReason(interrupted, rule).has_value());
+  // At the starved share exactly, still the SUT's.
+  LoadResult at = interrupted;
+  at.connections = 1000;
+  at.latency_us.mean = 48000;  // 18750 RPS x 48 ms = 900 of 1000
+  EXPECT_FALSE(EngineLimitedReason(at, rule).has_value());
+}
+
+// (c) Between kPoolAmpleShare and kPoolStarvedShare Little's law cannot
+// tell: the SUT's error rate decides, the in-flight requests counted, as
+// before.
+TEST(EngineLimitedLittlesLaw, BetweenTheBandsTheErrorRateDecides) {
+  SearchParams rule;
+  // 10000 RPS x 70 ms = 700 of 1000 connections; 3 s, 30000 slots.
+  LoadResult low = Behind(10000, 3, 1000, 70000, 0.9, 120);  // 0.40 % the SUT's
+  auto why = EngineLimitedReason(low, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("; needed concurrency 700 (10000 RPS x 70.00 ms mean latency) is 70.0% of the engine's "
+                      "1000 connections (between 50% and 90%, Little's law), SUT error rate 0.40% < 1%"),
+            std::string::npos)
+      << *why;
+  LoadResult high = Behind(10000, 3, 1000, 70000, 0.9, 600);  // 2.00 %
+  EXPECT_FALSE(EngineLimitedReason(high, rule).has_value());
+  // Just above the ample share: the in-flight requests count again.
+  LoadResult edge = Behind(1000, 2, 100, 20000, 0.75, 20);
+  edge.latency_us.mean = 50500;  // 50.5 of 100
+  EXPECT_FALSE(EngineLimitedReason(edge, rule).has_value());
+  edge.latency_us.mean = 50000;  // 50 of 100: ample
+  EXPECT_TRUE(EngineLimitedReason(edge, rule).has_value());
+}
+
+// (d) Without a connection count, a mean latency or a target the figure is
+// unknown: the SUT error-rate rule of before decides, and the reason says so.
+TEST(EngineLimitedLittlesLaw, MissingFiguresKeepTheErrorRateRule) {
+  SearchParams rule;
+  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 10);  // 0.50 % the SUT's
+  LoadResult no_pool = l;
+  no_pool.connections = 0;
+  auto why = EngineLimitedReason(no_pool, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("; needed concurrency unknown (no connection count), SUT error rate 0.50% < 1%"),
+            std::string::npos)
+      << *why;
+  LoadResult no_mean = l;
+  no_mean.latency_us.mean = 0;
+  why = EngineLimitedReason(no_mean, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("; needed concurrency unknown (no mean latency), SUT error rate 0.50% < 1%"),
+            std::string::npos)
+      << *why;
+  // ... and with errors at the limit it is the SUT's, as before.
+  no_mean = Behind(1000, 2, 100, 0, 0.75, 20);  // 1.00 %
+  EXPECT_FALSE(EngineLimitedReason(no_mean, rule).has_value());
+  no_pool = Behind(1000, 2, 0, 20000, 0.75, 20);
+  EXPECT_FALSE(EngineLimitedReason(no_pool, rule).has_value());
+}
+
+// Requests that timed out held a connection for the whole engine timeout and
+// are not in wrk's mean: the pool counts as starved.
+TEST(EngineLimitedLittlesLaw, TimeoutsCountAsAStarvedPool) {
+  SearchParams rule;
+  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 20);
+  ASSERT_TRUE(EngineLimitedReason(l, rule).has_value());
+  l.latency_us.max = kWrkRequestTimeoutUs;
+  l.latency_us.censored_at_us = kWrkRequestTimeoutUs;
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  l.connections = 0;  // also without the figure
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+}
+
+// k6's pool is its maxVUs: dropped iterations with VUs to spare are k6's.
+TEST(EngineLimitedLittlesLaw, K6PoolIsItsVus) {
+  SearchParams rule;
+  LoadResult l = Behind(5000, 3, 250, 5000, 0.8, 0);  // 5000 RPS x 5 ms = 25 of 250 VUs
+  l.engine = "k6";
+  l.dropped_iterations = l.failed_engine;
+  auto why = EngineLimitedReason(l, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("pool ample: needed concurrency 25 (5000 RPS x 5.00 ms mean latency) is 10.0% of the "
+                      "engine's 250 VUs (<= 50%, Little's law)"),
+            std::string::npos)
+      << *why;
+  EXPECT_NE(why->find("), SUT error rate 0.00% < 1%"), std::string::npos) << *why;
+  // k6 lets requests in flight at the end finish: no allowance for them.
+  LoadResult errors = l;
+  errors.failed_sut = errors.scheduled / 100;  // 1 %
+  EXPECT_FALSE(EngineLimitedReason(errors, rule).has_value());
+  l.latency_us.mean = 50000;  // 250 of 250: every VU busy, the SUT's
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+}
+
+// (e) From the field (the namespace testbed, see outcomes.h InFlightAtStop):
+// a 3 s wrk probe at 18750 RPS over 938 connections, mean latency ~50 ms,
+// p99 180 ms, ~940 requests unanswered at the stop, SUT CPU not saturated.
+// Needed concurrency 937 of 938: the SUT's slowness starved the pool.
+TEST(EngineLimitedLittlesLaw, FieldWrkProbeWith938ConnectionsIsTheSuts) {
+  SearchParams rule;
+  LoadResult l = Behind(18750, 3, 938, 49980, 0.85, 938);
+  l.latency_us.p99 = 180000;
+  ASSERT_NEAR(l.target_rps * l.latency_us.mean / 1e6, 937, 0.5);
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  // With the unanswered requests counted as interrupted (c9929c7, undone in
+  // e20bf7c) the old rule ended every search here as engine-limited; Little's
+  // law does not.
+  AccountWithInterrupted(l, l.scheduled, l.scheduled - l.failed_engine, 0, 938);
+  ASSERT_EQ(SutErrorRate(l), 0);
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  l.connections = 0;
+  EXPECT_TRUE(EngineLimitedReason(l, rule).has_value());
 }
 
 }  // namespace

@@ -71,6 +71,8 @@ TEST(WrkOutput, PacedRecordingMapsEveryField) {
   EXPECT_EQ(l.latency_us.p99, 3441);
   EXPECT_EQ(l.latency_us.p999, 5575);
   EXPECT_EQ(l.latency_us.max, 7056);
+  EXPECT_DOUBLE_EQ(l.latency_us.mean, 203.169);
+  EXPECT_EQ(l.connections, 20u);  // the pool, for Little's law (step_search.h)
   EXPECT_DOUBLE_EQ(l.max_send_lag_us, 5532.013);
   EXPECT_TRUE(l.kept_up);  // 5.5 ms <= 10 ms default
   EXPECT_FALSE(l.ratelimit_evidence.has_value());
@@ -83,6 +85,15 @@ TEST(WrkOutput, PacedRecordingMapsEveryField) {
   EXPECT_EQ(r->latency_samples, 10012u);
   EXPECT_EQ(r->latency_recorded, 10012u);
   EXPECT_EQ(r->non_2xx_source, "errors.status (status > 399 only)");
+}
+
+// Outputs without the mean latency or the connections (older pace.lua, no
+// FVBENCH_CONNECTIONS): both 0, not known.
+TEST(WrkOutput, MeanLatencyAndConnectionsAreOptional) {
+  auto r = ParseWrkOutput(Doc(), "x.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->latency_us.mean, 0);
+  EXPECT_EQ(r->connections, 0u);
 }
 
 // A send lag document: `late10` of 10000 sends were > 10 ms behind their slot.
