@@ -76,7 +76,11 @@ struct Config {
 
   // Remote mode (issue 3) and dry run.
   std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local
-  std::string loadgen_remote;         // LOADGEN_REMOTE
+  std::string loadgen_remote;         // LOADGEN_REMOTE's first (or only) target
+  // LOADGEN_REMOTE: every loadgen host, in order (a comma-separated list;
+  // issue 14): each is provisioned and runs LOADGEN_PROCS_PER_HOST engine
+  // processes of every phase. Empty in local mode.
+  std::vector<std::string> loadgen_remotes;
   std::string fairvisor_target_host;  // FAIRVISOR_TARGET_HOST; default 127.0.0.1 locally
   std::string ssh_opts;               // SSH_OPTS
   bool dry_run = false;               // DRY_RUN=1

@@ -65,11 +65,43 @@ std::string DefaultTargetHost(const std::string& remote) {
   return h;
 }
 
+// LOADGEN_REMOTE: one SSH target, or several separated by commas (issue 14:
+// several loadgen hosts share each phase). Blanks around a target are
+// dropped; an empty target or one given twice is refused.
+Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {
+  std::vector<std::string> out;
+  if (value.empty()) return out;
+  size_t at = 0;
+  while (true) {
+    const size_t comma = value.find(',', at);
+    std::string t = value.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    t.erase(0, t.find_first_not_of(" \t"));
+    t.erase(t.find_last_not_of(" \t") + 1);
+    if (t.empty()) {
+      return Error{fmt::format("LOADGEN_REMOTE='{}': target {} is empty (expected user@host[:port], several "
+                               "separated by commas)",
+                               value, out.size() + 1)};
+    }
+    if (std::find(out.begin(), out.end(), t) != out.end()) {
+      return Error{fmt::format("LOADGEN_REMOTE='{}': {} is given twice (each loadgen host once; "
+                               "LOADGEN_PROCS_PER_HOST runs several engine processes on one host)",
+                               value, t)};
+    }
+    out.push_back(std::move(t));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<void> LoadRemote(const EnvReader& r, Config& c) {
   c.fairvisor_remote = r.str("FAIRVISOR_REMOTE", "");
-  c.loadgen_remote = r.str("LOADGEN_REMOTE", "");
+  auto targets = SplitLoadgenTargets(r.str("LOADGEN_REMOTE", ""));
+  if (!targets) return targets.error();
+  c.loadgen_remotes = *targets;
+  c.loadgen_remote = c.loadgen_remotes.empty() ? "" : c.loadgen_remotes.front();
   c.ssh_opts = r.str("SSH_OPTS", "");
   auto dry = r.Flag("DRY_RUN", c.dry_run);
   if (!dry) return dry.error();

@@ -181,9 +181,9 @@ class MultiLoadgenEngine : public LoadEngine {
     nlohmann::json doc = {{"schema", "fvbench.loadgens/1"},
                           {"phase", spec.phase},
                           {"target_rps", spec.rate_rps},
-                          {"start_epoch_us", start},
+                          {"start_epoch_us", static_cast<int64_t>(std::llround(start))},
                           {"lead_s", options_.lead_s},
-                          {"start_skew_us", m.loadgen_start_skew_us},
+                          {"start_skew_us", std::round(m.loadgen_start_skew_us)},
                           {"window_s", m.duration_s}};
     for (size_t i = 0; i < runs.size(); ++i) {
       doc["instances"].push_back({{"name", runs[i].meta.name},
@@ -191,7 +191,7 @@ class MultiLoadgenEngine : public LoadEngine {
                                   {"offset_us", specs[i].offset_us},
                                   {"cpuset", specs[i].cpuset},
                                   {"raw_path", runs[i].result.raw_path},
-                                  {"measured_start_epoch_us", runs[i].meta.start_epoch_us}});
+                                  {"measured_start_epoch_us", static_cast<int64_t>(std::llround(runs[i].meta.start_epoch_us))}});
     }
     return doc;
   }

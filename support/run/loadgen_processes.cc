@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "support/core/cpu_list.h"
 #include "support/engine/multi_loadgen.h"
 
@@ -9,11 +11,13 @@ namespace fvbench {
 
 Result<std::vector<std::string>> ProcessCpusets(const Config& config) {
   const auto n = static_cast<size_t>(config.procs_per_host);
-  if (n > 1 && config.engine == Engine::kK6) {
+  const size_t hosts = std::max<size_t>(config.loadgen_remotes.size(), 1);
+  if (n * hosts > 1 && config.engine == Engine::kK6) {
     return Error{fmt::format(
-        "LOADGEN_PROCS_PER_HOST={} with LOADGEN_ENGINE=k6: several k6 instances per phase (execution segments, "
-        "paused start) are not built yet; use LOADGEN_ENGINE=wrk or LOADGEN_PROCS_PER_HOST=1",
-        n)};
+        "LOADGEN_PROCS_PER_HOST={} on {} loadgen host(s) (LOADGEN_REMOTE) with LOADGEN_ENGINE=k6: several k6 "
+        "instances per phase (execution segments, paused start) are not built yet; use LOADGEN_ENGINE=wrk, or one "
+        "loadgen host with LOADGEN_PROCS_PER_HOST=1",
+        n, hosts)};
   }
   if (config.k6_cpuset.empty()) return std::vector<std::string>(n);
   auto cpus = ParseCpuList(config.k6_cpuset);
@@ -30,29 +34,31 @@ Result<std::vector<std::string>> ProcessCpusets(const Config& config) {
   return out;
 }
 
-Result<std::unique_ptr<LoadEngine>> MakeLoadgenEngine(const Config& config, Host& loadgen,
+Result<std::unique_ptr<LoadEngine>> MakeLoadgenEngine(const Config& config, const std::vector<LoadgenHostSlot>& hosts,
                                                       const std::string& scripts_dir,
-                                                      const LoadgenConnector& connect,
                                                       std::vector<std::unique_ptr<Host>>& owned) {
   auto make = [&](Host& h) {
     return config.engine == Engine::kK6 ? MakeK6Engine(h, scripts_dir) : MakeWrkEngine(h, scripts_dir);
   };
+  if (hosts.empty()) return Error{"no loadgen host"};
   auto cpusets = ProcessCpusets(config);
   if (!cpusets) return cpusets.error();
-  if (cpusets->size() == 1) return make(loadgen);
+  if (hosts.size() == 1 && cpusets->size() == 1) return make(*hosts.front().host);
   std::vector<LoadgenProcess> processes;
-  for (size_t i = 0; i < cpusets->size(); ++i) {
-    Host* host = &loadgen;
-    if (i > 0) {
-      auto c = connect();
-      if (!c) {
-        return Error{fmt::format("LOADGEN_PROCS_PER_HOST={}: opening connection {} to the loadgen host {}: {}",
-                                 cpusets->size(), i + 1, loadgen.name(), c.error().message)};
+  for (const LoadgenHostSlot& slot : hosts) {
+    for (size_t i = 0; i < cpusets->size(); ++i) {
+      Host* host = slot.host;
+      if (i > 0) {
+        auto c = slot.connect();
+        if (!c) {
+          return Error{fmt::format("LOADGEN_PROCS_PER_HOST={}: opening connection {} to the loadgen host {}: {}",
+                                   cpusets->size(), i + 1, slot.host->name(), c.error().message)};
+        }
+        owned.push_back(std::move(*c));
+        host = owned.back().get();
       }
-      owned.push_back(std::move(*c));
-      host = owned.back().get();
+      processes.push_back({fmt::format("{}#{}", slot.host->name(), i + 1), make(*host), (*cpusets)[i]});
     }
-    processes.push_back({fmt::format("{}#{}", loadgen.name(), i + 1), make(*host), (*cpusets)[i]});
   }
   MultiLoadgenOptions options;
   options.validity = config.validity;

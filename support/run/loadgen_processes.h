@@ -21,17 +21,25 @@ using LoadgenConnector = std::function<Result<std::unique_ptr<Host>>()>;
 
 // Engine processes and their CPUs: config.procs_per_host processes, each
 // pinned to its part of K6_CPUSET (SplitCpuList) when that is set, else
-// unpinned. Error when K6_CPUSET has fewer CPUs than processes, or
-// LOADGEN_ENGINE=k6 with more than one process (not built yet).
+// unpinned (the same on every loadgen host). Error when K6_CPUSET has fewer
+// CPUs than processes, or LOADGEN_ENGINE=k6 with more than one process in
+// all (not built yet).
 Result<std::vector<std::string>> ProcessCpusets(const Config& config);
 
-// config.procs_per_host == 1: the engine on `loadgen`. More: a multi-loadgen
-// engine of that many wrk engines, the first on `loadgen`, the others on
-// connections from `connect` (kept in `owned`); run in parallel, except in a
-// dry run (the plan is recorded in order).
-Result<std::unique_ptr<LoadEngine>> MakeLoadgenEngine(const Config& config, Host& loadgen,
+// One loadgen host: its first connection, and how to open more.
+struct LoadgenHostSlot {
+  Host* host = nullptr;
+  LoadgenConnector connect;
+};
+
+// One process in all (one host, config.procs_per_host == 1): the engine on
+// that host. More: a multi-loadgen engine of hosts x procs_per_host wrk
+// engines ("<host>#<i>"), each host's first on its slot's connection, the
+// others on connections from its connector (kept in `owned`), pinned per
+// ProcessCpusets; run in parallel, except in a dry run (the plan is
+// recorded in order).
+Result<std::unique_ptr<LoadEngine>> MakeLoadgenEngine(const Config& config, const std::vector<LoadgenHostSlot>& hosts,
                                                       const std::string& scripts_dir,
-                                                      const LoadgenConnector& connect,
                                                       std::vector<std::unique_ptr<Host>>& owned);
 
 }  // namespace fvbench

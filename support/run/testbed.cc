@@ -10,6 +10,7 @@
 #include <ctime>
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "support/core/cpu_list.h"
@@ -216,13 +217,20 @@ Result<std::unique_ptr<Testbed>> Testbed::OnHosts(const Config& config, Host& su
 // there: one process, or LOADGEN_PROCS_PER_HOST (loadgen_processes.h), each
 // on its own connection (DRY_RUN: wrapped to stand in for its output).
 Result<void> Testbed::MakeEngine() {
-  LoadgenConnector more = [this]() -> Result<std::unique_ptr<Host>> {
-    if (config_.dry_run) return std::unique_ptr<Host>(std::make_unique<DryRunHost>(loadgen_->name(), plan_));
-    if (!config_.remote()) return std::unique_ptr<Host>(std::make_unique<LocalHost>());
-    if (!connect_) return Error{"no connector to open another connection"};
-    return connect_("loadgen", config_.loadgen_remote, config_);
+  // Another connection to a loadgen host: SSH runs one command at a time per session.
+  auto another = [this](const std::string& target, const std::string& name) -> LoadgenConnector {
+    return [this, target, name]() -> Result<std::unique_ptr<Host>> {
+      if (config_.dry_run) return std::unique_ptr<Host>(std::make_unique<DryRunHost>(name, plan_));
+      if (!config_.remote()) return std::unique_ptr<Host>(std::make_unique<LocalHost>());
+      if (!connect_) return Error{"no connector to open another connection"};
+      return connect_("loadgen", target, config_);
+    };
   };
-  auto engine = MakeLoadgenEngine(config_, *loadgen_, scripts_dir(), more, loadgen_connections_);
+  std::vector<LoadgenHostSlot> hosts{{loadgen_, another(config_.loadgen_remote, loadgen_->name())}};
+  for (size_t i = 0; i < more_loadgens_.size(); ++i) {
+    hosts.push_back({more_loadgens_[i].get(), another(config_.loadgen_remotes[i + 1], more_loadgens_[i]->name())});
+  }
+  auto engine = MakeLoadgenEngine(config_, hosts, scripts_dir(), loadgen_connections_);
   if (!engine) return engine.error();
   engine_ = config_.dry_run ? std::make_unique<DryRunEngine>(std::move(*engine), plan_) : std::move(*engine);
   return Ok();
@@ -237,6 +245,9 @@ Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
     if (remote) {
       owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
       owned_loadgen_ = std::make_unique<DryRunHost>(config_.loadgen_remote, plan_);
+      for (size_t i = 1; i < config_.loadgen_remotes.size(); ++i) {
+        more_loadgens_.push_back(std::make_unique<DryRunHost>(config_.loadgen_remotes[i], plan_));
+      }
     } else {
       owned_host_ = std::make_unique<DryRunHost>("local", plan_);
     }
@@ -247,6 +258,14 @@ Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
     auto lg = connect("loadgen", config_.loadgen_remote, config_);
     if (!lg) return Error{"connecting (LOADGEN_REMOTE): " + lg.error().message};
     owned_loadgen_ = std::move(*lg);
+    for (size_t i = 1; i < config_.loadgen_remotes.size(); ++i) {
+      auto more = connect("loadgen", config_.loadgen_remotes[i], config_);
+      if (!more) {
+        return Error{fmt::format("connecting (LOADGEN_REMOTE, target {} of {}, {}): {}", i + 1,
+                                 config_.loadgen_remotes.size(), config_.loadgen_remotes[i], more.error().message)};
+      }
+      more_loadgens_.push_back(std::move(*more));
+    }
   } else {
     owned_host_ = std::make_unique<LocalHost>();
   }
@@ -280,6 +299,36 @@ Result<void> Testbed::ProvisionHosts() {
                              lg.error().message)};
   }
   loadgen_info_ = *lg;
+  return ProvisionMoreLoadgens();
+}
+
+// LOADGEN_REMOTE's further hosts, each for the loadgen role, in parallel
+// (one after another in a dry run: its plan is recorded in order). They
+// must run the engine the first one runs.
+Result<void> Testbed::ProvisionMoreLoadgens() {
+  const size_t n = more_loadgens_.size();
+  std::vector<Result<ProvisionInfo>> infos(n, Error{"not provisioned"});
+  auto one = [&](size_t i) { infos[i] = ProvisionLoadgen(*more_loadgens_[i], config_); };
+  if (config_.dry_run) {
+    for (size_t i = 0; i < n; ++i) one(i);
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < n; ++i) threads.emplace_back(one, i);
+    for (auto& t : threads) t.join();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!infos[i]) {
+      return Error{fmt::format("provisioning load-generator host {} of {} ({}): {}", i + 2, n + 1,
+                               more_loadgens_[i]->name(), infos[i].error().message)};
+    }
+    if (!config_.dry_run && infos[i]->engine_version != loadgen_info_.engine_version) {
+      return Error{fmt::format("load-generator hosts run different engines: {} has '{}', {} has '{}' (every "
+                               "loadgen host of a phase must run the same engine version)",
+                               loadgen_->name(), loadgen_info_.engine_version, more_loadgens_[i]->name(),
+                               infos[i]->engine_version)};
+    }
+    more_loadgen_infos_.push_back(*infos[i]);
+  }
   return Ok();
 }
 
@@ -291,6 +340,13 @@ Result<void> Testbed::PinRemoteHosts() {
   if (!c.dry_run) {
     if (auto e = detail::CheckCpusetOnHost("ORESTY_CPUSET", c.oresty_cpuset, sut_info_.cpus, sut_->name()); !e) return e;
     if (auto e = detail::CheckCpusetOnHost("K6_CPUSET", c.k6_cpuset, loadgen_info_.cpus, loadgen_->name()); !e) return e;
+    for (size_t i = 0; i < more_loadgens_.size(); ++i) {
+      if (auto e = detail::CheckCpusetOnHost("K6_CPUSET", c.k6_cpuset, more_loadgen_infos_[i].cpus,
+                                             more_loadgens_[i]->name());
+          !e) {
+        return e;
+      }
+    }
   }
   if (c.oresty_cpuset.empty()) {
     c.oresty_cpuset = detail::AutoCpuset(sut_info_.cpus, sut_info_.have_taskset, true);
@@ -340,8 +396,12 @@ Result<void> Testbed::ShipFiles() {
     auto text = detail::ReadTextFile(config_.source_dir + "/" + f);
     if (!text) return Error{"shipping engine scripts: " + text.error().message};
     std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
-    if (auto w = loadgen_->write_file(dest, *text, 0644); !w) {
-      return Error{fmt::format("shipping engine scripts to {}: {}", loadgen_->name(), w.error().message)};
+    std::vector<Host*> hosts{loadgen_};
+    for (auto& h : more_loadgens_) hosts.push_back(h.get());
+    for (Host* h : hosts) {
+      if (auto w = h->write_file(dest, *text, 0644); !w) {
+        return Error{fmt::format("shipping engine scripts to {}: {}", h->name(), w.error().message)};
+      }
     }
   }
   // The policies edge loads (FAIRVISOR_CONFIG_FILE), on the SUT host.
@@ -440,6 +500,7 @@ RunMeta Testbed::Meta() const {
   m.mode = config_.remote() ? "remote" : "local";
   m.sut_host = sut_->name();
   m.loadgen_host = loadgen_->name();
+  for (const auto& h : more_loadgens_) m.loadgen_host += ", " + h->name();
   m.sut_cores = sut_info_.cores;
   m.loadgen_cores = loadgen_info_.cores;
   m.sut_cpuset = config_.oresty_cpuset;

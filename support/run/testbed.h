@@ -132,8 +132,13 @@ class Testbed {
   Host* sut_ = nullptr;
   Host* loadgen_ = nullptr;
   std::unique_ptr<LoadEngine> engine_;
-  HostConnector connect_;  // Open's connector: more connections to the loadgen host (LOADGEN_PROCS_PER_HOST)
+  HostConnector connect_;  // Open's connector: more connections to a loadgen host (LOADGEN_PROCS_PER_HOST)
   std::vector<std::unique_ptr<Host>> loadgen_connections_;  // those connections
+  // LOADGEN_REMOTE's further hosts (issue 14), provisioned like the first:
+  // their connections and what provisioning learned, in LOADGEN_REMOTE's order.
+  std::vector<std::unique_ptr<Host>> more_loadgens_;
+  std::vector<ProvisionInfo> more_loadgen_infos_;
+  Result<void> ProvisionMoreLoadgens();
   ProvisionInfo sut_info_;
   ProvisionInfo loadgen_info_;
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())

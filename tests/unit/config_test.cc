@@ -79,6 +79,25 @@ TEST(Config, InfersTargetHostFromRemote) {
   EXPECT_TRUE(c->remote());
 }
 
+// Several loadgen hosts (issue 14): LOADGEN_REMOTE is a comma-separated list.
+TEST(Config, LoadgenRemoteListsSeveralHosts) {
+  auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1, root@lg2,root@lg3"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->loadgen_remotes, (std::vector<std::string>{"root@lg1", "root@lg2", "root@lg3"}));
+  EXPECT_EQ(c->loadgen_remote, "root@lg1");
+  auto one = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1"}}));
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->loadgen_remotes, (std::vector<std::string>{"root@lg1"}));
+  auto empty = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1,,root@lg2"}}));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("LOADGEN_REMOTE='root@lg1,,root@lg2': target 2 is empty"), std::string::npos)
+      << empty.error().message;
+  auto twice = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1,root@lg1"}}));
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("root@lg1 is given twice"), std::string::npos) << twice.error().message;
+  EXPECT_FALSE(LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1,"}})).ok());
+}
+
 // ../shared/cases 05: THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
 // timeout, a gate that could never fail. The SLO must lie below the engine's
 // request timeout (wrk: fvbench sets 10 s; k6: 60 s).

@@ -36,9 +36,12 @@ TEST(ProcessCpusets, RefusesMoreProcessesThanCpusAndSeveralK6) {
   k6.engine = Engine::kK6;
   auto r = ProcessCpusets(k6);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=2 with LOADGEN_ENGINE=k6"));
+  EXPECT_THAT(r.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=2 on 1 loadgen host(s) (LOADGEN_REMOTE) with "
+                                           "LOADGEN_ENGINE=k6"));
   k6.procs_per_host = 1;
   EXPECT_TRUE(ProcessCpusets(k6).ok());
+  k6.loadgen_remotes = {"root@a", "root@b"};
+  EXPECT_FALSE(ProcessCpusets(k6).ok());
 }
 
 // Two processes: one on the given host, one on a connection from the
@@ -54,7 +57,7 @@ TEST(MakeLoadgenEngine, OpensOneConnectionPerFurtherProcess) {
   };
   Config c = WrkConfig(3, "");
   c.dry_run = true;
-  auto e = MakeLoadgenEngine(c, loadgen, "/s", connect, owned);
+  auto e = MakeLoadgenEngine(c, {{&loadgen, connect}}, "/s", owned);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ((*e)->name(), "wrk");
   EXPECT_EQ(opened, 2);
@@ -62,15 +65,20 @@ TEST(MakeLoadgenEngine, OpensOneConnectionPerFurtherProcess) {
 
   LoadgenConnector failing = []() -> Result<std::unique_ptr<Host>> { return Error{"connection refused"}; };
   owned.clear();
-  auto bad = MakeLoadgenEngine(c, loadgen, "/s", failing, owned);
+  auto bad = MakeLoadgenEngine(c, {{&loadgen, failing}}, "/s", owned);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message,
               HasSubstr("LOADGEN_PROCS_PER_HOST=3: opening connection 2 to the loadgen host lg-host: connection refused"));
 
   c.procs_per_host = 1;
   opened = 0;
-  auto one = MakeLoadgenEngine(c, loadgen, "/s", connect, owned);
+  auto one = MakeLoadgenEngine(c, {{&loadgen, connect}}, "/s", owned);
   ASSERT_TRUE(one.ok());
+  EXPECT_EQ(opened, 0);
+  // Two hosts with one process each: no further connection, two processes.
+  DryRunHost second("lg-two", plan);
+  auto two = MakeLoadgenEngine(c, {{&loadgen, connect}, {&second, connect}}, "/s", owned);
+  ASSERT_TRUE(two.ok()) << two.error().message;
   EXPECT_EQ(opened, 0);
 }
 
