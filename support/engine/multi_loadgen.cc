@@ -30,6 +30,11 @@ LoadSpec ProcessSpec(const LoadSpec& spec, size_t i, size_t n, const std::string
   return s;
 }
 
+double NextLoadgenLeadS(double slowest_launch_s) {
+  if (!(slowest_launch_s >= 0)) return kLoadgenStartLeadS;
+  return std::clamp(2 * slowest_launch_s + kLoadgenLeadMarginS, kLoadgenMinLeadS, kLoadgenStartLeadS);
+}
+
 namespace {
 
 double SystemNowEpochUs() {
@@ -46,7 +51,7 @@ struct ProcessOutcome {
 class MultiLoadgenEngine : public LoadEngine {
  public:
   MultiLoadgenEngine(std::vector<LoadgenProcess> processes, MultiLoadgenOptions options)
-      : processes_(std::move(processes)), options_(std::move(options)) {
+      : processes_(std::move(processes)), options_(std::move(options)), lead_s_(options_.lead_s) {
     if (!options_.now_epoch_us) options_.now_epoch_us = SystemNowEpochUs;
   }
 
@@ -78,10 +83,12 @@ class MultiLoadgenEngine : public LoadEngine {
                          const std::string& controller_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok.error();
     const size_t n = processes_.size();
-    const double start = StartEpochUs(options_.now_epoch_us(), options_.lead_s * 1e6);
+    const double lead_s = lead_s_;
+    const double launch = options_.now_epoch_us();
+    const double start = StartEpochUs(launch, lead_s * 1e6);
     std::vector<LoadSpec> specs;
     for (size_t i = 0; i < n; ++i) {
-      specs.push_back(ProcessSpec(spec, i, n, processes_[i].cpuset, start, options_.lead_s));
+      specs.push_back(ProcessSpec(spec, i, n, processes_[i].cpuset, start, lead_s));
     }
     std::vector<ProcessOutcome> outcomes(n);
     ForEachProcess([&](size_t i) { outcomes[i] = RunOne(i, specs[i], remote_dir, controller_dir); });
@@ -97,7 +104,14 @@ class MultiLoadgenEngine : public LoadEngine {
                                spec.phase, n, failed, controller_dir)};
     }
     std::vector<InstanceRun> runs;
-    for (size_t i = 0; i < n; ++i) runs.push_back(Instance(i, specs[i], outcomes[i]));
+    std::vector<double> launches;  // controller's launch -> wrk's start (s); < 0: not written
+    for (size_t i = 0; i < n; ++i) {
+      runs.push_back(Instance(i, specs[i], outcomes[i]));
+      const double w = outcomes[i].output.window.wrk_start_epoch_us;
+      launches.push_back(w > 0 ? (w - launch) / 1e6 : -1);
+      slowest_launch_s_ = std::max(slowest_launch_s_, launches.back());
+    }
+    lead_s_ = NextLoadgenLeadS(slowest_launch_s_);
     auto merged = MergeLoadgens(runs, options_.validity);
     if (!merged) return Error{fmt::format("phase {}: {}", spec.phase, merged.error().message)};
     LoadResult m = std::move(merged->merged);
@@ -105,7 +119,8 @@ class MultiLoadgenEngine : public LoadEngine {
     m.target_rps = spec.rate_rps;
     for (const auto& o : outcomes) m.wall_s = std::max(m.wall_s, o.result->wall_s);
     m.raw_path = controller_dir + "/" + spec.phase + ".json";
-    if (auto w = detail::WriteTextFile(m.raw_path, Summary(spec, start, specs, runs, m).dump(2) + "\n"); !w) {
+    if (auto w = detail::WriteTextFile(m.raw_path, Summary(spec, start, lead_s, specs, runs, launches, m).dump(2) + "\n");
+        !w) {
       return Error{fmt::format("phase {}: {}", spec.phase, w.error().message)};
     }
     return m;
@@ -176,13 +191,14 @@ class MultiLoadgenEngine : public LoadEngine {
     return run;
   }
 
-  nlohmann::json Summary(const LoadSpec& spec, double start, const std::vector<LoadSpec>& specs,
-                         const std::vector<InstanceRun>& runs, const LoadResult& m) const {
+  nlohmann::json Summary(const LoadSpec& spec, double start, double lead_s, const std::vector<LoadSpec>& specs,
+                         const std::vector<InstanceRun>& runs, const std::vector<double>& launches,
+                         const LoadResult& m) const {
     nlohmann::json doc = {{"schema", "fvbench.loadgens/1"},
                           {"phase", spec.phase},
                           {"target_rps", spec.rate_rps},
                           {"start_epoch_us", static_cast<int64_t>(std::llround(start))},
-                          {"lead_s", options_.lead_s},
+                          {"lead_s", lead_s},
                           {"start_skew_us", std::round(m.loadgen_start_skew_us)},
                           {"window_s", m.duration_s}};
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -191,6 +207,8 @@ class MultiLoadgenEngine : public LoadEngine {
                                   {"offset_us", specs[i].offset_us},
                                   {"cpuset", specs[i].cpuset},
                                   {"raw_path", runs[i].result.raw_path},
+                                  {"launch_ms", launches[i] >= 0 ? nlohmann::json(std::round(launches[i] * 1e4) / 10)
+                                                                 : nlohmann::json(nullptr)},
                                   {"measured_start_epoch_us", static_cast<int64_t>(std::llround(runs[i].meta.start_epoch_us))}});
     }
     return doc;
@@ -198,6 +216,8 @@ class MultiLoadgenEngine : public LoadEngine {
 
   std::vector<LoadgenProcess> processes_;
   MultiLoadgenOptions options_;
+  double lead_s_;                   // this phase's lead (NextLoadgenLeadS)
+  double slowest_launch_s_ = -1;    // the slowest launch seen, over every phase
 };
 
 }  // namespace

@@ -9,15 +9,16 @@
 // offset i / R after the common start (so the merged arrivals stay evenly
 // spaced at 1 / R), FVBENCH_START_EPOCH_US = the start, its own CPUs (its
 // cpuset) and FVBENCH_HISTOGRAM=1. The start is StartEpochUs(now, lead):
-// `lead_s` after the controller launches the processes, rounded up to a
-// millisecond; every wrk waits for it (its -d covers the wait). k6 instances
+// the lead (below) after the controller launches the processes, rounded up
+// to a millisecond; every wrk waits for it (its -d covers the wait). k6 instances
 // (execution segments, paused start) are not built yet: run() refuses them.
 //
 // Per phase, in controller_dir:
 //   <phase>_lg<i>.{cmd.txt,stdout.txt,json}   each process's own files (wrk_engine.h)
 //   <phase>.json   what was merged: schema "fvbench.loadgens/1", the common
-//                  start, each process's name, share, offset, cpuset, output
-//                  file and measured start; LoadResult::raw_path
+//                  start and lead, each process's name, share, offset,
+//                  cpuset, output file, launch time and measured start;
+//                  LoadResult::raw_path
 //
 // The merged result: sums and the merged histogram's percentiles (exact
 // within 1/2048, never averaged), loadgens listed (LoadResult::loadgens),
@@ -45,9 +46,19 @@
 namespace fvbench {
 
 // The launch lead (s): how long after the controller launches the processes
-// their common start is. It covers starting wrk (locally ~10 ms, over SSH one
-// round trip and an exec, ~50-200 ms).
-inline constexpr double kLoadgenStartLeadS = 0.5;
+// their common start is. The first phase takes kLoadgenStartLeadS; each
+// later one twice the slowest launch seen so far (the controller's launch
+// to wrk's own start, pace.lua window.wrk_start_epoch_us) plus
+// kLoadgenLeadMarginS, within [kLoadgenMinLeadS, kLoadgenStartLeadS].
+// Measured on the namespace test hosts (3 hosts over SSH on 2 busy cores):
+// launches of up to 270 ms, so a fixed 0.5 s lead started the last host
+// 270 ms late (start_skew failed); locally launches take ~10 ms.
+inline constexpr double kLoadgenStartLeadS = 2.0;
+inline constexpr double kLoadgenMinLeadS = 0.25;
+inline constexpr double kLoadgenLeadMarginS = 0.1;
+
+// The lead of the next phase from the slowest launch seen (s; < 0: none yet).
+double NextLoadgenLeadS(double slowest_launch_s);
 
 struct LoadgenProcess {
   std::string name;                   // "<host>#<i>", e.g. "local#1", "10.213.3.1#2"
@@ -57,7 +68,7 @@ struct LoadgenProcess {
 
 struct MultiLoadgenOptions {
   ValidityParams validity;            // each process's checks (loadgen_merge.h)
-  double lead_s = kLoadgenStartLeadS;
+  double lead_s = kLoadgenStartLeadS;  // the first phase's lead; later ones adapt (NextLoadgenLeadS)
   bool parallel = true;               // false: one after another (a dry run records its plan in order)
   // The controller's wall clock (µs since the Unix epoch); tests replace it.
   std::function<double()> now_epoch_us;

@@ -523,12 +523,14 @@ function done(summary, latency, requests_stats)
   -- The schedule window on the wall clock (µs since the epoch), for merging
   -- several load generators (issue 14): slot 0 (the common start + offset when
   -- synchronised, else the earliest thread's first slot), the window's end,
-  -- and how late the earliest first send left after its slot (the measured
-  -- start of this instance is start_epoch_us + first_send_lag_us).
+  -- how late the earliest first send left after its slot (the measured
+  -- start of this instance is start_epoch_us + first_send_lag_us), and when
+  -- wrk itself started (its launch took from the controller's call to then).
   local w_start = sync_start or first_start or wrk_start_us
   local w_end = window_end or done_us
   field("window", "{" .. table.concat({
     '"synchronised":' .. (sync_start and "true" or "false"),
+    '"wrk_start_epoch_us":' .. num(math.floor(wrk_start_us + epoch_minus_mono_us + 0.5)),
     '"start_epoch_us":' .. num(math.floor(w_start + epoch_minus_mono_us + 0.5)),
     '"end_epoch_us":' .. num(math.floor(w_end + epoch_minus_mono_us + 0.5)),
     '"first_send_lag_us":' .. (first_lag and num(math.floor(first_lag + 0.5)) or "null") }, ",") .. "}")

@@ -251,6 +251,9 @@ Result<void> ReadWindowAndHistogram(const json& doc, const Reader& r, WrkOutput&
       }
       out.window.first_send_lag_us = lag->get<double>();
     }
+    if (it->contains("wrk_start_epoch_us")) {
+      FVB_ASSIGN(out.window.wrk_start_epoch_us, r.NonNegative(*it, "window", "wrk_start_epoch_us"));
+    }
     if (out.window.synchronised) out.load.duration_s = (out.window.end_epoch_us - out.window.start_epoch_us) / 1e6;
   }
   if (auto it = doc.find("histogram"); it != doc.end() && !it->is_null()) {

@@ -468,6 +468,15 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg1.cmd.txt"), HasSubstr("FVBENCH_START_EPOCH_US="));
 }
 
+// The lead adapts to the slowest launch seen: twice it plus a margin, within
+// [min, first phase's lead]; none seen yet: the first phase's lead.
+TEST(MultiLoadgen, LeadFollowsTheSlowestLaunch) {
+  EXPECT_EQ(NextLoadgenLeadS(-1), kLoadgenStartLeadS);
+  EXPECT_EQ(NextLoadgenLeadS(0.01), kLoadgenMinLeadS);           // local: 10 ms launches
+  EXPECT_NEAR(NextLoadgenLeadS(0.27), 0.64, 1e-12);              // SSH: 270 ms launches
+  EXPECT_EQ(NextLoadgenLeadS(5), kLoadgenStartLeadS);            // capped
+}
+
 // k6 instances are not built yet: refused before any load, saying so.
 TEST(MultiLoadgen, RefusesK6Processes) {
   LocalHost host;
