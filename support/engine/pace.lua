@@ -238,7 +238,6 @@ end
 
 function delay()
   local now = now_us()
-  fvb_last_us = now
   if start_us == nil then
     start_us = now
     fvb_start_us = now
@@ -246,8 +245,10 @@ function delay()
   local slot = start_us + n_slots * interval_us
   if window_end_us ~= nil and slot >= window_end_us then
     -- the schedule window is over: this connection idles until wrk's -d
+    -- (and the thread's schedule is not extended: fvb_last_us stays)
     return math.floor((window_end_us - now) / 1000) + 3600000
   end
+  fvb_last_us = now
   n_slots = n_slots + 1
   q_tail = q_tail + 1
   fvb_queue[q_tail] = slot
@@ -329,10 +330,16 @@ end
 -- stops its threads up to 100 ms after -d: record_rate polls `stop`). When
 -- every connection hangs (a dead link) delay() is no longer called, yet the
 -- schedule went on offering requests until -d.
-local function thread_scheduled(t, wrk_start_us, window_end, done_us)
+local function thread_scheduled(t, wrk_start_us, window_end, done_us, synchronised)
   local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
   if t_start <= 0 then t_start, t_last = wrk_start_us, wrk_start_us end
   if t_rate == nil or t_rate <= 0 then return 0, t_start, 0 end
+  -- Synchronised: the schedule is fixed in advance, every slot of the window
+  -- (wrk runs at least 0.25 s past it, so none is cut off by wrk's stop).
+  if synchronised and window_end ~= nil then
+    if window_end <= t_start then return 0, t_start, t_rate end
+    return math.ceil((window_end - t_start) * t_rate / 1e6), t_start, t_rate
+  end
   -- slots t_start + k / rate: every one through the last send, and every one
   -- strictly before the window's end
   local through_last = 0
@@ -437,13 +444,14 @@ function done(summary, latency, requests_stats)
   local unsent_at_stop = 0
   local first_lag, first_start = nil, nil  -- the earliest first send's lag; unsynchronised: earliest slot 0
   for _, t in ipairs(threads) do
-    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, window_end, done_us)
+    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, window_end, done_us, sync_start ~= nil)
     if t:get("fvb_sent") > 0 then
       local lag0 = t:get("fvb_first_lag_us")
       if first_lag == nil or lag0 < first_lag then first_lag = lag0 end
       if not sync_start and (first_start == nil or t_start < first_start) then first_start = t_start end
     end
-    local cut = thread_unsent_at_stop(t, counted, t_start, t_rate)
+    local cut = 0  -- synchronised: wrk's stop comes >= 0.25 s after the window, it cuts off no slot
+    if sync_start == nil then cut = thread_unsent_at_stop(t, counted, t_start, t_rate) end
     scheduled = scheduled + counted - cut
     unsent_at_stop = unsent_at_stop + cut
     sent = sent + t:get("fvb_sent")

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -466,6 +467,63 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   EXPECT_EQ(summary.at("instances")[1].at("raw_path"), ctl + "/e2e_multi_lg2.json");
   EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg2.cmd.txt"), HasSubstr("FVBENCH_OFFSET_US=2500.000"));
   EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg1.cmd.txt"), HasSubstr("FVBENCH_START_EPOCH_US="));
+}
+
+// The pid of a running wrk whose environment has FVBENCH_OUT ending in
+// `out_suffix` (0 when none).
+pid_t FindWrk(const std::string& out_suffix) {
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = e.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string name;
+    if (!std::getline(comm, name) || name != "wrk") continue;
+    std::ifstream env(e.path() / "environ", std::ios::binary);
+    std::string var;
+    while (std::getline(env, var, '\0')) {
+      if (var.rfind("FVBENCH_OUT=", 0) == 0 && var.size() >= out_suffix.size() &&
+          var.compare(var.size() - out_suffix.size(), out_suffix.size(), out_suffix) == 0) {
+        return static_cast<pid_t>(std::stol(pid));
+      }
+    }
+  }
+  return 0;
+}
+
+// One process that falls behind (its wrk stopped for 300 ms mid-phase, as a
+// descheduled or overloaded load generator would be) invalidates the phase,
+// and its own check names it; the other's checks pass.
+TEST_F(WrkEngineLocal, OneProcessBehindIsNamed) {
+  LocalHost second;
+  std::vector<LoadgenProcess> processes;
+  processes.push_back({"local#1", MakeWrkEngine(*host_, kScripts), ""});
+  processes.push_back({"local#2", MakeWrkEngine(second, kScripts), ""});
+  MultiLoadgenOptions options;
+  options.lead_s = 0.5;
+  auto engine = MakeMultiLoadgenEngine(std::move(processes), options);
+  LoadSpec s = Small("e2e_stall", Url("/"));
+  s.rate_rps = 400;
+  s.duration_s = 2;
+  std::thread staller([] {
+    pid_t pid = 0;
+    for (int i = 0; i < 100 && pid == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      pid = FindWrk("e2e_stall_lg2.json");
+    }
+    if (pid == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // into the window (lead 0.5 s)
+    ::kill(pid, SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(pid, SIGCONT);
+  });
+  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  staller.join();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->kept_up);
+  std::vector<std::string> failed, passed;
+  for (const auto& c : r->loadgen_checks) (c.passed ? passed : failed).push_back(c.name);
+  EXPECT_THAT(failed, ::testing::Contains("loadgen local#2: engine_kept_up"));
+  EXPECT_THAT(passed, ::testing::Contains("loadgen local#1: engine_kept_up"));
 }
 
 // The lead adapts to the slowest launch seen: twice it plus a margin, within
