@@ -107,6 +107,11 @@ struct LoadResult {
   // an older result). What a phase costs in time; a throughput search counts
   // it against its budget.
   double wall_s = 0;
+  // CPU time (user + system, s) of the engine process itself, when measured
+  // (wrk in a synchronised phase: bash's `times` after it); < 0: not measured.
+  // Several load generators: each process's busy share of the cores its
+  // threads could use (multi_loadgen.h) is taken from it.
+  double engine_cpu_s = -1;
   std::string raw_path;        // the raw engine output this was parsed from
   // Not from the engine: set by the scenario runner when a validity check of
   // this phase failed (validity.h; VALIDITY=fail), naming the checks with

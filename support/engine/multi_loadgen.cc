@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/engine/wrk_engine.h"
 #include "support/engine/wrk_output.h"
 #include "support/judge/loadgen_merge.h"
 #include "support/judge/loadgen_shards.h"
@@ -188,6 +189,11 @@ class MultiLoadgenEngine : public LoadEngine {
     run.meta.end_epoch_us = w.end_epoch_us - s.offset_us;
     run.result = *o.result;
     run.histogram = *o.output.histogram;
+    // Its own CPU over the window, as a share of the cores its threads could use.
+    auto threads = WrkThreadsFor(s.cpuset);
+    if (o.result->engine_cpu_s >= 0 && threads && o.result->duration_s > 0) {
+      run.meta.cpu_busy = o.result->engine_cpu_s / (o.result->duration_s * *threads);
+    }
     return run;
   }
 

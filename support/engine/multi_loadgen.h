@@ -21,7 +21,9 @@
 //                  LoadResult::raw_path
 //
 // The merged result: sums and the merged histogram's percentiles (exact
-// within 1/2048, never averaged), loadgens listed (LoadResult::loadgens),
+// within 1/2048, never averaged), loadgens listed (LoadResult::loadgens,
+// each with its CPU: its wrk's user + system time (bash `times`, wrk_engine.h
+// ChildCpuSeconds) / (window x the cores its threads could use)),
 // the measured start skew (loadgen_start_skew_us: latest - earliest
 // measured start, each start = the process's first send mapped back to the
 // common start), the window all processes ran (duration_s), and each

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -60,6 +61,39 @@ Result<void> WriteLocal(const std::string& path, const std::string& content) {
   if (ec) return Error{fmt::format("cannot create the directory of {}: {}", path, ec.message())};
   return detail::WriteTextFile(path, content);
 }
+
+// The command run under bash, which prints its children's CPU times after
+// it (bash builtin `times`: "0m1.512s 0m0.346s", user then system, on the
+// second line) to stderr, keeping the command's exit status.
+std::vector<std::string> WithCpuTimes(const std::vector<std::string>& argv) {
+  std::vector<std::string> out{"bash", "-c", "\"$@\"; rc=$?; times >&2; exit $rc", "fvbench-wrk"};
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> ChildCpuSeconds(std::string_view stderr_text) {
+  // The last line of the form "<m>m<s>s <m>m<s>s" is the children's.
+  std::optional<double> found;
+  size_t pos = 0;
+  while (pos <= stderr_text.size()) {
+    size_t end = stderr_text.find('\n', pos);
+    if (end == std::string_view::npos) end = stderr_text.size();
+    const std::string line(stderr_text.substr(pos, end - pos));
+    double um = 0, us = 0, sm = 0, ss = 0;
+    char c1 = 0, c2 = 0;
+    int n = 0;
+    if (std::sscanf(line.c_str(), "%lfm%lf%c %lfm%lf%c%n", &um, &us, &c1, &sm, &ss, &c2, &n) == 6 && c1 == 's' &&
+        c2 == 's' && static_cast<size_t>(n) == line.size()) {
+      found = um * 60 + us + sm * 60 + ss;
+    }
+    pos = end + 1;
+  }
+  return found;
+}
+
+namespace {
 
 class WrkEngine : public LoadEngine {
  public:
@@ -131,6 +165,7 @@ class WrkEngine : public LoadEngine {
     }
     auto cmd = PlanWrkCommand(spec, scripts_dir_, remote_json, body_path);
     if (!cmd) return fail(cmd.error().message);
+    if (spec.start_epoch_us > 0) cmd->argv = WithCpuTimes(cmd->argv);
     const std::string line = WrkCommandLine(*cmd);
     if (auto w = WriteLocal(local_base + ".cmd.txt", line + "\n"); !w) return fail(w.error().message);
     // The output directory must exist (pace.lua only opens the file), and a
@@ -168,6 +203,7 @@ class WrkEngine : public LoadEngine {
     LoadResult result = std::move(*parsed);
     result.raw_path = local_json;
     result.wall_s = wall_s;
+    if (spec.start_epoch_us > 0) result.engine_cpu_s = ChildCpuSeconds(r->err).value_or(-1);
     if (auto v = version(); v) result.engine_version = *v;
     return result;
   }

@@ -51,6 +51,7 @@
 // before " Copyright"; any exit status is accepted if that line is there.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -72,6 +73,12 @@ inline constexpr int kWrkMaxThreads = 4;
 // SUT still served.
 inline constexpr double kWrkRatePerConnection = 20;  // req/s one connection is asked to carry
 inline constexpr int kWrkMaxConnections = 1000;
+
+// A synchronised phase (several load generators) runs the command under
+// `bash -c '"$@"; rc=$?; times >&2; exit $rc'`; this reads the children's
+// user + system CPU seconds from the last `times` line of its stderr
+// ("0m1.512s 0m0.346s" -> 1.858). nullopt when there is none.
+std::optional<double> ChildCpuSeconds(std::string_view stderr_text);
 
 // Distinct cpus in a taskset list ("0-3,6" -> 5). Error on bad syntax.
 Result<int> CountCpuList(std::string_view cpuset);

@@ -178,6 +178,15 @@ TEST(WrkPlan, SynchronisedStartCommand) {
   }
 }
 
+// bash's `times` after the command: the children's user + system seconds.
+TEST(WrkPlan, ChildCpuSecondsFromBashTimes) {
+  EXPECT_DOUBLE_EQ(*ChildCpuSeconds("0m0.004s 0m0.000s\n0m1.512s 0m0.346s\n"), 1.858);
+  EXPECT_DOUBLE_EQ(*ChildCpuSeconds("wrk noise\n0m0.001s 0m0.002s\n1m2.500s 0m0.500s"), 63);
+  EXPECT_FALSE(ChildCpuSeconds("").has_value());
+  EXPECT_FALSE(ChildCpuSeconds("0m1.5s\n").has_value());
+  EXPECT_FALSE(ChildCpuSeconds("0m1.5s 0m2.0s trailing\n").has_value());
+}
+
 TEST(WrkPlan, BadSpecsAreErrors) {
   struct Case {
     void (*edit)(LoadSpec&);
@@ -454,9 +463,14 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   EXPECT_GE(r->latency_us.p99, r->latency_us.p50);
   EXPECT_LT(r->loadgen_start_skew_us, kMaxLoadgenStartSkewUs);
   EXPECT_TRUE(r->validity_failure.empty()) << r->validity_failure;
-  // Each process's checks (engine_kept_up, achieved_rate; loadgen_cpu only
-  // when sampled) and the start skew, all passed.
-  ASSERT_EQ(r->loadgen_checks.size(), 5u);
+  // Each process's checks (engine_kept_up, achieved_rate, loadgen_cpu: its
+  // own CPU time over the window, per core its threads could use) and the
+  // start skew, all passed.
+  ASSERT_EQ(r->loadgen_checks.size(), 7u);
+  for (const auto& lg : r->loadgens) {
+    EXPECT_GE(lg.cpu_busy, 0) << lg.name;
+    EXPECT_LT(lg.cpu_busy, 0.5) << lg.name;  // 200 RPS of "ok" on two threads
+  }
   for (const auto& c : r->loadgen_checks) EXPECT_TRUE(c.passed) << c.name << " " << c.detail;
   EXPECT_EQ(r->loadgen_checks.back().name, "start_skew");
   // The files: each process's own, and what was merged.
