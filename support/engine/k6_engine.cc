@@ -9,14 +9,18 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
+#include "support/engine/k6_samples.h"
 #include "support/engine/k6_summary.h"
+#include "support/core/latency_histogram_json.h"
 #include "support/engine/wrk_engine.h"
 #include "support/host/dry_run_host.h"
 #include "support/core/plausible.h"
@@ -62,6 +66,19 @@ std::string Trim(std::string s) {
   size_t i = 0;
   while (i < s.size() && (s[i] == '\n' || s[i] == ' ')) ++i;
   return s.substr(i);
+}
+
+// A k6 CSV file reduced in 1 MiB chunks (it holds ~10 lines per request).
+Result<LatencyHistogram> ReduceK6SamplesFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
+  K6SampleReducer reducer(K6SampleReducer::Format::kCsv, path);
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if (auto r = reducer.Feed(std::string_view(buf.data(), static_cast<size_t>(in.gcount()))); !r) return r.error();
+  }
+  return reducer.Finish();
 }
 
 std::string DescribeExit(const ExecResult& r, double timeout_s) {
@@ -114,7 +131,10 @@ class K6Engine : public LoadEngine {
                          const std::string& controller_dir) override {
     const std::string summary = remote_dir + "/" + spec.phase + ".json";
     const std::string body_path = remote_dir + "/" + spec.phase + ".body.json";
-    auto cmd = PlanK6Command(spec, scripts_dir_, summary, body_path);
+    const bool synchronised = spec.start_epoch_us > 0;
+    const std::string samples = synchronised ? remote_dir + "/" + spec.phase + ".samples.csv" : "";
+    const std::string histogram = synchronised ? remote_dir + "/" + spec.phase + ".histogram.json" : "";
+    auto cmd = PlanK6Command(spec, scripts_dir_, summary, body_path, samples, histogram);
     if (!cmd.ok()) return cmd.error();
     if (remote_dir.empty() || controller_dir.empty()) {
       return Fail(spec, "remote_dir and controller_dir must be set");
@@ -134,7 +154,9 @@ class K6Engine : public LoadEngine {
 
     // Loadgen side: the directory, no stale summary, the body.
     for (const std::vector<std::string>& argv :
-         {std::vector<std::string>{"mkdir", "-p", remote_dir}, std::vector<std::string>{"rm", "-f", summary}}) {
+         {std::vector<std::string>{"mkdir", "-p", remote_dir},
+          synchronised ? std::vector<std::string>{"rm", "-f", summary, samples, histogram}
+                       : std::vector<std::string>{"rm", "-f", summary}}) {
       Command prep;
       prep.argv = argv;
       prep.timeout = std::chrono::seconds(30);
@@ -164,17 +186,68 @@ class K6Engine : public LoadEngine {
     }
     auto text = detail::ReadTextFile(local_summary);
     if (!text.ok()) return Fail(spec, text.error().message);
-    auto parsed = ParseK6Summary(*text, local_summary, static_cast<double>(std::lround(spec.rate_rps)));
+    // A segment's target is its share of the whole test's integer rate.
+    const double target = spec.k6_segment.empty() ? static_cast<double>(std::lround(spec.rate_rps)) : spec.rate_rps;
+    auto parsed = ParseK6Summary(*text, local_summary, target);
     if (!parsed.ok()) return Fail(spec, parsed.error().message);
     LoadResult out = std::move(parsed).value();
     out.engine_version = version_;
     out.raw_path = local_summary;
     out.wall_s = wall_s;
     out.connections = static_cast<uint64_t>(K6VusFor(std::lround(spec.rate_rps), spec.connections).max);
+    if (synchronised) {
+      if (auto ok = KeepInstance(spec, r->err, samples, histogram, controller_dir); !ok) return ok.error();
+    }
     return out;
   }
 
  private:
+  // A synchronised run's start (the wrapper's fvbench-ready / fvbench-resumed
+  // lines on stderr) and its histogram -> <phase>.instance.json on the
+  // controller. The histogram is the loadgen host's reduction when the tool
+  // was there and succeeded, else the samples are fetched and reduced here.
+  Result<void> KeepInstance(const LoadSpec& spec, const std::string& err, const std::string& samples,
+                            const std::string& histogram, const std::string& controller_dir) {
+    K6InstanceRun run;
+    std::istringstream lines(err);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string tag;
+      words >> tag;
+      if (tag == "fvbench-ready") words >> run.ready_epoch_us;
+      if (tag == "fvbench-resumed") words >> run.resume_sent_epoch_us >> run.resumed_epoch_us;
+    }
+    if (!(run.ready_epoch_us > 0) || !(run.resumed_epoch_us > 0)) {
+      return Fail(spec, "k6 ran but the wrapper printed no fvbench-ready / fvbench-resumed line; stderr: " + Tail(err));
+    }
+    const std::string local_hist = controller_dir + "/" + spec.phase + ".histogram.json";
+    std::error_code ec;
+    std::filesystem::remove(local_hist, ec);
+    if (auto f = host_.fetch(histogram, local_hist); f.ok()) {
+      auto text = detail::ReadTextFile(local_hist);
+      if (!text) return Fail(spec, text.error().message);
+      auto h = ParseHistogramJson(*text, local_hist);
+      if (!h) return Fail(spec, h.error().message);
+      run.histogram = std::move(*h);
+      run.reduced_on = "loadgen host";
+    } else {
+      const std::string local_samples = controller_dir + "/" + spec.phase + ".samples.csv";
+      if (auto g = host_.fetch(samples, local_samples); !g.ok()) {
+        return Fail(spec, fmt::format("no histogram {} and the samples {} could not be fetched: {}", histogram,
+                                      samples, g.error().message));
+      }
+      auto h = ReduceK6SamplesFile(local_samples);
+      if (!h) return Fail(spec, h.error().message);
+      run.histogram = std::move(*h);
+      run.reduced_on = "controller";
+    }
+    if (auto w = detail::WriteTextFile(K6InstancePath(controller_dir, spec.phase), K6InstanceToJson(run).dump(2) + "\n");
+        !w) {
+      return Fail(spec, w.error().message);
+    }
+    return Ok();
+  }
+
   Error Fail(const LoadSpec& spec, const std::string& what) const {
     return Error{fmt::format("k6 phase '{}' on {}: {}", spec.phase, host_.name(), what)};
   }
@@ -215,6 +288,69 @@ class K6Engine : public LoadEngine {
 
 }  // namespace
 
+Result<K6Segment> ParseK6Segment(const std::string& segment) {
+  // One bound: "0", "1" or "p/q" (what PlanShards writes).
+  auto bound = [](const std::string& t, double& v) {
+    const auto slash = t.find('/');
+    const std::string num = t.substr(0, slash);
+    const std::string den = slash == std::string::npos ? "1" : t.substr(slash + 1);
+    auto digits = [](const std::string& d) {
+      return !d.empty() && d.size() <= 6 && d.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (!digits(num) || !digits(den) || std::stol(den) == 0) return false;
+    v = static_cast<double>(std::stol(num)) / static_cast<double>(std::stol(den));
+    return v >= 0 && v <= 1;
+  };
+  const auto colon = segment.find(':');
+  K6Segment seg;
+  if (colon == std::string::npos || !bound(segment.substr(0, colon), seg.from) ||
+      !bound(segment.substr(colon + 1), seg.to) || !(seg.from < seg.to)) {
+    return Error{fmt::format("execution segment '{}': expected <from>:<to>, each 0, 1 or p/q, from < to", segment)};
+  }
+  seg.index = static_cast<size_t>(std::lround(seg.from / (seg.to - seg.from)));
+  return seg;
+}
+
+std::string K6ApiAddress(const LoadSpec& spec) {
+  size_t index = 0;
+  if (auto seg = ParseK6Segment(spec.k6_segment); !spec.k6_segment.empty() && seg) index = seg->index;
+  return fmt::format("127.0.0.1:{}", kK6ApiBasePort + index);
+}
+
+std::string K6InstancePath(const std::string& controller_dir, const std::string& phase) {
+  return controller_dir + "/" + phase + ".instance.json";
+}
+
+nlohmann::json K6InstanceToJson(const K6InstanceRun& run) {
+  return {{"schema", "fvbench.k6-instance/1"},
+          {"ready_epoch_us", static_cast<int64_t>(std::llround(run.ready_epoch_us))},
+          {"resume_sent_epoch_us", static_cast<int64_t>(std::llround(run.resume_sent_epoch_us))},
+          {"resumed_epoch_us", static_cast<int64_t>(std::llround(run.resumed_epoch_us))},
+          {"reduced_on", run.reduced_on},
+          {"histogram", HistogramToJson(run.histogram)}};
+}
+
+Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::string& source) {
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return Error{source + ": not a JSON object"};
+  if (doc.value("schema", "") != "fvbench.k6-instance/1") return Error{source + ": schema is not fvbench.k6-instance/1"};
+  K6InstanceRun run;
+  for (auto [key, field] : {std::pair{"ready_epoch_us", &run.ready_epoch_us},
+                            std::pair{"resume_sent_epoch_us", &run.resume_sent_epoch_us},
+                            std::pair{"resumed_epoch_us", &run.resumed_epoch_us}}) {
+    if (!doc.contains(key) || !doc[key].is_number() || !(doc[key].get<double>() > 0)) {
+      return Error{fmt::format("{}: field `{}`: missing or not a positive number", source, key)};
+    }
+    *field = doc[key].get<double>();
+  }
+  run.reduced_on = doc.value("reduced_on", "");
+  if (!doc.contains("histogram")) return Error{source + ": no field `histogram`"};
+  auto h = HistogramFromJson(doc["histogram"], source + ": histogram");
+  if (!h) return h.error();
+  run.histogram = std::move(*h);
+  return run;
+}
+
 K6Vus K6VusFor(long rate, int connections) {
   K6Vus v;
   if (connections > 0) {
@@ -226,8 +362,64 @@ K6Vus K6VusFor(long rate, int connections) {
   return v;
 }
 
+namespace {
+
+// The synchronised instance as one bash command on the loadgen host (see
+// k6_engine.h "Synchronised start"); `run` is the k6 run command with
+// --paused --address. bash, not sh: `kill -0` must fail once k6 exited, and
+// bash reaps its background children as they exit (dash keeps them until `wait`).
+Command SynchronisedK6Command(const LoadSpec& spec, const Command& run, const std::string& scripts_dir,
+                              const std::string& samples_out, const std::string& histogram_out) {
+  const std::string addr = K6ApiAddress(spec);
+  const std::string pin = spec.cpuset.empty() ? "" : "taskset -c " + ShellQuote(spec.cpuset) + " ";
+  const std::string status = pin + "k6 status --address " + addr + " >/dev/null 2>&1";
+  const std::string reduce = ShellQuote(scripts_dir + "/" + std::string(kK6ReduceTool));
+  const std::string now_us = "$(( $(date +%s%N) / 1000 ))";
+  std::string sh;
+  sh += fmt::format("if {}; then echo 'fvbench-k6: a k6 already answers at {} (a stale run?)' >&2; exit 3; fi\n",
+                    status, addr);
+  sh += ShellJoin(run.argv) + " &\n";
+  sh += "pid=$!\n";
+  sh += "tries=0\n";
+  sh += fmt::format("until {}; do\n", status);
+  sh += "  tries=$((tries + 1))\n";
+  sh += "  if ! kill -0 $pid 2>/dev/null; then\n";
+  sh += "    wait $pid; rc=$?\n";
+  sh += fmt::format("    echo \"fvbench-k6: k6 exited (status $rc) before its REST API at {} answered\" >&2\n", addr);
+  sh += "    exit $(( rc ? rc : 3 ))\n";
+  sh += "  fi\n";
+  sh += fmt::format("  if [ $tries -ge {} ]; then\n", kK6ApiReadyTries);
+  sh += fmt::format("    echo 'fvbench-k6: the REST API at {} did not answer in {} tries' >&2\n", addr, kK6ApiReadyTries);
+  sh += "    kill $pid 2>/dev/null; wait $pid; exit 3\n";
+  sh += "  fi\n";
+  sh += "  sleep 0.1\n";
+  sh += "done\n";
+  sh += fmt::format("echo \"fvbench-ready {}\" >&2\n", now_us);
+  sh += fmt::format("wait_us=$(( {} - {} ))\n", static_cast<int64_t>(std::llround(spec.start_epoch_us)), now_us);
+  sh += "if [ $wait_us -gt 0 ]; then sleep $((wait_us / 1000000)).$(printf %06d $((wait_us % 1000000))); fi\n";
+  sh += fmt::format("sent_us={}\n", now_us);
+  sh += fmt::format("if ! {}k6 resume --address {} >/dev/null; then\n", pin, addr);
+  sh += fmt::format("  echo 'fvbench-k6: k6 resume --address {} failed' >&2; kill $pid 2>/dev/null; wait $pid; exit 3\n",
+                    addr);
+  sh += "fi\n";
+  sh += fmt::format("echo \"fvbench-resumed $sent_us {}\" >&2\n", now_us);
+  sh += "wait $pid\n";
+  sh += "rc=$?\n";
+  sh += fmt::format("if [ -x {} ]; then {} csv {} > {} || rm -f {}; fi\n", reduce, reduce, ShellQuote(samples_out),
+                    ShellQuote(histogram_out), ShellQuote(histogram_out));
+  sh += "exit $rc\n";
+  Command cmd;
+  cmd.argv = {"bash", "-c", sh};
+  cmd.env = run.env;
+  cmd.timeout = run.timeout;
+  return cmd;
+}
+
+}  // namespace
+
 Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_dir,
-                              const std::string& summary_out, const std::string& body_path) {
+                              const std::string& summary_out, const std::string& body_path,
+                              const std::string& samples_out, const std::string& histogram_out) {
   auto bad = [&](const std::string& what) {
     return Error{fmt::format("k6 phase '{}': {}", spec.phase, what)};
   };
@@ -252,13 +444,42 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   if (spec.kind == RequestKind::kPostJson && spec.body.empty()) return bad("post request without a body");
   if (scripts_dir.empty()) return bad("no k6 scripts directory");
 
-  const long rate = std::lround(spec.rate_rps);
-  const K6Vus vus = K6VusFor(rate, spec.connections);
+  // With a segment, k6 is given the whole test (rate, VUs) and runs this
+  // segment's share of it (k6 docs, k6 options reference: "Execution
+  // segment"); spec.rate_rps and spec.connections are the share.
+  double width = 1;
+  if (!spec.k6_segment.empty()) {
+    auto seg = ParseK6Segment(spec.k6_segment);
+    if (!seg) return bad(seg.error().message);
+    if (spec.k6_sequence.empty()) return bad("an execution segment without its sequence");
+    width = seg->to - seg->from;
+  }
+  const long rate = std::lround(spec.rate_rps / width);
+  if (rate < 1) return bad(fmt::format("rate {} req/s: k6 needs an integer rate >= 1", spec.rate_rps / width));
+  const K6Vus vus =
+      K6VusFor(rate, spec.connections > 0 ? static_cast<int>(std::lround(spec.connections / width)) : 0);
   const bool measured = !summary_out.empty();
+  const bool synchronised = measured && spec.start_epoch_us > 0;
+  if (synchronised && samples_out.empty()) return bad("a synchronised run needs its samples file");
 
   Command cmd;
   if (!spec.cpuset.empty()) cmd.argv = {"taskset", "-c", spec.cpuset};
   for (const char* a : {"k6", "run", "--quiet", "--no-color"}) cmd.argv.push_back(a);
+  if (synchronised) {
+    for (const std::string& a : {std::string("--paused"), std::string("--address"), K6ApiAddress(spec)}) {
+      cmd.argv.push_back(a);
+    }
+  }
+  if (!spec.k6_segment.empty()) {
+    for (const std::string& a : {std::string("--execution-segment"), spec.k6_segment,
+                                 std::string("--execution-segment-sequence"), spec.k6_sequence}) {
+      cmd.argv.push_back(a);
+    }
+  }
+  if (synchronised) {
+    cmd.argv.push_back("--out");
+    cmd.argv.push_back("csv=" + samples_out);
+  }
   auto env = [&](const std::string& k, const std::string& v) {
     cmd.argv.push_back("-e");
     cmd.argv.push_back(k + "=" + v);
@@ -277,15 +498,18 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   }
   cmd.argv.push_back(scripts_dir + (measured ? "/constant_rate.js" : "/warmup.js"));
   cmd.env = {{"K6_NO_USAGE_REPORT", "true"}, {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"}};
-  cmd.timeout = std::chrono::milliseconds(
-      static_cast<long long>(std::ceil((spec.duration_s + kTimeoutSlackS) * 1000)));
+  cmd.timeout = std::chrono::milliseconds(static_cast<long long>(
+      std::ceil((spec.duration_s + kTimeoutSlackS + (synchronised ? spec.start_wait_s : 0)) * 1000)));
+  if (synchronised) return SynchronisedK6Command(spec, cmd, scripts_dir, samples_out, histogram_out);
   return cmd;
 }
 
 std::string K6CommandLine(const Command& cmd) {
   std::vector<std::string> words;
   for (const auto& [k, v] : cmd.env) words.push_back(k + "=" + v);
-  for (const auto& a : cmd.argv) words.push_back(a.rfind("JWT=", 0) == 0 ? "JWT=<redacted>" : a);
+  // Also inside a synchronised run's bash script, where JWT=... is one word of many.
+  static const std::regex kJwt("JWT=[^'\\s]*");
+  for (const auto& a : cmd.argv) words.push_back(std::regex_replace(a, kJwt, "JWT=<redacted>"));
   return ShellJoin(words);
 }
 

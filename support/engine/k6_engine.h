@@ -36,6 +36,57 @@
 // the host is removed before the run, so a run that writes none is an error.
 // engine_version is version()'s line when version() has been called (cached).
 //
+// Several instances (issue 14; engine/multi_loadgen.h sets the fields).
+// With spec.k6_segment set, the command also gets
+//   --execution-segment <seg> --execution-segment-sequence <seq>
+// (k6 `run` flags, k6 docs "k6 options reference" / "Execution segment"; the
+// k6 operator's distributed runs use the same pair) and RATE, PRE_VUS,
+// MAX_VUS are the whole test's: round(rate_rps / segment width) and the VUs
+// of that rate (connections / width when given). k6 runs this segment's
+// share of the constant-arrival-rate; the instances of one sequence together
+// keep exactly the whole rate.
+//
+// Synchronised start (spec.start_epoch_us > 0, measured runs only): the
+// instance is ONE `bash -c` command on the loadgen host, so run() stays
+// synchronous and multi_loadgen runs instances in parallel threads:
+//   1. refuse when a k6 already answers at its address (a stale run would
+//      otherwise be resumed in its place);
+//   2. `k6 run --paused --address 127.0.0.1:<port> [segment flags]
+//      --out csv=<remote_dir>/<phase>.samples.csv ...` in the background
+//      (`-p, --paused`: start the test paused; `--address`: where the k6
+//      REST API listens, default localhost:6565; k6 docs "k6 run" and
+//      "k6 REST API", present in k6 v0.54). port = kK6ApiBasePort + the
+//      segment's index (i for "i/n:(i+1)/n"), so instances on one host do
+//      not clash;
+//   3. `k6 status --address ...` every 0.1 s until it answers (k6 has
+//      initialised its VUs and waits, paused), at most kK6ApiReadyTries
+//      tries, and only while k6 runs; prints `fvbench-ready <epoch_us>`;
+//   4. sleeps until the common start (date +%s%N; coreutils sleep takes
+//      fractional seconds), then `k6 resume --address ...` (k6 docs
+//      "k6 REST API": PATCH /v1/status paused=false, which the CLI sends);
+//      prints `fvbench-resumed <sent_epoch_us> <returned_epoch_us>`;
+//   5. waits for k6 and exits with its status (3: the wrapper's own failure,
+//      its message on stderr);
+//   6. reduces the samples on the loadgen host when
+//      <scripts_dir>/fvbench_k6_reduce is there and executable
+//      (fixtures/k6_reduce_main.cc): `fvbench_k6_reduce csv <samples> >
+//      <remote_dir>/<phase>.histogram.json`.
+// run() then fetches that histogram (kilobytes); when it is missing (the
+// tool is not on that host: fvbench does not ship a binary to a remote host
+// of maybe another architecture or libc, or it failed) run() fetches the CSV
+// and reduces it on the controller instead: exact either way, but that copy
+// is the whole CSV (about 10 lines, ~2 KB, per request: k6 writes every
+// metric's sample). The samples are uncompressed: gzip (`csv=<f>.gz`) would
+// cost the loadgen's CPU during the phase, which is what loadgen_cpu gates;
+// the file stays on the loadgen host in remote_dir. What was taken is
+// recorded as `reduced_on` ("loadgen host" | "controller") in
+//   <phase>.instance.json   (controller_dir; K6InstanceRun below) the
+//                           ready and resume times and the histogram
+// beside <phase>.histogram.json or <phase>.samples.csv. The instance's
+// measured start is `resumed_epoch_us`, when `k6 resume` returned: k6 has
+// resumed by its answer, while the time it was sent precedes the CLI's own
+// start-up (both are kept). Its window is that start + duration_s.
+//
 // warmup() runs warmup.js with the same parameters (no SUMMARY_OUT), a post
 // body at /tmp/fvbench-k6-<phase>.warmup.body.json on the loadgen host, and
 // checks only the exit status; duration_s <= 0 skips it.
@@ -48,7 +99,11 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
+#include <nlohmann/json.hpp>
+
+#include "support/core/latency_histogram.h"
 #include "support/host/host.h"
 #include "support/engine/load_engine.h"
 #include "support/core/result.h"
@@ -67,9 +122,40 @@ K6Vus K6VusFor(long rate, int connections);
 
 // The k6 command for one phase. `summary_out` empty = warmup (warmup.js, no
 // SUMMARY_OUT / COUNT_RATELIMIT); `body_path` is used for kPostJson only.
+// A measured run with spec.start_epoch_us > 0 is the synchronised bash
+// command above, writing `samples_out` (required) and `histogram_out`.
 // Pure; validates the spec.
 Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_dir,
-                              const std::string& summary_out, const std::string& body_path);
+                              const std::string& summary_out, const std::string& body_path,
+                              const std::string& samples_out = "", const std::string& histogram_out = "");
+
+inline constexpr size_t kK6ApiBasePort = 6565;  // k6's own default REST API port
+inline constexpr int kK6ApiReadyTries = 300;     // x 0.1 s and a `k6 status` each
+inline constexpr std::string_view kK6ReduceTool = "fvbench_k6_reduce";
+
+// An execution segment "<from>:<to>", each bound 0, 1 or p/q (what
+// PlanShards writes); index = from / width (i for "i/n:(i+1)/n").
+struct K6Segment {
+  double from = 0;
+  double to = 1;
+  size_t index = 0;
+};
+Result<K6Segment> ParseK6Segment(const std::string& segment);
+
+// "127.0.0.1:<kK6ApiBasePort + segment index>" (index 0 without a segment).
+std::string K6ApiAddress(const LoadSpec& spec);
+
+// What a synchronised run leaves for multi_loadgen (<phase>.instance.json).
+struct K6InstanceRun {
+  double ready_epoch_us = 0;        // its REST API answered: initialised, paused
+  double resume_sent_epoch_us = 0;  // `k6 resume` started
+  double resumed_epoch_us = 0;      // `k6 resume` returned: running (its measured start)
+  std::string reduced_on;           // "loadgen host" | "controller"
+  LatencyHistogram histogram;
+};
+std::string K6InstancePath(const std::string& controller_dir, const std::string& phase);
+nlohmann::json K6InstanceToJson(const K6InstanceRun& run);
+Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::string& source);
 
 // The command as one pasteable shell line: env assignments, then argv; the
 // JWT value redacted.

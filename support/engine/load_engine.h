@@ -47,6 +47,13 @@ struct LoadSpec {
   double start_epoch_us = 0;
   double offset_us = 0;
   double start_wait_s = 0;
+  // k6 only (k6_engine.h): this instance's execution segment of one
+  // sequence (`--execution-segment`, `--execution-segment-sequence`), as
+  // PlanShards gives them ("1/2:1", "0,1/2,1"); empty = the whole test. With
+  // a segment, rate_rps (and connections) stay this instance's share; k6 is
+  // given the whole test's and splits them itself.
+  std::string k6_segment;
+  std::string k6_sequence;
 };
 
 class LoadEngine {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/engine/k6_engine.h"
 #include "support/engine/wrk_engine.h"
 #include "support/engine/wrk_output.h"
 #include "support/judge/loadgen_merge.h"
@@ -23,6 +24,8 @@ LoadSpec ProcessSpec(const LoadSpec& spec, size_t i, size_t n, const std::string
   s.phase = fmt::format("{}_lg{}", spec.phase, i + 1);
   s.rate_rps = shard.rate_rps;
   s.offset_us = shard.offset_us;
+  s.k6_segment = shard.k6_segment;  // k6 only; wrk keeps to its offset
+  s.k6_sequence = shard.k6_sequence;
   if (spec.connections > 0) s.connections = static_cast<int>((spec.connections + n - 1) / n);
   s.cpuset = cpuset;
   s.start_epoch_us = start_epoch_us;
@@ -43,10 +46,15 @@ double SystemNowEpochUs() {
   return static_cast<double>(duration_cast<microseconds>(system_clock::now().time_since_epoch()).count());
 }
 
-// One process's run, read back with what the merge needs beyond LoadResult.
+// One process's run, read back with what the merge needs beyond LoadResult
+// (engine-neutral): its measured window on the common start's clock, when
+// it was ready to start, and its histogram.
 struct ProcessOutcome {
   Result<LoadResult> result = Error{"not run"};
-  WrkOutput output;
+  double start_epoch_us = 0;  // wrk: its first send mapped back to the common start; k6: resumed
+  double end_epoch_us = 0;
+  double ready_epoch_us = 0;  // wrk started / k6's REST API answered (paused); 0: not written
+  LatencyHistogram histogram;
 };
 
 class MultiLoadgenEngine : public LoadEngine {
@@ -105,10 +113,10 @@ class MultiLoadgenEngine : public LoadEngine {
                                spec.phase, n, failed, controller_dir)};
     }
     std::vector<InstanceRun> runs;
-    std::vector<double> launches;  // controller's launch -> wrk's start (s); < 0: not written
+    std::vector<double> launches;  // controller's launch -> ready to start (s); < 0: not written
     for (size_t i = 0; i < n; ++i) {
       runs.push_back(Instance(i, specs[i], outcomes[i]));
-      const double w = outcomes[i].output.window.wrk_start_epoch_us;
+      const double w = outcomes[i].ready_epoch_us;
       launches.push_back(w > 0 ? (w - launch) / 1e6 : -1);
       slowest_launch_s_ = std::max(slowest_launch_s_, launches.back());
     }
@@ -130,12 +138,14 @@ class MultiLoadgenEngine : public LoadEngine {
  private:
   Result<void> CheckEngines() const {
     if (processes_.size() < 2) return Error{"several load generators: fewer than 2 processes"};
+    const std::string engine = processes_.front().engine->name();
+    if (engine != "wrk" && engine != "k6") {
+      return Error{fmt::format("several load generators: engine {} cannot share a phase", engine)};
+    }
     for (const auto& p : processes_) {
-      if (p.engine->name() != "wrk") {
-        return Error{fmt::format(
-            "several load generators with LOADGEN_ENGINE={}: only wrk processes can share a phase so far "
-            "(k6 execution segments with a paused start are not built yet; issue 14)",
-            p.engine->name())};
+      if (p.engine->name() != engine) {
+        return Error{fmt::format("several load generators: {} runs {}, {} runs {}: all must run the same engine",
+                                 processes_.front().name, engine, p.name, p.engine->name())};
       }
     }
     return Ok();
@@ -158,38 +168,61 @@ class MultiLoadgenEngine : public LoadEngine {
     ProcessOutcome o;
     o.result = processes_[i].engine->run(s, remote_dir, controller_dir);
     if (!o.result) return o;
-    auto text = detail::ReadTextFile(o.result->raw_path);
-    if (!text) {
-      o.result = text.error();
-      return o;
-    }
-    auto out = ParseWrkPaceOutput(*text, o.result->raw_path, s.rate_rps);
-    if (!out) {
-      o.result = out.error();
-      return o;
-    }
-    o.output = std::move(*out);
-    if (!o.output.window.synchronised) {
-      o.result = Error{fmt::format("{}: field `window`: not synchronised (pace.lua did not take the common start)",
-                                   o.result->raw_path)};
-    } else if (!o.output.histogram) {
-      o.result = Error{fmt::format("{}: no field `histogram` (FVBENCH_HISTOGRAM=1 was asked)", o.result->raw_path)};
+    if (auto ok = processes_[i].engine->name() == "k6" ? ReadK6(s, controller_dir, o) : ReadWrk(s, o); !ok) {
+      o.result = ok.error();
     }
     return o;
+  }
+
+  // wrk: pace.lua's output (raw_path) holds its window and histogram.
+  static Result<void> ReadWrk(const LoadSpec& s, ProcessOutcome& o) {
+    auto text = detail::ReadTextFile(o.result->raw_path);
+    if (!text) return text.error();
+    auto out = ParseWrkPaceOutput(*text, o.result->raw_path, s.rate_rps);
+    if (!out) return out.error();
+    const WrkOutput::Window& w = out->window;
+    if (!w.synchronised) {
+      return Error{fmt::format("{}: field `window`: not synchronised (pace.lua did not take the common start)",
+                               o.result->raw_path)};
+    }
+    if (!out->histogram) {
+      return Error{fmt::format("{}: no field `histogram` (FVBENCH_HISTOGRAM=1 was asked)", o.result->raw_path)};
+    }
+    o.start_epoch_us = w.start_epoch_us - s.offset_us + w.first_send_lag_us.value_or(0);
+    o.end_epoch_us = w.end_epoch_us - s.offset_us;
+    o.ready_epoch_us = w.wrk_start_epoch_us;
+    o.histogram = std::move(*out->histogram);
+    return Ok();
+  }
+
+  // k6: the engine's <phase>.instance.json (k6_engine.h): resumed at the
+  // common start, for the phase's duration; its samples' histogram.
+  static Result<void> ReadK6(const LoadSpec& s, const std::string& controller_dir, ProcessOutcome& o) {
+    const std::string path = K6InstancePath(controller_dir, s.phase);
+    auto text = detail::ReadTextFile(path);
+    if (!text) return text.error();
+    auto run = ParseK6InstanceJson(*text, path);
+    if (!run) return run.error();
+    o.start_epoch_us = run->resumed_epoch_us;
+    o.end_epoch_us = run->resumed_epoch_us + s.duration_s * 1e6;
+    o.ready_epoch_us = run->ready_epoch_us;
+    o.histogram = std::move(run->histogram);
+    return Ok();
   }
 
   InstanceRun Instance(size_t i, const LoadSpec& s, const ProcessOutcome& o) const {
     InstanceRun run;
     run.meta.name = processes_[i].name;
     run.meta.target_rps = s.rate_rps;
-    run.meta.offset_us = s.offset_us;
-    const WrkOutput::Window& w = o.output.window;
-    // Its measured start: its first send mapped back to the common start.
-    run.meta.start_epoch_us = w.start_epoch_us - s.offset_us + w.first_send_lag_us.value_or(0);
-    run.meta.end_epoch_us = w.end_epoch_us - s.offset_us;
+    const bool k6 = processes_[i].engine->name() == "k6";
+    run.meta.offset_us = k6 ? 0 : s.offset_us;
+    run.meta.segment = k6 ? s.k6_segment : "";
+    run.meta.start_epoch_us = o.start_epoch_us;
+    run.meta.end_epoch_us = o.end_epoch_us;
     run.result = *o.result;
-    run.histogram = *o.output.histogram;
-    // Its own CPU over the window, as a share of the cores its threads could use.
+    run.histogram = o.histogram;
+    // A wrk process's own CPU over the window, as a share of the cores its
+    // threads could use (not measured for k6: engine_cpu_s < 0).
     auto threads = WrkThreadsFor(s.cpuset);
     if (o.result->engine_cpu_s >= 0 && threads && o.result->duration_s > 0) {
       run.meta.cpu_busy = o.result->engine_cpu_s / (o.result->duration_s * *threads);
@@ -210,7 +243,8 @@ class MultiLoadgenEngine : public LoadEngine {
     for (size_t i = 0; i < runs.size(); ++i) {
       doc["instances"].push_back({{"name", runs[i].meta.name},
                                   {"target_rps", specs[i].rate_rps},
-                                  {"offset_us", specs[i].offset_us},
+                                  {"offset_us", runs[i].meta.offset_us},
+                                  {"segment", runs[i].meta.segment},
                                   {"cpuset", specs[i].cpuset},
                                   {"raw_path", runs[i].result.raw_path},
                                   {"launch_ms", launches[i] >= 0 ? nlohmann::json(std::round(launches[i] * 1e4) / 10)

@@ -11,14 +11,6 @@ namespace fvbench {
 
 Result<std::vector<std::string>> ProcessCpusets(const Config& config) {
   const auto n = static_cast<size_t>(config.procs_per_host);
-  const size_t hosts = std::max<size_t>(config.loadgen_remotes.size(), 1);
-  if (n * hosts > 1 && config.engine == Engine::kK6) {
-    return Error{fmt::format(
-        "LOADGEN_PROCS_PER_HOST={} on {} loadgen host(s) (LOADGEN_REMOTE) with LOADGEN_ENGINE=k6: several k6 "
-        "instances per phase (execution segments, paused start) are not built yet; use LOADGEN_ENGINE=wrk, or one "
-        "loadgen host with LOADGEN_PROCS_PER_HOST=1",
-        n, hosts)};
-  }
   if (config.k6_cpuset.empty()) return std::vector<std::string>(n);
   auto cpus = ParseCpuList(config.k6_cpuset);
   if (!cpus) return Error{fmt::format("K6_CPUSET='{}': {}", config.k6_cpuset, cpus.error().message)};

@@ -22,8 +22,7 @@ using LoadgenConnector = std::function<Result<std::unique_ptr<Host>>()>;
 // Engine processes and their CPUs: config.procs_per_host processes, each
 // pinned to its part of K6_CPUSET (SplitCpuList) when that is set, else
 // unpinned (the same on every loadgen host). Error when K6_CPUSET has fewer
-// CPUs than processes, or LOADGEN_ENGINE=k6 with more than one process in
-// all (not built yet).
+// CPUs than processes.
 Result<std::vector<std::string>> ProcessCpusets(const Config& config);
 
 // One loadgen host: its first connection, and how to open more.
@@ -33,8 +32,8 @@ struct LoadgenHostSlot {
 };
 
 // One process in all (one host, config.procs_per_host == 1): the engine on
-// that host. More: a multi-loadgen engine of hosts x procs_per_host wrk
-// engines ("<host>#<i>"), each host's first on its slot's connection, the
+// that host. More: a multi-loadgen engine of hosts x procs_per_host engines
+// of LOADGEN_ENGINE (wrk or k6) ("<host>#<i>"), each host's first on its slot's connection, the
 // others on connections from its connector (kept in `owned`), pinned per
 // ProcessCpusets; run in parallel, except in a dry run (the plan is
 // recorded in order).

@@ -28,19 +28,21 @@ TEST(ProcessCpusets, EachProcessGetsItsPartOfTheEngineCpuset) {
   EXPECT_THAT(*ProcessCpusets(WrkConfig(2, "")), ElementsAre("", ""));  // unpinned
 }
 
-TEST(ProcessCpusets, RefusesMoreProcessesThanCpusAndSeveralK6) {
+TEST(ProcessCpusets, RefusesMoreProcessesThanCpus) {
   auto few = ProcessCpusets(WrkConfig(3, "0-1"));
   ASSERT_FALSE(few.ok());
   EXPECT_THAT(few.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=3 but K6_CPUSET=0-1 has 2 CPU(s)"));
-  Config k6 = WrkConfig(2, "");
+}
+
+// Several k6 instances (execution segments, paused start) share a phase
+// like wrk processes: the same CPU split, on one host or several.
+TEST(ProcessCpusets, SeveralK6InstancesAsForWrk) {
+  Config k6 = WrkConfig(2, "0-3");
   k6.engine = Engine::kK6;
-  auto r = ProcessCpusets(k6);
-  ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=2 on 1 loadgen host(s) (LOADGEN_REMOTE) with "
-                                           "LOADGEN_ENGINE=k6"));
-  k6.procs_per_host = 1;
-  EXPECT_TRUE(ProcessCpusets(k6).ok());
+  EXPECT_THAT(*ProcessCpusets(k6), ElementsAre("0-1", "2-3"));
   k6.loadgen_remotes = {"root@a", "root@b"};
+  EXPECT_THAT(*ProcessCpusets(k6), ElementsAre("0-1", "2-3"));
+  k6.k6_cpuset = "0";
   EXPECT_FALSE(ProcessCpusets(k6).ok());
 }
 

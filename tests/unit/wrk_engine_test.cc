@@ -549,16 +549,16 @@ TEST(MultiLoadgen, LeadFollowsTheSlowestLaunch) {
   EXPECT_EQ(NextLoadgenLeadS(5), kLoadgenStartLeadS);            // capped
 }
 
-// k6 instances are not built yet: refused before any load, saying so.
-TEST(MultiLoadgen, RefusesK6Processes) {
+// All processes of a phase run the same engine: a mix is refused before any load.
+TEST(MultiLoadgen, RefusesMixedEngines) {
   LocalHost host;
   std::vector<LoadgenProcess> processes;
-  processes.push_back({"a#1", MakeK6Engine(host, "/nonexistent"), ""});
+  processes.push_back({"a#1", MakeWrkEngine(host, "/nonexistent"), ""});
   processes.push_back({"a#2", MakeK6Engine(host, "/nonexistent"), ""});
   auto engine = MakeMultiLoadgenEngine(std::move(processes), MultiLoadgenOptions{});
   auto r = engine->run(Spec(), "/tmp/x", "/tmp/y");
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("only wrk processes can share a phase"));
+  EXPECT_THAT(r.error().message, HasSubstr("a#1 runs wrk, a#2 runs k6: all must run the same engine"));
 }
 
 TEST_F(WrkEngineLocal, CountedRateLimitResponses) {
