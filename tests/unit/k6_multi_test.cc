@@ -302,7 +302,11 @@ class K6MultiLocal : public ::testing::Test {
     std::vector<LoadgenProcess> processes;
     processes.push_back({"local#1", MakeK6Engine(host1_, root_ + "/scripts1"), ""});
     processes.push_back({"local#2", MakeK6Engine(host2_, root_ + "/scripts2"), ""});
-    return MakeMultiLoadgenEngine(std::move(processes), MultiLoadgenOptions{});
+    // A long first lead: the stand-in is bash, and under `ctest -j2` next to
+    // other load its REST "API" answered more than 3 s after the launch once.
+    MultiLoadgenOptions options;
+    options.lead_s = 6;
+    return MakeMultiLoadgenEngine(std::move(processes), options);
   }
 
   LocalHost host1_, host2_;
@@ -354,8 +358,9 @@ TEST_F(K6MultiLocal, TwoInstancesShareAPhaseFromOneStart) {
   for (size_t i = 0; i < 2; ++i) {
     const double resumed_us =
         std::stod(Slurp(root_ + "/state/127.0.0.1:" + std::to_string(6565 + i) + ".resumed_ns")) / 1000;
+    // No upper bound here: how late both resume depends on this machine's
+    // load (a unit test times nothing); their skew is checked below.
     EXPECT_GE(resumed_us, start) << "instance " << i + 1 << " resumed before the common start";
-    EXPECT_LT(resumed_us, start + 1e6) << "instance " << i + 1;
     EXPECT_EQ(summary.at("instances")[i].at("segment"), i == 0 ? "0:1/2" : "1/2:1");
   }
   EXPECT_LT(r->loadgen_start_skew_us, kMaxLoadgenStartSkewUs);
