@@ -16,6 +16,7 @@
 #include "support/core/cpu_list.h"
 #include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
+#include "support/engine/k6_engine.h"
 #include "support/judge/throughput_search.h"
 #include "support/host/local_host.h"
 #include "support/host/usable_cpus.h"
@@ -382,6 +383,32 @@ void Testbed::FindRemoteK6() {
   }
 }
 
+// Every loadgen host's first connection, in LOADGEN_REMOTE's order.
+std::vector<Host*> Testbed::hosts_of_loadgen() const {
+  std::vector<Host*> hosts{loadgen_};
+  for (const auto& h : more_loadgens_) hosts.push_back(h.get());
+  return hosts;
+}
+
+// Several k6 instances reduce their raw samples on their loadgen host
+// (k6_engine.h, wrapper step 6) with the fvbench_k6_reduce built beside this
+// suite, shipped into each host's scripts directory. A host where it cannot
+// run (another architecture or libc) leaves no histogram, and the engine
+// fetches and reduces the CSV on the controller instead.
+Result<void> Testbed::ShipK6ReduceTool(const std::vector<Host*>& hosts) const {
+  const size_t processes = hosts.size() * static_cast<size_t>(config_.procs_per_host);
+  if (config_.engine != Engine::kK6 || processes < 2) return Ok();
+  auto tool = detail::ReadTextFile(FVBENCH_K6_REDUCE_BIN);
+  if (!tool) return Error{"shipping the k6 sample reducer: " + tool.error().message};
+  const std::string dest = scripts_dir() + "/" + std::string(kK6ReduceTool);
+  for (Host* h : hosts) {
+    if (auto w = h->write_file(dest, *tool, 0755); !w) {
+      return Error{fmt::format("shipping {} to {}: {}", kK6ReduceTool, h->name(), w.error().message)};
+    }
+  }
+  return Ok();
+}
+
 // The engine runs copies of the suite's static scripts shipped to
 // BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
 // kept with the results (as the seed kept its generated ones); and the
@@ -396,14 +423,13 @@ Result<void> Testbed::ShipFiles() {
     auto text = detail::ReadTextFile(config_.source_dir + "/" + f);
     if (!text) return Error{"shipping engine scripts: " + text.error().message};
     std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
-    std::vector<Host*> hosts{loadgen_};
-    for (auto& h : more_loadgens_) hosts.push_back(h.get());
-    for (Host* h : hosts) {
+    for (Host* h : hosts_of_loadgen()) {
       if (auto w = h->write_file(dest, *text, 0644); !w) {
         return Error{fmt::format("shipping engine scripts to {}: {}", h->name(), w.error().message)};
       }
     }
   }
+  if (auto r = ShipK6ReduceTool(hosts_of_loadgen()); !r) return r;
   // The policies edge loads (FAIRVISOR_CONFIG_FILE), on the SUT host.
   if (edge_available_) {
     for (const char* f : {"simple.json", "complex.json", "llm.json"}) {

@@ -139,6 +139,8 @@ class Testbed {
   std::vector<std::unique_ptr<Host>> more_loadgens_;
   std::vector<ProvisionInfo> more_loadgen_infos_;
   Result<void> ProvisionMoreLoadgens();
+  std::vector<Host*> hosts_of_loadgen() const;
+  Result<void> ShipK6ReduceTool(const std::vector<Host*>& hosts) const;
   ProvisionInfo sut_info_;
   ProvisionInfo loadgen_info_;
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())

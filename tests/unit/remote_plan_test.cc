@@ -192,6 +192,35 @@ TEST_F(RemotePlan, EdgeSearchStepsAndSecretsRedacted) {
   EXPECT_TRUE(r.error.empty()) << r.error;
 }
 
+// Several loadgen hosts (issue 14): each is provisioned and given the
+// scripts, and every phase runs one process on each with its share and
+// offset from one common start; k6 instances get the sample reducer.
+TEST_F(RemotePlan, SeveralLoadgenHostsShareEachPhase) {
+  auto c = MakeConfig({{"LOADGEN_REMOTE", "root@10.213.2.2,root@10.213.4.2"}, {"LOADGEN_ENGINE", "wrk"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  std::vector<std::string> open, run;
+  ScenarioResult r;
+  Plan(*c, "latency.raw_nginx", &open, &run, &r);
+  const std::string b = bench_.string();
+  ExpectInOrder(open, {"[root@10.213.2.2] write: " + b + "/scripts/pace.lua",
+                       "[root@10.213.4.2] write: " + b + "/scripts/pace.lua"});
+  // Each measured run line: its offset (1 / 1000 RPS apart), its output, half the rate.
+  ExpectInOrder(run, {"[root@10.213.2.2] run: ",
+                      "FVBENCH_OFFSET_US=0.000 FVBENCH_OUT=" + b + "/results/latency_raw_nginx_lg1.json FVBENCH_RATE=500 ",
+                      "[root@10.213.4.2] run: ",
+                      "FVBENCH_OFFSET_US=1000.000 FVBENCH_OUT=" + b +
+                          "/results/latency_raw_nginx_lg2.json FVBENCH_RATE=500 "});
+  for (const auto& l : open) EXPECT_EQ(l.find("fvbench_k6_reduce"), std::string::npos) << l;  // wrk: no reducer
+
+  auto k6 = MakeConfig({{"LOADGEN_REMOTE", "root@10.213.2.2,root@10.213.4.2"}, {"LOADGEN_ENGINE", "k6"}});
+  ASSERT_TRUE(k6.ok()) << k6.error().message;
+  Plan(*k6, "latency.raw_nginx", &open, &run, &r);
+  ExpectInOrder(open, {"[root@10.213.2.2] write: " + b + "/scripts/fvbench_k6_reduce",
+                       "[root@10.213.4.2] write: " + b + "/scripts/fvbench_k6_reduce"});
+  ExpectInOrder(run, {"--execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1",
+                      "--execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1"});
+}
+
 TEST_F(RemotePlan, WritesThePlanFile) {
   auto c = MakeConfig({{"LOADGEN_ENGINE", "wrk"}});
   ASSERT_TRUE(c.ok()) << c.error().message;
