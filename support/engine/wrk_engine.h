@@ -20,6 +20,12 @@
 //       law: concurrency = rate x latency). Always rounded up to a multiple of T, because wrk
 //       gives each thread C/T connections (integer division) and needs C >= T.
 //   D = ceil(spec.duration_s) (wrk takes whole seconds).
+//   Synchronised (spec.start_epoch_us > 0: several load generators,
+//   multi_loadgen.h): also FVBENCH_START_EPOCH_US and FVBENCH_OFFSET_US
+//   (pace.lua header), D = ceil(start_wait_s + duration_s + 0.25) while
+//   FVBENCH_DURATION_S stays the window, and the command runs under
+//   `bash -c '"$@"; rc=$?; times >&2; exit $rc'` so that wrk's own CPU time
+//   is known (ChildCpuSeconds -> LoadResult::engine_cpu_s).
 //   wrk's --timeout stays at its default 2 s: slower responses count as
 //   errors.timeout (failed) and are not in the histogram.
 // Timeout of the command: D + kPhaseGraceS (5 s; wrk stops at -d by itself):
