@@ -103,6 +103,7 @@ fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
 fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
 fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
 fvb_first_lag_us = 0   -- its first send (slot 0) - slot 0's time, µs (may be < 0: early)
+fvb_sync_offset_us = -1  -- synchronised: its slot 0 after the instance's (j / rate), µs; -1: not synchronised
 
 local function getenv_required(name)
   local v = os.getenv(name)
@@ -206,7 +207,8 @@ function init(args)
     -- thread j's slot 0 is j / rate after the instance's: the threads' slots interleave
     sync_start_us = epoch - epoch_minus_mono_us + offset
     window_end_us = sync_start_us + duration_s * 1e6
-    start_us = sync_start_us + ((fvb_thread_index or 1) - 1) * 1e6 / rate
+    fvb_sync_offset_us = ((fvb_thread_index or 1) - 1) * 1e6 / rate
+    start_us = sync_start_us + fvb_sync_offset_us
     fvb_start_us = start_us
   end
 
@@ -340,17 +342,20 @@ end
 -- stops its threads up to 100 ms after -d: record_rate polls `stop`). When
 -- every connection hangs (a dead link) delay() is no longer called, yet the
 -- schedule went on offering requests until -d.
-local function thread_scheduled(t, wrk_start_us, window_end, done_us, synchronised)
+local function thread_scheduled(t, wrk_start_us, window_end, done_us, synchronised, duration_us)
   local t_start, t_last, t_rate = t:get("fvb_start_us"), t:get("fvb_last_us"), t:get("fvb_thread_rate")
   if t_start <= 0 then t_start, t_last = wrk_start_us, wrk_start_us end
   if t_rate == nil or t_rate <= 0 then return 0, t_start, 0 end
   -- Synchronised: the schedule is fixed in advance, every slot of the window
-  -- (wrk runs at least 0.25 s past it, so none is cut off by wrk's stop).
-  if synchronised and window_end ~= nil then
-    if window_end <= t_start then return 0, t_start, t_rate end
-    -- (less a millionth of a slot: window_end - t_start carries the float
-    -- error of µs timestamps near 1e10, and 1.0000000001 slots are 1)
-    return math.ceil((window_end - t_start) * t_rate / 1e6 - 1e-6), t_start, t_rate
+  -- (wrk runs at least 0.25 s past it, so none is cut off by wrk's stop):
+  -- the slots of [its offset, duration) after the instance's start, counted
+  -- from the thread's own offset (never from two Lua states' conversions of
+  -- the wall clock, which differ by microseconds: 200 slots read 201), less a
+  -- millionth of a slot for the float error (1.0000000001 slots are 1).
+  local offset = t:get("fvb_sync_offset_us")
+  if synchronised and duration_us ~= nil and offset ~= nil and offset >= 0 then
+    if duration_us <= offset then return 0, t_start, t_rate end
+    return math.ceil((duration_us - offset) * t_rate / 1e6 - 1e-6), t_start, t_rate
   end
   -- slots t_start + k / rate: every one through the last send, and every one
   -- strictly before the window's end
@@ -456,7 +461,8 @@ function done(summary, latency, requests_stats)
   local unsent_at_stop = 0
   local first_lag, first_start = nil, nil  -- the earliest first send's lag; unsynchronised: earliest slot 0
   for _, t in ipairs(threads) do
-    local counted, t_start, t_rate = thread_scheduled(t, wrk_start_us, window_end, done_us, sync_start ~= nil)
+    local counted, t_start, t_rate =
+      thread_scheduled(t, wrk_start_us, window_end, done_us, sync_start ~= nil, duration_us)
     if t:get("fvb_sent") > 0 then
       local lag0 = t:get("fvb_first_lag_us")
       if first_lag == nil or lag0 < first_lag then first_lag = lag0 end
