@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 #include "support/core/config_parts.h"
@@ -65,9 +66,20 @@ std::string DefaultTargetHost(const std::string& remote) {
   return h;
 }
 
+// The host a target names, for telling two spellings of one host apart:
+// without user@, lower case, ":22" (ssh's default port) dropped.
+std::string HostOfTarget(std::string t) {
+  if (auto at = t.rfind('@'); at != std::string::npos) t = t.substr(at + 1);
+  for (char& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (t.size() > 3 && t.compare(t.size() - 3, 3, ":22") == 0 && t.find(':') == t.size() - 3) t.resize(t.size() - 3);
+  if (t.size() > 4 && t.front() == '[' && t.compare(t.size() - 4, 4, "]:22") == 0) t.resize(t.size() - 3);
+  return t;
+}
+
 // LOADGEN_REMOTE: one SSH target, or several separated by commas (issue 14:
 // several loadgen hosts share each phase). Blanks around a target are
-// dropped; an empty target or one given twice is refused.
+// dropped; an empty target, or a host given twice (in any spelling:
+// HostOfTarget), is refused.
 Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {
   std::vector<std::string> out;
   if (value.empty()) return out;
@@ -82,10 +94,12 @@ Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {
                                "separated by commas)",
                                value, out.size() + 1)};
     }
-    if (std::find(out.begin(), out.end(), t) != out.end()) {
-      return Error{fmt::format("LOADGEN_REMOTE='{}': {} is given twice (each loadgen host once; "
-                               "LOADGEN_PROCS_PER_HOST runs several engine processes on one host)",
-                               value, t)};
+    for (const std::string& earlier : out) {
+      if (HostOfTarget(earlier) == HostOfTarget(t)) {
+        return Error{fmt::format("LOADGEN_REMOTE='{}': {} is given twice{} (each loadgen host once; "
+                                 "LOADGEN_PROCS_PER_HOST runs several engine processes on one host)",
+                                 value, t, earlier == t ? "" : fmt::format(" (as {})", earlier))};
+      }
     }
     out.push_back(std::move(t));
     if (comma == std::string::npos) break;

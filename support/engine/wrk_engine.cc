@@ -65,6 +65,14 @@ Result<void> WriteLocal(const std::string& path, const std::string& content) {
 // The command run under bash, which prints its children's CPU times after
 // it (bash builtin `times`: "0m1.512s 0m0.346s", user then system, on the
 // second line) to stderr, keeping the command's exit status.
+// The seconds of wrk's -d in a planned command ("-d12s" -> "12").
+std::string WrkSeconds(const Command& cmd) {
+  for (const std::string& a : cmd.argv) {
+    if (a.size() > 3 && a.rfind("-d", 0) == 0 && a.back() == 's') return a.substr(2, a.size() - 3);
+  }
+  return "?";
+}
+
 std::vector<std::string> WithCpuTimes(const std::vector<std::string>& argv) {
   std::vector<std::string> out{"bash", "-c", "\"$@\"; rc=$?; times >&2; exit $rc", "fvbench-wrk"};
   out.insert(out.end(), argv.begin(), argv.end());
@@ -181,7 +189,15 @@ class WrkEngine : public LoadEngine {
     auto r = host_.run(*cmd);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r) return fail(r.error().message);
-    if (auto w = WriteLocal(local_base + ".stdout.txt", RedactSecrets(r->out)); !w) return fail(w.error().message);
+    // Synchronised: wrk's own summary spans its whole -d, not the window.
+    const std::string note =
+        spec.start_epoch_us > 0
+            ? fmt::format("# fvbench: wrk's own summary below spans its whole -d{}s: the wait for the common start, "
+                          "the {} s schedule window and the tail; its Requests/sec is not the phase's rate (the "
+                          "JSON's `window` and the merged <phase>.json are)\n",
+                          WrkSeconds(*cmd), FormatNumber(spec.duration_s))
+            : "";
+    if (auto w = WriteLocal(local_base + ".stdout.txt", note + RedactSecrets(r->out)); !w) return fail(w.error().message);
     if (r->timed_out) {
       return fail(fmt::format("cut: wrk still ran {} s after its -d{}s and was killed (bound: -d + {} s); no "
                               "result; stderr: {}",

@@ -60,10 +60,15 @@ void MergePool(LoadResult& m, const std::vector<InstanceRun>& runs) {
 std::vector<ValidityCheck> InstanceChecks(const LoadgenInstance& i, const LoadResult& r, const ValidityParams& p) {
   const std::string who = "loadgen " + i.name + ": ";
   std::vector<ValidityCheck> out;
-  ValidityCheck kept{who + "engine_kept_up", r.kept_up, false, "==", r.kept_up ? 1.0 : 0.0, 1.0, ""};
-  kept.detail = r.engine == "k6" ? fmt::format("dropped_iterations {}", r.dropped_iterations)
-                                 : fmt::format("max send lag {:.0f} µs, {:.3f} % of sends > 10 ms late",
-                                               r.max_send_lag_us, 100 * r.late_send_share);
+  // In the units of the phase's own engine_kept_up (validity.h): wrk the
+  // share of sends > 10 ms behind schedule, k6 its dropped iterations.
+  ValidityCheck kept = r.engine == "k6"
+      ? ValidityCheck{who + "engine_kept_up", r.kept_up, false, "<=", static_cast<double>(r.dropped_iterations), 0,
+                      "k6 dropped_iterations"}
+      : ValidityCheck{who + "engine_kept_up", r.kept_up, false, "<=", r.late_send_share, kDefaultMaxLateShare,
+                      fmt::format("wrk pace.lua share of sends > 10 ms behind schedule; worst lag {:.0f} µs, "
+                                  "earliest {:.0f} µs before its slot",
+                                  r.max_send_lag_us, r.max_early_send_us)};
   out.push_back(kept);
   const double share = i.target_rps > 0 ? r.achieved_rps / i.target_rps : 0;
   out.push_back({who + "achieved_rate", share >= p.min_achieved_fraction, false, ">=", share,

@@ -24,11 +24,20 @@ bool IsFraction(const std::string& name) {
   return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet";
 }
 
+// A check's name without the "loadgen <host>#<i>: " of one load generator's
+// own checks (loadgen_merge.h): they read in the phase's units.
+std::string BaseName(const std::string& name) {
+  if (name.rfind("loadgen ", 0) != 0) return name;
+  const size_t colon = name.rfind(": ");
+  return colon == std::string::npos ? name : name.substr(colon + 2);
+}
+
 std::string Value(const ValidityCheck& c, double v) {
   if (std::isnan(v)) return "not measured";
-  if (IsFraction(c.name)) return FormatPercent(v);
-  if (c.name == "error_log_rate") return FormatNumber(v) + " lines/s";
-  if (c.name == "engine_kept_up" && c.detail.find("behind schedule") != std::string::npos) return FormatPercent(v);
+  const std::string name = BaseName(c.name);
+  if (IsFraction(name)) return FormatPercent(v);
+  if (name == "error_log_rate") return FormatNumber(v) + " lines/s";
+  if (name == "engine_kept_up" && c.detail.find("behind schedule") != std::string::npos) return FormatPercent(v);
   return FormatNumber(v);
 }
 

@@ -96,6 +96,13 @@ TEST(Config, LoadgenRemoteListsSeveralHosts) {
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.error().message.find("root@lg1 is given twice"), std::string::npos) << twice.error().message;
   EXPECT_FALSE(LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1,"}})).ok());
+  // One host in two spellings (fresh-user trial): case, ssh's default port, another user.
+  for (const char* list : {"a,A", "root@a:22,root@a", "root@lg1,ubuntu@LG1", "root@[::1]:22,root@[::1]"}) {
+    auto same = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", list}}));
+    ASSERT_FALSE(same.ok()) << list;
+    EXPECT_NE(same.error().message.find("is given twice (as "), std::string::npos) << same.error().message;
+  }
+  EXPECT_TRUE(LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@a:2222,root@a"}})).ok());
 }
 
 // ../shared/cases 05: THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s

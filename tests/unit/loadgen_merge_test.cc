@@ -1,4 +1,5 @@
 #include "support/judge/loadgen_merge.h"
+#include "support/judge/validity.h"
 
 #include <gtest/gtest.h>
 
@@ -131,6 +132,29 @@ TEST(LoadgenMerge, OneInstanceFallingBehindInvalidatesThePhaseNamingIt) {
   EXPECT_NE(why.find("loadgen 10.77.0.5#0: achieved_rate"), std::string::npos) << why;
   EXPECT_NE(why.find("loadgen 10.77.0.5#0: loadgen_cpu"), std::string::npos) << why;
   EXPECT_EQ(why.find("10.77.0.3#0"), std::string::npos) << why;
+}
+
+// One instance's checks read in the phase's units (fresh-user trial: they
+// printed "1 == 1" and "1 >= 0.97" beside the phase's percentages).
+TEST(LoadgenMerge, InstanceChecksReadInThePhasesUnits) {
+  std::vector<InstanceRun> runs = {Instance("a#1", 1000, 10000, 10000, 1e15, 300, 1),
+                                   Instance("b#1", 1000, 10000, 9000, 1e15, 300, 2)};
+  runs[1].result.kept_up = false;
+  runs[1].result.late_send_share = 0.0125;
+  runs[1].meta.cpu_busy = 0.5;
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok());
+  const std::string& why = merged->merged.validity_failure;
+  EXPECT_NE(why.find("loadgen b#1: engine_kept_up: measured 1.25%, limit <= 0.10% (wrk pace.lua share of sends > "
+                     "10 ms behind schedule"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("loadgen b#1: achieved_rate: measured 90.00%, limit >= 97.00%"), std::string::npos) << why;
+  std::string cpu;
+  for (const auto& c : merged->checks) {
+    if (c.name == "loadgen b#1: loadgen_cpu") cpu = DescribeValidity(c);
+  }
+  EXPECT_NE(cpu.find("ok, 50.00% <= 80.00%"), std::string::npos) << cpu;
 }
 
 TEST(LoadgenMerge, StartSkewAboveTenMillisecondsIsInvalid) {

@@ -488,6 +488,9 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   EXPECT_EQ(summary.at("instances")[1].at("raw_path"), ctl + "/e2e_multi_lg2.json");
   EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg2.cmd.txt"), HasSubstr("FVBENCH_OFFSET_US=2500.000"));
   EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg1.cmd.txt"), HasSubstr("FVBENCH_START_EPOCH_US="));
+  EXPECT_THAT(Slurp(ctl + "/e2e_multi_lg1.stdout.txt"),
+              StartsWith("# fvbench: wrk's own summary below spans its whole -d5s: the wait for the common start, "
+                         "the 2 s schedule window and the tail"));
 }
 
 // The pid of a running wrk whose environment has FVBENCH_OUT ending in
