@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -68,16 +69,12 @@ std::string Trim(std::string s) {
   return s.substr(i);
 }
 
-// A k6 CSV file reduced in 1 MiB chunks (it holds ~10 lines per request).
+// A k6 CSV file on the controller, reduced to the histogram.
 Result<LatencyHistogram> ReduceK6SamplesFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!in) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
   K6SampleReducer reducer(K6SampleReducer::Format::kCsv, path);
-  std::vector<char> buf(1 << 20);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (auto r = reducer.Feed(std::string_view(buf.data(), static_cast<size_t>(in.gcount()))); !r) return r.error();
-  }
+  if (auto r = reducer.FeedFile(in.get()); !r) return r.error();
   return reducer.Finish();
 }
 

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "support/core/load_result.h"
@@ -161,6 +163,16 @@ Result<void> K6SampleReducer::Feed(std::string_view chunk) {
     chunk.remove_prefix(nl + 1);
   }
   pending_.assign(chunk);
+  return Ok();
+}
+
+Result<void> K6SampleReducer::FeedFile(std::FILE* in) {
+  std::vector<char> buf(1 << 20);
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), in)) > 0) {
+    if (auto r = Feed(std::string_view(buf.data(), n)); !r.ok()) return r;
+  }
+  if (std::ferror(in)) return Error{fmt::format("{}: read error: {}", source_, std::strerror(errno))};
   return Ok();
 }
 

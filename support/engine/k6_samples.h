@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -44,6 +45,10 @@ class K6SampleReducer {
   K6SampleReducer(Format format, std::string source);
 
   Result<void> Feed(std::string_view chunk);
+  // Feeds everything `in` holds, 1 MiB at a time (a k6 CSV holds ~10 lines
+  // per request); a read error names the source. Used by fvbench_k6_reduce
+  // on the loadgen host and by the k6 engine on the controller.
+  Result<void> FeedFile(std::FILE* in);
   // The last line (without a trailing newline) and the result. Error when a
   // CSV file had no header.
   Result<LatencyHistogram> Finish();

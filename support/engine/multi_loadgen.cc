@@ -72,11 +72,13 @@ class MultiLoadgenEngine : public LoadEngine {
     if (auto ok = CheckEngines(); !ok) return ok;
     std::vector<Result<void>> results(processes_.size(), Ok());
     ForEachProcess([&](size_t i) {
-      LoadSpec s = spec;
-      s.phase = fmt::format("{}_lg{}", spec.phase, i + 1);
-      s.rate_rps = spec.rate_rps / static_cast<double>(processes_.size());
-      if (spec.connections > 0) s.connections = static_cast<int>((spec.connections + processes_.size() - 1) / processes_.size());
-      s.cpuset = processes_[i].cpuset;
+      // Its share, connections and CPUs as in run(), but unsynchronised,
+      // whole (no k6 segment: rate / n each) and without a histogram.
+      LoadSpec s = ProcessSpec(spec, i, processes_.size(), processes_[i].cpuset, 0, 0);
+      s.offset_us = 0;
+      s.k6_segment.clear();
+      s.k6_sequence.clear();
+      s.latency_histogram = false;
       results[i] = processes_[i].engine->warmup(s);
     });
     std::string failed;
