@@ -128,6 +128,10 @@ struct LoadResult {
   // shares those CPUs, at least their overall busy fraction (then the CPUs,
   // not the engine alone, may be the limit).
   std::optional<double> sut_cpu_share;
+  // The engine ran on the SUT's CPUs, this many of them (local mode
+  // unpinned, or overlapping cpusets); 0 = on CPUs of its own. Shared CPUs
+  // count as saturated earlier (judge/sut_saturation.h SharedCpusSaturatedFrom).
+  int sut_cpus_shared = 0;
   // Several load generators (issue 14, judge/loadgen_merge.h): each
   // instance's share and outcomes, and the spread of their measured start
   // times (µs). Empty / 0 for one engine process.

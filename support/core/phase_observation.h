@@ -40,6 +40,11 @@ struct PhaseObservation {
   std::optional<double> loadgen_busy;  // mean busy fraction of the cpuset, 0..1
   double loadgen_busy_peak = 0;        // highest one-interval busy fraction
   std::vector<ServiceUsage> sut_usage;
+  // Mean busy fraction 0..1 of the SUT's CPUs (MonitorOptions::sut_cpus)
+  // over the phase, from the SUT host's /proc/stat: everything that ran on
+  // them, the nginx processes and the kernel's network work (softirq) alike,
+  // which the processes' own utime + stime leave out.
+  std::optional<double> sut_busy;
   std::vector<LogGrowth> logs;
   std::optional<QuietOutcome> quiet;   // set by the caller when it waited before the load
   std::vector<std::string> problems;   // sampling failures, named by host and command

@@ -7,6 +7,7 @@
 
 #include "support/core/outcomes.h"
 #include "support/core/units_format.h"
+#include "support/judge/sut_saturation.h"
 
 namespace fvbench {
 
@@ -122,12 +123,18 @@ PoolUse PoolUseOf(const LoadResult& l) {
 
 }  // namespace
 
+double SutSaturatedFrom(const LoadResult& load) {
+  if (load.sut_cpus_shared <= 0) return kSutSaturatedCpuShare;
+  return std::min(kSutSaturatedCpuShare, SharedCpusSaturatedFrom(load.sut_cpus_shared));
+}
+
 std::optional<std::string> EngineLimitedReason(const LoadResult& load, const SearchParams& params) {
   using detail::FormatNumber;
   using detail::FormatPercent;
   using detail::FormatPercentLimit;
   if (load.kept_up && load.failed_engine == 0) return std::nullopt;
-  if (!load.sut_cpu_share || !(*load.sut_cpu_share < kSutSaturatedCpuShare)) return std::nullopt;
+  const double saturated = SutSaturatedFrom(load);
+  if (!load.sut_cpu_share || !(*load.sut_cpu_share < saturated)) return std::nullopt;
   // The SUT's latency held every connection: falling behind was its doing.
   const PoolUse pool = PoolUseOf(load);
   if (pool.band == PoolUse::kStarved) return std::nullopt;
@@ -160,8 +167,11 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
                                                          FormatNumber(std::round(load.achieved_rps)))
                                            : "";
   return fmt::format(
-      "engine behind its schedule ({}) while the SUT was not saturated: SUT CPU {} of its CPUs{}; {}, {}", behind,
-      FormatPercent(*load.sut_cpu_share), served, pool.text, errors);
+      "engine behind its schedule ({}) while the SUT was not saturated: SUT CPU {} of its CPUs{}{}; {}, {}", behind,
+      FormatPercent(*load.sut_cpu_share),
+      load.sut_cpus_shared > 0 ? fmt::format(" (shared with the engine: saturated from {})", FormatPercent(saturated))
+                               : "",
+      served, pool.text, errors);
 }
 
 bool MarginalFailure(const LoadResult& load, const SearchParams& params) {

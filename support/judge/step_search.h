@@ -86,6 +86,11 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params);
 // The SUT's CPUs count as saturated from this share of them (0..1) on.
 inline constexpr double kSutSaturatedCpuShare = 0.85;
 
+// The share from which `load`'s SUT counts as saturated: kSutSaturatedCpuShare,
+// or lower when the engine shared its CPUs (LoadResult::sut_cpus_shared;
+// sut_saturation.h SharedCpusSaturatedFrom: less than one CPU idle).
+double SutSaturatedFrom(const LoadResult& load);
+
 // Little's law (L = λW) on the engine's pool. An open-model engine holds one
 // slot of its pool per outstanding request: wrk a connection (at most one
 // request outstanding per connection; wrk never pipelines), k6's
@@ -119,7 +124,7 @@ inline constexpr double kPoolStarvedShare = 0.9;
 //  - the engine did not keep to its schedule (kept_up false, or requests it
 //    never sent);
 //  - the SUT was not saturated: LoadResult::sut_cpu_share known and below
-//    kSutSaturatedCpuShare (no CPU figure: never engine-limited);
+//    SutSaturatedFrom (no CPU figure: never engine-limited);
 //  - the SUT did not starve the engine's pool (Little's law above): the
 //    needed concurrency L = target_rps x latency_us.mean is below
 //    kPoolStarvedShare x connections, and no request timed out (timeouts

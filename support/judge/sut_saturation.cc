@@ -9,8 +9,14 @@ std::optional<double> SutCpuShare(const PhaseObservation& obs, bool shares_cpus)
   double cores = 0;
   for (const ServiceUsage& u : obs.sut_usage) cores += u.cpu_cores;
   double share = cores / obs.quiet->cpus;
+  if (obs.sut_busy) share = std::max(share, *obs.sut_busy);
   if (shares_cpus && obs.loadgen_busy) share = std::max(share, *obs.loadgen_busy);
   return share;
+}
+
+double SharedCpusSaturatedFrom(int cpus) {
+  if (cpus <= 1) return 0;
+  return static_cast<double>(cpus - 1) / cpus;
 }
 
 }  // namespace fvbench

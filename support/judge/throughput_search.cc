@@ -340,6 +340,39 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
   return out;
 }
 
+std::string NoResultReason(const SearchOutcome& so) {
+  if (so.steps.empty()) return "the throughput search ran no step: " + so.stop_reason;
+  int passed = 0;
+  const StepResult* highest = nullptr;
+  for (const StepResult& s : so.steps) {
+    if (!s.passed) continue;
+    ++passed;
+    if (!highest || s.target_rps > highest->target_rps) highest = &s;
+  }
+  std::string why;
+  if (!highest) {
+    why = fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
+                      so.steps.front().verdict);
+  } else {
+    const StepResult* lowest_fail = nullptr;
+    for (const StepResult& s : so.steps) {
+      if (!s.passed && s.target_rps <= highest->target_rps &&
+          (!lowest_fail || s.target_rps < lowest_fail->target_rps)) {
+        lowest_fail = &s;
+      }
+    }
+    why = fmt::format("no rate held: {} step{} passed (highest {} RPS{})", passed, passed == 1 ? "" : "s",
+                      FormatNumber(highest->target_rps), highest->role.empty() ? "" : ", " + highest->role);
+    if (lowest_fail) {
+      why += fmt::format(", but a later run at or below it failed (lowest failing {} RPS{}: {})",
+                         FormatNumber(lowest_fail->target_rps),
+                         lowest_fail->role.empty() ? "" : ", " + lowest_fail->role, lowest_fail->verdict);
+    }
+  }
+  if (!so.stop_reason.empty()) why += "; " + so.stop_reason;
+  return why;
+}
+
 SearchDurations SearchDurationsFromBudget(double budget_s) {
   SearchDurations d;
   d.step_s = std::clamp(std::round(budget_s / 12), 2.0, 20.0);

@@ -126,6 +126,15 @@ SearchDurations SearchDurationsFromBudget(double budget_s);
 // CONFIRM_DUR set): durations from SearchDurationsFromBudget, with probes.
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
+// Why a search that ran steps has no number (reported_step < 0), e.g.
+//   "no step passed (first step 18750 RPS: fail: ...)"
+//   "no rate held: 1 step passed (highest 8238 RPS, probe), but a later run
+//    at or below it failed (lowest failing 7750 RPS, confirm: fail: ...);
+//    budget: ..."
+// (a passing short step above a failed longer one is no result: the rate
+// did not hold). The stop reason, when there is one, is appended.
+std::string NoResultReason(const SearchOutcome& so);
+
 // The one entry point of the scenario runner: THROUGHPUT_SEARCH=bisect runs
 // MaxThroughputSearch; =seed runs SeedStepSearch (step_search.h) with STEP_DUR
 // steps (role "", no confirmation, no budget).

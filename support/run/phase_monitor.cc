@@ -64,6 +64,9 @@ Result<void> PhaseMonitor::Start() {
   auto cpus = detail::ParseCpuList(opt_.loadgen_cpuset.empty() ? opt_.loadgen_usable_cpus : opt_.loadgen_cpuset);
   if (!cpus) return Error{"K6_CPUSET: " + cpus.error().message};
   loadgen_cpus_ = *cpus;
+  auto sut_cpus = detail::ParseCpuList(opt_.sut_cpus);
+  if (!sut_cpus) return Error{"the SUT's CPUs: " + sut_cpus.error().message};
+  sut_cpus_ = *sut_cpus;
   using std::chrono::seconds;
 
   // USER_HZ and page size on the SUT host.
@@ -229,9 +232,11 @@ void PhaseMonitor::ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObs
   }
 }
 
-// The SUT services' processes: CPU over the phase, RSS at the end and its peak.
+// The SUT's CPUs (busy share) and its services' processes: CPU over the
+// phase, RSS at the end and its peak.
 void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o) {
   if (sut.size() < 2) return;
+  o.sut_busy = detail::BusyFraction(sut.front()->sut.cpus, sut.back()->sut.cpus, sut_cpus_);
   auto ticks = detail::ElapsedTicksPerCpu(sut.front()->sut.cpus, sut.back()->sut.cpus);
   for (const MonitoredService& svc : services_) {
     const std::vector<int>& pids = pids_[svc.name];

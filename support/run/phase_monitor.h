@@ -8,7 +8,7 @@
 //   PhaseObservation o = m.Stop();    right after it
 //
 // Every ~500 ms a background thread runs ONE command per host:
-//   SUT host:     cat /proc/stat /proc/<pid>/stat ...   (the nginx processes)
+//   SUT host:     cat /proc/stat /proc/<pid>/stat ...   (its CPUs, the nginx processes)
 //   loadgen host: cat /proc/stat
 // (one command in all when both roles are the same Host object, local mode).
 // Host::run must be thread-safe (LocalHost is); the engine runs on the main
@@ -69,6 +69,9 @@ struct MonitorOptions {
   // Unpinned, the CPUs the engine may use on its host (a CPU list, Testbed::
   // loadgen_cpus: affinity within the cgroup cpuset); "" = every cpu of /proc/stat.
   std::string loadgen_usable_cpus;
+  // The SUT's CPUs (ORESTY_CPUSET, or its usable CPUs: Testbed::sut_cpus);
+  // "" = every cpu of the SUT host's /proc/stat. PhaseObservation::sut_busy.
+  std::string sut_cpus;
   std::chrono::milliseconds period{500};
 };
 
@@ -100,6 +103,7 @@ class PhaseMonitor {
   std::vector<MonitoredService> services_;
   MonitorOptions opt_;
   std::vector<int> loadgen_cpus_;
+  std::vector<int> sut_cpus_;
   std::map<std::string, std::vector<int>> pids_;  // service -> descendants of its master
   std::map<std::string, uint64_t> log_size_;
   int clk_tck_ = 100;

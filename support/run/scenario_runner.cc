@@ -322,6 +322,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   MonitorOptions mo;
   mo.loadgen_cpuset = c_.k6_cpuset;
   mo.loadgen_usable_cpus = tb_.loadgen_cpus();
+  mo.sut_cpus = tb_.sut_cpus();
   PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
   auto monitoring = monitor.Start();
   if (!monitoring) problems.push_back(monitoring.error().message);
@@ -352,6 +353,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
     r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
   }
   r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
+  if (!sharing_.empty() && obs.quiet) r->sut_cpus_shared = obs.quiet->cpus;
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
   for (size_t i = 0; i < hops.size(); ++i) {
     rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
@@ -526,17 +528,14 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
     }
     if (!so.stop_reason.empty()) out_.notes.push_back("search stopped early: " + so.stop_reason);
   } else if (so.steps.empty() && so.error.empty()) {
-    error_ = "the throughput search ran no step: " + so.stop_reason;
+    error_ = NoResultReason(so);
   } else if (!so.steps.empty()) {
     // Steps were measured (and are kept), but no rate was sustained: there
     // is no number to report, so the scenario is not "measured" (the table
     // shows FAILED with the reason, results.json has no value, never a 0).
     out_.measured = false;
     out_.load = so.steps.front().load;
-    if (so.error.empty()) {
-      error_ = fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
-                           so.steps.front().verdict);
-    }
+    if (so.error.empty()) error_ = NoResultReason(so);
   }
 }
 

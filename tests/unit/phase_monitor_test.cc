@@ -191,11 +191,15 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   testing_fakes::FakeHost& host = replay.host;
   MonitorOptions opt;
   opt.loadgen_cpuset = "0";
+  opt.sut_cpus = "1";
   opt.period = std::chrono::minutes(10);  // only the first and the last sample
   PhaseMonitor m(host, host, {{"baseline", 32634, "/b/logs/error.log"}}, opt);
   ASSERT_TRUE(m.Start().ok());
   PhaseObservation o = m.Stop();
   ASSERT_TRUE(o.problems.empty()) << o.problems.front();
+  // cpu1's idle did not move between the two reads: the SUT's CPU was busy throughout.
+  ASSERT_TRUE(o.sut_busy.has_value());
+  EXPECT_DOUBLE_EQ(*o.sut_busy, 1.0);
   ASSERT_TRUE(o.loadgen_busy.has_value());
   EXPECT_DOUBLE_EQ(*o.loadgen_busy, 1.0);
   EXPECT_DOUBLE_EQ(o.loadgen_busy_peak, 1.0);
@@ -227,6 +231,12 @@ TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {
   PhaseObservation o = m.Stop();
   ASSERT_FALSE(o.problems.empty());
   EXPECT_THAT(o.problems[0], HasSubstr("not started"));
+  MonitorOptions sut_opt;
+  sut_opt.sut_cpus = "3-1";
+  PhaseMonitor sut_m(host, host, {}, sut_opt);
+  auto sut_r = sut_m.Start();
+  ASSERT_FALSE(sut_r.ok());
+  EXPECT_THAT(sut_r.error().message, HasSubstr("the SUT's CPUs"));
 }
 
 }  // namespace

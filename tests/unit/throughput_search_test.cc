@@ -510,6 +510,37 @@ TEST(DefaultSearch, TwoPercentWithin120sWithNoisyMeasurements) {
   }
 }
 
+// Measured (throughput.complex, local, 2 shared CPUs): a 3 s probe passed at
+// 8238 RPS; every later run, the 20 s confirmations at 8238, 8073 and
+// 7750 RPS included, failed, and the budget ended the search. The result said
+// "no step passed (first step 18750 RPS ...)": untrue. A SUT that holds
+// 8300 RPS for 3 s but only 5000 RPS for 10 s or more does the same here.
+TEST(NoResult, APassAboveAFailedConfirmationIsNamed) {
+  ThroughputSearchParams p;
+  p.probe_dur_s = 3;
+  p.step_dur_s = 10;
+  p.confirm_dur_s = 20;
+  p.budget_s = 120;
+  p.start_rps = 18750;
+  SearchOutcome o = MaxThroughputSearch(p, [](const StepRequest& r) -> Result<LoadResult> {
+    return Knee(r.target_rps, r.duration_s, r.duration_s <= 3 ? 8300 : 5000);
+  });
+  ASSERT_LT(o.reported_step, 0);
+  const std::string why = NoResultReason(o);
+  EXPECT_EQ(why.rfind("no rate held: ", 0), 0u) << why;
+  EXPECT_NE(why.find("passed (highest "), std::string::npos) << why;
+  EXPECT_NE(why.find(", but a later run at or below it failed (lowest failing "), std::string::npos) << why;
+  EXPECT_NE(why.find("; budget: "), std::string::npos) << why;
+  // With nothing passed, the first step's verdict.
+  SearchOutcome none;
+  StepResult s;
+  s.target_rps = 18750;
+  s.verdict = "fail: error_rate 50% >= 1%";
+  none.steps = {s};
+  EXPECT_EQ(NoResultReason(none), "no step passed (first step 18750 RPS: fail: error_rate 50% >= 1%)");
+  EXPECT_EQ(NoResultReason(SearchOutcome{}), "the throughput search ran no step: ");
+}
+
 TEST(DefaultSearch, SeedStepLengthsStayAnOption) {
   Config c;
   c.search_durations_auto = false;  // STEP_DUR=20: every step 20 s, confirmation 40 s
