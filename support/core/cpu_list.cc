@@ -115,4 +115,10 @@ std::vector<std::vector<int>> SplitCpuList(const std::vector<int>& cpus, size_t 
   return out;
 }
 
+std::vector<int> CpusOutside(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
 }  // namespace fvbench

@@ -33,6 +33,9 @@ std::vector<std::vector<int>> SplitCpuList(const std::vector<int>& cpus, size_t 
 // The CPUs in both sorted lists.
 std::vector<int> IntersectCpus(const std::vector<int>& a, const std::vector<int>& b);
 
+// The CPUs of sorted `a` that are not in sorted `b`.
+std::vector<int> CpusOutside(const std::vector<int>& a, const std::vector<int>& b);
+
 // The CPUs a process may use on a host, the source of every CPU count
 // (pinning validation, the >= 8-CPU auto split, the engine's busy share, the
 // SUT's quiet check, nginx worker_processes): its affinity (`affinity`,

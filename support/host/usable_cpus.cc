@@ -3,7 +3,11 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -81,6 +85,19 @@ std::vector<int> UsableCpusOfThisProcess() {
   }
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   return UsableCpus(FormatCpuList(affinity), CgroupCpuset(), online > 0 ? static_cast<int>(online) : 1);
+}
+
+Result<void> RunThisThreadOn(const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) {
+    if (c < 0 || c >= CPU_SETSIZE) return Error{fmt::format("CPU {} is outside cpu_set_t ({} CPUs)", c, CPU_SETSIZE)};
+    CPU_SET(c, &set);
+  }
+  if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+    return Error{fmt::format("sched_setaffinity to CPUs {}: {}", FormatCpuList(cpus), std::strerror(errno))};
+  }
+  return Ok();
 }
 
 }  // namespace fvbench

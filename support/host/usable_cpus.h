@@ -27,4 +27,9 @@ Result<std::vector<int>> ProbeUsableCpus(Host& host);
 // cpuset.cpus.effective (read from /proc/self/cgroup and /sys/fs/cgroup).
 std::vector<int> UsableCpusOfThisProcess();
 
+// Restricts the calling thread to `cpus` (sched_setaffinity(2) on it); the
+// threads and processes it starts afterwards inherit the set. Err naming the
+// list and errno's text when the kernel refuses it.
+Result<void> RunThisThreadOn(const std::vector<int>& cpus);
+
 }  // namespace fvbench

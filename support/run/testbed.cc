@@ -189,6 +189,8 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   if (auto r = tb->ProvisionHosts(); !r) return r.error();
   if (remote) {
     if (auto r = tb->PinRemoteHosts(); !r) return r.error();
+  } else if (!config.dry_run) {
+    tb->KeepControllerOffSutCpus();
   }
   const bool k6 = config.engine == Engine::kK6;
   if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
@@ -492,14 +494,34 @@ Result<void> Testbed::WritePlanSection(const std::string& title, const std::stri
   return Ok();
 }
 
+// Local mode with both cpusets: this process and what it starts unpinned
+// (the phase monitor's `cat /proc/...`, the stub_status curls, ss, the
+// progress ticker) leave the SUT's CPUs, so that sampling the SUT does not
+// take CPU time from it (a phase's sampling is a few forks per second; at
+// the SUT's knee every ms of its CPU counts). The nginx processes and the
+// engine keep their own `taskset -c`. No CPU outside the SUT's: nothing
+// changes.
+void Testbed::KeepControllerOffSutCpus() {
+  const Config& c = config_;
+  if (c.oresty_cpuset.empty() || c.k6_cpuset.empty()) return;
+  auto sut = ParseCpuList(c.oresty_cpuset);
+  if (!sut) return;  // validated by Config; nothing to do with a list that does not parse
+  const std::vector<int> off = CpusOutside(UsableCpusOfThisProcess(), *sut);
+  if (off.empty()) return;
+  if (auto r = RunThisThreadOn(off); r) controller_cpus_ = FormatCpuList(off);
+}
+
 std::string Testbed::PinningNote() const {
   const Config& c = config_;
   if (!pinning_.empty()) return pinning_;
   if (c.oresty_cpuset.empty() && c.k6_cpuset.empty()) {
     return c.remote() ? "unpinned" : "unpinned: the load engine and the SUT share all cores";
   }
-  return fmt::format("nginx cpuset={} engine cpuset={}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
-                     c.k6_cpuset.empty() ? "all" : c.k6_cpuset, c.cpusets_auto ? " (auto 50/50 split)" : "");
+  return fmt::format("nginx cpuset={} engine cpuset={}{}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
+                     c.k6_cpuset.empty() ? "all" : c.k6_cpuset, c.cpusets_auto ? " (auto 50/50 split)" : "",
+                     controller_cpus_.empty() ? ""
+                                              : fmt::format("; fvbench's own sampling on CPUs {}, off the SUT's",
+                                                            controller_cpus_));
 }
 
 std::string Testbed::sut_cpus() const {

@@ -118,6 +118,7 @@ class Testbed {
   Result<void> ConnectHosts(const HostConnector& connect);
   Result<void> ProvisionHosts();
   Result<void> PinRemoteHosts();
+  void KeepControllerOffSutCpus();
   void FindRemoteK6();
   Result<void> ShipFiles();
   Result<void> MakeEngine();
@@ -129,6 +130,7 @@ class Testbed {
   std::shared_ptr<DryRunPlan> plan_;
   size_t plan_taken_ = 0;
   std::string pinning_;  // PinningNote() in remote / dry-run mode
+  std::string controller_cpus_;  // local mode, pinned: where this process (its sampling commands) runs
   Host* sut_ = nullptr;
   Host* loadgen_ = nullptr;
   std::unique_ptr<LoadEngine> engine_;

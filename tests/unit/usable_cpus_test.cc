@@ -46,5 +46,39 @@ TEST(UsableCpusProbe, FollowsTheAffinityNotTheOnlineCount) {
   EXPECT_GE(sysconf(_SC_NPROCESSORS_ONLN), static_cast<long>(all.size()));
 }
 
+// The controller's own pinning (Testbed::KeepControllerOffSutCpus): the
+// thread and a shell it starts afterwards run on the CPUs given, and a CPU
+// the kernel cannot take is refused naming the list.
+TEST(RunThisThreadOn, TheThreadAndWhatItStartsKeepTheSet) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  const std::vector<int> all = UsableCpusOfThisProcess();
+  ASSERT_FALSE(all.empty());
+  // The CPUs outside a SUT cpuset of the first usable CPU (all of them when only one is usable).
+  std::vector<int> off = CpusOutside(all, {all.front()});
+  if (off.empty()) off = all;
+  ASSERT_TRUE(RunThisThreadOn(off).ok());
+  const std::vector<int> now = UsableCpusOfThisProcess();
+  LocalHost host;
+  auto child = ProbeUsableCpus(host);
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  EXPECT_EQ(now, off);
+  ASSERT_TRUE(child.ok());
+  EXPECT_EQ(*child, off);
+  auto bad = RunThisThreadOn({CPU_SETSIZE});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, testing::HasSubstr("outside cpu_set_t"));
+  auto offline = RunThisThreadOn({CPU_SETSIZE - 1});  // no such CPU on this machine
+  ASSERT_FALSE(offline.ok());
+  EXPECT_THAT(offline.error().message, testing::HasSubstr("sched_setaffinity to CPUs 1023"));
+  EXPECT_EQ(UsableCpusOfThisProcess(), all);
+}
+
+TEST(CpusOutside, SetDifference) {
+  EXPECT_THAT(CpusOutside({0, 1, 2, 3}, {1, 3}), ElementsAre(0, 2));
+  EXPECT_TRUE(CpusOutside({0, 1}, {0, 1, 2}).empty());
+  EXPECT_THAT(CpusOutside({4, 5}, {}), ElementsAre(4, 5));
+}
+
 }  // namespace
 }  // namespace fvbench::usable_cpus_test
