@@ -97,6 +97,13 @@ struct LoadResult {
   // wrk pacing script: share (fraction 0..1) of paced sends more than 10 ms
   // behind their slot (pace.lua send_lag_us.late_10ms / sent); 0 for k6.
   double late_send_share = 0;
+  // wrk pacing script: of the sends more than 10 ms late, the share whose
+  // slot found no free connection when it fell due (every connection of its
+  // thread waiting for a response: the SUT's latency held the pool; pace.lua
+  // send_lag_us.late_10ms_pool_exhausted / late_10ms). The rest were late
+  // because the engine's event loop ran late. nullopt: not measured (k6, an
+  // older output) or no late send.
+  std::optional<double> late_pool_exhausted_share;
   // wrk pacing script: the earliest a send left before its slot (µs). A
   // schedule that runs ahead (sends consumed by retries after socket errors)
   // offers more than the target rate: kept_up is false beyond 10 ms.

@@ -23,6 +23,20 @@
 --   request(). Coordinated omission is DETECTED through send lag, not
 --   corrected: a run with large lag did not offer the target rate, and its
 --   latency numbers describe a lighter load than asked for.
+-- * Why a send was late. A free connection claims the next slot in delay()
+--   and, when the slot is ahead, parks on its timer (fvb_parked counts
+--   them). A slot claimed more than 10 ms after it fell due found no free
+--   connection then. If no connection has been parked since before that
+--   moment (pool_busy_since <= the slot), every one of the thread's
+--   connections was waiting for a response: the SUT's latency held the whole
+--   pool (for a moment: a stall, not the mean latency), and the late send
+--   counts in send_lag_us.late_10ms_pool_exhausted. Otherwise a connection
+--   was parked, or was still parked after the slot fell due, and the event
+--   loop ran late: its timers did not fire on time (the engine's CPU or
+--   scheduling). After an engine stall the parked connections send only when
+--   it ends, so the backlog they then catch up on is the engine's too. (A
+--   claim that returns 0 does not park: its connection sends in the same
+--   turn of the event loop.)
 -- * Send lag matches sends to slots first-in first-out; timers of different
 --   connections can fire in a slightly different order than their slots, so a
 --   single lag value is exact only to about one timer tick (1 ms). Sends that
@@ -93,6 +107,7 @@ fvb_lag_max = 0
 fvb_lag_sum = 0
 fvb_late_1ms = 0
 fvb_late_10ms = 0
+fvb_late_10ms_exhausted = 0  -- of those, sends whose slot found no free connection (see the header)
 fvb_early_max = 0
 fvb_responses = 0
 fvb_non_2xx = 0
@@ -102,6 +117,10 @@ fvb_thread_rate = 0
 fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
 fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
 fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
+fvb_exhausted = {}  -- index in fvb_queue -> true: claimed > 10 ms late with no connection parked
+fvb_parks = {}      -- index in fvb_queue -> true: its connection parked on a timer for it
+fvb_parked = 0      -- connections parked on a timer for a claimed slot
+local pool_busy_since  -- since when no connection was parked (nil: one is parked, or none ever was)
 fvb_first_lag_us = 0   -- its first send (slot 0) - slot 0's time, µs (may be < 0: early)
 fvb_sync_offset_us = -1  -- synchronised: its slot 0 after the instance's (j / rate), µs; -1: not synchronised
 
@@ -264,17 +283,31 @@ function delay()
   n_slots = n_slots + 1
   q_tail = q_tail + 1
   fvb_queue[q_tail] = slot
+  if now - slot > 10000 and fvb_parked == 0 and pool_busy_since ~= nil and pool_busy_since <= slot then
+    fvb_exhausted[q_tail] = true
+  end
   local wait_ms = (slot - now) / 1000
   if wait_ms <= 0.5 then return 0 end
+  fvb_parks[q_tail] = true
+  fvb_parked = fvb_parked + 1
+  pool_busy_since = nil
   return math.floor(wait_ms + 0.5)
 end
 
 local function record_send()
   if q_head > q_tail then return end  -- request() outside a paced send (wrk's verify call)
   local slot = fvb_queue[q_head]
+  local exhausted = fvb_exhausted[q_head]
+  local parked = fvb_parks[q_head]
   fvb_queue[q_head] = nil
+  fvb_exhausted[q_head] = nil
+  fvb_parks[q_head] = nil
   q_head = q_head + 1
   local now = now_us()
+  if parked then
+    fvb_parked = fvb_parked - 1
+    if fvb_parked == 0 then pool_busy_since = now end
+  end
   fvb_last_us = now
   local lag = now - slot
   if fvb_sent == 0 then fvb_first_lag_us = lag end
@@ -287,7 +320,10 @@ local function record_send()
   if lag > fvb_lag_max then fvb_lag_max = lag end
   if lag > 1000 then
     fvb_late_1ms = fvb_late_1ms + 1
-    if lag > 10000 then fvb_late_10ms = fvb_late_10ms + 1 end
+    if lag > 10000 then
+      fvb_late_10ms = fvb_late_10ms + 1
+      if exhausted then fvb_late_10ms_exhausted = fvb_late_10ms_exhausted + 1 end
+    end
   end
 end
 
@@ -455,6 +491,7 @@ function done(summary, latency, requests_stats)
   if duration_us ~= nil then window_end = window_start + duration_us end
   local scheduled = 0
   local sent, lag_max, lag_sum, late1, late10, early = 0, 0, 0, 0, 0, 0
+  local late10_exhausted = 0
   local responses, non2xx, ratelimit = 0, 0, 0
   local status = {}
   local threads = fvb_threads or {}
@@ -476,6 +513,7 @@ function done(summary, latency, requests_stats)
     lag_sum = lag_sum + t:get("fvb_lag_sum")
     late1 = late1 + t:get("fvb_late_1ms")
     late10 = late10 + t:get("fvb_late_10ms")
+    late10_exhausted = late10_exhausted + t:get("fvb_late_10ms_exhausted")
     lag_max = math.max(lag_max, t:get("fvb_lag_max"))
     early = math.max(early, t:get("fvb_early_max"))
     responses = responses + t:get("fvb_responses")
@@ -570,6 +608,7 @@ function done(summary, latency, requests_stats)
   field("send_lag_us", "{" .. table.concat({
     '"max":' .. num(lag_max), '"mean":' .. num(sent > 0 and lag_sum / sent or 0),
     '"late_1ms":' .. num(late1), '"late_10ms":' .. num(late10),
+    '"late_10ms_pool_exhausted":' .. num(late10_exhausted),
     '"max_early":' .. num(early) }, ",") .. "}")
 
   local json = "{" .. table.concat(out, ",") .. "}\n"

@@ -196,6 +196,15 @@ Result<void> ReadLatencyAndLag(const json& doc, const Reader& r, WrkOutput& out)
   FVB_ASSIGN(out.send_lag.mean_us, r.NonNegative(*lag, "send_lag_us", "mean"));
   FVB_ASSIGN(out.send_lag.late_1ms, r.Count(*lag, "send_lag_us", "late_1ms"));
   FVB_ASSIGN(out.send_lag.late_10ms, r.Count(*lag, "send_lag_us", "late_10ms"));
+  if (lag->contains("late_10ms_pool_exhausted")) {
+    uint64_t n = 0;
+    FVB_ASSIGN(n, r.Count(*lag, "send_lag_us", "late_10ms_pool_exhausted"));
+    if (n > out.send_lag.late_10ms) {
+      return r.Fail(fmt::format("send_lag_us.late_10ms_pool_exhausted {} is more than late_10ms {}", n,
+                                out.send_lag.late_10ms));
+    }
+    out.send_lag.late_10ms_pool_exhausted = n;
+  }
   if (lag->contains("max_early")) {
     FVB_ASSIGN(out.send_lag.max_early_us, r.NonNegative(*lag, "send_lag_us", "max_early"));
   }
@@ -306,6 +315,10 @@ Result<void> Derive(const json& doc, const Reader& r, double target_rps, double 
   const bool paced = out.sent > 0 || load.requests == 0;
   load.late_send_share =
       out.sent == 0 ? 0.0 : static_cast<double>(out.send_lag.late_10ms) / static_cast<double>(out.sent);
+  if (out.send_lag.late_10ms_pool_exhausted && out.send_lag.late_10ms > 0) {
+    load.late_pool_exhausted_share = static_cast<double>(*out.send_lag.late_10ms_pool_exhausted) /
+                                     static_cast<double>(out.send_lag.late_10ms);
+  }
   load.kept_up = paced && load.late_send_share <= max_late_share &&
                  load.max_early_send_us <= kDefaultMaxSendLagUs;
   return Ok();

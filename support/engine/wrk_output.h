@@ -7,7 +7,7 @@
 //   duration_us (wrk's runtime, µs), errors {connect, read, write, status,
 //   timeout}, non_2xx, non_2xx_source, latency_us {p50, p90, p99, p99_9, max,
 //   mean (optional)} (µs, from wrk's histogram), send_lag_us {max, mean,
-//   late_1ms, late_10ms}, ratelimit_evidence (optional; present when the
+//   late_1ms, late_10ms, late_10ms_pool_exhausted (optional)}, ratelimit_evidence (optional; present when the
 //   script counted responses), unsent_at_stop (optional), connections
 //   (optional), window {synchronised, start_epoch_us, end_epoch_us,
 //   first_send_lag_us, wrk_start_epoch_us (optional)} (optional: the
@@ -112,6 +112,9 @@ struct WrkOutput {
   struct SendLag {
     double max_us = 0, mean_us = 0, max_early_us = 0;
     uint64_t late_1ms = 0, late_10ms = 0;  // sends later than 1 ms / 10 ms past their slot
+    // Of late_10ms, those whose slot found every connection waiting for a
+    // response (late_10ms_pool_exhausted; absent in older outputs: nullopt).
+    std::optional<uint64_t> late_10ms_pool_exhausted;
   } send_lag;
   uint64_t sent = 0;
   // Slots whose timer wrk's stop cut off while on time (pace.lua

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "support/judge/validity.h"
 
@@ -39,6 +40,23 @@ void AddCounts(LoadResult& m, const LoadResult& r, double& late_weighted) {
   m.max_send_lag_us = std::max(m.max_send_lag_us, r.max_send_lag_us);
   m.max_early_send_us = std::max(m.max_early_send_us, r.max_early_send_us);
   late_weighted += r.late_send_share * static_cast<double>(r.requests);
+}
+
+// Of all the instances' late sends, the share that found their pool
+// exhausted (each instance's share weighted by its late sends); nullopt
+// when an instance with late sends lacks the figure, or none was late.
+std::optional<double> MergedPoolExhaustedShare(const std::vector<InstanceRun>& runs) {
+  double late = 0, exhausted = 0;
+  for (const InstanceRun& run : runs) {
+    const LoadResult& r = run.result;
+    const double n = r.late_send_share * static_cast<double>(r.requests);
+    if (n <= 0) continue;
+    if (!r.late_pool_exhausted_share) return std::nullopt;
+    late += n;
+    exhausted += n * *r.late_pool_exhausted_share;
+  }
+  if (late <= 0) return std::nullopt;
+  return exhausted / late;
 }
 
 // The instances' pools together, and their mean latency weighted by their
@@ -112,6 +130,7 @@ Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const Va
   }
   m.latency_us = latency.ToLatencyUs();
   MergePool(m, runs);
+  m.late_pool_exhausted_share = MergedPoolExhaustedShare(runs);
   m.late_send_share = m.requests > 0 ? late_weighted / static_cast<double>(m.requests) : 0;
   m.error_rate = m.scheduled > 0 ? static_cast<double>(m.failed) / static_cast<double>(m.scheduled) : 1.0;
   if (evidence) m.ratelimit_evidence = evidence_sum;

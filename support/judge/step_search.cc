@@ -58,8 +58,12 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
       behind = fmt::format("engine ran ahead of its schedule (sends up to {} µs before their slot)",
                            FormatNumber(load.max_early_send_us));
     } else {
-      behind = fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs)",
-                           FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us));
+      behind = fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs{})",
+                           FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us),
+                           load.late_pool_exhausted_share
+                               ? fmt::format("; {} of them found every connection waiting for the SUT",
+                                             FormatPercent(*load.late_pool_exhausted_share))
+                               : "");
     }
     if (params.require_kept_up) bad.push_back(behind);
   }
@@ -138,6 +142,10 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
   // The SUT's latency held every connection: falling behind was its doing.
   const PoolUse pool = PoolUseOf(load);
   if (pool.band == PoolUse::kStarved) return std::nullopt;
+  // ... or held it for a moment: the late sends found every connection busy.
+  if (load.late_pool_exhausted_share && *load.late_pool_exhausted_share >= kLateSendsPoolExhaustedShare) {
+    return std::nullopt;
+  }
   if (!(load.latency_us.p99 < params.slo_p99_us)) return std::nullopt;
   if (load.sut_served_rps && *load.sut_served_rps < 0.95 * load.achieved_rps) return std::nullopt;
   // The SUT's own errors. With the pool ample, not those Little's law puts
@@ -161,7 +169,11 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
                            ? fmt::format("sends up to {} µs early", FormatNumber(load.max_early_send_us))
                        : load.dropped_iterations > 0
                            ? fmt::format("{} dropped iterations", load.dropped_iterations)
-                           : fmt::format("{} of sends > 10 ms late", FormatPercent(load.late_send_share));
+                           : fmt::format("{} of sends > 10 ms late{}", FormatPercent(load.late_send_share),
+                                         load.late_pool_exhausted_share
+                                             ? fmt::format(", {} of them with a connection free",
+                                                           FormatPercent(1 - *load.late_pool_exhausted_share))
+                                             : "");
   std::string served = load.sut_served_rps ? fmt::format(", served {} RPS of {} sent (stub_status)",
                                                          FormatNumber(std::round(*load.sut_served_rps)),
                                                          FormatNumber(std::round(load.achieved_rps)))

@@ -119,12 +119,29 @@ double SutSaturatedFrom(const LoadResult& load);
 inline constexpr double kPoolAmpleShare = 0.5;
 inline constexpr double kPoolStarvedShare = 0.9;
 
+// The mean hides stalls: a SUT that stops answering for 50 ms at 5000 RPS
+// holds 250 connections at once, though its mean latency keeps L far below
+// the pool. wrk's pacing script tells the two causes of a late send apart
+// (pace.lua header, LoadResult::late_pool_exhausted_share): its slot found
+// every connection waiting for a response (the SUT held the pool), or a
+// connection was free and the event loop ran late (the engine). From this
+// share of the late sends on, falling behind was the SUT's doing. Measured
+// (ORESTY_CPUSET=0 K6_CPUSET=1, throughput.complex at 4941 RPS): 4.4 % of
+// sends late with L at 14 % of 248 connections, the SUT's CPU 83 % busy and
+// its p99 59 ms, and the engine's CPU 16 % busy: it had been called
+// engine-limited.
+inline constexpr double kLateSendsPoolExhaustedShare = 0.5;
+
 // Why a failed step was the ENGINE's limit, not the SUT's; nullopt when it
 // was not (or cannot be told). All of:
 //  - the engine did not keep to its schedule (kept_up false, or requests it
 //    never sent);
 //  - the SUT was not saturated: LoadResult::sut_cpu_share known and below
 //    SutSaturatedFrom (no CPU figure: never engine-limited);
+//  - the late sends did not find the pool exhausted: less than
+//    kLateSendsPoolExhaustedShare of them found every connection waiting
+//    for the SUT (LoadResult::late_pool_exhausted_share; unknown: not a
+//    reason either way);
 //  - the SUT did not starve the engine's pool (Little's law above): the
 //    needed concurrency L = target_rps x latency_us.mean is below
 //    kPoolStarvedShare x connections, and no request timed out (timeouts

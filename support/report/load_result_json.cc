@@ -49,6 +49,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("dropped_iterations", r.dropped_iterations);
   w.Field("max_send_lag_us", r.max_send_lag_us);
   w.Field("late_send_share", r.late_send_share);
+  if (r.late_pool_exhausted_share) w.Field("late_pool_exhausted_share", *r.late_pool_exhausted_share);
   if (r.max_early_send_us > 0) w.Field("max_early_send_us", r.max_early_send_us);
   if (r.wall_s > 0) w.Field("wall_s", r.wall_s);
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
@@ -115,6 +116,9 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.max_send_lag_us = GetNumberOrNaN(v, "max_send_lag_us", path);
   // Optional: results written before late_send_share existed lack it.
   if (v.contains("late_send_share")) r.late_send_share = GetNumberOrNaN(v, "late_send_share", path);
+  if (v.contains("late_pool_exhausted_share")) {
+    r.late_pool_exhausted_share = GetNumberOrNaN(v, "late_pool_exhausted_share", path);
+  }
   if (v.contains("max_early_send_us")) r.max_early_send_us = GetNumberOrNaN(v, "max_early_send_us", path);
   if (v.contains("wall_s")) r.wall_s = GetNumberOrNaN(v, "wall_s", path);
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);

@@ -336,6 +336,24 @@ TEST(EngineLimitedSharedCpus, SharedCpusWithLessThanOneIdleAreSaturated) {
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
 }
 
+// A SUT stall hides in the mean: the late sends found every connection
+// waiting for the SUT (pace.lua late_10ms_pool_exhausted), so the engine was
+// not the limit, however ample the pool by Little's law.
+TEST(EngineLimitedLittlesLaw, LateSendsThatFoundThePoolExhaustedAreTheSuts) {
+  SearchParams rule;
+  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 20);
+  l.late_pool_exhausted_share = 0.93;
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  EXPECT_NE(JudgeStep(l, rule).text.find("93.00% of them found every connection waiting for the SUT"),
+            std::string::npos)
+      << JudgeStep(l, rule).text;
+  l.late_pool_exhausted_share = 0.1;
+  l.failed_engine = 0;  // behind by late sends, not by unsent slots
+  auto why = EngineLimitedReason(l, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("of sends > 10 ms late, 90.00% of them with a connection free"), std::string::npos) << *why;
+}
+
 // With the pool ample, the SUT's own errors (here 30 non-2xx answers, 1.5 %
 // of the slots beyond the in-flight ones) still make the step the SUT's.
 TEST(EngineLimitedLittlesLaw, AmplePoolStillCountsTheSutsOwnErrors) {

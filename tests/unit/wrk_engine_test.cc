@@ -14,16 +14,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "support/core/latency_histogram_json.h"
 #include "support/host/local_host.h"
+#include "support/judge/step_search.h"
 #include "support/engine/multi_loadgen.h"
 #include "support/engine/wrk_output.h"
 #include "support/judge/loadgen_merge.h"
@@ -549,6 +552,85 @@ TEST_F(WrkEngineLocal, OneProcessBehindIsNamed) {
   EXPECT_THAT(failed, ::testing::Contains("loadgen local#2: engine_kept_up"));
   // (Whether local#1 kept up depends on this machine's load: not asserted.)
   EXPECT_THAT(passed, Not(::testing::Contains("loadgen local#2: engine_kept_up")));
+}
+
+// The children of `parent` (nginx's worker under its master).
+std::vector<pid_t> ChildrenOf(pid_t parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = e.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    std::string state;
+    long ppid = 0;
+    if (rest >> state >> ppid && ppid == parent) out.push_back(static_cast<pid_t>(std::stol(pid)));
+  }
+  return out;
+}
+
+// Stops `pids()`'s processes for `stall` once `delay` has passed after wrk
+// (FVBENCH_OUT ending in `out_suffix`) started.
+std::thread StallAfterWrkStarts(std::string out_suffix, std::function<std::vector<pid_t>()> pids,
+                                std::chrono::milliseconds delay, std::chrono::milliseconds stall) {
+  return std::thread([=] {
+    pid_t wrk = 0;
+    for (int i = 0; i < 250 && wrk == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(4));
+      wrk = FindWrk(out_suffix);
+    }
+    if (wrk == 0) return;
+    std::this_thread::sleep_for(delay);
+    const std::vector<pid_t> stopped = pids();
+    for (pid_t p : stopped) ::kill(p, SIGSTOP);
+    std::this_thread::sleep_for(stall);
+    for (pid_t p : stopped) ::kill(p, SIGCONT);
+  });
+}
+
+// Why sends were late, for real (pace.lua header "Why a send was late"): the
+// SUT stopped answering for 300 ms (its nginx worker SIGSTOPped) holds all
+// 20 connections of a 400 RPS phase, and its late sends found every
+// connection waiting for it; the engine stopped for 300 ms (wrk SIGSTOPped)
+// had connections parked on timers that fired late. Only the first is the
+// SUT's; EngineLimitedReason reads the difference.
+TEST_F(WrkEngineLocal, LateSendsSayWhetherThePoolWasExhausted) {
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  const pid_t master = nginx_->pid;
+  LoadSpec sut = Small("e2e_sut_stall", Url("/"));
+  sut.rate_rps = 400;
+  sut.duration_s = 2;
+  std::thread sut_staller = StallAfterWrkStarts(
+      "e2e_sut_stall.json", [master] { return ChildrenOf(master); }, std::chrono::milliseconds(800),
+      std::chrono::milliseconds(300));
+  auto r_sut = engine->run(sut, *dir_ + "/remote", *dir_ + "/ctl");
+  sut_staller.join();
+  ASSERT_TRUE(r_sut.ok()) << r_sut.error().message;
+  EXPECT_FALSE(r_sut->kept_up);
+  ASSERT_TRUE(r_sut->late_pool_exhausted_share.has_value());
+  // Measured here: 1.0 and 0.0 (12-14 % of sends late). Asserted: the side of
+  // the judge's bound each falls on (a busy machine may blur them a little).
+  EXPECT_GE(*r_sut->late_pool_exhausted_share, kLateSendsPoolExhaustedShare) << r_sut->late_send_share;
+  RecordProperty("sut_stall", fmt::format("{:.4f} of sends late, {:.4f} of them pool-exhausted",
+                                          r_sut->late_send_share, *r_sut->late_pool_exhausted_share));
+
+  LoadSpec eng = sut;
+  eng.phase = "e2e_engine_stall";
+  std::thread engine_staller = StallAfterWrkStarts(
+      "e2e_engine_stall.json", [] { return std::vector<pid_t>{FindWrk("e2e_engine_stall.json")}; },
+      std::chrono::milliseconds(800), std::chrono::milliseconds(300));
+  auto r_eng = engine->run(eng, *dir_ + "/remote", *dir_ + "/ctl");
+  engine_staller.join();
+  ASSERT_TRUE(r_eng.ok()) << r_eng.error().message;
+  EXPECT_FALSE(r_eng->kept_up);
+  ASSERT_TRUE(r_eng->late_pool_exhausted_share.has_value());
+  EXPECT_LT(*r_eng->late_pool_exhausted_share, kLateSendsPoolExhaustedShare) << r_eng->late_send_share;
+  RecordProperty("engine_stall", fmt::format("{:.4f} of sends late, {:.4f} of them pool-exhausted",
+                                             r_eng->late_send_share, *r_eng->late_pool_exhausted_share));
 }
 
 // The lead adapts to the slowest launch seen: twice it plus a margin, within

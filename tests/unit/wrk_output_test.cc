@@ -105,6 +105,27 @@ std::string LagDoc(const std::string& late10, const std::string& lag_max) {
   return d;
 }
 
+// pace.lua's split of the late sends: those whose slot found every
+// connection waiting for a response. Absent (older outputs): not known.
+TEST(WrkOutput, LateSendsThatFoundThePoolExhausted) {
+  auto with = [](const std::string& n) {
+    std::string d = LagDoc("40", "60000");
+    const std::string from = R"("late_10ms":40)";
+    d.replace(d.find(from), from.size(), R"("late_10ms":40,"late_10ms_pool_exhausted":)" + n);
+    return d;
+  };
+  auto r = ParseWrkOutput(with("30"), "stall.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->late_pool_exhausted_share.has_value());
+  EXPECT_DOUBLE_EQ(*r->late_pool_exhausted_share, 0.75);
+  auto old = ParseWrkOutput(LagDoc("40", "60000"), "old.json", 500);
+  ASSERT_TRUE(old.ok());
+  EXPECT_FALSE(old->late_pool_exhausted_share.has_value());
+  auto bad = ParseWrkOutput(with("41"), "bad.json", 500);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "bad.json: send_lag_us.late_10ms_pool_exhausted 41 is more than late_10ms 40");
+}
+
 TEST(WrkOutput, LateSendShareDecidesKeptUp) {
   // One 60 ms descheduling that made 10 of 10000 sends late: p99.9 of send
   // lag is still <= 10 ms, the engine kept up (the bound is inclusive).
