@@ -241,9 +241,12 @@ class Search {
 
   // After a failed confirmation round at `target`: the next target down by
   // the resolution, doubling the step after each failed round (2 %, 4 %,
-  // 8 % ...) so that a budget is not spent creeping. False: stop.
+  // 8 % ...) so that a budget is not spent creeping. The step is taken from
+  // the next target (target / (1 + step), rounded up), so that a round that
+  // passes one step down ends at the resolution against the failed one:
+  // target x (1 - 2 %) left 2.04 %. False: stop.
   bool StepDown(double& target) {
-    double next = std::floor(target * (1 - std::min(0.5, p_.resolution * step_down_)));
+    double next = std::ceil(target / (1 + std::min(1.0, p_.resolution * step_down_)) - 1e-9);
     step_down_ *= 2;
     if (next >= target) next = target - 1;
     if (next < std::max(1.0, p_.min_rps)) {

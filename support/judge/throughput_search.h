@@ -22,9 +22,10 @@
 //     interval in two steps; otherwise the midpoint.
 //  3. Confirm the highest passing target with confirm_runs runs of
 //     confirm_dur_s each. The round passes when a majority of its runs pass.
-//     A failing round steps the target down (by `resolution` of the rate,
-//     doubling after each failed round: 2 %, 4 %, 8 % ...) and confirms
-//     again, while the budget allows.
+//     A failing round steps the target down (to target / (1 + resolution),
+//     the step doubling after each failed round: 2 %, 4 %, 8 % ...) and
+//     confirms again, while the budget allows; a round that passes one step
+//     down ends at exactly the resolution.
 //
 // Pass rule: JudgeStep (step_search.h) with `rule`: error_rate < 1 %, p99 <
 // SLO, achieved >= 97 % of target and (rule.require_kept_up, on by default
