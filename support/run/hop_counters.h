@@ -23,7 +23,7 @@ struct HopTarget {
 
 HopCounters ReadHopCounters(Host& sut, const HopTarget& t);
 
-// Every hop's counters, in the order of `targets`.
+// Every hop's counters, in the order of `targets`; all reads run at once.
 std::vector<HopCounters> ReadHops(Host& sut, const std::vector<HopTarget>& targets);
 
 }  // namespace fvbench

@@ -290,7 +290,7 @@ Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_
   auto prev = read();
   if (!prev) return prev.error();
   bool measured = false;
-  for (auto window = std::chrono::milliseconds(250);; window = std::chrono::seconds(1)) {
+  for (auto window = std::chrono::milliseconds(100);; window = std::chrono::seconds(1)) {
     std::this_thread::sleep_for(window);
     auto cur = read();
     if (!cur) return cur.error();

@@ -120,9 +120,11 @@ class PhaseMonitor {
 
 // Before a measured phase: polls the SUT host's /proc/stat until the busy
 // fraction of `cpuset` (ORESTY_CPUSET; "" = all cpus) is <= max_busy_per_core,
-// for at most timeout_s. The first window is 250 ms (25 clock ticks per cpu at
-// USER_HZ 100: enough to tell a busy SUT from a quiet one, and a quarter of
-// the fixed cost per phase of the 1 s windows it had), later ones 1 s. Err
+// for at most timeout_s. The first window is 100 ms: 10 clock ticks per cpu
+// at USER_HZ 100, so the busy share is known to 1 tick (10 % of one cpu,
+// less over several), enough against the 50 % bound (QUIET_LOAD_PER_CORE)
+// to tell a busy SUT from a quiet one; it was 250 ms, and before that 1 s,
+// of fixed cost in every phase. Later windows are 1 s. Err
 // only when /proc/stat cannot be read at all (names host and command).
 Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_busy_per_core,
                                double timeout_s);
