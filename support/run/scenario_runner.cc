@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "support/core/json_fields.h"
 #include "support/engine/jwt.h"
 #include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
@@ -18,6 +19,7 @@
 #include "support/run/progress_ticker.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/repeats.h"
+#include "support/judge/rule_evidence.h"
 #include "support/judge/step_search.h"
 #include "support/judge/sut_saturation.h"
 #include "support/judge/throughput_search.h"
@@ -180,6 +182,7 @@ class ScenarioRun {
   void AbLatencyFlow();
   void AbThroughputFlow();
   void AfterLoad();
+  void CheckRules();
   void ForgetDryRunNumbers();
   ScenarioResult Finish();
 
@@ -678,6 +681,35 @@ void ScenarioRun::AbThroughputFlow() {
 
 // After the load: the services are alive, the policy still live (and no
 // policy errors logged during it); then the services stop.
+// Every rule of the policy ran on the requests (judge/rule_evidence.h):
+// edge's own counters, read once after the load, whatever its log level.
+// The check joins the result's validity; a failed read is a failed check
+// that says why (the numbers measured stay).
+void ScenarioRun::CheckRules() {
+  ValidityCheck v;
+  auto fail = [&](std::string why) {
+    v.name = "rule_evidence";
+    v.passed = false;
+    v.op = ">=";
+    v.measured = v.limit = std::numeric_limits<double>::quiet_NaN();
+    v.detail = std::move(why);
+  };
+  const std::string policy_path = c_.policy_dir + "/" + plan_.policy_file;
+  auto text = detail::ReadTextFile(policy_path);
+  auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
+  auto metrics = active_->ReadEdgeMetrics();
+  auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());
+  if (!rules) {
+    fail(fmt::format("{}: {}", policy_path, rules.error().message));
+  } else if (!counters) {
+    fail("edge /metrics: " + counters.error().message);
+  } else {
+    v = RuleEvidenceCheck(*counters, *rules);
+  }
+  progress_(fmt::format("{}: {} {}", plan_.id, v.passed ? "rule evidence ok:" : "rule evidence FAILED:", v.detail));
+  out_.validity.push_back(std::move(v));
+}
+
 void ScenarioRun::AfterLoad() {
   if (error_.empty()) {
     if (auto r = CheckSutAfterLoad(*active_, tb_.sut()); !r) error_ = r.error().message;
@@ -686,6 +718,7 @@ void ScenarioRun::AfterLoad() {
     auto ev = active_->CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
+  if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules();
   if (auto r = active_->StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
 }
 

@@ -527,6 +527,19 @@ Result<void> SutServices::StopAll() {
   return Ok();
 }
 
+Result<std::string> SutServices::ReadEdgeMetrics() {
+  Command c;
+  c.argv = {"curl", "-sS", "-f", "-m", "5", fmt::format("http://{}:{}/metrics", local_addr(), cfg_.fv_port)};
+  c.timeout = std::chrono::seconds(10);
+  auto r = host_.run(c);
+  if (!r) return Error{fmt::format("`{}` on host {}: {}", ShellJoin(c.argv), host_.name(), r.error().message)};
+  if (!r->success()) {
+    return Error{fmt::format("`{}` on host {} exited {}: {}", ShellJoin(c.argv), host_.name(), r->exit_code,
+                             r->err.substr(0, 300))};
+  }
+  return r->out;
+}
+
 Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id, const ProbeRequest& probe) {
   const std::string where = fmt::format("policy '{}' on host {}", policy_id, host_.name());
   if (cfg_.dry_run) return PolicyEvidence{policy_id, 0, {"(dry run: not probed)"}};

@@ -89,6 +89,9 @@ class SutServices {
   const std::vector<std::string>& leftovers_stopped() const { return leftovers_; }
 
   Result<PolicyEvidence> CheckPolicyLive(const std::string& policy_id, const ProbeRequest& probe);
+  // Edge's GET /metrics (Prometheus text; judge/rule_evidence.h reads it),
+  // from the SUT host. Err naming the command when it fails or is not 200.
+  Result<std::string> ReadEdgeMetrics();
 
   // What <service>'s error.log gained since its last start ("" when unreadable);
   // for after-load checks (edge errors, log flooding).

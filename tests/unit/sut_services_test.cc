@@ -3,6 +3,8 @@
 // FAIRVISOR_EDGE_SRC names an edge checkout (skipped otherwise).
 #include "support/sut/sut_services.h"
 
+#include "support/judge/rule_evidence.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -384,6 +386,50 @@ INSTANTIATE_TEST_SUITE_P(Policies, FairvisorPolicy,
                                            PolicyCase{"llm.json", "bench-llm", "decision_service"},
                                            PolicyCase{"llm.json", "bench-llm", "reverse_proxy"}),
                          CaseName);
+
+// A rule whose limit key the requests never carry (the bench JWT has no
+// `tenant` claim) is skipped by edge on every request, with a warn line that
+// a quieter FAIRVISOR_LOG_LEVEL hides. Edge's counters name it whatever the
+// log level; the bench policies' rules all run (judge/rule_evidence.h).
+TEST_F(SutE2E, RuleEvidenceNamesARuleSkippedOnEveryRequest) {
+  if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
+  const std::string skipped = R"({"bundle_version":1,"expires_at":"2030-01-01T00:00:00Z","policies":[
+  {"id":"bench-skip","spec":{"selector":{"pathPrefix":"/"},"mode":"enforce","rules":[
+    {"name":"ip-rate","limit_keys":["ip:address"],"algorithm":"token_bucket",
+     "algorithm_config":{"tokens_per_second":100000,"burst":100000}},
+    {"name":"tenant-rate","limit_keys":["jwt:tenant"],"algorithm":"token_bucket",
+     "algorithm_config":{"tokens_per_second":100000,"burst":100000}}]}}]})";
+  struct Case {
+    std::string id, json;
+  };
+  for (const Case& c : {Case{"bench-skip", skipped}, Case{"bench-complex", ReadFile(FixturesDir() + "/policies/complex.json")}}) {
+    const std::string policy = cfg_.bench_dir + "/policies/" + c.id + ".json";
+    ASSERT_TRUE(host_.write_file(policy, c.json).ok());
+    SutServices sut(host_, cfg_, info_);
+    ASSERT_TRUE(sut.StartFairvisor("decision_service", policy).ok());
+    for (int i = 0; i < 5; ++i) {
+      auto ev = sut.CheckPolicyLive(c.id, ProbeFor(RequestKind::kDecision, "/v1/decision", BenchJwt()));
+      ASSERT_TRUE(ev.ok()) << ev.error().message;
+    }
+    auto text = sut.ReadEdgeMetrics();
+    ASSERT_TRUE(text.ok()) << text.error().message;
+    auto counters = ParseEdgeRuleCounters(*text);
+    ASSERT_TRUE(counters.ok()) << counters.error().message;
+    auto rules = LimiterRules(c.json);
+    ASSERT_TRUE(rules.ok());
+    ValidityCheck v = RuleEvidenceCheck(*counters, *rules);
+    std::cout << c.id << ": " << v.detail << "\n";
+    if (c.id == "bench-skip") {
+      EXPECT_FALSE(v.passed) << v.detail;
+      EXPECT_TRUE(Has(v.detail, "missing limit keys (jwt:tenant ")) << v.detail;
+      EXPECT_EQ(v.measured, 1);  // ip-rate only
+    } else {
+      EXPECT_TRUE(v.passed) << v.detail;
+      EXPECT_EQ(v.measured, 3);
+    }
+    ASSERT_TRUE(sut.StopAll().ok());
+  }
+}
 
 // The seed's complex policy used loop_detector / circuit_breaker as rule
 // algorithms; current edge rejects that policy and still turns ready, so only
