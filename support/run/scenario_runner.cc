@@ -679,8 +679,6 @@ void ScenarioRun::AbThroughputFlow() {
   out_.ab = std::move(ab);
 }
 
-// After the load: the services are alive, the policy still live (and no
-// policy errors logged during it); then the services stop.
 // Every rule of the policy ran on the requests (judge/rule_evidence.h):
 // edge's own counters, read once after the load, whatever its log level.
 // The check joins the result's validity; a failed read is a failed check
@@ -710,6 +708,8 @@ void ScenarioRun::CheckRules() {
   out_.validity.push_back(std::move(v));
 }
 
+// After the load: the services are alive, the policy still live (and no
+// policy errors logged during it), its rules all ran; then the services stop.
 void ScenarioRun::AfterLoad() {
   if (error_.empty()) {
     if (auto r = CheckSutAfterLoad(*active_, tb_.sut()); !r) error_ = r.error().message;
