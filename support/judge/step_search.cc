@@ -137,6 +137,7 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
   using detail::FormatPercent;
   using detail::FormatPercentLimit;
   if (load.kept_up && load.failed_engine == 0) return std::nullopt;
+  if (EngineHiccup(load)) return std::nullopt;
   const double saturated = SutSaturatedFrom(load);
   if (!load.sut_cpu_share || !(*load.sut_cpu_share < saturated)) return std::nullopt;
   // The SUT's latency held every connection: falling behind was its doing.
@@ -186,8 +187,13 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
       served, pool.text, errors);
 }
 
+bool EngineHiccup(const LoadResult& load) {
+  return !load.kept_up && load.failed_engine == 0 && load.dropped_iterations == 0 &&
+         load.max_early_send_us <= kDefaultMaxSendLagUs && load.late_send_share < kEngineLimitedLateShare;
+}
+
 bool MarginalFailure(const LoadResult& load, const SearchParams& params) {
-  if (!load.kept_up || load.failed_engine > 0 || load.target_rps <= 0) return false;
+  if ((!load.kept_up && !EngineHiccup(load)) || load.failed_engine > 0 || load.target_rps <= 0) return false;
   if (!(SutErrorRate(load) < 2 * params.max_error_rate)) return false;
   if (!(load.latency_us.p99 < 2 * params.slo_p99_us) || load.latency_us.IsCensored(load.latency_us.p99)) return false;
   return load.achieved_rps >= (params.min_achieved_fraction - kMarginalRateShortfall) * load.target_rps;

@@ -679,8 +679,11 @@ TEST(EngineLimitedSearch, Rules) {
   LoadResult slightly_short = Knee(1000, 10, 5000);
   slightly_short.achieved_rps = 960;  // 96 %: under the 97 % rule by a margin
   EXPECT_TRUE(MarginalFailure(slightly_short, rule));
-  blip.kept_up = false;
+  blip.kept_up = false;  // the engine fell behind: 30 % of sends late
+  blip.late_send_share = 0.3;
   EXPECT_FALSE(MarginalFailure(blip, rule));
+  blip.late_send_share = 0.002;  // a hiccup (EngineHiccup): still marginal
+  EXPECT_TRUE(MarginalFailure(blip, rule));
 }
 
 }  // namespace
