@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -87,16 +88,34 @@ std::vector<int> UsableCpusOfThisProcess() {
   return UsableCpus(FormatCpuList(affinity), CgroupCpuset(), online > 0 ? static_cast<int>(online) : 1);
 }
 
-Result<void> RunThisThreadOn(const std::vector<int>& cpus) {
+namespace {
+
+Result<void> SetAffinity(pid_t tid, const std::vector<int>& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : cpus) {
     if (c < 0 || c >= CPU_SETSIZE) return Error{fmt::format("CPU {} is outside cpu_set_t ({} CPUs)", c, CPU_SETSIZE)};
     CPU_SET(c, &set);
   }
-  if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-    return Error{fmt::format("sched_setaffinity to CPUs {}: {}", FormatCpuList(cpus), std::strerror(errno))};
+  if (sched_setaffinity(tid, sizeof(set), &set) != 0) {
+    return Error{fmt::format("sched_setaffinity{} to CPUs {}: {}", tid == 0 ? "" : fmt::format(" of thread {}", tid),
+                             FormatCpuList(cpus), std::strerror(errno))};
   }
+  return Ok();
+}
+
+}  // namespace
+
+Result<void> RunThisThreadOn(const std::vector<int>& cpus) { return SetAffinity(0, cpus); }
+
+Result<void> RunThisProcessOn(const std::vector<int>& cpus) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    const std::string tid = e.path().filename();
+    if (tid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (auto r = SetAffinity(static_cast<pid_t>(std::stol(tid)), cpus); !r) return r;
+  }
+  if (ec) return Error{"reading /proc/self/task: " + ec.message()};
   return Ok();
 }
 

@@ -32,4 +32,8 @@ std::vector<int> UsableCpusOfThisProcess();
 // list and errno's text when the kernel refuses it.
 Result<void> RunThisThreadOn(const std::vector<int>& cpus);
 
+// The same for every thread of this process (/proc/self/task), those
+// started before too. Err as above, naming the thread.
+Result<void> RunThisProcessOn(const std::vector<int>& cpus);
+
 }  // namespace fvbench

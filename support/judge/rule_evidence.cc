@@ -64,8 +64,13 @@ Result<EdgeRuleCounters> ParseEdgeRuleCounters(std::string_view text) {
 }
 
 Result<std::vector<std::string>> LimiterRules(std::string_view policy_json) {
-  const auto doc = nlohmann::json::parse(policy_json, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array()) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(policy_json);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{fmt::format("not JSON: {}", e.what())};
+  }
+  if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array()) {
     return Error{"the policy bundle has no `policies` array"};
   }
   std::vector<std::string> rules;
@@ -93,7 +98,8 @@ ValidityCheck RuleEvidenceCheck(const EdgeRuleCounters& c, const std::vector<std
     v.passed = false;
     v.measured = std::numeric_limits<double>::quiet_NaN();
     v.detail = fmt::format("edge /metrics counted no policy evaluation (fairvisor_policy_evaluations_total {}, "
-                           "fairvisor_limiter_result_total {}): the {} rules ({}) cannot be shown to have run",
+                           "fairvisor_limiter_result_total {}): the policy's {} rule(s) ({}) cannot be shown to have "
+                           "run",
                            c.evaluations ? FormatNumber(*c.evaluations) : "absent",
                            c.limiter_results ? FormatNumber(*c.limiter_results) : "absent", rules.size(), names);
     return v;
@@ -106,9 +112,10 @@ ValidityCheck RuleEvidenceCheck(const EdgeRuleCounters& c, const std::vector<std
     missing += fmt::format(" ({}): a rule needing it was skipped", fmt::join(keys, ", "));
   }
   v.passed = c.descriptor_missing == 0 && v.measured >= 0.99 * v.limit;
-  v.detail = fmt::format("{} limiter runs per policy evaluation for {} rules ({}); {} (edge /metrics of the worker "
+  v.detail = fmt::format("{} limiter runs per policy evaluation for {} rule{} ({}); {} (edge /metrics of the worker "
                          "that answered, {} evaluations)",
-                         FormatFixed(v.measured, 2), rules.size(), names, missing, FormatNumber(*c.evaluations));
+                         FormatFixed(v.measured, 2), rules.size(), rules.size() == 1 ? "" : "s", names, missing,
+                         FormatNumber(*c.evaluations));
   return v;
 }
 

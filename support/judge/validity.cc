@@ -230,6 +230,7 @@ std::string DescribeValidity(const ValidityCheck& c) {
   if (c.informational) return fmt::format("{}: {}", c.name, c.detail);
   if (c.passed) return fmt::format("{}: ok, {} {} {} ({})", c.name, Value(c, c.measured), c.op, Value(c, c.limit),
                                    c.detail);
+  if (std::isnan(c.measured) && std::isnan(c.limit)) return fmt::format("{}: not measured ({})", c.name, c.detail);
   return fmt::format("{}: measured {}, limit {} {} ({})", c.name, Value(c, c.measured), c.op, Value(c, c.limit),
                      c.detail);
 }

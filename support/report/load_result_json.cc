@@ -50,6 +50,8 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("max_send_lag_us", r.max_send_lag_us);
   w.Field("late_send_share", r.late_send_share);
   if (r.late_pool_exhausted_share) w.Field("late_pool_exhausted_share", *r.late_pool_exhausted_share);
+  if (r.sut_cpu_share) w.Field("sut_cpu_share", *r.sut_cpu_share);
+  if (r.sut_cpus_shared > 0) w.Field("sut_cpus_shared", r.sut_cpus_shared);
   if (r.max_early_send_us > 0) w.Field("max_early_send_us", r.max_early_send_us);
   if (r.wall_s > 0) w.Field("wall_s", r.wall_s);
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
@@ -116,6 +118,8 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.max_send_lag_us = GetNumberOrNaN(v, "max_send_lag_us", path);
   // Optional: results written before late_send_share existed lack it.
   if (v.contains("late_send_share")) r.late_send_share = GetNumberOrNaN(v, "late_send_share", path);
+  if (v.contains("sut_cpu_share")) r.sut_cpu_share = GetNumberOrNaN(v, "sut_cpu_share", path);
+  if (v.contains("sut_cpus_shared")) r.sut_cpus_shared = static_cast<int>(GetUint(v, "sut_cpus_shared", path));
   if (v.contains("late_pool_exhausted_share")) {
     r.late_pool_exhausted_share = GetNumberOrNaN(v, "late_pool_exhausted_share", path);
   }

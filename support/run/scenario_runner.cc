@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "support/core/json_fields.h"
+#include "support/core/cpu_list.h"
 #include "support/engine/jwt.h"
 #include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
@@ -183,6 +183,7 @@ class ScenarioRun {
   void AbThroughputFlow();
   void AfterLoad();
   void CheckRules();
+  int SharedCpuCount(const PhaseObservation& obs) const;
   void ForgetDryRunNumbers();
   ScenarioResult Finish();
 
@@ -356,7 +357,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
     r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
   }
   r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
-  if (!sharing_.empty() && obs.quiet) r->sut_cpus_shared = obs.quiet->cpus;
+  if (!sharing_.empty()) r->sut_cpus_shared = SharedCpuCount(obs);
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
   for (size_t i = 0; i < hops.size(); ++i) {
     rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
@@ -369,6 +370,18 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
   records_[r->raw_path] = std::move(rec);
   return r;
+}
+
+// How many of the SUT's CPUs the engine shares (the overlap of the two
+// sets; unpinned local mode: all of them). Only called when they share.
+int ScenarioRun::SharedCpuCount(const PhaseObservation& obs) const {
+  auto sut = ParseCpuList(tb_.sut_cpus());
+  auto engine = ParseCpuList(tb_.loadgen_cpus());
+  if (sut && engine) {
+    const size_t shared = IntersectCpus(*sut, *engine).size();
+    if (shared > 0) return static_cast<int>(shared);
+  }
+  return obs.quiet ? obs.quiet->cpus : 0;
 }
 
 // The hops whose connections per request and TIME_WAIT growth each measured
@@ -487,8 +500,14 @@ Result<LoadResult> ScenarioRun::SearchStep(const StepRequest& req, double& searc
   auto r = MeasurePhase(s);
   search_load_s += s.duration_s;
   if (r) {
-    progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}", plan_.id, label, FormatNumber(r->achieved_rps),
-                          detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate)));
+    progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}{}", plan_.id, label, FormatNumber(r->achieved_rps),
+                          detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate),
+                          r->sut_cpu_share ? fmt::format(", SUT CPUs {} busy{}", FormatPercent(*r->sut_cpu_share),
+                                                         r->sut_cpus_shared > 0
+                                                             ? fmt::format(" ({} shared with the engine)",
+                                                                           r->sut_cpus_shared)
+                                                             : "")
+                                           : ""));
   }
   return r;
 }
@@ -692,8 +711,10 @@ void ScenarioRun::CheckRules() {
     v.measured = v.limit = std::numeric_limits<double>::quiet_NaN();
     v.detail = std::move(why);
   };
-  const std::string policy_path = c_.policy_dir + "/" + plan_.policy_file;
-  auto text = detail::ReadTextFile(policy_path);
+  // The copy edge loaded (Testbed::Open shipped it to the SUT host), as the
+  // result's `policy` names it: not the source folder, which may change.
+  const std::string policy_path = tb_.policy_dir() + "/" + plan_.policy_file;
+  auto text = tb_.sut().read_file(policy_path);
   auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
   auto metrics = active_->ReadEdgeMetrics();
   auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());

@@ -130,7 +130,7 @@ class Testbed {
   std::shared_ptr<DryRunPlan> plan_;
   size_t plan_taken_ = 0;
   std::string pinning_;  // PinningNote() in remote / dry-run mode
-  std::string controller_cpus_;  // local mode, pinned: where this process (its sampling commands) runs
+  std::string controller_note_;  // local mode, pinned: where this process (its sampling commands) runs
   Host* sut_ = nullptr;
   Host* loadgen_ = nullptr;
   std::unique_ptr<LoadEngine> engine_;

@@ -45,6 +45,8 @@ void ExpectSameLoad(const LoadResult& a, const LoadResult& b) {
   EXPECT_TRUE(Same(a.max_send_lag_us, b.max_send_lag_us));
   EXPECT_TRUE(Same(a.late_send_share, b.late_send_share));
   EXPECT_EQ(a.late_pool_exhausted_share, b.late_pool_exhausted_share);
+  EXPECT_EQ(a.sut_cpu_share, b.sut_cpu_share);
+  EXPECT_EQ(a.sut_cpus_shared, b.sut_cpus_shared);
   EXPECT_EQ(a.ratelimit_evidence, b.ratelimit_evidence);
   EXPECT_EQ(a.raw_path, b.raw_path);
 }
@@ -121,6 +123,8 @@ ScenarioResult RichScenario() {
   r.load.max_send_lag_us = 2500.5;
   r.load.late_send_share = 0.0004;
   r.load.late_pool_exhausted_share = 0.75;
+  r.load.sut_cpu_share = 0.845;
+  r.load.sut_cpus_shared = 2;
   r.checks.push_back({"rps", ">=", 1296.5, 500, 67600, true});
   r.checks.push_back({"error_rate", "<", 0.001, 0.01, std::nullopt, true});
   r.checks.push_back({"p99_us", "<=", std::numeric_limits<double>::quiet_NaN(), 20000, std::nullopt, false});

@@ -82,7 +82,10 @@ TEST(RuleEvidence, LimiterRulesOfABundle) {
   ASSERT_TRUE(rules.ok()) << rules.error().message;
   EXPECT_THAT(*rules, ::testing::ElementsAre("p/a", "p/b"));
   EXPECT_FALSE(LimiterRules("{}").ok());
-  EXPECT_FALSE(LimiterRules("not json").ok());
+  auto not_json = LimiterRules("not json");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_THAT(not_json.error().message, HasSubstr("not JSON: "));
+  EXPECT_THAT(not_json.error().message, HasSubstr("at line 1, column 2"));
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 #include "support/core/cpu_list.h"
 #include "support/host/local_host.h"
 
@@ -68,6 +71,16 @@ TEST(RunThisThreadOn, TheThreadAndWhatItStartsKeepTheSet) {
   auto bad = RunThisThreadOn({CPU_SETSIZE});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message, testing::HasSubstr("outside cpu_set_t"));
+  // Every thread of the process, one started before included.
+  std::vector<int> seen;
+  std::thread before([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // moved meanwhile
+    seen = UsableCpusOfThisProcess();
+  });
+  ASSERT_TRUE(RunThisProcessOn(off).ok());
+  before.join();
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  EXPECT_EQ(seen, off);
   auto offline = RunThisThreadOn({CPU_SETSIZE - 1});  // no such CPU on this machine
   ASSERT_FALSE(offline.ok());
   EXPECT_THAT(offline.error().message, testing::HasSubstr("sched_setaffinity to CPUs 1023"));
