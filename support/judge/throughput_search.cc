@@ -354,8 +354,16 @@ std::string NoResultReason(const SearchOutcome& so) {
   }
   std::string why;
   if (!highest) {
-    why = fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
-                      so.steps.front().verdict);
+    const StepResult* lowest = &so.steps.front();
+    for (const StepResult& s : so.steps) {
+      if (s.target_rps < lowest->target_rps) lowest = &s;
+    }
+    why = lowest == &so.steps.front()
+              ? fmt::format("no step passed (first step {} RPS: {})", FormatNumber(so.steps.front().target_rps),
+                            so.steps.front().verdict)
+              : fmt::format("no step passed in {} steps (first {} RPS: {}; lowest {} RPS: {})", so.steps.size(),
+                            FormatNumber(so.steps.front().target_rps), so.steps.front().verdict,
+                            FormatNumber(lowest->target_rps), lowest->verdict);
   } else {
     const StepResult* lowest_fail = nullptr;
     for (const StepResult& s : so.steps) {

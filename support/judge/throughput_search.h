@@ -128,7 +128,8 @@ SearchDurations SearchDurationsFromBudget(double budget_s);
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
 // Why a search that ran steps has no number (reported_step < 0), e.g.
-//   "no step passed (first step 18750 RPS: fail: ...)"
+//   "no step passed (first step 18750 RPS: fail: ...)"  (one step, or none lower)
+//   "no step passed in 9 steps (first 5000 RPS: fail: ...; lowest 20 RPS: fail: ...)"
 //   "no rate held: 1 step passed (highest 8238 RPS, probe), but a later run
 //    at or below it failed (lowest failing 7750 RPS, confirm: fail: ...);
 //    budget: ..."

@@ -559,6 +559,13 @@ TEST(NoResult, APassAboveAFailedConfirmationIsNamed) {
   s.verdict = "fail: error_rate 50% >= 1%";
   none.steps = {s};
   EXPECT_EQ(NoResultReason(none), "no step passed (first step 18750 RPS: fail: error_rate 50% >= 1%)");
+  StepResult low = s;
+  low.target_rps = 20;
+  low.verdict = "fail: p99 1370 µs >= 200 µs";
+  none.steps.push_back(low);
+  EXPECT_EQ(NoResultReason(none),
+            "no step passed in 2 steps (first 18750 RPS: fail: error_rate 50% >= 1%; lowest 20 RPS: fail: p99 1370 µs "
+            ">= 200 µs)");
   EXPECT_EQ(NoResultReason(SearchOutcome{}), "the throughput search ran no step: ");
 }
 
