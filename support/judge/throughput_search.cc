@@ -146,7 +146,7 @@ class Search {
     double rate = p_.start_rps > 0 ? p_.start_rps : p_.cap_rps / 8;
     rate = std::clamp(std::floor(rate), 1.0, cap);
     while (true) {
-      StepOutcome o = Step(rate, dur, role, SearchKeep(), probing ? 0 : p_.retries);
+      StepOutcome o = Step(rate, dur, role, SearchKeep(), p_.retries);
       if (Done(o)) return;
       if (o == StepOutcome::kPass) {
         NotePass(rate);

@@ -32,12 +32,16 @@
 // here) the engine kept up with its schedule.
 //
 // Retries: only a MARGINAL failure (MarginalFailure, step_search.h: the SUT
-// served its offered rate and the engine kept up, but errors or p99 crossed
-// the limit — a transient blip) of a bracket or bisect step is run once more
-// at the same rate (`retries`, default 1); it counts as failed only if every
-// attempt fails, and both attempts are recorded. A step that fell short of
-// its rate (the SUT's saturation signature) is never retried, nor are probes
-// and confirmation rounds.
+// served its offered rate and the engine kept up, or fell behind by no more
+// than a hiccup, but errors, p99 or lateness crossed the limit — a transient
+// blip) of a probe, bracket or bisect step is run once more at the same rate
+// (`retries`, default 1); it counts as failed only if every attempt fails,
+// and both attempts are recorded. A step that fell short of its rate (the
+// SUT's saturation signature) is never retried, nor are confirmation rounds.
+// Probes are retried too: measured (unpinned, 2 CPUs), a 3 s probe at 3428
+// RPS failed on 0.18 % of sends late by 16 ms, became the lowest failing
+// rate, and the search "confirmed" 3374 RPS at 1.6 % where 6856 RPS was
+// served in the probe before.
 //
 // Engine-limited (EngineLimitedReason, step_search.h): a step the engine
 // could not keep to while the SUT was not saturated ends the search at once:

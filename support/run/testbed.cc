@@ -495,30 +495,35 @@ Result<void> Testbed::WritePlanSection(const std::string& title, const std::stri
 }
 
 // Local mode with both cpusets: this process (every thread) and what it
-// starts unpinned (the phase monitor's `cat /proc/...`, the stub_status
-// curls, ss, the progress ticker) move to the CPUs outside both cpusets, so
-// that sampling takes CPU time from neither the SUT nor the engine (a
-// phase's sampling is a few forks per second). With no such CPU they stay
-// where the scheduler puts them, and the pinning note says so: moved onto
-// the engine's only CPU, a pinned search once stopped on a hiccup of wrk's
-// (0.17 % of sends late). The nginx processes and the engine keep their own
-// `taskset -c`.
+// starts unpinned (the phase monitor's `cat /proc/...` twice a second, the
+// ticker's stub_status curl every second, ss) leave the SUT's CPUs: to the
+// CPUs outside both cpusets, or, with none (2 CPUs: 0 and 1), to the
+// engine's. A curl costs tens of ms of CPU; on the SUT's only CPU that is a
+// stall of the SUT's, on the engine's a hiccup at most (EngineHiccup,
+// step_search.h), and the engine's CPU is gated at LOADGEN_MAX_BUSY. The
+// nginx processes and the engine keep their own `taskset -c`. The pinning
+// note says where it went.
 void Testbed::KeepControllerOffSutCpus() {
   const Config& c = config_;
   if (c.oresty_cpuset.empty() || c.k6_cpuset.empty()) return;
   auto sut = ParseCpuList(c.oresty_cpuset);
   auto engine = ParseCpuList(c.k6_cpuset);
   if (!sut || !engine) return;  // validated by Config; nothing to do with a list that does not parse
-  const std::vector<int> free = CpusOutside(CpusOutside(UsableCpusOfThisProcess(), *sut), *engine);
-  if (free.empty()) {
-    controller_note_ = "; fvbench's own sampling runs unpinned (no CPU outside both cpusets)";
+  const std::vector<int> off_sut = CpusOutside(UsableCpusOfThisProcess(), *sut);
+  const std::vector<int> free = CpusOutside(off_sut, *engine);
+  const std::vector<int>& to = free.empty() ? off_sut : free;
+  if (to.empty()) {
+    controller_note_ = "; fvbench's own sampling shares the SUT's CPUs (no other CPU usable)";
     return;
   }
-  if (auto r = RunThisProcessOn(free); r) {
-    controller_note_ = fmt::format("; fvbench's own sampling on CPUs {}, off the SUT's and the engine's",
-                                   FormatCpuList(free));
-  } else {
+  if (auto r = RunThisProcessOn(to); !r) {
     controller_note_ = "; fvbench's own sampling runs unpinned (" + r.error().message + ")";
+  } else if (free.empty()) {
+    controller_note_ = fmt::format("; fvbench's own sampling on CPUs {}, the engine's (none outside both cpusets)",
+                                   FormatCpuList(to));
+  } else {
+    controller_note_ = fmt::format("; fvbench's own sampling on CPUs {}, off the SUT's and the engine's",
+                                   FormatCpuList(to));
   }
 }
 

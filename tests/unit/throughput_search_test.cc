@@ -224,6 +224,29 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
   EXPECT_GE(o.steps.back().target_rps, 5000 / 1.02);
 }
 
+// The measured trap: a probe that fails on an engine hiccup (0.18 % of
+// sends late by 16 ms) is retried, and does not cap the search below the knee.
+TEST(MaxSearch, AProbeFailingOnAHiccupIsRetried) {
+  ThroughputSearchParams p = Params(20000);
+  p.probe_dur_s = 3;
+  p.start_rps = 3428;
+  int probes_at_start = 0;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    LoadResult l = Knee(r.target_rps, r.duration_s, 6500);
+    if (r.role == "probe" && r.target_rps == 3428 && probes_at_start++ == 0) {
+      l.kept_up = false;
+      l.late_send_share = 0.0018;
+      l.max_send_lag_us = 16283;
+    }
+    return l;
+  };
+  SearchOutcome o = MaxThroughputSearch(p, run);
+  ASSERT_TRUE(o.confirmed) << o.stop_reason;
+  EXPECT_EQ(probes_at_start, 2);
+  EXPECT_GE(o.reported_rps, 6000);
+  EXPECT_FALSE(o.engine_limited);
+}
+
 TEST(MaxSearch, WithoutRetryABlipLowersTheResult) {
   // The documented reason for the retry: the same blip with retries = 0 ends
   // the bracket at 2000 and the result falls far below the knee.
