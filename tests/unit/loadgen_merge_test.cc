@@ -117,6 +117,30 @@ TEST(LoadgenMerge, PoolsAddUpAndMeansWeighByResponses) {
   EXPECT_EQ(merged->merged.latency_us.mean, 0);
 }
 
+// Why the instances' sends were late, together: each instance's share of
+// pool-exhausted late sends weighted by its late sends (late_send_share x
+// requests); one instance with late sends and no figure: not known.
+TEST(LoadgenMerge, PoolExhaustedShareWeighsByLateSends) {
+  std::vector<InstanceRun> runs = {Instance("a#0", 1500, 15000, 15000, 1e15, 300, 1),
+                                   Instance("b#0", 1500, 15000, 15000, 1e15, 300, 2)};
+  runs[0].result.late_send_share = 0.03;  // 450 late sends, all with the pool exhausted
+  runs[0].result.late_pool_exhausted_share = 1.0;
+  runs[1].result.late_send_share = 0.01;  // 150 late sends, none
+  runs[1].result.late_pool_exhausted_share = 0.0;
+  auto merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  ASSERT_TRUE(merged->merged.late_pool_exhausted_share.has_value());
+  EXPECT_DOUBLE_EQ(*merged->merged.late_pool_exhausted_share, 450.0 / 600);
+  runs[1].result.late_pool_exhausted_share.reset();
+  merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_FALSE(merged->merged.late_pool_exhausted_share.has_value());
+  runs[1].result.late_send_share = 0;  // no late send there: its figure is not needed
+  merged = MergeLoadgens(runs, ValidityParams{});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_DOUBLE_EQ(merged->merged.late_pool_exhausted_share.value_or(-1), 1.0);
+}
+
 TEST(LoadgenMerge, OneInstanceFallingBehindInvalidatesThePhaseNamingIt) {
   std::vector<InstanceRun> runs = {Instance("10.77.0.3#0", 1000, 10000, 10000, 1e15, 300, 1),
                                    Instance("10.77.0.4#0", 1000, 10000, 10000, 1e15, 300, 2),
