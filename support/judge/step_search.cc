@@ -127,6 +127,26 @@ PoolUse PoolUseOf(const LoadResult& l) {
 
 }  // namespace
 
+namespace {
+
+// How the engine missed its schedule, for EngineLimitedReason.
+std::string BehindText(const LoadResult& load) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  if (load.failed_engine > 0) return fmt::format("{} requests never sent", load.failed_engine);
+  if (load.max_early_send_us > kDefaultMaxSendLagUs) {
+    return fmt::format("sends up to {} µs early", FormatNumber(load.max_early_send_us));
+  }
+  if (load.dropped_iterations > 0) return fmt::format("{} dropped iterations", load.dropped_iterations);
+  std::string text = fmt::format("{} of sends > 10 ms late", FormatPercent(load.late_send_share));
+  if (load.late_pool_exhausted_share) {
+    text += fmt::format(", {} of them with a connection free", FormatPercent(1 - *load.late_pool_exhausted_share));
+  }
+  return text;
+}
+
+}  // namespace
+
 double SutSaturatedFrom(const LoadResult& load) {
   if (load.sut_cpus_shared <= 0) return kSutSaturatedCpuShare;
   return std::min(kSutSaturatedCpuShare, SharedCpusSaturatedFrom(load.sut_cpus_shared));
@@ -165,16 +185,7 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
     if (!(rate < params.max_error_rate)) return std::nullopt;
     errors = fmt::format("SUT error rate {} < {}", FormatPercent(rate), FormatPercentLimit(params.max_error_rate));
   }
-  std::string behind = load.failed_engine > 0 ? fmt::format("{} requests never sent", load.failed_engine)
-                       : load.max_early_send_us > kDefaultMaxSendLagUs
-                           ? fmt::format("sends up to {} µs early", FormatNumber(load.max_early_send_us))
-                       : load.dropped_iterations > 0
-                           ? fmt::format("{} dropped iterations", load.dropped_iterations)
-                           : fmt::format("{} of sends > 10 ms late{}", FormatPercent(load.late_send_share),
-                                         load.late_pool_exhausted_share
-                                             ? fmt::format(", {} of them with a connection free",
-                                                           FormatPercent(1 - *load.late_pool_exhausted_share))
-                                             : "");
+  const std::string behind = BehindText(load);
   std::string served = load.sut_served_rps ? fmt::format(", served {} RPS of {} sent (stub_status)",
                                                          FormatNumber(std::round(*load.sut_served_rps)),
                                                          FormatNumber(std::round(load.achieved_rps)))

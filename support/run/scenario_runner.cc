@@ -34,6 +34,23 @@ using detail::FormatNumber;
 using detail::FormatPercent;
 using detail::FormatUs;
 
+// How many CPUs two CPU lists share (the engine's and the SUT's); 0 when
+// either does not parse.
+int SharedCpus(const std::string& sut, const std::string& engine) {
+  auto a = ParseCpuList(sut);
+  auto b = ParseCpuList(engine);
+  return a && b ? static_cast<int>(IntersectCpus(*a, *b).size()) : 0;
+}
+
+// ", SUT CPUs 82.00% busy (2 shared with the engine)" for a step's progress
+// line; "" when not measured.
+std::string SutCpuText(const LoadResult& r) {
+  if (!r.sut_cpu_share) return "";
+  std::string text = fmt::format(", SUT CPUs {} busy", FormatPercent(*r.sut_cpu_share));
+  if (r.sut_cpus_shared > 0) text += fmt::format(" ({} shared with the engine)", r.sut_cpus_shared);
+  return text;
+}
+
 int PortFor(const Config& c, const ScenarioPlan& plan) {
   return plan.sut == SutSetup::kBaseline ? c.nginx_port : c.fv_port;
 }
@@ -183,7 +200,6 @@ class ScenarioRun {
   void AbThroughputFlow();
   void AfterLoad();
   void CheckRules();
-  int SharedCpuCount(const PhaseObservation& obs) const;
   void ForgetDryRunNumbers();
   ScenarioResult Finish();
 
@@ -204,6 +220,7 @@ class ScenarioRun {
   LoadSpec spec_;
   std::string phase_base_;   // plan id with '.' -> '_': the phase file names' stem
   std::string sharing_;      // PhaseContext::sharing
+  int shared_cpus_ = 0;      // sharing: how many of the SUT's CPUs the engine's overlap (0: not known)
   std::string phase_label_ = "measuring";    // what the progress lines call the phase
   std::optional<double> search_load_before_;  // a search's load seconds before this phase
   // Every measured phase's checks and SUT usage, keyed by the raw output
@@ -262,6 +279,7 @@ void ScenarioRun::PrepareSpec() {
   } else {
     error_ = sh.error().message;
   }
+  if (!sharing_.empty()) shared_cpus_ = SharedCpus(tb_.sut_cpus(), tb_.loadgen_cpus());
 }
 
 void ScenarioRun::Warmup() {
@@ -357,7 +375,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
     r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
   }
   r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
-  if (!sharing_.empty()) r->sut_cpus_shared = SharedCpuCount(obs);
+  if (!sharing_.empty()) r->sut_cpus_shared = shared_cpus_ > 0 ? shared_cpus_ : obs.quiet ? obs.quiet->cpus : 0;
   PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
   for (size_t i = 0; i < hops.size(); ++i) {
     rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
@@ -370,18 +388,6 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
   records_[r->raw_path] = std::move(rec);
   return r;
-}
-
-// How many of the SUT's CPUs the engine shares (the overlap of the two
-// sets; unpinned local mode: all of them). Only called when they share.
-int ScenarioRun::SharedCpuCount(const PhaseObservation& obs) const {
-  auto sut = ParseCpuList(tb_.sut_cpus());
-  auto engine = ParseCpuList(tb_.loadgen_cpus());
-  if (sut && engine) {
-    const size_t shared = IntersectCpus(*sut, *engine).size();
-    if (shared > 0) return static_cast<int>(shared);
-  }
-  return obs.quiet ? obs.quiet->cpus : 0;
 }
 
 // The hops whose connections per request and TIME_WAIT growth each measured
@@ -502,12 +508,7 @@ Result<LoadResult> ScenarioRun::SearchStep(const StepRequest& req, double& searc
   if (r) {
     progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}{}", plan_.id, label, FormatNumber(r->achieved_rps),
                           detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate),
-                          r->sut_cpu_share ? fmt::format(", SUT CPUs {} busy{}", FormatPercent(*r->sut_cpu_share),
-                                                         r->sut_cpus_shared > 0
-                                                             ? fmt::format(" ({} shared with the engine)",
-                                                                           r->sut_cpus_shared)
-                                                             : "")
-                                           : ""));
+                          SutCpuText(*r)));
   }
   return r;
 }
