@@ -62,11 +62,12 @@ TEST(WrkPlan, ThreadsFollowTheCpuset) {
 }
 
 TEST(WrkPlan, ConnectionsDerivedFromRate) {
-  EXPECT_EQ(WrkConnectionsFor(2000, 2, 0), 100);      // 20 req/s per connection
-  EXPECT_EQ(WrkConnectionsFor(50, 2, 0), 4);          // floor 2*T
-  EXPECT_EQ(WrkConnectionsFor(30, 2, 0), 4);
+  EXPECT_EQ(WrkConnectionsFor(2000, 2, 0), 400);      // 5 req/s per connection: 200 ms in flight
+  EXPECT_EQ(WrkConnectionsFor(10, 2, 0), 4);          // floor 2*T
+  EXPECT_EQ(WrkConnectionsFor(5, 2, 0), 4);
   EXPECT_EQ(WrkConnectionsFor(1e6, 2, 0), 1000);      // cap
-  EXPECT_EQ(WrkConnectionsFor(5000, 3, 0), 250 + 2);  // 250 rounded up to a multiple of T
+  EXPECT_EQ(WrkConnectionsFor(5000, 2, 0), 1000);     // 1000: exactly the cap
+  EXPECT_EQ(WrkConnectionsFor(1250, 3, 0), 250 + 2);  // 250 rounded up to a multiple of T
   EXPECT_EQ(WrkConnectionsFor(5000, 4, 2), 4);        // asked 2 < T: wrk needs C >= T
   EXPECT_EQ(WrkConnectionsFor(5000, 2, 7), 8);        // asked, rounded to a multiple of T
   EXPECT_EQ(WrkConnectionsFor(5000, 2, 64), 64);      // asked, kept
@@ -99,11 +100,11 @@ LoadSpec Spec() {
 TEST(WrkPlan, CommandForAGetPhase) {
   auto cmd = PlanWrkCommand(Spec(), "/opt/s", "/r/latency_raw_nginx.json", "");
   ASSERT_TRUE(cmd.ok()) << cmd.error().message;
-  EXPECT_THAT(cmd->argv, ElementsAre("wrk", "-t2", "-c100", "-d5s", "--timeout=10s", "--latency", "-s",
+  EXPECT_THAT(cmd->argv, ElementsAre("wrk", "-t2", "-c400", "-d5s", "--timeout=10s", "--latency", "-s",
                                      "/opt/s/pace.lua", "http://127.0.0.1:8082/"));
   EXPECT_EQ(cmd->env.at("FVBENCH_RATE"), "2000");
   EXPECT_EQ(cmd->env.at("FVBENCH_THREADS"), "2");
-  EXPECT_EQ(cmd->env.at("FVBENCH_CONNECTIONS"), "100");
+  EXPECT_EQ(cmd->env.at("FVBENCH_CONNECTIONS"), "400");
   EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "get");
   EXPECT_EQ(cmd->env.at("FVBENCH_OUT"), "/r/latency_raw_nginx.json");
   // Unused variables are set empty / 0 so the caller's environment cannot leak in.
@@ -383,7 +384,7 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
                            << r->failed_engine;
   EXPECT_LE(r->interrupted, 10u);
   EXPECT_THAT(Slurp(ctl + "/e2e_get.cmd.txt"),
-              HasSubstr("wrk -t2 -c10 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
+              HasSubstr("wrk -t2 -c40 -d1s --timeout=10s --latency -s " + kScripts + "/pace.lua " + Url("/")));
   EXPECT_THAT(Slurp(ctl + "/e2e_get.stdout.txt"), HasSubstr("Requests/sec:"));
   // The controller copy is the file that was parsed.
   auto again = ParseWrkOutput(Slurp(r->raw_path), r->raw_path, 200);
