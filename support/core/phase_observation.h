@@ -15,10 +15,11 @@ namespace fvbench {
 // The SUT before the load (WaitQuiet).
 struct QuietOutcome {
   bool reached = false;       // busy per core fell to <= the bound before the timeout
-  double busy_per_core = 0;   // last 1 s window: busy cpu time / (window x cpus), 0..1
+  double busy_per_core = 0;   // last window: busy cpu time / (window x cpus), 0..1
   double load1_per_core = 0;  // /proc/loadavg load1 / cpus at the end (informational: a 1-minute average)
   double waited_s = 0;
   int cpus = 0;               // cpus considered (the SUT cpuset, or all)
+  double window_s = 0;        // the last window's length (0.1 s first, then 1 s), seconds
 };
 
 // An error.log's growth during the phase.

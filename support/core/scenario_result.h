@@ -139,6 +139,20 @@ struct ScenarioResult {
   // start and stop, quiet waits, probes, fetches, engine start-up.
   std::optional<double> load_s;
   std::optional<double> fixed_cost_s;
+  // fixed_cost_s split by where it went, in seconds (empty in older results
+  // and DRY_RUN); the parts sum to fixed_cost_s:
+  //   sut_start     starting the SUT's services and proving the policy live
+  //   quiet_wait    waiting for a quiet SUT before each measured phase
+  //   phase_setup   before each phase's load: the monitor's first samples,
+  //                 the hop counters, the progress ticker
+  //   engine        each engine command's wall time beyond its configured
+  //                 duration (start-up, the schedule's tail, fetch, parse)
+  //   phase_checks  after each phase's load: the monitor's last samples, the
+  //                 hop counters, liveness and validity checks
+  //   after_load    after the last phase: the policy re-check, rule evidence,
+  //                 stopping the SUT
+  //   other         the rest (search decisions, progress lines, A/B restarts)
+  std::map<std::string, double> fixed_cost_parts_s;
 };
 
 // The throughput value is a lower bound, not a maximum: the highest step

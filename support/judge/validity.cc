@@ -138,9 +138,10 @@ ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, c
 
 ValidityCheck SutQuiet(const QuietOutcome& q, const ValidityParams& p) {
   ValidityCheck c = Make("sut_quiet", q.busy_per_core, "<=", p.quiet_max_per_core,
-                         fmt::format("SUT cpu busy per core over 1 s before the load ({} cpus), {} after waiting "
+                         fmt::format("SUT cpu busy per core over {} s before the load ({} cpus), {} after waiting "
                                      "{} s (QUIET_TIMEOUT {} s); load1 per core {}",
-                                     q.cpus, q.reached ? "quiet" : "still busy", FormatNumber(q.waited_s),
+                                     FormatNumber(q.window_s), q.cpus, q.reached ? "quiet" : "still busy",
+                                     FormatNumber(q.waited_s),
                                      FormatNumber(p.quiet_timeout_s), FormatNumber(q.load1_per_core)));
   c.passed = q.reached;
   return c;

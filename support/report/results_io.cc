@@ -182,6 +182,12 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("finished_unix", r.finished_unix);
   if (r.load_s) w.Field("load_s", *r.load_s);
   if (r.fixed_cost_s) w.Field("fixed_cost_s", *r.fixed_cost_s);
+  if (!r.fixed_cost_parts_s.empty()) {
+    w.Key("fixed_cost_parts_s");
+    w.StartObject();
+    for (const auto& [part, seconds] : r.fixed_cost_parts_s) w.Field(part, seconds);
+    w.EndObject();
+  }
   w.Key("load");
   WriteLoadResult(w, r.load);
   w.Field("throughput_rps", r.throughput_rps);
@@ -282,6 +288,17 @@ StepPassRule PassRuleFromJson(const json& rule, const std::string& rp) {
 
 bool Present(const json& v, const char* key) { return v.contains(key) && !v.at(key).is_null(); }
 
+// "fixed_cost_parts_s": an object of part -> seconds (optional).
+std::map<std::string, double> ReadCostParts(const json& v, const std::string& path) {
+  std::map<std::string, double> parts;
+  if (!Present(v, "fixed_cost_parts_s")) return parts;
+  const json& o = v.at("fixed_cost_parts_s");
+  const std::string p = JoinPath(path, "fixed_cost_parts_s");
+  if (!o.is_object()) throw JsonFieldError{fmt::format("{}: expected an object, got {}", p, o.type_name())};
+  for (const auto& [part, seconds] : o.items()) parts[part] = GetNumberOrNaN(o, part.c_str(), p);
+  return parts;
+}
+
 // The fields added after the first documents: optional on read, so
 // schema_version 1 documents without them still read.
 void ReadLaterFields(const json& v, const std::string& path, ScenarioResult& r) {
@@ -351,6 +368,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);
   r.load_s = OptNumberOrNull(v, "load_s", path);
   r.fixed_cost_s = OptNumberOrNull(v, "fixed_cost_s", path);
+  r.fixed_cost_parts_s = ReadCostParts(v, path);
   return r;
 }
 

@@ -296,6 +296,7 @@ Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_
     if (!cur) return cur.error();
     if (auto b = detail::BusyFraction(prev->cpus, cur->cpus, *cpus)) {
       q.busy_per_core = *b;
+      q.window_s = std::chrono::duration<double>(window).count();
       measured = true;
     }
     q.cpus = cpus->empty() ? static_cast<int>(cur->cpus.size()) : static_cast<int>(cpus->size());

@@ -13,6 +13,7 @@
 
 #include "support/core/cpu_list.h"
 #include "support/engine/jwt.h"
+#include "support/run/cost_parts.h"
 #include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
@@ -49,6 +50,10 @@ std::string SutCpuText(const LoadResult& r) {
   std::string text = fmt::format(", SUT CPUs {} busy", FormatPercent(*r.sut_cpu_share));
   if (r.sut_cpus_shared > 0) text += fmt::format(" ({} shared with the engine)", r.sut_cpus_shared);
   return text;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 int PortFor(const Config& c, const ScenarioPlan& plan) {
@@ -227,6 +232,7 @@ class ScenarioRun {
   // path (unique per phase); attached to the steps and the result.
   std::map<std::string, PhaseRecord> records_;
   double load_s_ = 0;  // configured seconds of load run: warmups and measured phases
+  CostParts cost_;     // where the time beyond load_s_ went (ScenarioResult::fixed_cost_parts_s)
 };
 
 ScenarioResult ScenarioRun::Run() {
@@ -250,6 +256,7 @@ ScenarioResult ScenarioRun::Run() {
 
 // Starts what the scenario needs; false (error_ set, services stopped) when it could not.
 bool ScenarioRun::Start() {
+  TimedPart timed(cost_, "sut_start");
   progress_(fmt::format("{}: starting the SUT", plan_.id));
   auto started = StartSut(tb_, svc_, plan_, jwt_, body_, out_);
   for (const std::string& l : svc_.leftovers_stopped()) {
@@ -295,7 +302,9 @@ void ScenarioRun::Warmup() {
   auto ticker = TickerFor(w, "warmup", svc_);
   ticker->Start();
   load_s_ += w.duration_s;
+  const auto t0 = std::chrono::steady_clock::now();
   if (auto r = tb_.engine().warmup(w); !r) error_ = "warmup: " + r.error().message;
+  AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
   (void)ticker->Stop();
 }
 
@@ -330,6 +339,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   std::optional<QuietOutcome> quiet;
   std::vector<std::string> problems;
   if (vp.quiet_timeout_s > 0) {
+    TimedPart timed(cost_, "quiet_wait");
     auto q = WaitQuiet(tb_.sut(), tb_.sut_cpus(), vp.quiet_max_per_core, vp.quiet_timeout_s);
     if (q) {
       quiet = *q;
@@ -337,6 +347,7 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
       problems.push_back(q.error().message);
     }
   }
+  auto setup = std::make_optional<TimedPart>(cost_, "phase_setup");
   std::vector<MonitoredService> watched;
   for (const ServiceHandle& h : active_->handles()) {
     watched.push_back({h.name, h.pid, active_->run_dir(h.name) + "/logs/error.log"});
@@ -352,8 +363,12 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   const std::vector<HopCounters> hops_before = ReadHops(tb_.sut(), hops);
   auto ticker = TickerFor(s, phase_label_, *active_);
   ticker->Start();
+  setup.reset();
   load_s_ += s.duration_s;
+  const auto t0 = std::chrono::steady_clock::now();
   auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+  AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
+  TimedPart checks(cost_, "phase_checks");
   PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
   const std::optional<double> served = ticker->Stop();
   const std::vector<HopCounters> hops_after = ReadHops(tb_.sut(), hops);
@@ -733,6 +748,7 @@ void ScenarioRun::CheckRules() {
 // After the load: the services are alive, the policy still live (and no
 // policy errors logged during it), its rules all ran; then the services stop.
 void ScenarioRun::AfterLoad() {
+  TimedPart timed(cost_, "after_load");
   if (error_.empty()) {
     if (auto r = CheckSutAfterLoad(*active_, tb_.sut()); !r) error_ = r.error().message;
   }
@@ -767,6 +783,7 @@ ScenarioResult ScenarioRun::Finish() {
     // What the scenario cost beyond its configured load (README: "Time").
     out_.load_s = load_s_;
     out_.fixed_cost_s = std::max(0.0, out_.finished_unix - out_.started_unix - load_s_);
+    out_.fixed_cost_parts_s = SplitFixedCost(*out_.fixed_cost_s, cost_);
   }
   return std::move(out_);
 }

@@ -2,12 +2,15 @@
 // README) and the monitor's orchestration on a scripted host that replays them.
 #include "support/run/phase_monitor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -218,6 +221,38 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
     per_sample = per_sample || ShellJoin(c.argv) == "cat /proc/stat /proc/32635/stat /proc/32636/stat";
   }
   EXPECT_TRUE(per_sample);
+}
+
+// /proc/stat answers in turn: cpu0 busy for 10 of 10 ticks, then idle.
+testing_fakes::FakeHost& BusyThenQuiet(testing_fakes::FakeHost& host, int busy_reads) {
+  auto reads = std::make_shared<int>(0);
+  host.On("cat /proc/stat", [reads, busy_reads](const Command&) -> Result<ExecResult> {
+    const int n = (*reads)++;
+    const int busy = std::min(n, busy_reads) * 10;
+    const int idle = 1000 + std::max(0, n - busy_reads) * 10;
+    return testing_fakes::FakeHost::Exit(0, fmt::format("cpu  0 0 0 0\ncpu0 {} 0 0 {} 0 0 0 0 0 0\n", busy, idle));
+  });
+  host.On("cat /proc/loadavg", testing_fakes::FakeHost::Exit(0, "0.50 0.40 0.30 1/100 4242\n"));
+  return host;
+}
+
+TEST(WaitQuiet, AQuietSutIsJudgedOnTheFirstShortWindow) {
+  testing_fakes::FakeHost host;
+  auto q = WaitQuiet(BusyThenQuiet(host, 0), "0", 0.5, 30);
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_TRUE(q->reached);
+  EXPECT_DOUBLE_EQ(q->busy_per_core, 0.0);
+  EXPECT_DOUBLE_EQ(q->window_s, 0.1);
+  EXPECT_EQ(q->cpus, 1);
+  EXPECT_DOUBLE_EQ(q->load1_per_core, 0.5);
+}
+
+TEST(WaitQuiet, ABusySutIsJudgedAgainOnOneSecondWindows) {
+  testing_fakes::FakeHost host;
+  auto q = WaitQuiet(BusyThenQuiet(host, 1), "0", 0.5, 30);
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_TRUE(q->reached);
+  EXPECT_DOUBLE_EQ(q->window_s, 1.0);  // the first (0.1 s) window was busy
 }
 
 TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {

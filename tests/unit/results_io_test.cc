@@ -181,6 +181,31 @@ TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
   EXPECT_EQ(back->load.wall_s, 20.12);
 }
 
+TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("fixed_cost_parts_s"), std::string::npos);
+  r.fixed_cost_s = 0.9;
+  r.fixed_cost_parts_s = {{"sut_start", 0.5}, {"quiet_wait", 0.25}, {"other", 0.15}};
+  auto back = ScenarioResultFromJson(ScenarioResultToJson(r), "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->fixed_cost_parts_s, r.fixed_cost_parts_s);
+}
+
+TEST(ResultsIo, FixedCostPartsThatAreNotAnObjectAreNamed) {
+  ScenarioResult r = RichScenario();
+  r.fixed_cost_parts_s = {{"sut_start", 0.5}};
+  std::string text = ScenarioResultToJson(r);
+  const std::string from = "\"fixed_cost_parts_s\": {";
+  size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << text;
+  size_t end = text.find('}', at);
+  text.replace(at, end + 1 - at, "\"fixed_cost_parts_s\": [0.5]");
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("fixed_cost_parts_s: expected an object"), std::string::npos)
+      << back.error().message;
+}
+
 TEST(ResultsIo, EngineLimitedIsWrittenOnlyWhenTrueAndReadsBack) {
   ScenarioResult r = RichScenario();
   EXPECT_EQ(ScenarioResultToJson(r).find("engine_limited"), std::string::npos);  // older documents unchanged

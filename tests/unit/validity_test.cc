@@ -183,13 +183,13 @@ TEST(ValidityCheckPhase, LoadGeneratorPinnedOntoTheSutCoreIsFlagged) {
 
 TEST(ValidityCheckPhase, SutNotQuietBeforeTheLoad) {
   PhaseObservation o = Calm();
-  o.quiet = QuietOutcome{false, 0.93, 3.1, 30.2, 2};
+  o.quiet = QuietOutcome{false, 0.93, 3.1, 30.2, 2, 1.0};
   auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
   const ValidityCheck* c = Find(v, "sut_quiet");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
   EXPECT_DOUBLE_EQ(c->measured, 0.93);
-  EXPECT_THAT(c->detail, HasSubstr("still busy after waiting 30.2 s"));
+  EXPECT_THAT(c->detail, HasSubstr("busy per core over 1 s before the load (2 cpus), still busy after waiting 30.2 s"));
 }
 
 TEST(ValidityCheckPhase, ErrorLogFloodAndAlerts) {
