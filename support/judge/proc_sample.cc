@@ -218,6 +218,69 @@ uint64_t CountLines(std::string_view text) {
   return n;
 }
 
+namespace {
+
+std::string_view TrimView(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+template <typename T>
+T PositiveNumber(std::string_view text) {
+  T v = 0;
+  text = TrimView(text);
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && end == text.data() + text.size() && v > 0 ? v : 0;
+}
+
+// The text between `marker`'s line and the next line starting with "@@"
+// (or the end); npos when the marker line is missing.
+std::string_view Section(std::string_view out, std::string_view marker) {
+  size_t at = 0;
+  while (true) {
+    at = out.find(marker, at);
+    if (at == std::string_view::npos) return {};
+    const bool line_start = at == 0 || out[at - 1] == '\n';
+    const size_t after = at + marker.size();
+    if (line_start && (after == out.size() || out[after] == '\n')) {
+      const size_t body = std::min(out.size(), after + 1);
+      const size_t next = out.find("\n@@", after);
+      return out.substr(body, next == std::string_view::npos ? std::string_view::npos : next + 1 - body);
+    }
+    at = after;
+  }
+}
+
+}  // namespace
+
+MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs) {
+  MonitorStartRead r;
+  const size_t logs_at = out.find(std::string(kMonitorStartMarkerLogs) + "\n");
+  std::string_view conf = logs_at == std::string_view::npos ? out : out.substr(0, logs_at);
+  r.conf_text = std::string(TrimView(conf));
+  std::istringstream lines{std::string(conf)};
+  std::string tck, page;
+  if (std::getline(lines, tck) && std::getline(lines, page)) {
+    r.clk_tck = PositiveNumber<int>(tck);
+    r.page_size = PositiveNumber<long>(page);
+  }
+  r.log_sizes.assign(logs, std::nullopt);
+  r.log_texts.assign(logs, "");
+  std::istringstream sizes{std::string(Section(out, kMonitorStartMarkerLogs))};
+  std::string line;
+  for (size_t i = 0; i < logs && std::getline(sizes, line); ++i) {
+    r.log_texts[i] = std::string(TrimView(line));
+    if (TrimView(line) == "0") {
+      r.log_sizes[i] = 0;
+    } else if (uint64_t v = PositiveNumber<uint64_t>(line); v > 0) {
+      r.log_sizes[i] = v;
+    }
+  }
+  r.scan = std::string(Section(out, kMonitorStartMarkerProcs));
+  return r;
+}
+
 }  // namespace detail
 
 }  // namespace fvbench

@@ -10,7 +10,8 @@
 //    stime 15, rss 24 (pages).
 //  - /proc/loadavg "load1 load5 load15 running/total lastpid".
 //  - USER_HZ and the page size from `getconf CLK_TCK; getconf PAGESIZE` on the SUT
-//    host, once per Start().
+//    host, once per Start(), in the same command as the error logs' sizes
+//    and the process scan (ParseMonitorStart).
 #pragma once
 
 #include <cstdint>
@@ -82,6 +83,26 @@ Result<LoadAvg> ParseLoadAvg(std::string_view text);
 
 // Lines of an nginx error.log that are alerts: [alert], [emerg],
 // "worker_connections are not enough", "Too many open files".
+// The monitor's start-up read, one command on the SUT host
+// (kMonitorStartMarkerLogs / kMonitorStartMarkerProcs separate its parts):
+//   getconf CLK_TCK; getconf PAGESIZE
+//   <marker logs>, then per error log its size in bytes (`stat -c %s`) or "-"
+//   <marker procs>, then every /proc/<pid>/stat line
+// clk_tck / page_size are 0 when their lines are not positive numbers;
+// log_sizes has `logs` entries, nullopt where the size was not a number (a
+// missing marker leaves every entry nullopt and the scan empty).
+inline constexpr std::string_view kMonitorStartMarkerLogs = "@@fvbench-logs";
+inline constexpr std::string_view kMonitorStartMarkerProcs = "@@fvbench-procs";
+struct MonitorStartRead {
+  int clk_tck = 0;
+  long page_size = 0;
+  std::string conf_text;  // the getconf lines as printed (for an error message)
+  std::vector<std::optional<uint64_t>> log_sizes;
+  std::vector<std::string> log_texts;  // each size line as printed
+  std::string scan;                    // the /proc/<pid>/stat lines
+};
+MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs);
+
 std::vector<std::string> NginxAlertLines(std::string_view log);
 uint64_t CountLines(std::string_view text);  // a last line without '\n' counts
 

@@ -67,54 +67,8 @@ Result<void> PhaseMonitor::Start() {
   auto sut_cpus = detail::ParseCpuList(opt_.sut_cpus);
   if (!sut_cpus) return Error{"the SUT's CPUs: " + sut_cpus.error().message};
   sut_cpus_ = *sut_cpus;
-  using std::chrono::seconds;
 
-  // USER_HZ and page size on the SUT host.
-  if (auto r = Read(sut_, {"sh", "-c", "getconf CLK_TCK; getconf PAGESIZE"}, seconds(10)); r) {
-    std::istringstream in(*r);
-    int tck = 0;
-    long page = 0;
-    if (in >> tck >> page && tck > 0 && page > 0) {
-      clk_tck_ = tck;
-      page_size_ = page;
-    } else {
-      problems_.push_back(fmt::format("host {}: `getconf CLK_TCK; getconf PAGESIZE` printed '{}'; assuming 100 and 4096",
-                                      sut_.name(), Trim(*r)));
-    }
-  } else {
-    problems_.push_back(r.error().message + "; assuming CLK_TCK 100, PAGESIZE 4096");
-  }
-
-  // The nginx processes under each master.
-  std::vector<std::string> scan = {"sh", "-c", "cat /proc/[0-9]*/stat 2>/dev/null; true"};
-  if (!services_.empty()) {
-    if (auto r = Read(sut_, scan, seconds(20)); r) {
-      detail::ProcSample all = detail::ParseProcSample(*r);
-      for (const MonitoredService& s : services_) {
-        pids_[s.name] = detail::Descendants(all.procs, s.master_pid);
-        if (pids_[s.name].empty()) {
-          problems_.push_back(fmt::format("host {}: no child processes of {} (master pid {}) found in /proc",
-                                          sut_.name(), s.name, s.master_pid));
-        }
-      }
-    } else {
-      problems_.push_back(r.error().message);
-    }
-  }
-
-  // Error log sizes.
-  for (const MonitoredService& s : services_) {
-    if (s.error_log.empty()) continue;
-    auto r = Read(sut_, {"stat", "-c", "%s", s.error_log}, seconds(10));
-    uint64_t size = 0;
-    if (r && detail::CountLines(*r) >= 1 && (size = std::strtoull(r->c_str(), nullptr, 10), true)) {
-      log_size_[s.name] = size;
-    } else {
-      problems_.push_back(r ? fmt::format("host {}: stat of {} printed '{}'", sut_.name(), s.error_log, Trim(*r))
-                            : r.error().message);
-    }
-  }
-
+  ReadStartFacts();
   TakeSample();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -123,6 +77,53 @@ Result<void> PhaseMonitor::Start() {
   }
   thread_ = std::thread([this] { Loop(); });
   return Ok();
+}
+
+// USER_HZ and the page size, each error log's size and the nginx processes
+// under each master: one command on the SUT host (ParseMonitorStart).
+void PhaseMonitor::ReadStartFacts() {
+  std::string script = fmt::format("getconf CLK_TCK; getconf PAGESIZE; echo {}; ", detail::kMonitorStartMarkerLogs);
+  script += "for f in \"$@\"; do stat -c %s \"$f\" 2>/dev/null || echo -; done; ";
+  script += fmt::format("echo {}; ", detail::kMonitorStartMarkerProcs);
+  if (!services_.empty()) script += "cat /proc/[0-9]*/stat 2>/dev/null; ";
+  script += "true";
+  std::vector<std::string> argv = {"sh", "-c", script, "sh"};
+  std::vector<const MonitoredService*> logged;
+  for (const MonitoredService& s : services_) {
+    if (s.error_log.empty()) continue;
+    argv.push_back(s.error_log);
+    logged.push_back(&s);
+  }
+  auto r = Read(sut_, argv, std::chrono::seconds(20));
+  if (!r) {
+    problems_.push_back(r.error().message + "; assuming CLK_TCK 100, PAGESIZE 4096");
+    return;
+  }
+  const detail::MonitorStartRead got = detail::ParseMonitorStart(*r, logged.size());
+  if (got.clk_tck > 0 && got.page_size > 0) {
+    clk_tck_ = got.clk_tck;
+    page_size_ = got.page_size;
+  } else {
+    problems_.push_back(fmt::format("host {}: `getconf CLK_TCK; getconf PAGESIZE` printed '{}'; assuming 100 and 4096",
+                                    sut_.name(), got.conf_text));
+  }
+  for (size_t i = 0; i < logged.size(); ++i) {
+    if (got.log_sizes[i]) {
+      log_size_[logged[i]->name] = *got.log_sizes[i];
+    } else {
+      problems_.push_back(fmt::format("host {}: stat of {} printed '{}'", sut_.name(), logged[i]->error_log,
+                                      got.log_texts[i]));
+    }
+  }
+  if (services_.empty()) return;
+  detail::ProcSample all = detail::ParseProcSample(got.scan);
+  for (const MonitoredService& s : services_) {
+    pids_[s.name] = detail::Descendants(all.procs, s.master_pid);
+    if (pids_[s.name].empty()) {
+      problems_.push_back(fmt::format("host {}: no child processes of {} (master pid {}) found in /proc",
+                                      sut_.name(), s.name, s.master_pid));
+    }
+  }
 }
 
 void PhaseMonitor::Loop() {

@@ -16,6 +16,10 @@
 //
 // How /proc is read: support/judge/proc_sample.h.
 //
+// Start() reads the SUT host's facts in ONE command (one process start, one
+// SSH round trip; detail::ParseMonitorStart): USER_HZ and the page size, the
+// error logs' sizes and the process scan below.
+//
 // SUT processes: the descendants of each service's recorded master pid,
 // found once at Start() by scanning `cat /proc/[0-9]*/stat` for ppid links
 // (/proc/<pid>/task/<tid>/children needs CONFIG_PROC_CHILDREN, often absent).
@@ -90,6 +94,7 @@ class PhaseMonitor {
   PhaseObservation Stop();
 
  private:
+  void ReadStartFacts();
   struct Sample;
   void Loop();
   void TakeSample();

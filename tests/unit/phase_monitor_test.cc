@@ -76,6 +76,33 @@ TEST(ProcParse, TruncatedAndForeignLinesAreIgnored) {
   EXPECT_TRUE(s.cpus.empty());
 }
 
+TEST(MonitorStartParse, FactsLogSizesAndScan) {
+  MonitorStartRead r = ParseMonitorStart(
+      "100\n4096\n@@fvbench-logs\n1234\n0\n-\n@@fvbench-procs\n4242 (nginx) S 1 2 3\n", 3);
+  EXPECT_EQ(r.clk_tck, 100);
+  EXPECT_EQ(r.page_size, 4096);
+  ASSERT_EQ(r.log_sizes.size(), 3u);
+  EXPECT_EQ(r.log_sizes[0], 1234u);
+  EXPECT_EQ(r.log_sizes[1], 0u);  // an empty log
+  EXPECT_FALSE(r.log_sizes[2].has_value());
+  EXPECT_EQ(r.log_texts[2], "-");
+  EXPECT_EQ(r.scan, "4242 (nginx) S 1 2 3\n");
+}
+
+TEST(MonitorStartParse, BadFactsAndAMissingMarkerLeaveNothingMeasured) {
+  MonitorStartRead r = ParseMonitorStart("sh: getconf: not found\n", 1);
+  EXPECT_EQ(r.clk_tck, 0);
+  EXPECT_EQ(r.page_size, 0);
+  EXPECT_EQ(r.conf_text, "sh: getconf: not found");
+  ASSERT_EQ(r.log_sizes.size(), 1u);
+  EXPECT_FALSE(r.log_sizes[0].has_value());
+  EXPECT_TRUE(r.scan.empty());
+  MonitorStartRead neg = ParseMonitorStart("-1\n4096x\n@@fvbench-logs\n12a\n@@fvbench-procs\n", 1);
+  EXPECT_EQ(neg.clk_tck, 0);
+  EXPECT_EQ(neg.page_size, 0);
+  EXPECT_FALSE(neg.log_sizes[0].has_value());
+}
+
 TEST(CpuList, Syntax) {
   EXPECT_THAT(*ParseCpuList("0-3,6"), ElementsAre(0, 1, 2, 3, 6));
   EXPECT_THAT(*ParseCpuList("1,1,0"), ElementsAre(0, 1));
@@ -170,14 +197,16 @@ TEST(ErrorLog, AlertsAndLineCounts) {
 struct Replay {
   std::string before, after, scan, log_growth;
   int stat_reads = 0;
+  std::vector<std::vector<std::string>> start_reads;  // argv of each start-up read
   testing_fakes::FakeHost host{"replay"};
 
   Replay() {
     using testing_fakes::FakeHost;
     host.unmatched = FakeHost::Exit(127, "", "unexpected command");
-    host.On("getconf CLK_TCK; getconf PAGESIZE", FakeHost::Exit(0, "100\n4096\n"));
-    host.On("/proc/[0-9]*/stat", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, scan); });
-    host.OnPrefix("stat -c", FakeHost::Exit(0, "1234\n"));
+    host.On("getconf CLK_TCK; getconf PAGESIZE", [this](const Command& c) -> Result<ExecResult> {
+      start_reads.push_back(c.argv);
+      return FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n1234\n@@fvbench-procs\n" + scan);
+    });
     host.OnPrefix("tail -c +1235", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
     host.OnPrefix("cat /proc/stat", [this](const Command&) -> Result<ExecResult> {
       return FakeHost::Exit(1, stat_reads++ == 0 ? before : after);
@@ -215,6 +244,9 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   ASSERT_EQ(o.logs.size(), 1u);
   EXPECT_EQ(o.logs[0].lines, 4u);
   EXPECT_EQ(o.logs[0].alert_count, 3u);
+  // The start-up facts in one command, the error log as its argument.
+  ASSERT_EQ(replay.start_reads.size(), 1u);
+  EXPECT_EQ(replay.start_reads[0].back(), "/b/logs/error.log");
   // One command per sample, naming the workers found by the scan.
   bool per_sample = false;
   for (const Command& c : host.Calls()) {
