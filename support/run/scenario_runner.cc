@@ -186,7 +186,24 @@ class ScenarioRun {
   void Warmup();
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
                                             const SutServices& services) const;
+  // What one phase watches while its engine runs, and what it saw.
+  struct PhaseWatch {
+    std::unique_ptr<PhaseMonitor> monitor;
+    bool monitoring = false;  // the monitor started
+    std::vector<HopTarget> hops;
+    std::vector<HopCounters> hops_before;
+    std::unique_ptr<ProgressTicker> ticker;
+  };
+  struct PhaseSeen {
+    PhaseObservation obs;
+    std::optional<double> served;  // the ticker's served rate (stub_status)
+    std::vector<HopCounters> hops_after;
+  };
   Result<LoadResult> MeasurePhase(const LoadSpec& s);
+  std::optional<QuietOutcome> AwaitQuietSut(std::vector<std::string>& problems);
+  PhaseWatch StartWatching(const LoadSpec& s, std::vector<std::string>& problems);
+  PhaseSeen StopWatching(PhaseWatch& w);
+  void AddSutFigures(LoadResult& r, const PhaseWatch& w, const PhaseSeen& seen) const;
   std::vector<HopTarget> HopTargets() const;
   PhaseRecord CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
                                  std::vector<std::string> problems) const;
@@ -336,19 +353,57 @@ std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const 
 // fails a search step (JudgeStep) with its reason.
 Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   if (c_.dry_run) return tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
-  const ValidityParams& vp = c_.validity;
-  std::optional<QuietOutcome> quiet;
   std::vector<std::string> problems;
-  if (vp.quiet_timeout_s > 0) {
-    TimedPart timed(cost_, "quiet_wait");
-    auto q = WaitQuiet(tb_.sut(), tb_.sut_cpus(), vp.quiet_max_per_core, vp.quiet_timeout_s);
-    if (q) {
-      quiet = *q;
-    } else {
-      problems.push_back(q.error().message);
-    }
+  const std::optional<QuietOutcome> quiet = AwaitQuietSut(problems);
+  PhaseWatch watch = StartWatching(s, problems);
+  load_s_ += s.duration_s;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+  AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
+  TimedPart checks(cost_, "phase_checks");
+  PhaseSeen seen = StopWatching(watch);
+  if (!r) return r;
+  // A SUT service that died during the phase fails the phase: an error
+  // stops a throughput search at once, instead of stepping down against a
+  // dead server until THROUGHPUT_BUDGET_S is spent (raw outputs stay in raw/).
+  if (auto alive = CheckSutAfterLoad(*active_, tb_.sut()); !alive) {
+    return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
   }
-  auto setup = std::make_optional<TimedPart>(cost_, "phase_setup");
+  seen.obs.quiet = quiet;
+  AddSutFigures(*r, watch, seen);
+  PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(seen.obs), std::move(problems));
+  for (size_t i = 0; i < watch.hops.size(); ++i) {
+    const HopTarget& h = watch.hops[i];
+    rec.validity.push_back(DescribeHop(h.hop, h.port, watch.hops_before[i], seen.hops_after[i]));
+  }
+  // Several load generators: each one's own checks (loadgen_merge.h).
+  for (const ValidityCheck& c : r->loadgen_checks) rec.validity.push_back(c);
+  ReportPhaseValidity(rec, seen.served);
+  const std::string failed = FailedValidity(rec.validity);
+  r->validity_failure.clear();
+  if (!failed.empty() && c_.validity.mode == ValidityMode::kFail) r->validity_failure = failed;
+  records_[r->raw_path] = std::move(rec);
+  return r;
+}
+
+// Waits for the SUT's CPUs to be quiet (QUIET_TIMEOUT, WaitQuiet); nullopt
+// when the check is off or /proc could not be read (then `problems` says why).
+std::optional<QuietOutcome> ScenarioRun::AwaitQuietSut(std::vector<std::string>& problems) {
+  const ValidityParams& vp = c_.validity;
+  if (vp.quiet_timeout_s <= 0) return std::nullopt;
+  TimedPart timed(cost_, "quiet_wait");
+  auto q = WaitQuiet(tb_.sut(), tb_.sut_cpus(), vp.quiet_max_per_core, vp.quiet_timeout_s);
+  if (q) return *q;
+  problems.push_back(q.error().message);
+  return std::nullopt;
+}
+
+// Right before the engine runs: the monitor's first samples and the hop
+// counters (independent reads, /proc and stub_status + ss, taken at once so
+// they cost the slower of the two), then the progress ticker.
+ScenarioRun::PhaseWatch ScenarioRun::StartWatching(const LoadSpec& s, std::vector<std::string>& problems) {
+  TimedPart timed(cost_, "phase_setup");
+  PhaseWatch w;
   std::vector<MonitoredService> watched;
   for (const ServiceHandle& h : active_->handles()) {
     watched.push_back({h.name, h.pid, active_->run_dir(h.name) + "/logs/error.log"});
@@ -357,59 +412,44 @@ Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
   mo.loadgen_cpuset = c_.k6_cpuset;
   mo.loadgen_usable_cpus = tb_.loadgen_cpus();
   mo.sut_cpus = tb_.sut_cpus();
-  PhaseMonitor monitor(tb_.sut(), tb_.loadgen(), watched, mo);
-  // The hop counters and the monitor's first samples are independent reads
-  // (stub_status and ss; /proc): taken at once, they cost the slower of the two.
-  const std::vector<HopTarget> hops = HopTargets();
-  auto hops_before_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), hops); });
-  auto monitoring = monitor.Start();
+  w.monitor = std::make_unique<PhaseMonitor>(tb_.sut(), tb_.loadgen(), watched, mo);
+  w.hops = HopTargets();
+  auto hops_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), w.hops); });
+  auto monitoring = w.monitor->Start();
+  w.monitoring = monitoring.ok();
   if (!monitoring) problems.push_back(monitoring.error().message);
-  const std::vector<HopCounters> hops_before = hops_before_read.get();
-  auto ticker = TickerFor(s, phase_label_, *active_);
-  ticker->Start();
-  setup.reset();
-  load_s_ += s.duration_s;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
-  AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
-  TimedPart checks(cost_, "phase_checks");
-  // The same three reads after the load, at once.
-  auto hops_after_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), hops); });
-  auto served_read = std::async(std::launch::async, [&] { return ticker->Stop(); });
-  PhaseObservation obs = monitoring ? monitor.Stop() : PhaseObservation{};
-  const std::optional<double> served = served_read.get();
-  const std::vector<HopCounters> hops_after = hops_after_read.get();
-  if (!r) return r;
-  // A SUT service that died during the phase fails the phase: an error
-  // stops a throughput search at once, instead of stepping down against a
-  // dead server until THROUGHPUT_BUDGET_S is spent (raw outputs stay in raw/).
-  if (auto alive = CheckSutAfterLoad(*active_, tb_.sut()); !alive) {
-    return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
+  w.hops_before = hops_read.get();
+  w.ticker = TickerFor(s, phase_label_, *active_);
+  w.ticker->Start();
+  return w;
+}
+
+// Right after the engine ran: the monitor's last samples, the ticker's last
+// read and the hop counters, at once.
+ScenarioRun::PhaseSeen ScenarioRun::StopWatching(PhaseWatch& w) {
+  PhaseSeen seen;
+  auto hops_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), w.hops); });
+  auto served_read = std::async(std::launch::async, [&] { return w.ticker->Stop(); });
+  seen.obs = w.monitoring ? w.monitor->Stop() : PhaseObservation{};
+  seen.served = served_read.get();
+  seen.hops_after = hops_read.get();
+  return seen;
+}
+
+// What the SUT did, for the search's engine-limited rule (step_search.h).
+// Served = requests the nginx under load counted (stub_status, read just
+// before and after the engine ran) over the engine's own duration: the same
+// window as achieved_rps; the ticker's rate spans a longer one.
+void ScenarioRun::AddSutFigures(LoadResult& r, const PhaseWatch& w, const PhaseSeen& seen) const {
+  r.sut_served_rps = seen.served;
+  const std::vector<HopCounters>& before = w.hops_before;
+  const std::vector<HopCounters>& after = seen.hops_after;
+  if (!before.empty() && before[0].requests && after[0].requests && *after[0].requests >= *before[0].requests &&
+      r.duration_s > 0) {
+    r.sut_served_rps = static_cast<double>(*after[0].requests - *before[0].requests) / r.duration_s;
   }
-  obs.quiet = quiet;
-  // What the SUT did, for the search's engine-limited rule (step_search.h).
-  // Served = requests the nginx under load counted (stub_status, read just
-  // before and after the engine ran) over the engine's own duration: the
-  // same window as achieved_rps; the ticker's rate spans a longer one.
-  r->sut_served_rps = served;
-  if (!hops_before.empty() && hops_before[0].requests && hops_after[0].requests &&
-      *hops_after[0].requests >= *hops_before[0].requests && r->duration_s > 0) {
-    r->sut_served_rps = static_cast<double>(*hops_after[0].requests - *hops_before[0].requests) / r->duration_s;
-  }
-  r->sut_cpu_share = SutCpuShare(obs, !sharing_.empty());
-  if (!sharing_.empty()) r->sut_cpus_shared = shared_cpus_ > 0 ? shared_cpus_ : obs.quiet ? obs.quiet->cpus : 0;
-  PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(obs), std::move(problems));
-  for (size_t i = 0; i < hops.size(); ++i) {
-    rec.validity.push_back(DescribeHop(hops[i].hop, hops[i].port, hops_before[i], hops_after[i]));
-  }
-  // Several load generators: each one's own checks (loadgen_merge.h).
-  for (const ValidityCheck& c : r->loadgen_checks) rec.validity.push_back(c);
-  ReportPhaseValidity(rec, served);
-  const std::string failed = FailedValidity(rec.validity);
-  r->validity_failure.clear();
-  if (!failed.empty() && vp.mode == ValidityMode::kFail) r->validity_failure = failed;
-  records_[r->raw_path] = std::move(rec);
-  return r;
+  r.sut_cpu_share = SutCpuShare(seen.obs, !sharing_.empty());
+  if (!sharing_.empty()) r.sut_cpus_shared = shared_cpus_ > 0 ? shared_cpus_ : seen.obs.quiet ? seen.obs.quiet->cpus : 0;
 }
 
 // The hops whose connections per request and TIME_WAIT growth each measured
