@@ -199,8 +199,11 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
 }
 
 bool EngineHiccup(const LoadResult& load) {
+  const bool sut_held_the_pool =
+      load.late_pool_exhausted_share && *load.late_pool_exhausted_share >= kLateSendsPoolExhaustedShare;
   return !load.kept_up && load.failed_engine == 0 && load.dropped_iterations == 0 &&
-         load.max_early_send_us <= kDefaultMaxSendLagUs && load.late_send_share < kEngineLimitedLateShare;
+         load.max_early_send_us <= kDefaultMaxSendLagUs && load.late_send_share < kEngineLimitedLateShare &&
+         !sut_held_the_pool;
 }
 
 bool MarginalFailure(const LoadResult& load, const SearchParams& params) {

@@ -378,6 +378,28 @@ TEST(EngineLimitedLittlesLaw, AHiccupIsNoEngineLimit) {
   EXPECT_FALSE(EngineHiccup(unsent));
 }
 
+// The same small lateness, but most late sends found every connection
+// waiting for the SUT: the SUT queued (saturation), no hiccup of the engine;
+// the step fails without a retry and is not the engine's limit.
+TEST(EngineLimitedLittlesLaw, LatenessTheSutCausedIsNoHiccup) {
+  SearchParams rule;
+  LoadResult l = Behind(1000, 2, 100, 20000, 1.0, 0);
+  l.late_send_share = 0.0066;
+  l.max_send_lag_us = 20270;
+  l.sut_cpu_share = 0.94;
+  l.late_pool_exhausted_share = 0.884;
+  EXPECT_FALSE(EngineHiccup(l));
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
+  EXPECT_FALSE(MarginalFailure(l, rule));
+  // Under half of them pool-exhausted (the engine's event loop ran late): a hiccup.
+  l.late_pool_exhausted_share = 0.49;
+  EXPECT_TRUE(EngineHiccup(l));
+  EXPECT_TRUE(MarginalFailure(l, rule));
+  // Not measured (k6, older wrk outputs): as before, a hiccup.
+  l.late_pool_exhausted_share.reset();
+  EXPECT_TRUE(EngineHiccup(l));
+}
+
 // With the pool ample, the SUT's own errors (here 30 non-2xx answers, 1.5 %
 // of the slots beyond the in-flight ones) still make the step the SUT's.
 TEST(EngineLimitedLittlesLaw, AmplePoolStillCountsTheSutsOwnErrors) {

@@ -247,6 +247,30 @@ TEST(MaxSearch, AProbeFailingOnAHiccupIsRetried) {
   EXPECT_FALSE(o.engine_limited);
 }
 
+// The same lateness, with the late sends finding every connection waiting
+// for the SUT (it queued): a failure, run once, not retried.
+TEST(MaxSearch, LatenessTheSutCausedIsNotRetried) {
+  ThroughputSearchParams p = Params(20000);
+  p.probe_dur_s = 3;
+  p.start_rps = 3428;
+  int probes_at_start = 0;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    LoadResult l = Knee(r.target_rps, r.duration_s, 6500);
+    if (r.role == "probe" && r.target_rps == 3428) {
+      ++probes_at_start;
+      l.kept_up = false;
+      l.late_send_share = 0.0018;
+      l.max_send_lag_us = 16283;
+      l.late_pool_exhausted_share = 0.9;
+    }
+    return l;
+  };
+  SearchOutcome o = MaxThroughputSearch(p, run);
+  EXPECT_EQ(probes_at_start, 1);
+  EXPECT_FALSE(o.engine_limited);
+  EXPECT_LT(o.reported_rps, 3428);
+}
+
 TEST(MaxSearch, WithoutRetryABlipLowersTheResult) {
   // The documented reason for the retry: the same blip with retries = 0 ends
   // the bracket at 2000 and the result falls far below the knee.
