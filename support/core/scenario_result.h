@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/core/ab_result.h"
@@ -154,6 +155,11 @@ struct ScenarioResult {
   //   other         the rest (search decisions, progress lines, A/B restarts)
   std::map<std::string, double> fixed_cost_parts_s;
 };
+
+// The part names fixed_cost_parts_s may hold (a results.json with another
+// name, or a value that is not a finite number >= 0, is refused on read).
+inline constexpr std::string_view kFixedCostPartNames[] = {
+    "sut_start", "quiet_wait", "phase_setup", "engine", "phase_checks", "after_load", "other"};
 
 // The throughput value is a lower bound, not a maximum: the highest step
 // passed (ceiling_reached), the engine was the limit (engine_limited), or a bisect search in which no step failed (no

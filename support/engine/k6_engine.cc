@@ -109,7 +109,7 @@ class K6Engine : public LoadEngine {
 
   Result<void> warmup(const LoadSpec& spec) override {
     if (spec.duration_s <= 0) return Ok();
-    const std::string body_path = "/tmp/fvbench-k6-" + spec.phase + ".warmup.body.json";
+    const std::string body_path = scripts_dir_ + "/" + spec.phase + ".warmup.body.json";  // under BENCH_DIR
     auto cmd = PlanK6Command(spec, scripts_dir_, "", body_path);
     if (!cmd.ok()) return cmd.error();
     if (auto ok = CheckLimits(spec); !ok) return Fail(spec, "warmup refused before load: " + ok.error().message);

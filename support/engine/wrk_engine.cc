@@ -132,7 +132,7 @@ class WrkEngine : public LoadEngine {
     }
     std::string body_path;
     if (spec.kind == RequestKind::kPostJson) {
-      body_path = fmt::format("/tmp/fvbench-wrk-warmup-{}.body.json", spec.phase);
+      body_path = fmt::format("{}/{}.warmup.body.json", scripts_dir_, spec.phase);  // under BENCH_DIR
       if (auto w = host_.write_file(body_path, spec.body); !w) {
         return Error{fmt::format("wrk warmup {}: writing the body on {}: {}", spec.phase,
                                  host_.name(), w.error().message)};

@@ -2,7 +2,9 @@
 // 4.1.0 with support/engine/pace.lua, which turns wrk's closed loop into an open
 // model at spec.rate_rps and writes one JSON object (support/engine/wrk_output.h).
 // Create it with MakeWrkEngine(host, scripts_dir); scripts_dir holds pace.lua
-// on the loadgen host (local mode: <source>/support/engine).
+// on the loadgen host (BENCH_DIR/scripts, where the testbed ships it; the
+// engine's own tests use <source>/support/engine). A warmup's POST body is
+// written there too (<scripts_dir>/<phase>.warmup.body.json).
 //
 // One phase runs, on the loadgen host:
 //   [taskset -c <cpuset>] wrk -t<T> -c<C> -d<D>s --latency -s <scripts_dir>/pace.lua <url>
@@ -26,8 +28,9 @@
 //   FVBENCH_DURATION_S stays the window, and the command runs under
 //   `bash -c '"$@"; rc=$?; times >&2; exit $rc'` so that wrk's own CPU time
 //   is known (ChildCpuSeconds -> LoadResult::engine_cpu_s).
-//   wrk's --timeout stays at its default 2 s: slower responses count as
-//   errors.timeout (failed) and are not in the histogram.
+//   --timeout=10s (kWrkRequestTimeoutUs; wrk's own default is 2 s):
+//   slower responses count as errors.timeout, censored latency samples
+//   (core/outcomes.h CensorAtTimeout).
 // Timeout of the command: D + kPhaseGraceS (5 s; wrk stops at -d by itself):
 // a wrk killed there fails the phase as "cut" (no output). run() records the
 // command's wall time in LoadResult::wall_s. remote_dir is created on the host and a

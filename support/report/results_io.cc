@@ -1,8 +1,11 @@
 #include "support/report/results_io.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -295,7 +298,18 @@ std::map<std::string, double> ReadCostParts(const json& v, const std::string& pa
   const json& o = v.at("fixed_cost_parts_s");
   const std::string p = JoinPath(path, "fixed_cost_parts_s");
   if (!o.is_object()) throw JsonFieldError{fmt::format("{}: expected an object, got {}", p, o.type_name())};
-  for (const auto& [part, seconds] : o.items()) parts[part] = GetNumberOrNaN(o, part.c_str(), p);
+  for (const auto& [part, seconds] : o.items()) {
+    const std::string field = JoinPath(p, part);
+    if (std::find(std::begin(kFixedCostPartNames), std::end(kFixedCostPartNames), part) ==
+        std::end(kFixedCostPartNames)) {
+      throw JsonFieldError{fmt::format("{}: not a part of the fixed cost (expected one of {})", field,
+                                       fmt::join(kFixedCostPartNames, ", "))};
+    }
+    if (!seconds.is_number() || !std::isfinite(seconds.get<double>()) || seconds.get<double>() < 0) {
+      throw JsonFieldError{fmt::format("{}: expected seconds (a finite number >= 0), got {}", field, seconds.dump())};
+    }
+    parts[part] = seconds.get<double>();
+  }
   return parts;
 }
 

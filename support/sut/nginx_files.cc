@@ -11,9 +11,29 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 bool Contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// What nginx reads of a line: '#' starts a comment only where a word would
+// start (after a blank, ';', '{', '}' or at the line's start) and outside
+// quotes; inside a word ("/tmp/a#b") it is part of the word (nginx
+// src/core/ngx_conf_file.c, ngx_conf_read_token: sharp_comment is set only
+// when last_space).
 std::string_view StripComment(std::string_view line) {
-  size_t hash = line.find('#');
-  return hash == std::string_view::npos ? line : line.substr(0, hash);
+  char quote = 0;
+  bool word_start = true;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      word_start = false;
+      continue;
+    }
+    if (c == '#' && word_start) return line.substr(0, i);
+    word_start = c == ' ' || c == '\t' || c == ';' || c == '{' || c == '}';
+  }
+  return line;
 }
 
 // The words of a directive line after its name, quotes removed, ';' dropped.

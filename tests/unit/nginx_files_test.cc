@@ -59,5 +59,21 @@ TEST(ReferencedFiles, IncludesLuaFilesAndPackageDirectories) {
   EXPECT_EQ(refs[4].line, 8u);
 }
 
+// nginx reads '#' as a comment only where a word would start; inside a word
+// (a BENCH_DIR such as /tmp/t9#z) or quotes it is a character.
+TEST(ReferencedFiles, AHashInsideAWordIsNoComment) {
+  const std::string conf =
+      "include /tmp/t9#z/conf/asn.map;\n"
+      "lua_package_path \"/tmp/a#b/?.lua;;\";\n"
+      "include /e/x.map; # include /commented/out;\n"
+      "include /e/y.map;# include /also/out;\n";
+  std::vector<FileReference> refs = ReferencedFiles(conf);
+  ASSERT_EQ(refs.size(), 4u);
+  EXPECT_EQ(refs[0].path, "/tmp/t9#z/conf/asn.map");
+  EXPECT_EQ(refs[1].path, "/tmp/a#b");
+  EXPECT_EQ(refs[2].path, "/e/x.map");
+  EXPECT_EQ(refs[3].path, "/e/y.map");
+}
+
 }  // namespace
 }  // namespace fvbench::nginx_files_test

@@ -206,6 +206,27 @@ TEST(ResultsIo, FixedCostPartsThatAreNotAnObjectAreNamed) {
       << back.error().message;
 }
 
+// What the writer can never produce is refused, naming the part: null,
+// a negative or non-numeric value, an unknown part.
+TEST(ResultsIo, FixedCostPartsHoldOnlyKnownPartsOfSecondsAtLeastZero) {
+  ScenarioResult r = RichScenario();
+  r.fixed_cost_parts_s = {{"engine", 0.5}};
+  const std::string good = ScenarioResultToJson(r);
+  const std::string from = "\"engine\": 0.5";
+  ASSERT_NE(good.find(from), std::string::npos) << good;
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {"\"engine\": null", "fixed_cost_parts_s.engine: expected seconds (a finite number >= 0), got null"},
+           {"\"engine\": -5", "fixed_cost_parts_s.engine: expected seconds (a finite number >= 0), got -5"},
+           {"\"engine\": \"0.5\"", "fixed_cost_parts_s.engine: expected seconds"},
+           {"\"bogus\": 1000", "fixed_cost_parts_s.bogus: not a part of the fixed cost (expected one of sut_start"}}) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), bad);
+    auto back = ScenarioResultFromJson(text, "x.json");
+    ASSERT_FALSE(back.ok()) << bad;
+    EXPECT_NE(back.error().message.find(says), std::string::npos) << back.error().message;
+  }
+}
+
 TEST(ResultsIo, EngineLimitedIsWrittenOnlyWhenTrueAndReadsBack) {
   ScenarioResult r = RichScenario();
   EXPECT_EQ(ScenarioResultToJson(r).find("engine_limited"), std::string::npos);  // older documents unchanged
