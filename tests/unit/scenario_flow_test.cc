@@ -309,5 +309,22 @@ TEST_F(ScenarioFlow, InterruptMidPhaseStopsTheSutAndSavesAnInterruptedResult) {
   EXPECT_GT(saved.started_unix, 0);
 }
 
+// The console's measured line and the reports agree on a lower bound: a
+// bisect search that stopped (here on an engine error) with no failed step
+// has no resolution, and its rate is "at least".
+TEST(MeasuredLine, ASearchWithoutAFailedStepIsALowerBound) {
+  ScenarioResult r;
+  r.id = "throughput.simple";
+  r.search = "bisect";
+  r.throughput_rps = 1975.6;
+  r.steps.resize(2);
+  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (no step failed) (UNCONFIRMED"));
+  r.search_resolution = 0.02;
+  r.confirmed = true;
+  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained 1976 RPS (measured in the confirmation run)"));
+  r.ceiling_reached = true;
+  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (ceiling reached)"));
+}
+
 }  // namespace
 }  // namespace fvbench::scenario_flow_test
