@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <regex>
 
 #include "support/core/config_parts.h"
@@ -182,6 +183,8 @@ Result<void> LoadSut(const EnvReader& r, Config& c) {
   return Ok();
 }
 
+Result<void> WholeSecondsForWrk(const Config& c);
+
 Result<void> LoadEngine(const EnvReader& r, Config& c) {
   auto engine = r.OneOf("LOADGEN_ENGINE", EngineName(c.engine), {"k6", "wrk"}, "k6 or wrk (unknown engine)");
   if (!engine) return engine.error();
@@ -193,6 +196,23 @@ Result<void> LoadEngine(const EnvReader& r, Config& c) {
     return Error{fmt::format("THROUGHPUT_SLO_P99_MS={}: at or above {}'s request timeout of {} ms, so no step "
                              "could fail it; choose an SLO below {} ms",
                              c.throughput_slo_p99_us / 1000.0, *engine, timeout_us / 1000.0, timeout_us / 1000.0)};
+  }
+  return c.engine == Engine::kWrk ? WholeSecondsForWrk(c) : Ok();
+}
+
+// wrk runs whole seconds (its -d): a fractional phase would run ceil(d) s
+// while the report and the load accounting say d.
+Result<void> WholeSecondsForWrk(const Config& c) {
+  const std::pair<const char*, double> durations[] = {{"LATENCY_DUR", c.latency_dur_s},
+                                                      {"WARMUP_DUR", c.warmup_dur_s},
+                                                      {"STEP_DUR", c.step_dur_s},
+                                                      {"CONFIRM_DUR", c.confirm_dur_s}};
+  for (const auto& [name, seconds] : durations) {
+    if (seconds != std::floor(seconds)) {
+      return Error{fmt::format("{}={}: wrk runs whole seconds (its -d), so it would run {} s; use {} or {} "
+                               "(k6 takes fractions)",
+                               name, seconds, std::ceil(seconds), std::floor(seconds), std::ceil(seconds))};
+    }
   }
   return Ok();
 }

@@ -119,6 +119,21 @@ TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
   EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {"THROUGHPUT_SLO_P99_MS", "59000"}})).ok());
 }
 
+// wrk's -d takes whole seconds: LATENCY_DUR=1.5 ran 2 s while the report said
+// 1.5 s and the extra second counted as fixed cost (fresh-user trial).
+TEST(Config, FractionalDurationsAreRefusedForWrkOnly) {
+  for (const char* name : {"LATENCY_DUR", "WARMUP_DUR", "STEP_DUR", "CONFIRM_DUR"}) {
+    auto wrk = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {name, "2.5"}}));
+    ASSERT_FALSE(wrk.ok()) << name;
+    EXPECT_NE(wrk.error().message.find(std::string(name) + "=2.5: wrk runs whole seconds (its -d), so it would run 3 s; "
+                                                           "use 2 or 3"),
+              std::string::npos)
+        << wrk.error().message;
+    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {name, "2.5"}})).ok()) << name;
+    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {name, "3"}})).ok()) << name;
+  }
+}
+
 struct BadValue {
   const char* var;
   const char* value;
