@@ -183,22 +183,7 @@ Result<void> LoadSut(const EnvReader& r, Config& c) {
   return Ok();
 }
 
-Result<void> WholeSecondsForWrk(const Config& c);
-
-Result<void> LoadEngine(const EnvReader& r, Config& c) {
-  auto engine = r.OneOf("LOADGEN_ENGINE", EngineName(c.engine), {"k6", "wrk"}, "k6 or wrk (unknown engine)");
-  if (!engine) return engine.error();
-  c.engine = *engine == "wrk" ? Engine::kWrk : Engine::kK6;
-  // A p99 at the engine's request timeout is censored there (load_result.h):
-  // an SLO at or above the timeout could never fail.
-  const double timeout_us = c.engine == Engine::kK6 ? kK6RequestTimeoutUs : kWrkRequestTimeoutUs;
-  if (c.throughput_slo_p99_us >= timeout_us) {
-    return Error{fmt::format("THROUGHPUT_SLO_P99_MS={}: at or above {}'s request timeout of {} ms, so no step "
-                             "could fail it; choose an SLO below {} ms",
-                             c.throughput_slo_p99_us / 1000.0, *engine, timeout_us / 1000.0, timeout_us / 1000.0)};
-  }
-  return c.engine == Engine::kWrk ? WholeSecondsForWrk(c) : Ok();
-}
+namespace {
 
 // wrk runs whole seconds (its -d): a fractional phase would run ceil(d) s
 // while the report and the load accounting say d.
@@ -215,6 +200,23 @@ Result<void> WholeSecondsForWrk(const Config& c) {
     }
   }
   return Ok();
+}
+
+}  // namespace
+
+Result<void> LoadEngine(const EnvReader& r, Config& c) {
+  auto engine = r.OneOf("LOADGEN_ENGINE", EngineName(c.engine), {"k6", "wrk"}, "k6 or wrk (unknown engine)");
+  if (!engine) return engine.error();
+  c.engine = *engine == "wrk" ? Engine::kWrk : Engine::kK6;
+  // A p99 at the engine's request timeout is censored there (load_result.h):
+  // an SLO at or above the timeout could never fail.
+  const double timeout_us = c.engine == Engine::kK6 ? kK6RequestTimeoutUs : kWrkRequestTimeoutUs;
+  if (c.throughput_slo_p99_us >= timeout_us) {
+    return Error{fmt::format("THROUGHPUT_SLO_P99_MS={}: at or above {}'s request timeout of {} ms, so no step "
+                             "could fail it; choose an SLO below {} ms",
+                             c.throughput_slo_p99_us / 1000.0, *engine, timeout_us / 1000.0, timeout_us / 1000.0)};
+  }
+  return c.engine == Engine::kWrk ? WholeSecondsForWrk(c) : Ok();
 }
 
 // RFC 7518 section 3.2: "A key of the same size as the hash output (for
