@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -224,25 +225,33 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
   EXPECT_GE(o.steps.back().target_rps, 5000 / 1.02);
 }
 
-// The measured trap: a probe that fails on an engine hiccup (0.18 % of
-// sends late by 16 ms) is retried, and does not cap the search below the knee.
-TEST(MaxSearch, AProbeFailingOnAHiccupIsRetried) {
+// A search whose first probe (3428 RPS, 3 s, knee at 6500) falls behind on
+// its first run by 0.18 % of sends late by 16 ms (the measured trap), with
+// `pool_exhausted` of those late sends finding every connection waiting for
+// the SUT (nullopt: not measured); `probes` counts the runs at 3428.
+SearchOutcome SearchWithALateFirstProbe(std::optional<double> pool_exhausted, int& probes) {
   ThroughputSearchParams p = Params(20000);
   p.probe_dur_s = 3;
   p.start_rps = 3428;
-  int probes_at_start = 0;
   auto run = [&](const StepRequest& r) -> Result<LoadResult> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 6500);
-    if (r.role == "probe" && r.target_rps == 3428 && probes_at_start++ == 0) {
+    if (r.role == "probe" && r.target_rps == 3428 && probes++ == 0) {
       l.kept_up = false;
       l.late_send_share = 0.0018;
       l.max_send_lag_us = 16283;
+      l.late_pool_exhausted_share = pool_exhausted;
     }
     return l;
   };
-  SearchOutcome o = MaxThroughputSearch(p, run);
+  return MaxThroughputSearch(p, run);
+}
+
+// An engine hiccup is retried, and does not cap the search below the knee.
+TEST(MaxSearch, AProbeFailingOnAHiccupIsRetried) {
+  int probes = 0;
+  SearchOutcome o = SearchWithALateFirstProbe(std::nullopt, probes);
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
-  EXPECT_EQ(probes_at_start, 2);
+  EXPECT_EQ(probes, 2);
   EXPECT_GE(o.reported_rps, 6000);
   EXPECT_FALSE(o.engine_limited);
 }
@@ -250,23 +259,9 @@ TEST(MaxSearch, AProbeFailingOnAHiccupIsRetried) {
 // The same lateness, with the late sends finding every connection waiting
 // for the SUT (it queued): a failure, run once, not retried.
 TEST(MaxSearch, LatenessTheSutCausedIsNotRetried) {
-  ThroughputSearchParams p = Params(20000);
-  p.probe_dur_s = 3;
-  p.start_rps = 3428;
-  int probes_at_start = 0;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
-    LoadResult l = Knee(r.target_rps, r.duration_s, 6500);
-    if (r.role == "probe" && r.target_rps == 3428) {
-      ++probes_at_start;
-      l.kept_up = false;
-      l.late_send_share = 0.0018;
-      l.max_send_lag_us = 16283;
-      l.late_pool_exhausted_share = 0.9;
-    }
-    return l;
-  };
-  SearchOutcome o = MaxThroughputSearch(p, run);
-  EXPECT_EQ(probes_at_start, 1);
+  int probes = 0;
+  SearchOutcome o = SearchWithALateFirstProbe(0.9, probes);
+  EXPECT_EQ(probes, 1);
   EXPECT_FALSE(o.engine_limited);
   EXPECT_LT(o.reported_rps, 3428);
 }
