@@ -107,9 +107,9 @@ class K6Engine : public LoadEngine {
     return version_;
   }
 
-  Result<void> warmup(const LoadSpec& spec) override {
+  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (spec.duration_s <= 0) return Ok();
-    const std::string body_path = scripts_dir_ + "/" + spec.phase + ".warmup.body.json";  // under BENCH_DIR
+    const std::string body_path = remote_dir + "/" + spec.phase + ".body.json";
     auto cmd = PlanK6Command(spec, scripts_dir_, "", body_path);
     if (!cmd.ok()) return cmd.error();
     if (auto ok = CheckLimits(spec); !ok) return Fail(spec, "warmup refused before load: " + ok.error().message);

@@ -88,7 +88,7 @@
 // start-up (both are kept). Its window is that start + duration_s.
 //
 // warmup() runs warmup.js with the same parameters (no SUMMARY_OUT), a post
-// body at <scripts_dir>/<phase>.warmup.body.json on the loadgen host (under BENCH_DIR), and
+// body at <remote_dir>/<phase>.body.json on the loadgen host (under BENCH_DIR), and
 // checks only the exit status; duration_s <= 0 skips it.
 //
 // Errors name the phase and the host, and for a failed k6 the exit status (or

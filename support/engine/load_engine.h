@@ -63,7 +63,9 @@ class LoadEngine {
   // The engine's version line, e.g. "k6 v0.54.0 (...)", "wrk 4.1.0".
   virtual Result<std::string> version() = 0;
   // Unmeasured warmup at spec.rate_rps for spec.duration_s; output discarded.
-  virtual Result<void> warmup(const LoadSpec& spec) = 0;
+  // A POST body is written on the loadgen host under `remote_dir` (as run()
+  // does: BENCH_DIR's results folder), never outside BENCH_DIR.
+  virtual Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) = 0;
   // Measured phase. Raw output is written on the loadgen host under
   // `remote_dir`, fetched to `controller_dir`, parsed there. The returned
   // LoadResult has raw_path = the controller-side copy. An engine failure

@@ -68,7 +68,7 @@ class MultiLoadgenEngine : public LoadEngine {
   Result<std::string> version() override { return processes_.front().engine->version(); }
 
   // Every process warms up at its share, at the same time (no common start).
-  Result<void> warmup(const LoadSpec& spec) override {
+  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok;
     std::vector<Result<void>> results(processes_.size(), Ok());
     ForEachProcess([&](size_t i) {
@@ -79,7 +79,7 @@ class MultiLoadgenEngine : public LoadEngine {
       s.k6_segment.clear();
       s.k6_sequence.clear();
       s.latency_histogram = false;
-      results[i] = processes_[i].engine->warmup(s);
+      results[i] = processes_[i].engine->warmup(s, remote_dir);
     });
     std::string failed;
     for (size_t i = 0; i < results.size(); ++i) {

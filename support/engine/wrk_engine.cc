@@ -125,14 +125,17 @@ class WrkEngine : public LoadEngine {
     return *v;
   }
 
-  Result<void> warmup(const LoadSpec& spec) override {
+  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (auto ok = CheckScript(); !ok) return ok.error();
     if (auto ok = CheckLimits(spec); !ok) {
       return Error{fmt::format("wrk warmup {}: refused before load: {}", spec.phase, ok.error().message)};
     }
     std::string body_path;
     if (spec.kind == RequestKind::kPostJson) {
-      body_path = fmt::format("{}/{}.warmup.body.json", scripts_dir_, spec.phase);  // under BENCH_DIR
+      body_path = fmt::format("{}/{}.body.json", remote_dir, spec.phase);
+      if (auto ok = PrepareDir(remote_dir, ""); !ok) {
+        return Error{fmt::format("wrk warmup {}: {}", spec.phase, ok.error().message)};
+      }
       if (auto w = host_.write_file(body_path, spec.body); !w) {
         return Error{fmt::format("wrk warmup {}: writing the body on {}: {}", spec.phase,
                                  host_.name(), w.error().message)};
@@ -176,14 +179,7 @@ class WrkEngine : public LoadEngine {
     if (spec.start_epoch_us > 0) cmd->argv = WithCpuTimes(cmd->argv);
     const std::string line = WrkCommandLine(*cmd);
     if (auto w = WriteLocal(local_base + ".cmd.txt", line + "\n"); !w) return fail(w.error().message);
-    // The output directory must exist (pace.lua only opens the file), and a
-    // stale file from an earlier run must not pass for this run's output.
-    Command prep;
-    prep.argv = {"sh", "-c", "mkdir -p \"$1\" && rm -f \"$2\"", "sh", remote_dir, remote_json};
-    prep.timeout = std::chrono::seconds(30);
-    if (auto r = host_.run(prep); !r || !r->success()) {
-      return fail(fmt::format("cannot create {} / remove a stale {}", remote_dir, remote_json));
-    }
+    if (auto ok = PrepareDir(remote_dir, remote_json); !ok) return fail(ok.error().message);
 
     const auto t0 = std::chrono::steady_clock::now();
     auto r = host_.run(*cmd);
@@ -225,6 +221,20 @@ class WrkEngine : public LoadEngine {
   }
 
  private:
+  // The output directory must exist (pace.lua only opens the file), and a
+  // stale file from an earlier run (`stale`; "" for none) must not pass for
+  // this run's output.
+  Result<void> PrepareDir(const std::string& dir, const std::string& stale) {
+    Command prep;
+    prep.argv = {"sh", "-c", "mkdir -p \"$1\" && rm -f \"$2\"", "sh", dir, stale};
+    prep.timeout = std::chrono::seconds(30);
+    if (auto r = host_.run(prep); !r || !r->success()) {
+      return Error{stale.empty() ? fmt::format("cannot create {}", dir)
+                                 : fmt::format("cannot create {} / remove a stale {}", dir, stale)};
+    }
+    return Ok();
+  }
+
   // wrk runs a script that fails to load closed-loop and unpaced, so the
   // script's presence is checked before any load is sent.
   Result<void> CheckScript() {

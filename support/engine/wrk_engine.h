@@ -4,7 +4,7 @@
 // Create it with MakeWrkEngine(host, scripts_dir); scripts_dir holds pace.lua
 // on the loadgen host (BENCH_DIR/scripts, where the testbed ships it; the
 // engine's own tests use <source>/support/engine). A warmup's POST body is
-// written there too (<scripts_dir>/<phase>.warmup.body.json).
+// written where a measured phase's is (<remote_dir>/<phase>.body.json).
 //
 // One phase runs, on the loadgen host:
 //   [taskset -c <cpuset>] wrk -t<T> -c<C> -d<D>s --latency -s <scripts_dir>/pace.lua <url>

@@ -321,7 +321,7 @@ void ScenarioRun::Warmup() {
   ticker->Start();
   load_s_ += w.duration_s;
   const auto t0 = std::chrono::steady_clock::now();
-  if (auto r = tb_.engine().warmup(w); !r) error_ = "warmup: " + r.error().message;
+  if (auto r = tb_.engine().warmup(w, tb_.loadgen_dir()); !r) error_ = "warmup: " + r.error().message;
   AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
   (void)ticker->Stop();
 }
@@ -688,7 +688,7 @@ std::string ScenarioRun::AbRestart(int i, bool b, double rate) {
     w.duration_s = c_.warmup_dur_s;
     w.count_ratelimit = false;
     load_s_ += w.duration_s;
-    if (auto r = tb_.engine().warmup(w); !r) {
+    if (auto r = tb_.engine().warmup(w, tb_.loadgen_dir()); !r) {
       return fmt::format("warmup of side {} run {}: {}", name, i + 1, r.error().message);
     }
   }

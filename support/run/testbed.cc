@@ -83,7 +83,9 @@ class DryRunEngine : public LoadEngine {
       : inner_(std::move(inner)), plan_(std::move(plan)) {}
   std::string name() const override { return inner_->name(); }
   Result<std::string> version() override { return inner_->name() + " (dry run: version not asked)"; }
-  Result<void> warmup(const LoadSpec& spec) override { return inner_->warmup(spec); }
+  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
+    return inner_->warmup(spec, remote_dir);
+  }
   Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
                          const std::string& controller_dir) override {
     const size_t before = plan_->lines().size();

@@ -288,7 +288,7 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
   s.jwt.clear();
   s.duration_s = 10;
   auto engine = MakeK6Engine(host_, kScripts);
-  ASSERT_TRUE(engine->warmup(s).ok());
+  ASSERT_TRUE(engine->warmup(s, remote_).ok());
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
                           "run", "--quiet", "--no-color",
                           "-e", "TARGET_URL=http://127.0.0.1:8080/v1/decision",
@@ -300,7 +300,7 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
                           kScripts + "/warmup.js"}));
 
   SetMode("crash", "handle_summary_latency_ok.json");
-  auto bad = engine->warmup(s);
+  auto bad = engine->warmup(s, remote_);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message, HasSubstr("warmup: k6 exited with status 107"));
 }
@@ -309,7 +309,7 @@ TEST_F(K6EngineTest, ZeroWarmupRunsNothing) {
   LoadSpec s = DecisionSpec();
   s.duration_s = 0;
   auto engine = MakeK6Engine(host_, kScripts);
-  ASSERT_TRUE(engine->warmup(s).ok());
+  ASSERT_TRUE(engine->warmup(s, remote_).ok());
   EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));
 }
 

@@ -664,8 +664,11 @@ TEST_F(WrkEngineLocal, PostPhaseAndWarmup) {
   LoadSpec s = Small("e2e_post", Url("/"));
   s.kind = RequestKind::kPostJson;
   s.body = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
-  auto w = engine->warmup(s);
+  auto w = engine->warmup(s, *dir_ + "/remote");
   ASSERT_TRUE(w.ok()) << w.error().message;
+  // The warmup's body is under the phase's folder (BENCH_DIR), not beside the scripts.
+  EXPECT_TRUE(std::filesystem::exists(*dir_ + "/remote/e2e_post.body.json"));
+  EXPECT_FALSE(std::filesystem::exists(kScripts + "/e2e_post.warmup.body.json"));
   auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ExpectPaced(*r, s);
@@ -734,7 +737,7 @@ TEST_F(WrkEngineLocal, TooFewOpenFilesRefusedBeforeLoad) {
   LoadSpec s = Small("e2e_fds", Url("/"));
   s.connections = 100;  // + 2 threads + 16 of wrk's own
   auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
-  auto w = engine->warmup(s);
+  auto w = engine->warmup(s, *dir_ + "/remote");
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("refused before load"));
@@ -757,7 +760,7 @@ TEST_F(WrkEngineLocal, MissingScriptFailsBeforeAnyLoad) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("pace.lua"));
   EXPECT_FALSE(std::filesystem::exists(*dir_ + "/ctl/e2e_noscript.stdout.txt"));
-  auto w = engine->warmup(s);
+  auto w = engine->warmup(s, *dir_ + "/remote");
   ASSERT_FALSE(w.ok());
   EXPECT_THAT(w.error().message, HasSubstr("pace.lua"));
 }
