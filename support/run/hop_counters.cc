@@ -34,13 +34,6 @@ void ReadTimeWait(Host& sut, const HopTarget& t, HopCounters& h) {
 
 }  // namespace
 
-HopCounters ReadHopCounters(Host& sut, const HopTarget& t) {
-  HopCounters h;
-  ReadStatus(sut, t, h);
-  ReadTimeWait(sut, t, h);
-  return h;
-}
-
 // Every read at once: between phases these reads are fixed cost, and one
 // curl costs tens of ms to start. Host::run may be called from several
 // threads (LocalHost runs them at once; SshHost, one after another).

@@ -21,8 +21,6 @@ struct HopTarget {
   int port = 0;               // the hop's server port
 };
 
-HopCounters ReadHopCounters(Host& sut, const HopTarget& t);
-
 // Every hop's counters, in the order of `targets`; all reads run at once.
 std::vector<HopCounters> ReadHops(Host& sut, const std::vector<HopTarget>& targets);
 
