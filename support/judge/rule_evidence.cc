@@ -88,6 +88,16 @@ Result<std::vector<std::string>> LimiterRules(std::string_view policy_json) {
   return rules;
 }
 
+ValidityCheck RuleEvidenceNotRead(std::string why) {
+  ValidityCheck v;
+  v.name = "rule_evidence";
+  v.passed = false;
+  v.op = ">=";
+  v.measured = v.limit = std::numeric_limits<double>::quiet_NaN();
+  v.detail = std::move(why);
+  return v;
+}
+
 ValidityCheck RuleEvidenceCheck(const EdgeRuleCounters& c, const std::vector<std::string>& rules) {
   ValidityCheck v;
   v.name = "rule_evidence";

@@ -61,4 +61,8 @@ Result<std::vector<std::string>> LimiterRules(std::string_view policy_json);
 // failed, saying so (an edge without these counters cannot show its rules).
 ValidityCheck RuleEvidenceCheck(const EdgeRuleCounters& c, const std::vector<std::string>& rules);
 
+// "rule_evidence" failed because its inputs could not be read (the policy
+// file, edge's /metrics): measured and limit unmeasured (NaN), `why` the detail.
+ValidityCheck RuleEvidenceNotRead(std::string why);
+
 }  // namespace fvbench

@@ -766,30 +766,18 @@ void ScenarioRun::AbThroughputFlow() {
 // The check joins the result's validity; a failed read is a failed check
 // that says why (the numbers measured stay).
 void ScenarioRun::CheckRules() {
-  ValidityCheck v;
-  auto fail = [&](std::string why) {
-    v.name = "rule_evidence";
-    v.passed = false;
-    v.op = ">=";
-    v.measured = v.limit = std::numeric_limits<double>::quiet_NaN();
-    v.detail = std::move(why);
-  };
-  // The copy edge loaded (Testbed::Open shipped it to the SUT host), as the
-  // result's `policy` names it: not the source folder, which may change.
-  const std::string policy_path = tb_.policy_dir() + "/" + plan_.policy_file;
+  // The copy edge loaded (StartSut: shipped to the SUT host by Testbed::Open),
+  // as the result's `policy` names it: not the source folder, which may change.
+  const std::string& policy_path = out_.policy;
   auto text = tb_.sut().read_file(policy_path);
   auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
   auto metrics = active_->ReadEdgeMetrics();
   auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());
-  if (!rules) {
-    fail(fmt::format("{}: {}", policy_path, rules.error().message));
-  } else if (!counters) {
-    fail("edge /metrics: " + counters.error().message);
-  } else {
-    v = RuleEvidenceCheck(*counters, *rules);
-  }
+  const ValidityCheck v = !rules      ? RuleEvidenceNotRead(fmt::format("{}: {}", policy_path, rules.error().message))
+                          : !counters ? RuleEvidenceNotRead("edge /metrics: " + counters.error().message)
+                                      : RuleEvidenceCheck(*counters, *rules);
   progress_(fmt::format("{}: {} {}", plan_.id, v.passed ? "rule evidence ok:" : "rule evidence FAILED:", v.detail));
-  out_.validity.push_back(std::move(v));
+  out_.validity.push_back(v);
 }
 
 // After the load: the services are alive, the policy still live (and no

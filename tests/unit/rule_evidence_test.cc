@@ -88,5 +88,15 @@ TEST(RuleEvidence, LimiterRulesOfABundle) {
   EXPECT_THAT(not_json.error().message, HasSubstr("at line 1, column 2"));
 }
 
+TEST(RuleEvidence, InputsNotReadFailWithoutNumbers) {
+  ValidityCheck v = RuleEvidenceNotRead("edge /metrics: curl exited 7");
+  EXPECT_EQ(v.name, "rule_evidence");
+  EXPECT_FALSE(v.passed);
+  EXPECT_FALSE(v.informational);
+  EXPECT_TRUE(std::isnan(v.measured));
+  EXPECT_TRUE(std::isnan(v.limit));
+  EXPECT_EQ(v.detail, "edge /metrics: curl exited 7");
+}
+
 }  // namespace
 }  // namespace fvbench::rule_evidence_test
