@@ -125,9 +125,11 @@ PoolUse PoolUseOf(const LoadResult& l) {
   return u;
 }
 
-}  // namespace
-
-namespace {
+// Half or more of the late sends found every connection waiting for the
+// SUT (kLateSendsPoolExhaustedShare): the SUT held the pool.
+bool SutHeldThePool(const LoadResult& load) {
+  return load.late_pool_exhausted_share && *load.late_pool_exhausted_share >= kLateSendsPoolExhaustedShare;
+}
 
 // How the engine missed its schedule, for EngineLimitedReason.
 std::string BehindText(const LoadResult& load) {
@@ -164,9 +166,7 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
   const PoolUse pool = PoolUseOf(load);
   if (pool.band == PoolUse::kStarved) return std::nullopt;
   // ... or held it for a moment: the late sends found every connection busy.
-  if (load.late_pool_exhausted_share && *load.late_pool_exhausted_share >= kLateSendsPoolExhaustedShare) {
-    return std::nullopt;
-  }
+  if (SutHeldThePool(load)) return std::nullopt;
   if (!(load.latency_us.p99 < params.slo_p99_us)) return std::nullopt;
   if (load.sut_served_rps && *load.sut_served_rps < 0.95 * load.achieved_rps) return std::nullopt;
   // The SUT's own errors. With the pool ample, not those Little's law puts
@@ -199,11 +199,9 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
 }
 
 bool EngineHiccup(const LoadResult& load) {
-  const bool sut_held_the_pool =
-      load.late_pool_exhausted_share && *load.late_pool_exhausted_share >= kLateSendsPoolExhaustedShare;
   return !load.kept_up && load.failed_engine == 0 && load.dropped_iterations == 0 &&
          load.max_early_send_us <= kDefaultMaxSendLagUs && load.late_send_share < kEngineLimitedLateShare &&
-         !sut_held_the_pool;
+         !SutHeldThePool(load);
 }
 
 bool MarginalFailure(const LoadResult& load, const SearchParams& params) {
