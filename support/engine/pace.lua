@@ -24,7 +24,7 @@
 --   corrected: a run with large lag did not offer the target rate, and its
 --   latency numbers describe a lighter load than asked for.
 -- * Why a send was late. A free connection claims the next slot in delay()
---   and, when the slot is ahead, parks on its timer (fvb_parked counts
+--   and, when the slot is ahead, parks on its timer (n_parked counts
 --   them). A slot claimed more than 10 ms after it fell due found no free
 --   connection then. If no connection has been parked since before that
 --   moment (pool_busy_since <= the slot), every one of the thread's
@@ -100,6 +100,11 @@ local n_slots = 0
 local q_head, q_tail = 1, 0   -- claimed slot times in fvb_queue, FIFO
 local sync_start_us     -- FVBENCH_START_EPOCH_US + OFFSET on the monotonic clock (nil: unsynchronised)
 local window_end_us     -- sync_start_us + FVBENCH_DURATION_S: no slot claimed at or after it
+-- Why a send was late (header), per claimed slot; not read by done().
+local exhausted_at = {}  -- index in fvb_queue -> true: claimed > 10 ms late with no connection parked
+local parked_at = {}     -- index in fvb_queue -> true: its connection parked on a timer for it
+local n_parked = 0       -- connections parked on a timer for a claimed slot
+local pool_busy_since    -- since when no connection was parked (nil: one is parked, or none ever was)
 
 -- Counters read by done() through thread:get (globals on purpose).
 fvb_sent = 0
@@ -117,10 +122,6 @@ fvb_thread_rate = 0
 fvb_start_us = 0  -- slot 0 of this thread's timeline (0 = never paced)
 fvb_last_us = 0   -- the thread's last delay() or send: it was still running then
 fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
-fvb_exhausted = {}  -- index in fvb_queue -> true: claimed > 10 ms late with no connection parked
-fvb_parks = {}      -- index in fvb_queue -> true: its connection parked on a timer for it
-fvb_parked = 0      -- connections parked on a timer for a claimed slot
-local pool_busy_since  -- since when no connection was parked (nil: one is parked, or none ever was)
 fvb_first_lag_us = 0   -- its first send (slot 0) - slot 0's time, µs (may be < 0: early)
 fvb_sync_offset_us = -1  -- synchronised: its slot 0 after the instance's (j / rate), µs; -1: not synchronised
 
@@ -283,13 +284,13 @@ function delay()
   n_slots = n_slots + 1
   q_tail = q_tail + 1
   fvb_queue[q_tail] = slot
-  if now - slot > 10000 and fvb_parked == 0 and pool_busy_since ~= nil and pool_busy_since <= slot then
-    fvb_exhausted[q_tail] = true
+  if now - slot > 10000 and n_parked == 0 and pool_busy_since ~= nil and pool_busy_since <= slot then
+    exhausted_at[q_tail] = true
   end
   local wait_ms = (slot - now) / 1000
   if wait_ms <= 0.5 then return 0 end
-  fvb_parks[q_tail] = true
-  fvb_parked = fvb_parked + 1
+  parked_at[q_tail] = true
+  n_parked = n_parked + 1
   pool_busy_since = nil
   return math.floor(wait_ms + 0.5)
 end
@@ -297,16 +298,16 @@ end
 local function record_send()
   if q_head > q_tail then return end  -- request() outside a paced send (wrk's verify call)
   local slot = fvb_queue[q_head]
-  local exhausted = fvb_exhausted[q_head]
-  local parked = fvb_parks[q_head]
+  local exhausted = exhausted_at[q_head]
+  local parked = parked_at[q_head]
   fvb_queue[q_head] = nil
-  fvb_exhausted[q_head] = nil
-  fvb_parks[q_head] = nil
+  exhausted_at[q_head] = nil
+  parked_at[q_head] = nil
   q_head = q_head + 1
   local now = now_us()
   if parked then
-    fvb_parked = fvb_parked - 1
-    if fvb_parked == 0 then pool_busy_since = now end
+    n_parked = n_parked - 1
+    if n_parked == 0 then pool_busy_since = now end
   end
   fvb_last_us = now
   local lag = now - slot
