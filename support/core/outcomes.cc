@@ -18,9 +18,9 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
   r.error_rate = scheduled == 0 ? 1.0 : static_cast<double>(r.failed) / static_cast<double>(scheduled);
 }
 
-uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
-                        uint64_t timeouts, uint64_t connections) {
-  if (socket_errors > 0 || timeouts > 0 || sent < scheduled || sent <= responses) return 0;
+uint64_t InFlightAtStop(uint64_t sent, uint64_t responses, uint64_t socket_errors, uint64_t timeouts,
+                        uint64_t connections) {
+  if (socket_errors > 0 || timeouts > 0 || sent <= responses) return 0;
   const uint64_t unanswered = sent - responses;
   return unanswered <= connections ? unanswered : 0;
 }

@@ -35,26 +35,25 @@ void AccountPerScheduledRequest(LoadResult& r, uint64_t scheduled, uint64_t sent
 // Requests in flight when the engine stopped at the phase's end (see
 // LoadResult::interrupted): the sent requests that got no response, when
 // nothing else can explain a missing response (no socket error, which loses
-// the request on its connection; no timeout) and the engine sent every
-// scheduled slot, and there are at most `connections` of them (one request
-// per connection at a time: fvbench never pipelines); otherwise 0, and they
-// stay the SUT's failures. `connections` 0 (unknown) gives 0.
+// the request on its connection; no timeout), and there are at most
+// `connections` of them (one request per connection at a time: fvbench never
+// pipelines); otherwise 0, and they stay the SUT's failures. `connections` 0
+// (unknown) gives 0. wrk stops at -d without waiting for them; k6 lets them
+// finish (gracefulStop), so for neither engine are they the SUT's errors.
 //
-// Why not in a phase with unsent slots: there every connection was busy
-// waiting for responses (measured: ~940 unanswered at the end of an 18750 RPS
-// probe with 938 connections), and counting them as the SUT's is what keeps
-// EngineLimitedReason (judge/step_search.h), which asks for a SUT error rate
-// below the limit, from calling a SUT whose slow responses starved the
-// engine's connections "engine-limited". Tried, measured and undone: with
-// them interrupted, every search on the namespace testbed ended at its first
-// probe as engine-limited. They overstate the SUT's errors by at most one per
-// connection. Since then EngineLimitedReason tells a starved pool by Little's
-// law (needed concurrency = rate x mean latency against the connections) and
-// leaves these requests out of the SUT's errors when the pool was ample; the
-// error rate with them stays its guard where Little's law cannot tell (the
-// band between, a result without connections or mean latency).
-uint64_t InFlightAtStop(uint64_t scheduled, uint64_t sent, uint64_t responses, uint64_t socket_errors,
-                        uint64_t timeouts, uint64_t connections);
+// Also when slots went unsent (the engine fell behind). Until session 10 they
+// then stayed the SUT's failures, as a proxy that kept EngineLimitedReason
+// (judge/step_search.h) from calling a SUT that starved the engine's pool
+// "engine-limited". That proxy made the SUT's error rate untrue at the knee:
+// measured (`ctest --preset local -R throughput`, unpinned, complex), 10 s
+// bisect steps at 8439-8947 RPS read "SUT error_rate 1.09-1.15%" with every
+// response a 2xx: 967-978 requests in flight at the stop over a pool of
+// 1000, plus 33-641 slots never sent. The starved pool is now told directly
+// (pace.lua's pool-exhausted share of the late sends, SutHeldThePool; Little's
+// law), and these steps fail on the engine's schedule with the reason that
+// every connection was waiting for the SUT.
+uint64_t InFlightAtStop(uint64_t sent, uint64_t responses, uint64_t socket_errors, uint64_t timeouts,
+                        uint64_t connections);
 
 // AccountPerScheduledRequest for a phase whose `interrupted` requests were in
 // flight at its end: they leave `scheduled` and `sent` (capped so that no

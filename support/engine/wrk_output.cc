@@ -303,9 +303,9 @@ Result<void> Derive(const json& doc, const Reader& r, double target_rps, double 
   // interrupted, not failed (InFlightAtStop).
   // A slot whose timer wrk's stop cut off while on time is left out of
   // `scheduled` by pace.lua itself (unsent_at_stop; absent in older outputs).
-  const uint64_t interrupted =
-      InFlightAtStop(scheduled, out.sent, load.requests, out.errors.connect + out.errors.read + out.errors.write,
-                     out.errors.timeout, static_cast<uint64_t>(out.connections));
+  const uint64_t interrupted = InFlightAtStop(out.sent, load.requests,
+                                              out.errors.connect + out.errors.read + out.errors.write,
+                                              out.errors.timeout, static_cast<uint64_t>(out.connections));
   AccountWithInterrupted(load, scheduled, out.sent, out.errors.timeout + load.non_2xx, interrupted,
                          /*unsent_are_sut=*/out.errors.connect > 0);
   load.interrupted += out.unsent_at_stop;

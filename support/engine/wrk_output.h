@@ -33,9 +33,8 @@
 //                  but unanswered requests are the SUT's failures, unsent
 //                  slots the engine's, except the requests still in flight
 //                  when wrk stopped at -d (wrk does not wait for them): when
-//                  the phase had no socket error, no timeout and no unsent
-//                  slot, and at most one unanswered request per connection,
-//                  those are
+//                  the phase had no socket error and no timeout, and at most
+//                  one unanswered request per connection, those are
 //                  `interrupted` and leave scheduled and sent
 //                  (InFlightAtStop, outcomes.h); so do the slots whose timer
 //                  wrk's stop cut off while on time (field `unsent_at_stop`,

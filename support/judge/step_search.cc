@@ -169,22 +169,12 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
   if (SutHeldThePool(load)) return std::nullopt;
   if (!(load.latency_us.p99 < params.slo_p99_us)) return std::nullopt;
   if (load.sut_served_rps && *load.sut_served_rps < 0.95 * load.achieved_rps) return std::nullopt;
-  // The SUT's own errors. With the pool ample, not those Little's law puts
-  // in flight at wrk's stop (step_search.h; k6 lets them finish); otherwise
-  // all of them, the guard of before.
-  std::string errors;
-  if (pool.band == PoolUse::kAmple && load.scheduled > 0 && load.engine != "k6") {
-    const auto in_flight = std::min(load.connections, static_cast<uint64_t>(std::ceil(pool.needed)));
-    const uint64_t beyond = load.failed_sut > in_flight ? load.failed_sut - in_flight : 0;
-    const double rate = static_cast<double>(beyond) / static_cast<double>(load.scheduled);
-    if (!(rate < params.max_error_rate)) return std::nullopt;
-    errors = fmt::format("SUT error rate {} beyond the {} in flight at the stop < {}", FormatPercent(rate), in_flight,
-                         FormatPercentLimit(params.max_error_rate));
-  } else {
-    const double rate = SutErrorRate(load);
-    if (!(rate < params.max_error_rate)) return std::nullopt;
-    errors = fmt::format("SUT error rate {} < {}", FormatPercent(rate), FormatPercentLimit(params.max_error_rate));
-  }
+  // The SUT's own errors (requests in flight at wrk's stop are none of
+  // them: outcomes.h InFlightAtStop; k6 lets them finish).
+  const double rate = SutErrorRate(load);
+  if (!(rate < params.max_error_rate)) return std::nullopt;
+  const std::string errors =
+      fmt::format("SUT error rate {} < {}", FormatPercent(rate), FormatPercentLimit(params.max_error_rate));
   const std::string behind = BehindText(load);
   std::string served = load.sut_served_rps ? fmt::format(", served {} RPS of {} sent (stub_status)",
                                                          FormatNumber(std::round(*load.sut_served_rps)),

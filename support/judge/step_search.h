@@ -115,7 +115,8 @@ double SutSaturatedFrom(const LoadResult& load);
 //    find every slot busy often at 90 % (Erlang C: 36 % for 50, 22 % for 100).
 //  - in between: the figure alone cannot tell (bursts of slow responses may
 //    have held every slot for a while, or the engine's CPU was short), and
-//    the SUT error-rate rule of before decides (EngineLimitedReason).
+//    the other conditions of EngineLimitedReason decide (the pool-exhausted
+//    late sends above all).
 inline constexpr double kPoolAmpleShare = 0.5;
 inline constexpr double kPoolStarvedShare = 0.9;
 
@@ -173,23 +174,16 @@ bool EngineHiccup(const LoadResult& load);
 //  - the SUT answered what it got: p99 below params.slo_p99_us, when read
 //    stub_status's served rate at least 95 % of the engine's achieved rate,
 //    and its own error rate (SutErrorRate) below params.max_error_rate.
-// The SUT error rate is the rule that told starvation apart before, as a
-// proxy: with unsent slots the requests still in flight at the phase's end
-// count as the SUT's failures (outcomes.h InFlightAtStop), up to one per
-// connection, which a starved pool turns into errors. It stays as that guard
-// when L lies between kPoolAmpleShare and kPoolStarvedShare of the pool and
-// when L is not known (connections 0, no mean latency, no target). With the
-// pool ample (L <= kPoolAmpleShare x pool) it is no proxy any more, only the
-// SUT's own failures: for wrk the at most ceil(L) requests Little's law puts
-// in flight at its stop are left out of it (errors beyond them / scheduled),
-// so an engine short of CPU is not judged by them, while a SUT that answers
-// with errors (429, 5xx, resets) is still never "engine-limited". (k6 lets
-// in-flight requests finish, gracefulStop: its error rate stays whole.)
+// The SUT's error rate holds only the SUT's own failures: the requests in
+// flight at wrk's stop are interrupted, not failed (outcomes.h
+// InFlightAtStop), also when slots went unsent; a starved pool is told by
+// Little's law and by the pool-exhausted late sends, not by them. A SUT that
+// answers with errors (429, 5xx, resets) is never "engine-limited".
 // E.g. "engine behind its schedule (500 requests never sent) while the SUT
 // was not saturated: SUT CPU 30.00% of its CPUs, served 740 RPS of 740 sent
 // (stub_status); pool ample: needed concurrency 20 (1000 RPS x 20.00 ms mean
 // latency) is 20.0% of the engine's 100 connections (<= 50%, Little's law),
-// SUT error rate 0.00% beyond the 20 in flight at the stop < 1%"; between
+// SUT error rate 0.00% < 1%"; between
 // the bands "...; needed concurrency 700 (...) is 70.0% of the engine's 1000
 // connections (between 50% and 90%, Little's law), SUT error rate 0.40% <
 // 1%"; without the figure "...; needed concurrency unknown (no connection

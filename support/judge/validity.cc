@@ -81,8 +81,10 @@ ValidityCheck EnoughRequests(const LoadResult& load, const PhaseContext& ctx, co
   // result without that accounting (scheduled 0) has requests - failed.
   const std::string successful =
       load.scheduled > 0
-          ? fmt::format("{} of {} scheduled: {} failed at the SUT, {} never sent by the engine", load.succeeded,
-                        load.scheduled, load.failed_sut, load.failed_engine)
+          ? fmt::format("{} of {} scheduled: {} failed at the SUT, {} never sent by the engine{}", load.succeeded,
+                        load.scheduled, load.failed_sut, load.failed_engine,
+                        load.interrupted > 0 ? fmt::format("; {} in flight at the end, not counted", load.interrupted)
+                                             : "")
           : fmt::format("{} requests - {} failed", load.requests, load.failed);
   const double ok = load.scheduled > 0
                         ? static_cast<double>(load.succeeded)

@@ -246,10 +246,11 @@ TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
 
 // EngineLimitedReason by Little's law (issue 13 item 6, step_search.h).
 //
-// A wrk phase whose engine fell behind: of round(target x duration) slots it
-// sent `sent_share`; `in_flight` of the sent got no response before the stop
-// and count as the SUT's (with unsent slots InFlightAtStop leaves them so),
-// `bad` answers were non-2xx. SUT CPU 30 %, stub_status served what came back.
+// A wrk phase whose engine fell behind, accounted as the wrk parser does: of
+// round(target x duration) slots it sent `sent_share`; `in_flight` of the
+// sent got no response before the stop (interrupted when the connection
+// count is known, InFlightAtStop; the SUT's failures without it), `bad`
+// answers were non-2xx. SUT CPU 30 %, stub_status served what came back.
 LoadResult Behind(double target, double duration_s, uint64_t connections, double mean_us, double sent_share,
                   uint64_t in_flight, uint64_t bad = 0) {
   LoadResult l;
@@ -266,7 +267,7 @@ LoadResult Behind(double target, double duration_s, uint64_t connections, double
   const auto scheduled = static_cast<uint64_t>(std::llround(target * duration_s));
   const auto sent = static_cast<uint64_t>(std::llround(sent_share * static_cast<double>(scheduled)));
   l.requests = sent - in_flight;
-  AccountPerScheduledRequest(l, scheduled, sent, bad);
+  AccountWithInterrupted(l, scheduled, sent, bad, InFlightAtStop(sent, l.requests, 0, 0, connections));
   l.achieved_rps = static_cast<double>(l.requests) / duration_s;
   l.kept_up = false;
   l.late_send_share = 0.3;
@@ -278,24 +279,25 @@ LoadResult Behind(double target, double duration_s, uint64_t connections, double
 
 // (a) Needed concurrency 20 % of the pool: the connections were free, the
 // engine (short of CPU) fell behind. Its 20 requests in flight at the stop
-// (1.00 % of the slots) do not count against the SUT; the old rule, which
-// counts them, did not call it engine-limited.
+// (1.00 % of the slots) are interrupted, not the SUT's errors.
 TEST(EngineLimitedLittlesLaw, AmplePoolIsTheEnginesLimit) {
   SearchParams rule;
   // 1000 RPS x 20 ms = 20 of 100 connections; 2 s probe, 2000 slots, 1500 sent.
   LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 20);
-  ASSERT_EQ(l.failed_sut, 20u);
-  ASSERT_DOUBLE_EQ(SutErrorRate(l), 0.01);
+  ASSERT_EQ(l.interrupted, 20u);
+  ASSERT_EQ(l.failed_sut, 0u);
+  ASSERT_EQ(l.failed_engine, 500u);
   auto why = EngineLimitedReason(l, rule);
   ASSERT_TRUE(why.has_value());
   EXPECT_EQ(*why,
             "engine behind its schedule (500 requests never sent) while the SUT was not saturated: SUT CPU 30.00% "
             "of its CPUs, served 740 RPS of 740 sent (stub_status); pool ample: needed concurrency 20 (1000 RPS x "
             "20.00 ms mean latency) is 20.0% of the engine's 100 connections (<= 50%, Little's law), SUT error "
-            "rate 0.00% beyond the 20 in flight at the stop < 1%");
-  // The old rule (no pool figure) counts the in-flight requests: 1.00% is not < 1%.
-  LoadResult unknown = l;
-  unknown.connections = 0;
+            "rate 0.00% < 1%");
+  // Without a connection count (an older output) the parser cannot tell
+  // them in flight: they stay the SUT's, 1.00%, which is not < 1%.
+  LoadResult unknown = Behind(1000, 2, 0, 20000, 0.75, 20);
+  ASSERT_EQ(unknown.failed_sut, 20u);
   EXPECT_FALSE(EngineLimitedReason(unknown, rule).has_value());
   // The other conditions still hold the claim back.
   LoadResult busy = l;
@@ -401,7 +403,7 @@ TEST(EngineLimitedLittlesLaw, LatenessTheSutCausedIsNoHiccup) {
 }
 
 // With the pool ample, the SUT's own errors (here 30 non-2xx answers, 1.5 %
-// of the slots beyond the in-flight ones) still make the step the SUT's.
+// of the slots) still make the step the SUT's.
 TEST(EngineLimitedLittlesLaw, AmplePoolStillCountsTheSutsOwnErrors) {
   SearchParams rule;
   EXPECT_FALSE(EngineLimitedReason(Behind(1000, 2, 100, 20000, 0.75, 20, 30), rule).has_value());
@@ -409,57 +411,68 @@ TEST(EngineLimitedLittlesLaw, AmplePoolStillCountsTheSutsOwnErrors) {
 }
 
 // (b) Needed concurrency above the pool: every connection was busy waiting
-// for the SUT, which is why the engine could not send. The SUT's, however
-// its requests in flight at the stop are counted: as its errors (1.67 %), or
-// left out (as the undone c9929c7 did: its error rate 0).
+// for the SUT, which is why the engine could not send. Its requests in
+// flight at the stop are interrupted (its error rate 0), and Little's law
+// makes the step the SUT's.
 TEST(EngineLimitedLittlesLaw, StarvedPoolIsTheSuts) {
   SearchParams rule;
   // 18750 RPS x 60 ms = 1125 > 938 connections; 3 s probe, 56250 slots.
   LoadResult l = Behind(18750, 3, 938, 60000, 0.8, 938);
-  ASSERT_NEAR(SutErrorRate(l), 0.0167, 0.0001);
+  ASSERT_EQ(l.interrupted, 938u);
+  ASSERT_EQ(SutErrorRate(l), 0);
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
-  LoadResult interrupted = l;
-  AccountWithInterrupted(interrupted, l.scheduled, l.scheduled - l.failed_engine, 0, 938);
-  ASSERT_EQ(interrupted.failed_sut, 0u);
-  EXPECT_FALSE(EngineLimitedReason(interrupted, rule).has_value());
-  // Only Little's law held that one back: the old rule calls it engine-limited.
-  interrupted.connections = 0;
-  EXPECT_TRUE(EngineLimitedReason(interrupted, rule).has_value());
   // At the starved share exactly, still the SUT's.
-  LoadResult at = interrupted;
+  LoadResult at = l;
   at.connections = 1000;
   at.latency_us.mean = 48000;  // 18750 RPS x 48 ms = 900 of 1000
   EXPECT_FALSE(EngineLimitedReason(at, rule).has_value());
+  // Without the figure (no mean latency) pace.lua's account of the late
+  // sends tells it: every one found the pool exhausted, the SUT's.
+  LoadResult no_mean = l;
+  no_mean.latency_us.mean = 0;
+  ASSERT_TRUE(EngineLimitedReason(no_mean, rule).has_value());
+  no_mean.late_pool_exhausted_share = 1.0;
+  EXPECT_FALSE(EngineLimitedReason(no_mean, rule).has_value());
 }
 
 // (c) Between kPoolAmpleShare and kPoolStarvedShare Little's law cannot
-// tell: the SUT's error rate decides, the in-flight requests counted, as
-// before.
-TEST(EngineLimitedLittlesLaw, BetweenTheBandsTheErrorRateDecides) {
+// tell: the other conditions decide — the SUT's own errors, and whether the
+// late sends found the pool exhausted. The requests in flight at the stop
+// count in neither.
+TEST(EngineLimitedLittlesLaw, BetweenTheBandsTheOtherConditionsDecide) {
   SearchParams rule;
-  // 10000 RPS x 70 ms = 700 of 1000 connections; 3 s, 30000 slots.
-  LoadResult low = Behind(10000, 3, 1000, 70000, 0.9, 120);  // 0.40 % the SUT's
+  // 10000 RPS x 70 ms = 700 of 1000 connections; 3 s, 30000 slots, 600 in
+  // flight at the stop (as many as the needed concurrency puts there).
+  LoadResult low = Behind(10000, 3, 1000, 70000, 0.9, 600, 120);  // 0.40 % the SUT's
+  ASSERT_EQ(low.interrupted, 600u);
   auto why = EngineLimitedReason(low, rule);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("; needed concurrency 700 (10000 RPS x 70.00 ms mean latency) is 70.0% of the engine's "
-                      "1000 connections (between 50% and 90%, Little's law), SUT error rate 0.40% < 1%"),
+                      "1000 connections (between 50% and 90%, Little's law), SUT error rate 0.41% < 1%"),
             std::string::npos)
       << *why;
-  LoadResult high = Behind(10000, 3, 1000, 70000, 0.9, 600);  // 2.00 %
+  LoadResult high = Behind(10000, 3, 1000, 70000, 0.9, 600, 600);  // 2.04 %
   EXPECT_FALSE(EngineLimitedReason(high, rule).has_value());
-  // Just above the ample share: the in-flight requests count again.
+  LoadResult held = low;
+  held.late_pool_exhausted_share = 0.6;
+  EXPECT_FALSE(EngineLimitedReason(held, rule).has_value());
+  // The band shows in the reason: just above the ample share, and at it.
   LoadResult edge = Behind(1000, 2, 100, 20000, 0.75, 20);
   edge.latency_us.mean = 50500;  // 50.5 of 100
-  EXPECT_FALSE(EngineLimitedReason(edge, rule).has_value());
+  why = EngineLimitedReason(edge, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("is 50.5% of the engine's 100 connections (between 50% and 90%"), std::string::npos) << *why;
   edge.latency_us.mean = 50000;  // 50 of 100: ample
-  EXPECT_TRUE(EngineLimitedReason(edge, rule).has_value());
+  why = EngineLimitedReason(edge, rule);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("pool ample: needed concurrency 50 "), std::string::npos) << *why;
 }
 
 // (d) Without a connection count, a mean latency or a target the figure is
 // unknown: the SUT error-rate rule of before decides, and the reason says so.
 TEST(EngineLimitedLittlesLaw, MissingFiguresKeepTheErrorRateRule) {
   SearchParams rule;
-  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 10);  // 0.50 % the SUT's
+  LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 0, 10);  // 0.50 % the SUT's
   LoadResult no_pool = l;
   no_pool.connections = 0;
   auto why = EngineLimitedReason(no_pool, rule);
@@ -475,7 +488,7 @@ TEST(EngineLimitedLittlesLaw, MissingFiguresKeepTheErrorRateRule) {
             std::string::npos)
       << *why;
   // ... and with errors at the limit it is the SUT's, as before.
-  no_mean = Behind(1000, 2, 100, 0, 0.75, 20);  // 1.00 %
+  no_mean = Behind(1000, 2, 100, 0, 0.75, 0, 20);  // 1.00 %
   EXPECT_FALSE(EngineLimitedReason(no_mean, rule).has_value());
   no_pool = Behind(1000, 2, 0, 20000, 0.75, 20);
   EXPECT_FALSE(EngineLimitedReason(no_pool, rule).has_value());
@@ -515,24 +528,26 @@ TEST(EngineLimitedLittlesLaw, K6PoolIsItsVus) {
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
 }
 
-// (e) From the field (the namespace testbed, see outcomes.h InFlightAtStop):
-// a 3 s wrk probe at 18750 RPS over 938 connections, mean latency ~50 ms,
-// p99 180 ms, ~940 requests unanswered at the stop, SUT CPU not saturated.
-// Needed concurrency 937 of 938: the SUT's slowness starved the pool.
+// (e) From the field (the namespace testbed): a 3 s wrk probe at 18750 RPS
+// over 938 connections, mean latency ~50 ms, p99 180 ms, ~940 requests
+// unanswered at the stop, SUT CPU not saturated. Needed concurrency 937 of
+// 938: the SUT's slowness starved the pool. The unanswered requests are
+// interrupted (c9929c7 did so before Little's law and pace.lua's pool account
+// existed, and every search there ended at its first probe as
+// engine-limited; e20bf7c undid it until session 10).
 TEST(EngineLimitedLittlesLaw, FieldWrkProbeWith938ConnectionsIsTheSuts) {
   SearchParams rule;
   LoadResult l = Behind(18750, 3, 938, 49980, 0.85, 938);
   l.latency_us.p99 = 180000;
   ASSERT_NEAR(l.target_rps * l.latency_us.mean / 1e6, 937, 0.5);
-  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
-  // With the unanswered requests counted as interrupted (c9929c7, undone in
-  // e20bf7c) the old rule ended every search here as engine-limited; Little's
-  // law does not.
-  AccountWithInterrupted(l, l.scheduled, l.scheduled - l.failed_engine, 0, 938);
+  ASSERT_EQ(l.interrupted, 938u);
   ASSERT_EQ(SutErrorRate(l), 0);
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
-  l.connections = 0;
-  EXPECT_TRUE(EngineLimitedReason(l, rule).has_value());
+  // The same probe measured with pace.lua's account (complex, 2026-12-01):
+  // every late send found every connection waiting for the SUT.
+  l.late_pool_exhausted_share = 1.0;
+  l.latency_us.mean = 0;
+  EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
 }
 
 }  // namespace

@@ -121,6 +121,24 @@ TEST(ValidityCheckPhase, EnoughRequestsUsesPlannedDuration) {
   EXPECT_TRUE(Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests")->passed);
 }
 
+// Per scheduled request, the detail adds up: successes, the SUT's failures,
+// the engine's unsent slots and the requests in flight at the end.
+TEST(ValidityCheckPhase, EnoughRequestsNamesTheRequestsInFlightAtTheEnd) {
+  LoadResult l = Healthy();
+  l.requests = 1990;
+  l.scheduled = 1995;
+  l.succeeded = 1990;
+  l.failed_engine = 5;
+  l.interrupted = 5;
+  const ValidityCheck* c = Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests");
+  ASSERT_NE(c, nullptr);
+  EXPECT_THAT(DescribeValidity(*c), HasSubstr("(1990 of 1995 scheduled: 0 failed at the SUT, 5 never sent by the "
+                                              "engine; 5 in flight at the end, not counted)"));
+  l.interrupted = 0;
+  c = Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests");
+  EXPECT_THAT(DescribeValidity(*c), HasSubstr("5 never sent by the engine) vs"));
+}
+
 // Recorded: wrk with 4 connections asked for 200000 RPS against a loopback
 // nginx (fixtures/wrk/README.md): about 24k achieved, send lag 2.7 s.
 TEST(ValidityCheckPhase, EngineThatCannotReachTheTargetIsCaught) {
