@@ -26,6 +26,10 @@
 //     the step doubling after each failed round: 2 %, 4 %, 8 % ...) and
 //     confirms again, while the budget allows; a round that passes one step
 //     down ends at exactly the resolution.
+//  4. Refine: while a held round is more than the resolution below the lowest
+//     failing target and another round fits the budget, confirm the midpoint
+//     between them; a held round there becomes the result, a failed one the
+//     lowest failing target. When no round fits, stop_reason says so.
 //
 // Pass rule: JudgeStep (step_search.h) with `rule`: error_rate < 1 %, p99 <
 // SLO, achieved >= 97 % of target and (rule.require_kept_up, on by default

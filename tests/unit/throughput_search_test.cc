@@ -389,6 +389,67 @@ TEST(MaxSearch, OneStepDownAfterAFailedConfirmationEndsAtTheResolution) {
   EXPECT_GT(*o.resolution, 0.0195);
 }
 
+// A SUT that holds 5000 RPS in short steps but only 4850 over a
+// confirmation: rounds fail at the bisect's pass and one step (2 %) below it
+// and hold the next step (4 %) down, 4 % below the lowest failing round (the
+// measured complex search: 8020 and 7863 failed, 7561 held). The budget left
+// confirms their midpoint, which holds: the result ends within the
+// resolution. Without the time for it, the 4 % result and the reason.
+TEST(MaxSearch, ARoundHeldWiderThanTheResolutionBelowAFailedOneIsRefined) {
+  auto run = [](const StepRequest& r) -> Result<LoadResult> {
+    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4850 : 5000);
+  };
+  auto confirms_of = [](const SearchOutcome& o) {
+    std::vector<int> idx;
+    for (int i = 0; i < static_cast<int>(o.steps.size()); ++i) {
+      if (o.steps[i].role == "confirm") idx.push_back(i);
+    }
+    return idx;
+  };
+  SearchOutcome o = MaxThroughputSearch(Params(8000), run);
+  ASSERT_TRUE(o.confirmed) << o.stop_reason;
+  const std::vector<int> c = confirms_of(o);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_FALSE(o.steps[c[0]].passed);
+  EXPECT_FALSE(o.steps[c[1]].passed);
+  EXPECT_TRUE(o.steps[c[2]].passed);
+  const double held = o.steps[c[2]].target_rps, failed = o.steps[c[1]].target_rps;
+  EXPECT_GT((failed - held) / held, 0.02);
+  EXPECT_TRUE(o.steps[c[3]].passed);
+  EXPECT_EQ(o.steps[c[3]].target_rps, std::round((held + failed) / 2));
+  EXPECT_EQ(o.reported_step, c[3]);
+  ASSERT_TRUE(o.resolution.has_value());
+  EXPECT_LE(*o.resolution, 0.02);
+  EXPECT_TRUE(o.stop_reason.empty()) << o.stop_reason;
+
+  ThroughputSearchParams tight = Params(8000);
+  tight.budget_s = LoadOf(o) - 1;  // all but the refining round fits
+  SearchOutcome t = MaxThroughputSearch(tight, run);
+  ASSERT_TRUE(t.confirmed) << t.stop_reason;
+  ASSERT_EQ(confirms_of(t).size(), 3u);
+  EXPECT_EQ(t.reported_step, confirms_of(t)[2]);
+  ASSERT_TRUE(t.resolution.has_value());
+  EXPECT_GT(*t.resolution, 0.02);
+  EXPECT_NE(t.stop_reason.find(fmt::format("; {} RPS held, {} RPS failed", held, failed)), std::string::npos)
+      << t.stop_reason;
+}
+
+// Where the refining round fails, it is the new lowest failing target: the
+// gap halves all the same.
+TEST(MaxSearch, AFailedRefiningRoundNarrowsTheGap) {
+  auto run = [](const StepRequest& r) -> Result<LoadResult> {
+    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4700 : 5000);
+  };
+  SearchOutcome o = MaxThroughputSearch(Params(8000), run);
+  ASSERT_TRUE(o.confirmed) << o.stop_reason;
+  ASSERT_TRUE(o.resolution.has_value());
+  EXPECT_LE(*o.resolution, 0.02);
+  const StepResult& last = o.steps.back();
+  EXPECT_EQ(last.role, "confirm");
+  EXPECT_FALSE(last.passed);  // the midpoint above 4700 failed
+  EXPECT_LE(o.steps[o.reported_step].target_rps, 4700);
+}
+
 TEST(MaxSearch, FailingConfirmationAtTheCapIsNoCeiling) {
   auto run = [&](const StepRequest& r) -> Result<LoadResult> {
     return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 950 : 1e9);
