@@ -96,6 +96,9 @@ inline constexpr int kWrkMaxThreads = 4;
 //    6 of 12 pinned searches confirmed at <= 2 % (4 of 9 with rate / 20).
 // The cap keeps wrk (which never raises its open-files limit) within the
 // common default `ulimit -n` 1024: 1000 sockets + threads + kWrkOwnFiles.
+// Above 5000 RPS it shortens what the pool covers to 1000 / rate (143 ms at
+// 7000 RPS, 100 ms at 10000); a step that fails on late sends with every
+// connection waiting says how long its pool covered (judge/step_search.cc).
 // k6 keeps its own pool (k6_engine.h: maxVUs = 5 x preAllocatedVUs): each
 // k6 VU is a JavaScript runtime with its own memory, which a pool of
 // rate x 200 ms (30000 VUs at 150000 RPS) would not fit.

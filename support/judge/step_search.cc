@@ -11,6 +11,24 @@
 
 namespace fvbench {
 
+namespace {
+
+// "; 93.00% of them found every connection waiting for the SUT (its 1000
+// connections hold 143.47 ms of the 6970 RPS schedule)": how long a stall the
+// pool covered (Little's law: connections / rate), when both are known.
+std::string PoolExhaustedText(const LoadResult& load) {
+  std::string text = fmt::format("; {} of them found every connection waiting for the SUT",
+                                 detail::FormatPercent(*load.late_pool_exhausted_share));
+  if (load.connections > 0 && load.target_rps > 0) {
+    text += fmt::format(" (its {} connections hold {} of the {} RPS schedule)", load.connections,
+                        detail::FormatUs(1e6 * static_cast<double>(load.connections) / load.target_rps),
+                        detail::FormatNumber(load.target_rps));
+  }
+  return text;
+}
+
+}  // namespace
+
 StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
   using detail::FormatNumber;
   using detail::FormatPercent;
@@ -60,10 +78,7 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
     } else {
       behind = fmt::format("engine fell behind ({} of sends > 10 ms late, max send lag {} µs{})",
                            FormatPercent(load.late_send_share), FormatNumber(load.max_send_lag_us),
-                           load.late_pool_exhausted_share
-                               ? fmt::format("; {} of them found every connection waiting for the SUT",
-                                             FormatPercent(*load.late_pool_exhausted_share))
-                               : "");
+                           load.late_pool_exhausted_share ? PoolExhaustedText(load) : "");
     }
     if (params.require_kept_up) bad.push_back(behind);
   }

@@ -346,7 +346,9 @@ TEST(EngineLimitedLittlesLaw, LateSendsThatFoundThePoolExhaustedAreTheSuts) {
   LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 20);
   l.late_pool_exhausted_share = 0.93;
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
-  EXPECT_NE(JudgeStep(l, rule).text.find("93.00% of them found every connection waiting for the SUT"),
+  // ... and how long a stall the pool covered: 100 connections at 1000 RPS.
+  EXPECT_NE(JudgeStep(l, rule).text.find("93.00% of them found every connection waiting for the SUT (its 100 "
+                                         "connections hold 100.00 ms of the 1000 RPS schedule)"),
             std::string::npos)
       << JudgeStep(l, rule).text;
   l.late_pool_exhausted_share = 0.1;
