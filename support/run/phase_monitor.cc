@@ -45,6 +45,23 @@ Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono:
   return r->out;
 }
 
+// Reads /proc files through Host::read_file, concatenated as `cat` prints
+// them; no process starts on the host (header). The first path must be
+// read; a later one that is gone (a pid that exited) is skipped, as cat
+// skips it.
+Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths) {
+  std::string out;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    auto r = host.read_file(paths[i]);
+    if (r) {
+      out += *r;
+    } else if (i == 0) {
+      return Error{fmt::format("host {}: reading {}: {}", host.name(), paths[i], r.error().message)};
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 PhaseMonitor::PhaseMonitor(Host& sut, Host& loadgen, std::vector<MonitoredService> services,
@@ -140,12 +157,12 @@ void PhaseMonitor::TakeSample() {
   Sample s;
   s.at = std::chrono::steady_clock::now();
   std::vector<std::string> problems;
-  std::vector<std::string> argv = {"cat", "/proc/stat"};
+  std::vector<std::string> paths = {"/proc/stat"};
   for (const auto& [name, pids] : pids_) {
-    for (int pid : pids) argv.push_back(fmt::format("/proc/{}/stat", pid));
+    for (int pid : pids) paths.push_back(fmt::format("/proc/{}/stat", pid));
   }
   const bool same_host = &sut_ == &loadgen_;
-  if (auto r = Read(sut_, argv, std::chrono::seconds(10)); r) {
+  if (auto r = ReadFiles(sut_, paths); r) {
     s.sut = detail::ParseProcSample(*r);
     s.sut_ok = !s.sut.cpus.empty();
   } else {
@@ -154,7 +171,7 @@ void PhaseMonitor::TakeSample() {
   if (same_host) {
     s.loadgen = s.sut;
     s.loadgen_ok = s.sut_ok;
-  } else if (auto r = Read(loadgen_, {"cat", "/proc/stat"}, std::chrono::seconds(10)); r) {
+  } else if (auto r = ReadFiles(loadgen_, {"/proc/stat"}); r) {
     s.loadgen = detail::ParseProcSample(*r);
     s.loadgen_ok = !s.loadgen.cpus.empty();
   } else {
@@ -282,10 +299,10 @@ Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_
   const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   QuietOutcome q;
   auto read = [&]() -> Result<detail::ProcSample> {
-    auto r = Read(sut, {"cat", "/proc/stat"}, std::chrono::seconds(10));
+    auto r = ReadFiles(sut, {"/proc/stat"});
     if (!r) return r.error();
     detail::ProcSample s = detail::ParseProcSample(*r);
-    if (s.cpus.empty()) return Error{fmt::format("host {}: `cat /proc/stat` has no cpuN lines", sut.name())};
+    if (s.cpus.empty()) return Error{fmt::format("host {}: /proc/stat has no cpuN lines", sut.name())};
     return s;
   };
   auto prev = read();
@@ -309,7 +326,7 @@ Result<QuietOutcome> WaitQuiet(Host& sut, const std::string& cpuset, double max_
     if (Clock::now() >= deadline) break;
   }
   q.waited_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (auto r = Read(sut, {"cat", "/proc/loadavg"}, std::chrono::seconds(10)); r) {
+  if (auto r = ReadFiles(sut, {"/proc/loadavg"}); r) {
     if (auto l = detail::ParseLoadAvg(*r); l && q.cpus > 0) q.load1_per_core = l->load1 / q.cpus;
   }
   return q;

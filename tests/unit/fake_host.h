@@ -5,7 +5,9 @@
 //    the rules were added; an unmatched command gets `unmatched` (exit 0, no
 //    output, by default);
 //  - write_file() keeps the file in memory, read_file() and fetch() read it
-//    back (a missing file is an Error naming host and path); fetch() copies
+//    back (a missing file is an Error naming host and path); OnRead(path, fn)
+//    makes read_file(path) answer what fn returns, call after call (a /proc
+//    file that changes between reads); fetch() copies
 //    into `files` under the local path (and, with `fetch_to_disk`, also to
 //    that path on this machine's disk, where the engines parse it);
 //  - start_service() hands out pids 1000, 1001, ...; a service is alive until
@@ -50,6 +52,12 @@ class FakeHost : public Host {
     Add(prefix, true, [r](const Command&) -> Result<ExecResult> { return r; });
   }
   void OnPrefix(const std::string& prefix, Responder fn) { Add(prefix, true, std::move(fn)); }
+  // read_file(path) answers fn() on every call, before any stored file.
+  using FileResponder = std::function<Result<std::string>()>;
+  void OnRead(const std::string& path, FileResponder fn) {
+    std::lock_guard<std::mutex> lock(mu_);
+    file_rules_[path] = std::move(fn);
+  }
   // Commands containing `needle` cannot be started: run() returns an Error.
   void FailToStart(const std::string& needle, const std::string& message) {
     Add(needle, false, [message](const Command&) -> Result<ExecResult> { return Error{message}; });
@@ -139,8 +147,14 @@ class FakeHost : public Host {
     return Ok();
   }
   Result<std::string> read_file(const std::string& path) override {
+    FileResponder fn;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      events_.push_back("read " + path);
+      if (auto rule = file_rules_.find(path); rule != file_rules_.end()) fn = rule->second;
+    }
+    if (fn) return fn();  // outside the lock, as run()'s responders
     std::lock_guard<std::mutex> lock(mu_);
-    events_.push_back("read " + path);
     auto it = files_.find(path);
     if (it == files_.end()) return Error{name_ + ": cannot read " + path + ": no such file"};
     return it->second;
@@ -196,6 +210,7 @@ class FakeHost : public Host {
   std::vector<Command> calls_;
   std::vector<std::string> events_;
   std::map<std::string, std::string> files_;
+  std::map<std::string, FileResponder> file_rules_;
   std::set<int> alive_;
   int next_pid_ = 1000;
 };

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <cctype>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -188,12 +189,11 @@ TEST(ErrorLog, AlertsAndLineCounts) {
   EXPECT_EQ(CountLines("a\nb\n"), 2u);
 }
 
-// Replays recorded output: the first /proc/stat read returns `before`, every
-// later one `after`, so the result does not depend on how many samples the
-// thread took.
-// The recorded /proc files of a pinned phase, replayed through the shared
-// fake host: the first /proc/stat read answers `before`, the later ones
-// `after` (exit 1, as when one pid vanished: the output is still used).
+// The recorded /proc files of a pinned phase (fixtures/proc: /proc/stat and
+// the workers' /proc/<pid>/stat lines, as `cat` printed them), replayed
+// through the shared fake host's read_file: the first /proc/stat read
+// answers `before`, the later ones `after`; each /proc/<pid>/stat its line
+// of the same sample, and a pid not in it is gone (as when a worker exited).
 struct Replay {
   std::string before, after, scan, log_growth;
   int stat_reads = 0;
@@ -208,9 +208,25 @@ struct Replay {
       return FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n1234\n@@fvbench-procs\n" + scan);
     });
     host.OnPrefix("tail -c +1235", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
-    host.OnPrefix("cat /proc/stat", [this](const Command&) -> Result<ExecResult> {
-      return FakeHost::Exit(1, stat_reads++ == 0 ? before : after);
-    });
+    host.OnRead("/proc/stat", [this]() -> Result<std::string> { return Lines(Sample(stat_reads++), false, ""); });
+    for (const char* pid : {"32635", "32636", "99999"}) {
+      host.OnRead(fmt::format("/proc/{}/stat", pid), [this, pid]() -> Result<std::string> {
+        std::string line = Lines(Sample(stat_reads - 1), true, pid);
+        if (line.empty()) return Error{fmt::format("replay: cannot read /proc/{}/stat: no such file", pid)};
+        return line;
+      });
+    }
+  }
+  const std::string& Sample(int read) const { return read == 0 ? before : after; }
+  // The sample's lines of /proc/stat (pid_lines false) or of one pid.
+  static std::string Lines(const std::string& sample, bool pid_lines, const std::string& pid) {
+    std::istringstream in(sample);
+    std::string out, line;
+    while (std::getline(in, line)) {
+      const bool is_pid = !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]));
+      if (is_pid == pid_lines && (!pid_lines || line.rfind(pid + " ", 0) == 0)) out += line + "\n";
+    }
+    return out;
   }
 };
 
@@ -247,24 +263,57 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   // The start-up facts in one command, the error log as its argument.
   ASSERT_EQ(replay.start_reads.size(), 1u);
   EXPECT_EQ(replay.start_reads[0].back(), "/b/logs/error.log");
-  // One command per sample, naming the workers found by the scan.
-  bool per_sample = false;
-  for (const Command& c : host.Calls()) {
-    per_sample = per_sample || ShellJoin(c.argv) == "cat /proc/stat /proc/32635/stat /proc/32636/stat";
+  // Each sample reads /proc/stat and the workers found by the scan, and
+  // starts no process on the host: the only commands are the start-up facts
+  // and the error log's growth.
+  EXPECT_GE(host.EventIndex("read /proc/32635/stat"), 0);
+  EXPECT_GE(host.EventIndex("read /proc/32636/stat"), 0);
+  ASSERT_EQ(host.Calls().size(), 2u);
+  EXPECT_THAT(ShellJoin(host.Calls()[1].argv), HasSubstr("tail -c +1235"));
+}
+
+// A worker that exited during the phase: its /proc/<pid>/stat is gone and the
+// sample goes on without it, as `cat` did; a missing /proc/stat is a problem
+// named with host and path.
+TEST(Monitor, AVanishedWorkerIsSkippedAndAMissingProcStatIsNamed) {
+  Replay replay;
+  replay.before = Fixture("pinned_before.txt");
+  std::istringstream in(Fixture("pinned_after.txt"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("32636 ", 0) != 0) replay.after += line + "\n";  // 32636 exited
   }
-  EXPECT_TRUE(per_sample);
+  replay.scan = Fixture("pid_scan.txt");
+  MonitorOptions opt;
+  opt.loadgen_cpuset = "0";
+  opt.sut_cpus = "1";
+  opt.period = std::chrono::minutes(10);
+  PhaseMonitor m(replay.host, replay.host, {{"baseline", 32634, "/b/logs/error.log"}}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  PhaseObservation o = m.Stop();
+  ASSERT_TRUE(o.sut_busy.has_value());
+  EXPECT_DOUBLE_EQ(*o.sut_busy, 1.0);
+  EXPECT_EQ(o.samples, 2);
+
+  testing_fakes::FakeHost bare{"bare"};
+  PhaseMonitor none(bare, bare, {}, MonitorOptions{});
+  ASSERT_TRUE(none.Start().ok());
+  PhaseObservation p = none.Stop();
+  EXPECT_THAT(p.problems, ::testing::Contains(HasSubstr("host bare: reading /proc/stat: ")));
+  auto q = WaitQuiet(bare, "0", 0.5, 1);
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.error().message, HasSubstr("host bare: reading /proc/stat: "));
 }
 
 // /proc/stat answers in turn: cpu0 busy for 10 of 10 ticks, then idle.
 testing_fakes::FakeHost& BusyThenQuiet(testing_fakes::FakeHost& host, int busy_reads) {
   auto reads = std::make_shared<int>(0);
-  host.On("cat /proc/stat", [reads, busy_reads](const Command&) -> Result<ExecResult> {
+  host.OnRead("/proc/stat", [reads, busy_reads]() -> Result<std::string> {
     const int n = (*reads)++;
     const int busy = std::min(n, busy_reads) * 10;
     const int idle = 1000 + std::max(0, n - busy_reads) * 10;
-    return testing_fakes::FakeHost::Exit(0, fmt::format("cpu  0 0 0 0\ncpu0 {} 0 0 {} 0 0 0 0 0 0\n", busy, idle));
+    return fmt::format("cpu  0 0 0 0\ncpu0 {} 0 0 {} 0 0 0 0 0 0\n", busy, idle);
   });
-  host.On("cat /proc/loadavg", testing_fakes::FakeHost::Exit(0, "0.50 0.40 0.30 1/100 4242\n"));
+  host.SetFile("/proc/loadavg", "0.50 0.40 0.30 1/100 4242\n");
   return host;
 }
 
@@ -277,6 +326,7 @@ TEST(WaitQuiet, AQuietSutIsJudgedOnTheFirstShortWindow) {
   EXPECT_DOUBLE_EQ(q->window_s, 0.1);
   EXPECT_EQ(q->cpus, 1);
   EXPECT_DOUBLE_EQ(q->load1_per_core, 0.5);
+  EXPECT_TRUE(host.Calls().empty());  // files read; no process started on the SUT
 }
 
 TEST(WaitQuiet, ABusySutIsJudgedAgainOnOneSecondWindows) {
