@@ -536,7 +536,7 @@ TEST(EngineLimitedLittlesLaw, K6PoolIsItsVus) {
 // 938: the SUT's slowness starved the pool. The unanswered requests are
 // interrupted (c9929c7 did so before Little's law and pace.lua's pool account
 // existed, and every search there ended at its first probe as
-// engine-limited; e20bf7c undid it until session 10).
+// engine-limited; e20bf7c undid it until 2026-12-02).
 TEST(EngineLimitedLittlesLaw, FieldWrkProbeWith938ConnectionsIsTheSuts) {
   SearchParams rule;
   LoadResult l = Behind(18750, 3, 938, 49980, 0.85, 938);
