@@ -78,4 +78,28 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   return s;
 }
 
+Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controller_dir,
+                                                     const std::string& scenario_id) {
+  std::vector<std::string> moved;
+  auto result = MoveInto(
+      controller_dir, "previous", [&](const fs::path& f) { return f.filename().string() == scenario_id + ".json"; },
+      "");
+  if (!result) return result.error();
+  moved = *result;
+  std::string stem = scenario_id;
+  for (char& ch : stem) {
+    if (ch == '.') ch = '_';
+  }
+  auto raw = MoveInto(
+      controller_dir + "/raw", "previous",
+      [&](const fs::path& f) {
+        const std::string name = f.filename().string();
+        return name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;
+      },
+      "");
+  if (!raw) return raw.error();
+  for (const std::string& f : *raw) moved.push_back("raw/" + f);
+  return moved;
+}
+
 }  // namespace fvbench

@@ -16,8 +16,8 @@
 //     report (ratios.h FromEarlierRun), and a report step after a failed
 //     provision writes no report (report_step.h) instead of one that passes on
 //     earlier results. The provision step overwrites it with the full meta
-//     once the hosts are known. (Each scenario moves its own earlier result to
-//     controller-results/previous/ when it starts.)
+//     once the hosts are known. (Each scenario moves its own earlier result
+//     and raw engine files aside when it starts: MoveScenarioOutputs.)
 #pragma once
 
 #include <string>
@@ -45,5 +45,16 @@ Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir
 // `now_unix` and provision_incomplete (the provision step overwrites it with
 // the full meta once the hosts are known).
 Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::string& bench_dir, double now_unix);
+
+// When a scenario starts: its outputs from an earlier run are set aside, so
+// that raw/ holds only this run's phases of it (a 3-step search beside the
+// 9 steps of the one before reads as one search). Its result
+// (<controller_dir>/<id>.json) moves to <controller_dir>/previous/, its raw
+// engine files (<controller_dir>/raw/<stem>.<ext> and <stem>_<phase>.<ext>,
+// stem = the id with '.' -> '_', the stem of its phase names) to
+// raw/previous/, replacing older copies there; names what moved
+// ("throughput.simple.json", "raw/throughput_simple_s00_probe.json", ...).
+Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controller_dir,
+                                                     const std::string& scenario_id);
 
 }  // namespace fvbench

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "support/core/json_fields.h"
 #include "support/core/run_meta.h"
@@ -81,6 +82,38 @@ TEST_F(RunOutputs, ProvisionIncompleteRoundTripsAndIsAbsentOnceProvisioned) {
   auto back = RunMetaFromJson(RunMetaToJson(m), "m.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->provision_incomplete);
+}
+
+// A scenario's earlier result and raw engine files (a 9-step search) move
+// aside when it starts; other scenarios' files stay where they are.
+TEST_F(RunOutputs, AScenariosEarlierResultAndRawFilesAreSetAside) {
+  Write("throughput.simple.json", "{}");
+  Write("throughput.complex.json", "{}");
+  Write("raw/throughput_simple_s08_confirm.json", "{}");
+  Write("raw/throughput_simple_s08_confirm.cmd.txt", "wrk ...");
+  Write("raw/throughput_simple_warmup.stdout.txt", "");
+  Write("raw/throughput_simple.k6.log", "");
+  Write("raw/throughput_simpler_s00_probe.json", "{}");  // not this scenario's stem
+  Write("raw/throughput_complex_s00_probe.json", "{}");
+  Write("raw/previous/throughput_simple_s08_confirm.json", "older");
+  auto moved = MoveScenarioOutputs(dir_, "throughput.simple");
+  ASSERT_TRUE(moved.ok()) << moved.error().message;
+  EXPECT_THAT(*moved, UnorderedElementsAre("throughput.simple.json", "raw/throughput_simple_s08_confirm.json",
+                                           "raw/throughput_simple_s08_confirm.cmd.txt",
+                                           "raw/throughput_simple_warmup.stdout.txt", "raw/throughput_simple.k6.log"));
+  EXPECT_TRUE(Exists("previous/throughput.simple.json"));
+  EXPECT_TRUE(Exists("raw/previous/throughput_simple_s08_confirm.cmd.txt"));
+  EXPECT_FALSE(Exists("raw/throughput_simple_s08_confirm.json"));
+  std::ifstream replaced(dir_ + "/raw/previous/throughput_simple_s08_confirm.json");
+  std::string text((std::istreambuf_iterator<char>(replaced)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "{}");  // the older copy replaced
+  EXPECT_TRUE(Exists("throughput.complex.json"));
+  EXPECT_TRUE(Exists("raw/throughput_complex_s00_probe.json"));
+  EXPECT_TRUE(Exists("raw/throughput_simpler_s00_probe.json"));
+  // Nothing there: nothing to do.
+  auto none = MoveScenarioOutputs(dir_ + "/absent", "throughput.simple");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST_F(RunOutputs, NothingThereIsNothingToDo) {
