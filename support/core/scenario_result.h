@@ -169,4 +169,17 @@ inline bool MeasuredIsLowerBound(const ScenarioResult& r) {
   return r.ceiling_reached || r.engine_limited || (r.search == "bisect" && !r.search_resolution);
 }
 
+// Why a search has no resolution, for the reports ("no resolution (...)"):
+// "engine-limited", "ceiling" (the cap passed), "no step passed", "no rate
+// held" (steps passed but the search has no number: a run at or below every
+// pass failed, throughput_search.h NoResultReason), else "no step failed".
+inline const char* NoResolutionReason(const ScenarioResult& r) {
+  if (r.engine_limited) return "engine-limited";
+  if (r.ceiling_reached) return "ceiling";
+  bool passed = false;
+  for (const StepResult& s : r.steps) passed = passed || s.passed;
+  if (!passed) return "no step passed";
+  return r.throughput_rps > 0 ? "no step failed" : "no rate held";
+}
+
 }  // namespace fvbench

@@ -224,9 +224,7 @@ void ThroughputSection(std::string& out, const RunReport& report) {
                             : r->search == "bisect" ? (r->confirmed ? "yes" : "NO (UNCONFIRMED)")
                                                     : "— (seed steps: no confirmation)";
     std::string resolution = r->search_resolution ? detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
-                                                  : (r->engine_limited    ? "none (engine-limited)"
-                                                   : r->ceiling_reached ? "none (ceiling)"
-                                                                        : "none (no step failed)");
+                                                  : fmt::format("none ({})", NoResolutionReason(*r));
     std::string load = r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—";
     if (!r->search_stop.empty()) load += "; stopped early: " + r->search_stop;
     AppendRow(out, {p.title, value, confirmed, resolution, load, FormatPercent(r->load.error_rate)});

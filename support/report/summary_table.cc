@@ -260,9 +260,7 @@ void ThroughputBlock(std::string& out, const RunReport& report) {
     out += line + "\n";
     if (r != nullptr && !r->search.empty() && !r->steps.empty()) {
       std::string res = r->search_resolution ? "resolution " + detail::FormatFixed(*r->search_resolution * 100, 1) + " %"
-                                             : std::string(r->engine_limited    ? "no resolution (engine-limited)"
-                                                         : r->ceiling_reached ? "no resolution (ceiling)"
-                                                                              : "no resolution (no step failed)");
+                                             : fmt::format("no resolution ({})", NoResolutionReason(*r));
       out += fmt::format("      {} search: {}, {} s of load, {}{}\n", r->search, res, FormatNumber(r->search_load_s),
                          r->search == "seed"   ? "no confirmation"
                          : r->engine_limited ? "engine-limited (add load generators or cores)"

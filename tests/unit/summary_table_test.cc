@@ -173,6 +173,16 @@ TEST(SummaryTable, SearchRepeatsAndRatioChecks) {
   EXPECT_NE(t.find("no resolution (no step failed), 96 s of load, UNCONFIRMED; stopped early: budget"),
             std::string::npos)
       << t;
+  // Nothing passed (the fresh-user trial's search of one failed step), or
+  // passes with a failure at or below them: never "no step failed".
+  for (StepResult& s : thr.steps) s.passed = false;
+  t = RenderSummaryTable(run, SampleMeta(), nullptr);
+  EXPECT_NE(t.find("no resolution (no step passed), 96 s of load"), std::string::npos) << t;
+  thr.steps[1].passed = true;
+  thr.throughput_rps = 0;
+  thr.measured = false;
+  t = RenderSummaryTable(run, SampleMeta(), nullptr);
+  EXPECT_NE(t.find("no resolution (no rate held), 96 s of load"), std::string::npos) << t;
 }
 
 }  // namespace
