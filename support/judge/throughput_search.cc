@@ -273,7 +273,16 @@ class Search {
       }
       std::vector<int> runs;
       const Round r = ConfirmRound(mid, runs);
-      if (r == Round::kStopped) return;
+      if (r == Round::kStopped) {
+        // A rate the engine could not offer says nothing against the round
+        // that held below it: that result stands, the reason is kept.
+        if (out_.engine_limited) {
+          out_.engine_limited = false;
+          out_.stop_reason = fmt::format("the refining confirmation at {} RPS: {}; {} RPS held",
+                                         FormatNumber(mid), out_.stop_reason, FormatNumber(confirmed_target_));
+        }
+        return;
+      }
       if (r == Round::kHeld) {
         Held(mid, std::move(runs));
       } else {

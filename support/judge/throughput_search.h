@@ -29,7 +29,11 @@
 //  4. Refine: while a held round is more than the resolution below the lowest
 //     failing target and another round fits the budget, confirm the midpoint
 //     between them; a held round there becomes the result, a failed one the
-//     lowest failing target. When no round fits, stop_reason says so.
+//     lowest failing target. When no round fits, stop_reason says so. A
+//     refining round the engine could not offer (engine-limited) leaves the
+//     held result as it was, and stop_reason names it; an engine error there
+//     stops the search with the error, as anywhere (the held result is
+//     still reported).
 //
 // Pass rule: JudgeStep (step_search.h) with `rule`: error_rate < 1 %, p99 <
 // SLO, achieved >= 97 % of target and (rule.require_kept_up, on by default

@@ -450,6 +450,39 @@ TEST(MaxSearch, AFailedRefiningRoundNarrowsTheGap) {
   EXPECT_LE(o.steps[o.reported_step].target_rps, 4700);
 }
 
+// The fresh-user trial's case: a refining round the engine could not offer
+// (engine-limited) took the held result away and reported the bisect pass
+// that two confirmations had failed. The held result stands.
+TEST(MaxSearch, AnEngineLimitedRefiningRoundLeavesTheHeldResult) {
+  int confirms = 0;
+  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    if (r.role != "confirm") return Knee(r.target_rps, r.duration_s, 5000);
+    if (++confirms < 4) return Knee(r.target_rps, r.duration_s, 4850);
+    LoadResult l = Knee(r.target_rps, r.duration_s, 4850);  // the refining round: the engine fell behind
+    l.target_rps = r.target_rps;
+    l.achieved_rps = 0.8 * r.target_rps;
+    l.kept_up = false;
+    l.late_send_share = 0.3;
+    l.max_send_lag_us = 2e6;
+    l.sut_cpu_share = 0.3;
+    l.sut_served_rps = l.achieved_rps;
+    return l;
+  };
+  SearchOutcome o = MaxThroughputSearch(Params(8000), run);
+  ASSERT_EQ(confirms, 4);
+  ASSERT_NE(o.steps.back().verdict.find("engine-limited"), std::string::npos) << o.steps.back().verdict;
+  EXPECT_TRUE(o.confirmed);
+  EXPECT_FALSE(o.engine_limited);
+  ASSERT_GE(o.reported_step, 0);
+  EXPECT_EQ(o.steps[o.reported_step].role, "confirm");
+  EXPECT_TRUE(o.steps[o.reported_step].passed);
+  EXPECT_LT(o.steps[o.reported_step].target_rps, 4850);
+  ASSERT_TRUE(o.resolution.has_value());
+  EXPECT_GT(*o.resolution, 0.02);
+  EXPECT_EQ(o.stop_reason.rfind("the refining confirmation at ", 0), 0u) << o.stop_reason;
+  EXPECT_NE(o.stop_reason.find("engine-limited at "), std::string::npos) << o.stop_reason;
+}
+
 TEST(MaxSearch, FailingConfirmationAtTheCapIsNoCeiling) {
   auto run = [&](const StepRequest& r) -> Result<LoadResult> {
     return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 950 : 1e9);
