@@ -58,10 +58,12 @@ struct Config {
   double throughput_resolution = 0.02;    // THROUGHPUT_RESOLUTION, fraction of the rate, 0 < x <= 0.5
   double confirm_dur_s = 40;              // CONFIRM_DUR, seconds; default 2 x STEP_DUR
   double throughput_budget_s = 120;       // THROUGHPUT_BUDGET_S, seconds of load per search (seed: 6 x 20 s)
-  // Neither STEP_DUR nor CONFIRM_DUR set: the bisect search takes its step
-  // lengths from THROUGHPUT_BUDGET_S (throughput_search.h,
-  // SearchDurationsFromBudget); STEP_DUR=20 keeps the seed's 20 s steps.
+  // STEP_DUR not set: the bisect search takes its probe and step lengths
+  // from THROUGHPUT_BUDGET_S (search_defaults.h SearchDurationsFromBudget),
+  // and its confirmation's too unless CONFIRM_DUR is set (confirm_dur_set);
+  // STEP_DUR=20 keeps the seed's 20 s steps.
   bool search_durations_auto = true;
+  bool confirm_dur_set = false;  // CONFIRM_DUR set
 
   // FVBENCH_SCENARIO_TIMEOUT_S: the scenarios' ctest TIMEOUT in seconds, set
   // by CTest from the cache variable FVBENCH_SCENARIO_TIMEOUT (default 7200).

@@ -7,6 +7,7 @@
 #include "support/core/config_parts.h"
 #include "support/core/plausible.h"
 #include "support/core/scenario_time.h"
+#include "support/core/search_defaults.h"
 #include "support/core/units_format.h"
 
 namespace fvbench::detail {
@@ -43,10 +44,42 @@ Result<void> LoadLatency(const EnvReader& r, Config& c) {
   return Ok();
 }
 
+// The bisect search's lengths, as it will run them (STEP_DUR, or probes and
+// steps from the budget; CONFIRM_DUR, or 2 x the step): a confirmation no
+// shorter than a step (it is the longer run that shows the rate holds), and
+// a budget of at least LeastSearchBudget (search_defaults.h): two first steps
+// and a confirmation. Measured (fresh-user trial): THROUGHPUT_BUDGET_S=5 ran
+// the warmup and then no step; STEP_DUR=2 CONFIRM_DUR=3 THROUGHPUT_BUDGET_S=5
+// never had time for its confirmation.
+static Result<void> CheckSearchLengths(const EnvReader& r, const Config& c) {
+  const SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
+  const bool auto_steps = c.search_durations_auto;
+  const double step = auto_steps ? d.step_s : c.step_dur_s;
+  const double first = auto_steps ? d.probe_s : c.step_dur_s;
+  const double confirm = auto_steps && !c.confirm_dur_set ? d.confirm_s : c.confirm_dur_s;
+  const std::string step_text = auto_steps ? fmt::format("the {} s steps taken from THROUGHPUT_BUDGET_S={}",
+                                                         FormatNumber(step), FormatNumber(c.throughput_budget_s))
+                                           : fmt::format("STEP_DUR={}", FormatNumber(step));
+  if (confirm < step) {
+    return Error{fmt::format("CONFIRM_DUR='{}': shorter than {}; the confirmation is the longer run that shows the "
+                             "rate holds (default 2 x the step)",
+                             r.str("CONFIRM_DUR", FormatNumber(confirm)), step_text)};
+  }
+  const double least = LeastSearchBudget(first, confirm);
+  if (c.throughput_budget_s < least) {
+    return Error{fmt::format("THROUGHPUT_BUDGET_S='{}': shorter than two {} s {} and a {} s confirmation, plus "
+                             "{} s for their overrun: at least {} s",
+                             r.str("THROUGHPUT_BUDGET_S", FormatNumber(c.throughput_budget_s)), FormatNumber(first),
+                             auto_steps ? "probes" : "steps (STEP_DUR)", FormatNumber(confirm),
+                             FormatNumber(kBudgetOverrunS), FormatNumber(least))};
+  }
+  return Ok();
+}
+
 // THROUGHPUT_SEARCH_MAX, STEP_DUR, THROUGHPUT_SLO_P99_MS, THROUGHPUT_SEARCH,
 // THROUGHPUT_START (<= the cap), THROUGHPUT_RESOLUTION (0 < x <= 0.5),
-// CONFIRM_DUR (default 2 x STEP_DUR), THROUGHPUT_BUDGET_S (>= one step and
-// one confirmation for the bisect search).
+// CONFIRM_DUR (default 2 x STEP_DUR), THROUGHPUT_BUDGET_S; for the bisect
+// search, CheckSearchLengths.
 Result<void> LoadSearch(const EnvReader& r, Config& c) {
   auto cap = r.Rate("THROUGHPUT_SEARCH_MAX", c.throughput_search_max);
   auto step = r.Seconds("STEP_DUR", c.step_dur_s);
@@ -73,7 +106,8 @@ Result<void> LoadSearch(const EnvReader& r, Config& c) {
   c.throughput_resolution = *resolution;
   c.confirm_dur_s = *confirm;
   c.throughput_budget_s = *budget;
-  c.search_durations_auto = !r.has("STEP_DUR") && !r.has("CONFIRM_DUR");
+  c.search_durations_auto = !r.has("STEP_DUR");
+  c.confirm_dur_set = r.has("CONFIRM_DUR");
   if (c.throughput_resolution > 0.5) {
     return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
                              r.str("THROUGHPUT_RESOLUTION", ""))};
@@ -82,14 +116,7 @@ Result<void> LoadSearch(const EnvReader& r, Config& c) {
     return Error{fmt::format("THROUGHPUT_START='{}': above THROUGHPUT_SEARCH_MAX={} (the search's cap)",
                              r.str("THROUGHPUT_START", ""), FormatNumber(c.throughput_search_max))};
   }
-  // With the step lengths taken from the budget (search_durations_auto) they always fit in it.
-  if (c.throughput_search == ThroughputSearchKind::kBisect && !c.search_durations_auto &&
-      c.throughput_budget_s < c.step_dur_s + c.confirm_dur_s) {
-    return Error{fmt::format("THROUGHPUT_BUDGET_S='{}': shorter than one step and one confirmation (STEP_DUR {} s + "
-                             "CONFIRM_DUR {} s)",
-                             r.str("THROUGHPUT_BUDGET_S", FormatNumber(c.throughput_budget_s)),
-                             FormatNumber(c.step_dur_s), FormatNumber(c.confirm_dur_s))};
-  }
+  if (c.throughput_search == ThroughputSearchKind::kBisect) return CheckSearchLengths(r, c);
   return Ok();
 }
 

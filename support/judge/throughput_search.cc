@@ -436,13 +436,6 @@ std::string NoResultReason(const SearchOutcome& so) {
   return why;
 }
 
-SearchDurations SearchDurationsFromBudget(double budget_s) {
-  SearchDurations d;
-  d.step_s = std::clamp(std::round(budget_s / 12), 2.0, 20.0);
-  d.confirm_s = 2 * d.step_s;
-  d.probe_s = std::max(2.0, std::round(d.step_s / 3));
-  return d;
-}
 
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   ThroughputSearchParams p;
@@ -459,7 +452,7 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
     SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
     p.probe_dur_s = d.probe_s;
     p.step_dur_s = d.step_s;
-    p.confirm_dur_s = d.confirm_s;
+    p.confirm_dur_s = c.confirm_dur_set ? c.confirm_dur_s : d.confirm_s;
   }
   return p;
 }

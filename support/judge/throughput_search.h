@@ -2,10 +2,11 @@
 // the default; the seed's fixed steps stay available as SeedStepSearch in
 // step_search.h, THROUGHPUT_SEARCH=seed).
 //
-// Step lengths: with neither STEP_DUR nor CONFIRM_DUR set they come from the
-// budget (SearchDurationsFromBudget: 120 s -> 3 s probes, 10 s steps, a 20 s
-// confirmation) so that a 2 % resolution fits in it; STEP_DUR=20 gives the
-// seed's 20 s steps (no probes, confirmation 2 x STEP_DUR).
+// Step lengths: without STEP_DUR they come from the budget
+// (SearchDurationsFromBudget: 120 s -> 3 s probes, 10 s steps, a 20 s
+// confirmation, or CONFIRM_DUR when set) so that a 2 % resolution fits in it;
+// STEP_DUR=20 gives the seed's 20 s steps (no probes, confirmation CONFIRM_DUR
+// or 2 x STEP_DUR).
 //
 //  1. Probe (probe_dur_s short steps, role "probe"; without probes the same
 //     walk runs with step_dur_s steps, role "bracket"): from start_rps
@@ -122,21 +123,13 @@ using SearchStepFunction = std::function<Result<LoadResult>(const StepRequest&)>
 
 SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const SearchStepFunction& run_step);
 
-// Step lengths chosen from the budget (seconds of load): step = budget / 12
-// rounded, within 2..20 s (120 s -> 10 s), confirmation 2 x step, probe
-// step / 3 rounded, at least 2 s (120 s -> 3 s). At 120 s: a few probes, two
-// to four bisect steps and a confirmation reach 2 % with time to spare.
-struct SearchDurations {
-  double probe_s = 0;
-  double step_s = 0;
-  double confirm_s = 0;
-};
-SearchDurations SearchDurationsFromBudget(double budget_s);
+// Step lengths from the budget: SearchDurationsFromBudget (core/search_defaults.h).
 
 // The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
 // THROUGHPUT_RESOLUTION, STEP_DUR, CONFIRM_DUR, THROUGHPUT_BUDGET_S, REPEAT,
-// THROUGHPUT_SLO_P99_MS. Config::search_durations_auto (neither STEP_DUR nor
-// CONFIRM_DUR set): durations from SearchDurationsFromBudget, with probes.
+// THROUGHPUT_SLO_P99_MS. Config::search_durations_auto (STEP_DUR not set):
+// probe and step lengths from SearchDurationsFromBudget, with probes, and the
+// confirmation's too unless CONFIRM_DUR is set (Config::confirm_dur_set).
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
 // Why a search that ran steps has no number (reported_step < 0), e.g.

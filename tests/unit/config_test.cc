@@ -123,14 +123,19 @@ TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
 // 1.5 s and the extra second counted as fixed cost (fresh-user trial).
 TEST(Config, FractionalDurationsAreRefusedForWrkOnly) {
   for (const char* name : {"LATENCY_DUR", "WARMUP_DUR", "STEP_DUR", "CONFIRM_DUR"}) {
-    auto wrk = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {name, "2.5"}}));
+    // CONFIRM_DUR with 2 s steps: a confirmation no shorter than the steps
+    // (CheckSearchLengths).
+    const bool confirm = std::string(name) == "CONFIRM_DUR";
+    const char* other = confirm ? "STEP_DUR" : "LATENCY_RPS";
+    const std::string other_value = confirm ? "2" : "100";
+    auto wrk = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {other, other_value}, {name, "2.5"}}));
     ASSERT_FALSE(wrk.ok()) << name;
     EXPECT_NE(wrk.error().message.find(std::string(name) + "=2.5: wrk runs whole seconds (its -d), so it would run 3 s; "
                                                            "use 2 or 3"),
               std::string::npos)
         << wrk.error().message;
-    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {name, "2.5"}})).ok()) << name;
-    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {name, "3"}})).ok()) << name;
+    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {other, other_value}, {name, "2.5"}})).ok()) << name;
+    EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {other, other_value}, {name, "3"}})).ok()) << name;
   }
 }
 
@@ -144,17 +149,59 @@ void PrintTo(const BadValue& b, std::ostream* os) { *os << b.var << "=" << b.val
 
 class ConfigRejects : public ::testing::TestWithParam<BadValue> {};
 
-// A budget shorter than one step and one confirmation is refused when the
-// step lengths are set (STEP_DUR / CONFIRM_DUR); with neither set the search
-// takes them from the budget (SearchDurationsFromBudget), so any budget fits.
-TEST(Config, BudgetShorterThanSetStepsIsRefusedButFitsStepsFromTheBudget) {
+// The bisect search's lengths as it will run them (CheckSearchLengths): a
+// budget shorter than two first steps and a confirmation is refused, with
+// the step lengths set (STEP_DUR / CONFIRM_DUR) and taken from the budget
+// alike (the fresh-user trial: THROUGHPUT_BUDGET_S=5 ran the warmup and then
+// no step); a confirmation shorter than a step is refused.
+TEST(Config, SearchLengthsThatCannotRunAreRefused) {
   auto set = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "30"}, {"STEP_DUR", "20"}}));
   ASSERT_FALSE(set.ok());
-  EXPECT_NE(set.error().message.find("THROUGHPUT_BUDGET_S='30': shorter than one step and one confirmation"),
-            std::string::npos) << set.error().message;
+  EXPECT_NE(set.error().message.find("THROUGHPUT_BUDGET_S='30': shorter than two 20 s steps (STEP_DUR) and a 40 s "
+                                     "confirmation, plus 1 s for their overrun: at least 81 s"),
+            std::string::npos)
+      << set.error().message;
   auto from_budget = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "30"}}));
   ASSERT_TRUE(from_budget.ok()) << from_budget.error().message;
   EXPECT_TRUE(from_budget->search_durations_auto);
+  // From the budget: 2 s probes and a 4 s confirmation need 9 s.
+  auto tiny = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "5"}}));
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_NE(tiny.error().message.find("THROUGHPUT_BUDGET_S='5': shorter than two 2 s probes and a 4 s confirmation, "
+                                      "plus 1 s for their overrun: at least 9 s"),
+            std::string::npos)
+      << tiny.error().message;
+  EXPECT_FALSE(LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "8"}})).ok());
+  EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "9"}})).ok());
+  // Set lengths that leave no time for the confirmation.
+  EXPECT_FALSE(LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "5"}, {"STEP_DUR", "2"}, {"CONFIRM_DUR", "3"}})).ok());
+  EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "8"}, {"STEP_DUR", "2"}, {"CONFIRM_DUR", "3"}})).ok());
+  // A confirmation shorter than the steps, set or from the budget.
+  auto short_confirm = LoadConfig(Inputs({{"STEP_DUR", "3"}, {"CONFIRM_DUR", "2"}}));
+  ASSERT_FALSE(short_confirm.ok());
+  EXPECT_NE(short_confirm.error().message.find("CONFIRM_DUR='2': shorter than STEP_DUR=3; the confirmation is the "
+                                               "longer run that shows the rate holds"),
+            std::string::npos)
+      << short_confirm.error().message;
+  auto short_auto = LoadConfig(Inputs({{"CONFIRM_DUR", "4"}}));
+  ASSERT_FALSE(short_auto.ok());
+  EXPECT_NE(short_auto.error().message.find("CONFIRM_DUR='4': shorter than the 10 s steps taken from "
+                                            "THROUGHPUT_BUDGET_S=120"),
+            std::string::npos)
+      << short_auto.error().message;
+  // The seed search has no confirmation and no budget: not checked.
+  EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"THROUGHPUT_BUDGET_S", "5"}})).ok());
+}
+
+// CONFIRM_DUR alone keeps the probes and steps from the budget (it switched
+// to the seed's 20 s steps: the fresh-user trial's CONFIRM_DUR=4
+// THROUGHPUT_BUDGET_S=30 ran one 20 s step and stopped).
+TEST(Config, ConfirmDurAloneKeepsStepsFromTheBudget) {
+  auto c = LoadConfig(Inputs({{"CONFIRM_DUR", "4"}, {"THROUGHPUT_BUDGET_S", "30"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(c->search_durations_auto);
+  EXPECT_TRUE(c->confirm_dur_set);
+  EXPECT_EQ(c->confirm_dur_s, 4);
 }
 
 TEST_P(ConfigRejects, NamesVariableAndValue) {
@@ -374,10 +421,11 @@ TEST(Config, SearchDefaultsAndOverrides) {
   EXPECT_DOUBLE_EQ(c->throughput_resolution, 0.05);
   EXPECT_EQ(c->throughput_budget_s, 60);
   EXPECT_EQ(c->repeat, 3);
-  auto e = LoadConfig(Inputs({{"CONFIRM_DUR", "7"}}));
-  ASSERT_TRUE(e.ok());
-  EXPECT_EQ(e->confirm_dur_s, 7);
-  EXPECT_FALSE(e->search_durations_auto);
+  auto e = LoadConfig(Inputs({{"CONFIRM_DUR", "30"}}));
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->confirm_dur_s, 30);
+  EXPECT_TRUE(e->search_durations_auto);  // the steps still from the budget
+  EXPECT_TRUE(e->confirm_dur_set);
   auto seed_steps = LoadConfig(Inputs({{"STEP_DUR", "20"}}));  // the seed's 20 s steps, as an option
   ASSERT_TRUE(seed_steps.ok());
   EXPECT_FALSE(seed_steps->search_durations_auto);

@@ -608,6 +608,14 @@ TEST(DefaultSearch, DurationsComeFromTheBudget) {
   EXPECT_EQ(p.probe_dur_s, 3);
   EXPECT_EQ(p.step_dur_s, 10);
   EXPECT_EQ(p.confirm_dur_s, 20);
+  c.confirm_dur_set = true;  // CONFIRM_DUR=30 alone: probes and steps still from the budget
+  c.confirm_dur_s = 30;
+  p = ThroughputSearchParamsFrom(c);
+  EXPECT_EQ(p.probe_dur_s, 3);
+  EXPECT_EQ(p.step_dur_s, 10);
+  EXPECT_EQ(p.confirm_dur_s, 30);
+  c.confirm_dur_set = false;
+  c.confirm_dur_s = 40;
   c.search_durations_auto = false;  // STEP_DUR=20 set: the seed's 20 s steps, no probes
   p = ThroughputSearchParamsFrom(c);
   EXPECT_EQ(p.probe_dur_s, 0);
