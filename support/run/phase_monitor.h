@@ -15,10 +15,11 @@
 // LocalHost reads the files, SshHost over its SFTP session (~0.3 ms per
 // file, measured on the namespace test hosts). A command would cost a
 // process on the SUT while it is measured, and over SSH a login shell with
-// the user's start-up files: measured ~90 ms per command on those hosts,
-// where root's .bashrc runs `pyenv init` (sshd runs every command through
-// the login shell, and bash reads .bashrc when sshd starts it), i.e. ~14 %
-// of one SUT CPU at two samples a second. Host::read_file must be
+// the user's start-up files: measured on those hosts, where root's .bashrc
+// runs `pyenv init` (sshd runs every command through the login shell, and
+// bash reads .bashrc when sshd starts it), ~93 ms and ~107 ms of CPU per
+// command (20 `true` over one connection: 2.13 s of CPU), i.e. ~20 % of one
+// CPU at two samples a second. Host::read_file must be
 // thread-safe (LocalHost and SshHost are); the engine runs on the main
 // thread meanwhile.
 //
