@@ -66,7 +66,10 @@ Result<double> EnvReader::Number(const char* name, double def, NumRange r, const
   const bool low = r.lo_open ? *v <= r.lo : *v < r.lo;
   if (low) return Error{fmt::format("{}='{}': below {} (expected {}, in {})", name, s, Short(r.lo), what, RangeText(r))};
   if (std::string why = WhyOutOfRange(*v, r.lo, r.hi); !why.empty()) {
-    return Error{fmt::format("{}='{}': {} (expected {}, at most {})", name, s, why, what, Short(r.hi))};
+    // `why` names the bound it broke (WhyOutOfRange: "... is above 1e9",
+    // "... is subnormal"); "at most" beside a value too small would read as
+    // a contradiction ("5e-324 ... 0 < x <= 0.5, at most 1000000000").
+    return Error{fmt::format("{}='{}': {} (expected {})", name, s, why, what)};
   }
   return *v;
 }

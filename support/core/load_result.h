@@ -111,8 +111,10 @@ struct LoadResult {
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
   // Wall time (s) of the engine's command on the load generator, from start
   // to exit, as the controller measured it (0 = not measured: a parser alone,
-  // an older result). What a phase costs in time; a throughput search counts
-  // it against its budget.
+  // an older result); several load generators (multi_loadgen.h): from their
+  // common start to the last exit, the lead before it left out. What a
+  // phase's load costs in time; a throughput search counts it against its
+  // budget.
   double wall_s = 0;
   // CPU time (user + system, s) of the engine process itself, when measured
   // (wrk in a synchronised phase: bash's `times` after it); < 0: not measured.
