@@ -64,8 +64,10 @@
 // has no tie to the SSH session (survives its end) and the host records the
 // pid. stop_service (only pids this SshHost started, across Reconnect):
 // SIGTERM to the group, up to `grace`, SIGKILL, then verify that no live
-// (non-zombie) process of the group remains (/proc). is_alive: `kill -0`
-// on the pid and the process is not a zombie.
+// (non-zombie) process of the group remains (/proc). is_alive: its
+// /proc/<pid>/stat read over SFTP shows a state other than zombie or dead
+// (detail::ProcStatAlive; no process starts on the host), or, on a server
+// without SFTP, `kill -0` on the pid and the same state check.
 //
 // Thread-safety: one SSH session per SshHost; every public method locks one
 // mutex, so concurrent calls are safe but run one at a time.
@@ -77,6 +79,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "support/host/host.h"
 #include "support/core/result.h"
@@ -166,6 +169,7 @@ class SshHost : public Host {
   bool SftpMissingLocked();
   Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
   Result<std::string> ReadByExecLocked(const std::string& path);
+  Result<std::string> ReadFileLocked(const std::string& path);  // read_file under mu_
 
   SshTarget target_;
   SshConnectOptions options_;
@@ -173,5 +177,12 @@ class SshHost : public Host {
   std::unique_ptr<Session> s_;
   std::set<int> services_;  // every pid start_service returned
 };
+
+namespace detail {
+// A /proc/<pid>/stat line of a live process: its state (the field after the
+// last ')', since the comm may hold one) is not Z (zombie) or X (dead).
+// is_alive reads it over SFTP; false for a line without that field.
+bool ProcStatAlive(std::string_view stat);
+}  // namespace detail
 
 }  // namespace fvbench

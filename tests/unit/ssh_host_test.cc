@@ -708,6 +708,17 @@ TEST(SshHost, ServiceSurvivesTheSessionEnd) {
   (void)h->run(Cmd({"rm", "-rf", fs::path(log).parent_path().string()}));
 }
 
+// is_alive's state check on /proc/<pid>/stat lines (read over SFTP): a comm
+// with spaces and parentheses, a zombie, a dead task, no state at all.
+TEST(SshHostPure, ProcStatAliveReadsTheStateAfterTheLastParenthesis) {
+  EXPECT_TRUE(detail::ProcStatAlive("4242 (nginx) S 1 4242 4242 0 -1 4194560"));
+  EXPECT_TRUE(detail::ProcStatAlive("4242 (a) b (c)) R 1 2 3"));
+  EXPECT_FALSE(detail::ProcStatAlive("4242 (nginx) Z 1 4242"));
+  EXPECT_FALSE(detail::ProcStatAlive("4242 (x) Z) X 1"));
+  EXPECT_FALSE(detail::ProcStatAlive("4242 (nginx)"));
+  EXPECT_FALSE(detail::ProcStatAlive(""));
+}
+
 // --------------------------------------------------------------- files ---
 
 TEST(SshHost, LargeTransfersArriveIntact) {
