@@ -265,8 +265,10 @@ class Search {
     while (fail_ && *fail_ - confirmed_target_ > p_.resolution * confirmed_target_) {
       const double mid = std::round((confirmed_target_ + *fail_) / 2);
       if (mid <= confirmed_target_ || mid >= *fail_) return;  // whole RPS: nothing left between
+      // An earlier reason (the bisect cut short by the budget) stays first.
+      const std::string before = out_.stop_reason.empty() ? "" : out_.stop_reason + "; ";
       if (!Fits(runs_ * p_.confirm_dur_s, 0)) {
-        out_.stop_reason = BudgetReason("confirm", mid, p_.confirm_dur_s, 0) +
+        out_.stop_reason = before + BudgetReason("confirm", mid, p_.confirm_dur_s, 0) +
                            fmt::format("; {} RPS held, {} RPS failed", FormatNumber(confirmed_target_),
                                        FormatNumber(*fail_));
         return;
@@ -278,7 +280,7 @@ class Search {
         // that held below it: that result stands, the reason is kept.
         if (out_.engine_limited) {
           out_.engine_limited = false;
-          out_.stop_reason = fmt::format("the refining confirmation at {} RPS: {}; {} RPS held",
+          out_.stop_reason = fmt::format("{}the refining confirmation at {} RPS: {}; {} RPS held", before,
                                          FormatNumber(mid), out_.stop_reason, FormatNumber(confirmed_target_));
         }
         return;
@@ -435,7 +437,6 @@ std::string NoResultReason(const SearchOutcome& so) {
   if (!so.stop_reason.empty()) why += "; " + so.stop_reason;
   return why;
 }
-
 
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   ThroughputSearchParams p;

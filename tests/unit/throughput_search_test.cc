@@ -432,6 +432,7 @@ TEST(MaxSearch, ARoundHeldWiderThanTheResolutionBelowAFailedOneIsRefined) {
   EXPECT_GT(*t.resolution, 0.02);
   EXPECT_NE(t.stop_reason.find(fmt::format("; {} RPS held, {} RPS failed", held, failed)), std::string::npos)
       << t.stop_reason;
+  EXPECT_EQ(t.stop_reason.rfind("budget: a confirm step at ", 0), 0u) << t.stop_reason;
 }
 
 // Where the refining round fails, it is the new lowest failing target: the
