@@ -130,12 +130,15 @@ TEST(ValidityCheckPhase, EnoughRequestsNamesTheRequestsInFlightAtTheEnd) {
   l.succeeded = 1990;
   l.failed_engine = 5;
   l.interrupted = 5;
-  const ValidityCheck* c = Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests");
+  const auto checks = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(checks, "enough_requests");
   ASSERT_NE(c, nullptr);
   EXPECT_THAT(DescribeValidity(*c), HasSubstr("(1990 of 1995 scheduled: 0 failed at the SUT, 5 never sent by the "
                                               "engine; 5 in flight at the end, not counted)"));
   l.interrupted = 0;
-  c = Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests");
+  const auto none = CheckPhase(l, Calm(), Policy(), ValidityParams{});
+  c = Find(none, "enough_requests");
+  ASSERT_NE(c, nullptr);
   EXPECT_THAT(DescribeValidity(*c), HasSubstr("5 never sent by the engine) vs"));
 }
 
