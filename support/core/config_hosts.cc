@@ -194,9 +194,13 @@ Result<void> WholeSecondsForWrk(const Config& c) {
                                                       {"CONFIRM_DUR", c.confirm_dur_s}};
   for (const auto& [name, seconds] : durations) {
     if (seconds != std::floor(seconds)) {
-      return Error{fmt::format("{}={}: wrk runs whole seconds (its -d), so it would run {} s; use {} or {} "
+      // Only whole seconds that are accepted: never 0 for a phase (STEP_DUR=0.5 -> "use 1").
+      const std::string use = std::floor(seconds) >= 1
+                                  ? fmt::format("{} or {}", std::floor(seconds), std::ceil(seconds))
+                                  : fmt::format("{}", std::ceil(seconds));
+      return Error{fmt::format("{}={}: wrk runs whole seconds (its -d), so it would run {} s; use {} "
                                "(k6 takes fractions)",
-                               name, seconds, std::ceil(seconds), std::floor(seconds), std::ceil(seconds))};
+                               name, seconds, std::ceil(seconds), use)};
     }
   }
   return Ok();

@@ -39,11 +39,12 @@ class Search {
   // Load still allowed after `keep` seconds are set aside.
   bool Fits(double dur, double keep) const { return out_.load_s + dur + keep <= budget_ + 1e-9; }
 
-  std::string BudgetReason(const char* role, double target, double dur, double keep) const {
-    std::string s = fmt::format("budget: a {} step at {} RPS ({} s) would exceed THROUGHPUT_BUDGET_S={} s "
+  // `retry`: the step itself ran and failed marginally; its retry did not fit.
+  std::string BudgetReason(const char* role, double target, double dur, double keep, bool retry = false) const {
+    std::string s = fmt::format("budget: {} {} step at {} RPS ({} s) would exceed THROUGHPUT_BUDGET_S={} s "
                                 "(used {} s",
-                                role, FormatNumber(target), FormatNumber(dur), FormatNumber(p_.budget_s),
-                                FormatNumber(out_.load_s));
+                                retry ? "the retry of a" : "a", role, FormatNumber(target), FormatNumber(dur),
+                                FormatNumber(p_.budget_s), FormatNumber(out_.load_s));
     if (keep > 0) s += fmt::format(", {} s kept for the confirmation", FormatNumber(keep));
     return s + ")";
   }
@@ -93,7 +94,7 @@ class Search {
   StepOutcome Step(double target, double dur, const char* role, double keep, int retries) {
     for (int attempt = 0; attempt <= retries; ++attempt) {
       if (!Fits(dur, keep)) {
-        if (out_.stop_reason.empty()) out_.stop_reason = BudgetReason(role, target, dur, keep);
+        if (out_.stop_reason.empty()) out_.stop_reason = BudgetReason(role, target, dur, keep, attempt > 0);
         return StepOutcome::kNoBudget;
       }
       StepOutcome o = RunOnce(target, dur, role, attempt);

@@ -213,7 +213,10 @@ void ThroughputSection(std::string& out, const RunReport& report) {
     const ScenarioResult* r = Find(results, p.id);
     if (r == nullptr || !r->measured) {
       std::string s = StateCell(r);
-      AppendRow(out, {p.title, s, "—", "—", "—", "—"});
+      // A search that ran steps and found no number still says why and what load it used.
+      const bool searched = r != nullptr && !r->search.empty() && !r->steps.empty();
+      AppendRow(out, {p.title, s, "—", searched ? fmt::format("none ({})", NoResolutionReason(*r)) : "—",
+                      searched && r->search_load_s > 0 ? FormatNumber(r->search_load_s) + " s" : "—", "—"});
       continue;
     }
     std::string value = ThroughputValue(*r);

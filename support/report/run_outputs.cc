@@ -90,6 +90,23 @@ Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controll
   for (char& ch : stem) {
     if (ch == '.') ch = '_';
   }
+  // raw/previous/ keeps one earlier run of the scenario, not a mix: its
+  // files from the run before that go first (a longer search left steps
+  // a shorter one would not replace).
+  std::error_code ec;
+  if (fs::is_directory(controller_dir + "/raw", ec)) {
+    bool earlier = false;
+    for (const auto& f : fs::directory_iterator(controller_dir + "/raw", ec)) {
+      const std::string name = f.path().filename().string();
+      earlier = earlier || name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;
+    }
+    if (earlier && fs::is_directory(controller_dir + "/raw/previous", ec)) {
+      for (const auto& f : fs::directory_iterator(controller_dir + "/raw/previous", ec)) {
+        const std::string name = f.path().filename().string();
+        if (name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0) fs::remove(f.path(), ec);
+      }
+    }
+  }
   auto raw = MoveInto(
       controller_dir + "/raw", "previous",
       [&](const fs::path& f) {

@@ -135,6 +135,15 @@ TEST(Config, FractionalDurationsAreRefusedForWrkOnly) {
               std::string::npos)
         << wrk.error().message;
     EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "k6"}, {other, other_value}, {name, "2.5"}})).ok()) << name;
+    // Below 1 s only 1 is suggested: 0 is refused for a phase (second trial).
+    if (std::string(name) == "LATENCY_DUR") {
+      auto half = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {name, "0.5"}}));
+      ASSERT_FALSE(half.ok());
+      EXPECT_NE(half.error().message.find("LATENCY_DUR=0.5: wrk runs whole seconds (its -d), so it would run 1 s; "
+                                          "use 1 (k6"),
+                std::string::npos)
+          << half.error().message;
+    }
     EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {other, other_value}, {name, "3"}})).ok()) << name;
   }
 }

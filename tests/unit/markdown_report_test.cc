@@ -85,6 +85,25 @@ TEST(MarkdownReport, UnpinnedAndNoComparison) {
   EXPECT_TRUE(Has(md, "**PASS** — 6 PASS, 0 FAIL, 0 INVALID of 6 scenarios run\n")) << md;
 }
 
+// A search that ran steps and found no number: its row says why in the
+// Resolution column and shows the load it used (the second fresh-user trial
+// read "| FAILED | — | — | — | — |" beside "no resolution (no step passed)").
+TEST(MarkdownReport, ASearchWithoutANumberSaysWhyInItsRow) {
+  auto run = testing_samples::SampleRunAllMeasured();
+  for (ScenarioResult& r : run) {
+    if (r.id != "throughput.simple") continue;
+    r.measured = false;
+    r.throughput_rps = 0;
+    r.error = "no step passed in 2 steps";
+    r.search = "bisect";
+    r.search_resolution.reset();
+    r.search_load_s = 4.19;
+    for (StepResult& s : r.steps) s.passed = false;
+  }
+  std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "| — | none (no step passed) | 4.19 s | — |")) << md;
+}
+
 TEST(MarkdownReport, EmptyRunIsNotAPass) {
   std::string md = RenderMarkdownReport({}, SampleMeta(), nullptr);
   EXPECT_TRUE(Has(md, "**FAIL** — 0 PASS, 0 FAIL, 0 INVALID of 0 scenarios run (6 not run) (no results")) << md;

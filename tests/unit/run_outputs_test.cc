@@ -110,6 +110,16 @@ TEST_F(RunOutputs, AScenariosEarlierResultAndRawFilesAreSetAside) {
   EXPECT_TRUE(Exists("throughput.complex.json"));
   EXPECT_TRUE(Exists("raw/throughput_complex_s00_probe.json"));
   EXPECT_TRUE(Exists("raw/throughput_simpler_s00_probe.json"));
+  // A third run: raw/previous/ then holds the second run's files of the
+  // scenario only, none left from the first (which had a step more).
+  Write("raw/previous/throughput_simple_s09_confirm.json", "first run");
+  Write("raw/throughput_simple_s00_probe.json", "{}");
+  auto third = MoveScenarioOutputs(dir_, "throughput.simple");
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_FALSE(Exists("raw/previous/throughput_simple_s09_confirm.json"));
+  EXPECT_FALSE(Exists("raw/previous/throughput_simple_s08_confirm.cmd.txt"));
+  EXPECT_TRUE(Exists("raw/previous/throughput_simple_s00_probe.json"));
+  EXPECT_TRUE(Exists("raw/previous/throughput_complex_s00_probe.json") || Exists("raw/throughput_complex_s00_probe.json"));
   // Nothing there: nothing to do.
   auto none = MoveScenarioOutputs(dir_ + "/absent", "throughput.simple");
   ASSERT_TRUE(none.ok());

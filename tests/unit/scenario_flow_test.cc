@@ -318,12 +318,16 @@ TEST(MeasuredLine, ASearchWithoutAFailedStepIsALowerBound) {
   r.search = "bisect";
   r.throughput_rps = 1975.6;
   r.steps.resize(2);
+  for (StepResult& s : r.steps) s.passed = true;
   EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (no step failed) (UNCONFIRMED"));
+  EXPECT_THAT(MeasuredLine(r), HasSubstr("bisect search, resolution none (no step failed), "));
   r.search_resolution = 0.02;
   r.confirmed = true;
   EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained 1976 RPS (measured in the confirmation run)"));
   r.ceiling_reached = true;
   EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (ceiling reached)"));
+  r.search_resolution.reset();
+  EXPECT_THAT(MeasuredLine(r), HasSubstr("bisect search, resolution none (ceiling), "));
 }
 
 }  // namespace

@@ -225,6 +225,24 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
   EXPECT_GE(o.steps.back().target_rps, 5000 / 1.02);
 }
 
+// A step that failed marginally and whose retry does not fit the budget:
+// the stop reason names the retry, not a step that already ran (the second
+// fresh-user trial read "a probe step at 9214 RPS would exceed" after that
+// step had run).
+TEST(MaxSearch, ARetryThatDoesNotFitTheBudgetIsNamedAsTheRetry) {
+  auto run = [](const StepRequest& r) -> Result<LoadResult> {
+    LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
+    l.error_rate = 0.015;  // every step fails marginally
+    return l;
+  };
+  ThroughputSearchParams p = Params(8000);
+  p.budget_s = 19;  // the 5 s step and the 10 s confirmation fit; its retry then does not
+  SearchOutcome o = MaxThroughputSearch(p, run);
+  ASSERT_EQ(o.steps.size(), 1u);
+  EXPECT_EQ(o.stop_reason.rfind("budget: the retry of a bracket step at 1000 RPS (5 s) would exceed", 0), 0u)
+      << o.stop_reason;
+}
+
 // A search whose first probe (3428 RPS, 3 s, knee at 6500) falls behind on
 // its first run by 0.18 % of sends late by 16 ms (the measured trap), with
 // `pool_exhausted` of those late sends finding every connection waiting for
