@@ -90,30 +90,23 @@ Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controll
   for (char& ch : stem) {
     if (ch == '.') ch = '_';
   }
-  // raw/previous/ keeps one earlier run of the scenario, not a mix: its
-  // files from the run before that go first (a longer search left steps
-  // a shorter one would not replace).
+  const auto scenarios = [&](const fs::path& f) {
+    const std::string name = f.filename().string();
+    return name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;
+  };
+  // raw/previous/ keeps one earlier run of the scenario, not a mix: when
+  // raw/ has files of it, those of the run before go first (a longer search
+  // left steps a shorter one would not replace).
+  const std::string raw_dir = controller_dir + "/raw";
   std::error_code ec;
-  if (fs::is_directory(controller_dir + "/raw", ec)) {
-    bool earlier = false;
-    for (const auto& f : fs::directory_iterator(controller_dir + "/raw", ec)) {
-      const std::string name = f.path().filename().string();
-      earlier = earlier || name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;
-    }
-    if (earlier && fs::is_directory(controller_dir + "/raw/previous", ec)) {
-      for (const auto& f : fs::directory_iterator(controller_dir + "/raw/previous", ec)) {
-        const std::string name = f.path().filename().string();
-        if (name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0) fs::remove(f.path(), ec);
-      }
+  bool earlier = false;
+  for (const auto& f : fs::directory_iterator(raw_dir, ec)) earlier = earlier || scenarios(f.path());
+  if (earlier) {
+    for (const auto& f : fs::directory_iterator(raw_dir + "/previous", ec)) {
+      if (scenarios(f.path())) fs::remove(f.path(), ec);
     }
   }
-  auto raw = MoveInto(
-      controller_dir + "/raw", "previous",
-      [&](const fs::path& f) {
-        const std::string name = f.filename().string();
-        return name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;
-      },
-      "");
+  auto raw = MoveInto(raw_dir, "previous", scenarios, "");
   if (!raw) return raw.error();
   for (const std::string& f : *raw) moved.push_back("raw/" + f);
   return moved;
