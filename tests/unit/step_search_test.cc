@@ -471,7 +471,8 @@ TEST(EngineLimitedLittlesLaw, BetweenTheBandsTheOtherConditionsDecide) {
 }
 
 // (d) Without a connection count, a mean latency or a target the figure is
-// unknown: the SUT error-rate rule of before decides, and the reason says so.
+// unknown: the other conditions (the SUT's own error rate among them)
+// decide, and the reason says the figure is unknown.
 TEST(EngineLimitedLittlesLaw, MissingFiguresKeepTheErrorRateRule) {
   SearchParams rule;
   LoadResult l = Behind(1000, 2, 100, 20000, 0.75, 0, 10);  // 0.50 % the SUT's
