@@ -18,6 +18,7 @@
 #include "support/core/jwt_secret.h"
 #include "support/core/progress_params.h"
 #include "support/core/result.h"
+#include "support/core/search_defaults.h"
 #include "support/core/validity_params.h"
 
 namespace fvbench {
@@ -157,6 +158,13 @@ struct Config {
   bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
 };
 
+// The bisect search's lengths as it runs them. Without STEP_DUR
+// (search_durations_auto): probes and steps from THROUGHPUT_BUDGET_S
+// (SearchDurationsFromBudget), the confirmation CONFIRM_DUR when set
+// (confirm_dur_set), else the budget's. With STEP_DUR: no probes (probe_s 0),
+// STEP_DUR steps and CONFIRM_DUR (default 2 x STEP_DUR).
+SearchDurations SearchLengthsOf(const Config& c);
+
 struct ConfigInputs {
   EnvMap env;
   std::string source_dir;  // fvbench source tree; defaults for policies, thresholds, reference
@@ -171,7 +179,7 @@ struct ConfigInputs {
 
 // Err names the variable and the value (EnvReader), e.g.
 //   "LATENCY_RPS='10k': not a number (expected requests per second > 0)",
-//   "LATENCY_DUR='1e16': 1e+16 is above 1000000000 (expected seconds > 0, at most 1000000000)".
+//   "LATENCY_DUR='1e16': 1e+16 is above 1000000000 (expected seconds > 0)".
 // Durations, budgets and timeouts are at most plausible.h's kMaxPhaseSeconds
 // (1e9 s), rates at most kMaxRateRps (1e9 RPS): what the integer types they
 // end up in hold (wrk -d seconds, k6 nanoseconds, timeouts in ms). Under

@@ -52,25 +52,23 @@ Result<void> LoadLatency(const EnvReader& r, Config& c) {
 // the warmup and then no step; STEP_DUR=2 CONFIRM_DUR=3 THROUGHPUT_BUDGET_S=5
 // never had time for its confirmation.
 static Result<void> CheckSearchLengths(const EnvReader& r, const Config& c) {
-  const SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
+  const SearchDurations d = SearchLengthsOf(c);
   const bool auto_steps = c.search_durations_auto;
-  const double step = auto_steps ? d.step_s : c.step_dur_s;
-  const double first = auto_steps ? d.probe_s : c.step_dur_s;
-  const double confirm = auto_steps && !c.confirm_dur_set ? d.confirm_s : c.confirm_dur_s;
+  const double first = auto_steps ? d.probe_s : d.step_s;
   const std::string step_text = auto_steps ? fmt::format("the {} s steps taken from THROUGHPUT_BUDGET_S={}",
-                                                         FormatNumber(step), FormatNumber(c.throughput_budget_s))
-                                           : fmt::format("STEP_DUR={}", FormatNumber(step));
-  if (confirm < step) {
+                                                         FormatNumber(d.step_s), FormatNumber(c.throughput_budget_s))
+                                           : fmt::format("STEP_DUR={}", FormatNumber(d.step_s));
+  if (d.confirm_s < d.step_s) {
     return Error{fmt::format("CONFIRM_DUR='{}': shorter than {}; the confirmation is the longer run that shows the "
                              "rate holds (default 2 x the step)",
-                             r.str("CONFIRM_DUR", FormatNumber(confirm)), step_text)};
+                             r.str("CONFIRM_DUR", FormatNumber(d.confirm_s)), step_text)};
   }
-  const double least = LeastSearchBudget(first, confirm);
+  const double least = LeastSearchBudget(first, d.confirm_s);
   if (c.throughput_budget_s < least) {
     return Error{fmt::format("THROUGHPUT_BUDGET_S='{}': shorter than two {} s {} and a {} s confirmation, plus "
                              "{} s for their overrun: at least {} s",
                              r.str("THROUGHPUT_BUDGET_S", FormatNumber(c.throughput_budget_s)), FormatNumber(first),
-                             auto_steps ? "probes" : "steps (STEP_DUR)", FormatNumber(confirm),
+                             auto_steps ? "probes" : "steps (STEP_DUR)", FormatNumber(d.confirm_s),
                              FormatNumber(kBudgetOverrunS), FormatNumber(least))};
   }
   return Ok();
@@ -157,3 +155,14 @@ Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c) {
 }
 
 }  // namespace fvbench::detail
+
+namespace fvbench {
+
+SearchDurations SearchLengthsOf(const Config& c) {
+  if (!c.search_durations_auto) return SearchDurations{0, c.step_dur_s, c.confirm_dur_s};
+  SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
+  if (c.confirm_dur_set) d.confirm_s = c.confirm_dur_s;
+  return d;
+}
+
+}  // namespace fvbench

@@ -1,5 +1,7 @@
 #include "support/core/cpu_list.h"
 
+#include "support/core/path_text.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -80,17 +82,9 @@ std::vector<int> IntersectCpus(const std::vector<int>& a, const std::vector<int>
   return out;
 }
 
-namespace {
-std::string_view Trim(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string_view::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
-}
-}  // namespace
-
 std::vector<int> UsableCpus(std::string_view affinity, std::string_view cgroup_cpuset, int online) {
-  auto a = ParseCpuList(Trim(affinity));
-  auto g = ParseCpuList(Trim(cgroup_cpuset));
+  auto a = ParseCpuList(detail::TrimSpace(affinity));
+  auto g = ParseCpuList(detail::TrimSpace(cgroup_cpuset));
   if (a && g) {
     auto both = IntersectCpus(*a, *g);
     if (!both.empty()) return both;

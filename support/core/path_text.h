@@ -3,8 +3,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace fvbench::detail {
+
+// `s` without leading and trailing blanks (space, tab, CR, LF).
+std::string_view TrimSpace(std::string_view s);
+
+// The stem of a scenario's phase file names: its id with '.' -> '_'
+// ("throughput.simple" -> "throughput_simple"; the runner names phases
+// <stem>_s03_bisect, <stem>_warmup, ...).
+std::string PhaseFileStem(std::string_view scenario_id);
 
 // The last component of `path`: "/a/b/c.json" -> "c.json", "c" -> "c",
 // "/a/" -> "".

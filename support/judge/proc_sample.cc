@@ -1,6 +1,7 @@
 #include "support/judge/proc_sample.h"
 
 #include "support/core/cpu_list.h"
+#include "support/core/path_text.h"
 
 #include <fmt/format.h>
 
@@ -220,16 +221,10 @@ uint64_t CountLines(std::string_view text) {
 
 namespace {
 
-std::string_view TrimView(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 template <typename T>
 T PositiveNumber(std::string_view text) {
   T v = 0;
-  text = TrimView(text);
+  text = TrimSpace(text);
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   return ec == std::errc() && end == text.data() + text.size() && v > 0 ? v : 0;
 }
@@ -258,7 +253,7 @@ MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs) {
   MonitorStartRead r;
   const size_t logs_at = out.find(std::string(kMonitorStartMarkerLogs) + "\n");
   std::string_view conf = logs_at == std::string_view::npos ? out : out.substr(0, logs_at);
-  r.conf_text = std::string(TrimView(conf));
+  r.conf_text = std::string(TrimSpace(conf));
   std::istringstream lines{std::string(conf)};
   std::string tck, page;
   if (std::getline(lines, tck) && std::getline(lines, page)) {
@@ -270,8 +265,8 @@ MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs) {
   std::istringstream sizes{std::string(Section(out, kMonitorStartMarkerLogs))};
   std::string line;
   for (size_t i = 0; i < logs && std::getline(sizes, line); ++i) {
-    r.log_texts[i] = std::string(TrimView(line));
-    if (TrimView(line) == "0") {
+    r.log_texts[i] = std::string(TrimSpace(line));
+    if (TrimSpace(line) == "0") {
       r.log_sizes[i] = 0;
     } else if (uint64_t v = PositiveNumber<uint64_t>(line); v > 0) {
       r.log_sizes[i] = v;

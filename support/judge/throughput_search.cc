@@ -446,16 +446,12 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   p.cap_rps = c.throughput_search_max;
   p.start_rps = c.throughput_start;
   p.resolution = c.throughput_resolution;
-  p.step_dur_s = c.step_dur_s;
-  p.confirm_dur_s = c.confirm_dur_s;
+  const SearchDurations d = SearchLengthsOf(c);
+  p.probe_dur_s = d.probe_s;
+  p.step_dur_s = d.step_s;
+  p.confirm_dur_s = d.confirm_s;
   p.budget_s = c.throughput_budget_s;
   p.confirm_runs = c.repeat;
-  if (c.search_durations_auto) {
-    SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
-    p.probe_dur_s = d.probe_s;
-    p.step_dur_s = d.step_s;
-    p.confirm_dur_s = c.confirm_dur_set ? c.confirm_dur_s : d.confirm_s;
-  }
   return p;
 }
 

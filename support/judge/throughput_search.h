@@ -127,9 +127,8 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
 
 // The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
 // THROUGHPUT_RESOLUTION, STEP_DUR, CONFIRM_DUR, THROUGHPUT_BUDGET_S, REPEAT,
-// THROUGHPUT_SLO_P99_MS. Config::search_durations_auto (STEP_DUR not set):
-// probe and step lengths from SearchDurationsFromBudget, with probes, and the
-// confirmation's too unless CONFIRM_DUR is set (Config::confirm_dur_set).
+// THROUGHPUT_SLO_P99_MS; the lengths from SearchLengthsOf (config.h), which
+// the config check uses too.
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
 // Why a search that ran steps has no number (reported_step < 0), e.g.

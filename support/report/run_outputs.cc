@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "support/core/json_fields.h"
+#include "support/core/path_text.h"
 #include "support/core/run_meta.h"
 
 namespace fvbench {
@@ -86,10 +87,7 @@ Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controll
       "");
   if (!result) return result.error();
   moved = *result;
-  std::string stem = scenario_id;
-  for (char& ch : stem) {
-    if (ch == '.') ch = '_';
-  }
+  const std::string stem = detail::PhaseFileStem(scenario_id);
   const auto scenarios = [&](const fs::path& f) {
     const std::string name = f.filename().string();
     return name.rfind(stem + ".", 0) == 0 || name.rfind(stem + "_", 0) == 0;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/core/path_text.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -22,12 +23,6 @@ struct PhaseMonitor::Sample {
 
 namespace {
 
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 // Runs a read-only command; output even on a non-zero exit (cat of a vanished
 // pid exits 1 but prints the rest). Err only when it could not run at all or
 // printed nothing.
@@ -40,7 +35,7 @@ Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono:
   if (r->timed_out || (r->out.empty() && !r->success())) {
     return Error{fmt::format("host {}: `{}` {} {}", host.name(), ShellJoin(c.argv),
                              r->timed_out ? "timed out" : fmt::format("exited {}", r->exit_code),
-                             Trim(r->err).substr(0, 200))};
+                             detail::TrimSpace(r->err).substr(0, 200))};
   }
   return r->out;
 }

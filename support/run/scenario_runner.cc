@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "support/core/cpu_list.h"
+#include "support/core/path_text.h"
 #include "support/engine/jwt.h"
 #include "support/run/cost_parts.h"
 #include "support/run/hop_counters.h"
@@ -295,10 +296,7 @@ void ScenarioRun::PrepareSpec() {
   spec_.connections = c_.connections;
   spec_.cpuset = c_.k6_cpuset;
   spec_.count_ratelimit = !plan_.policy_id.empty();
-  phase_base_ = plan_.id;
-  for (char& ch : phase_base_) {
-    if (ch == '.') ch = '_';
-  }
+  phase_base_ = detail::PhaseFileStem(plan_.id);
   if (auto sh = CoreSharing(&tb_.sut() == &tb_.loadgen(), c_.oresty_cpuset, c_.k6_cpuset); sh) {
     sharing_ = *sh;
   } else {

@@ -583,9 +583,8 @@ RunMeta Testbed::Meta() const {
   m.warmup_s = config_.warmup_dur_s;
   // The bisect search's own step length when it comes from the budget
   // (throughput_search.h); the seed search and a set STEP_DUR use STEP_DUR.
-  m.step_dur_s = config_.throughput_search == ThroughputSearchKind::kBisect && config_.search_durations_auto
-                     ? SearchDurationsFromBudget(config_.throughput_budget_s).step_s
-                     : config_.step_dur_s;
+  m.step_dur_s = config_.throughput_search == ThroughputSearchKind::kBisect ? SearchLengthsOf(config_).step_s
+                                                                           : config_.step_dur_s;
   m.search_max = config_.throughput_search_max;
   m.thresholds_profile = config_.thresholds;
   m.reference_source = config_.reference;
