@@ -88,6 +88,12 @@ Result<History> LoadHistory(SqlConnection& db) {
   if (!metrics.ok()) return metrics.error();
   for (const SqlRow& r : *metrics) {
     h.metrics.push_back({ToInt(r[0]), r[1].value_or(""), r[2].value_or(""), ToDouble(r[3]), ToInt(r[4]) != 0});
+    // Scenario ids name the files export-csv and plot write.
+    if (!IsScenarioId(h.metrics.back().scenario)) {
+      return Error{fmt::format("{}: run {}: the stored scenario id \"{}\" is not a scenario id (letters, digits, "
+                               "_ - .); this history was not written by fvbench_history record",
+                               db.Where(), h.metrics.back().run_id, h.metrics.back().scenario)};
+    }
   }
   return h;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "support/core/run_meta.h"
+#include "support/history/quoting.h"
 
 namespace fvbench {
 namespace {
@@ -61,12 +62,12 @@ std::map<std::string, std::string> OtavaCsvFiles(const History& h) {
       if (m.usable && m.scenario == scenario) values[m.run_id][m.metric] = m.value;
     }
     std::string csv = "time,commit,run_id";
-    for (const std::string& m : metrics) csv += "," + m;
+    for (const std::string& m : metrics) csv += "," + CsvField(m);
     csv += "\n";
     for (const StoredRun& r : h.runs) {
       auto v = values.find(r.id);
       if (v == values.end()) continue;
-      csv += fmt::format("{},{},{}", OtavaTime(r.started_unix), r.edge_commit, r.id);
+      csv += fmt::format("{},{},{}", CsvField(OtavaTime(r.started_unix)), CsvField(r.edge_commit), r.id);
       for (const std::string& m : metrics) {
         auto x = v->second.find(m);
         csv += x == v->second.end() ? "," : fmt::format(",{:.17g}", x->second);
@@ -78,12 +79,22 @@ std::map<std::string, std::string> OtavaCsvFiles(const History& h) {
   return files;
 }
 
-std::string OtavaConfig(const History& h, const std::string& dir) {
+Result<std::string> OtavaConfig(const History& h, const std::string& dir) {
   std::string yaml = "# Apache Otava test definitions for fvbench's history export (otava analyze <test>)\ntests:\n";
   for (const auto& [scenario, metrics] : MetricsByScenario(h)) {
-    yaml += fmt::format("  fvbench.{}:\n    type: csv\n    file: {}/{}.csv\n    time_column: time\n"
+    auto name = YamlQuoted("fvbench." + scenario);
+    auto file = YamlQuoted(dir + "/" + scenario + ".csv");
+    if (!file.ok()) return Error{fmt::format("{}: {}", dir, file.error().message)};
+    if (!name.ok()) return Error{fmt::format("scenario {}: {}", scenario, name.error().message)};
+    std::vector<std::string> quoted;
+    for (const std::string& m : metrics) {
+      auto q = YamlQuoted(m);
+      if (!q.ok()) return Error{fmt::format("metric {}: {}", m, q.error().message)};
+      quoted.push_back(*q);
+    }
+    yaml += fmt::format("  {}:\n    type: csv\n    file: {}\n    time_column: time\n"
                         "    attributes: [commit, run_id]\n    metrics: [{}]\n",
-                        scenario, dir, scenario, fmt::join(metrics, ", "));
+                        *name, *file, fmt::join(quoted, ", "));
   }
   return yaml;
 }

@@ -11,6 +11,9 @@
 //   2026-11-30 10:11:41 +0000,f3116f9...,12,1370,...
 // usable metrics only (an empty cell where a run lacks one), and an
 // otava.yaml naming each file with time_column, attributes and metrics.
+// Recorded text is quoted where it must be (quoting.h): CSV per RFC 4180,
+// YAML scalars double-quoted; OtavaConfig refuses a directory name that is
+// not UTF-8.
 #pragma once
 
 #include <map>
@@ -27,6 +30,6 @@ std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_poin
 // scenario -> CSV text.
 std::map<std::string, std::string> OtavaCsvFiles(const History& history);
 // The tests: section of an otava.yaml for those files, each at <dir>/<scenario>.csv.
-std::string OtavaConfig(const History& history, const std::string& dir);
+Result<std::string> OtavaConfig(const History& history, const std::string& dir);
 
 }  // namespace fvbench

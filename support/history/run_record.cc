@@ -2,8 +2,13 @@
 
 #include <openssl/sha.h>
 
-#include <fmt/format.h>
+#include <cmath>
+#include <set>
 
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "support/core/plausible.h"
 #include "support/judge/ratios.h"
 #include "support/report/results_io.h"
 #include "support/judge/verdict.h"
@@ -30,32 +35,136 @@ std::string UnusableReason(const ScenarioResult& r, double run_started_unix) {
   return "";
 }
 
-void AddMetrics(const ScenarioResult& r, const std::string& reason, std::vector<MetricRow>& out) {
-  auto add = [&](const char* metric, double v) { out.push_back({r.id, metric, v, reason.empty(), reason}); };
+// A recorded text as messages show it: JSON-quoted (a newline shows as \n), at most 80 characters.
+std::string Shown(std::string_view value) {
+  std::string text(value.substr(0, 80));
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+         (value.size() > 80 ? "..." : "");
+}
+
+bool IsWordText(std::string_view s) {
+  if (s.size() > 32) return false;
+  for (unsigned char c : s) {
+    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+bool IsPlainText(std::string_view s) {
+  if (s.size() > 4096) return false;
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) return false;
+  }
+  return true;
+}
+
+constexpr double SecondsIn9999() { return 253402300799; }  // 9999-12-31T23:59:59Z
+
+Result<void> CheckMeta(const RunMeta& m, const std::string& source) {
+  auto refuse = [&](const char* field, std::string_view value, const char* expected) {
+    return Error{fmt::format("{}: meta.{}: {} is not {}; not recorded", source, field, Shown(value), expected)};
+  };
+  if (!IsEdgeCommitText(m.edge_commit)) {
+    return refuse("edge_commit", m.edge_commit, "a git commit (7 to 64 hex digits, optionally followed by \" (dirty)\")");
+  }
+  if (!IsWordText(m.engine)) return refuse("engine", m.engine, "an engine name (letters, digits, _ - .)");
+  if (!IsWordText(m.mode)) return refuse("mode", m.mode, "a mode (letters, digits, _ - .)");
+  const std::pair<const char*, const std::string*> texts[] = {{"ab.edge_ref_a", &m.edge_ref},
+                                                              {"sut_host", &m.sut_host},
+                                                              {"loadgen_host", &m.loadgen_host},
+                                                              {"thresholds_profile", &m.thresholds_profile}};
+  for (const auto& [field, value] : texts) {
+    if (!IsPlainText(*value)) return refuse(field, *value, "text without control characters of at most 4096 bytes");
+  }
+  if (m.started_unix == 0) {
+    return Error{fmt::format("{}: meta.started_unix: missing or 0; a run without a time cannot be ordered", source)};
+  }
+  if (std::string why = WhyOutOfRange(m.started_unix, 1, SecondsIn9999()); !why.empty()) {
+    return Error{fmt::format("{}: meta.started_unix: {} (a run's start: Unix seconds, 1970 to 9999); not recorded",
+                             source, why)};
+  }
+  if (m.finished_unix != 0) {
+    if (std::string why = WhyOutOfRange(m.finished_unix, 1, SecondsIn9999()); !why.empty()) {
+      return Error{fmt::format("{}: meta.finished_unix: {} (Unix seconds); not recorded", source, why)};
+    }
+  }
+  return Ok();
+}
+
+// One metric and where in results.json it comes from.
+struct MetricSource {
+  const char* metric;
+  double value;
+  std::string field;
+  double max;
+};
+
+std::vector<MetricSource> MetricsOf(const ScenarioResult& r) {
+  std::vector<MetricSource> out = {
+      {"p50_us", r.load.latency_us.p50, "load.latency_us.p50", kMaxLatencyUs},
+      {"p99_us", r.load.latency_us.p99, "load.latency_us.p99", kMaxLatencyUs},
+      {"p999_us", r.load.latency_us.p999, "load.latency_us.p999", kMaxLatencyUs},
+      {"error_rate", r.load.error_rate, "load.error_rate", 1},
+  };
+  if (r.id.rfind("throughput.", 0) == 0) out.push_back({"max_rps", r.throughput_rps, "throughput_rps", kMaxRateRps});
+  for (size_t i = 0; i < r.sut_usage.size(); ++i) {
+    if (r.sut_usage[i].service == "fv") {
+      out.push_back({"edge_cpu_cores", r.sut_usage[i].cpu_cores, fmt::format("sut_usage[{}].cpu_cores", i), 1e6});
+    }
+  }
+  return out;
+}
+
+// The scenario's metric rows; an unmeasured scenario gets one row, 0 and not
+// evidence, so the history shows the gap.
+Result<void> AddMetrics(const ScenarioResult& r, const std::string& reason, const std::string& at,
+                        const std::string& source, std::vector<MetricRow>& out) {
   if (!r.measured) {
-    // Recorded so the history shows the gap; never evidence.
-    add("p99_us", 0);
-    return;
+    out.push_back({r.id, "p99_us", 0, false, reason});
+    return Ok();
   }
-  add("p50_us", r.load.latency_us.p50);
-  add("p99_us", r.load.latency_us.p99);
-  add("p999_us", r.load.latency_us.p999);
-  add("error_rate", r.load.error_rate);
-  if (r.id.rfind("throughput.", 0) == 0) add("max_rps", r.throughput_rps);
-  for (const ServiceUsage& u : r.sut_usage) {
-    if (u.service == "fv") add("edge_cpu_cores", u.cpu_cores);
+  for (const MetricSource& m : MetricsOf(r)) {
+    if (std::isnan(m.value)) {
+      out.push_back({r.id, m.metric, 0, false, reason.empty() ? "no value (null in results.json)" : reason});
+      continue;
+    }
+    if (std::string why = WhyOutOfRange(m.value, 0, m.max); !why.empty()) {
+      return Error{fmt::format("{}: {}.{} ({} of {}): {}; not recorded", source, at, m.field, m.metric, r.id, why)};
+    }
+    out.push_back({r.id, m.metric, m.value, reason.empty(), reason});
   }
+  return Ok();
 }
 
 }  // namespace
 
 bool HigherIsWorse(std::string_view metric) { return metric != "max_rps"; }
 
+bool IsEdgeCommitText(std::string_view s) {
+  if (s.empty()) return true;
+  constexpr std::string_view kDirty = " (dirty)";
+  if (s.size() > kDirty.size() && s.substr(s.size() - kDirty.size()) == kDirty) s.remove_suffix(kDirty.size());
+  if (s.size() < 7 || s.size() > 64) return false;
+  for (char c : s) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+bool IsScenarioId(std::string_view s) {
+  if (s.empty() || s.size() > 128 || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
+  if (s.find("..") != std::string_view::npos) return false;
+  for (unsigned char c : s) {
+    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
 Result<RunRecord> RunRecordFromResultsJson(std::string_view text, const std::string& source) {
   auto run = RunResultsFromJson(text, source);
   if (!run.ok()) return run.error();
   const RunMeta& m = run->meta;
-  if (!(m.started_unix > 0)) return Error{fmt::format("{}: meta.started_unix: missing or 0; a run without a time cannot be ordered", source)};
+  if (auto c = CheckMeta(m, source); !c.ok()) return c.error();
   if (run->scenarios.empty()) return Error{fmt::format("{}: scenarios: empty; nothing to record", source)};
   RunRecord rec;
   rec.run_key = Sha256Hex(text);
@@ -69,9 +178,21 @@ Result<RunRecord> RunRecordFromResultsJson(std::string_view text, const std::str
   rec.loadgen_host = m.loadgen_host;
   rec.profile = m.thresholds_profile;
   rec.results_json = std::string(text);
-  for (const ScenarioResult& r : run->scenarios) {
+  std::set<std::string> ids;
+  for (size_t i = 0; i < run->scenarios.size(); ++i) {
+    const ScenarioResult& r = run->scenarios[i];
+    const std::string at = fmt::format("scenarios[{}]", i);
+    if (!IsScenarioId(r.id)) {
+      return Error{fmt::format("{}: {}.id: {} is not a scenario id (letters, digits, _ - ., starting with a letter "
+                               "or digit, no \"..\"); not recorded",
+                               source, at, Shown(r.id))};
+    }
+    if (!ids.insert(r.id).second) {
+      return Error{fmt::format("{}: {}.id: {} appears twice; a run measures a scenario once; not recorded", source,
+                               at, Shown(r.id))};
+    }
     const std::string reason = UnusableReason(r, m.started_unix);
-    AddMetrics(r, reason, rec.metrics);
+    if (auto a = AddMetrics(r, reason, at, source, rec.metrics); !a.ok()) return a.error();
     if (!reason.empty()) {
       rec.usable = false;
       rec.note += fmt::format("{}{}: {}", rec.note.empty() ? "" : "; ", r.id, reason);

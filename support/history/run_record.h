@@ -13,6 +13,20 @@
 // (not an earlier ctest run's result merged into the report, ratios.h). A FAIL verdict from
 // a threshold is still evidence (a slow run is what the history is for).
 // Unusable scenarios are stored with the reason and never used by `check`.
+//
+// What is recorded is checked for its kind; anything else is refused, naming
+// the file and the field:
+//   meta.edge_commit     "" (unknown) or a commit: 7 to 64 hex digits, " (dirty)" after it allowed
+//   meta.engine, .mode   "" or a word: letters, digits, '_', '-', '.'; at most 32 bytes
+//   meta.sut_host, .loadgen_host, .thresholds_profile, .ab.edge_ref_a
+//                        text without control characters, at most 4096 bytes
+//   meta.started_unix    a time from 1970 to 9999; meta.finished_unix: 0 or such a time
+//   scenarios[i].id      a scenario id (IsScenarioId), each once: export-csv and
+//                        plot name files after it
+//   metric values        0 or more, finite, below what a run can measure
+//                        (plausible.h; error_rate at most 1). A value that is
+//                        missing (null in results.json) is stored not usable,
+//                        with the reason "no value".
 #pragma once
 
 #include <string>
@@ -51,6 +65,12 @@ struct RunRecord {
 // Errors name `source` and the key path (results_io.h), or say the run has
 // no started time or no scenario.
 Result<RunRecord> RunRecordFromResultsJson(std::string_view text, const std::string& source);
+
+// "f3116f903634684f773a489858457656979c5a4b", "f3116f9 (dirty)", "".
+bool IsEdgeCommitText(std::string_view s);
+// "latency.decision_service": [A-Za-z0-9] then [A-Za-z0-9_.-], at most 128
+// bytes, no "..": usable as (part of) a file name as it is.
+bool IsScenarioId(std::string_view s);
 
 // Lower is better for every metric except max_rps.
 bool HigherIsWorse(std::string_view metric);

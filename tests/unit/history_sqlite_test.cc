@@ -225,8 +225,9 @@ TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
   const std::string& csv = files["latency.decision_service"];
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "time,commit,run_id,edge_cpu_cores,error_rate,p50_us,p999_us,p99_us");
   EXPECT_NE(csv.find("\n2026-11-30 10:11:41 +0000," + Commit(0) + ",1,"), std::string::npos) << csv;
-  std::string yaml = OtavaConfig(*h, "/out");
-  EXPECT_NE(yaml.find("file: /out/latency.decision_service.csv"), std::string::npos) << yaml;
+  auto yaml = OtavaConfig(*h, "/out");
+  ASSERT_TRUE(yaml.ok()) << yaml.error().message;
+  EXPECT_NE(yaml->find("file: \"/out/latency.decision_service.csv\""), std::string::npos) << *yaml;
 }
 
 // Appending one run: the bound is 10 ms on SQLite.

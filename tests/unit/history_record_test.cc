@@ -1,0 +1,133 @@
+// What `record` takes from a results.json is checked for its kind
+// (support/history/run_record.h): a commit is hex, a scenario id a file-name
+// part, a host a line of text, every metric a finite number in range. The
+// refusal names the file and the field. And the exports' quoting
+// (support/history/quoting.h); fixtures/history/cli-test.sh reads the
+// exported files back with Python's csv module and PyYAML.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "support/history/quoting.h"
+#include "support/history/run_record.h"
+#include "tests/unit/history_samples.h"
+
+namespace fvbench::history_record_test {
+namespace {
+
+using namespace history_samples;
+using ::testing::HasSubstr;
+
+// The recorded run with `edit` applied, as record reads it from /ci/run7/results.json.
+template <class Edit>
+Result<RunRecord> Edited(Edit edit) {
+  nlohmann::json doc = RecordedRun();
+  edit(doc);
+  return RunRecordFromResultsJson(doc.dump(), "/ci/run7/results.json");
+}
+
+void ExpectRefused(const Result<RunRecord>& r, const std::string& field, const std::string& why) {
+  ASSERT_FALSE(r.ok()) << "recorded";
+  EXPECT_THAT(r.error().message, HasSubstr("/ci/run7/results.json: " + field));
+  EXPECT_THAT(r.error().message, HasSubstr(why));
+}
+
+TEST(HistoryRecord, ACommitIsHexOfASaneLength) {
+  for (const char* good : {"", "f3116f903634684f773a489858457656979c5a4b", "f3116f9 (dirty)", "F3116F9",
+                           "c0ffee02 (dirty)",
+                           "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}) {
+    EXPECT_TRUE(IsEdgeCommitText(good)) << good;
+  }
+  for (const char* bad : {"c0ffee00,\"quoted\" 1", "c0ffee01\nsecond-line", "--upload-pack=touch x", "c0ffe",
+                          "f3116f9 (dirty) (dirty)", " (dirty)", "g3116f9", "f3116f9 ",
+                          "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0"}) {
+    EXPECT_FALSE(IsEdgeCommitText(bad)) << bad;
+  }
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["edge_commit"] = "c0ffee01\nsecond-line"; }),
+                "meta.edge_commit: \"c0ffee01\\nsecond-line\" is not a git commit", "7 to 64 hex digits");
+}
+
+TEST(HistoryRecord, HostsRefsEngineAndModeAreTextOfTheirKind) {
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["sut_host"] = "sut\nREGRESSION fake"; }),
+                "meta.sut_host", "without control characters");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["loadgen_host"] = std::string("lg\x1b[2J"); }),
+                "meta.loadgen_host", "without control characters");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["engine"] = "wrk; rm -rf /"; }), "meta.engine",
+                "an engine name");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["mode"] = "local,remote"; }), "meta.mode", "a mode");
+  EXPECT_TRUE(Edited([](nlohmann::json& d) { d["meta"]["sut_host"] = "ci@sut-01.example:2222"; }).ok());
+}
+
+TEST(HistoryRecord, TimesAreTimes) {
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["started_unix"] = 1e300; }), "meta.started_unix",
+                "is above");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["started_unix"] = 0; }), "meta.started_unix",
+                "missing or 0");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["meta"]["finished_unix"] = -5; }), "meta.finished_unix",
+                "is below");
+}
+
+// Scenario ids name the files export-csv and plot write.
+TEST(HistoryRecord, AScenarioIdIsAFileNamePartAndAppearsOnce) {
+  for (const char* good : {"latency.decision_service", "throughput.llm", "a", "x-1_2.y"}) {
+    EXPECT_TRUE(IsScenarioId(good)) << good;
+  }
+  for (const char* bad : {"", "../../etc/cron.d/x", "a/b", ".hidden", "a..b", "-rf", "a b", "a\nb", "ä"}) {
+    EXPECT_FALSE(IsScenarioId(bad)) << bad;
+  }
+  ExpectRefused(Edited([](nlohmann::json& d) { d["scenarios"][1]["id"] = "../../tmp/x"; }), "scenarios[1].id",
+                "is not a scenario id");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["scenarios"][2]["id"] = d["scenarios"][1]["id"]; }),
+                "scenarios[2].id", "appears twice");
+}
+
+// A negative rate or core count is no measurement (the JSON reader refuses
+// 1e999 itself). A value that is missing (null: nothing to report) is
+// stored, not as evidence.
+TEST(HistoryRecord, MetricsAreInRangeAMissingOneIsNotEvidence) {
+  ExpectRefused(Edited([](nlohmann::json& d) { d["scenarios"][3]["throughput_rps"] = -5; }),
+                "scenarios[3].throughput_rps (max_rps of throughput.simple)", "-5 is below 0");
+  ExpectRefused(Edited([](nlohmann::json& d) { d["scenarios"][1]["sut_usage"][0]["cpu_cores"] = -1; }),
+                "scenarios[1].sut_usage[0].cpu_cores (edge_cpu_cores of latency.decision_service)", "is below 0");
+  auto missing = Edited([](nlohmann::json& d) { d["scenarios"][3]["throughput_rps"] = nullptr; });
+  ASSERT_TRUE(missing.ok()) << missing.error().message;
+  bool found = false;
+  for (const MetricRow& m : missing->metrics) {
+    if (m.scenario != "throughput.simple" || m.metric != "max_rps") continue;
+    found = true;
+    EXPECT_FALSE(m.usable);
+    EXPECT_EQ(m.value, 0);
+    EXPECT_EQ(m.reason, "no value (null in results.json)");
+  }
+  EXPECT_TRUE(found);
+  for (const MetricRow& m : missing->metrics) EXPECT_TRUE(std::isfinite(m.value)) << m.scenario << " " << m.metric;
+}
+
+TEST(HistoryQuoting, CsvFieldsFollowRfc4180) {
+  EXPECT_EQ(CsvField("c0ffee02 (dirty)"), "c0ffee02 (dirty)");
+  EXPECT_EQ(CsvField(""), "");
+  EXPECT_EQ(CsvField("c0ffee00,\"quoted\" 1"), "\"c0ffee00,\"\"quoted\"\" 1\"");
+  EXPECT_EQ(CsvField("a\nb"), "\"a\nb\"");
+  EXPECT_EQ(CsvField("a\rb"), "\"a\rb\"");
+  EXPECT_EQ(CsvField("\""), "\"\"\"\"");
+}
+
+TEST(HistoryQuoting, YamlScalarsAreDoubleQuotedWithEveryUnprintableEscaped) {
+  EXPECT_EQ(*YamlQuoted("exp #1: a,b/x.csv"), "\"exp #1: a,b/x.csv\"");
+  EXPECT_EQ(*YamlQuoted("say \"hi\" \\ bye"), "\"say \\\"hi\\\" \\\\ bye\"");
+  EXPECT_EQ(*YamlQuoted("a\nb\tc\rd"), "\"a\\nb\\tc\\x0Dd\"");
+  EXPECT_EQ(*YamlQuoted(std::string("\x01\x7f", 2)), "\"\\x01\\x7F\"");
+  // NEL, LINE SEPARATOR and the BOM are line breaks or invisible to YAML: escaped.
+  EXPECT_EQ(*YamlQuoted("a\xC2\x85" "b\xE2\x80\xA8" "c\xEF\xBB\xBF"), "\"a\\x85b\\u2028c\\uFEFF\"");
+  // Printable non-ASCII stays as it is.
+  EXPECT_EQ(*YamlQuoted("Zürich 東京 \xF0\x9F\x93\x88"), "\"Zürich 東京 \xF0\x9F\x93\x88\"");
+  for (const char* bad : {"\xff", "a\xC3", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80"}) {
+    auto q = YamlQuoted(bad);
+    ASSERT_FALSE(q.ok()) << bad;
+    EXPECT_THAT(q.error().message, HasSubstr("not UTF-8"));
+  }
+}
+
+}  // namespace
+}  // namespace fvbench::history_record_test
