@@ -17,6 +17,8 @@ packages=(
   # the results history (support/history): SQLite file store, PostgreSQL client; the
   # PostgreSQL server and sqlite3 CLI for its tests (tests/unit/history_*_test.cc)
   libsqlite3-dev libpq-dev postgresql sqlite3
+  # Python's csv module and PyYAML read the history's exports back (fixtures/history/cli-test.sh)
+  python3 python3-yaml
   # SUT runtime (used when OpenResty is not installed) and fairvisor edge's Lua deps
   nginx libnginx-mod-http-lua lua-cjson lua-resty-core
   # load engine available offline; provisioning, probes, pinning

@@ -83,16 +83,18 @@ HistoryReport RenderHistoryReport(const std::vector<MetricSeries>& series, const
 
 Result<HistoryReport> HistoryReportForRun(const std::string& location, const std::string& results_json_path,
                                           const SeriesOrder& order) {
-  auto db = OpenHistory(location);
-  if (!db.ok()) return db.error();
-  auto history = LoadHistory(**db);
+  // The first run of a new history: nothing recorded yet, the run alone.
+  bool nothing_recorded = false;
+  auto db = OpenHistoryForReading(location, &nothing_recorded);
+  if (!db.ok() && !nothing_recorded) return db.error();
+  Result<History> history = db.ok() ? LoadHistory(**db) : History{};
   if (!history.ok()) return history.error();
   auto text = detail::ReadTextFile(results_json_path);
   if (!text.ok()) return text.error();
   auto run = RunRecordFromResultsJson(*text, results_json_path);
   if (!run.ok()) return run.error();
   WithRun(*history, *run);
-  return RenderHistoryReport(BuildSeries(*history, {}, order), GateOptions{}, (*db)->Where());
+  return RenderHistoryReport(BuildSeries(*history, {}, order), GateOptions{}, LocationForMessages(location));
 }
 
 }  // namespace fvbench

@@ -37,8 +37,9 @@ struct HistoryReport {
 HistoryReport RenderHistoryReport(const std::vector<MetricSeries>& series, const GateOptions& gate,
                                   const std::string& where);
 
-// I/O: opens `location` (history_store.h), reads results.json at
-// `results_json_path`, and renders the report with that run added.
+// I/O: reads the history at `location` (history_store.h; where nothing is
+// recorded yet, an empty one), reads results.json at `results_json_path`, and
+// renders the report with that run added. Writes nothing to the history.
 Result<HistoryReport> HistoryReportForRun(const std::string& location, const std::string& results_json_path,
                                           const SeriesOrder& order = {});
 

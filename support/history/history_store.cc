@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "support/core/run_meta.h"
+#include "support/history/history_file.h"
 #include "support/history/schema.h"
 
 namespace fvbench {
@@ -19,12 +20,60 @@ Error RolledBack(SqlConnection& db, const Error& e, const RunRecord& run) {
 double ToDouble(const SqlValue& v) { return v ? std::stod(*v) : 0; }
 int64_t ToInt(const SqlValue& v) { return v ? std::stoll(*v) : 0; }
 
+// A plain path, not a URL (OpenHistoryDatabase names what is wrong with the rest).
+bool IsSqlitePath(const std::string& location) {
+  return !location.empty() && !IsPostgresUrl(location) && location.find("://") == std::string::npos;
+}
+
+// A new SQLite history, whole: write-ahead log on, tables at the newest version.
+Result<void> InitSqliteHistory(const std::string& temp_path) {
+  auto db = OpenSqlite(temp_path, SqlAccess::kWrite);
+  if (!db.ok()) return db.error();
+  if (auto r = (*db)->Query("PRAGMA journal_mode=WAL"); !r.ok()) return r.error();
+  return MigrateHistory(**db);
+}
+
+Error NothingRecorded(const std::string& location, bool* nothing_recorded, const char* why) {
+  if (nothing_recorded) *nothing_recorded = true;
+  return Error{fmt::format("{}: no history there: {}; `fvbench_history record` creates it", LocationForMessages(location),
+                           why)};
+}
+
 }  // namespace
 
-Result<std::unique_ptr<SqlConnection>> OpenHistory(const std::string& location) {
-  auto db = OpenHistoryDatabase(location);
+Result<std::unique_ptr<SqlConnection>> OpenHistoryForWriting(const std::string& location) {
+  if (IsSqlitePath(location)) {
+    auto state = InspectHistoryFile(location);
+    if (!state.ok()) return state.error();
+    if (*state == HistoryFileState::kMissing) {
+      auto created = CreateHistoryFile(location, InitSqliteHistory);
+      if (!created.ok()) return created.error();
+      // Created here or by another writer at the same moment: either way a history now.
+      if (!*created) {
+        if (auto again = InspectHistoryFile(location); !again.ok()) return again.error();
+      }
+    }
+    if (auto w = CheckWritableHistory(location); !w.ok()) return w.error();
+  }
+  auto db = OpenHistoryDatabase(location, SqlAccess::kWrite);
   if (!db.ok()) return db.error();
+  if (auto v = CheckedHistoryVersion(**db); !v.ok()) return v.error();
   if (auto m = MigrateHistory(**db); !m.ok()) return m.error();
+  return db;
+}
+
+Result<std::unique_ptr<SqlConnection>> OpenHistoryForReading(const std::string& location, bool* nothing_recorded) {
+  if (nothing_recorded) *nothing_recorded = false;
+  if (IsSqlitePath(location)) {
+    auto state = InspectHistoryFile(location);
+    if (!state.ok()) return state.error();
+    if (*state == HistoryFileState::kMissing) return NothingRecorded(location, nothing_recorded, "no such file");
+  }
+  auto db = OpenHistoryDatabase(location, SqlAccess::kRead);
+  if (!db.ok()) return db.error();
+  auto version = CheckedHistoryVersion(**db);
+  if (!version.ok()) return version.error();
+  if (*version == 0) return NothingRecorded(location, nothing_recorded, "the database has no fvbench_schema table");
   return db;
 }
 

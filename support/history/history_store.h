@@ -1,8 +1,18 @@
 // The results history: append a run, read the metric series back.
 //
-//   auto db = OpenHistory(location);        // opens and migrates (schema.h)
-//   AppendRun(**db, record, now_unix);      // one transaction: the run + its metrics
-//   LoadHistory(**db);                      // every run and metric, oldest first
+//   auto db = OpenHistoryForWriting(location);   // record: creates or migrates (schema.h)
+//   AppendRun(**db, record, now_unix);           // one transaction: the run + its metrics
+//   auto rd = OpenHistoryForReading(location);   // everything else: writes nothing
+//   LoadHistory(**rd);                           // every run and metric, oldest first
+//
+// What is at `location` must be an fvbench history: an existing file that is
+// empty, not SQLite, or an SQLite database without the history's tables, a
+// directory or a FIFO is refused, naming the path and what is there
+// (history_file.h, schema.h). Only the writer creates a history, and only
+// where no file exists (exclusively: of two first writers, one creates it and
+// both record into it). Readers open read-only and write nothing, before or
+// after the version check: no file, no journal-mode change, no migration
+// (sql_connection.h); they read older schema versions as they are.
 //
 // Appending is all-or-nothing (a failure rolls back; nothing recorded before
 // is touched) and idempotent: a results.json already recorded (same run_key)
@@ -21,7 +31,12 @@
 
 namespace fvbench {
 
-Result<std::unique_ptr<SqlConnection>> OpenHistory(const std::string& location);
+Result<std::unique_ptr<SqlConnection>> OpenHistoryForWriting(const std::string& location);
+// A location where nothing is recorded yet (no file; a PostgreSQL database
+// without the history's tables) is an error saying so that also sets
+// *nothing_recorded when given (the report step reads that as an empty history).
+Result<std::unique_ptr<SqlConnection>> OpenHistoryForReading(const std::string& location,
+                                                             bool* nothing_recorded = nullptr);
 
 struct Appended {
   int64_t run_id = 0;

@@ -66,7 +66,7 @@ bool IsPostgresUrl(const std::string& location) {
   return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
 }
 
-Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url) {
+Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlAccess access) {
   const std::string where = WithoutPassword(url);
   char* err = nullptr;
   PQconninfoOption* opts = PQconninfoParse(url.c_str(), &err);
@@ -87,18 +87,25 @@ Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url) {
   }
   auto conn = std::make_unique<PostgresConnection>(c, where);
   if (auto r = conn->Query("SET client_min_messages = warning", {}); !r.ok()) return r.error();
+  if (access == SqlAccess::kRead) {
+    if (auto r = conn->Query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", {}); !r.ok()) return r.error();
+  }
   return std::unique_ptr<SqlConnection>(std::move(conn));
 }
 
-Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location) {
+std::string LocationForMessages(const std::string& location) {
+  return IsPostgresUrl(location) ? WithoutPassword(location) : location;
+}
+
+Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location, SqlAccess access) {
   if (location.empty()) {
     return Error{"FVBENCH_HISTORY: not set; give an SQLite file path or a postgresql:// URL (or --history)"};
   }
-  if (IsPostgresUrl(location)) return OpenPostgres(location);
+  if (IsPostgresUrl(location)) return OpenPostgres(location, access);
   if (location.find("://") != std::string::npos) {
     return Error{fmt::format("{}: not a history location: an SQLite file path or a postgresql:// URL", location)};
   }
-  return OpenSqlite(location);
+  return OpenSqlite(location, access);
 }
 
 }  // namespace fvbench

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,18 +36,58 @@ std::vector<std::string> Steps(int version, bool postgres) {
   return {};
 }
 
-Result<bool> HasSchemaTable(SqlConnection& db) {
+// Which of the history's tables exist, in one statement (one snapshot: a
+// writer creating them at the same moment shows all or none). PostgreSQL:
+// in current_schema(), where the unqualified queries find them, from the
+// catalog (information_schema would hide tables this role may not read).
+Result<std::set<std::string>> HistoryTables(SqlConnection& db) {
   auto rows = db.IsPostgres()
-                  ? db.Query("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
-                             "AND table_name = 'fvbench_schema'")
-                  : db.Query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'fvbench_schema'");
+                  ? db.Query("SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON "
+                             "n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') "
+                             "AND c.relname IN ('fvbench_schema', 'runs', 'metrics')")
+                  : db.Query("SELECT name FROM sqlite_master WHERE type = 'table' "
+                             "AND name IN ('fvbench_schema', 'runs', 'metrics')");
   if (!rows.ok()) return rows.error();
-  return !rows->empty();
+  std::set<std::string> found;
+  for (const SqlRow& r : *rows) found.insert(r[0].value_or(""));
+  return found;
+}
+
+Result<bool> HasSchemaTable(SqlConnection& db) {
+  auto found = HistoryTables(db);
+  if (!found.ok()) return found.error();
+  return found->count("fvbench_schema") > 0;
+}
+
+// An SQLite file's tables, for the message that it is not a history.
+std::string SqliteTables(SqlConnection& db) {
+  auto rows = db.Query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 6");
+  if (!rows.ok() || rows->empty()) return "no tables";
+  std::vector<std::string> names;
+  for (const SqlRow& r : *rows) names.push_back(r[0].value_or("?"));
+  if (names.size() > 5) names.back() = "...";
+  return fmt::format("tables {}", fmt::join(names, ", "));
 }
 
 Result<void> Rollback(SqlConnection& db, Error e) {
   (void)db.Query("ROLLBACK");
   return e;
+}
+
+// The version row of fvbench_schema.
+Result<int> SchemaRow(SqlConnection& db) {
+  auto rows = db.Query("SELECT version FROM fvbench_schema");
+  if (!rows.ok()) return rows.error();
+  if (rows->size() != 1 || !(*rows)[0][0]) {
+    return Error{fmt::format("{}: fvbench_schema must hold one version row, has {}", db.Where(), rows->size())};
+  }
+  char* end = nullptr;
+  const long v = std::strtol((*rows)[0][0]->c_str(), &end, 10);
+  if (*end != '\0' || v < 0 || v > 1'000'000) {
+    return Error{fmt::format("{}: fvbench_schema: version \"{}\" is not a version number", db.Where(),
+                             *(*rows)[0][0])};
+  }
+  return static_cast<int>(v);
 }
 
 }  // namespace
@@ -54,12 +96,37 @@ Result<int> HistorySchemaVersion(SqlConnection& db) {
   auto has = HasSchemaTable(db);
   if (!has.ok()) return has.error();
   if (!*has) return 0;
-  auto rows = db.Query("SELECT version FROM fvbench_schema");
-  if (!rows.ok()) return rows.error();
-  if (rows->size() != 1 || !(*rows)[0][0]) {
-    return Error{fmt::format("{}: fvbench_schema must hold one version row, has {}", db.Where(), rows->size())};
+  return SchemaRow(db);
+}
+
+Result<int> CheckedHistoryVersion(SqlConnection& db) {
+  auto tables = HistoryTables(db);
+  if (!tables.ok()) return tables.error();
+  if (!tables->count("fvbench_schema")) {
+    if (!db.IsPostgres()) {
+      return Error{fmt::format("{}: is an SQLite database but not an fvbench history (no fvbench_schema table; {}); "
+                               "give the history's path, or a path where no file exists to start a new one",
+                               db.Where(), SqliteTables(db))};
+    }
+    if (!tables->empty()) {
+      return Error{fmt::format("{}: has table(s) {} but no fvbench_schema: another program's tables, not an "
+                               "fvbench history; use another database or schema",
+                               db.Where(), fmt::join(*tables, ", "))};
+    }
+    return 0;
   }
-  return std::stoi(*(*rows)[0][0]);
+  auto version = SchemaRow(db);
+  if (!version.ok()) return version.error();
+  if (*version > kHistorySchemaVersion) {
+    return Error{fmt::format("{}: history schema version {} is newer than this fvbench knows ({}); use a newer "
+                             "fvbench_history",
+                             db.Where(), *version, kHistorySchemaVersion)};
+  }
+  if (*version < 1) {
+    return Error{fmt::format("{}: fvbench_schema holds version {}: not a history fvbench wrote", db.Where(),
+                             *version)};
+  }
+  return version;
 }
 
 Result<void> MigrateHistory(SqlConnection& db, int target) {

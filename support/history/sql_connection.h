@@ -2,13 +2,17 @@
 // SQL text with positional parameters $1, $2, ... (both SQLite and PostgreSQL
 // read that spelling), values passed and returned as text (NULL = nullopt).
 //
-//   OpenHistoryDatabase("/path/history.sqlite")    SQLite file (created when missing;
-//                                                   its directory must exist)
-//   OpenHistoryDatabase("postgresql://user@/db?host=/run/sock")  libpq connection URI
-//                                                   ("postgres://" too)
+//   OpenHistoryDatabase("/path/history.sqlite", access)   an existing SQLite file
+//   OpenHistoryDatabase("postgresql://user@/db?host=/run/sock", access)
+//                                  libpq connection URI ("postgres://" too)
+// kWrite opens for writing: SQLite read-write (never creating the file:
+// history_file.h does that), PostgreSQL as usual. kRead writes nothing:
+// SQLite read-only, creating no file beside it either (sqlite_connection.cc
+// says how with SQLite's write-ahead log); PostgreSQL with every transaction
+// READ ONLY.
 // Errors name the location (a URL's password is never printed) and what the
-// library said: a missing directory, a file that is not a database, a bad
-// URL, a server that does not answer.
+// library said: a file that is not a database, a bad URL, a server that does
+// not answer.
 #pragma once
 
 #include <memory>
@@ -36,10 +40,14 @@ class SqlConnection {
   virtual const std::string& Where() const = 0;
 };
 
+enum class SqlAccess { kRead, kWrite };
+
 bool IsPostgresUrl(const std::string& location);
-Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path);
-Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url);
+Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path, SqlAccess access);
+Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlAccess access);
 // Either of the above by the form of `location`; "" is an error naming FVBENCH_HISTORY.
-Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location);
+Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location, SqlAccess access);
+// `location` as messages show it: the path, or the URL without its password.
+std::string LocationForMessages(const std::string& location);
 
 }  // namespace fvbench

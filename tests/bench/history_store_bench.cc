@@ -26,7 +26,7 @@ std::string FreshPath(const char* name) {
 
 void BM_AppendRunSqlite(benchmark::State& state) {
   const std::string path = FreshPath("append");
-  auto db = OpenHistory(path);
+  auto db = OpenHistoryForWriting(path);
   if (!db.ok()) std::abort();
   detection_study::Rng rng(1);
   auto base = RunRecordFromResultsJson(history_samples::PerturbedRun(0, rng), "bench");
@@ -47,7 +47,7 @@ BENCHMARK(BM_AppendRunSqlite)->Unit(benchmark::kMillisecond);
 
 void BM_LoadAndDetectSqlite(benchmark::State& state) {
   const std::string path = FreshPath("load");
-  auto db = OpenHistory(path);
+  auto db = OpenHistoryForWriting(path);
   if (!db.ok()) std::abort();
   detection_study::Rng rng(2);
   for (int64_t i = 0; i < state.range(0); ++i) {

@@ -43,7 +43,7 @@ class HistoryPostgres : public ::testing::Test {
   }
   // A fresh database per test: postgresql://fvbench@/<name>?host=<dir>.
   static std::string FreshDatabase(const std::string& name) {
-    auto admin = OpenPostgres(url_);
+    auto admin = OpenPostgres(url_, SqlAccess::kWrite);
     EXPECT_TRUE(admin.ok()) << admin.error().message;
     EXPECT_TRUE((*admin)->Query("DROP DATABASE IF EXISTS " + name).ok());
     auto created = (*admin)->Query("CREATE DATABASE " + name);
@@ -59,7 +59,7 @@ int HistoryPostgres::status_ = -1;
 
 TEST_F(HistoryPostgres, NewestFiveRunsEightPercentSlowerFailTheCheckNoiseOnlyPasses) {
   for (bool slow : {true, false}) {
-    auto db = OpenHistory(FreshDatabase(slow ? "gate_slow" : "gate_quiet"));
+    auto db = OpenHistoryForWriting(FreshDatabase(slow ? "gate_slow" : "gate_quiet"));
     ASSERT_TRUE(db.ok()) << db.error().message;
     detection_study::Rng rng(slow ? 31 : 32);
     for (int i = 0; i < 45; ++i) {
@@ -94,7 +94,7 @@ TEST_F(HistoryPostgres, ParallelWritersLoseNothing) {
   std::vector<std::thread> threads;
   for (int w = 0; w < kWriters; ++w) {
     threads.emplace_back([&, w] {
-      auto db = OpenHistory(url);
+      auto db = OpenHistoryForWriting(url);
       if (!db.ok()) {
         errors[w] = db.error().message;
         return;
@@ -117,7 +117,7 @@ TEST_F(HistoryPostgres, ParallelWritersLoseNothing) {
   int shared_recorded = 0;
   for (int n : shared_new) shared_recorded += n;
   EXPECT_EQ(shared_recorded, 1);
-  auto db = OpenHistory(url);
+  auto db = OpenHistoryForWriting(url);
   ASSERT_TRUE(db.ok());
   auto h = LoadHistory(**db);
   ASSERT_TRUE(h.ok());
@@ -130,26 +130,89 @@ TEST_F(HistoryPostgres, ParallelWritersLoseNothing) {
 TEST_F(HistoryPostgres, MigratesAVersion1History) {
   const std::string url = FreshDatabase("migrate");
   {
-    auto raw = OpenPostgres(url);
+    auto raw = OpenPostgres(url, SqlAccess::kWrite);
     ASSERT_TRUE(raw.ok());
     ASSERT_TRUE(MigrateHistory(**raw, 1).ok());
     detection_study::Rng rng(2);
     ASSERT_TRUE(AppendRun(**raw, *RunRecordFromResultsJson(PerturbedRun(0, rng), "x"), 1.0).ok());
   }
-  auto db = OpenHistory(url);
+  auto db = OpenHistoryForWriting(url);
   ASSERT_TRUE(db.ok()) << db.error().message;
   EXPECT_EQ(*HistorySchemaVersion(**db), kHistorySchemaVersion);
   EXPECT_EQ(LoadHistory(**db)->runs.size(), 1u);
 }
 
+// A reader with a role that may only SELECT (a dashboard, a CI job that only
+// checks) reads a version-1 history as it is: no migration, nothing written,
+// every statement in a READ ONLY transaction.
+TEST_F(HistoryPostgres, AReadOnlyRoleReadsAnOlderHistoryWithoutMigratingIt) {
+  const std::string url = FreshDatabase("readonly");
+  {
+    auto raw = OpenPostgres(url, SqlAccess::kWrite);
+    ASSERT_TRUE(raw.ok());
+    ASSERT_TRUE(MigrateHistory(**raw, 1).ok());
+    detection_study::Rng rng(3);
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_TRUE(AppendRun(**raw, *RunRecordFromResultsJson(PerturbedRun(i, rng), "x"), 1.0).ok());
+    }
+    for (const char* sql : {"DROP ROLE IF EXISTS fvbench_reader", "CREATE ROLE fvbench_reader LOGIN",
+                            "GRANT SELECT ON ALL TABLES IN SCHEMA public TO fvbench_reader"}) {
+      auto r = (*raw)->Query(sql);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+    }
+  }
+  const std::string reader_url = fmt::format("postgresql://fvbench_reader@/readonly?host={}", dir_);
+  auto db = OpenHistoryForReading(reader_url);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  auto h = LoadHistory(**db);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->runs.size(), 2u);
+  EXPECT_EQ(*HistorySchemaVersion(**db), 1);
+  // The owner's reader connection writes nothing either.
+  auto owner = OpenHistoryForReading(url);
+  ASSERT_TRUE(owner.ok()) << owner.error().message;
+  auto write = (*owner)->Query("CREATE TABLE x (a INTEGER)");
+  ASSERT_FALSE(write.ok());
+  EXPECT_NE(write.error().message.find("read-only transaction"), std::string::npos) << write.error().message;
+  EXPECT_EQ(*HistorySchemaVersion(**owner), 1);
+  // The writer (record) cannot use the reader's role.
+  auto writer = OpenHistoryForWriting(reader_url);
+  EXPECT_FALSE(writer.ok());
+}
+
+// A database without a history: readers say nothing is recorded (and create
+// nothing); a database with another program's runs table is refused.
+TEST_F(HistoryPostgres, ADatabaseWithoutAHistoryOrWithForeignTablesIsNamed) {
+  const std::string url = FreshDatabase("nohistory");
+  bool nothing_recorded = false;
+  auto r = OpenHistoryForReading(url, &nothing_recorded);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(nothing_recorded);
+  EXPECT_NE(r.error().message.find("no history there"), std::string::npos) << r.error().message;
+  auto raw = OpenPostgres(url, SqlAccess::kWrite);
+  ASSERT_TRUE(raw.ok());
+  EXPECT_EQ(*HistorySchemaVersion(**raw), 0);
+  ASSERT_TRUE((*raw)->Query("CREATE TABLE runs (id INTEGER)").ok());
+  for (bool write : {true, false}) {
+    nothing_recorded = true;
+    auto db = write ? OpenHistoryForWriting(url) : OpenHistoryForReading(url, &nothing_recorded);
+    ASSERT_FALSE(db.ok());
+    EXPECT_NE(db.error().message.find("has table(s) runs but no fvbench_schema"), std::string::npos)
+        << db.error().message;
+    if (!write) {
+      EXPECT_FALSE(nothing_recorded);
+    }
+  }
+}
+
 TEST_F(HistoryPostgres, UnreachableServerOrBadUrlIsNamed) {
-  auto gone = OpenHistory("postgresql://fvbench:secret@/postgres?host=/tmp/fvb-no-such-socket-dir");
+  auto gone = OpenHistoryForWriting("postgresql://fvbench:secret@/postgres?host=/tmp/fvb-no-such-socket-dir");
   ASSERT_FALSE(gone.ok());
   EXPECT_NE(gone.error().message.find("postgresql://fvbench:***@/postgres?host=/tmp/fvb-no-such-socket-dir"),
             std::string::npos)
       << gone.error().message;
   EXPECT_EQ(gone.error().message.find("secret"), std::string::npos);
-  auto bad = OpenHistory("postgresql://fvbench@/postgres?nosuchoption=1");
+  auto bad = OpenHistoryForWriting("postgresql://fvbench@/postgres?nosuchoption=1");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("nosuchoption"), std::string::npos) << bad.error().message;
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "support/history/gate.h"
 #include "support/history/history_store.h"
@@ -30,7 +31,7 @@ class HistorySqlite : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   std::unique_ptr<SqlConnection> Open() {
-    auto db = OpenHistory(path_);
+    auto db = OpenHistoryForWriting(path_);
     EXPECT_TRUE(db.ok()) << db.error().message;
     return db.ok() ? std::move(*db) : nullptr;
   }
@@ -150,8 +151,9 @@ TEST_F(HistorySqlite, ABadResultsJsonIsRefusedNamingTheFieldAndNothingIsLost) {
 
 TEST_F(HistorySqlite, MigratesAVersion1HistoryKeepingItsRunsAndRefusesANewerOne) {
   {
-    auto raw = OpenSqlite(path_);
-    ASSERT_TRUE(raw.ok());
+    std::ofstream(path_).close();  // an empty file for SQLite (a history is never created empty at its path)
+    auto raw = OpenSqlite(path_, SqlAccess::kWrite);
+    ASSERT_TRUE(raw.ok()) << raw.error().message;
     ASSERT_TRUE(MigrateHistory(**raw, 1).ok());
     EXPECT_EQ(*HistorySchemaVersion(**raw), 1);
     AppendHistory(**raw, 2, -1, 1, 3);
@@ -161,22 +163,22 @@ TEST_F(HistorySqlite, MigratesAVersion1HistoryKeepingItsRunsAndRefusesANewerOne)
   EXPECT_EQ(RunCount(*db), 2u);
   ASSERT_TRUE(db->Query("UPDATE fvbench_schema SET version = 99").ok());
   db.reset();
-  auto newer = OpenHistory(path_);
+  auto newer = OpenHistoryForWriting(path_);
   ASSERT_FALSE(newer.ok());
   EXPECT_NE(newer.error().message.find("schema version 99 is newer"), std::string::npos) << newer.error().message;
-  auto raw = OpenSqlite(path_);
+  auto raw = OpenSqlite(path_, SqlAccess::kWrite);
   EXPECT_EQ(*HistorySchemaVersion(**raw), 99);  // untouched
 }
 
 TEST_F(HistorySqlite, NotADatabaseOrAMissingDirectoryIsAClearError) {
   ASSERT_TRUE(detail::WriteTextFile(path_, "this is not SQLite, it is a long enough text file to be read as a header").ok());
-  auto bad = OpenHistory(path_);
+  auto bad = OpenHistoryForWriting(path_);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find(path_), std::string::npos) << bad.error().message;
-  auto missing = OpenHistory((dir_ / "no/such/dir/h.sqlite").string());
+  auto missing = OpenHistoryForWriting((dir_ / "no/such/dir/h.sqlite").string());
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("no/such/dir/h.sqlite"), std::string::npos);
-  auto url = OpenHistory("mysql://host/db");
+  auto url = OpenHistoryForWriting("mysql://host/db");
   ASSERT_FALSE(url.ok());
   EXPECT_NE(url.error().message.find("postgresql://"), std::string::npos);
 }
@@ -209,6 +211,7 @@ TEST_F(HistorySqlite, NewestFiveRunsEightPercentSlowerFailTheCheckNoiseOnlyPasse
       EXPECT_NE(text.find("p = "), std::string::npos) << text;
     }
   }
+  db.reset();
   fs::remove(path_);
   auto quiet = Open();
   AppendHistory(*quiet, 45, -1, 1, 22);
