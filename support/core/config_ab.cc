@@ -3,6 +3,7 @@
 // at least 3.
 #include <fmt/format.h>
 
+#include "support/core/command_values.h"
 #include "support/core/config_parts.h"
 
 namespace fvbench::detail {
@@ -45,9 +46,14 @@ Result<void> CheckSideB(const ConfigInputs& in, Config& c) {
     return Error{fmt::format("FV_DIR_B='{}': the same directory as FV_DIR; B's clone needs its own", c.fv_dir_b)};
   }
   c.fv_dir_b = *dir;
-  const bool url = c.edge_src_b.find("://") != std::string::npos || c.edge_src_b.rfind("git@", 0) == 0;
-  if (!url && c.edge_src_b[0] != '/') {
-    return Error{fmt::format("FAIRVISOR_EDGE_SRC_B='{}': expected a git URL or an absolute path", c.edge_src_b)};
+  if (auto ref = CheckGitRef("FAIRVISOR_EDGE_REF_B", c.edge_ref_b); !ref) return ref;
+  auto kind = CheckEdgeSource("FAIRVISOR_EDGE_SRC_B", c.edge_src_b);
+  if (!kind) return kind.error();
+  const bool url = *kind == EdgeSourceKind::kUrl;
+  if (!url) {
+    auto src = CheckedDir("FAIRVISOR_EDGE_SRC_B", c.edge_src_b);
+    if (!src) return src.error();
+    c.edge_src_b = *src;
   }
   if (!url && !c.remote() && !c.edge_skipped && in.file_exists &&
       !in.file_exists(c.edge_src_b + "/docker/nginx.conf.template")) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <regex>
 
+#include "support/core/command_values.h"
 #include "support/core/config_parts.h"
 #include "support/core/cpu_list.h"
 #include "support/core/load_result.h"
@@ -27,6 +28,7 @@ Result<void> LoadK6Install(const EnvReader& r, Config& c) {
   if (!source) return source.error();
   c.k6_source = *source;
   c.k6_release_url = r.str("K6_RELEASE_URL", c.k6_release_url);
+  if (auto u = CheckDownloadUrl("K6_RELEASE_URL", c.k6_release_url); !u) return u;
   while (c.k6_release_url.size() > 1 && c.k6_release_url.back() == '/') c.k6_release_url.pop_back();
   return Ok();
 }
@@ -113,8 +115,12 @@ Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {
 
 Result<void> LoadRemote(const EnvReader& r, Config& c) {
   c.fairvisor_remote = r.str("FAIRVISOR_REMOTE", "");
+  if (auto d = CheckSshDestination("FAIRVISOR_REMOTE", c.fairvisor_remote); !d) return d;
   auto targets = SplitLoadgenTargets(r.str("LOADGEN_REMOTE", ""));
   if (!targets) return targets.error();
+  for (const std::string& t : *targets) {
+    if (auto d = CheckSshDestination("LOADGEN_REMOTE", t); !d) return d;
+  }
   c.loadgen_remotes = *targets;
   c.loadgen_remote = c.loadgen_remotes.empty() ? "" : c.loadgen_remotes.front();
   c.ssh_opts = r.str("SSH_OPTS", "");
@@ -123,11 +129,9 @@ Result<void> LoadRemote(const EnvReader& r, Config& c) {
   c.dry_run = *dry;
   if (auto m = CheckMode(r, c); !m) return m;
   c.listen_addr = r.str("FV_LISTEN_ADDR", c.remote() ? "0.0.0.0" : "127.0.0.1");
-  if (c.listen_addr.find_first_of(" \t\n;{}'\"") != std::string::npos) {
-    return Error{fmt::format("FV_LISTEN_ADDR='{}': expected an IP address", c.listen_addr)};
-  }
+  if (auto a = CheckHostAddress("FV_LISTEN_ADDR", c.listen_addr); !a) return a;
   c.fairvisor_target_host = r.str("FAIRVISOR_TARGET_HOST", DefaultTargetHost(c.fairvisor_remote));
-  return Ok();
+  return CheckHostAddress("FAIRVISOR_TARGET_HOST", c.fairvisor_target_host);
 }
 
 // ORESTY_CPUSET / K6_CPUSET: checked CPU lists, stored in the compact form.

@@ -4,12 +4,11 @@
 
 #include <filesystem>
 
+#include "support/core/command_values.h"
 #include "support/core/config_parts.h"
 
 namespace fvbench::detail {
 namespace {
-
-bool IsGitUrl(const std::string& s) { return s.find("://") != std::string::npos || s.rfind("git@", 0) == 0; }
 
 // A ctest-run test works in build/..., so a relative path would mislead.
 Result<void> Absolute(const char* name, const std::string& v) {
@@ -54,10 +53,14 @@ Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& 
   c.edge_skipped = *optional && !r.has("FAIRVISOR_EDGE_SRC");
   c.edge_src = r.str("FAIRVISOR_EDGE_SRC", c.edge_src);
   c.edge_ref = r.str("FAIRVISOR_EDGE_REF", c.edge_ref);
-  if (IsGitUrl(c.edge_src)) return Ok();
-  if (c.edge_src[0] != '/') {
-    return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': expected a git URL or an absolute path", c.edge_src)};
-  }
+  if (auto ref = CheckGitRef("FAIRVISOR_EDGE_REF", c.edge_ref); !ref) return ref;
+  auto kind = CheckEdgeSource("FAIRVISOR_EDGE_SRC", c.edge_src);
+  if (!kind) return kind.error();
+  if (*kind == EdgeSourceKind::kUrl) return Ok();
+  // A checkout used in place goes into nginx configs and shell lines like FV_DIR.
+  auto dir = CheckedDir("FAIRVISOR_EDGE_SRC", c.edge_src);
+  if (!dir) return dir.error();
+  c.edge_src = *dir;
   // Remote mode: the path names a checkout on the SUT host (provision.h), not here.
   if (!c.remote() && in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
     return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)",

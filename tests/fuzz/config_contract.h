@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/core/command_values.h"
 #include "support/core/config.h"
 #include "support/core/cpu_list.h"
 #include "support/core/env_reader.h"
@@ -47,6 +48,21 @@ inline void CheckAccepted(const fvbench::Config& c) {
   }
   if (c.jwt_secret.size() < kMinJwtSecretBytes) Fail("jwt secret", "shorter than 32 bytes");
   if (c.bench_dir.empty() || c.bench_dir[0] != '/' || c.bench_dir == "/") Fail("BENCH_DIR", c.bench_dir);
+  // No value that reaches a command is option-shaped (core/command_values.h),
+  // and an edge source is a URL or an absolute path.
+  for (const std::string* v : {&c.bench_dir, &c.fv_dir, &c.fv_dir_b, &c.edge_src, &c.edge_src_b, &c.edge_ref,
+                               &c.edge_ref_b, &c.policy_dir, &c.policy_dir_b, &c.thresholds, &c.reference,
+                               &c.baseline, &c.k6_release_url, &c.fairvisor_target_host, &c.listen_addr,
+                               &c.fairvisor_remote}) {
+    if (!v->empty() && (*v)[0] == '-') Fail("option-shaped value accepted", *v);
+  }
+  for (const std::string& t : c.loadgen_remotes) {
+    if (!t.empty() && t[0] == '-') Fail("option-shaped LOADGEN_REMOTE accepted", t);
+  }
+  for (const std::string* src : {&c.edge_src, &c.edge_src_b}) {
+    if (src->empty() && src == &c.edge_src_b && !c.ab) continue;
+    if (!IsGitUrl(*src) && (src->empty() || (*src)[0] != '/')) Fail("edge source neither URL nor path", *src);
+  }
 }
 
 }  // namespace fvbench::fuzz::detail_config
