@@ -6,11 +6,14 @@
 #include <regex>
 #include <sstream>
 
+#include "support/core/command_values.h"
+#include "support/host/shell_quote.h"
 #include "support/host/usable_cpus.h"
+#include "support/sut/edge_checkout.h"
 #include "support/sut/k6_archive.h"
 #include "support/sut/os_packages.h"
 #include "support/sut/os_release.h"
-#include "support/host/shell_quote.h"
+#include "support/sut/step_runner.h"
 #include "support/sut/vendor_repos.h"
 
 namespace fvbench {
@@ -41,83 +44,6 @@ std::string FirstLine(const std::string& s) {
   }
   return "";
 }
-
-std::string Tail(const std::string& s, size_t n = 1500) {
-  std::string t = Trim(s);
-  return t.size() <= n ? t : "..." + t.substr(t.size() - n);
-}
-
-// A Host with the step name attached to every failure.
-class Runner {
- public:
-  Runner(Host& host, const Config& cfg) : host_(host), cfg_(cfg) {}
-
-  Result<ExecResult> Exec(const std::string& step, std::vector<std::string> argv,
-                          milliseconds timeout = seconds(30),
-                          std::map<std::string, std::string> env = {}) {
-    Command c;
-    c.argv = std::move(argv);
-    c.env = std::move(env);
-    c.timeout = timeout;
-    auto r = host_.run(c);
-    if (!r) {
-      return Error{fmt::format("provision {} on host {}: could not run `{}`: {}", step, host_.name(),
-                               ShellJoin(c.argv), r.error().message)};
-    }
-    return r;
-  }
-  Result<ExecResult> Sh(const std::string& step, const std::string& script,
-                        milliseconds timeout = seconds(30)) {
-    return Exec(step, {"sh", "-c", script}, timeout);
-  }
-  // Like Exec but a non-zero exit is an Error with stderr.
-  Result<ExecResult> Must(const std::string& step, std::vector<std::string> argv,
-                          milliseconds timeout = seconds(30),
-                          std::map<std::string, std::string> env = {}) {
-    std::string shown = ShellJoin(argv);
-    auto r = Exec(step, std::move(argv), timeout, std::move(env));
-    if (!r) return r;
-    if (!r->success() && !cfg_.dry_run) {
-      return Error{fmt::format("provision {} on host {}: `{}` {} : {}", step, host_.name(), shown,
-                               r->timed_out ? "timed out"
-                                            : fmt::format("exited {}", r->exit_code),
-                               Tail(r->err.empty() ? r->out : r->err))};
-    }
-    return r;
-  }
-
-  // Installs pkgs with the family's package manager (os_packages.h; sudo -n
-  // when not root); on failure refreshes the index once and retries.
-  Result<void> Install(const std::string& step, PackageFamily family, const std::vector<std::string>& pkgs,
-                       bool root) {
-    std::vector<std::string> install = InstallArgv(family, pkgs, root);
-    auto first = Exec(step, install, minutes(10));
-    if (!first) return first.error();
-    if (first->success() || cfg_.dry_run) return Ok();
-    auto upd = Must(step + " (refresh the package index)", RefreshArgv(family, root), minutes(5));
-    if (!upd) {
-      return Error{fmt::format("{}; the install before it said: {}", upd.error().message,
-                               Tail(first->err))};
-    }
-    auto second = Must(step, install, minutes(10));
-    if (!second) return second.error();
-    return Ok();
-  }
-
-  // Runs vendor steps in order; the first failure is the Error.
-  Result<void> Steps(const std::vector<VendorStep>& steps) {
-    for (const VendorStep& v : steps) {
-      if (auto e = Must(v.step, v.argv, minutes(10)); !e) return e.error();
-    }
-    return Ok();
-  }
-
-  Host& host() { return host_; }
-
- private:
-  Host& host_;
-  const Config& cfg_;
-};
 
 // One round trip for everything that is only looked up.
 const char kProbeScript[] = R"SH(
@@ -152,7 +78,7 @@ struct Probe {
   std::vector<int> cpus;  // usable_cpus.h: the affinity within the cgroup's cpuset
 };
 
-Result<Probe> RunProbe(Runner& r) {
+Result<Probe> RunProbe(StepRunner& r) {
   auto e = r.Sh("probe", std::string(kProbeScript) + kUsableCpusScript);
   if (!e) return e.error();
   Probe p;
@@ -208,7 +134,7 @@ struct RuntimeChoice {
   std::string why;
 };
 
-Result<RuntimeChoice> ChooseRuntime(Runner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
+Result<RuntimeChoice> ChooseRuntime(StepRunner& r, const Config& cfg, const DetectedOs& os, bool have_openresty) {
   const bool dnf = os.os.family == PackageFamily::kDnf;
   if (cfg.runtime == NginxRuntime::kDistro && dnf) {
     return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=nginx means Debian's nginx with "
@@ -236,7 +162,7 @@ Result<RuntimeChoice> ChooseRuntime(Runner& r, const Config& cfg, const Detected
     return Error{fmt::format("provision nginx runtime on host {}: NGINX_RUNTIME=auto on {}: OpenResty is not "
                              "installed and https://openresty.org/package/ does not answer from this host ({}); "
                              "dnf-family hosts have no nginx Lua module package, so OpenResty is the only runtime",
-                             r.host().name(), os.os.Describe(), Tail(e->err))};
+                             r.host().name(), os.os.Describe(), TailOf(e->err))};
   }
   return RuntimeChoice{false, "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org unreachable (offline): "
                               "Debian's nginx + Lua module"};
@@ -255,7 +181,7 @@ std::vector<std::string> MissingTools(const Probe& p, PackageFamily family, cons
 
 // k6 Config::k6_version from Grafana's repository (K6_SOURCE=repo) or the
 // checksum-verified release archive (K6_SOURCE=archive).
-Result<void> InstallK6(Runner& r, const Config& cfg, const HostOs& os, const std::string& uname_m, bool root) {
+Result<void> InstallK6(StepRunner& r, const Config& cfg, const HostOs& os, const std::string& uname_m, bool root) {
   Result<void> done = Ok();
   if (cfg.k6_source == "repo") {
     done = r.Steps(K6RepoInstallSteps(os, cfg.k6_version, root));
@@ -288,107 +214,9 @@ void FillCommon(const Probe& p, ProvisionInfo* info) {
   if (nofile > 0) info->nofile = nofile;
 }
 
-bool IsUrl(const std::string& src) {
-  return src.find("://") != std::string::npos || src.rfind("git@", 0) == 0;
-}
-
-std::vector<std::string> Git(const std::string& dir, std::vector<std::string> args) {
-  std::vector<std::string> a = {"git", "-c", "safe.directory=" + dir, "-C", dir};
-  a.insert(a.end(), args.begin(), args.end());
-  return a;
-}
-
-// Resolves `ref` in the clone to a commit ("" when unknown).
-std::string ResolveRef(Runner& r, const std::string& dir, const std::string& ref) {
-  for (const std::string& cand : {"origin/" + ref, ref}) {
-    auto e = r.Exec("edge ref", Git(dir, {"rev-parse", "--verify", "--quiet", cand + "^{commit}"}));
-    if (e && e->success() && !Trim(e->out).empty()) return Trim(e->out);
-  }
-  return "";
-}
-
-Result<void> CloneEdge(Runner& r, const Config& cfg, bool root, ProvisionInfo* info) {
-  const std::string& dir = cfg.fv_dir;
-  const std::string& ref = cfg.edge_ref;
-  auto state = r.Sh("edge checkout",
-                    fmt::format("if [ -d {0}/.git ]; then echo git; elif [ -e {0} ] && [ -n \"$(ls -A {0} 2>/dev/null)\" ]; "
-                                "then echo occupied; else echo empty; fi",
-                                ShellQuote(dir)));
-  if (!state) return state.error();
-  std::string st = Trim(state->out);
-  if (st == "occupied") {
-    return Error{fmt::format("provision edge checkout on host {}: FV_DIR={} exists, is not empty and is not a git "
-                             "clone; refusing to clone over it",
-                             r.host().name(), dir)};
-  }
-  if (st == "git") {
-    auto url = r.Exec("edge checkout", Git(dir, {"remote", "get-url", "origin"}));
-    if (!url) return url.error();
-    if (url->success() && Trim(url->out) != cfg.edge_src) {
-      return Error{fmt::format("provision edge checkout on host {}: FV_DIR={} is a clone of '{}', not of "
-                               "FAIRVISOR_EDGE_SRC='{}'; set FV_DIR elsewhere",
-                               r.host().name(), dir, Trim(url->out), cfg.edge_src)};
-    }
-    if (ref.empty()) return Ok();  // existing clone, no ref asked: left alone
-    auto head = r.Exec("edge checkout", Git(dir, {"rev-parse", "HEAD"}));
-    std::string want = ResolveRef(r, dir, ref);
-    if (head && head->success() && !want.empty() && Trim(head->out) == want) return Ok();
-    auto f = r.Must("edge fetch", Git(dir, {"fetch", "--quiet", "--tags", "origin"}), minutes(5));
-    if (!f) return f.error();
-  } else {
-    if (!root) {
-      // FV_DIR defaults to /opt/fairvisor, which an ubuntu@ or ec2-user@ user
-      // cannot create: root makes it and hands it to the SSH user.
-      auto own = r.Must("edge clone (FV_DIR for the SSH user)",
-                        {"sh", "-c",
-                         fmt::format("d={}; [ -w \"$d\" ] || [ -w \"$(dirname \"$d\")\" ] || "
-                                     "{{ sudo -n mkdir -p \"$d\" && sudo -n chown \"$(id -u):$(id -g)\" \"$d\"; }}",
-                                     ShellQuote(dir))});
-      if (!own) return own.error();
-    }
-    auto c = r.Must("edge clone", {"git", "clone", "--quiet", "--no-checkout", cfg.edge_src, dir}, minutes(10));
-    if (!c) return c.error();
-    auto s = r.Must("edge sparse-checkout", Git(dir, {"sparse-checkout", "set", "src", "docker", "data"}));
-    if (!s) return s.error();
-    info->installed.push_back("edge clone " + cfg.edge_src);
-  }
-  std::string target;
-  if (ref.empty()) {
-    auto b = r.Must("edge checkout", Git(dir, {"symbolic-ref", "--short", "HEAD"}));
-    if (!b) return b.error();
-    target = Trim(b->out);
-  } else {
-    target = ResolveRef(r, dir, ref);
-    if (target.empty() && !cfg.dry_run) {
-      return Error{fmt::format("provision edge checkout on host {}: FAIRVISOR_EDGE_REF='{}' is not a branch, tag or "
-                               "commit of {}",
-                               r.host().name(), ref, cfg.edge_src)};
-    }
-  }
-  std::vector<std::string> co = {"checkout", "--quiet"};
-  if (!ref.empty()) co.push_back("--detach");
-  // DRY_RUN resolves nothing: the plan names what a real run checks out.
-  co.push_back(!target.empty() ? target : !ref.empty() ? ref : std::string("<the clone's default branch>"));
-  auto c = r.Must("edge checkout", Git(dir, co), minutes(5));
-  if (!c) return c.error();
-  return Ok();
-}
-
 }  // namespace
 
 namespace detail {
-
-std::map<std::string, std::string> ParseKeyValues(const std::string& text) {
-  std::map<std::string, std::string> kv;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    size_t eq = line.find('=');
-    if (eq == std::string::npos || eq == 0) continue;
-    kv[Trim(line.substr(0, eq))] = Trim(line.substr(eq + 1));
-  }
-  return kv;
-}
 
 std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text) {
   std::map<std::string, std::string> out;
@@ -431,7 +259,7 @@ struct ProbedHost {
   DetectedOs os;
   bool root = false;
 };
-Result<ProbedHost> ProbeHost(Runner& r, Host& host, const Config& cfg, ProvisionInfo& info) {
+Result<ProbedHost> ProbeHost(StepRunner& r, Host& host, const Config& cfg, ProvisionInfo& info) {
   auto probe = RunProbe(r);
   if (!probe) return probe.error();
   auto os = DetectOs(*probe, host, cfg.dry_run);
@@ -444,7 +272,7 @@ Result<ProbedHost> ProbeHost(Runner& r, Host& host, const Config& cfg, Provision
 
 // The distro packages of the nginx runtime dpkg knows as installed (package
 // -> version). dpkg-query exits 1 when a package is unknown; its output still counts.
-Result<std::map<std::string, std::string>> QueryDistroPackages(Runner& r) {
+Result<std::map<std::string, std::string>> QueryDistroPackages(StepRunner& r) {
   std::vector<std::string> q = {"dpkg-query", "-W", "-f=${Package}\t${Status}\t${Version}\n"};
   q.insert(q.end(), kDistroPackages.begin(), kDistroPackages.end());
   auto d = r.Exec("dpkg-query", q);
@@ -454,7 +282,7 @@ Result<std::map<std::string, std::string>> QueryDistroPackages(Runner& r) {
 
 // What the SUT host lacks: Debian's nginx packages (when that is the runtime)
 // and the tools the run uses. `dpkg` gets the installed distro packages.
-Result<std::vector<std::string>> MissingOnSut(Runner& r, Host& host, const Config& cfg, const Probe& probe,
+Result<std::vector<std::string>> MissingOnSut(StepRunner& r, Host& host, const Config& cfg, const Probe& probe,
                                               PackageFamily family, bool want_openresty, bool install_openresty,
                                               std::map<std::string, std::string>& dpkg) {
   std::vector<std::string> missing;
@@ -472,7 +300,7 @@ Result<std::vector<std::string>> MissingOnSut(Runner& r, Host& host, const Confi
                              host.name(), kModuleDir)};
   }
   std::vector<Tool> tools = {Tool::kCurl, Tool::kSs, Tool::kTaskset};
-  if (!cfg.edge_skipped && (IsUrl(cfg.edge_src) || !cfg.edge_ref.empty())) tools.push_back(Tool::kGit);
+  if (!cfg.edge_skipped && (IsGitUrl(cfg.edge_src) || !cfg.edge_ref.empty())) tools.push_back(Tool::kGit);
   if (install_openresty) {
     tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // the signing key's check
   }
@@ -481,7 +309,7 @@ Result<std::vector<std::string>> MissingOnSut(Runner& r, Host& host, const Confi
 }
 
 // Installs what is missing and OpenResty when wanted; probes again after.
-Result<void> InstallOnSut(Runner& r, const DetectedOs& os, bool root, const std::vector<std::string>& missing,
+Result<void> InstallOnSut(StepRunner& r, const DetectedOs& os, bool root, const std::vector<std::string>& missing,
                           bool want_openresty, bool install_openresty, Probe& probe,
                           std::map<std::string, std::string>& dpkg, ProvisionInfo& info) {
   const PackageFamily family = os.os.family;
@@ -511,7 +339,7 @@ Result<void> InstallOnSut(Runner& r, const DetectedOs& os, bool root, const std:
 }
 
 // OpenResty: its binary and `openresty -V`'s version and Lua module.
-Result<void> DescribeOpenResty(Runner& r, Host& host, const Config& cfg, const Probe& probe, bool installed_now,
+Result<void> DescribeOpenResty(StepRunner& r, Host& host, const Config& cfg, const Probe& probe, bool installed_now,
                                ProvisionInfo& info) {
   info.runtime = "openresty";
   info.nginx_bin = probe.get("openresty");
@@ -529,7 +357,7 @@ Result<void> DescribeOpenResty(Runner& r, Host& host, const Config& cfg, const P
 }
 
 // Debian's nginx with libnginx-mod-http-lua: binary, version, the module's package version.
-Result<void> DescribeDistroNginx(Runner& r, Host& host, const Config& cfg, const Probe& probe,
+Result<void> DescribeDistroNginx(StepRunner& r, Host& host, const Config& cfg, const Probe& probe,
                                  const std::map<std::string, std::string>& dpkg, ProvisionInfo& info) {
   info.runtime = "nginx";
   info.nginx_bin = probe.get("nginx");
@@ -552,45 +380,16 @@ Result<void> DescribeDistroNginx(Runner& r, Host& host, const Config& cfg, const
   return Ok();
 }
 
-// The edge checkout: used in place (a path) or cloned (a URL or a ref), then
-// checked to be a fairvisor edge tree; its commit and dirtiness recorded.
-Result<void> ProvisionEdge(Runner& r, Host& host, const Config& cfg, bool root, ProvisionInfo& info) {
-  if (!IsUrl(cfg.edge_src) && cfg.edge_ref.empty()) {
-    info.edge_dir = cfg.edge_src;
-    info.edge_in_place = true;
-  } else {
-    info.edge_dir = cfg.fv_dir;
-    if (auto c = CloneEdge(r, cfg, root, &info); !c) return c.error();
-  }
-  const std::string q = ShellQuote(info.edge_dir);
-  auto edge = r.Sh("edge checkout",
-                   fmt::format("cd {0} 2>/dev/null || {{ echo missing=yes; exit 0; }}; "
-                               "[ -f docker/nginx.conf.template ] && echo template=yes; "
-                               "[ -f src/nginx/init_worker.lua ] && echo init_worker=yes; "
-                               "if [ -f asn_type.map ]; then echo asn={0}/asn_type.map; "
-                               "elif [ -f data/asn_type.map ]; then echo asn={0}/data/asn_type.map; fi; "
-                               "echo commit=$(git -c safe.directory={0} rev-parse HEAD 2>/dev/null); "
-                               "echo dirty=$(git -c safe.directory={0} status --porcelain --untracked-files=no "
-                               "2>/dev/null | head -1)",
-                               q));
-  if (!edge) return edge.error();
-  auto kv = detail::ParseKeyValues(edge->out);
-  if (kv["missing"] == "yes" && info.edge_in_place && !cfg.dry_run) {
-    return Error{fmt::format("provision edge checkout on host {}: FAIRVISOR_EDGE_SRC={} does not exist on that host. "
-                             "A path names a checkout on the SUT host (in remote mode the suite never copies a "
-                             "checkout from the controller): put the checkout there, or give a git URL the SUT "
-                             "host can clone",
-                             host.name(), info.edge_dir)};
-  }
-  if ((kv["template"] != "yes" || kv["init_worker"] != "yes") && !cfg.dry_run) {
-    return Error{fmt::format("provision edge checkout on host {}: {} is not a fairvisor edge checkout "
-                             "(docker/nginx.conf.template {}, src/nginx/init_worker.lua {})",
-                             host.name(), info.edge_dir, kv["template"] == "yes" ? "present" : "missing",
-                             kv["init_worker"] == "yes" ? "present" : "missing")};
-  }
-  info.asn_map_path = kv["asn"];
-  info.edge_commit = kv["commit"];
-  info.edge_dirty = !kv["dirty"].empty();
+// The edge checkout (edge_checkout.h) into info.
+Result<void> ProvisionEdge(StepRunner& r, bool root, bool have_git, ProvisionInfo& info) {
+  auto e = ProvisionEdgeCheckout(r, root, have_git);
+  if (!e) return e.error();
+  info.edge_dir = e->edge_dir;
+  info.edge_in_place = e->edge_in_place;
+  info.edge_commit = e->edge_commit;
+  info.edge_dirty = e->edge_dirty;
+  info.asn_map_path = e->asn_map_path;
+  if (e->cloned) info.installed.push_back("edge clone " + r.config().edge_src);
   return Ok();
 }
 
@@ -598,7 +397,7 @@ Result<void> ProvisionEdge(Runner& r, Host& host, const Config& cfg, bool root, 
 
 Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   auto t0 = std::chrono::steady_clock::now();
-  Runner r(host, cfg);
+  StepRunner r(host, cfg);
   ProvisionInfo info;
   info.host = host.name();
   auto probed = ProbeHost(r, host, cfg, info);
@@ -623,7 +422,8 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   if (!described) return described.error();
   // fairvisor edge (not at all when the self-test preset runs without one).
   if (!cfg.edge_skipped) {
-    if (auto e = ProvisionEdge(r, host, cfg, root, info); !e) return e.error();
+    // DRY_RUN probes nothing: the plan shows the commit being read as on a host with git.
+    if (auto e = ProvisionEdge(r, root, probe->has("git") || cfg.dry_run, info); !e) return e.error();
   }
   FillCommon(*probe, &info);
   info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -632,7 +432,7 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
 
 Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& cfg) {
   auto t0 = std::chrono::steady_clock::now();
-  Runner r(host, cfg);
+  StepRunner r(host, cfg);
   ProvisionInfo info;
   info.host = host.name();
   info.engine = EngineName(cfg.engine);

@@ -1,6 +1,6 @@
 // Provisioning of the SUT and load-generator hosts. Idempotent: on a host
 // that already has everything it runs one probe script plus version commands
-// (`command -v`, `-v`/`-V`, `git rev-parse`, `dpkg-query -W`) and changes
+// (`command -v`, `-v`/`-V`, `git rev-parse`/`status`, `dpkg-query -W`) and changes
 // nothing. Every command goes through the Host interface, so remote mode and
 // DRY_RUN reuse it. Root-only steps run with `sudo -n` when the SSH user is
 // not root (an ubuntu@ or ec2-user@ host with passwordless sudo).
@@ -28,7 +28,7 @@
 //                with lua-cjson and lua-resty-core; apt family only.
 //   Tools (os_packages.h): curl, ss, taskset; git only when edge is cloned;
 //   gnupg + ca-certificates before a vendor key is checked and added.
-//   fairvisor edge from Config::edge_src at Config::edge_ref:
+//   fairvisor edge from Config::edge_src at Config::edge_ref (edge_checkout.h):
 //     local path, no ref   -> used in place (edge_dir = that path, edge_in_place)
 //     URL, or path + ref   -> `git clone --no-checkout` into Config::fv_dir,
 //                             `git sparse-checkout set src docker data` (cone mode
@@ -37,6 +37,9 @@
 //                             Sparse because snapshots may lack large blobs.
 //                             An existing clone of the same origin at the wanted
 //                             commit (or any commit when no ref) is left alone.
+//     git runs with the repository's own programs off and never overrides
+//     safe.directory: a checkout owned by another user is refused, naming
+//     the owner and git's own opt-in.
 // Loadgen (ProvisionLoadgen): taskset, and the engine per Config::engine.
 //   wrk -> the Debian/Ubuntu package wrk (apt family only).
 //   k6  -> on PATH, else k6 Config::k6_version (pinned; `k6 version` is
@@ -104,8 +107,6 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& config);
 Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& config);
 
 namespace detail {
-// "key=value" lines -> map (first '=' splits; lines without '=' ignored).
-std::map<std::string, std::string> ParseKeyValues(const std::string& text);
 // dpkg-query -W -f='${Package}\t${Status}\t${Version}\n' output -> package -> version,
 // only for packages whose status is "install ok installed".
 std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "support/host/shell_quote.h"
+#include "support/sut/step_runner.h"
 #include "tests/unit/fake_host.h"
 
 namespace fvbench::provision_test {
@@ -74,8 +75,13 @@ Config LocalEdge() {
 }
 
 void EdgeOk(ScriptedHost& h) {
-  h.On("init_worker", Ok("template=yes\ninit_worker=yes\nasn=/srv/edge/asn_type.map\ncommit=abc123\ndirty=\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\nasn=/srv/edge/asn_type.map\n"));
+  h.On("rev-parse --verify HEAD", Ok("abc123\n"));
 }
+
+// The git options every git command of provisioning starts with (edge_checkout.h).
+const char kGit[] = "git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c protocol.ext.allow=never "
+                    "--no-optional-locks";
 
 TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
   ScriptedHost h;
@@ -102,7 +108,11 @@ TEST(ProvisionSut, AlreadyProvisionedOnlyLooksUp) {
   EXPECT_FALSE(h.Ran("apt-get"));
   EXPECT_FALSE(h.Ran("git clone"));
   EXPECT_EQ(info->os, "debian 12 (bookworm)");
-  EXPECT_EQ(h.Calls().size(), 5u) << "probe, openresty.org reachable (auto), dpkg-query, nginx -v, edge check";
+  EXPECT_EQ(h.Calls().size(), 7u)
+      << "probe, openresty.org reachable (auto), dpkg-query, nginx -v, edge check, git rev-parse, git status";
+  EXPECT_TRUE(h.Ran(std::string(kGit) + " -C /srv/edge rev-parse --verify HEAD"));
+  EXPECT_TRUE(h.Ran(std::string(kGit) + " -C /srv/edge status --porcelain --untracked-files=no"));
+  EXPECT_FALSE(h.Ran("safe.directory"));
 }
 
 TEST(ProvisionSut, EdgeSkippedTouchesNoCheckout) {
@@ -317,15 +327,21 @@ TEST(ProvisionSut, UrlIsClonedSparse) {
   h.On("dpkg-query", Ok(kDpkgAll));
   h.On("echo occupied", Ok("empty\n"));
   h.On("symbolic-ref", Ok("main\n"));
-  h.On("init_worker", Ok("template=yes\ninit_worker=yes\ncommit=def456\ndirty=\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\n"));
+  h.On("rev-parse --verify HEAD", Ok("def456\n"));
   Config c;
   c.edge_src = "https://example.invalid/edge.git";
   c.fv_dir = "/opt/fv";
   auto info = ProvisionSut(h, c);
   ASSERT_TRUE(info.ok()) << info.error().message;
-  EXPECT_TRUE(h.Ran("git clone --quiet --no-checkout https://example.invalid/edge.git /opt/fv"));
-  EXPECT_TRUE(h.Ran("git -c safe.directory=/opt/fv -C /opt/fv sparse-checkout set src docker data"));
-  EXPECT_TRUE(h.Ran("git -c safe.directory=/opt/fv -C /opt/fv checkout --quiet main"));
+  const std::string git = kGit;
+  EXPECT_TRUE(h.Ran(git + " clone --quiet --no-checkout -- https://example.invalid/edge.git /opt/fv"));
+  EXPECT_TRUE(h.Ran(git + " -C /opt/fv sparse-checkout set src docker data"));
+  EXPECT_TRUE(h.Ran(git + " -C /opt/fv checkout --quiet main --"));
+  EXPECT_FALSE(h.Ran("safe.directory"));
+  auto clone = h.Find(" clone ");
+  ASSERT_TRUE(clone.has_value());
+  EXPECT_EQ(clone->env.at("GIT_TERMINAL_PROMPT"), "0");
   EXPECT_EQ(info->edge_dir, "/opt/fv");
   EXPECT_FALSE(info->edge_in_place);
   EXPECT_EQ(info->edge_commit, "def456");
@@ -337,9 +353,9 @@ TEST(ProvisionSut, ExistingCloneAtWantedRefIsLeftAlone) {
   h.On("dpkg-query", Ok(kDpkgAll));
   h.On("echo occupied", Ok("git\n"));
   h.On("remote get-url", Ok("/srv/edge\n"));
-  h.On("rev-parse --verify --quiet 'origin/v1.2^{commit}'", Ok("c0ffee\n"));
-  h.On("-C /opt/fv rev-parse HEAD", Ok("c0ffee\n"));
-  h.On("init_worker", Ok("template=yes\ninit_worker=yes\ncommit=c0ffee\ndirty=\n"));
+  h.On("rev-parse --verify --quiet --end-of-options 'origin/v1.2^{commit}'", Ok("c0ffee\n"));
+  h.On("-C /opt/fv rev-parse --verify HEAD", Ok("c0ffee\n"));
+  h.On("init_worker", Ok("template=yes\ninit_worker=yes\n"));
   Config c = LocalEdge();
   c.edge_ref = "v1.2";
   c.fv_dir = "/opt/fv";

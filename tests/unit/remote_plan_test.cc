@@ -103,7 +103,10 @@ TEST_F(RemotePlan, ProvisionsEachRoleOnItsOwnHostAndShipsFiles) {
   const std::string b = bench_.string();
   ExpectInOrder(open, {
       "[root@10.213.1.2] run: sh -c ",  // SUT probe
-      "[root@10.213.1.2] run: sh -c 'cd /srv/edge",  // edge checkout used in place, on the SUT host
+      "[root@10.213.1.2] run: sh -c 'cd -- \"$1\" ",  // edge checkout used in place, on the SUT host
+      "[root@10.213.1.2] run: GIT_CEILING_DIRECTORIES=/srv GIT_TERMINAL_PROMPT=0 LC_ALL=C git -c "
+      "core.fsmonitor=false -c core.hooksPath=/dev/null -c protocol.ext.allow=never --no-optional-locks -C /srv/edge "
+      "rev-parse --verify HEAD",  // its commit, read there with the repository's programs off
       "[root@10.213.2.2] run: sh -c ",  // loadgen probe
       "[root@10.213.2.2] write: " + b + "/scripts/pace.lua",
       "[root@10.213.1.2] write: " + b + "/policies/simple.json",
