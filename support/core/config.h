@@ -37,6 +37,11 @@ struct Config {
   // checked against the published checksum file first (k6_archive.h).
   std::string k6_source = "repo";
   std::string k6_release_url = "https://github.com/grafana/k6/releases/download";  // K6_RELEASE_URL (archive base)
+  // FVBENCH_PACKAGE_LOCK_WAIT_S: how long each package install or index
+  // refresh waits for the package manager's lock that another process holds
+  // (unattended-upgrades, apt-daily, dnf-automatic: minutes on a fresh cloud
+  // VM) before it fails naming that process (sut/package_lock.h). 0..3600.
+  int package_lock_wait_s = 300;
 
   // Ports on the SUT host (1..65535, pairwise distinct).
   int fv_port = 8080;       // FV_PORT: fairvisor edge

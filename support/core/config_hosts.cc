@@ -1,5 +1,5 @@
-// LoadConfig's hosts and processes: k6's install source, remote mode, CPU
-// pinning, the SUT's nginx settings, the load engine and the JWT secret
+// LoadConfig's hosts and processes: installs (k6's source, the package
+// manager's lock wait), remote mode, CPU pinning, the SUT's nginx settings, the load engine and the JWT secret
 // (config_parts.h).
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 
 namespace fvbench::detail {
 
-Result<void> LoadK6Install(const EnvReader& r, Config& c) {
+Result<void> LoadInstalls(const EnvReader& r, Config& c) {
   c.k6_version = r.str("K6_VER", c.k6_version);
   // The release tag names the archive and, without its v, the apt/dnf package version.
   static const std::regex kK6Tag(R"(v[0-9]+\.[0-9]+\.[0-9]+)");
@@ -30,6 +30,10 @@ Result<void> LoadK6Install(const EnvReader& r, Config& c) {
   c.k6_release_url = r.str("K6_RELEASE_URL", c.k6_release_url);
   if (auto u = CheckDownloadUrl("K6_RELEASE_URL", c.k6_release_url); !u) return u;
   while (c.k6_release_url.size() > 1 && c.k6_release_url.back() == '/') c.k6_release_url.pop_back();
+  auto wait = r.Integer("FVBENCH_PACKAGE_LOCK_WAIT_S", c.package_lock_wait_s, 0, 3600,
+                        "seconds a package install waits for the package manager's lock, 0..3600");
+  if (!wait) return wait.error();
+  c.package_lock_wait_s = static_cast<int>(*wait);
   return Ok();
 }
 

@@ -21,7 +21,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
   using Piece = Result<void> (*)(const ConfigInputs&, const EnvReader&, Config&);
   const Piece pieces[] = {
       detail::LoadDirs,
-      [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadK6Install(r, c); },
+      [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadInstalls(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadPorts(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadLatency(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadSearch(r, c); },

@@ -27,7 +27,8 @@ Result<void> LoadCounts(const EnvReader& r, Config& c);      // REPEAT, LOADGEN_
 Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c);
 
 // config_hosts.cc
-Result<void> LoadK6Install(const EnvReader& r, Config& c);   // K6_VER, K6_SOURCE, K6_RELEASE_URL
+Result<void> LoadInstalls(const EnvReader& r, Config& c);    // K6_VER, K6_SOURCE, K6_RELEASE_URL,
+                                                             // FVBENCH_PACKAGE_LOCK_WAIT_S
 Result<void> LoadRemote(const EnvReader& r, Config& c);      // *_REMOTE, FVBENCH_MODE, DRY_RUN, addresses
 Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c);
 Result<void> LoadSut(const EnvReader& r, Config& c);         // NGINX_RUNTIME, FAIRVISOR_WORKER_PROCESSES, LOG_LEVEL

@@ -1,5 +1,7 @@
 #include "support/sut/os_packages.h"
 
+#include "support/sut/package_lock.h"
+
 namespace fvbench {
 
 std::string PackageFor(Tool tool, PackageFamily family) {
@@ -20,24 +22,27 @@ std::vector<std::string> AsRoot(std::vector<std::string> argv, bool root) {
   return argv;
 }
 
-std::vector<std::string> InstallArgv(PackageFamily family, const std::vector<std::string>& pkgs, bool root) {
+std::vector<std::string> InstallArgv(PackageFamily family, const std::vector<std::string>& pkgs, bool root,
+                                     int lock_wait_s) {
   std::vector<std::string> a;
   if (family == PackageFamily::kApt) {
-    a = {"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "--no-install-recommends"};
+    a = {"env", "LC_ALL=C", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "--no-install-recommends"};
   } else {
-    a = {"dnf", "install", "-y"};
+    a = {"env", "LC_ALL=C", "dnf", "install", "-y", "--setopt=exit_on_lock=True"};
   }
   a.insert(a.end(), pkgs.begin(), pkgs.end());
-  return AsRoot(std::move(a), root);
+  return LockWaitArgv(family, AsRoot(std::move(a), root), lock_wait_s);
 }
 
 std::string PackageManager(PackageFamily family) { return family == PackageFamily::kApt ? "apt-get" : "dnf"; }
 
-std::vector<std::string> RefreshArgv(PackageFamily family, bool root) {
-  if (family == PackageFamily::kApt) {
-    return AsRoot({"env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "update"}, root);
-  }
-  return AsRoot({"dnf", "makecache"}, root);
+std::vector<std::string> RefreshArgv(PackageFamily family, bool root, int lock_wait_s) {
+  std::vector<std::string> a = family == PackageFamily::kApt
+                                   ? std::vector<std::string>{"env", "LC_ALL=C", "DEBIAN_FRONTEND=noninteractive",
+                                                              "apt-get", "update"}
+                                   : std::vector<std::string>{"env", "LC_ALL=C", "dnf", "makecache",
+                                                              "--setopt=exit_on_lock=True"};
+  return LockWaitArgv(family, AsRoot(std::move(a), root), lock_wait_s);
 }
 
 }  // namespace fvbench

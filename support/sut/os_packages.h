@@ -32,16 +32,21 @@ enum class Tool { kCurl, kSs, kTaskset, kGit, kGpg, kCaCertificates };
 // The package providing `tool` on `family`.
 std::string PackageFor(Tool tool, PackageFamily family);
 
-// `[sudo -n] env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends <pkgs>`
-// or `[sudo -n] dnf install -y <pkgs>`; sudo -n when the SSH user is not root
-// (-n: fail instead of prompting for a password).
-std::vector<std::string> InstallArgv(PackageFamily family, const std::vector<std::string>& pkgs, bool root);
+// `[sudo -n] env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y
+// --no-install-recommends <pkgs>` or `[sudo -n] env LC_ALL=C dnf install -y
+// --setopt=exit_on_lock=True <pkgs>`, inside LockWaitArgv (package_lock.h:
+// waits up to lock_wait_s for the package manager's lock); sudo -n when the
+// SSH user is not root (-n: fail instead of prompting for a password).
+// LC_ALL=C: the lock's messages are matched in English.
+std::vector<std::string> InstallArgv(PackageFamily family, const std::vector<std::string>& pkgs, bool root,
+                                     int lock_wait_s);
 
 // "apt-get" | "dnf": how steps and errors name the package manager.
 std::string PackageManager(PackageFamily family);
 
-// Refreshes the package index: `apt-get update` / `dnf makecache`.
-std::vector<std::string> RefreshArgv(PackageFamily family, bool root);
+// Refreshes the package index: `apt-get update` / `dnf makecache`, the same
+// way (LC_ALL=C, LockWaitArgv).
+std::vector<std::string> RefreshArgv(PackageFamily family, bool root, int lock_wait_s);
 
 // argv prefixed with `sudo -n` unless root.
 std::vector<std::string> AsRoot(std::vector<std::string> argv, bool root);

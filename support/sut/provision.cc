@@ -184,7 +184,7 @@ std::vector<std::string> MissingTools(const Probe& p, PackageFamily family, cons
 Result<void> InstallK6(StepRunner& r, const Config& cfg, const HostOs& os, const std::string& uname_m, bool root) {
   Result<void> done = Ok();
   if (cfg.k6_source == "repo") {
-    done = r.Steps(K6RepoInstallSteps(os, cfg.k6_version, root));
+    done = r.Steps(K6RepoInstallSteps(os, cfg.k6_version, root, cfg.package_lock_wait_s));
   } else {
     K6Archive a;
     a.version = cfg.k6_version;
@@ -320,7 +320,7 @@ Result<void> InstallOnSut(StepRunner& r, const DetectedOs& os, bool root, const 
     info.installed.insert(info.installed.end(), missing.begin(), missing.end());
   }
   if (install_openresty) {
-    if (auto s = r.Steps(OpenRestyInstallSteps(os.os, probe.get("arch"), root)); !s) {
+    if (auto s = r.Steps(OpenRestyInstallSteps(os.os, probe.get("arch"), root, r.config().package_lock_wait_s)); !s) {
       return Error{fmt::format("{} (OpenResty from its official repository, "
                                "https://openresty.org/en/linux-packages.html; NGINX_RUNTIME=nginx is the offline "
                                "path on Debian/Ubuntu)",

@@ -51,9 +51,12 @@
 // Both: the usable CPUs (affinity within the cgroup cpuset), `taskset`
 // presence, `ulimit -n`.
 //
-// Package installs: apt-get / dnf (os_packages.h); a failed install refreshes
-// the index once and retries. Errors name the step, the host and the
-// command's stderr.
+// Package installs: apt-get / dnf (os_packages.h), each waiting up to
+// Config::package_lock_wait_s for the package manager's lock that another
+// process holds, saying so, and naming that process when the wait ends
+// (package_lock.h, step_runner.h); a failed install that is not the lock's
+// refreshes the index once and retries. Errors name the step, the host and
+// the command's stderr.
 #pragma once
 
 #include <map>

@@ -1,5 +1,18 @@
 // StepRunner: provisioning's commands on one host, each named by its step
 // ("edge clone", "apt-get install git") and the host in every error.
+//
+// Package steps (argv made by LockWaitArgv, package_lock.h: every install and
+// index refresh of os_packages.h and vendor_repos.h) get the lock's wait on
+// top of their own time-out (Config::package_lock_wait_s). Before one runs,
+// the lock's holders are looked up (kLockHoldersScript; not under DRY_RUN);
+// when another process holds it, a line on stderr says so and how long the
+// step waits:
+//   fvbench provision: host sut: process 812 (unattended-upgr) holding
+//   /var/lib/dpkg/lock-frontend: apt-get install git waits up to 300 s for it
+//   (FVBENCH_PACKAGE_LOCK_WAIT_S)
+// When the wait ends without the lock (kLockWaitExpired) or the step times
+// out, the Error names the holders as they are then, or says that the lock
+// has just been freed. A failed install is not retried after a lock failure.
 #pragma once
 
 #include <chrono>
@@ -34,7 +47,8 @@ class StepRunner {
                           std::map<std::string, std::string> env = {});
 
   // Installs pkgs with the family's package manager (os_packages.h; sudo -n
-  // when not root); on failure refreshes the index once and retries.
+  // when not root); on a failure other than the lock's, refreshes the index
+  // once and retries.
   Result<void> Install(const std::string& step, PackageFamily family, const std::vector<std::string>& pkgs,
                        bool root);
   // Runs vendor steps in order; the first failure is the Error.
@@ -44,6 +58,9 @@ class StepRunner {
   const Config& config() const { return cfg_; }
 
  private:
+  void SayWhoHoldsTheLock(const std::string& step);
+  Error LockError(const std::string& step, const std::string& shown, const ExecResult& r);
+
   Host& host_;
   const Config& cfg_;
 };

@@ -52,7 +52,8 @@ std::vector<std::string> OpenRestyReachableArgv() {
   return {"sh", "-c", fmt::format("curl -fsS -o /dev/null -I --max-time 5 {} && echo reachable", OpenRestyKey().url)};
 }
 
-std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root) {
+std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root,
+                                              int lock_wait_s) {
   std::vector<VendorStep> s;
   const std::string arm = IsArm(uname_m) ? "arm64/" : "";
   if (os.family == PackageFamily::kApt) {
@@ -70,7 +71,7 @@ std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::strin
                             fmt::format("deb http://openresty.org/package/{}debian {} openresty", arm, os.codename),
                             "/etc/apt/sources.list.d/openresty.list", root));
     }
-    s.push_back({"openresty apt-get update", RefreshArgv(os.family, root)});
+    s.push_back({"openresty apt-get update", RefreshArgv(os.family, root, lock_wait_s)});
   } else {
     // Amazon Linux: one openresty.repo for every version ($releasever picks
     // the directory); EL 9: openresty2.repo (EL 8 and older use openresty.repo).
@@ -89,11 +90,12 @@ std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::strin
                         root)});
     s.push_back(PinRepoKey("openresty dnf repository key", "openresty.org", key_file, root));
   }
-  s.push_back({"openresty install", InstallArgv(os.family, {"openresty"}, root)});
+  s.push_back({"openresty install", InstallArgv(os.family, {"openresty"}, root, lock_wait_s)});
   return s;
 }
 
-std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root) {
+std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root,
+                                           int lock_wait_s) {
   std::vector<VendorStep> s;
   const std::string ver = Unprefixed(k6_version);
   if (os.family == PackageFamily::kApt) {
@@ -101,15 +103,15 @@ std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& 
     s.push_back(PinnedKey("k6 key", K6Key(), keyring, KeyFormat::kBinary, root));
     s.push_back(WriteFile("k6 apt source", fmt::format("deb [signed-by={}] https://dl.k6.io/deb stable main", keyring),
                           "/etc/apt/sources.list.d/k6.list", root));
-    s.push_back({"k6 apt-get update", RefreshArgv(os.family, root)});
-    s.push_back({"k6 install", InstallArgv(os.family, {"k6=" + ver}, root)});
+    s.push_back({"k6 apt-get update", RefreshArgv(os.family, root, lock_wait_s)});
+    s.push_back({"k6 install", InstallArgv(os.family, {"k6=" + ver}, root, lock_wait_s)});
   } else {
     const std::string key_file = std::string(kRpmKeyDir) + "RPM-GPG-KEY-k6";
     s.push_back(PinnedKey("k6 key", K6Key(), key_file, KeyFormat::kArmored, root));
     s.push_back(RpmImport("k6 key import", key_file, root));
-    s.push_back({"k6 dnf repository", InstallArgv(os.family, {"https://dl.k6.io/rpm/repo.rpm"}, root)});
+    s.push_back({"k6 dnf repository", InstallArgv(os.family, {"https://dl.k6.io/rpm/repo.rpm"}, root, lock_wait_s)});
     s.push_back(PinRepoKey("k6 dnf repository key", "dl.k6.io", key_file, root));
-    s.push_back({"k6 install", InstallArgv(os.family, {"k6-" + ver}, root)});
+    s.push_back({"k6 install", InstallArgv(os.family, {"k6-" + ver}, root, lock_wait_s)});
   }
   return s;
 }

@@ -55,11 +55,15 @@ struct VendorStep {
 std::vector<std::string> OpenRestyReachableArgv();
 
 // Adds the OpenResty repository for `os` and installs `openresty`.
-// `uname_m` picks the arm64 repository on aarch64/arm64 hosts.
-std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root);
+// `uname_m` picks the arm64 repository on aarch64/arm64 hosts. The index
+// refresh and the install wait up to lock_wait_s for the package manager's
+// lock (os_packages.h, package_lock.h); so do K6RepoInstallSteps'.
+std::vector<VendorStep> OpenRestyInstallSteps(const HostOs& os, const std::string& uname_m, bool root,
+                                              int lock_wait_s);
 
 // Adds Grafana's k6 repository for `os` and installs k6 `k6_version`
 // ("v0.54.0" or "0.54.0").
-std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root);
+std::vector<VendorStep> K6RepoInstallSteps(const HostOs& os, const std::string& k6_version, bool root,
+                                           int lock_wait_s);
 
 }  // namespace fvbench

@@ -172,5 +172,17 @@ TEST(SshDestination, NeitherItNorItsHostStartsWithADash) {
   EXPECT_TRUE(Has(c.error().message, "LOADGEN_REMOTE='root@-oProxyCommand=x'")) << c.error().message;
 }
 
+TEST(PackageLockWait, StatedAndBounded) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->package_lock_wait_s, 300);
+  auto z = LoadConfig(Inputs({{"FVBENCH_PACKAGE_LOCK_WAIT_S", "0"}}));
+  ASSERT_TRUE(z.ok()) << z.error().message;
+  EXPECT_EQ(z->package_lock_wait_s, 0);
+  auto bad = LoadConfig(Inputs({{"FVBENCH_PACKAGE_LOCK_WAIT_S", "3601"}}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(Has(bad.error().message, "FVBENCH_PACKAGE_LOCK_WAIT_S='3601'")) << bad.error().message;
+}
+
 }  // namespace
 }  // namespace fvbench::command_values_test

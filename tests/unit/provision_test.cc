@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "support/host/shell_quote.h"
+#include "support/sut/package_lock.h"
 #include "support/sut/step_runner.h"
 #include "tests/unit/fake_host.h"
 
@@ -143,8 +144,9 @@ TEST(ProvisionSut, InstallsOnlyMissingPackages) {
   auto apt = h.Find("apt-get install");
   ASSERT_TRUE(apt.has_value());
   // git is missing too, but an edge checkout used in place needs no clone.
-  EXPECT_EQ(ShellJoin(apt->argv),
-            "env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson");
+  EXPECT_EQ(ShellJoin(LockWaitedCommand(apt->argv)),
+            "env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends lua-cjson");
+  EXPECT_TRUE(Has(ShellJoin(apt->argv), " fvbench-lock-wait 300 apt env ")) << "waits for the lock (package_lock.h)";
   EXPECT_EQ(info->installed, (std::vector<std::string>{"lua-cjson"}));
 }
 
@@ -252,8 +254,9 @@ TEST(ProvisionSut, NonRootUsesSudoAndRetriesAfterUpdate) {
   auto info = ProvisionSut(h, LocalEdge());
   ASSERT_TRUE(info.ok()) << info.error().message;
   EXPECT_EQ(installs, 2);
-  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get update"));
-  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends curl"));
+  EXPECT_TRUE(h.Ran("sudo -n env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get update"));
+  EXPECT_TRUE(h.Ran("sudo -n env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+                    "curl"));
 }
 
 TEST(ProvisionSut, FailedInstallNamesStepHostAndStderr) {
@@ -430,14 +433,15 @@ TEST(ProvisionLoadgen, K6FromGrafanasRepositoryPinnedWithSudo) {
   h.On("k6 version", Ok("k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)\n"));
   auto info = ProvisionLoadgen(h, Config{});
   ASSERT_TRUE(info.ok()) << info.error().message;
-  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+  EXPECT_TRUE(h.Ran("sudo -n env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
                     "util-linux gnupg"));
   EXPECT_TRUE(h.Ran("sudo -n sh -c 'set -e"));
   EXPECT_TRUE(h.Ran("curl -fsSL --max-time 60 -o \"$t/key\" https://dl.k6.io/key.gpg"));
   EXPECT_TRUE(h.Ran("[ \"$found\" != C5AD17C747E3415A3642D57D77C6C491D6AC1D69 ]"));
   EXPECT_TRUE(h.Ran("install -m 0644 \"$t/verified\" /usr/share/keyrings/k6-archive-keyring.gpg"));
   EXPECT_TRUE(h.Ran("deb [signed-by=/usr/share/keyrings/k6-archive-keyring.gpg] https://dl.k6.io/deb stable main"));
-  EXPECT_TRUE(h.Ran("sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends k6=0.54.0"));
+  EXPECT_TRUE(h.Ran("sudo -n env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+                    "k6=0.54.0"));
   EXPECT_EQ(info->installed,
             (std::vector<std::string>{"util-linux", "gnupg", "k6 v0.54.0 (dl.k6.io package repository)"}));
 }
