@@ -151,9 +151,9 @@ class K6Engine : public LoadEngine {
 
     // Loadgen side: the directory, no stale summary, the body.
     for (const std::vector<std::string>& argv :
-         {std::vector<std::string>{"mkdir", "-p", remote_dir},
-          synchronised ? std::vector<std::string>{"rm", "-f", summary, samples, histogram}
-                       : std::vector<std::string>{"rm", "-f", summary}}) {
+         {std::vector<std::string>{"mkdir", "-p", "--", remote_dir},
+          synchronised ? std::vector<std::string>{"rm", "-f", "--", summary, samples, histogram}
+                       : std::vector<std::string>{"rm", "-f", "--", summary}}) {
       Command prep;
       prep.argv = argv;
       prep.timeout = std::chrono::seconds(30);

@@ -226,7 +226,7 @@ class WrkEngine : public LoadEngine {
   // this run's output.
   Result<void> PrepareDir(const std::string& dir, const std::string& stale) {
     Command prep;
-    prep.argv = {"sh", "-c", "mkdir -p \"$1\" && rm -f \"$2\"", "sh", dir, stale};
+    prep.argv = {"sh", "-c", "mkdir -p -- \"$1\" && rm -f -- \"$2\"", "sh", dir, stale};
     prep.timeout = std::chrono::seconds(30);
     if (auto r = host_.run(prep); !r || !r->success()) {
       return Error{stale.empty() ? fmt::format("cannot create {}", dir)

@@ -95,7 +95,7 @@ Result<void> PhaseMonitor::Start() {
 // under each master: one command on the SUT host (ParseMonitorStart).
 void PhaseMonitor::ReadStartFacts() {
   std::string script = fmt::format("getconf CLK_TCK; getconf PAGESIZE; echo {}; ", detail::kMonitorStartMarkerLogs);
-  script += "for f in \"$@\"; do stat -c %s \"$f\" 2>/dev/null || echo -; done; ";
+  script += "for f in \"$@\"; do stat -c %s -- \"$f\" 2>/dev/null || echo -; done; ";
   script += fmt::format("echo {}; ", detail::kMonitorStartMarkerProcs);
   if (!services_.empty()) script += "cat /proc/[0-9]*/stat 2>/dev/null; ";
   script += "true";

@@ -20,8 +20,8 @@ std::string K6ArchiveInstallScript(const K6Archive& a, bool root) {
   return fmt::format(
       "set -eu; name={name}; url={url}; sums={sums}\n"
       "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT\n"
-      "curl -fsSL --connect-timeout 10 --max-time 180 -o \"$tmp/$name\" \"$url\"\n"
-      "curl -fsSL --connect-timeout 10 --max-time 60 -o \"$tmp/checksums.txt\" \"$sums\"\n"
+      "curl -fsSL --connect-timeout 10 --max-time 180 -o \"$tmp/$name\" -- \"$url\"\n"
+      "curl -fsSL --connect-timeout 10 --max-time 60 -o \"$tmp/checksums.txt\" -- \"$sums\"\n"
       "awk -v n=\"$name\" '{{ f = $2; sub(/^\\*/, \"\", f) }} f == n {{ print $1 \"  \" n; exit }}' "
       "\"$tmp/checksums.txt\" > \"$tmp/want\"\n"
       "if [ ! -s \"$tmp/want\" ]; then echo \"k6 install: $sums has no line for $name; nothing was extracted or run\" >&2; "
@@ -29,7 +29,7 @@ std::string K6ArchiveInstallScript(const K6Archive& a, bool root) {
       "if ! (cd \"$tmp\" && sha256sum -c --status want); then "
       "echo \"k6 install: SHA-256 of $url does not match $sums; nothing was extracted or run\" >&2; exit 3; fi\n"
       "tar -xzf \"$tmp/$name\" -C \"$tmp\" {member}\n"
-      "{sudo}install -m 0755 \"$tmp\"/{member} {dest}/k6\n",
+      "{sudo}install -m 0755 -- \"$tmp\"/{member} {dest}/k6\n",
       fmt::arg("name", ShellQuote(name)), fmt::arg("url", ShellQuote(url)), fmt::arg("sums", ShellQuote(sums)),
       fmt::arg("member", ShellQuote(dir + "/k6")), fmt::arg("sudo", root ? "" : "sudo -n "),
       fmt::arg("dest", ShellQuote(a.dest_dir)));

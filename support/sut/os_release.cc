@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace fvbench {
@@ -65,6 +66,14 @@ std::string HostOs::Describe() const {
 }
 
 Result<HostOs> ClassifyOs(const OsRelease& os, const std::string& where) {
+  // The codename names the vendors' apt suites: a plain lower-case name.
+  const bool plain_codename = std::all_of(os.codename.begin(), os.codename.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+  });
+  if (!plain_codename || (!os.codename.empty() && os.codename[0] == '-')) {
+    return Error{fmt::format("{}: VERSION_CODENAME='{}' is not a plain lower-case name (letters, digits, '-')", where,
+                             os.codename)};
+  }
   HostOs h;
   h.id = os.id;
   h.version = os.version_id;

@@ -10,7 +10,9 @@
 //   apt family: ubuntu 22.04 (jammy), ubuntu 24.04 (noble), debian 12 (bookworm)
 //   dnf family: amzn 2023 (Amazon Linux 2023), RHEL-compatible 9.x
 //               (ID or ID_LIKE rhel: rhel, rocky, almalinux, centos stream)
-// Anything else is an Error naming ID, VERSION_ID and ID_LIKE as found.
+// Anything else is an Error naming ID, VERSION_ID and ID_LIKE as found; so is
+// a VERSION_CODENAME that is not a plain lower-case name (it goes into apt
+// source lines).
 #pragma once
 
 #include <string>

@@ -84,6 +84,12 @@ Result<Probe> RunProbe(StepRunner& r) {
   Probe p;
   p.kv = detail::ParseKeyValues(e->out);
   p.cpus = ParseUsableCpusProbe(e->out);
+  // The host's answer names programs fvbench runs by that name: only an
+  // absolute path counts (anything else is taken as missing).
+  for (const char* k : {"openresty", "nginx", "curl", "git", "taskset", "wrk", "k6", "ss", "gpg", "dpkg"}) {
+    auto it = p.kv.find(k);
+    if (it != p.kv.end() && !it->second.empty() && it->second[0] != '/') it->second.clear();
+  }
   return p;
 }
 

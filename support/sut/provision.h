@@ -56,7 +56,8 @@
 // process holds, saying so, and naming that process when the wait ends
 // (package_lock.h, step_runner.h); a failed install that is not the lock's
 // refreshes the index once and retries. Errors name the step, the host and
-// the command's stderr.
+// the command's stderr. A program the probe names is used only by its
+// absolute path.
 #pragma once
 
 #include <map>

@@ -301,7 +301,7 @@ Result<void> SutServices::Start(const Spec& spec) {
     if (auto p = CheckPortFree(spec.port); !p) return p.error();
   }
   Command mk;
-  mk.argv = {"mkdir", "-p", dir + "/conf", dir + "/logs", dir + "/tmp"};
+  mk.argv = {"mkdir", "-p", "--", dir + "/conf", dir + "/logs", dir + "/tmp"};
   auto m = host_.run(mk);
   if (!m || !m->success()) {
     return Error{fmt::format("host {}: `{}` failed: {}", host_.name(), ShellJoin(mk.argv),
@@ -310,7 +310,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   if (!spec.status_socket.empty()) {
     // A socket file left by a crashed nginx would make bind() fail.
     Command rm;
-    rm.argv = {"rm", "-f", spec.status_socket};
+    rm.argv = {"rm", "-f", "--", spec.status_socket};
     (void)host_.run(rm);
   }
   const std::string conf = dir + "/conf/nginx.conf";

@@ -38,8 +38,9 @@ VendorStep PinRepoKey(std::string step, const std::string& repo_match, const std
                 root);
 }
 
+// `line` and `path` are the shell's arguments: data, whatever they hold.
 VendorStep WriteFile(std::string step, const std::string& line, const std::string& path, bool root) {
-  return RootSh(std::move(step), fmt::format("echo '{}' > {}", line, path), root);
+  return {std::move(step), AsRoot({"sh", "-c", "printf '%s\\n' \"$1\" > \"$2\"", "sh", line, path}, root)};
 }
 
 std::string Unprefixed(const std::string& k6_version) {

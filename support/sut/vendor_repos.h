@@ -2,6 +2,8 @@
 // repositories, with their signing keys, and install from them. Pure:
 // builds argv, runs nothing. Every step that writes under /etc or
 // /usr/share/keyrings runs as root (`sudo -n` when the SSH user is not root).
+// A line written to a file (an apt source, which holds the host's
+// VERSION_CODENAME) is an argument of the root shell, never part of its text.
 //
 // Sources (the vendors' documented install steps; curl replaces the docs'
 // wget, already needed for the probes, and VERSION_CODENAME from

@@ -72,5 +72,19 @@ TEST(UnsupportedOs, IsRefusedNamingWhatWasFound) {
   EXPECT_FALSE(ClassifyOs(ParseOsRelease("ID=debian\nVERSION_ID=11\n"), "x").ok());
 }
 
+// The codename goes into apt source lines as root: a host's os-release is
+// data, and one that is not a plain name is refused.
+TEST(UnsupportedOs, CodenameThatIsNoPlainNameIsRefused) {
+  auto bad = ClassifyOs(ParseOsRelease("ID=ubuntu\nVERSION_ID=24.04\nVERSION_CODENAME=\"noble' > /x; touch /tmp/p; '\"\n"),
+                        "host h /etc/os-release");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("host h /etc/os-release: VERSION_CODENAME='noble' > /x; touch /tmp/p; '' is not a "
+                                     "plain lower-case name"),
+            std::string::npos)
+      << bad.error().message;
+  EXPECT_FALSE(ClassifyOs(ParseOsRelease("ID=debian\nVERSION_ID=12\nVERSION_CODENAME=-x\n"), "x").ok());
+  EXPECT_TRUE(ClassifyOs(ParseOsRelease("ID=debian\nVERSION_ID=12\nVERSION_CODENAME=bookworm\n"), "x").ok());
+}
+
 }  // namespace
 }  // namespace fvbench::os_release_test

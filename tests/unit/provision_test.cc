@@ -478,6 +478,20 @@ TEST(ProvisionLoadgen, EngineStillMissingAfterItsInstallIsAnError) {
       << info.error().message;
 }
 
+// The probe's answer names programs that are run by that name: a host that
+// answers something other than an absolute path has no such program.
+TEST(ProvisionLoadgen, ProgramNamedWithoutAnAbsolutePathIsMissing) {
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"wrk", "--version"}})));
+  Config c;
+  c.engine = Engine::kWrk;
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_FALSE(info.ok());
+  EXPECT_TRUE(h.Ran("apt-get install -y --no-install-recommends wrk"));
+  EXPECT_TRUE(Has(info.error().message, "no wrk on PATH after installing it")) << info.error().message;
+  EXPECT_FALSE(h.Ran("--version -v"));
+}
+
 TEST(ProvisionLoadgen, K6PresentIsNotDownloaded) {
   ScriptedHost h;
   h.On(kProbeMarker, Ok(ProbeOut({{"k6", "/usr/local/bin/k6"}})));

@@ -133,13 +133,13 @@ TEST_F(RemotePlan, RawNginxPhaseCrossesToTheTargetAddress) {
   Plan(*c, "latency.raw_nginx", &open, &run, &r);
   const std::string b = bench_.string();
   ExpectInOrder(run, {
-      "[root@10.213.1.2] run: mkdir -p " + b + "/run/baseline/conf",
+      "[root@10.213.1.2] run: mkdir -p -- " + b + "/run/baseline/conf",
       "[root@10.213.1.2] write: " + b + "/run/baseline/conf/nginx.conf",
       "[root@10.213.1.2] run: nginx -p " + b + "/run/baseline",  // nginx -t
       "[root@10.213.1.2] start: baseline: nginx -p " + b + "/run/baseline",
       "[root@10.213.2.2] read: " + b + "/scripts/pace.lua",
       "-d2s --timeout=10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",  // warmup
-      "[root@10.213.2.2] run: sh -c 'mkdir -p \"$1\" && rm -f \"$2\"' sh " + b + "/results",
+      "[root@10.213.2.2] run: sh -c 'mkdir -p -- \"$1\" && rm -f -- \"$2\"' sh " + b + "/results",
       "-d10s --timeout=10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",
       "[root@10.213.2.2] fetch: " + b + "/results/latency_raw_nginx.json -> " + b +
           "/controller-results/raw/latency_raw_nginx.json",
