@@ -172,19 +172,41 @@ std::string OverflowPosition(std::string_view text, const nlohmann::json::except
 
 }  // namespace
 
+Result<void> RefuseNulBytes(std::string_view text, const std::string& source_name) {
+  const size_t at = text.find('\0');
+  if (at == std::string_view::npos) return Ok();
+  const std::string_view before = text.substr(0, at);
+  const size_t line_start = before.rfind('\n');
+  const size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  const size_t column = at - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return Error{fmt::format("{}: a NUL byte at byte {} of {} (line {}, column {}): not JSON; the file must hold the "
+                           "JSON document alone",
+                           source_name, at, text.size(), line, column)};
+}
+
+std::string AfterDocumentHint(std::string_view parse_error_text) {
+  return parse_error_text.find("; expected end of input") != std::string_view::npos
+             ? " (content after the JSON document: the file must hold the document alone)"
+             : "";
+}
+
 Result<json> ParseJsonText(std::string_view text, const std::string& source_name) {
+  if (auto nul = RefuseNulBytes(text, source_name); !nul) return nul.error();
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
-    return Error{fmt::format("{}: not valid JSON: {}{}", source_name, e.what(), OverflowPosition(text, e))};
+    return Error{fmt::format("{}: not valid JSON: {}{}{}", source_name, e.what(), AfterDocumentHint(e.what()),
+                             OverflowPosition(text, e))};
   }
 }
 
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name) {
+  if (auto nul = RefuseNulBytes(text, source_name); !nul) return nul.error();
   try {
     return nlohmann::ordered_json::parse(text.begin(), text.end());
   } catch (const nlohmann::ordered_json::exception& e) {
-    return Error{fmt::format("{}: not valid JSON: {}{}", source_name, e.what(), OverflowPosition(text, e))};
+    return Error{fmt::format("{}: not valid JSON: {}{}{}", source_name, e.what(), AfterDocumentHint(e.what()),
+                             OverflowPosition(text, e))};
   }
 }
 

@@ -49,7 +49,22 @@ void RequireObject(const nlohmann::json& v, const std::string& path);
 // value other than `expected` is rejected.
 void CheckSchemaVersion(const nlohmann::json& doc, int expected, bool required);
 
-// Parses `text`, returning an Error "<source>: not valid JSON: <detail>".
+// JSON read from files, the suite's own and what hosts send back, is the
+// document alone. nlohmann::json ends its input at the first NUL byte (it
+// also parses C strings), so a document followed by a NUL and anything at all
+// would read as the document: a NUL anywhere is refused here ("<source>: a
+// NUL byte at byte N (line L, column C): not JSON ..."); JSON has no raw NUL
+// (RFC 8259 escapes every control character in strings). Any other content
+// after the document is nlohmann's own parse error ("expected end of input"),
+// to which AfterDocumentHint adds what it means.
+Result<void> RefuseNulBytes(std::string_view text, const std::string& source_name);
+// " (content after the JSON document: the file must hold the document
+// alone)" when a parse error's text says the input went on past the document,
+// else "".
+std::string AfterDocumentHint(std::string_view parse_error_text);
+
+// Parses `text`, returning an Error "<source>: not valid JSON: <detail>"
+// (RefuseNulBytes first).
 Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& source_name);
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name);
 

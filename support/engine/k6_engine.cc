@@ -69,11 +69,16 @@ std::string Trim(std::string s) {
   return s.substr(i);
 }
 
-// A k6 CSV file on the controller, reduced to the histogram.
-Result<LatencyHistogram> ReduceK6SamplesFile(const std::string& path) {
+// A fetched file as errors name it: the controller's copy and what it copies.
+std::string FetchedName(const std::string& local, const std::string& host, const std::string& remote) {
+  return fmt::format("{} (fetched from {}:{})", local, host, remote);
+}
+
+// A k6 CSV file on the controller, reduced to the histogram; `source` names it in errors.
+Result<LatencyHistogram> ReduceK6SamplesFile(const std::string& path, const std::string& source) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!in) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-  K6SampleReducer reducer(K6SampleReducer::Format::kCsv, path);
+  K6SampleReducer reducer(K6SampleReducer::Format::kCsv, source);
   if (auto r = reducer.FeedFile(in.get()); !r) return r.error();
   return reducer.Finish();
 }
@@ -177,7 +182,7 @@ class K6Engine : public LoadEngine {
                          RedactSecrets("== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err));
     if (auto ok = CheckExit(spec, *cmd, *r, "run"); !ok.ok()) return ok.error();
 
-    if (auto f = host_.fetch(summary, local_summary); !f.ok()) {
+    if (auto f = host_.fetch(summary, local_summary, kK6SummaryCap); !f.ok()) {
       return Fail(spec, fmt::format("k6 {} but its summary {} could not be fetched: {}; stderr: {}",
                                     DescribeExit(*r, 0), summary, f.error().message, Tail(r->err)));
     }
@@ -185,7 +190,7 @@ class K6Engine : public LoadEngine {
     if (!text.ok()) return Fail(spec, text.error().message);
     // A segment's target is its share of the whole test's integer rate.
     const double target = spec.k6_segment.empty() ? static_cast<double>(std::lround(spec.rate_rps)) : spec.rate_rps;
-    auto parsed = ParseK6Summary(*text, local_summary, target);
+    auto parsed = ParseK6Summary(*text, FetchedName(local_summary, host_.name(), summary), target);
     if (!parsed.ok()) return Fail(spec, parsed.error().message);
     LoadResult out = std::move(parsed).value();
     out.engine_version = version_;
@@ -220,20 +225,20 @@ class K6Engine : public LoadEngine {
     const std::string local_hist = controller_dir + "/" + spec.phase + ".histogram.json";
     std::error_code ec;
     std::filesystem::remove(local_hist, ec);
-    if (auto f = host_.fetch(histogram, local_hist); f.ok()) {
+    if (auto f = host_.fetch(histogram, local_hist, kHistogramCap); f.ok()) {
       auto text = detail::ReadTextFile(local_hist);
       if (!text) return Fail(spec, text.error().message);
-      auto h = ParseHistogramJson(*text, local_hist);
+      auto h = ParseHistogramJson(*text, FetchedName(local_hist, host_.name(), histogram));
       if (!h) return Fail(spec, h.error().message);
       run.histogram = std::move(*h);
       run.reduced_on = "loadgen host";
     } else {
       const std::string local_samples = controller_dir + "/" + spec.phase + ".samples.csv";
-      if (auto g = host_.fetch(samples, local_samples); !g.ok()) {
+      if (auto g = host_.fetch(samples, local_samples, K6SamplesCap(spec.rate_rps, spec.duration_s)); !g.ok()) {
         return Fail(spec, fmt::format("no histogram {} and the samples {} could not be fetched: {}", histogram,
                                       samples, g.error().message));
       }
-      auto h = ReduceK6SamplesFile(local_samples);
+      auto h = ReduceK6SamplesFile(local_samples, FetchedName(local_samples, host_.name(), samples));
       if (!h) return Fail(spec, h.error().message);
       run.histogram = std::move(*h);
       run.reduced_on = "controller";
@@ -328,6 +333,7 @@ nlohmann::json K6InstanceToJson(const K6InstanceRun& run) {
 }
 
 Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::string& source) {
+  if (auto nul = detail::RefuseNulBytes(text, source); !nul) return nul.error();
   nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Error{source + ": not a JSON object"};
   if (doc.value("schema", "") != "fvbench.k6-instance/1") return Error{source + ": schema is not fvbench.k6-instance/1"};

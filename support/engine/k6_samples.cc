@@ -144,6 +144,11 @@ Result<void> K6SampleReducer::Line(std::string_view line) {
 }
 
 Result<void> K6SampleReducer::Feed(std::string_view chunk) {
+  // k6 writes text: a NUL byte is a file padded or damaged after the fact.
+  if (const size_t nul = chunk.find('\0'); nul != std::string_view::npos) {
+    const size_t lines_before = static_cast<size_t>(std::count(chunk.begin(), chunk.begin() + nul, '\n'));
+    return Error{fmt::format("{}:{}: a NUL byte: not k6 output", source_, line_ + 1 + lines_before)};
+  }
   if (!pending_.empty()) {
     const size_t nl = chunk.find('\n');
     if (nl == std::string_view::npos) {

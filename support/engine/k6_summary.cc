@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/core/json_fields.h"
 #include "support/core/outcomes.h"
 
 namespace fvbench {
@@ -257,10 +258,12 @@ Result<void> Parser::ParseRoot(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Error{fmt::format("{}: empty file (k6 wrote no summary)", source_)};
   }
+  if (auto nul = detail::RefuseNulBytes(text, source_); !nul) return nul.error();
   try {
     root_ = Json::parse(text.begin(), text.end());
   } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    return Error{fmt::format("{}: not valid JSON (truncated or not a k6 summary): {}", source_, e.what())};
+    return Error{fmt::format("{}: not valid JSON (truncated or not a k6 summary): {}{}", source_, e.what(),
+                             detail::AfterDocumentHint(e.what()))};
   }
   if (!root_.is_object()) {
     return Error{fmt::format("{}: top level is {}, expected a k6 summary object", source_, TypeName(root_))};

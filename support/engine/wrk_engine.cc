@@ -35,6 +35,11 @@ constexpr size_t kStderrTail = 2000;
 // two of wrk's 100 ms stop polls, time for the window's last responses.
 constexpr double kSyncTailS = 0.25;
 
+// A fetched file as errors name it: the controller's copy and what it copies.
+std::string FetchedName(const std::string& local, const std::string& host, const std::string& remote) {
+  return fmt::format("{} (fetched from {}:{})", local, host, remote);
+}
+
 std::string Tail(const std::string& s, size_t n) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
@@ -204,13 +209,15 @@ class WrkEngine : public LoadEngine {
       return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
     }
     const std::string local_json = local_base + ".json";
-    if (auto f = host_.fetch(remote_json, local_json); !f) {
+    if (auto f = host_.fetch(remote_json, local_json, kWrkResultCap); !f) {
       return fail(fmt::format("no output fetched from {} ({}); stderr: {}", remote_json,
                               f.error().message, Tail(r->err, kStderrTail)));
     }
     auto text = detail::ReadTextFile(local_json);
     if (!text) return fail(text.error().message);
-    auto parsed = ParseWrkOutput(*text, local_json, spec.rate_rps, kDefaultMaxLateShare);
+    // Named as what it is a copy of: a refusal names the file and the host.
+    auto parsed = ParseWrkOutput(*text, FetchedName(local_json, host_.name(), remote_json), spec.rate_rps,
+                                 kDefaultMaxLateShare);
     if (!parsed) return fail(parsed.error().message);
     LoadResult result = std::move(*parsed);
     result.raw_path = local_json;
@@ -240,7 +247,7 @@ class WrkEngine : public LoadEngine {
   Result<void> CheckScript() {
     if (script_checked_) return Ok();
     const std::string path = scripts_dir_ + "/pace.lua";
-    auto text = host_.read_file(path);
+    auto text = host_.read_file(path, kEngineScriptCap);
     if (!text && dynamic_cast<DryRunHost*>(&host_) != nullptr) {
       return Ok();  // DRY_RUN: the read is in the plan; nothing exists to check
     }

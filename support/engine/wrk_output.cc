@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/latency_histogram_json.h"
+#include "support/core/json_fields.h"
 #include "support/core/outcomes.h"
 
 namespace fvbench {
@@ -106,12 +107,17 @@ Result<json> ParseDocument(std::string_view text, const Reader& r) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return r.Fail("empty output (pace.lua's done() did not run or wrote nothing)");
   }
+  if (text.find('\0') != std::string_view::npos) {
+    const size_t at = text.find('\0');
+    return r.Fail(fmt::format("a NUL byte at byte {} of {}: not JSON (pace.lua writes the document alone)", at,
+                              text.size()));
+  }
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    return r.Fail(fmt::format("not valid JSON at byte {} of {} (truncated, or not pace.lua output): {}",
-                              e.byte, text.size(), e.what()));
+    return r.Fail(fmt::format("not valid JSON at byte {} of {} (truncated, or not pace.lua output): {}{}",
+                              e.byte, text.size(), e.what(), detail::AfterDocumentHint(e.what())));
   } catch (const std::exception& e) {
     return r.Fail(fmt::format("not valid JSON: {}", e.what()));
   }

@@ -71,12 +71,12 @@ Result<void> DryRunHost::write_file(const std::string& path, const std::string& 
   return Ok();
 }
 
-Result<std::string> DryRunHost::read_file(const std::string& path) {
+Result<std::string> DryRunHost::read_file(const std::string& path, const FileCap&) {
   Record("read", ShellQuote(path) + " (dry run: nothing read)");
   return Error{name_ + ": cannot read " + path + ": dry run, nothing exists to read"};
 }
 
-Result<void> DryRunHost::fetch(const std::string& remote_path, const std::string& local_path) {
+Result<void> DryRunHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap&) {
   Record("fetch", ShellQuote(remote_path) + " -> " + ShellQuote(local_path));
   return Ok();
 }

@@ -53,8 +53,9 @@ class DryRunHost : public Host {
   Result<ExecResult> run(const Command& cmd) override;
   Result<void> write_file(const std::string& path, const std::string& content,
                           int mode = 0644) override;
-  Result<std::string> read_file(const std::string& path) override;
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override;
+  Result<std::string> read_file(const std::string& path, const FileCap& cap) override;
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+                     const FileCap& cap) override;
   Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
                                       const std::string& stdout_path,
                                       const std::string& stderr_path) override;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/core/result.h"
+#include "support/host/file_caps.h"
 
 namespace fvbench {
 
@@ -54,9 +55,21 @@ class Host {
   virtual Result<ExecResult> run(const Command& cmd) = 0;
   virtual Result<void> write_file(const std::string& path, const std::string& content,
                                   int mode = 0644) = 0;
-  virtual Result<std::string> read_file(const std::string& path) = 0;
+  // What a host sends back (read_file, fetch) is data from outside: only a
+  // regular file is read (a symbolic link, directory, FIFO, socket or device
+  // at `path` is refused, not followed or opened), and more than cap.max_bytes
+  // received is refused (file_caps.h: the cap of each kind), naming the host,
+  // the path, the kind, the cap and the bytes received.
+  virtual Result<std::string> read_file(const std::string& path, const FileCap& cap) = 0;
   // Copies a file on this host to the controller (for LocalHost: a copy).
-  virtual Result<void> fetch(const std::string& remote_path, const std::string& local_path) = 0;
+  // The local copy is created under a new temporary name beside `local_path`
+  // (exclusively, never through a link), gets mode 0644 less the umask
+  // whatever the remote file's mode (no setuid, setgid or sticky bit, no
+  // group or other write), and is renamed over `local_path`; an existing
+  // `local_path` that is not a regular file, or a `local_path` with a ".."
+  // component, is refused. A refused or failed fetch leaves no copy.
+  virtual Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+                             const FileCap& cap) = 0;
   virtual Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
                                               const std::string& stdout_path,
                                               const std::string& stderr_path) = 0;

@@ -2,6 +2,7 @@
 
 #include "support/core/path_text.h"
 #include "support/host/interrupts.h"
+#include "support/host/local_copy.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -529,62 +530,115 @@ Result<void> LocalHost::write_file(const std::string& path, const std::string& c
   });
 }
 
-Result<std::string> LocalHost::read_file(const std::string& path) {
+namespace {
+
+const char* FileTypeName(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+  return "not a regular file";
+}
+
+// Opens a file this host hands over (Host::read_file / fetch): never through
+// a symbolic link (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK), and
+// only a regular file. `verb` is "read" or "fetch".
+Result<int> OpenHandedOver(const std::string& host, const char* verb, const std::string& path, const FileCap& cap,
+                           struct stat* st) {
   int fd;
   do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return Error{name() + ": cannot read " + path + ": " + ErrnoText(errno)};
-  Fd guard(fd);
-  std::string out;
-  char buf[65536];
-  while (true) {
-    ssize_t r = ::read(fd, buf, sizeof buf);
-    if (r > 0) {
-      out.append(buf, static_cast<size_t>(r));
-    } else if (r == 0) {
-      break;
-    } else if (errno != EINTR) {
-      return Error{name() + ": cannot read " + path + ": " + ErrnoText(errno)};
-    }
+  if (fd < 0 && errno == ELOOP) {
+    return Error{host + ": cannot " + verb + " " + path + " (" + cap.kind +
+                 "): a symbolic link: refused, not followed"};
   }
+  if (fd < 0) return Error{host + ": cannot " + verb + " " + path + ": " + ErrnoText(errno)};
+  if (::fstat(fd, st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return Error{host + ": cannot " + verb + " " + path + ": " + ErrnoText(err)};
+  }
+  if (!S_ISREG(st->st_mode)) {
+    ::close(fd);
+    return Error{host + ": cannot " + verb + " " + path + " (" + cap.kind + "): " + FileTypeName(st->st_mode) +
+                 ", not a regular file: refused"};
+  }
+  return fd;
+}
+
+Error OverCap(const std::string& host, const std::string& path, const FileCap& cap, uint64_t bytes,
+              const char* counted) {
+  return Error{host + ": " + path + " (" + cap.kind + ") is over its cap of " + std::to_string(cap.max_bytes) +
+               " bytes: " + counted + " " + std::to_string(bytes) + " bytes; refused, not kept"};
+}
+
+// Reads `fd` to its end in pieces handed to `sink`, refusing more than the
+// cap (counted on the bytes read). Returns the total.
+template <class Sink>
+Result<uint64_t> ReadCapped(const std::string& host, int fd, const std::string& path, const FileCap& cap,
+                            Sink sink) {
+  char buf[65536];
+  uint64_t total = 0;
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) return total;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error{host + ": cannot read " + path + ": " + ErrnoText(errno)};
+    }
+    total += static_cast<uint64_t>(n);
+    if (total > cap.max_bytes) return OverCap(host, path, cap, total, "read");
+    if (auto w = sink(buf, static_cast<size_t>(n), total - static_cast<uint64_t>(n)); !w.ok()) return w.error();
+  }
+}
+
+}  // namespace
+
+Result<std::string> LocalHost::read_file(const std::string& path, const FileCap& cap) {
+  struct stat st;
+  auto fd = OpenHandedOver(name(), "read", path, cap, &st);
+  if (!fd.ok()) return fd.error();
+  Fd guard(*fd);
+  // A /proc file states size 0; a regular file's stated size refuses early.
+  if (static_cast<uint64_t>(st.st_size) > cap.max_bytes) {
+    return OverCap(name(), path, cap, static_cast<uint64_t>(st.st_size), "it holds");
+  }
+  std::string out;
+  auto n = ReadCapped(name(), *fd, path, cap, [&](const char* data, size_t len, uint64_t) -> Result<void> {
+    out.append(data, len);
+    return Ok();
+  });
+  if (!n.ok()) return n.error();
   return out;
 }
 
-Result<void> LocalHost::fetch(const std::string& remote_path, const std::string& local_path) {
+Result<void> LocalHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
   const std::string host = name();
-  int src;
-  do {
-    src = ::open(remote_path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (src < 0 && errno == EINTR);
-  if (src < 0) return Error{host + ": cannot fetch " + remote_path + ": " + ErrnoText(errno)};
-  Fd guard(src);
   struct stat st;
-  if (::fstat(src, &st) != 0)
-    return Error{host + ": cannot fetch " + remote_path + ": " + ErrnoText(errno)};
-  if (!S_ISREG(st.st_mode))
-    return Error{host + ": cannot fetch " + remote_path + ": not a regular file"};
-  {
-    std::error_code ec;
-    if (std::filesystem::equivalent(remote_path, local_path, ec)) return Ok();
+  auto src = OpenHandedOver(host, "fetch", remote_path, cap, &st);
+  if (!src.ok()) return src.error();
+  Fd guard(*src);
+  // Another name for the same file (a hard link) could hand over a file its
+  // owner never meant to share; a result is written once, under one name.
+  if (st.st_nlink != 1) {
+    return Error{host + ": cannot fetch " + remote_path + " (" + cap.kind + "): it has " +
+                 std::to_string(st.st_nlink) + " names (a hard link): refused"};
   }
-  auto r = WriteAtomically(host, local_path, static_cast<int>(st.st_mode & 07777),
-                           [&](int dst) -> Result<void> {
-                             char buf[65536];
-                             while (true) {
-                               ssize_t n = ::read(src, buf, sizeof buf);
-                               if (n == 0) return Ok();
-                               if (n < 0) {
-                                 if (errno == EINTR) continue;
-                                 return Error{"read " + remote_path + ": " + ErrnoText(errno)};
-                               }
-                               if (auto w = WriteAll(dst, buf, static_cast<size_t>(n), local_path);
-                                   !w.ok())
-                                 return w;
-                             }
-                           });
-  if (!r.ok()) return Error{r.error().message + " (fetching " + remote_path + ")"};
-  return Ok();
+  if (static_cast<uint64_t>(st.st_size) > cap.max_bytes) {
+    return OverCap(host, remote_path, cap, static_cast<uint64_t>(st.st_size), "it holds");
+  }
+  {
+    struct stat dst;
+    if (::lstat(local_path.c_str(), &dst) == 0 && dst.st_dev == st.st_dev && dst.st_ino == st.st_ino) return Ok();
+  }
+  auto copy = LocalCopy::Create(host + ": ", "fetch " + remote_path, local_path);
+  if (!copy.ok()) return copy.error();
+  auto n = ReadCapped(host, *src, remote_path, cap, [&](const char* data, size_t len, uint64_t off) {
+    return copy->WriteAt(off, data, len);
+  });
+  if (!n.ok()) return n.error();
+  return copy->Commit(*n);
 }
 
 void LocalHost::ReapLocked(int pid) {

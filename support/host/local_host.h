@@ -16,8 +16,12 @@
 // argv[0] and the errno text).
 //
 // Files: write_file creates parent directories and writes atomically (temp
-// file in the same directory, fchmod(mode), rename). fetch copies the same
-// way, keeping the source's permission bits; fetch(p, p) is a no-op success.
+// file in the same directory, fchmod(mode), rename). read_file and fetch
+// open the file with O_NOFOLLOW | O_NONBLOCK (a symbolic link is refused, a
+// FIFO never blocks) and take only a regular file, read at most its cap
+// (file_caps.h); fetch also refuses a file with more than one name (a hard
+// link) and copies through LocalCopy (local_copy.h: mode 0644 less the umask,
+// never the source's bits); fetch(p, p) is a no-op success.
 //
 // Services: start_service spawns a new session (setsid: pid == pgid == sid),
 // stdin /dev/null, stdout/stderr appended to the given files (parent
@@ -53,8 +57,9 @@ class LocalHost : public Host {
   Result<ExecResult> run(const Command& cmd) override;
   Result<void> write_file(const std::string& path, const std::string& content,
                           int mode = 0644) override;
-  Result<std::string> read_file(const std::string& path) override;
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override;
+  Result<std::string> read_file(const std::string& path, const FileCap& cap) override;
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+                     const FileCap& cap) override;
   Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
                                       const std::string& stdout_path,
                                       const std::string& stderr_path) override;

@@ -30,6 +30,7 @@
 #include "support/core/json_fields.h"
 #include "support/core/path_text.h"
 #include "support/host/known_hosts_markers.h"
+#include "support/host/local_copy.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -848,21 +849,52 @@ Result<void> MakeDirs(const std::string& who, ssh_session ss, sftp_session sftp,
   return Ok();
 }
 
+const char* SftpTypeName(uint8_t type) {
+  switch (type) {
+    case SSH_FILEXFER_TYPE_SYMLINK: return "a symbolic link";
+    case SSH_FILEXFER_TYPE_DIRECTORY: return "a directory";
+    case SSH_FILEXFER_TYPE_SPECIAL: return "a special file (FIFO, socket or device)";
+    default: return "not a regular file";
+  }
+}
+
+Error OverCap(const std::string& who, const std::string& path, const FileCap& cap, uint64_t bytes,
+              const char* counted) {
+  return Error{who + path + " (" + cap.kind + ") is over its cap of " + std::to_string(cap.max_bytes) +
+               " bytes: " + counted + " " + std::to_string(bytes) + " bytes; refused, not kept"};
+}
+
 // Reads a regular remote file with pipelined READ requests. `sink` receives
 // each piece at its offset. Returns the size read. A file that ends before
 // its stat size is an Error (truncated); one that grew is read to its end.
+// Only a regular file is read: lstat first (a symbolic link is refused, not
+// followed), and the opened handle's fstat must still show a regular file
+// with the same owner and mode (SFTP v3 has no O_NOFOLLOW: a swap between the
+// two is caught here; a FIFO swapped in blocks the server's open until
+// io_timeout). More than cap.max_bytes is refused: a stated size at once,
+// received bytes as they arrive (at most one READ chunk past the cap).
 Result<uint64_t> ReadRemote(const std::string& who, ssh_session ss, sftp_session sftp,
-                            const std::string& path, uint64_t* mode_out,
+                            const std::string& path, const FileCap& cap,
                             const std::function<Result<void>(uint64_t, const char*, size_t)>& sink) {
-  AttrGuard a{sftp_stat(sftp, path.c_str())};
+  AttrGuard a{sftp_lstat(sftp, path.c_str())};
   if (a.a == nullptr) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
-  if (a.a->type != SSH_FILEXFER_TYPE_REGULAR)
-    return Error{who + "cannot read " + path + ": not a regular file"};
+  if (a.a->type != SSH_FILEXFER_TYPE_REGULAR) {
+    return Error{who + "cannot read " + path + " (" + cap.kind + "): " + SftpTypeName(a.a->type) +
+                 ", not a regular file: refused"};
+  }
   const uint64_t size = a.a->size;
-  if (mode_out != nullptr) *mode_out = a.a->permissions & 07777;
+  if (size > cap.max_bytes) return OverCap(who, path, cap, size, "the host states");
   SftpFileGuard f{sftp_open(sftp, path.c_str(), O_RDONLY, 0)};
   if (f.f == nullptr) return Error{who + "cannot open " + path + ": " + SftpError(ss, sftp)};
-
+  {
+    AttrGuard h{sftp_fstat(f.f)};
+    if (h.a == nullptr) return Error{who + "cannot read " + path + ": fstat: " + SftpError(ss, sftp)};
+    if (h.a->type != SSH_FILEXFER_TYPE_REGULAR || h.a->uid != a.a->uid || h.a->gid != a.a->gid ||
+        h.a->permissions != a.a->permissions) {
+      return Error{who + "cannot read " + path + " (" + cap.kind +
+                   "): the file opened is not the one checked (replaced between lstat and open): refused"};
+    }
+  }
   struct Req {
     uint32_t id;
     uint64_t off;
@@ -918,8 +950,10 @@ Result<uint64_t> ReadRemote(const std::string& who, ssh_session ss, sftp_session
     ssize_t n = sftp_read(f.f, buf.data(), buf.size());
     if (n < 0) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
     if (n == 0) break;
-    if (auto s = sink(total, buf.data(), static_cast<size_t>(n)); !s.ok()) return s.error();
     total += static_cast<uint64_t>(n);
+    if (total > cap.max_bytes) return OverCap(who, path, cap, total, "received");
+    if (auto s = sink(total - static_cast<uint64_t>(n), buf.data(), static_cast<size_t>(n)); !s.ok())
+      return s.error();
   }
   return total;
 }
@@ -1017,15 +1051,19 @@ Result<void> SshHost::WriteByExecLocked(const std::string& path, int mode, const
   return Ok();
 }
 
-Result<std::string> SshHost::ReadByExecLocked(const std::string& path) {
+Result<std::string> SshHost::ReadByExecLocked(const std::string& path, const FileCap& cap) {
   const std::string who = name() + ": ";
-  const std::string script =
-      fmt::format("p={}; [ -f \"$p\" ] || {{ echo \"not a regular file or missing\" >&2; exit 1; }}; exec cat -- \"$p\"",
-                  ShellQuote(path));
+  // The shell cannot open without following a link: a link is refused by
+  // name first; `head -c` stops one byte past the cap.
+  const std::string script = fmt::format(
+      "p={}; if [ -L \"$p\" ]; then echo \"a symbolic link: refused, not followed\" >&2; exit 1; fi; "
+      "[ -f \"$p\" ] || {{ echo \"not a regular file or missing\" >&2; exit 1; }}; exec head -c {} -- \"$p\"",
+      ShellQuote(path), cap.max_bytes + 1);
   auto r = RunScriptLocked(script, std::chrono::minutes(5));
   if (!r.ok()) return Error{r.error().message + " (reading " + path + " by exec: the server has no sftp)"};
   if (!r->success())
-    return Error{who + "cannot read " + path + " (by exec: the server has no sftp): " + r->err};
+    return Error{who + "cannot read " + path + " (" + cap.kind + ", by exec: the server has no sftp): " + r->err};
+  if (r->out.size() > cap.max_bytes) return OverCap(who, path, cap, r->out.size(), "received");
   return std::move(r->out);
 }
 
@@ -1089,19 +1127,19 @@ Result<void> SshHost::put(const std::string& local_path, const std::string& remo
   return Ok();
 }
 
-Result<std::string> SshHost::read_file(const std::string& path) {
+Result<std::string> SshHost::read_file(const std::string& path, const FileCap& cap) {
   std::lock_guard<std::mutex> lock(mu_);
-  return ReadFileLocked(path);
+  return ReadFileLocked(path, cap);
 }
 
-Result<std::string> SshHost::ReadFileLocked(const std::string& path) {
+Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileCap& cap) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
-  if (SftpMissingLocked()) return ReadByExecLocked(path);
+  if (SftpMissingLocked()) return ReadByExecLocked(path, cap);
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
   std::string out;
-  auto n = ReadRemote(who, s_->ssh, *sftp, path, nullptr,
+  auto n = ReadRemote(who, s_->ssh, *sftp, path, cap,
                       [&](uint64_t off, const char* data, size_t len) -> Result<void> {
                         if (out.size() < off + len) out.resize(off + len);
                         std::memcpy(out.data() + off, data, len);
@@ -1112,70 +1150,24 @@ Result<std::string> SshHost::ReadFileLocked(const std::string& path) {
   return out;
 }
 
-Result<void> SshHost::fetch(const std::string& remote_path, const std::string& local_path) {
+Result<void> SshHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (fetching " + remote_path + ")"};
+  auto copy = LocalCopy::Create(who, "fetch " + remote_path, local_path);
+  if (!copy.ok()) return copy.error();
   if (SftpMissingLocked()) {
-    auto text = ReadByExecLocked(remote_path);
+    auto text = ReadByExecLocked(remote_path, cap);
     if (!text.ok()) return text.error();
-    std::error_code ec;
-    std::filesystem::path lp(local_path);
-    if (lp.has_parent_path()) std::filesystem::create_directories(lp.parent_path(), ec);
-    if (auto w = detail::WriteTextFile(local_path, *text); !w.ok())
-      return Error{who + "fetch " + remote_path + ": " + w.error().message};
-    return Ok();
+    if (auto w = copy->WriteAt(0, text->data(), text->size()); !w.ok()) return w;
+    return copy->Commit(text->size());
   }
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
-  std::filesystem::path lp(local_path);
-  std::error_code ec;
-  if (lp.has_parent_path()) std::filesystem::create_directories(lp.parent_path(), ec);
-  if (ec) return Error{who + "fetch " + remote_path + ": cannot create " +
-                       lp.parent_path().string() + ": " + ec.message()};
-  std::string tmpl = (lp.has_parent_path() ? lp.parent_path().string() + "/" : std::string()) +
-                     "." + lp.filename().string() + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return Error{who + "fetch " + remote_path + ": cannot write " + local_path + ": " +
-                           ErrnoText(errno)};
-  bool keep = false;
-  struct TmpGuard {
-    int fd;
-    const std::string& path;
-    bool& keep;
-    ~TmpGuard() {
-      if (fd >= 0) ::close(fd);
-      if (!keep) ::unlink(path.c_str());
-    }
-  } guard{fd, tmpl, keep};
-  uint64_t mode = 0644;
-  auto n = ReadRemote(who, s_->ssh, *sftp, remote_path, &mode,
-                      [&](uint64_t off, const char* data, size_t len) -> Result<void> {
-                        while (len > 0) {
-                          ssize_t w = ::pwrite(fd, data, len, static_cast<off_t>(off));
-                          if (w < 0 && errno == EINTR) continue;
-                          if (w < 0) return Error{"write " + local_path + ": " + ErrnoText(errno)};
-                          data += w;
-                          len -= static_cast<size_t>(w);
-                          off += static_cast<uint64_t>(w);
-                        }
-                        return Ok();
-                      });
+  auto n = ReadRemote(who, s_->ssh, *sftp, remote_path, cap,
+                      [&](uint64_t off, const char* data, size_t len) { return copy->WriteAt(off, data, len); });
   if (!n.ok()) return n.error();
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) != *n)
-    return Error{who + "fetch " + remote_path + ": local copy " + local_path + " has the wrong size"};
-  if (::fchmod(fd, static_cast<mode_t>(mode)) != 0 || ::close(fd) != 0) {
-    guard.fd = -1;
-    return Error{who + "fetch " + remote_path + ": cannot finish " + local_path + ": " +
-                 ErrnoText(errno)};
-  }
-  guard.fd = -1;
-  if (::rename(tmpl.c_str(), local_path.c_str()) != 0)
-    return Error{who + "fetch " + remote_path + ": cannot rename onto " + local_path + ": " +
-                 ErrnoText(errno)};
-  keep = true;
-  return Ok();
+  return copy->Commit(*n);
 }
 
 // ------------------------------------------------------------ services ---
@@ -1246,7 +1238,7 @@ bool SshHost::is_alive(const ServiceHandle& svc) {
   // Over SFTP no process starts on the host (phase_monitor.h: a command
   // costs a login shell, ~0.1 s of CPU on the namespace hosts).
   if (!SftpMissingLocked()) {
-    auto stat = ReadFileLocked("/proc/" + p + "/stat");
+    auto stat = ReadFileLocked("/proc/" + p + "/stat", kProcFileCap);
     return stat.ok() && detail::ProcStatAlive(*stat);
   }
   auto r = RunScriptLocked("kill -0 " + p + " 2>/dev/null || exit 1\n"

@@ -51,10 +51,14 @@
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
 // checks its size, renames it over the target (SFTP v3 rename refuses an
 // existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
-// an existing target is replaced by `mv -f` (rename(2)) on an exec channel). read_file / fetch stat the remote file and read in a loop
-// until EOF; a short read is not EOF, and a total that differs from the
-// stat size is an Error (truncated). fetch writes the local file atomically
-// (temp + rename) keeping the remote permission bits. Errors name the host,
+// an existing target is replaced by `mv -f` (rename(2)) on an exec channel). read_file / fetch lstat the remote file (only a regular file:
+// a symbolic link, directory or special file is refused), open it and check
+// the handle's fstat shows the same regular file, then read in a loop until
+// EOF; a short read is not EOF, a total that ends before the stat size is an
+// Error (truncated), and more than the cap (file_caps.h) is refused, counted
+// on the bytes received. fetch writes the local copy through LocalCopy
+// (local_copy.h: a new file renamed into place, mode 0644 less the umask,
+// never the remote mode). Errors name the host,
 // the path and the SFTP status text.
 //
 // Services: start_service runs, through the login shell,
@@ -126,8 +130,9 @@ class SshHost : public Host {
   Result<ExecResult> run(const Command& cmd) override;
   Result<void> write_file(const std::string& path, const std::string& content,
                           int mode = 0644) override;
-  Result<std::string> read_file(const std::string& path) override;
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override;
+  Result<std::string> read_file(const std::string& path, const FileCap& cap) override;
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+                     const FileCap& cap) override;
   Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
                                       const std::string& stdout_path,
                                       const std::string& stderr_path) override;
@@ -168,8 +173,8 @@ class SshHost : public Host {
   // Used only after sftp_init failed on this session.
   bool SftpMissingLocked();
   Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
-  Result<std::string> ReadByExecLocked(const std::string& path);
-  Result<std::string> ReadFileLocked(const std::string& path);  // read_file under mu_
+  Result<std::string> ReadByExecLocked(const std::string& path, const FileCap& cap);
+  Result<std::string> ReadFileLocked(const std::string& path, const FileCap& cap);  // read_file under mu_
 
   SshTarget target_;
   SshConnectOptions options_;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "support/core/json_fields.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
@@ -64,11 +65,12 @@ Result<EdgeRuleCounters> ParseEdgeRuleCounters(std::string_view text) {
 }
 
 Result<std::vector<std::string>> LimiterRules(std::string_view policy_json) {
+  if (auto nul = detail::RefuseNulBytes(policy_json, "the policy bundle"); !nul) return nul.error();
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(policy_json);
   } catch (const nlohmann::json::parse_error& e) {
-    return Error{fmt::format("not JSON: {}", e.what())};
+    return Error{fmt::format("not JSON: {}{}", e.what(), detail::AfterDocumentHint(e.what()))};
   }
   if (!doc.is_object() || !doc.contains("policies") || !doc["policies"].is_array()) {
     return Error{"the policy bundle has no `policies` array"};

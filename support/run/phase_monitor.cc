@@ -47,7 +47,7 @@ Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono:
 Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths) {
   std::string out;
   for (size_t i = 0; i < paths.size(); ++i) {
-    auto r = host.read_file(paths[i]);
+    auto r = host.read_file(paths[i], kProcFileCap);
     if (r) {
       out += *r;
     } else if (i == 0) {
@@ -261,12 +261,17 @@ void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObserv
   }
 }
 
-// What each service's error.log gained during the phase.
+// What each service's error.log gained during the phase: its first
+// kErrorLogGrowthBytes (file_caps.h) cross the link and are counted; a
+// larger growth is a flood that says so.
 void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
   for (const MonitoredService& svc : services_) {
     auto it = log_size_.find(svc.name);
     if (it == log_size_.end()) continue;
-    auto r = Read(sut_, {"tail", "-c", fmt::format("+{}", it->second + 1), svc.error_log}, std::chrono::seconds(30));
+    auto r = Read(sut_,
+                  {"sh", "-c", "tail -c +\"$1\" -- \"$2\" | head -c \"$3\"", "sh", std::to_string(it->second + 1),
+                   svc.error_log, std::to_string(kErrorLogGrowthBytes)},
+                  std::chrono::seconds(30));
     LogGrowth g;
     g.service = svc.name;
     g.path = svc.error_log;
@@ -274,6 +279,11 @@ void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
       // An empty growth makes `tail` print nothing and exit 0: only real failures land here.
       o.problems.push_back(r.error().message);
       continue;
+    }
+    if (r->size() >= kErrorLogGrowthBytes) {
+      o.problems.push_back(fmt::format("host {}: {} grew by more than {} bytes during the phase; its first {} bytes "
+                                       "were counted",
+                                       sut_.name(), svc.error_log, kErrorLogGrowthBytes, kErrorLogGrowthBytes));
     }
     g.lines = detail::CountLines(*r);
     g.lines_per_s = o.elapsed_s > 0 ? static_cast<double>(g.lines) / o.elapsed_s : 0;

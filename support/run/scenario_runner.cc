@@ -767,7 +767,7 @@ void ScenarioRun::CheckRules() {
   // The copy edge loaded (StartSut: shipped to the SUT host by Testbed::Open),
   // as the result's `policy` names it: not the source folder, which may change.
   const std::string& policy_path = out_.policy;
-  auto text = tb_.sut().read_file(policy_path);
+  auto text = tb_.sut().read_file(policy_path, kPolicyFileCap);
   auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
   auto metrics = active_->ReadEdgeMetrics();
   auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());

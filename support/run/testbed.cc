@@ -53,8 +53,12 @@ class PathHost : public Host {
   Result<void> write_file(const std::string& p, const std::string& c, int mode) override {
     return inner_.write_file(p, c, mode);
   }
-  Result<std::string> read_file(const std::string& p) override { return inner_.read_file(p); }
-  Result<void> fetch(const std::string& r, const std::string& l) override { return inner_.fetch(r, l); }
+  Result<std::string> read_file(const std::string& p, const FileCap& cap) override {
+    return inner_.read_file(p, cap);
+  }
+  Result<void> fetch(const std::string& r, const std::string& l, const FileCap& cap) override {
+    return inner_.fetch(r, l, cap);
+  }
   Result<ServiceHandle> start_service(const std::string& n, const Command& cmd, const std::string& o,
                                       const std::string& e) override {
     return inner_.start_service(n, WithPath(cmd), o, e);

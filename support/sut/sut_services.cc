@@ -200,14 +200,14 @@ std::string ControllerHostname() {
 
 Result<void> SutServices::StopLeftover(const std::string& service) {
   const std::string dir = run_dir(service);
-  auto pidtext = host_.read_file(dir + "/logs/nginx.pid");
+  auto pidtext = host_.read_file(dir + "/logs/nginx.pid", kPidFileCap);
   if (!pidtext) return Ok();  // nothing recorded
   int pid = std::atoi(Trim(*pidtext).c_str());
   if (pid <= 1) return Ok();
   // The controller process that started it: "<hostname> <pid>". While that
   // process lives, the service belongs to a live run (maybe another
   // SutServices of this very process) and is left alone.
-  if (auto owner = host_.read_file(dir + "/logs/owner"); owner) {
+  if (auto owner = host_.read_file(dir + "/logs/owner", kOwnerFileCap); owner) {
     std::istringstream in(*owner);
     std::string host;
     long owner_pid = 0;
@@ -216,7 +216,7 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
       return Ok();
     }
   }
-  auto cmdline = host_.read_file(fmt::format("/proc/{}/cmdline", pid));
+  auto cmdline = host_.read_file(fmt::format("/proc/{}/cmdline", pid), kProcFileCap);
   if (!cmdline) return Ok();  // not running
   std::string args = *cmdline;
   std::replace(args.begin(), args.end(), '\0', ' ');
@@ -229,7 +229,7 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
   };
   // Gone = no /proc entry, or a zombie waiting to be reaped by its parent.
   auto gone = [&]() {
-    auto stat = host_.read_file(fmt::format("/proc/{}/stat", pid));
+    auto stat = host_.read_file(fmt::format("/proc/{}/stat", pid), kProcFileCap);
     if (!stat) return true;
     auto close = stat->rfind(')');
     return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
@@ -277,11 +277,35 @@ Result<int> SutServices::HttpStatus(int port, const std::string& path) {
   return std::atoi(Trim(r->out).c_str());
 }
 
+namespace {
+
+// The bytes of a log on the host from byte `from` on (0-based), at most the
+// last `max_bytes` of them: a log appended to across runs, or flooded, never
+// crosses the link whole. "" when it cannot be read.
+std::string LogTail(Host& host, const std::string& path, uint64_t from, uint64_t max_bytes) {
+  Command c;
+  c.argv = {"sh", "-c", "tail -c +\"$1\" -- \"$2\" 2>/dev/null | tail -c \"$3\"", "sh", std::to_string(from + 1),
+            path, std::to_string(max_bytes)};
+  c.timeout = seconds(30);
+  auto r = host.run(c);
+  return r && r->success() ? r->out : "";
+}
+
+// The size of a log on the host, 0 when it does not exist (or in a dry run).
+uint64_t LogSize(Host& host, const std::string& path) {
+  Command c;
+  c.argv = {"sh", "-c", "[ -f \"$1\" ] && stat -c %s -- \"$1\" || echo 0", "sh", path};
+  c.timeout = seconds(30);
+  auto r = host.run(c);
+  if (!r || !r->success()) return 0;
+  return std::strtoull(r->out.c_str(), nullptr, 10);
+}
+
+}  // namespace
+
 std::string SutServices::ErrorLogSince(const std::string& service) {
-  auto text = host_.read_file(run_dir(service) + "/logs/error.log");
-  if (!text) return "";
-  size_t off = log_offset_.count(service) ? log_offset_[service] : 0;
-  return off <= text->size() ? text->substr(off) : *text;
+  const uint64_t off = log_offset_.count(service) ? log_offset_[service] : 0;
+  return LogTail(host_, run_dir(service) + "/logs/error.log", off, kErrorLogTailBytes);
 }
 
 Result<void> SutServices::Start(const Spec& spec) {
@@ -318,8 +342,7 @@ Result<void> SutServices::Start(const Spec& spec) {
     return Error{fmt::format("host {}: writing {}: {}", host_.name(), conf, w.error().message)};
   }
   const std::string errlog = dir + "/logs/error.log";
-  auto existing = host_.read_file(errlog);
-  log_offset_[spec.name] = existing ? existing->size() : 0;
+  log_offset_[spec.name] = LogSize(host_, errlog);
 
   if (auto f = CheckReferencedFiles(spec.name, conf, spec.conf); !f) return f.error();
 
@@ -357,10 +380,10 @@ Result<void> SutServices::Start(const Spec& spec) {
   int last = 0;
   while (next < paths.size()) {
     if (!host_.is_alive(*h)) {
-      auto stderr_text = host_.read_file(dir + "/logs/stderr.log");
+      const std::string stderr_text = LogTail(host_, dir + "/logs/stderr.log", 0, kErrorLogTailBytes);
       return Error{fmt::format("host {}: {} (pid {}) exited during startup; error.log tail:\n{}stderr tail:\n{}",
                                host_.name(), spec.name, h->pid, TailLines(ErrorLogSince(spec.name), 20),
-                               TailLines(stderr_text ? *stderr_text : "", 10))};
+                               TailLines(stderr_text, 10))};
     }
     auto st = HttpStatus(spec.port, paths[next]);
     last = st ? *st : 0;
@@ -438,7 +461,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   }
   const std::string dir = run_dir("fv");
   const std::string tmpl_path = info_.edge_dir + "/docker/nginx.conf.template";
-  auto tmpl = host_.read_file(tmpl_path);
+  auto tmpl = host_.read_file(tmpl_path, kEdgeTemplateCap);
   if (!tmpl && cfg_.dry_run) {
     // DRY_RUN: the read is in the plan; the config written is a placeholder.
     tmpl = std::string(kDryRunTemplate);

@@ -93,8 +93,9 @@ class SutServices {
   // from the SUT host. Err naming the command when it fails or is not 200.
   Result<std::string> ReadEdgeMetrics();
 
-  // What <service>'s error.log gained since its last start ("" when unreadable);
-  // for after-load checks (edge errors, log flooding).
+  // What <service>'s error.log gained since its last start, at most its last
+  // kErrorLogTailBytes (file_caps.h; "" when unreadable); for after-load
+  // checks (edge errors) and the tails quoted in errors.
   std::string ErrorLogSince(const std::string& service);
 
   std::string run_dir(const std::string& service) const;  // BENCH_DIR/run/<service>
@@ -144,7 +145,7 @@ class SutServices {
   Config cfg_;  // a copy: callers may pass a scenario-local Config
   ProvisionInfo info_;
   std::vector<ServiceHandle> handles_;
-  std::map<std::string, size_t> log_offset_;
+  std::map<std::string, uint64_t> log_offset_;
   std::vector<std::string> leftovers_;
   int cleanup_id_ = 0;  // support/host/interrupts.h registration  // service -> error.log size at start
   std::optional<bool> stub_status_;               // `nginx -V` lists the module (asked once)

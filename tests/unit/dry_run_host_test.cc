@@ -16,6 +16,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
+constexpr FileCap kTestCap{"test file", 1 << 20};
 
 class DryRunHostTest : public ::testing::Test {
  protected:
@@ -49,7 +50,7 @@ TEST_F(DryRunHostTest, RecordsEveryOperationInOrder) {
 
   ASSERT_TRUE(sut_.write_file("/tmp/fv-bench/nginx.conf", "worker_processes 1;\n").ok());
   ASSERT_TRUE(sut_.write_file("/tmp/fv-bench/run.sh", "#!/bin/sh\n", 0755).ok());
-  ASSERT_TRUE(sut_.fetch("/tmp/fv-bench/k6.json", "results/k6 run.json").ok());
+  ASSERT_TRUE(sut_.fetch("/tmp/fv-bench/k6.json", "results/k6 run.json", kTestCap).ok());
 
   Command svc;
   svc.argv = {"openresty", "-g", "daemon off;"};
@@ -84,7 +85,7 @@ TEST_F(DryRunHostTest, TouchesNothing) {
   c.argv = {"touch", marker};
   ASSERT_TRUE(sut_.run(c).ok());
   ASSERT_TRUE(sut_.write_file(dir_ + "/written", "x").ok());
-  ASSERT_TRUE(sut_.fetch("/etc/hostname", dir_ + "/fetched").ok());
+  ASSERT_TRUE(sut_.fetch("/etc/hostname", dir_ + "/fetched", kTestCap).ok());
   Command s;
   s.argv = {"sh", "-c", "touch " + dir_ + "/service"};
   auto h = sut_.start_service("svc", s, dir_ + "/svc.out", dir_ + "/svc.err");
@@ -94,7 +95,7 @@ TEST_F(DryRunHostTest, TouchesNothing) {
 }
 
 TEST_F(DryRunHostTest, ReadFileIsAnErrorSayingDryRun) {
-  auto r = sut_.read_file("/etc/hostname");
+  auto r = sut_.read_file("/etc/hostname", kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("dry run"));
   EXPECT_THAT(r.error().message, HasSubstr("/etc/hostname"));

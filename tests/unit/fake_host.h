@@ -5,7 +5,8 @@
 //    the rules were added; an unmatched command gets `unmatched` (exit 0, no
 //    output, by default);
 //  - write_file() keeps the file in memory, read_file() and fetch() read it
-//    back (a missing file is an Error naming host and path); OnRead(path, fn)
+//    back (a missing file is an Error naming host and path; one over the cap
+//    given is refused as the real hosts refuse it, Caps() lists the kinds); OnRead(path, fn)
 //    makes read_file(path) answer what fn returns, call after call (a /proc
 //    file that changes between reads); fetch() copies
 //    into `files` under the local path (and, with `fetch_to_disk`, also to
@@ -85,6 +86,11 @@ class FakeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return events_;
   }
+  // The cap kind (file_caps.h) of each read_file / fetch, in call order.
+  std::vector<std::string> Caps() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return caps_;
+  }
   std::string Joined(size_t i) const { return ShellJoin(Calls().at(i).argv); }
   size_t Count(const std::string& needle) const {
     size_t n = 0;
@@ -146,24 +152,28 @@ class FakeHost : public Host {
     files_[path] = content;
     return Ok();
   }
-  Result<std::string> read_file(const std::string& path) override {
+  Result<std::string> read_file(const std::string& path, const FileCap& cap) override {
     FileResponder fn;
     {
       std::lock_guard<std::mutex> lock(mu_);
       events_.push_back("read " + path);
+      caps_.push_back(cap.kind);
       if (auto rule = file_rules_.find(path); rule != file_rules_.end()) fn = rule->second;
     }
     if (fn) return fn();  // outside the lock, as run()'s responders
     std::lock_guard<std::mutex> lock(mu_);
     auto it = files_.find(path);
     if (it == files_.end()) return Error{name_ + ": cannot read " + path + ": no such file"};
+    if (it->second.size() > cap.max_bytes) return OverCap(path, cap, it->second.size());
     return it->second;
   }
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path) override {
+  Result<void> fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("fetch " + remote_path);
+    caps_.push_back(cap.kind);
     auto it = files_.find(remote_path);
     if (it == files_.end()) return Error{name_ + ": cannot fetch " + remote_path + ": no such file"};
+    if (it->second.size() > cap.max_bytes) return OverCap(remote_path, cap, it->second.size());
     files_[local_path] = it->second;
     if (fetch_to_disk) {
       std::ofstream out(local_path, std::ios::binary | std::ios::trunc);
@@ -199,6 +209,10 @@ class FakeHost : public Host {
     bool prefix = false;
     Responder fn;
   };
+  Error OverCap(const std::string& path, const FileCap& cap, size_t bytes) const {
+    return Error{name_ + ": " + path + " (" + cap.kind + ") is over its cap of " + std::to_string(cap.max_bytes) +
+                 " bytes: received " + std::to_string(bytes) + " bytes; refused, not kept"};
+  }
   void Add(const std::string& needle, bool prefix, Responder fn) {
     std::lock_guard<std::mutex> lock(mu_);
     rules_.push_back({needle, prefix, std::move(fn)});
@@ -209,6 +223,7 @@ class FakeHost : public Host {
   std::vector<Rule> rules_;
   std::vector<Command> calls_;
   std::vector<std::string> events_;
+  std::vector<std::string> caps_;
   std::map<std::string, std::string> files_;
   std::map<std::string, FileResponder> file_rules_;
   std::set<int> alive_;

@@ -30,5 +30,29 @@ TEST(ParseJsonText, NumberOverflowNamesItsLineAndColumn) {
   EXPECT_THAT(o.error().message, HasSubstr("(at line 3, column 22)"));
 }
 
+// A document followed by a NUL byte and anything (a file padded after it was
+// written): nlohmann stops at the NUL and would read the document alone.
+TEST(ParseJsonText, NulByteAnywhereIsRefusedNamingTheFile) {
+  const std::string padded = std::string("{\"a\": 1}\n") + std::string(4096, '\0');
+  for (auto* parse : {+[](std::string_view t) { return detail::ParseJsonText(t, "host:/r/x.json").ok(); },
+                      +[](std::string_view t) { return detail::ParseOrderedJsonText(t, "host:/r/x.json").ok(); }}) {
+    EXPECT_FALSE(parse(padded));
+    EXPECT_FALSE(parse(std::string("{\"a\": \"b\0c\"}", 13)));  // a raw NUL inside a string
+    EXPECT_TRUE(parse("{\"a\": \"b\\u0000c\"}"));                  // an escaped one is JSON
+  }
+  auto r = detail::ParseJsonText(padded, "host:/r/x.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("host:/r/x.json: a NUL byte at byte 9 of 4105 (line 2, column 1)"));
+}
+
+TEST(ParseJsonText, ContentAfterTheDocumentIsRefused) {
+  for (const char* text : {"{\"a\": 1}\n{\"a\": 2}\n", "{\"a\": 1} trailing", "[1] [2]"}) {
+    auto r = detail::ParseJsonText(text, "x.json");
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_THAT(r.error().message, HasSubstr("content after the JSON document")) << text;
+  }
+  EXPECT_TRUE(detail::ParseJsonText("{\"a\": 1}\n\n  \t\n", "x.json").ok());  // whitespace is not content
+}
+
 }  // namespace
 }  // namespace fvbench::json_fields_test

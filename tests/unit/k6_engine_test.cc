@@ -79,6 +79,9 @@ case "$FAKE_K6_MODE" in
     exit 107 ;;
   nosummary) echo "fake k6 wrote nothing" >&2 ;;
   garbage) printf '{"metrics":' > "$out" ;;
+  setuid) cp "$FAKE_K6_FIXTURE" "$out"; chmod 4777 "$out" ;;
+  nul) cp "$FAKE_K6_FIXTURE" "$out"; head -c 4096 /dev/zero >> "$out" ;;
+  huge) cp "$FAKE_K6_FIXTURE" "$out"; truncate -s 1G "$out" ;;
 esac
 exit 0
 )SH";
@@ -269,7 +272,33 @@ TEST_F(K6EngineTest, BrokenSummaryIsAParseErrorNamingTheFile) {
   auto engine = MakeK6Engine(host_, kScripts);
   auto r = engine->run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr(controller_ + "/latency_decision_service.json: not valid JSON"));
+  EXPECT_THAT(r.error().message, HasSubstr(controller_ + "/latency_decision_service.json (fetched from local:" +
+                                           remote_ + "/latency_decision_service.json): not valid JSON"));
+}
+
+// What a loadgen does to its summary: left setuid
+// and world-writable, it arrives 0644; NUL bytes after the document are
+// refused naming the file and the host; 1 GiB is refused from its size.
+TEST_F(K6EngineTest, WhatALoadgenDoesToItsSummaryIsRefusedOrMadeSafe) {
+  auto engine = MakeK6Engine(host_, kScripts);
+  const std::string local = controller_ + "/latency_decision_service.json";
+  SetMode("setuid", "handle_summary_latency_ok.json");
+  auto setuid = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_TRUE(setuid.ok()) << setuid.error().message;
+  EXPECT_EQ(fs::status(local).permissions() & fs::perms::mask,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  SetMode("nul", "handle_summary_latency_ok.json");
+  auto nul = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_FALSE(nul.ok());
+  EXPECT_THAT(nul.error().message, HasSubstr("k6 phase 'latency_decision_service' on local: " + local +
+                                             " (fetched from local:" + remote_ + "/latency_decision_service.json): a "
+                                             "NUL byte at byte "));
+  SetMode("huge", "handle_summary_latency_ok.json");
+  auto huge = engine->run(DecisionSpec(), remote_, controller_);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_THAT(huge.error().message, HasSubstr("(k6 summary JSON) is over its cap of 1048576 bytes: it holds "
+                                              "1073741824 bytes"));
+  EXPECT_FALSE(fs::exists(local));
 }
 
 TEST_F(K6EngineTest, VersionIsCachedIntoResults) {

@@ -1,5 +1,6 @@
 #include "support/engine/k6_samples.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -13,6 +14,7 @@ namespace fvbench::k6_samples_test {
 namespace {
 
 using Format = K6SampleReducer::Format;
+using ::testing::HasSubstr;
 
 std::string Fixture(const std::string& name) {
   const char* dir = std::getenv("FVBENCH_FIXTURES");
@@ -102,6 +104,19 @@ TEST(K6Samples, BadInputNamesFileAndLine) {
     ASSERT_FALSE(h.ok()) << c.text;
     EXPECT_NE(h.error().message.find(c.expected), std::string::npos) << h.error().message;
   }
+}
+
+// k6 writes text: a NUL byte (a file padded after the fact) is refused,
+// naming the file and line, in whichever chunk it arrives.
+TEST(K6Samples, NulByteIsRefusedNamingTheLine) {
+  const std::string text = Fixture("out_csv.csv") + std::string(10, '\0');
+  auto whole = ReduceK6Samples(text, Format::kCsv, "lg1.samples.csv");
+  ASSERT_FALSE(whole.ok());
+  EXPECT_THAT(whole.error().message, HasSubstr("lg1.samples.csv:"));
+  EXPECT_THAT(whole.error().message, HasSubstr("a NUL byte"));
+  K6SampleReducer r(Format::kJson, "lg1.samples.json");
+  ASSERT_TRUE(r.Feed(Fixture("out_json.json")).ok());
+  EXPECT_FALSE(r.Feed(std::string("\0", 1)).ok());
 }
 
 }  // namespace

@@ -287,5 +287,14 @@ TEST(K6Summary, LegacyRejectsMissingRateValue) {
   ExpectError(j.dump(), {"metrics.http_req_failed: missing 'value'"});
 }
 
+// A summary padded after the document: nlohmann stops at a NUL byte, so it
+// is refused by itself; any other content after the document too.
+TEST(K6Summary, NulPaddingOrContentAfterTheDocumentIsRefused) {
+  const std::string good = ReadFixture("summary_export_ok.json");
+  ASSERT_TRUE(ParseK6Summary(good, "/x/lat.json", 1000).ok());
+  ExpectError(good + std::string(64, '\0'), {"a NUL byte at byte " + std::to_string(good.size())});
+  ExpectError(good + "{}", {"content after the JSON document"});
+}
+
 }  // namespace
 }  // namespace fvbench::k6_summary_test

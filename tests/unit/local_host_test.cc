@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@ namespace {
 using std::chrono::milliseconds;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
+constexpr FileCap kTestCap{"test file", 1 << 20};
 
 // True when `pid` no longer runs: no such process, or a zombie waiting for a
 // parent that is not us (PID 1 here may or may not reap orphans).
@@ -280,7 +282,7 @@ TEST_F(LocalHostTest, WriteReadRoundTripWithModeAndParents) {
   std::string content("bin\0ary\nline\n", 13);
   std::string p = Path("x/y/z/file.conf");
   ASSERT_TRUE(host_.write_file(p, content, 0600).ok());
-  auto back = host_.read_file(p);
+  auto back = host_.read_file(p, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(*back, content);
   struct stat st;
@@ -288,7 +290,7 @@ TEST_F(LocalHostTest, WriteReadRoundTripWithModeAndParents) {
   EXPECT_EQ(st.st_mode & 07777, 0600u);
   // Overwrite keeps no temp files behind.
   ASSERT_TRUE(host_.write_file(p, "second", 0644).ok());
-  EXPECT_EQ(*host_.read_file(p), "second");
+  EXPECT_EQ(*host_.read_file(p, kTestCap), "second");
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   int entries = 0;
@@ -309,7 +311,7 @@ TEST_F(LocalHostTest, UnwritablePathIsAnErrorNamingIt) {
 }
 
 TEST_F(LocalHostTest, ReadMissingFileIsAnErrorNamingIt) {
-  auto r = host_.read_file(Path("missing.txt"));
+  auto r = host_.read_file(Path("missing.txt"), kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(Path("missing.txt")));
   EXPECT_THAT(r.error().message, HasSubstr("No such file or directory"));
@@ -319,19 +321,110 @@ TEST_F(LocalHostTest, FetchCopiesIntoNewDirectories) {
   std::string src = Path("remote/out.json");
   ASSERT_TRUE(host_.write_file(src, "{\"k\": 1}\n", 0640).ok());
   std::string dst = Path("results/run1/out.json");
-  auto r = host_.fetch(src, dst);
+  auto r = host_.fetch(src, dst, kTestCap);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(Slurp(dst), "{\"k\": 1}\n");
   struct stat st;
   ASSERT_EQ(::stat(dst.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);  // the controller's own mode (umask 022), not the source's 0640
   // Same path: no-op success, content untouched.
-  ASSERT_TRUE(host_.fetch(src, src).ok());
+  ASSERT_TRUE(host_.fetch(src, src, kTestCap).ok());
   EXPECT_EQ(Slurp(src), "{\"k\": 1}\n");
-  auto missing = host_.fetch(Path("nope.json"), Path("copy.json"));
+  auto missing = host_.fetch(Path("nope.json"), Path("copy.json"), kTestCap);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message, HasSubstr(Path("nope.json")));
   EXPECT_FALSE(fs::exists(Path("copy.json")));
+}
+
+// What a host sends back (host.h), on this machine's own host: a result
+// left setuid, one padded to 1 GiB, links and special files in its place.
+
+// A result left setuid and world-writable arrives with the
+// controller's own mode.
+TEST_F(LocalHostTest, FetchedCopyHasTheControllersModeNotTheSources) {
+  const std::string src = Path("lg/r.json"), dst = Path("ctl/raw/r.json");
+  ASSERT_TRUE(host_.write_file(src, "{}\n", 0644).ok());
+  ASSERT_EQ(::chmod(src.c_str(), 04777), 0);
+  auto r = host_.fetch(src, dst, kTestCap);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  struct stat st;
+  ASSERT_EQ(::lstat(dst.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);  // umask 022
+  EXPECT_EQ(Slurp(dst), "{}\n");
+  // Overwriting an earlier copy: the same, and no temporary file left beside it.
+  ASSERT_TRUE(host_.fetch(src, dst, kTestCap).ok());
+  EXPECT_EQ(std::distance(fs::directory_iterator(Path("ctl/raw")), fs::directory_iterator{}), 1);
+}
+
+// A link, a directory, a FIFO or a second name (hard link) where a result
+// belongs is refused, nothing stored, and a FIFO never blocks the fetch.
+TEST_F(LocalHostTest, FetchAndReadRefuseLinksSpecialFilesAndHardLinks) {
+  const std::string secret = Path("secret");
+  ASSERT_TRUE(host_.write_file(secret, "precious\n", 0600).ok());
+  ASSERT_EQ(::symlink(secret.c_str(), Path("link.json").c_str()), 0);
+  ASSERT_EQ(::mkfifo(Path("fifo.json").c_str(), 0600), 0);
+  ASSERT_EQ(::mkdir(Path("dir.json").c_str(), 0700), 0);
+  ASSERT_EQ(::link(secret.c_str(), Path("hard.json").c_str()), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& [name, why] : {std::pair{"link.json", "a symbolic link: refused, not followed"},
+                                  std::pair{"fifo.json", "a FIFO, not a regular file"},
+                                  std::pair{"dir.json", "a directory, not a regular file"},
+                                  std::pair{"hard.json", "it has 2 names (a hard link): refused"}}) {
+    auto f = host_.fetch(Path(name), Path("copy.json"), kTestCap);
+    ASSERT_FALSE(f.ok()) << name;
+    EXPECT_THAT(f.error().message, HasSubstr(Path(name))) << name;
+    EXPECT_THAT(f.error().message, HasSubstr(why)) << name;
+    EXPECT_THAT(f.error().message, HasSubstr("local: ")) << name;
+    EXPECT_FALSE(fs::exists(fs::symlink_status(Path("copy.json")))) << name;
+  }
+  for (const char* name : {"link.json", "fifo.json", "dir.json"}) {
+    EXPECT_FALSE(host_.read_file(Path(name), kTestCap).ok()) << name;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+}
+
+// A result of 1 GiB (sparse here) is refused at once from its size,
+// a file larger than it says (/proc states 0 bytes) on the bytes read; in
+// both, nothing is kept.
+TEST_F(LocalHostTest, OverItsCapIsRefusedQuicklyAndNotStored) {
+  const std::string huge = Path("lg/huge.json");
+  ASSERT_TRUE(host_.write_file(huge, "{\"schema\":\"fvbench.wrk.pace/1\"}\n", 0644).ok());
+  ASSERT_EQ(::truncate(huge.c_str(), 1LL << 30), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto f = host_.fetch(huge, Path("ctl/huge.json"), kWrkResultCap);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  ASSERT_FALSE(f.ok());
+  EXPECT_THAT(f.error().message, HasSubstr("local: " + huge + " (wrk result JSON) is over its cap of 2097152 bytes: "
+                                           "it holds 1073741824 bytes; refused, not kept"));
+  EXPECT_FALSE(fs::exists(Path("ctl/huge.json")));
+  EXPECT_FALSE(host_.read_file(huge, kWrkResultCap).ok());
+  const FileCap tiny{"test file", 64};
+  auto proc = host_.read_file("/proc/self/status", tiny);
+  ASSERT_FALSE(proc.ok());
+  EXPECT_THAT(proc.error().message, HasSubstr("(test file) is over its cap of 64 bytes: read "));
+  auto copy = host_.fetch("/proc/self/status", Path("ctl/status"), tiny);
+  ASSERT_FALSE(copy.ok());
+  EXPECT_FALSE(fs::exists(Path("ctl/status")));
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(Path("ctl"), ec)) ADD_FAILURE() << "left behind: " << e.path();
+}
+
+// The controller's side: a link put where the copy goes is refused, never
+// written through; a destination with ".." is refused.
+TEST_F(LocalHostTest, FetchNeverWritesThroughALocalLink) {
+  const std::string victim = Path("victim");
+  ASSERT_TRUE(host_.write_file(victim, "precious\n", 0600).ok());
+  ASSERT_TRUE(host_.write_file(Path("lg/r.json"), "{}\n", 0644).ok());
+  ASSERT_TRUE(fs::create_directories(Path("ctl")));
+  ASSERT_EQ(::symlink(victim.c_str(), Path("ctl/r.json").c_str()), 0);
+  auto f = host_.fetch(Path("lg/r.json"), Path("ctl/r.json"), kTestCap);
+  ASSERT_FALSE(f.ok());
+  EXPECT_THAT(f.error().message, HasSubstr("local copy " + Path("ctl/r.json") + ": a symbolic link is in the way"));
+  EXPECT_EQ(Slurp(victim), "precious\n");
+  auto up = host_.fetch(Path("lg/r.json"), Path("ctl/../victim"), kTestCap);
+  ASSERT_FALSE(up.ok());
+  EXPECT_THAT(up.error().message, HasSubstr("'..'"));
+  EXPECT_EQ(Slurp(victim), "precious\n");
 }
 
 // --- services ---

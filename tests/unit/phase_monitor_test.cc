@@ -207,7 +207,8 @@ struct Replay {
       start_reads.push_back(c.argv);
       return FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n1234\n@@fvbench-procs\n" + scan);
     });
-    host.OnPrefix("tail -c +1235", [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
+    host.On("tail -c +\"$1\" -- \"$2\" | head -c \"$3\"' sh 1235 ",
+            [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
     host.OnRead("/proc/stat", [this]() -> Result<std::string> { return Lines(Sample(stat_reads++), false, ""); });
     for (const char* pid : {"32635", "32636", "99999"}) {
       host.OnRead(fmt::format("/proc/{}/stat", pid), [this, pid]() -> Result<std::string> {
@@ -269,7 +270,8 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   EXPECT_GE(host.EventIndex("read /proc/32635/stat"), 0);
   EXPECT_GE(host.EventIndex("read /proc/32636/stat"), 0);
   ASSERT_EQ(host.Calls().size(), 2u);
-  EXPECT_THAT(ShellJoin(host.Calls()[1].argv), HasSubstr("tail -c +1235"));
+  // The growth since the start, at most kErrorLogGrowthBytes of it (file_caps.h).
+  EXPECT_THAT(ShellJoin(host.Calls()[1].argv), HasSubstr(" sh 1235 /b/logs/error.log 16777216"));
 }
 
 // A worker that exited during the phase: its /proc/<pid>/stat is gone and the

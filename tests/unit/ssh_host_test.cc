@@ -29,6 +29,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/engine/wrk_output.h"
 #include "support/host/local_host.h"
 
 namespace fvbench::ssh_host_test {
@@ -37,6 +38,8 @@ namespace {
 using ::testing::HasSubstr;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
+constexpr FileCap kTestCap{"test file", 8 << 20};
+constexpr FileCap kBigTestCap{"test file", 128 << 20};
 
 std::string FixturesDir() {
   const char* f = std::getenv("FVBENCH_FIXTURES");
@@ -371,7 +374,7 @@ TEST(SshHost, AbandonedRunDoesNotOutliveTheController) {
   std::string pids;
   for (int i = 0; i < 200 && pids.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    auto r = h->read_file(pidfile);
+    auto r = h->read_file(pidfile, kTestCap);
     if (r.ok() && r->find('\n') != std::string::npos) pids = *r;
   }
   ::kill(child, SIGKILL);
@@ -589,7 +592,7 @@ TEST(SshHost, FilesTravelWithoutAnSftpSubsystem) {
   for (int i = 0; i < (1 << 20); ++i) bytes += static_cast<char>((i * 7919) & 0xff);
   const std::string remote = "/tmp/fvbench-nosftp-" + std::to_string(::getpid()) + "/sub/file.bin";
   ASSERT_TRUE((*h)->write_file(remote, bytes, 0640).ok());
-  auto back = (*h)->read_file(remote);
+  auto back = (*h)->read_file(remote, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(*back == bytes) << "read back " << back->size() << " bytes of " << bytes.size();
   auto mode = (*h)->run(Cmd({"stat", "-c", "%a", remote}));
@@ -599,12 +602,27 @@ TEST(SshHost, FilesTravelWithoutAnSftpSubsystem) {
   fs::create_directories(tmp);
   std::ofstream(tmp + "/local.txt") << "line 1\n\0line 2\n";
   ASSERT_TRUE((*h)->put(tmp + "/local.txt", remote + ".put", -1).ok());
-  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/fetched.txt").ok());
+  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/fetched.txt", kTestCap).ok());
   EXPECT_EQ(Slurp(tmp + "/fetched.txt"), Slurp(tmp + "/local.txt"));
-  auto missing = (*h)->read_file(remote + ".none");
+  auto missing = (*h)->read_file(remote + ".none", kTestCap);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message, HasSubstr(remote + ".none"));
   EXPECT_THAT(missing.error().message, HasSubstr("no sftp"));
+  // Without sftp the same refusals: a link by name, more than the cap on
+  // the bytes received (the shell's head stops one past it), a setuid file
+  // arriving with the controller's mode.
+  ASSERT_TRUE((*h)->run(Cmd({"ln", "-s", remote, remote + ".link"})).ok());
+  auto link = (*h)->fetch(remote + ".link", tmp + "/link.txt", kTestCap);
+  ASSERT_FALSE(link.ok());
+  EXPECT_THAT(link.error().message, HasSubstr("a symbolic link: refused, not followed"));
+  EXPECT_FALSE(fs::exists(tmp + "/link.txt"));
+  auto over = (*h)->read_file(remote, FileCap{"test file", 1000});
+  ASSERT_FALSE(over.ok());
+  EXPECT_THAT(over.error().message, HasSubstr("(test file) is over its cap of 1000 bytes: received 1001 bytes"));
+  ASSERT_TRUE((*h)->run(Cmd({"chmod", "4777", remote + ".put"})).ok());
+  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/setuid.txt", kTestCap).ok());
+  EXPECT_EQ(fs::status(tmp + "/setuid.txt").permissions() & fs::perms::mask,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
   (void)(*h)->run(Cmd({"rm", "-rf", "/tmp/fvbench-nosftp-" + std::to_string(::getpid())}));
   h->reset();
   std::error_code ec;
@@ -698,7 +716,7 @@ TEST(SshHost, ServiceSurvivesTheSessionEnd) {
 
   ASSERT_TRUE(h->Reconnect().ok());
   EXPECT_TRUE(h->is_alive(*svc));
-  auto out = h->read_file(log);
+  auto out = h->read_file(log, kTestCap);
   ASSERT_TRUE(out.ok()) << out.error().message;
   EXPECT_EQ(*out, "started\n");
   auto stopped = h->stop_service(*svc, std::chrono::seconds(2));
@@ -742,17 +760,18 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   EXPECT_THAT(sum->out, HasSubstr("\n640\n"));
 
   auto t1 = Clock::now();
-  auto got = h->fetch(remote, tmp + "/down/big.bin");
+  auto got = h->fetch(remote, tmp + "/down/big.bin", kBigTestCap);
   ASSERT_TRUE(got.ok()) << got.error().message;
   std::printf("[figure] SFTP fetch 64 MiB: %.0f ms\n", Ms(Clock::now() - t1));
   EXPECT_EQ(Sha256Hex(Slurp(tmp + "/down/big.bin")), sha);
+  // The controller's own mode (0644 less the umask), not the remote 0640.
   EXPECT_EQ(fs::status(tmp + "/down/big.bin").permissions() & fs::perms::all,
-            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
 
   // write_file / read_file in memory, and overwriting an existing file.
   const std::string small = RandomBytes(3u << 20, 7);
   ASSERT_TRUE(h->write_file(remote, small, 0755).ok());
-  auto back = h->read_file(remote);
+  auto back = h->read_file(remote, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->size(), small.size());
   EXPECT_TRUE(*back == small);
@@ -764,7 +783,7 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   ASSERT_TRUE(ls.ok());
   EXPECT_EQ(ls->out, "big.bin\n");
   ASSERT_TRUE(h->write_file(remote, "").ok());
-  auto empty = h->read_file(remote);
+  auto empty = h->read_file(remote, kTestCap);
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(*empty, "");
 
@@ -778,12 +797,12 @@ TEST(SshHost, FileErrorsNameHostAndPath) {
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
   const std::string missing = "/tmp/fvbench-no-such-dir/missing.txt";
-  auto r = h->read_file(missing);
+  auto r = h->read_file(missing, kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
   EXPECT_THAT(r.error().message, HasSubstr(missing));
   EXPECT_THAT(r.error().message, HasSubstr("no such file"));
-  auto f = h->fetch(missing, "/tmp/fvbench-ssh-never/x");
+  auto f = h->fetch(missing, "/tmp/fvbench-ssh-never/x", kTestCap);
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.error().message, HasSubstr(missing));
   EXPECT_FALSE(fs::exists("/tmp/fvbench-ssh-never/x"));
@@ -798,9 +817,99 @@ TEST(SshHost, FileErrorsNameHostAndPath) {
   ASSERT_FALSE(u.ok());
   EXPECT_THAT(u.error().message, HasSubstr(under_file));
   EXPECT_THAT(u.error().message, HasSubstr("not a directory"));
-  auto d = h->read_file("/etc");
+  auto d = h->read_file("/etc", kTestCap);
   ASSERT_FALSE(d.ok());
   EXPECT_THAT(d.error().message, HasSubstr("not a regular file"));
+}
+
+// What a loadgen sends back, over a real sshd: files planted on the host as
+// a compromised or odd loadgen leaves them (left setuid, padded to 1 GiB,
+// replaced by a link or a FIFO).
+class SentBack : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_HOSTS();
+    h_ = ConnectOrDie(g_hosts.loadgen);
+    ASSERT_NE(h_, nullptr);
+    remote_ = "/tmp/fvbench-ssh-sentback-" + std::to_string(::getpid());
+    local_ = "/tmp/fvbench-ssh-sentback-local-" + std::to_string(::getpid());
+    ASSERT_TRUE(h_->run(Cmd({"mkdir", "-p", remote_})).ok());
+  }
+  void TearDown() override {
+    if (h_) (void)h_->run(Cmd({"rm", "-rf", remote_}));
+    std::error_code ec;
+    fs::remove_all(local_, ec);
+  }
+  void Sh(const std::string& script) {
+    auto r = h_->run(Cmd({"sh", "-c", script, "sh", remote_}));
+    ASSERT_TRUE(r.ok() && r->success()) << script << ": " << (r.ok() ? r->err : r.error().message);
+  }
+  std::unique_ptr<SshHost> h_;
+  std::string remote_, local_;
+};
+
+// Mode 4777 on the loadgen arrives as the controller's 0644.
+TEST_F(SentBack, SetuidWorldWritableResultArrivesSafe) {
+  Sh("printf '{}\\n' > \"$1/r.json\" && chmod 4777 \"$1/r.json\"");
+  auto f = h_->fetch(remote_ + "/r.json", local_ + "/raw/r.json", kWrkResultCap);
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  struct stat st;
+  ASSERT_EQ(::lstat((local_ + "/raw/r.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_EQ(Slurp(local_ + "/raw/r.json"), "{}\n");
+}
+
+// A link (to a file of the host's root), a FIFO, a directory where the
+// result belongs: refused by name, nothing stored, the FIFO never opened.
+TEST_F(SentBack, LinksAndSpecialFilesAreRefused) {
+  Sh("ln -s /etc/shadow \"$1/link.json\" && mkfifo \"$1/fifo.json\" && mkdir \"$1/dir.json\"");
+  const auto t0 = Clock::now();
+  for (const auto& [name, why] : {std::pair{"link.json", "a symbolic link, not a regular file: refused"},
+                                  std::pair{"fifo.json", "a special file (FIFO, socket or device), not a regular file"},
+                                  std::pair{"dir.json", "a directory, not a regular file"}}) {
+    auto f = h_->fetch(remote_ + "/" + name, local_ + "/" + name, kWrkResultCap);
+    ASSERT_FALSE(f.ok()) << name;
+    EXPECT_THAT(f.error().message, HasSubstr(g_hosts.loadgen + ": cannot read " + remote_ + "/" + name +
+                                             " (wrk result JSON): " + why));
+    EXPECT_FALSE(fs::exists(fs::symlink_status(local_ + "/" + name))) << name;
+    EXPECT_FALSE(h_->read_file(remote_ + "/" + name, kWrkResultCap).ok()) << name;
+  }
+  EXPECT_LT(Ms(Clock::now() - t0), 5000);
+}
+
+// A result grown to 1 GiB (sparse on the loadgen) is refused from
+// the size the host states, before any byte of it crosses; a file larger
+// than it states (/proc states 0 bytes) is refused on the bytes received.
+TEST_F(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
+  Sh("printf '{\"schema\":\"fvbench.wrk.pace/1\"}\\n' > \"$1/huge.json\" && truncate -s 1G \"$1/huge.json\"");
+  const auto t0 = Clock::now();
+  auto f = h_->fetch(remote_ + "/huge.json", local_ + "/huge.json", kWrkResultCap);
+  std::printf("[figure] refusing a 1 GiB result over SFTP: %.0f ms\n", Ms(Clock::now() - t0));
+  EXPECT_LT(Ms(Clock::now() - t0), 2000);
+  ASSERT_FALSE(f.ok());
+  EXPECT_THAT(f.error().message, HasSubstr(g_hosts.loadgen + ": " + remote_ + "/huge.json (wrk result JSON) is over its "
+                                           "cap of 2097152 bytes: the host states 1073741824 bytes; refused, not kept"));
+  EXPECT_FALSE(fs::exists(local_ + "/huge.json"));
+  auto proc = h_->fetch("/proc/cpuinfo", local_ + "/cpuinfo", FileCap{"test file", 64});
+  ASSERT_FALSE(proc.ok());
+  EXPECT_THAT(proc.error().message, HasSubstr("/proc/cpuinfo (test file) is over its cap of 64 bytes: received "));
+  EXPECT_FALSE(fs::exists(local_ + "/cpuinfo"));
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(local_, ec)) ADD_FAILURE() << "left behind: " << e.path();
+}
+
+// A document followed by NUL bytes (under the cap) arrives, and the parser
+// refuses it, naming the file and the host.
+TEST_F(SentBack, NulBytesAfterTheDocumentAreRefusedNamingFileAndHost) {
+  const std::string good = Slurp(FixturesDir() + "/wrk/paced_get_2000rps.json");
+  ASSERT_FALSE(good.empty());
+  ASSERT_TRUE(h_->write_file(remote_ + "/nul.json", good + std::string(4096, '\0')).ok());
+  ASSERT_TRUE(h_->fetch(remote_ + "/nul.json", local_ + "/nul.json", kWrkResultCap).ok());
+  const std::string source = local_ + "/nul.json (fetched from " + g_hosts.loadgen + ":" + remote_ + "/nul.json)";
+  auto parsed = ParseWrkOutput(Slurp(local_ + "/nul.json"), source, 2000);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_THAT(parsed.error().message, HasSubstr(source));
+  EXPECT_THAT(parsed.error().message, HasSubstr("a NUL byte at byte " + std::to_string(good.size())));
 }
 
 TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {

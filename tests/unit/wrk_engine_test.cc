@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -679,6 +680,58 @@ TEST_F(WrkEngineLocal, PostPhaseAndWarmup) {
   ExpectPaced(*r, s);
   EXPECT_EQ(r->non_2xx, 0u);
   EXPECT_EQ(Slurp(*dir_ + "/remote/e2e_post.body.json"), s.body);
+}
+
+// What a loadgen does to its result, through the engine: a `wrk` on PATH
+// that runs the real one, then does to FVBENCH_OUT what a compromised loadgen
+// did: chmod 4777 (the copy arrives 0644), 4 KiB of NUL bytes after the
+// document (refused naming the file and the host), 1 GiB of them (refused
+// from its size, at once, no copy kept).
+TEST_F(WrkEngineLocal, WhatALoadgenDoesToItsResultIsRefusedOrMadeSafe) {
+  const std::string bin = *dir_ + "/evilbin", mode_file = *dir_ + "/evil.mode";
+  std::filesystem::create_directories(bin);
+  std::ofstream(bin + "/wrk") << "#!/bin/sh\n/usr/bin/wrk \"$@\"; rc=$?\n"
+                              << "[ -f \"$FVBENCH_OUT\" ] || exit $rc\n"
+                              << "case $(cat " << mode_file << ") in\n"
+                              << "  setuid) chmod 4777 \"$FVBENCH_OUT\" ;;\n"
+                              << "  nul) head -c 4096 /dev/zero >> \"$FVBENCH_OUT\" ;;\n"
+                              << "  huge) truncate -s 1G \"$FVBENCH_OUT\" ;;\n"
+                              << "esac\nexit $rc\n";
+  ASSERT_EQ(::chmod((bin + "/wrk").c_str(), 0755), 0);
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  ASSERT_EQ(::setenv("PATH", (bin + ":" + path).c_str(), 1), 0);
+  struct RestorePath {
+    std::string path;
+    ~RestorePath() { ::setenv("PATH", path.c_str(), 1); }
+  } restore{path};
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  const std::string remote = *dir_ + "/remote", ctl = *dir_ + "/ctl-evil";
+
+  std::ofstream(mode_file) << "setuid\n";
+  auto setuid = engine->run(Small("evil_setuid", Url("/")), remote, ctl);
+  ASSERT_TRUE(setuid.ok()) << setuid.error().message;
+  struct stat st;
+  ASSERT_EQ(::stat((remote + "/evil_setuid.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 04777u);  // the wrapper did act
+  ASSERT_EQ(::lstat((ctl + "/evil_setuid.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+
+  std::ofstream(mode_file, std::ios::trunc) << "nul\n";
+  auto nul = engine->run(Small("evil_nul", Url("/")), remote, ctl);
+  ASSERT_FALSE(nul.ok());
+  EXPECT_THAT(nul.error().message, HasSubstr("wrk phase evil_nul on local: " + ctl + "/evil_nul.json (fetched from "
+                                             "local:" + remote + "/evil_nul.json)"));
+  EXPECT_THAT(nul.error().message, HasSubstr("a NUL byte at byte "));
+
+  std::ofstream(mode_file, std::ios::trunc) << "huge\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto huge = engine->run(Small("evil_huge", Url("/")), remote, ctl);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_THAT(huge.error().message, HasSubstr(remote + "/evil_huge.json (wrk result JSON) is over its cap of 2097152 "
+                                              "bytes: it holds 1073741824 bytes; refused, not kept"));
+  // The phase's own second plus wrk's start and stop; no 1 GiB copied.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(6));
+  EXPECT_FALSE(std::filesystem::exists(ctl + "/evil_huge.json"));
 }
 
 TEST_F(WrkEngineLocal, RefusedConnectionsFailThePhase) {

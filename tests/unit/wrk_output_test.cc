@@ -512,5 +512,23 @@ TEST(WrkOutput, BadWindowOrHistogramNamesTheField) {
   }
 }
 
+// A loadgen's result padded after the document (valid JSON, then NUL
+// bytes): nlohmann would stop at the first NUL and accept it.
+// Refused naming the file, as is any content after the document.
+TEST(WrkOutput, NulPaddingOrContentAfterTheDocumentIsRefused) {
+  const std::string good = Fixture("paced_get_2000rps.json");
+  ASSERT_TRUE(ParseWrkPaceOutput(good, "lg1:/r/p.json", 2000).ok());
+  auto nul = ParseWrkPaceOutput(good + std::string(100000, '\0'), "lg1:/r/p.json", 2000);
+  ASSERT_FALSE(nul.ok());
+  EXPECT_THAT(nul.error().message, HasSubstr("lg1:/r/p.json"));
+  EXPECT_THAT(nul.error().message, HasSubstr("a NUL byte at byte " + std::to_string(good.size())));
+  auto nul_first = ParseWrkPaceOutput(std::string(1, '\0') + good, "lg1:/r/p.json", 2000);
+  ASSERT_FALSE(nul_first.ok());
+  EXPECT_THAT(nul_first.error().message, HasSubstr("a NUL byte at byte 0"));
+  auto twice = ParseWrkPaceOutput(good + good, "lg1:/r/p.json", 2000);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_THAT(twice.error().message, HasSubstr("content after the JSON document"));
+}
+
 }  // namespace
 }  // namespace fvbench::wrk_output_test
