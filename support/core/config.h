@@ -29,7 +29,10 @@ enum class ThroughputSearchKind { kBisect, kSeed };
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.
-  std::string bench_dir = "/tmp/fv-bench";  // BENCH_DIR
+  // BENCH_DIR; its default is DefaultBenchDir(ConfigInputs::uid),
+  // /tmp/fv-bench-<uid>: one per user, checked private on every host
+  // (run/testbed.h) and refused when someone else made it first.
+  std::string bench_dir;
   std::string fv_dir = "/opt/fairvisor";    // FV_DIR: fairvisor edge checkout
   std::string k6_version = "v0.54.0";       // K6_VER (pinned; recorded in results as engine_version)
   // K6_SOURCE: where a missing k6 comes from. "repo": Grafana's apt/dnf
@@ -180,7 +183,17 @@ struct ConfigInputs {
   int cores = 1;
   bool have_taskset = true;
   std::function<bool(const std::string&)> file_exists;  // for files the run needs
+  unsigned uid = 0;  // the user this process runs as (geteuid): BENCH_DIR's default
 };
+
+// BENCH_DIR's default for the user `uid`: /tmp/fv-bench-<uid>. A directory
+// of its own per user, since another user who made it first could put links
+// where results are written (it is then refused, naming its owner). Not
+// under $XDG_RUNTIME_DIR: BENCH_DIR is the same path on the SUT and loadgen
+// hosts, where the controller's runtime directory means nothing, and that
+// directory is a small tmpfs removed at the user's last logout (the
+// results, and the prefix of a service still running, with it).
+std::string DefaultBenchDir(unsigned uid);
 
 // Err names the variable and the value (EnvReader), e.g.
 //   "LATENCY_RPS='10k': not a number (expected requests per second > 0)",

@@ -33,7 +33,8 @@ Result<std::string> CheckedDir(const char* name, const std::string& value) {
   return v;
 }
 
-Result<void> LoadDirs(const ConfigInputs&, const EnvReader& r, Config& c) {
+Result<void> LoadDirs(const ConfigInputs& in, const EnvReader& r, Config& c) {
+  if (c.bench_dir.empty()) c.bench_dir = DefaultBenchDir(in.uid);
   for (auto [name, val] : {std::pair{"BENCH_DIR", &c.bench_dir}, std::pair{"FV_DIR", &c.fv_dir}}) {
     // Set but empty (BENCH_DIR=$DIR with DIR unset) must not fall back to the default silently.
     if (r.set_but_empty(name)) {
@@ -92,3 +93,9 @@ Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& 
 }
 
 }  // namespace fvbench::detail
+
+namespace fvbench {
+
+std::string DefaultBenchDir(unsigned uid) { return fmt::format("/tmp/fv-bench-{}", uid); }
+
+}  // namespace fvbench

@@ -10,6 +10,8 @@
 #include <limits>
 #include <fstream>
 #include <sstream>
+#include <fcntl.h>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -225,26 +227,57 @@ Result<std::string> ReadTextFile(const std::string& path) {
   return ss.str();
 }
 
-Result<void> WriteTextFile(const std::string& path, std::string_view text) {
-  std::string tmp = fmt::format("{}.tmp.{}", path, static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return Error{fmt::format("{}: cannot write: {} (creating the temporary file {} beside it)", path,
-                               std::strerror(errno), tmp)};
-    }
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();  // flushes: a full disk shows here
-    if (!out) {
-      int e = errno;
-      std::remove(tmp.c_str());
-      return Error{fmt::format("{}: write failed: {} (writing the temporary file {}, removed)", path,
-                               std::strerror(e), tmp)};
-    }
+namespace {
+
+// A new file beside `path`: a name no one else chose, created exclusively
+// and never through a link (O_CREAT | O_EXCL | O_NOFOLLOW), mode 0644 less
+// the umask. Returns its fd and name, or -1 with errno.
+int CreateTempBeside(const std::string& path, std::string* tmp) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    *tmp = fmt::format("{}.tmp.{}.{:016x}", path, static_cast<long>(::getpid()),
+                       static_cast<unsigned long long>(rng()));
+    int fd;
+    do {
+      fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EINTR);
+    if (fd >= 0 || errno != EEXIST) return fd;
   }
+  return -1;
+}
+
+}  // namespace
+
+Result<void> WriteTextFile(const std::string& path, std::string_view text) {
+  std::string tmp;
+  const int fd = CreateTempBeside(path, &tmp);
+  if (fd < 0) {
+    return Error{fmt::format("{}: cannot write: {} (creating the temporary file {} beside it)", path,
+                             std::strerror(errno), tmp)};
+  }
+  const char* data = text.data();
+  size_t left = text.size();
+  int err = 0;
+  while (left > 0) {
+    const ssize_t w = ::write(fd, data, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      err = errno;
+      break;
+    }
+    data += w;
+    left -= static_cast<size_t>(w);
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;  // a full disk may show only here (NFS)
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    return Error{fmt::format("{}: write failed: {} (writing the temporary file {}, removed)", path,
+                             std::strerror(err), tmp)};
+  }
+  // rename(2) replaces whatever name is at `path`; it never writes through a link there.
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    std::remove(tmp.c_str());
+    const int e = errno;
+    ::unlink(tmp.c_str());
     return Error{fmt::format("{}: cannot rename {} into place: {}", path, tmp, std::strerror(e))};
   }
   return Ok();

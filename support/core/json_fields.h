@@ -71,9 +71,11 @@ Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const
 // The whole file; Error names the path and errno text ("<path>: is a
 // directory, not a file" for a directory).
 Result<std::string> ReadTextFile(const std::string& path);
-// Writes `path` through a temporary file in the same directory and rename(2),
-// so a reader never sees half a document. Errors start with `path` (the
-// destination) and name the temporary file after the reason.
+// Writes `path` through a new temporary file in the same directory
+// (<path>.tmp.<pid>.<random>, created with O_EXCL | O_NOFOLLOW, mode 0644 less
+// the umask) and rename(2), so a reader never sees half a document and
+// nothing is written through a link someone put at either name. Errors start
+// with `path` (the destination) and name the temporary file after the reason.
 Result<void> WriteTextFile(const std::string& path, std::string_view text);
 
 }  // namespace fvbench::detail

@@ -408,8 +408,10 @@ Command SynchronisedK6Command(const LoadSpec& spec, const Command& run, const st
   sh += fmt::format("echo \"fvbench-resumed $sent_us {}\" >&2\n", now_us);
   sh += "wait $pid\n";
   sh += "rc=$?\n";
-  sh += fmt::format("if [ -x {} ]; then {} csv {} > {} || rm -f {}; fi\n", reduce, reduce, ShellQuote(samples_out),
-                    ShellQuote(histogram_out), ShellQuote(histogram_out));
+  // The reducer writes its output as a new file renamed into place (never
+  // through a link at that name); a failed reduction leaves none.
+  sh += fmt::format("if [ -x {} ]; then {} csv {} -o {}; fi\n", reduce, reduce, ShellQuote(samples_out),
+                    ShellQuote(histogram_out));
   sh += "exit $rc\n";
   Command cmd;
   cmd.argv = {"bash", "-c", sh};

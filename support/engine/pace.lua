@@ -467,6 +467,49 @@ local function histogram_json(latency, timeouts, timeout_us)
          ',"buckets":[' .. table.concat(pairs_out, ",") .. "]}"
 end
 
+-- 16 hex digits from /dev/urandom (the clocks when it cannot be read): part
+-- of a temporary name no one else chose.
+local function random_hex()
+  local u = io.open("/dev/urandom", "rb")
+  local b = u and u:read(8)
+  if u then u:close() end
+  if b == nil or #b < 8 then return string.format("%x%x", os.time(), math.floor(now_us and now_us() or 0)) end
+  return (b:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+end
+
+-- Writes the result as a new file beside FVBENCH_OUT, renamed over it: the
+-- temporary name is opened with mode "wx" (glibc fopen's O_EXCL; LuaJIT hands
+-- the mode to fopen unchecked), which creates it only when nothing is there,
+-- not even a link, and os.rename (rename(2)) replaces the name FVBENCH_OUT
+-- without writing through a link someone put there. A full or failing disk
+-- shows up at write or at close (the buffer is flushed there): the
+-- temporary file is removed, the path named, the run failed (exit 3).
+local function write_result(path, json)
+  local f, tmp, err
+  for _ = 1, 8 do
+    tmp = path .. ".tmp." .. random_hex()
+    f, err = io.open(tmp, "wx")
+    if f ~= nil then break end
+  end
+  if f == nil then
+    io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(err) .. "\n")
+    os.exit(3)
+  end
+  local written, werr = f:write(json)
+  local closed, cerr = f:close()
+  if not written or not closed then
+    os.remove(tmp)
+    io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(werr or cerr) .. "\n")
+    os.exit(3)
+  end
+  local renamed, rerr = os.rename(tmp, path)
+  if not renamed then
+    os.remove(tmp)
+    io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(rerr) .. "\n")
+    os.exit(3)
+  end
+end
+
 function done(summary, latency, requests_stats)
   if now_us == nil then setup_clock() end
   local done_us = now_us()
@@ -615,19 +658,6 @@ function done(summary, latency, requests_stats)
   local json = "{" .. table.concat(out, ",") .. "}\n"
   io.write(json)
   local path = os.getenv("FVBENCH_OUT")
-  if path ~= nil and path ~= "" then
-    local f, err = io.open(path, "w")
-    if f == nil then
-      io.stderr:write("pace.lua: cannot write FVBENCH_OUT: " .. tostring(err) .. "\n")
-      os.exit(3)
-    end
-    -- A full or failing disk shows up at write or at close (the buffer is
-    -- flushed there): say so with the path, and fail the run.
-    local written, werr = f:write(json)
-    local closed, cerr = f:close()
-    if not written or not closed then
-      io.stderr:write("pace.lua: cannot write FVBENCH_OUT " .. path .. ": " .. tostring(werr or cerr) .. "\n")
-      os.exit(3)
-    end
-  end
+  -- /dev/null: a warmup, whose output nobody reads (never renamed over).
+  if path ~= nil and path ~= "" and path ~= "/dev/null" then write_result(path, json) end
 end

@@ -70,10 +70,16 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   const std::string dir = bench_dir + "/controller-results";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (fs::is_regular_file(dir + "/run_meta.json", ec)) {
+  if (fs::is_regular_file(fs::symlink_status(dir + "/run_meta.json", ec))) {
     fs::create_directories(dir + "/previous", ec);
-    fs::copy_file(dir + "/run_meta.json", dir + "/previous/run_meta.json", fs::copy_options::overwrite_existing, ec);
-    if (ec) return Error{fmt::format("cannot keep the earlier run's {}/run_meta.json in {}/previous/: {}", dir, dir, ec.message())};
+    // A copy written as a new file renamed into place (WriteTextFile), never
+    // through a link at previous/run_meta.json.
+    auto earlier = detail::ReadTextFile(dir + "/run_meta.json");
+    auto kept = earlier ? detail::WriteTextFile(dir + "/previous/run_meta.json", *earlier) : Result<void>(earlier.error());
+    if (!kept) {
+      return Error{fmt::format("cannot keep the earlier run's {}/run_meta.json in {}/previous/: {}", dir, dir,
+                               kept.error().message)};
+    }
   }
   if (auto w = detail::WriteTextFile(dir + "/run_meta.json", RunMetaToJson(started)); !w) return w.error();
   return s;

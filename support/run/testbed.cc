@@ -18,6 +18,7 @@
 #include "support/engine/jwt.h"
 #include "support/engine/k6_engine.h"
 #include "support/judge/throughput_search.h"
+#include "support/host/dir_check.h"
 #include "support/host/local_host.h"
 #include "support/host/usable_cpus.h"
 #include "support/host/ssh_host.h"
@@ -36,6 +37,7 @@ Result<Config> ConfigFromEnvironment() {
     struct stat st {};
     return ::stat(p.c_str(), &st) == 0;
   };
+  in.uid = static_cast<unsigned>(::geteuid());
   auto config = LoadConfig(in);
   if (config) SetBenchJwtSecret(config->jwt_secret);
   return config;
@@ -192,6 +194,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   tb->edge_available_ = !config.edge_skipped;
   tb->connect_ = connect;
   if (auto r = tb->ConnectHosts(connect); !r) return r.error();
+  if (auto r = tb->CheckHostDirs(); !r) return r.error();
   if (auto r = tb->ProvisionHosts(); !r) return r.error();
   if (remote) {
     if (auto r = tb->PinRemoteHosts(); !r) return r.error();
@@ -462,20 +465,66 @@ Result<void> Testbed::ShipFiles() {
   return Ok();
 }
 
-// BENCH_DIR's controller-side directories (and the loadgen's, local mode).
-Result<void> Testbed::MakeDirs() {
-  const bool remote = config_.remote();
-  std::error_code ec;
-  for (const std::string& d : {controller_dir(), raw_dir(), report_dir()}) {
-    std::filesystem::create_directories(d, ec);
-    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", d, ec.message())};
+std::vector<BenchFolder> ControllerFolders() {
+  return {{"", 0711},
+          {"controller-results", 0700},
+          {"controller-results/raw", 0700},
+          {"controller-results/raw/previous", 0700},
+          {"controller-results/previous", 0700},
+          {"report", 0700},
+          {"report/previous", 0700}};
+}
+
+std::vector<BenchFolder> LoadgenFolders() { return {{"", 0711}, {"results", 0700}, {"scripts", 0700}}; }
+
+std::vector<BenchFolder> SutFolders(bool ab) {
+  std::vector<BenchFolder> f = {{"", 0711}, {"policies", 0711}};
+  if (ab) f.push_back({"policies-b", 0711});
+  f.push_back({"run", 0711});
+  for (const char* svc : {"baseline", "backend", "fv"}) {
+    const std::string dir = std::string("run/") + svc;
+    f.push_back({dir, 0711});
+    f.push_back({dir + "/conf", 0700});
+    f.push_back({dir + "/logs", 0700});
+    f.push_back({dir + "/tmp", 0711});  // nginx makes its temp folders here for its workers
   }
-  if (!remote && !config_.dry_run) {  // the loadgen's dir is on this machine
-    std::filesystem::create_directories(loadgen_dir(), ec);
-    if (ec) return Error{fmt::format("BENCH_DIR: cannot create {}: {}", loadgen_dir(), ec.message())};
+  return f;
+}
+
+Result<void> PrepareControllerDirs(const Config& config) {
+  LocalHost here;
+  if (auto ok = EnsurePrivateDirs(here, DirChain(config.bench_dir, ControllerFolders())); !ok) {
+    return Error{"BENCH_DIR on the controller: " + ok.error().message};
   }
   return Ok();
 }
+
+// BENCH_DIR's folders on the SUT and loadgen hosts (local mode: both on
+// this machine), before provisioning writes anything.
+Result<void> Testbed::CheckHostDirs() {
+  auto check = [&](Host& h, const char* role, const std::vector<BenchFolder>& folders) -> Result<void> {
+    if (auto ok = EnsurePrivateDirs(h, DirChain(config_.bench_dir, folders)); !ok) {
+      return Error{fmt::format("BENCH_DIR on the {} host: {}", role, ok.error().message)};
+    }
+    return Ok();
+  };
+  const std::vector<BenchFolder> sut = SutFolders(config_.ab);
+  if (!config_.remote()) {
+    std::vector<BenchFolder> both = sut;
+    const std::vector<BenchFolder> lg = LoadgenFolders();
+    both.insert(both.end(), lg.begin() + 1, lg.end());
+    return check(*sut_, "SUT and loadgen", both);
+  }
+  if (auto ok = check(*sut_, "SUT", sut); !ok) return ok;
+  if (auto ok = check(*loadgen_, "loadgen", LoadgenFolders()); !ok) return ok;
+  for (const auto& h : more_loadgens_) {
+    if (auto ok = check(*h, "loadgen", LoadgenFolders()); !ok) return ok;
+  }
+  return Ok();
+}
+
+// BENCH_DIR's controller-side directories.
+Result<void> Testbed::MakeDirs() { return PrepareControllerDirs(config_); }
 
 std::string Testbed::TakePlan() {
   if (!plan_) return "";
@@ -487,16 +536,18 @@ std::string Testbed::TakePlan() {
 }
 
 Result<void> Testbed::WritePlanSection(const std::string& title, const std::string& text, bool truncate) const {
-  std::error_code ec;
-  std::filesystem::create_directories(controller_dir(), ec);
   std::string section = "# " + title + "\n" + text;
   std::printf("%s", section.c_str());
   std::fflush(stdout);
-  FILE* f = std::fopen(plan_path().c_str(), truncate ? "w" : "a");
-  if (!f) return Error{fmt::format("cannot write the dry-run plan {}", plan_path())};
-  bool ok = std::fwrite(section.data(), 1, section.size(), f) == section.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) return Error{fmt::format("writing the dry-run plan {} failed", plan_path())};
+  // Rewritten whole through a new file (json_fields.h WriteTextFile), never
+  // opened for appending: nothing is written through a link at its name.
+  std::string plan;
+  if (!truncate) {
+    if (auto earlier = detail::ReadTextFile(plan_path()); earlier) plan = std::move(*earlier);
+  }
+  if (auto w = detail::WriteTextFile(plan_path(), plan + section); !w) {
+    return Error{fmt::format("cannot write the dry-run plan: {}", w.error().message)};
+  }
   return Ok();
 }
 

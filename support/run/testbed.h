@@ -35,6 +35,14 @@
 //   BENCH_DIR/controller-results/  per-scenario results (<id>.json) and raw copies (raw/), on the controller
 //   BENCH_DIR/run/<service>/       rendered configs and logs, on the SUT host
 //   BENCH_DIR/report/              the end-of-run report, on the controller
+// Before anything is written there, BENCH_DIR and these folders are checked
+// on every host (core/private_dirs.h: directories of the user fvbench runs
+// as, not writable by others; the directories above BENCH_DIR owned by root
+// or that user) and created where missing (host/dir_check.h), with the
+// modes of ControllerFolders / LoadgenFolders / SutFolders: BENCH_DIR 0711
+// (no one else may list it or create in it; nginx workers running as another
+// user, nobody when the SUT runs as root, reach the policies and temp
+// folders below by name), folders only fvbench reads 0700.
 #pragma once
 
 #include <functional>
@@ -42,6 +50,7 @@
 #include <string>
 
 #include "support/core/config.h"
+#include "support/core/private_dirs.h"
 #include "support/host/dry_run_host.h"
 #include "support/host/host.h"
 #include "support/engine/load_engine.h"
@@ -116,6 +125,7 @@ class Testbed {
   Testbed() = default;
   // The pieces of Open, in order.
   Result<void> ConnectHosts(const HostConnector& connect);
+  Result<void> CheckHostDirs();
   Result<void> ProvisionHosts();
   Result<void> PinRemoteHosts();
   void KeepControllerOffSutCpus();
@@ -148,6 +158,16 @@ class Testbed {
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
   bool edge_available_ = true;
 };
+
+// BENCH_DIR's folders ("" = BENCH_DIR itself, first) each role writes into,
+// with the mode each is created with (see the header).
+std::vector<BenchFolder> ControllerFolders();
+std::vector<BenchFolder> LoadgenFolders();
+std::vector<BenchFolder> SutFolders(bool ab);
+// BENCH_DIR and the controller's folders on this machine, checked and made
+// (host/dir_check.h); every controller process calls it before writing
+// there (provision, report, each scenario through Testbed::Open).
+Result<void> PrepareControllerDirs(const Config& config);
 
 namespace detail {
 // RedactSecrets (jwt.h): the bench JWT secret and the tokens made from it replaced.

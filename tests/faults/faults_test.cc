@@ -729,6 +729,44 @@ TEST_F(Faults, PortTakenByAnotherProcessIsReportedAndLeftAlone) {
   EXPECT_EQ(LeftoversAfter(bench_dir_, ports(), seconds(2)), "");
 }
 
+// A predictable BENCH_DIR in /tmp: another user made BENCH_DIR first and
+// keeps a link where the phase's wrk result is written (putting it back
+// every 10 ms). The run is refused before any load, naming the directory and
+// its owner; nothing is written through the link.
+TEST_F(Faults, BenchDirMadeFirstByAnotherUserIsRefusedBeforeAnyLoad) {
+  const std::string victim = bench_dir_ + ".victim";
+  std::ofstream(victim) << "precious root-only data\n";
+  ASSERT_EQ(::chmod(victim.c_str(), 0600), 0);
+  std::error_code ec;
+  fs::remove_all(bench_dir_, ec);
+  // The link is put back every 10 ms (the run's `rm -f` of a stale result
+  // does not get rid of it), until the stop file appears.
+  const std::string stop = bench_dir_ + ".stop";
+  fs::remove(stop, ec);
+  const std::string link = bench_dir_ + "/results/latency_raw_nginx.json";
+  ASSERT_EQ(std::system(("runuser -u nobody -- mkdir -p " + bench_dir_ + "/results").c_str()), 0);
+  const std::string loop = "runuser -u nobody -- sh -c 'while [ ! -e " + stop + " ]; do ln -sfn " + victim + " " + link +
+                           " 2>/dev/null; sleep 0.01; done' &";
+  ASSERT_EQ(std::system(loop.c_str()), 0) << loop;
+  ScenarioProcess p(Env(2), log_);
+  const auto t0 = Clock::now();
+  const bool ended = p.Wait(seconds(60));
+  std::ofstream(stop) << "stop\n";
+  std::this_thread::sleep_for(milliseconds(200));  // the loop sees it
+  ASSERT_TRUE(ended) << p.log();
+  const double took = SecondsSince(t0);
+  const std::string log = p.log();
+  EXPECT_NE(p.ExitCode(), 0) << log;
+  EXPECT_TRUE(Has(log, bench_dir_ + " is owned by another user (owner nobody (uid 65534), mode 0755)")) << log;
+  EXPECT_EQ(ReadFile(victim), "precious root-only data\n");
+  EXPECT_FALSE(fs::exists(bench_dir_ + "/controller-results")) << "nothing may be written into it";
+  Report("BENCH_DIR made first by another user", "runuser -u nobody: mkdir BENCH_DIR/results + a link to a root-only "
+         "file where the wrk result goes", took, FirstLine(FailureLine(log)), Leftovers(bench_dir_, ports()));
+  EXPECT_EQ(LeftoversAfter(bench_dir_, ports(), seconds(2)), "");
+  fs::remove(victim, ec);
+  fs::remove(stop, ec);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -26,7 +26,7 @@ TEST(Config, SeedDefaults) {
   EXPECT_EQ(c->latency_dur_s, 60);
   EXPECT_EQ(c->warmup_dur_s, 10);
   EXPECT_EQ(c->throughput_search_max, 150000);
-  EXPECT_EQ(c->bench_dir, "/tmp/fv-bench");
+  EXPECT_EQ(c->bench_dir, "/tmp/fv-bench-0");  // one per user: the uid fvbench runs as
   EXPECT_EQ(c->fv_dir, "/opt/fairvisor");
   EXPECT_EQ(c->k6_version, "v0.54.0");
   EXPECT_EQ(c->engine, Engine::kK6);
@@ -34,6 +34,24 @@ TEST(Config, SeedDefaults) {
   EXPECT_EQ(c->policy_dir, "/src/fixtures/policies");
   EXPECT_TRUE(c->oresty_cpuset.empty());
   EXPECT_FALSE(c->remote());
+}
+
+// BENCH_DIR's default is the user's own (/tmp/fv-bench-<uid>), never one
+// shared /tmp/fv-bench another user could make first.
+TEST(Config, BenchDirDefaultIsPerUser) {
+  ConfigInputs in = Inputs({});
+  in.uid = 1000;
+  auto c = LoadConfig(in);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->bench_dir, "/tmp/fv-bench-1000");
+  auto empty = LoadConfig([&] {
+    ConfigInputs e = Inputs({{"BENCH_DIR", ""}});
+    e.uid = 1000;
+    return e;
+  }());
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("unset it to use the default /tmp/fv-bench-1000"), std::string::npos)
+      << empty.error().message;
 }
 
 // Validity bounds and progress lines are read once, here, not by the
@@ -235,7 +253,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"BENCH_DIR", "/tmp/..", "root"},
                       BadValue{"BENCH_DIR", "/.", "root"},
                       BadValue{"BENCH_DIR", "/tmp/my bench", "whitespace"},
-                      BadValue{"BENCH_DIR", "", "set but empty; unset it to use the default /tmp/fv-bench"},
+                      BadValue{"BENCH_DIR", "", "set but empty; unset it to use the default /tmp/fv-bench-0"},
                       BadValue{"FV_DIR", "", "set but empty; unset it to use the default /opt/fairvisor"},
                       BadValue{"ORESTY_CPUSET", "7", "does not exist"},
                       BadValue{"K6_CPUSET", "0-2", "does not exist"},

@@ -4,6 +4,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 namespace fvbench::json_fields_test {
 namespace {
@@ -52,6 +56,30 @@ TEST(ParseJsonText, ContentAfterTheDocumentIsRefused) {
     EXPECT_THAT(r.error().message, HasSubstr("content after the JSON document")) << text;
   }
   EXPECT_TRUE(detail::ParseJsonText("{\"a\": 1}\n\n  \t\n", "x.json").ok());  // whitespace is not content
+}
+
+// WriteTextFile never writes through a link at the destination or at a
+// temporary name: the link is replaced by the new file, its target untouched.
+// (Its temporary name was <path>.tmp.<pid>: a link planted there was written
+// through.)
+TEST(WriteTextFile, ReplacesALinkAtTheDestinationWithoutFollowingIt) {
+  char tmpl[] = "/tmp/fvbench-json-fields-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::string victim = dir + "/victim", dest = dir + "/out.json";
+  ASSERT_TRUE(detail::WriteTextFile(victim, "precious\n").ok());
+  ASSERT_EQ(::symlink(victim.c_str(), dest.c_str()), 0);
+  const std::string guessed = dest + ".tmp." + std::to_string(::getpid());
+  ASSERT_EQ(::symlink(victim.c_str(), guessed.c_str()), 0);
+  ASSERT_TRUE(detail::WriteTextFile(dest, "{}\n").ok());
+  EXPECT_EQ(*detail::ReadTextFile(victim), "precious\n");
+  struct stat st;
+  ASSERT_EQ(::lstat(dest.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(*detail::ReadTextFile(dest), "{}\n");
+  EXPECT_EQ(st.st_mode & 07777, 0644u & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  std::string cmd = "rm -rf " + dir;
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
 }
 
 }  // namespace

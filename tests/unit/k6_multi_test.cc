@@ -153,8 +153,7 @@ TEST(K6Segments, TwoInstancesCommandLines) {
             "wait $pid\n"
             "rc=$?\n"
             "if [ -x /opt/s/fvbench_k6_reduce ]; then /opt/s/fvbench_k6_reduce csv "
-            "/r/latency_raw_nginx_lg1.samples.csv > /r/latency_raw_nginx_lg1.histogram.json || rm -f "
-            "/r/latency_raw_nginx_lg1.histogram.json; fi\n"
+            "/r/latency_raw_nginx_lg1.samples.csv -o /r/latency_raw_nginx_lg1.histogram.json; fi\n"
             "exit $rc\n");
   // Instance 2 of 2: the other half, its own address and files; the same start.
   const std::vector<std::string> second = Lines(cmds[1].argv[2]);
@@ -431,6 +430,26 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 2);
   EXPECT_THAT(r->err, HasSubstr(bad));
+
+  // -o OUT: a new file renamed over OUT; a link someone put at OUT is
+  // replaced, its target untouched; a failed reduction leaves no OUT.
+  const std::string victim = std::string(tmpl) + "/victim", out = std::string(tmpl) + "/h.json";
+  Write(victim, "precious\n");
+  ASSERT_EQ(::symlink(victim.c_str(), out.c_str()), 0);
+  c.argv = {FVBENCH_K6_REDUCE_BIN, "csv", Fixtures() + "/k6/raw/out_csv.csv", "-o", out};
+  auto o = host.run(c);
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->exit_code, 0) << o->err;
+  EXPECT_EQ(o->out, "");
+  EXPECT_EQ(Slurp(victim), "precious\n");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out)));
+  ASSERT_TRUE(ParseHistogramJson(Slurp(out), out).ok());
+  const std::string none = std::string(tmpl) + "/none.json";
+  c.argv = {FVBENCH_K6_REDUCE_BIN, "csv", bad, "-o", none};
+  auto failed = host.run(c);
+  ASSERT_TRUE(failed.ok());
+  EXPECT_EQ(failed->exit_code, 2);
+  EXPECT_FALSE(fs::exists(none));
   fs::remove_all(tmpl);
 }
 

@@ -682,6 +682,26 @@ TEST_F(WrkEngineLocal, PostPhaseAndWarmup) {
   EXPECT_EQ(Slurp(*dir_ + "/remote/e2e_post.body.json"), s.body);
 }
 
+// A link where pace.lua writes its result (someone put it
+// there between fvbench's `rm -f` and the end of the phase). pace.lua writes
+// a new file and renames it over the name: the link's target is untouched,
+// and no temporary file is left.
+TEST_F(WrkEngineLocal, PaceLuaNeverWritesThroughALinkAtItsOutput) {
+  const std::string dir = *dir_ + "/pace-link";
+  std::filesystem::create_directories(dir);
+  const std::string victim = dir + "/victim", out = dir + "/latency_raw_nginx.json";
+  std::ofstream(victim) << "precious root-only data\n";
+  ASSERT_EQ(::symlink(victim.c_str(), out.c_str()), 0);
+  auto cmd = PlanWrkCommand(Small("pace_link", Url("/")), kScripts, out, "");
+  ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+  auto r = host_->run(*cmd);
+  ASSERT_TRUE(r.ok() && r->success()) << (r.ok() ? r->err : r.error().message);
+  EXPECT_EQ(Slurp(victim), "precious root-only data\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(out)));
+  EXPECT_TRUE(ParseWrkOutput(Slurp(out), out, 200).ok());
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 2);
+}
+
 // What a loadgen does to its result, through the engine: a `wrk` on PATH
 // that runs the real one, then does to FVBENCH_OUT what a compromised loadgen
 // did: chmod 4777 (the copy arrives 0644), 4 KiB of NUL bytes after the
