@@ -31,6 +31,7 @@
 #include "support/core/path_text.h"
 #include "support/host/known_hosts_markers.h"
 #include "support/host/local_copy.h"
+#include "support/host/remote_script.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -254,8 +255,8 @@ bool ValidEnvName(const std::string& k) {
 Result<std::string> Prologue(const std::string& host, const Command& cmd) {
   if (cmd.argv.empty() || cmd.argv[0].empty())
     return Error{host + ": cannot start a command with an empty argv"};
-  // A NUL byte cannot travel in an SSH exec request (a C string) nor in argv:
-  // the command line would be cut short silently. Refused, naming the word.
+  // A NUL byte cannot travel in a shell word nor in argv: the command line
+  // would be cut short silently. Refused, naming the word.
   for (size_t i = 0; i < cmd.argv.size(); ++i)
     if (cmd.argv[i].find('\0') != std::string::npos)
       return Error{host + ": cannot run '" + cmd.argv[0].substr(0, cmd.argv[0].find('\0')) +
@@ -623,7 +624,7 @@ namespace {
 // Each waits for the server's answer, bounded by `open_bound`; the session's
 // timeout is `io_timeout` again afterwards.
 Result<void> OpenExecChannel(ssh_session ss, ChannelGuard& g, ssh_channel_callbacks_struct& cb,
-                             const std::string& script, milliseconds open_bound, milliseconds io_timeout,
+                             const char* request, milliseconds open_bound, milliseconds io_timeout,
                              const std::string& who) {
   g.ch = ssh_channel_new(ss);
   if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
@@ -639,15 +640,23 @@ Result<void> OpenExecChannel(ssh_session ss, ChannelGuard& g, ssh_channel_callba
   if (int rc = ssh_channel_open_session(g.ch); rc != SSH_OK) return no_answer("cannot open a session channel", rc);
   if (ssh_add_channel_callbacks(g.ch, &cb) != SSH_OK) return no_answer("cannot set channel callbacks", SSH_ERROR);
   g.cb = &cb;
-  if (int rc = ssh_channel_request_exec(g.ch, script.c_str()); rc != SSH_OK) return no_answer("exec request refused", rc);
+  if (int rc = ssh_channel_request_exec(g.ch, request); rc != SSH_OK) return no_answer("exec request refused", rc);
   SetSessionTimeout(ss, io_timeout);
   return Ok();
 }
 
-// The remote command's stdin: the chunks of `source` (when given) then EOF;
-// without a source, EOF at once unless `keep_open`.
-Result<void> FeedStdin(ssh_session ss, ssh_channel ch, const std::function<Result<size_t>(char*, size_t)>* source,
-                       bool keep_open, const std::string& who) {
+// The channel's stdin: the framed script (remote_script.h), then the chunks
+// of `source` (when given) and EOF; without a source, EOF at once unless
+// `keep_open`.
+Result<void> FeedStdin(ssh_session ss, ssh_channel ch, const std::string& framed,
+                       const std::function<Result<size_t>(char*, size_t)>* source, bool keep_open,
+                       const std::string& who) {
+  for (size_t sent = 0; sent < framed.size();) {
+    const uint32_t n = static_cast<uint32_t>(std::min(framed.size() - sent, kWriteChunk));
+    if (ssh_channel_write(ch, framed.data() + sent, n) != static_cast<int>(n))
+      return Error{who + "sending the script to the remote shell: " + ssh_get_error(ss)};
+    sent += n;
+  }
   if (source != nullptr) {
     std::vector<char> buf(kWriteChunk);
     while (true) {
@@ -775,6 +784,8 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
                                             bool keep_stdin_open, const ChunkSource* stdin_source) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
+  auto framed = FramedScript(script);
+  if (!framed.ok()) return Error{who + framed.error().message};
   ssh_session ss = s_->ssh;
   // Declared before the guard: the guard (destroyed first) unhooks them.
   ChannelState st;
@@ -791,8 +802,10 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   // connection alive).
   const milliseconds open_bound =
       timeout.count() > 0 ? std::min(timeout, options_.io_timeout) : options_.io_timeout;
-  if (auto o = OpenExecChannel(ss, g, cb, script, open_bound, options_.io_timeout, who); !o.ok()) return o.error();
-  if (auto f = FeedStdin(ss, g.ch, stdin_source, keep_stdin_open, who); !f.ok()) return f.error();
+  // The exec request is the fixed bootstrap; the script follows on stdin.
+  if (auto o = OpenExecChannel(ss, g, cb, kRemoteBootstrap, open_bound, options_.io_timeout, who); !o.ok())
+    return o.error();
+  if (auto f = FeedStdin(ss, g.ch, *framed, stdin_source, keep_stdin_open, who); !f.ok()) return f.error();
 
   ChannelWaiter w{ss, g.ch, st, options_.io_timeout, who, timeout.count() > 0, Clock::now() + timeout};
   auto eof_timed_out = w.ReadUntilEof();

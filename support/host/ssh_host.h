@@ -16,25 +16,35 @@
 // libssh's own ~/.ssh/config processing is switched off: the config has
 // already been applied (and checked) by ResolveSshTarget.
 //
-// run(cmd): one exec channel per command. The remote login shell (must be a
-// POSIX shell: sh, bash, dash, ksh, zsh) gets
+// Scripts: every command, file operation and service start is a script run
+// by the remote login shell (must be a POSIX shell: sh, bash, dash, ksh,
+// zsh) on one exec channel. The exec request is always the fixed bootstrap
+// of support/host/remote_script.h, which holds no value; the script itself
+// (cd, exports, argv) travels over the channel's stdin, so the shell's and
+// its subshells' command lines (`ps`, /proc/<pid>/cmdline) hold none of it:
+// a command's env values and cwd are on no command line of the host, and
+// its argv only on its own (secrets go in env: host.h). (A login shell
+// whose startup files read stdin would eat the script: the bootstrap then
+// refuses to run a short one, exit 126.)
+//
+// run(cmd): the script is
 //   printf '\001fvbench-pgid %s\n' $$ >&2          (marker line, see below)
 //   exec 3<&0; { cat >/dev/null; kill -TERM -- -$$; } <&3 >/dev/null 2>&1 &
 //   exec 3<&-
 //   cd <cwd> || marker nocwd; export K=V...; command -v <argv0> || marker notfound
 //   exec <argv> </dev/null
 // with every word quoted by ShellQuote (support/host/shell_quote.h), so arguments
-// with spaces, quotes, $, ;, newlines, backslashes reach argv byte-exact.
+// with spaces, quotes, $, ;, newlines, backslashes reach argv byte-exact;
+// cmd.env reaches the command's environment only.
 // OpenSSH (and Dropbear) start the session's shell in a new session, so
 // `$$` is the id of the command's process group; the marker lines are taken
 // off ExecResult::err (nocwd / notfound become Errors). The command's stdin is
-// /dev/null; the channel's stdin stays open and feeds the watchdog, which
-// sends SIGTERM to the process group when the channel ends: a command the
-// controller abandons (controller killed, Ctrl-C, connection lost) does not
-// outlive it, and background leftovers of a finished command are ended when
-// run() closes the channel (long-lived processes belong in start_service).
-// stdout and
-// stderr are read until the channel's EOF (non-blocking polling, any volume on
+// /dev/null; the channel's stdin stays open after the script and feeds the
+// watchdog, which sends SIGTERM to the process group when the channel ends:
+// a command the controller abandons (controller killed, Ctrl-C, connection
+// lost) does not outlive it, and background leftovers of a finished command
+// are ended when run() closes the channel (long-lived processes belong in
+// start_service). stdout and stderr are read until the channel's EOF (non-blocking polling, any volume on
 // both streams); then the exit status is taken only from the exit-status
 // message (or exit-signal: term_signal = the signal's number, exit_code -1).
 // A channel that closes without either is an Error, never exit 0. On timeout
@@ -45,7 +55,7 @@
 // Opening the channel and the exec request are bounded by min(cmd.timeout,
 // io_timeout) ("no answer from the ssh server within N ms"); the kill after a
 // timeout by 15 s. A NUL byte in argv, an env value or cwd is an Err naming
-// the word (an exec request is a C string: it would be cut short).
+// the word (a shell word or argv string cannot hold it: it would be cut short).
 //
 // Files over SFTP: write_file creates missing parent directories (mkdir -p),
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
@@ -61,9 +71,9 @@
 // never the remote mode). Errors name the host,
 // the path and the SFTP status text.
 //
-// Services: start_service runs, through the login shell,
-//   mkdir -p <log dirs>; setsid sh -c 'cd <cwd> && exec env K=V <argv>'
-//     </dev/null >><stdout> 2>><stderr> & echo $!
+// Services: start_service's script (over stdin, as above) is
+//   mkdir -p <log dirs>; cd <cwd>; export K=V...
+//   setsid -- <argv> </dev/null >><stdout> 2>><stderr> & echo $!
 // so the service is its own session and process-group leader (pid == pgid),
 // has no tie to the SSH session (survives its end) and the host records the
 // pid. stop_service (only pids this SshHost started, across Reconnect):
@@ -157,6 +167,7 @@ class SshHost : public Host {
   SshHost(SshTarget target, SshConnectOptions options);
   Result<void> ConnectLocked();
   Result<ExecResult> RunLocked(const Command& cmd);
+  // The script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
   // stdin_source: when set, its chunks are the channel's stdin (until it

@@ -263,6 +263,60 @@ TEST(SshHost, ArgvArrivesByteExact) {
   EXPECT_EQ(e->out, "a 'b' \"c\" $d\n;e|/tmp/fvbench ssh test/dir $x");
 }
 
+// Every command line on the host, as any local user reads it: the pids
+// whose /proc/<pid>/cmdline holds the value of $FVB_NEEDLE (taken from a
+// file, so that grep's own argv does not hold it). The hosts are network
+// namespaces: they share this machine's process table.
+Command CmdlinesHolding(const std::string& needle) {
+  return Cmd({"sh", "-c",
+              "f=$(mktemp) && printf '%s\\n' \"$FVB_NEEDLE\" >\"$f\" && "
+              "grep -l -a -F -f \"$f\" /proc/[0-9]*/cmdline 2>/dev/null; rm -f \"$f\"; exit 0"},
+             {{"FVB_NEEDLE", needle}});
+}
+
+// A value given in cmd.env or cmd.cwd, or inside a service's environment,
+// reaches no command line on the host: not the login shell's (the exec
+// request), not the watchdog subshell's, not a service's start script's.
+// Before, the exec request held `export K='value'` and `cd 'dir'`, and the
+// watchdog kept that argv while the command ran.
+TEST(SshHost, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const std::string pid = std::to_string(::getpid());
+  const std::string secret = "fvb-env-secret-" + pid + "-Q7xZ";
+  const std::string dir = "/tmp/fvb-cwd-secret-" + pid;
+  ASSERT_TRUE(h->run(Cmd({"mkdir", "-p", dir})).ok());
+  // The scan runs as the command itself, with the value in its environment
+  // and the directory as its cwd, while its shell and watchdog are alive.
+  for (const std::string& needle : {secret, dir}) {
+    Command scan = CmdlinesHolding(needle);
+    scan.env["FVB_SECRET"] = secret;
+    scan.cwd = dir;
+    auto r = h->run(scan);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->out, "") << "command lines holding '" << needle << "'";
+  }
+  // The value still arrives, in the environment.
+  Command echo = Cmd({"sh", "-c", "printf %s \"$FVB_SECRET\""}, {{"FVB_SECRET", secret}});
+  auto e = h->run(echo);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->out, secret);
+
+  const std::string log = dir + "/svc.log";
+  auto svc = h->start_service("env-holder", Cmd({"sleep", "60"}, {{"FVB_SECRET", secret}}), log, log);
+  ASSERT_TRUE(svc.ok()) << svc.error().message;
+  auto r = h->run(CmdlinesHolding(secret));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->out, "") << "command lines holding the service's environment value";
+  auto env = h->run(Cmd({"sh", "-c", "tr '\\0' '\\n' </proc/\"$1\"/environ | grep '^FVB_SECRET='", "sh",
+                         std::to_string(svc->pid)}));
+  ASSERT_TRUE(env.ok()) << env.error().message;
+  EXPECT_EQ(env->out, "FVB_SECRET=" + secret + "\n") << "the service has the value in its environment";
+  ASSERT_TRUE(h->stop_service(*svc, std::chrono::seconds(2)).ok());
+  (void)h->run(Cmd({"rm", "-rf", dir}));
+}
+
 TEST(SshHost, ExactExitStatusAfterMegabytesOnBothStreams) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
