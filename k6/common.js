@@ -1,10 +1,13 @@
 // Shared pieces of the fvbench k6 scripts (constant_rate.js, warmup.js).
 //
 // The scripts are static files: every run-time value arrives through
-// `k6 run -e NAME=value` as __ENV.NAME. Nothing is generated and nothing is
-// imported from the network (only k6 built-in modules and this file).
+// `k6 run -e NAME=value` as __ENV.NAME, except the secret JWT, which comes
+// from k6's environment (`JWT=... k6 run --include-system-env-vars`): a
+// command line is readable by every user of the host. Nothing is generated
+// and nothing is imported from the network (only k6 built-in modules and
+// this file).
 //
-// Parameters (all via -e):
+// Parameters (all via -e, JWT via the environment):
 //   TARGET_URL  full URL of the system under test                    (required)
 //   RATE        iterations started per second, integer >= 1           (required)
 //   DURATION    scenario length in seconds, e.g. 60 or 0.5            (required)

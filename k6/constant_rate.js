@@ -1,8 +1,8 @@
 // fvbench measured phase: constant arrival rate, one request per iteration.
 // Used for latency phases and for every throughput search step.
 //
-//   k6 run --quiet --no-color -e TARGET_URL=... -e RATE=... -e DURATION=... \
-//     -e KIND=get|decision|post [-e JWT=...] [-e BODY_FILE=...] \
+//   [JWT=...] k6 run --quiet --no-color --include-system-env-vars -e TARGET_URL=... -e RATE=... \
+//     -e DURATION=... -e KIND=get|decision|post [-e BODY_FILE=...] \
 //     -e PRE_VUS=... -e MAX_VUS=... -e SUMMARY_OUT=/path/phase.json \
 //     -e COUNT_RATELIMIT=0|1 constant_rate.js
 //

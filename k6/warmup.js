@@ -1,8 +1,8 @@
 // fvbench warmup: the same requests as constant_rate.js, at RATE for DURATION,
 // unmeasured. Writes no summary file and prints no summary.
 //
-//   k6 run --quiet --no-color -e TARGET_URL=... -e RATE=... -e DURATION=... \
-//     -e KIND=get|decision|post [-e JWT=...] [-e BODY_FILE=...] \
+//   [JWT=...] k6 run --quiet --no-color --include-system-env-vars -e TARGET_URL=... -e RATE=... \
+//     -e DURATION=... -e KIND=get|decision|post [-e BODY_FILE=...] \
 //     -e PRE_VUS=... -e MAX_VUS=... warmup.js
 //
 // Parameters and sources: see common.js.

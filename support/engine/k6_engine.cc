@@ -10,7 +10,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <utility>
 
@@ -469,7 +468,11 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
 
   Command cmd;
   if (!spec.cpuset.empty()) cmd.argv = {"taskset", "-c", spec.cpuset};
-  for (const char* a : {"k6", "run", "--quiet", "--no-color"}) cmd.argv.push_back(a);
+  // The JWT reaches the script through k6's environment (below), never its
+  // argv: k6 run puts the environment into __ENV with this flag (its default
+  // for `run`, said explicitly so K6_INCLUDE_SYSTEM_ENV_VARS=false cannot
+  // drop the token).
+  for (const char* a : {"k6", "run", "--quiet", "--no-color", "--include-system-env-vars"}) cmd.argv.push_back(a);
   if (synchronised) {
     for (const std::string& a : {std::string("--paused"), std::string("--address"), K6ApiAddress(spec)}) {
       cmd.argv.push_back(a);
@@ -493,7 +496,6 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   env("RATE", std::to_string(rate));
   env("DURATION", fmt::format("{}", spec.duration_s));
   env("KIND", KindName(spec.kind));
-  if (!spec.jwt.empty()) env("JWT", spec.jwt);
   if (spec.kind == RequestKind::kPostJson) env("BODY_FILE", body_path);
   env("PRE_VUS", std::to_string(vus.pre));
   env("MAX_VUS", std::to_string(vus.max));
@@ -502,7 +504,9 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
     env("COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0");
   }
   cmd.argv.push_back(scripts_dir + (measured ? "/constant_rate.js" : "/warmup.js"));
-  cmd.env = {{"K6_NO_USAGE_REPORT", "true"}, {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"}};
+  // JWT always set (empty: no Authorization header), so a JWT in the
+  // caller's environment never reaches the script.
+  cmd.env = {{"K6_NO_USAGE_REPORT", "true"}, {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"}, {"JWT", spec.jwt}};
   cmd.timeout = std::chrono::milliseconds(static_cast<long long>(
       std::ceil((spec.duration_s + kTimeoutSlackS + (synchronised ? spec.start_wait_s : 0)) * 1000)));
   if (synchronised) return SynchronisedK6Command(spec, cmd, scripts_dir, samples_out, histogram_out);
@@ -510,12 +514,10 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
 }
 
 std::string K6CommandLine(const Command& cmd) {
-  std::vector<std::string> words;
-  for (const auto& [k, v] : cmd.env) words.push_back(k + "=" + v);
-  // Also inside a synchronised run's bash script, where JWT=... is one word of many.
-  static const std::regex kJwt("JWT=[^'\\s]*");
-  for (const auto& a : cmd.argv) words.push_back(std::regex_replace(a, kJwt, "JWT=<redacted>"));
-  return ShellJoin(words);
+  // NAME=value stays an assignment only if NAME is not quoted: quote values only.
+  std::string line;
+  for (const auto& [k, v] : cmd.env) line += k + "=" + ShellQuote(k == "JWT" && !v.empty() ? "<redacted>" : v) + " ";
+  return RedactSecrets(line + ShellJoin(cmd.argv));
 }
 
 std::unique_ptr<LoadEngine> MakeK6Engine(Host& loadgen, std::string scripts_dir) {

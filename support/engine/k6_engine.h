@@ -4,15 +4,19 @@
 // the loadgen host (local mode: <source>/k6).
 //
 // One measured phase runs, on the loadgen host:
-//   [taskset -c <cpuset>] k6 run --quiet --no-color
+//   [taskset -c <cpuset>] k6 run --quiet --no-color --include-system-env-vars
 //       -e TARGET_URL=<url> -e RATE=<R> -e DURATION=<D> -e KIND=get|decision|post
-//       [-e JWT=<jwt>] [-e BODY_FILE=<remote_dir>/<phase>.body.json]
+//       [-e BODY_FILE=<remote_dir>/<phase>.body.json]
 //       -e PRE_VUS=<P> -e MAX_VUS=<M> -e SUMMARY_OUT=<remote_dir>/<phase>.json
 //       -e COUNT_RATELIMIT=0|1 <scripts_dir>/constant_rate.js
-// with K6_NO_USAGE_REPORT=true and K6_NEW_MACHINE_READABLE_SUMMARY=false in
-// its environment (the latter keeps k6 >= 1.5 on the handleSummary shape that
-// support/engine/k6_summary.h parses; older k6 ignores it). JWT is passed only when
-// set, BODY_FILE only for kPostJson (the body is written there first).
+// with K6_NO_USAGE_REPORT=true, K6_NEW_MACHINE_READABLE_SUMMARY=false (keeps
+// k6 >= 1.5 on the handleSummary shape that support/engine/k6_summary.h
+// parses; older k6 ignores it) and JWT=<spec.jwt> (empty when none) in its
+// environment. The JWT is a secret: it never goes on k6's command line,
+// which every user of the loadgen host can read; k6 run copies its
+// environment into the script's __ENV (--include-system-env-vars, k6 docs
+// "Environment variables"; -e values override it). BODY_FILE only for
+// kPostJson (the body is written there first).
 //   R = round(spec.rate_rps), >= 1 (k6's `rate` is an integer).
 //   D = spec.duration_s in seconds ("60", "0.5").
 //   P = spec.connections when > 0, else max(50, ceil(R / 100)): VUs for R
@@ -157,8 +161,8 @@ std::string K6InstancePath(const std::string& controller_dir, const std::string&
 nlohmann::json K6InstanceToJson(const K6InstanceRun& run);
 Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::string& source);
 
-// The command as one pasteable shell line: env assignments, then argv; the
-// JWT value redacted.
+// The command as one pasteable shell line: env assignments (values quoted),
+// then argv; the JWT's value "<redacted>", and RedactSecrets (jwt.h) over it all.
 std::string K6CommandLine(const Command& cmd);
 
 }  // namespace fvbench

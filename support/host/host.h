@@ -20,6 +20,11 @@
 
 namespace fvbench {
 
+// Secrets go in `env`, never in `argv`: every local user of a host reads a
+// process's argv (ps, /proc/<pid>/cmdline), while its environment is shown
+// to its owner and root only. Each Host keeps env values off every command
+// line (LocalHost: execve's environment; SshHost: the script on the
+// channel's stdin).
 struct Command {
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // added to / overriding the inherited environment

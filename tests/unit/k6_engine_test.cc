@@ -53,6 +53,7 @@ rec="$FAKE_K6_RECORD"
 : > "$rec/argv"
 for a in "$@"; do printf '%s\n' "$a" >> "$rec/argv"; done
 printf '%s %s\n' "$K6_NO_USAGE_REPORT" "$K6_NEW_MACHINE_READABLE_SUMMARY" > "$rec/env"
+printf '%s' "${JWT-unset}" > "$rec/jwt"
 grep Cpus_allowed_list: /proc/self/status > "$rec/cpus"
 if [ "$1" = version ]; then
   echo "k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)"
@@ -159,18 +160,19 @@ TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
 
   const std::string summary = remote_ + "/latency_decision_service.json";
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
-                          "run", "--quiet", "--no-color",
+                          "run", "--quiet", "--no-color", "--include-system-env-vars",
                           "-e", "TARGET_URL=http://127.0.0.1:8080/v1/decision",
                           "-e", "RATE=10000",
                           "-e", "DURATION=60",
                           "-e", "KIND=decision",
-                          "-e", "JWT=eyJhbGciOiJIUzI1NiJ9.e30.sig",
                           "-e", "PRE_VUS=100",
                           "-e", "MAX_VUS=500",
                           "-e", "SUMMARY_OUT=" + summary,
                           "-e", "COUNT_RATELIMIT=1",
                           kScripts + "/constant_rate.js"}));
   EXPECT_EQ(Slurp(root_ + "/rec/env"), "true false\n");
+  // The JWT reaches k6 in its environment only (k6 puts it into __ENV).
+  EXPECT_EQ(Slurp(root_ + "/rec/jwt"), "eyJhbGciOiJIUzI1NiJ9.e30.sig");
 
   EXPECT_EQ(r->engine, "k6");
   EXPECT_EQ(r->requests, 600000u);
@@ -183,9 +185,9 @@ TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
   EXPECT_EQ(Slurp(local), Slurp(Fixtures() + "/k6/handle_summary_latency_ok.json"));
 
   const std::string cmdline = Slurp(controller_ + "/latency_decision_service.cmd.txt");
-  EXPECT_THAT(cmdline, StartsWith("K6_NEW_MACHINE_READABLE_SUMMARY=false K6_NO_USAGE_REPORT=true k6 run "
-                                  "--quiet --no-color -e TARGET_URL=http://127.0.0.1:8080/v1/decision"));
-  EXPECT_THAT(cmdline, HasSubstr("-e 'JWT=<redacted>' "));
+  EXPECT_THAT(cmdline, StartsWith("JWT='<redacted>' K6_NEW_MACHINE_READABLE_SUMMARY=false K6_NO_USAGE_REPORT=true "
+                                  "k6 run --quiet --no-color --include-system-env-vars "
+                                  "-e TARGET_URL=http://127.0.0.1:8080/v1/decision"));
   EXPECT_THAT(cmdline, Not(HasSubstr("e30.sig")));
   EXPECT_THAT(cmdline, HasSubstr(" " + kScripts + "/constant_rate.js\n"));
   EXPECT_THAT(Slurp(controller_ + "/latency_decision_service.k6.log"), HasSubstr("fvbench k6: requests="));
@@ -218,7 +220,7 @@ TEST_F(K6EngineTest, PostBodyIsWrittenAndPassedAsFile) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(Slurp(root_ + "/rec/body"), s.body);
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
-                          "run", "--quiet", "--no-color",
+                          "run", "--quiet", "--no-color", "--include-system-env-vars",
                           "-e", "TARGET_URL=http://127.0.0.1:8080/v1/chat/completions",
                           "-e", "RATE=1234",
                           "-e", "DURATION=0.5",
@@ -316,10 +318,15 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
   LoadSpec s = DecisionSpec();
   s.jwt.clear();
   s.duration_s = 10;
+  setenv("JWT", "inherited-token", 1);
   auto engine = MakeK6Engine(host_, kScripts);
   ASSERT_TRUE(engine->warmup(s, remote_).ok());
+  // No JWT: an empty one, so that a JWT in the caller's environment does not
+  // reach the script.
+  unsetenv("JWT");
+  EXPECT_EQ(Slurp(root_ + "/rec/jwt"), "");
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
-                          "run", "--quiet", "--no-color",
+                          "run", "--quiet", "--no-color", "--include-system-env-vars",
                           "-e", "TARGET_URL=http://127.0.0.1:8080/v1/decision",
                           "-e", "RATE=10000",
                           "-e", "DURATION=10",

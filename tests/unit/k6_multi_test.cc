@@ -80,7 +80,7 @@ LoadSpec PhaseSpec() {
 std::vector<std::string> ExpectedRunArgv(size_t i, const std::string& scripts, const std::string& remote,
                                          const std::string& phase) {
   const std::string p = phase + "_lg" + std::to_string(i + 1);
-  return {"run", "--quiet", "--no-color",
+  return {"run", "--quiet", "--no-color", "--include-system-env-vars",
           "--paused", "--address", i == 0 ? "127.0.0.1:6565" : "127.0.0.1:6566",
           "--execution-segment", i == 0 ? "0:1/2" : "1/2:1",
           "--execution-segment-sequence", "0,1/2,1",
@@ -112,7 +112,8 @@ TEST(K6Segments, TwoInstancesCommandLines) {
     ASSERT_EQ(c.argv.size(), 3u);
     EXPECT_EQ(c.argv[0], "bash");
     EXPECT_EQ(c.argv[1], "-c");
-    EXPECT_EQ(c.env, (std::map<std::string, std::string>{{"K6_NEW_MACHINE_READABLE_SUMMARY", "false"},
+    EXPECT_EQ(c.env, (std::map<std::string, std::string>{{"JWT", ""},
+                                                          {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"},
                                                           {"K6_NO_USAGE_REPORT", "true"}}));
     // duration + graceful stop + k6 start-up + the lead
     EXPECT_EQ(c.timeout, std::chrono::milliseconds((2 + 2 + 30 + 2) * 1000));
@@ -121,8 +122,8 @@ TEST(K6Segments, TwoInstancesCommandLines) {
   EXPECT_EQ(cmds[0].argv[2],
             "if k6 status --address 127.0.0.1:6565 >/dev/null 2>&1; then echo 'fvbench-k6: a k6 already answers at "
             "127.0.0.1:6565 (a stale run?)' >&2; exit 3; fi\n"
-            "k6 run --quiet --no-color --paused --address 127.0.0.1:6565 --execution-segment 0:1/2 "
-            "--execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg1.samples.csv "
+            "k6 run --quiet --no-color --include-system-env-vars --paused --address 127.0.0.1:6565 "
+            "--execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg1.samples.csv "
             "-e TARGET_URL=http://127.0.0.1:8082/ -e RATE=1000 -e DURATION=2 -e KIND=get -e PRE_VUS=50 "
             "-e MAX_VUS=250 -e SUMMARY_OUT=/r/latency_raw_nginx_lg1.json -e COUNT_RATELIMIT=0 "
             "/opt/s/constant_rate.js &\n"
@@ -159,8 +160,8 @@ TEST(K6Segments, TwoInstancesCommandLines) {
   const std::vector<std::string> second = Lines(cmds[1].argv[2]);
   ASSERT_GE(second.size(), 2u);
   EXPECT_EQ(second[1],
-            "k6 run --quiet --no-color --paused --address 127.0.0.1:6566 --execution-segment 1/2:1 "
-            "--execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg2.samples.csv "
+            "k6 run --quiet --no-color --include-system-env-vars --paused --address 127.0.0.1:6566 "
+            "--execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg2.samples.csv "
             "-e TARGET_URL=http://127.0.0.1:8082/ -e RATE=1000 -e DURATION=2 -e KIND=get -e PRE_VUS=50 "
             "-e MAX_VUS=250 -e SUMMARY_OUT=/r/latency_raw_nginx_lg2.json -e COUNT_RATELIMIT=0 "
             "/opt/s/constant_rate.js &");
@@ -174,17 +175,20 @@ TEST(K6Segments, TwoInstancesCommandLines) {
 }
 
 // Pinned: every k6 call of the wrapper runs on the instance's CPUs; the JWT
-// stays out of the recorded command line.
+// stays out of the wrapper's argv and the recorded command line.
 TEST(K6Segments, PinnedAndRedacted) {
   LoadSpec s = ProcessSpec(PhaseSpec(), 1, 2, "2-3", kStart, 2.0);
   s.jwt = "eyJhbGciOiJIUzI1NiJ9.e30.sig";
   auto cmd = PlanK6Command(s, "/opt/s", "/r/x.json", "", "/r/x.samples.csv", "/r/x.histogram.json");
   ASSERT_TRUE(cmd.ok()) << cmd.error().message;
-  EXPECT_THAT(cmd->argv[2], HasSubstr("\ntaskset -c 2-3 k6 run --quiet --no-color --paused"));
+  EXPECT_THAT(cmd->argv[2], HasSubstr("\ntaskset -c 2-3 k6 run --quiet --no-color --include-system-env-vars --paused"));
   EXPECT_THAT(cmd->argv[2], HasSubstr("until taskset -c 2-3 k6 status --address 127.0.0.1:6566"));
   EXPECT_THAT(cmd->argv[2], HasSubstr("if ! taskset -c 2-3 k6 resume --address 127.0.0.1:6566"));
+  // The token is in the wrapper's environment (k6 inherits it), not in its script.
+  EXPECT_EQ(cmd->env.at("JWT"), s.jwt);
+  for (const std::string& a : cmd->argv) EXPECT_EQ(a.find("e30.sig"), std::string::npos) << a;
   const std::string line = K6CommandLine(*cmd);
-  EXPECT_THAT(line, HasSubstr("JWT=<redacted>"));
+  EXPECT_THAT(line, HasSubstr("JWT='<redacted>'"));
   EXPECT_EQ(line.find("e30.sig"), std::string::npos) << line;
 }
 
