@@ -117,6 +117,30 @@ std::vector<std::string> PolicyFailureLines(const std::string& error_log) {
   return out;
 }
 
+std::string ProbeHeaderLines(const ProbeRequest& probe) {
+  std::string lines;
+  for (const auto& [k, v] : probe.headers) lines += k + ": " + v + "\n";
+  return lines;
+}
+
+Command ProbeCommand(const ProbeRequest& probe, const std::string& url, const std::string& header_file) {
+  Command c;
+  c.argv = {"curl", "-sS", "-i", "-m", "5", "-X", probe.method};
+  if (!probe.headers.empty()) c.argv.insert(c.argv.end(), {"-H", "@" + header_file});
+  if (!probe.body.empty()) c.argv.insert(c.argv.end(), {"--data-binary", probe.body});
+  c.argv.push_back(url);
+  c.timeout = seconds(10);
+  return c;
+}
+
+std::string DescribeProbeHeaders(const ProbeRequest& probe) {
+  std::string out;
+  for (const auto& [k, v] : probe.headers) {
+    out += (out.empty() ? "" : "; ") + k + ": " + (Lower(k) == "authorization" ? "<redacted>" : v);
+  }
+  return out.empty() ? "none" : out;
+}
+
 }  // namespace detail
 
 ProbeRequest ProbeFor(RequestKind kind, const std::string& path, const std::string& jwt,
@@ -574,16 +598,29 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
     return Error{fmt::format("{} did not load cleanly; edge's error.log ({}/logs/error.log) says:\n{}", where,
                              run_dir("fv"), quoted)};
   }
-  Command c;
-  c.argv = {"curl", "-sS", "-i", "-m", "5", "-X", probe.method};
-  for (const auto& [k, v] : probe.headers) c.argv.insert(c.argv.end(), {"-H", k + ": " + v});
-  if (!probe.body.empty()) c.argv.insert(c.argv.end(), {"--data-binary", probe.body});
-  c.argv.push_back(fmt::format("http://{}:{}{}", local_addr(), cfg_.fv_port, probe.path));
-  c.timeout = seconds(10);
+  // The headers (the bench JWT among them) go to curl in a 0600 file, never
+  // on its command line, which every user of the SUT host can read.
+  const std::string header_file = run_dir("fv") + "/probe.headers";
+  const Command c = detail::ProbeCommand(probe, fmt::format("http://{}:{}{}", local_addr(), cfg_.fv_port, probe.path),
+                                         header_file);
+  const std::string shown = fmt::format("`{}` (headers: {})", ShellJoin(c.argv), detail::DescribeProbeHeaders(probe));
+  if (!probe.headers.empty()) {
+    if (auto w = host_.write_file(header_file, detail::ProbeHeaderLines(probe), 0600); !w)
+      return Error{RedactSecrets(fmt::format("{}: could not write the probe's headers: {}", where, w.error().message))};
+  }
   auto r = host_.run(c);
+  if (!probe.headers.empty()) {
+    Command rm;
+    rm.argv = {"rm", "-f", "--", header_file};
+    rm.timeout = seconds(30);
+    auto removed = host_.run(rm);
+    if (!removed || !removed->success()) {
+      return Error{fmt::format("{}: could not remove {} (it holds the probe's Authorization header): {}", where,
+                               header_file, removed ? Trim(removed->err) : removed.error().message)};
+    }
+  }
   // The probe carries the bench JWT (Authorization: Bearer): never quote it.
-  if (!r) return Error{RedactSecrets(fmt::format("{}: could not run probe `{}`: {}", where, ShellJoin(c.argv),
-                                                 r.error().message))};
+  if (!r) return Error{RedactSecrets(fmt::format("{}: could not run probe {}: {}", where, shown, r.error().message))};
   detail::HttpHead head = detail::ParseHttpHead(r->out);
   PolicyEvidence ev;
   ev.policy_id = policy_id;
@@ -598,9 +635,9 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
     std::string headers;
     for (const auto& [k, v] : head.headers) headers += "  " + k + ": " + v + "\n";
     return Error{RedactSecrets(fmt::format(
-        "{}: probe `{}` answered {} {}; expected 2xx with a RateLimit header naming \"{}\".\n"
+        "{}: probe {} answered {} {}; expected 2xx with a RateLimit header naming \"{}\".\n"
         "response headers:\n{}curl stderr: {}\nedge error.log since start:\n{}",
-        where, ShellJoin(c.argv), head.status == 0 ? "no HTTP response" : "HTTP " + std::to_string(head.status),
+        where, shown, head.status == 0 ? "no HTTP response" : "HTTP " + std::to_string(head.status),
         named ? "" : "(no RateLimit header naming the policy)", policy_id, headers.empty() ? "  (none)\n" : headers,
         Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(ErrorLogSince("fv"), 15)))};
   }

@@ -30,7 +30,9 @@
 //      still serve the valid rest of the bundle, so /readyz alone proves nothing);
 //   2. one probe request (curl -sS -i) must answer 2xx with a `RateLimit`
 //      header naming the policy id ("<id>";r=<remaining>;t=<reset>, edge's
-//      rule_engine._apply_limit_headers).
+//      rule_engine._apply_limit_headers). Its headers reach curl in
+//      BENCH_DIR/run/fv/probe.headers (mode 0600, removed after the request;
+//      a failed removal is an Error), never on its command line.
 // Errors quote edge's own log lines.
 #pragma once
 
@@ -162,6 +164,14 @@ struct HttpHead {
 HttpHead ParseHttpHead(const std::string& curl_i_output);
 // Lines of an edge error.log that mean the policy did not (fully) load.
 std::vector<std::string> PolicyFailureLines(const std::string& error_log);
+// The probe's curl command. Its headers (the bench JWT among them) are read
+// from `header_file` (`-H @file`, one "Name: value" line each, curl >=
+// 7.55: Debian 10+, Ubuntu 18.04+, Amazon Linux 2+), never put in argv,
+// which every user of the host can read; ProbeHeaderLines is that file.
+Command ProbeCommand(const ProbeRequest& probe, const std::string& url, const std::string& header_file);
+std::string ProbeHeaderLines(const ProbeRequest& probe);
+// "Content-Type: application/json; Authorization: <redacted>" for messages.
+std::string DescribeProbeHeaders(const ProbeRequest& probe);
 }  // namespace detail
 
 }  // namespace fvbench

@@ -4,7 +4,7 @@
 //    line (ShellJoin of argv; OnPrefix: at its start) answers, in the order
 //    the rules were added; an unmatched command gets `unmatched` (exit 0, no
 //    output, by default);
-//  - write_file() keeps the file in memory, read_file() and fetch() read it
+//  - write_file() keeps the file (and its mode: Modes()) in memory, read_file() and fetch() read it
 //    back (a missing file is an Error naming host and path; one over the cap
 //    given is refused as the real hosts refuse it, Caps() lists the kinds); OnRead(path, fn)
 //    makes read_file(path) answer what fn returns, call after call (a /proc
@@ -117,6 +117,11 @@ class FakeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return files_;
   }
+  // The mode each written file was given (write_file's `mode`).
+  std::map<std::string, int> Modes() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return modes_;
+  }
   void SetFile(const std::string& path, const std::string& content) {
     std::lock_guard<std::mutex> lock(mu_);
     files_[path] = content;
@@ -145,11 +150,12 @@ class FakeHost : public Host {
     if (fn) return fn(cmd);  // outside the lock: a responder may call back
     return unmatched;
   }
-  Result<void> write_file(const std::string& path, const std::string& content, int /*mode*/) override {
+  Result<void> write_file(const std::string& path, const std::string& content, int mode) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("write " + path);
     if (fail_writes) return Error{name_ + ": cannot write " + path + ": fake write failure"};
     files_[path] = content;
+    modes_[path] = mode;
     return Ok();
   }
   Result<std::string> read_file(const std::string& path, const FileCap& cap) override {
@@ -225,6 +231,7 @@ class FakeHost : public Host {
   std::vector<std::string> events_;
   std::vector<std::string> caps_;
   std::map<std::string, std::string> files_;
+  std::map<std::string, int> modes_;
   std::map<std::string, FileResponder> file_rules_;
   std::set<int> alive_;
   int next_pid_ = 1000;

@@ -24,6 +24,7 @@
 #include "support/engine/jwt.h"
 #include "support/host/local_host.h"
 #include "support/run/progress.h"
+#include "tests/unit/fake_host.h"
 
 namespace fvbench::sut_services_test {
 namespace {
@@ -97,6 +98,71 @@ TEST(ProbeFor, MatchesLoadShapes) {
   auto p = ProbeFor(RequestKind::kPostJson, "/v1/chat/completions", "J", "{\"a\":1}");
   EXPECT_EQ(p.body, "{\"a\":1}");
   EXPECT_TRUE(has_header(p, "Content-Type", "application/json"));
+}
+
+// The probe's headers (the bench JWT among them) reach curl in a 0600 file
+// that is removed after the request, never on curl's command line; messages
+// name the headers with the token redacted. Before, they were `-H
+// 'Authorization: Bearer eyJ...'` in curl's argv, readable in ps.
+TEST(PolicyProbe, HeadersTravelInA0600FileRemovedAfterUse) {
+  testing_fakes::FakeHost host("sut-host");
+  host.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"bench-simple\";r=9;t=1\r\n\r\n"));
+  Config cfg;
+  cfg.bench_dir = "/b";
+  SutServices sut(host, cfg, ProvisionInfo{});
+  const std::string jwt = BenchJwt();
+  auto ev = sut.CheckPolicyLive("bench-simple", ProbeFor(RequestKind::kDecision, "/v1/decision", jwt));
+  ASSERT_TRUE(ev.ok()) << ev.error().message;
+  EXPECT_EQ(ev->status, 200);
+  const std::string file = "/b/run/fv/probe.headers";
+  for (const Command& c : host.Calls()) {
+    for (const std::string& a : c.argv) {
+      EXPECT_FALSE(Has(a, jwt)) << a;
+      EXPECT_FALSE(Has(a, "Bearer")) << a;
+    }
+    for (const auto& [k, v] : c.env) EXPECT_FALSE(Has(v, jwt)) << k;
+  }
+  const int wrote = host.EventIndex("write " + file);
+  const int curl = host.EventIndex("run curl -sS -i -m 5 -X POST -H @" + file + " --data-binary '{}' http://");
+  const int removed = host.EventIndex("run rm -f -- " + file);
+  ASSERT_GE(wrote, 0);
+  EXPECT_GT(curl, wrote);
+  EXPECT_GT(removed, curl);
+  EXPECT_EQ(host.Modes().at(file), 0600);
+  EXPECT_EQ(host.Files().at(file),
+            "Content-Type: application/json\nX-Original-Method: POST\nX-Original-URI: /v1/chat/completions\n"
+            "X-Forwarded-For: 203.0.113.1\nAuthorization: Bearer " + jwt + "\n");
+
+  // A probe without headers writes no file.
+  testing_fakes::FakeHost bare("sut-host");
+  bare.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"p\";r=1;t=1\r\n\r\n"));
+  SutServices plain(bare, cfg, ProvisionInfo{});
+  ASSERT_TRUE(plain.CheckPolicyLive("p", ProbeFor(RequestKind::kGet, "/", "")).ok());
+  EXPECT_TRUE(bare.Modes().empty());
+  EXPECT_FALSE(bare.Ran("-H"));
+}
+
+// A failed probe names its headers with the token redacted; a header file
+// that cannot be removed is an error naming it.
+TEST(PolicyProbe, MessagesNameTheHeadersWithoutTheTokenAndALeftoverFileFails) {
+  Config cfg;
+  cfg.bench_dir = "/b";
+  const std::string jwt = BenchJwt();
+  testing_fakes::FakeHost host("sut-host");
+  host.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 403 Forbidden\r\n\r\n"));
+  SutServices sut(host, cfg, ProvisionInfo{});
+  auto ev = sut.CheckPolicyLive("bench-simple", ProbeFor(RequestKind::kGet, "/", jwt));
+  ASSERT_FALSE(ev.ok());
+  EXPECT_TRUE(Has(ev.error().message, "(headers: Authorization: <redacted>)")) << ev.error().message;
+  EXPECT_FALSE(Has(ev.error().message, jwt)) << ev.error().message;
+
+  testing_fakes::FakeHost stuck("sut-host");
+  stuck.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"p\";r=1;t=1\r\n\r\n"));
+  stuck.On("rm -f -- ", testing_fakes::FakeHost::Exit(1, "", "rm: cannot remove: Operation not permitted"));
+  SutServices held(stuck, cfg, ProvisionInfo{});
+  auto left = held.CheckPolicyLive("p", ProbeFor(RequestKind::kGet, "/", jwt));
+  ASSERT_FALSE(left.ok());
+  EXPECT_TRUE(Has(left.error().message, "could not remove /b/run/fv/probe.headers")) << left.error().message;
 }
 
 // ---- end to end with LocalHost --------------------------------------------
