@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/core/connection_string.h"
 #include "support/core/run_meta.h"
 #include "support/history/history_file.h"
 #include "support/history/schema.h"
@@ -20,9 +21,11 @@ Error RolledBack(SqlConnection& db, const Error& e, const RunRecord& run) {
 double ToDouble(const SqlValue& v) { return v ? std::stod(*v) : 0; }
 int64_t ToInt(const SqlValue& v) { return v ? std::stoll(*v) : 0; }
 
-// A plain path, not a URL (OpenHistoryDatabase names what is wrong with the rest).
+// A plain path, not a URL nor a libpq key=value string, which may hold a
+// password (OpenHistoryDatabase names what is wrong with the rest).
 bool IsSqlitePath(const std::string& location) {
-  return !location.empty() && !IsPostgresUrl(location) && location.find("://") == std::string::npos;
+  return !location.empty() && !IsPostgresUrl(location) && location.find("://") == std::string::npos &&
+         ParseConnectionString(location).kind != ConnectionStringParts::Kind::kPostgresKeyValue;
 }
 
 // A new SQLite history, whole: write-ahead log on, tables at the newest version.

@@ -1,19 +1,12 @@
 #include <libpq-fe.h>
 
-#include <regex>
-
 #include <fmt/format.h>
 
+#include "support/core/connection_string.h"
 #include "support/history/sql_connection.h"
 
 namespace fvbench {
 namespace {
-
-// "postgresql://user:secret@host/db" -> "postgresql://user:***@host/db".
-std::string WithoutPassword(const std::string& url) {
-  static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@/]*@)");
-  return std::regex_replace(url, password, "$1:***@");
-}
 
 std::string Trimmed(const char* s) {
   std::string t = s ? s : "";
@@ -23,7 +16,8 @@ std::string Trimmed(const char* s) {
 
 class PostgresConnection final : public SqlConnection {
  public:
-  PostgresConnection(PGconn* c, std::string where) : c_(c), where_(std::move(where)) {}
+  // `url` only to take its secrets out of libpq's messages.
+  PostgresConnection(PGconn* c, std::string url) : c_(c), url_(std::move(url)), where_(RedactConnectionString(url_)) {}
   ~PostgresConnection() override { PQfinish(c_); }
 
   Result<std::vector<SqlRow>> Query(const std::string& sql, const std::vector<SqlValue>& params) override {
@@ -34,7 +28,8 @@ class PostgresConnection final : public SqlConnection {
     std::unique_ptr<PGresult, void (*)(PGresult*)> guard(res, PQclear);
     ExecStatusType st = PQresultStatus(res);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-      return Error{fmt::format("{}: PostgreSQL: {} (in: {})", where_, Trimmed(PQerrorMessage(c_)),
+      return Error{fmt::format("{}: PostgreSQL: {} (in: {})", where_,
+                               RedactConnectionSecrets(Trimmed(PQerrorMessage(c_)), url_),
                                sql.substr(0, sql.find('\n')))};
     }
     std::vector<SqlRow> rows;
@@ -57,6 +52,7 @@ class PostgresConnection final : public SqlConnection {
 
  private:
   PGconn* c_;
+  std::string url_;
   std::string where_;
 };
 
@@ -67,11 +63,13 @@ bool IsPostgresUrl(const std::string& location) {
 }
 
 Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlAccess access) {
-  const std::string where = WithoutPassword(url);
+  // Printed: host and database only; libpq's messages, which may echo the
+  // URL or parts of it, without its secrets (core/connection_string.h).
+  const std::string where = RedactConnectionString(url);
   char* err = nullptr;
   PQconninfoOption* opts = PQconninfoParse(url.c_str(), &err);
   if (!opts) {
-    std::string msg = Trimmed(err ? err : "out of memory");
+    std::string msg = RedactConnectionSecrets(Trimmed(err ? err : "out of memory"), url);
     PQfreemem(err);
     return Error{fmt::format("{}: not a valid PostgreSQL URL: {}", where, msg)};
   }
@@ -81,11 +79,11 @@ Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlA
   const char* values[] = {url.c_str(), "10", nullptr};
   PGconn* c = PQconnectdbParams(keys, values, 1);
   if (!c || PQstatus(c) != CONNECTION_OK) {
-    std::string msg = c ? Trimmed(PQerrorMessage(c)) : "out of memory";
+    std::string msg = c ? RedactConnectionSecrets(Trimmed(PQerrorMessage(c)), url) : "out of memory";
     PQfinish(c);
     return Error{fmt::format("{}: cannot connect to the PostgreSQL history: {}", where, msg)};
   }
-  auto conn = std::make_unique<PostgresConnection>(c, where);
+  auto conn = std::make_unique<PostgresConnection>(c, url);
   if (auto r = conn->Query("SET client_min_messages = warning", {}); !r.ok()) return r.error();
   if (access == SqlAccess::kRead) {
     if (auto r = conn->Query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", {}); !r.ok()) return r.error();
@@ -93,9 +91,7 @@ Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlA
   return std::unique_ptr<SqlConnection>(std::move(conn));
 }
 
-std::string LocationForMessages(const std::string& location) {
-  return IsPostgresUrl(location) ? WithoutPassword(location) : location;
-}
+std::string LocationForMessages(const std::string& location) { return RedactConnectionString(location); }
 
 Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location, SqlAccess access) {
   if (location.empty()) {
@@ -103,7 +99,15 @@ Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& lo
   }
   if (IsPostgresUrl(location)) return OpenPostgres(location, access);
   if (location.find("://") != std::string::npos) {
-    return Error{fmt::format("{}: not a history location: an SQLite file path or a postgresql:// URL", location)};
+    return Error{fmt::format("{}: not a history location: an SQLite file path or a postgresql:// URL",
+                             RedactConnectionString(location))};
+  }
+  // libpq's key=value form would be taken for a file name (one that may
+  // hold the password).
+  if (ParseConnectionString(location).kind == ConnectionStringParts::Kind::kPostgresKeyValue) {
+    return Error{fmt::format("FVBENCH_HISTORY '{}': a libpq key=value string; the history takes an SQLite file "
+                             "path or a postgresql:// URL (e.g. postgresql://user@host/dbname)",
+                             RedactConnectionString(location))};
   }
   return OpenSqlite(location, access);
 }

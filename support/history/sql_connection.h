@@ -10,9 +10,11 @@
 // SQLite read-only, creating no file beside it either (sqlite_connection.cc
 // says how with SQLite's write-ahead log); PostgreSQL with every transaction
 // READ ONLY.
-// Errors name the location (a URL's password is never printed) and what the
-// library said: a file that is not a database, a bad URL, a server that does
-// not answer.
+// Errors name the location and what the library said: a file that is not a
+// database, a bad URL, a server that does not answer. A URL is printed as
+// RedactConnectionString shows it (host and database only;
+// core/connection_string.h) and libpq's messages without its secrets. A
+// libpq key=value string is refused (it is neither form).
 #pragma once
 
 #include <memory>
@@ -36,7 +38,7 @@ class SqlConnection {
   // writers up to the busy timeout), PostgreSQL BEGIN.
   virtual Result<void> BeginWrite() = 0;
   virtual bool IsPostgres() const = 0;
-  // For messages: the file path, or the URL without its password.
+  // For messages: the file path, or RedactConnectionString(url).
   virtual const std::string& Where() const = 0;
 };
 
@@ -47,7 +49,7 @@ Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path, SqlAc
 Result<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, SqlAccess access);
 // Either of the above by the form of `location`; "" is an error naming FVBENCH_HISTORY.
 Result<std::unique_ptr<SqlConnection>> OpenHistoryDatabase(const std::string& location, SqlAccess access);
-// `location` as messages show it: the path, or the URL without its password.
+// `location` as messages show it: RedactConnectionString (core/connection_string.h).
 std::string LocationForMessages(const std::string& location);
 
 }  // namespace fvbench

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "support/core/connection_string.h"
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
 #include "support/judge/reference.h"
@@ -101,7 +102,8 @@ void WriteReportFiles(const std::string& table, const RunReport& report, const s
 void AddHistory(const Config& config, const ReportExtension& history, const std::string& report_dir, int& bad) {
   auto add = history(config.history, report_dir + "/results.json");
   if (!add) {
-    Problem("FVBENCH_HISTORY: " + add.error().message + " (no history in the report)");
+    Problem("FVBENCH_HISTORY: " + RedactConnectionSecrets(add.error().message, config.history) +
+            " (no history in the report)");
     ++bad;
     return;
   }
@@ -115,7 +117,8 @@ void AddHistory(const Config& config, const ReportExtension& history, const std:
       ++bad;
     }
   }
-  std::printf("history %s: section in report.md, %zu trend plot(s) in %s\n", config.history.c_str(), add->plots.size(),
+  std::printf("history %s: section in report.md, %zu trend plot(s) in %s\n",
+              RedactConnectionString(config.history).c_str(), add->plots.size(),
               report_dir.c_str());
 }
 

@@ -42,7 +42,9 @@ RunResultFiles LoadRunResults(const Config& config);
 // (Config::history), the results history's section of report.md and its trend
 // plots (support/history/history_report.h; the fixture main passes it). Given
 // the history location and the path of the results.json just written; an
-// error is printed and counts as a file not written.
+// error is printed and counts as a file not written. The location is printed
+// as RedactConnectionString shows it (core/connection_string.h: host and
+// database only), never with a password.
 struct ReportAddition {
   std::string markdown;          // appended to report.md
   std::vector<PlotFile> plots;   // written beside it

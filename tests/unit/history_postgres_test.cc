@@ -208,7 +208,7 @@ TEST_F(HistoryPostgres, ADatabaseWithoutAHistoryOrWithForeignTablesIsNamed) {
 TEST_F(HistoryPostgres, UnreachableServerOrBadUrlIsNamed) {
   auto gone = OpenHistoryForWriting("postgresql://fvbench:secret@/postgres?host=/tmp/fvb-no-such-socket-dir");
   ASSERT_FALSE(gone.ok());
-  EXPECT_NE(gone.error().message.find("postgresql://fvbench:***@/postgres?host=/tmp/fvb-no-such-socket-dir"),
+  EXPECT_NE(gone.error().message.find("postgresql:///postgres?host=/tmp/fvb-no-such-socket-dir: cannot connect"),
             std::string::npos)
       << gone.error().message;
   EXPECT_EQ(gone.error().message.find("secret"), std::string::npos);
