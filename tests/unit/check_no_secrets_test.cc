@@ -1,13 +1,16 @@
 // fixtures/check-no-secrets.sh (run by .ci/run over every output of the
 // self-test run) must fail when a secret is planted, and pass on clean files.
-// The script computes the token with openssl; the tokens planted here come
-// from support/engine/jwt.h, so the two computations check each other.
+// The script computes the token with Perl's Digest::SHA
+// (fixtures/secrets/needles.sh); the tokens planted here come from
+// support/engine/jwt.h, so the two computations check each other. It also
+// looks for the PostgreSQL password of FVBENCH_HISTORY and PGPASSWORD.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "support/engine/jwt.h"
@@ -32,12 +35,15 @@ class CheckNoSecrets : public ::testing::Test {
     Write("bench/controller-results/latency.raw_nginx.json", R"({"schema_version": 1})");
     Write("bench/controller-results/raw/x.cmd.txt", "FVBENCH_JWT='<redacted>' wrk -t1 http://127.0.0.1/\n");
     Write("junit-unit.xml", "<testsuite name=\"x\"/>\n");
-    if (const char* v = std::getenv("FVBENCH_JWT_SECRET")) saved_ = v, had_ = true;
-    unsetenv("FVBENCH_JWT_SECRET");
+    for (const char* name : {"FVBENCH_JWT_SECRET", "FVBENCH_HISTORY", "PGPASSWORD"}) {
+      if (const char* v = std::getenv(name)) saved_[name] = v;
+      unsetenv(name);
+    }
   }
   void TearDown() override {
     fs::remove_all(dir_);
-    if (had_) setenv("FVBENCH_JWT_SECRET", saved_.c_str(), 1);
+    for (const char* name : {"FVBENCH_JWT_SECRET", "FVBENCH_HISTORY", "PGPASSWORD"}) unsetenv(name);
+    for (const auto& [k, v] : saved_) setenv(k.c_str(), v.c_str(), 1);
   }
   void Write(const std::string& rel, const std::string& text) {
     std::ofstream(dir_ + "/" + rel, std::ios::binary) << text;
@@ -56,8 +62,8 @@ class CheckNoSecrets : public ::testing::Test {
   }
   std::string All() { return "'" + dir_ + "/bench' '" + dir_ + "/junit-unit.xml'"; }
 
-  std::string dir_, saved_, log_;
-  bool had_ = false;
+  std::string dir_, log_;
+  std::map<std::string, std::string> saved_;
 };
 
 TEST_F(CheckNoSecrets, CleanOutputsPass) {
@@ -114,6 +120,40 @@ TEST_F(CheckNoSecrets, FailsOnAnyOtherJwt) {
 TEST_F(CheckNoSecrets, RedactedOutputPasses) {
   Write("bench/f.log", RedactSecrets("curl -H 'Authorization: Bearer " + BenchJwt() + "' key=" + kBenchJwtSecret));
   EXPECT_EQ(Run(All()), 0) << Log();
+}
+
+// The PostgreSQL password of FVBENCH_HISTORY, in each form libpq takes it,
+// as given and %-decoded, and PGPASSWORD; the log names kinds, never values.
+TEST_F(CheckNoSecrets, FailsOnThePostgresPassword) {
+  struct Case {
+    std::string history, planted, kind;
+  };
+  for (const Case& c : {
+           Case{"postgresql://fvbench:S3cretPW-fvt3@/postgres?host=/tmp/pg", "S3cretPW-fvt3",
+                "PostgreSQL password (FVBENCH_HISTORY user part)"},
+           Case{"postgresql://fvbench@/postgres?host=/tmp/pg&password=S3cret%40PW-fvt3", "S3cret@PW-fvt3",
+                "PostgreSQL password (FVBENCH_HISTORY ?password=, %-decoded)"},
+           Case{"postgresql://fvbench@/postgres?host=/tmp/pg&password=S3cret%40PW-fvt3", "S3cret%40PW-fvt3",
+                "PostgreSQL password (FVBENCH_HISTORY ?password=)"},
+           Case{"host=/tmp/pg password='S3cret PW\\'s' dbname=hist", "S3cret PW's",
+                "PostgreSQL password (FVBENCH_HISTORY password)"},
+       }) {
+    SCOPED_TRACE(c.history);
+    setenv("FVBENCH_HISTORY", c.history.c_str(), 1);
+    Write("bench/pg.log", "x " + c.planted + " y\n");
+    EXPECT_EQ(Run(All()), 1);
+    const std::string log = Log();
+    EXPECT_NE(log.find("pg.log contains the " + c.kind), std::string::npos) << log;
+    EXPECT_EQ(log.find(c.planted), std::string::npos) << "the check must not print the password";
+  }
+  // Shown with host and database only: clean.
+  Write("bench/pg.log", "recorded as run 1 in postgresql:///postgres?host=/tmp/pg\n");
+  EXPECT_EQ(Run(All()), 0) << Log();
+  unsetenv("FVBENCH_HISTORY");
+  setenv("PGPASSWORD", "EnvPW-fvt3-xyz", 1);
+  Write("bench/pg.log", "PGPASSWORD=EnvPW-fvt3-xyz\n");
+  EXPECT_EQ(Run(All()), 1);
+  EXPECT_NE(Log().find("pg.log contains the PostgreSQL password (PGPASSWORD)"), std::string::npos);
 }
 
 TEST_F(CheckNoSecrets, NothingToCheckFails) {
