@@ -4,8 +4,9 @@
 // goes through EnvReader (env_reader.h), the one checked parser with ranges;
 // every default is the member initialiser below and nowhere else.
 //
-// Variable names and defaults follow the seed (fairvisor/benchmark run-all.sh);
-// the README's "Variables" table lists them all.
+// Variable names and defaults follow the seed (fairvisor/benchmark run-all.sh).
+// variables.h documents every one (name, default, unit, meaning, the value
+// in effect); a unit test fails on a variable read here and missing there.
 #pragma once
 
 #include <functional>
@@ -134,7 +135,7 @@ struct Config {
   std::string history;         // FVBENCH_HISTORY: results history (SQLite path / postgresql:// URL); "" = none
   std::string source_dir;      // the suite's own source tree (k6/, support/ scripts)
 
-  // A/B mode (support/judge/ab_compare.h, README "A/B mode"): FVBENCH_AB=1, or any
+  // A/B mode (support/judge/ab_compare.h, docs/ab.md "A/B mode"): FVBENCH_AB=1, or any
   // of the *_B variables set. Side A is edge_src / edge_ref / policy_dir above;
   // side B defaults to A's value for each. REPEAT (the pairs per phase)
   // defaults to 5 and must be >= 3.
@@ -184,6 +185,9 @@ struct ConfigInputs {
   bool have_taskset = true;
   std::function<bool(const std::string&)> file_exists;  // for files the run needs
   unsigned uid = 0;  // the user this process runs as (geteuid): BENCH_DIR's default
+  // When set, LoadConfig adds the name of every variable it asks for, set or
+  // not (the test of the variables table, variables.h).
+  EnvNamesRead* names_read = nullptr;
 };
 
 // BENCH_DIR's default for the user `uid`: /tmp/fv-bench-<uid>. A directory

@@ -11,11 +11,11 @@ namespace fvbench {
 Result<Config> LoadConfig(const ConfigInputs& in) {
   Config c;
   c.source_dir = in.source_dir;
-  const EnvReader r(in.env);
-  auto validity = ValidityParamsFromEnv(in.env);  // before the TIMEOUT check, which counts QUIET_TIMEOUT
+  const EnvReader r(in.env, in.names_read);
+  auto validity = ValidityParamsFromEnv(in.env, in.names_read);  // before the TIMEOUT check, which counts QUIET_TIMEOUT
   if (!validity) return validity.error();
   c.validity = *validity;
-  auto progress = ProgressParamsFromEnv(in.env);
+  auto progress = ProgressParamsFromEnv(in.env, in.names_read);
   if (!progress) return progress.error();
   c.progress = *progress;
   using Piece = Result<void> (*)(const ConfigInputs&, const EnvReader&, Config&);

@@ -38,12 +38,15 @@ Result<double> ParseDecimal(const std::string& s) {
   return v;
 }
 
+// Every other accessor asks has() or set_but_empty() first.
 bool EnvReader::has(const char* name) const {
+  Note(name);
   auto it = env_.find(name);
   return it != env_.end() && !it->second.empty();
 }
 
 bool EnvReader::set_but_empty(const char* name) const {
+  Note(name);
   auto it = env_.find(name);
   return it != env_.end() && it->second.empty();
 }

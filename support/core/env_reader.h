@@ -8,6 +8,7 @@
 // Numbers are decimal (std::from_chars: no leading '+' or blanks, no hex, no
 // trailing text); inf, nan and subnormal values are refused (plausible.h).
 // Unset and set-but-empty both mean "the default".
+// Given an EnvNamesRead, the reader adds to it every name it is asked about.
 #pragma once
 
 #include <initializer_list>
@@ -33,8 +34,9 @@ struct NumRange {
 
 class EnvReader {
  public:
-  explicit EnvReader(const EnvMap& env) : env_(env) {}  // `env` must outlive the reader
-  explicit EnvReader(EnvMap&&) = delete;
+  // `env` (and `names_read`, when given) must outlive the reader.
+  explicit EnvReader(const EnvMap& env, EnvNamesRead* names_read = nullptr) : env_(env), names_read_(names_read) {}
+  explicit EnvReader(EnvMap&&, EnvNamesRead* = nullptr) = delete;
 
   bool has(const char* name) const;             // set and non-empty
   bool set_but_empty(const char* name) const;   // NAME= (usually a script bug)
@@ -58,7 +60,11 @@ class EnvReader {
 
  private:
   Result<double> AtLeast(Result<double> v, const char* name, double min, const char* unit) const;
+  void Note(const char* name) const {
+    if (names_read_ != nullptr) names_read_->insert(name);
+  }
   const EnvMap& env_;
+  EnvNamesRead* names_read_;
 };
 
 // Pure helpers, exposed for tests and the other parsers of numbers.

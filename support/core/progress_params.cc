@@ -8,9 +8,9 @@
 
 namespace fvbench {
 
-Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env) {
+Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env, EnvNamesRead* names_read) {
   ProgressParams p;
-  const EnvReader r(env);
+  const EnvReader r(env, names_read);
   if (!r.has("FVBENCH_PROGRESS_S")) return p;
   auto d = r.Number("FVBENCH_PROGRESS_S", 0, NumRange{0, 3600},
                     "seconds between progress lines, 0..3600 (0 = none; unset = max(5, phase duration / 10))");

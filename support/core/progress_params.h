@@ -17,7 +17,8 @@ namespace fvbench {
 struct ProgressParams {
   std::optional<double> period_s;  // nullopt = auto
 };
-Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env);
+// `names_read`: as EnvReader's.
+Result<ProgressParams> ProgressParamsFromEnv(const EnvMap& env, EnvNamesRead* names_read = nullptr);
 
 // Seconds between ticks for a phase of duration_s; 0 = off.
 double TickPeriod(const ProgressParams& p, double duration_s);

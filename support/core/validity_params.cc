@@ -3,9 +3,9 @@
 #include "support/core/env_reader.h"
 
 namespace fvbench {
-Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env) {
+Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env, EnvNamesRead* names_read) {
   ValidityParams p;
-  const EnvReader r(env);
+  const EnvReader r(env, names_read);
   auto mode = r.OneOf("VALIDITY", "fail", {"fail", "warn"},
                       "fail (a failed validity check fails the scenario) or warn (the result is marked INVALID in "
                       "the report, the test passes)");

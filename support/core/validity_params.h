@@ -34,6 +34,7 @@ struct ValidityParams {
   double max_log_lines_per_s = 10;
 };
 
-Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env);
+// `names_read`: as EnvReader's.
+Result<ValidityParams> ValidityParamsFromEnv(const EnvMap& env, EnvNamesRead* names_read = nullptr);
 
 }  // namespace fvbench
