@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tools/check_layers.sh [source dir]: the layer rules of support/ (README
-# "Architecture"), checked from the sources' #include "support/..." lines.
+# tools/check_layers.sh [source dir]: the layer rules of support/
+# (docs/architecture.md "Architecture"), checked from the sources' #include "support/..." lines.
 #   1. A file includes only its own folder and the folders below it:
 #        report > run > sut > engine > host > judge > core
 #   2. No include cycle between components (a .h and its .cc are one

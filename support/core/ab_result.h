@@ -1,4 +1,4 @@
-// The A/B part of a scenario's result (README "A/B mode"): both sides' runs
+// The A/B part of a scenario's result (docs/ab.md "A/B mode"): both sides' runs
 // and the per-metric comparison. Data only; the statistics that fill
 // `metrics` are in support/judge/ab_compare.h.
 #pragma once

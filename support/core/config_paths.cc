@@ -75,7 +75,7 @@ Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& 
   c.thresholds = r.str("FVBENCH_THRESHOLDS", in.source_dir + "/thresholds/portable.json");
   c.reference = r.str("FVBENCH_REFERENCE", in.source_dir + "/reference.json");
   c.baseline = r.str("FVBENCH_BASELINE", "");  // validated as a results.json by the provision fixture (baseline.h)
-  c.history = r.str("FVBENCH_HISTORY", "");  // support/history (README "History and change points")
+  c.history = r.str("FVBENCH_HISTORY", "");  // support/history (docs/history.md "History and change points")
   for (auto [name, val] : {std::pair{"FVBENCH_POLICY_DIR", &c.policy_dir}, std::pair{"FVBENCH_THRESHOLDS", &c.thresholds},
                            std::pair{"FVBENCH_REFERENCE", &c.reference}, std::pair{"FVBENCH_BASELINE", &c.baseline}}) {
     if (val == &c.baseline && val->empty()) continue;

@@ -7,7 +7,7 @@
 // the order written, no document tree. Building an nlohmann/json tree and
 // dumping it took 2-3 ms for the 187 kB results.json of a recorded full run;
 // this writer takes 0.34-0.5 ms (BM_RecordedRunResultsJson,
-// tests/bench/report_bench.cc; README "What rendering the report costs").
+// tests/bench/report_bench.cc; docs/building.md "What rendering the report costs").
 // Reading stays with nlohmann/json (json_fields.h).
 //
 // Values:

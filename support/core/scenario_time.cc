@@ -57,7 +57,7 @@ std::string Message(const char* kind, const ScenarioTimeBound& b, double timeout
   const double need = std::ceil(b.seconds);
   return fmt::format("{} scenarios need up to {} s ({}), above their ctest TIMEOUT of {} s, after which ctest kills "
                      "them: shorten {}, or raise the TIMEOUT when configuring: cmake --preset default "
-                     "-DFVBENCH_SCENARIO_TIMEOUT={} (README: Soak runs)",
+                     "-DFVBENCH_SCENARIO_TIMEOUT={} (docs/running.md \"Soak runs\")",
                      kind, FormatNumber(need), b.breakdown, FormatNumber(timeout_s), shorten, FormatNumber(need));
 }
 

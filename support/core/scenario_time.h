@@ -4,7 +4,7 @@
 // FVBENCH_SCENARIO_TIMEOUT, default 7200 s, handed to the scenarios and to
 // fvbench.provision as FVBENCH_SCENARIO_TIMEOUT_S), so a run that cannot
 // finish within it is refused before any host is touched, naming both
-// numbers and how to raise the TIMEOUT (README "Soak runs"). Pure.
+// numbers and how to raise the TIMEOUT (docs/running.md "Soak runs"). Pure.
 //
 // The bound, in seconds, is the sum of:
 //   load        latency: REPEAT x LATENCY_DUR; throughput: THROUGHPUT_BUDGET_S
@@ -51,7 +51,7 @@ ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double qu
 //   "latency scenarios need up to 86681 s (WARMUP_DUR 1 + ...), above their
 //    ctest TIMEOUT of 7200 s: shorten LATENCY_DUR, or raise the TIMEOUT when
 //    configuring: cmake --preset default -DFVBENCH_SCENARIO_TIMEOUT=86681
-//    (README: Soak runs)".
+//    (docs/running.md "Soak runs")".
 Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s);
 
 }  // namespace fvbench

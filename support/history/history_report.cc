@@ -58,7 +58,7 @@ HistoryReport RenderHistoryReport(const std::vector<MetricSeries>& series, const
   for (const MetricSeries& s : series) scenarios.insert(s.scenario);
   std::string& md = report.markdown;
   md = fmt::format("## History\n\n{} series of {} scenario(s) in `{}`, this run included; change points by "
-                   "E-Divisive (README \"History and change points\"). ",
+                   "E-Divisive (docs/history.md \"History and change points\"). ",
                    series.size(), scenarios.size(), where);
   if (report.regressions.empty()) {
     md += fmt::format("No significant change for the worse of >= {:.1f}% among the newest {} runs.\n\n",

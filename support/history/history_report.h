@@ -1,5 +1,5 @@
 // The history part of a run's report (report step with FVBENCH_HISTORY set;
-// README "History and change points"): report.md gets a "History" section and
+// docs/history.md "History and change points"): report.md gets a "History" section and
 // BENCH_DIR/report/ one trend plot per scenario (trend_plot.h).
 //
 //   auto h = LoadHistory(db);                       // history_store.h

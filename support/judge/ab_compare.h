@@ -1,4 +1,4 @@
-// A/B comparison of two fairvisor edge sides (README "A/B mode"). Pure: no I/O.
+// A/B comparison of two fairvisor edge sides (docs/ab.md "A/B mode"). Pure: no I/O.
 //
 // Side A is the usual FAIRVISOR_EDGE_SRC / FAIRVISOR_EDGE_REF /
 // FVBENCH_POLICY_DIR, side B the *_B variables (config.h). A measured phase

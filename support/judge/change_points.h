@@ -47,7 +47,7 @@ struct ChangePointOptions {
   //   kWinsorized  the values clipped to median +- winsor_k x 1.4826 x MAD
   //                (a heavy-tailed outlier weighs like a run at that bound)
   // The detection study (tests/unit/detection_study.h) compares them: neither
-  // robust variant beats the values overall (README "History and change points").
+  // robust variant beats the values overall (docs/history.md "History and change points").
   enum class Scale { kValues, kRanks, kWinsorized };
   Scale scale = Scale::kValues;
   double winsor_k = 4;

@@ -813,7 +813,7 @@ ScenarioResult ScenarioRun::Finish() {
   for (StepResult& s : out_.steps) s.verdict = RedactSecrets(std::move(s.verdict));
   out_.finished_unix = NowUnix();
   if (!c_.dry_run) {
-    // What the scenario cost beyond its configured load (README: "Time").
+    // What the scenario cost beyond its configured load (docs/outputs.md "Files": load_s, fixed_cost_s).
     out_.load_s = load_s_;
     out_.fixed_cost_s = std::max(0.0, out_.finished_unix - out_.started_unix - load_s_);
     out_.fixed_cost_parts_s = SplitFixedCost(*out_.fixed_cost_s, cost_);

@@ -8,7 +8,7 @@
 // load phase has begun: a wrk process whose URL names this test's port),
 // injects one fault about 3 s into the phase and checks:
 //   - the scenario process ends within a bound, non-zero, with a clear
-//     message (printed to the console for the fault table in the README);
+//     message (printed to the console for the fault table in docs/faults.md);
 //   - nothing of the suite is left: no process whose command line names the
 //     BENCH_DIR (nginx -p BENCH_DIR/run/..., wrk -s BENCH_DIR/scripts/...),
 //     no wrk against the port, no listening socket on this test's ports
@@ -359,7 +359,7 @@ nlohmann::json ResultJson(const std::string& bench_dir) {
   return j.is_object() && j.contains("scenario") ? j["scenario"] : j;  // results_io.h: {"scenario": ...}
 }
 
-// One row of the fault table (README "Faults and bounded time").
+// One row of the fault table (docs/faults.md "Faults and bounded time").
 void Report(const std::string& fault, const std::string& injected, double seconds, const std::string& message,
             const std::string& leftovers) {
   std::printf("FAULT | %s | %s | %.1f s | %s | %s\n", fault.c_str(), injected.c_str(), seconds,

@@ -19,7 +19,7 @@
 //                    and during a command (the session's sshd processes)
 // Every fault is undone in the test's teardown (link up, SIGCONT). Each test
 // prints one "FAULT-TABLE |" line (fault | injected | time | first line of
-// the error | leftovers) for the README table.
+// the error | leftovers) for the table in docs/faults.md.
 #include <signal.h>
 #include <unistd.h>
 

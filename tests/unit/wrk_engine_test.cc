@@ -438,7 +438,7 @@ TEST_F(WrkEngineLocal, SynchronisedStartWaitsAndPacesTheWindow) {
   // Not before the start by more than the 10 ms an early send may be
   // (pace.lua max_early; measured -7 ms under the unit suite's load), and not
   // a launch late; how close depends on this machine's load, which a unit
-  // test does not time (measured runs: README "Several load generators").
+  // test does not time (measured runs: docs/load-generators.md "Several load generators").
   EXPECT_GT(*out->window.first_send_lag_us, -kDefaultMaxSendLagUs) << "first send before the common start";
   EXPECT_LT(*out->window.first_send_lag_us, 1e6) << "first send vs the common start";
 }
