@@ -6,7 +6,9 @@
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <openssl/rand.h>
 #include <netinet/tcp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -29,7 +31,7 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/path_text.h"
-#include "support/host/known_hosts_markers.h"
+#include "support/host/known_hosts.h"
 #include "support/host/local_copy.h"
 #include "support/host/remote_script.h"
 #include "support/host/shell_quote.h"
@@ -120,72 +122,6 @@ std::string SftpError(ssh_session s, sftp_session sftp) {
   const char* detail = ssh_get_error(s);
   if (detail != nullptr && *detail != '\0') text += " (" + std::string(detail) + ")";
   return text;
-}
-
-std::string ServerKeyDescription(ssh_session s) {
-  ssh_key key = nullptr;
-  if (ssh_get_server_publickey(s, &key) != SSH_OK || key == nullptr) return "(no key)";
-  unsigned char* hash = nullptr;
-  size_t hlen = 0;
-  std::string out = ssh_key_type_to_char(ssh_key_type(key));
-  if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) == SSH_OK) {
-    char* fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
-    if (fp != nullptr) {
-      out += " key " + std::string(fp);
-      ssh_string_free_char(fp);
-    }
-    ssh_clean_pubkey_hash(&hash);
-  }
-  ssh_key_free(key);
-  return out;
-}
-
-// The marker lines (@revoked, @cert-authority) of the known_hosts files that
-// match the target; libssh reads neither (known_hosts_markers.h).
-std::vector<KnownHostsMarker> MarkersOfTarget(const SshTarget& t) {
-  std::vector<KnownHostsMarker> all;
-  for (const std::string& file : {t.known_hosts_file, t.global_known_hosts_file}) {
-    if (file.empty()) continue;
-    std::ifstream in(file);
-    if (!in) continue;
-    std::stringstream text;
-    text << in.rdbuf();
-    for (KnownHostsMarker& m : MarkersFor(text.str(), file, t.host, t.port)) all.push_back(std::move(m));
-  }
-  return all;
-}
-
-// As OpenSSH (sshconnect.c check_host_key): a key marked @revoked is refused
-// unless StrictHostKeyChecking is no; a @cert-authority line for the host,
-// whose certificates libssh cannot check, is refused unless the host's own
-// key is known. Called before anything is recorded (accept-new).
-Result<void> CheckKnownHostsMarkers(const std::string& who, const std::string& where, const SshTarget& t,
-                                   ssh_session s, enum ssh_known_hosts_e known) {
-  if (t.host_key_checking == HostKeyChecking::kNo) return Ok();
-  std::vector<KnownHostsMarker> markers = MarkersOfTarget(t);
-  if (markers.empty()) return Ok();
-  ssh_key key = nullptr;
-  if (ssh_get_server_publickey(s, &key) != SSH_OK || key == nullptr) return Ok();
-  char* b64 = nullptr;
-  std::string type = ssh_key_type_to_char(ssh_key_type(key));
-  std::string base64;
-  if (ssh_pki_export_pubkey_base64(key, &b64) == SSH_OK && b64 != nullptr) {
-    base64 = b64;
-    ssh_string_free_char(b64);
-  }
-  ssh_key_free(key);
-  if (const KnownHostsMarker* r = RevokedKey(markers, type, base64)) {
-    return Error{who + "host key of " + where + " (" + ServerKeyDescription(s) + ") is marked @revoked in " +
-                 r->file + ":" + std::to_string(r->line) + ": refused, as OpenSSH refuses it"};
-  }
-  if (known == SSH_KNOWN_HOSTS_OK) return Ok();
-  for (const KnownHostsMarker& m : markers) {
-    if (m.marker != "@cert-authority") continue;
-    return Error{who + m.file + ":" + std::to_string(m.line) + " trusts host certificates for " + where +
-                 " (@cert-authority), which fvbench's SSH layer (libssh) cannot check: refused. Add the host's "
-                 "own key to " + t.known_hosts_file + " (server offers " + ServerKeyDescription(s) + ")"};
-  }
-  return Ok();
 }
 
 // Collected by the channel callbacks.
@@ -459,10 +395,12 @@ Result<void> SshHost::Reconnect() {
 
 namespace {
 
-// The session's options from the target: host, port, user, known hosts, no
-// ssh_config of libssh's own, no logging, TCP_NODELAY.
-Result<void> SetTargetOptions(ssh_session ss, const SshTarget& t, milliseconds connect_timeout,
-                              const std::string& who) {
+// The session's options from the target: host, port, user, no ssh_config of
+// libssh's own, no logging, TCP_NODELAY, and the host key algorithms ordered
+// as ssh orders them for what known_hosts holds (libssh's own reading of
+// known_hosts is switched off: /dev/null).
+Result<void> SetTargetOptions(ssh_session ss, const SshTarget& t, const std::string& host_key_algorithms,
+                              milliseconds connect_timeout, const std::string& who) {
   bool no_config = false;
   int port = t.port;
   int verbosity = SSH_LOG_NOLOG;
@@ -472,48 +410,115 @@ Result<void> SetTargetOptions(ssh_session ss, const SshTarget& t, milliseconds c
     return Error{who + "bad host '" + t.host + "': " + ssh_get_error(ss)};
   ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
   if (!t.user.empty()) ssh_options_set(ss, SSH_OPTIONS_USER, t.user.c_str());
-  ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, t.known_hosts_file.c_str());
-  if (!t.global_known_hosts_file.empty())
-    ssh_options_set(ss, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, t.global_known_hosts_file.c_str());
+  ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, "/dev/null");
+  ssh_options_set(ss, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+  if (ssh_options_set(ss, SSH_OPTIONS_HOSTKEYS, host_key_algorithms.c_str()) != SSH_OK)
+    return Error{who + "host key algorithms '" + host_key_algorithms + "': " + ssh_get_error(ss)};
   int nodelay = 1;
   ssh_options_set(ss, SSH_OPTIONS_NODELAY, &nodelay);
   SetSessionTimeout(ss, connect_timeout);
   return Ok();
 }
 
-// The server's host key against the known_hosts files, by StrictHostKeyChecking.
-Result<void> CheckHostKey(ssh_session ss, const SshTarget& t, const std::string& who, const std::string& where) {
-  enum ssh_known_hosts_e known = ssh_session_is_known_server(ss);
-  if (auto m = CheckKnownHostsMarkers(who, where, t, ss, known); !m.ok()) return m.error();
-  const std::string kh = t.known_hosts_file;
-  const std::string mode = HostKeyCheckingName(t.host_key_checking);
-  switch (known) {
-    case SSH_KNOWN_HOSTS_OK:
-      break;
-    case SSH_KNOWN_HOSTS_CHANGED:
-    case SSH_KNOWN_HOSTS_OTHER:
-      if (t.host_key_checking != HostKeyChecking::kNo)
-        return Error{who + "host key of " + where + " has CHANGED (server offers " + ServerKeyDescription(ss) + "; " +
-                     kh + " records a different key for it): refused (StrictHostKeyChecking " + mode +
-                     "). If the change is expected, remove the old entry: ssh-keygen -f " + kh + " -R " +
-                     (t.port == 22 ? t.host : "'[" + t.host + "]:" + std::to_string(t.port) + "'")};
-      break;
-    case SSH_KNOWN_HOSTS_UNKNOWN:
-    case SSH_KNOWN_HOSTS_NOT_FOUND:
-      if (t.host_key_checking == HostKeyChecking::kYes)
-        return Error{who + "host key of " + where + " is not known (server offers " + ServerKeyDescription(ss) +
-                     "; not in " + kh +
-                     "): refused (StrictHostKeyChecking yes). Verify the fingerprint and add "
-                     "the key to the known_hosts file, or use -o StrictHostKeyChecking=accept-new"};
-      if (t.host_key_checking == HostKeyChecking::kAcceptNew && ssh_session_update_known_hosts(ss) != SSH_OK)
-        return Error{who + "cannot record the host key of " + where + " in " + kh + ": " + ssh_get_error(ss)};
-      break;
-    case SSH_KNOWN_HOSTS_ERROR:
-    default:
-      if (t.host_key_checking != HostKeyChecking::kNo)
-        return Error{who + "cannot check the host key of " + where + " against " + kh + ": " + ssh_get_error(ss)};
-      break;
+// The target's known_hosts files as ssh reads them: a missing file is empty;
+// one that exists but cannot be read is empty and named in refusals.
+HostKeyQuery KnownHostsQueryOf(const SshTarget& t) {
+  HostKeyQuery q;
+  q.hostname = KnownHostsHostname(t.host);
+  q.port = t.port;
+  q.host_key_alias = t.host_key_alias;
+  q.check_host_ip = t.check_host_ip;
+  q.hash_known_hosts = t.hash_known_hosts;
+  q.checking = t.host_key_checking;
+  auto read = [&](const std::vector<std::string>& paths, std::vector<KnownHostsText>* out) {
+    for (const std::string& path : paths) {
+      KnownHostsText f{path, ""};
+      struct stat st;
+      if (::stat(path.c_str(), &st) == 0) {
+        auto text = detail::ReadTextFile(path);
+        if (text.ok()) f.text = std::move(*text);
+        else q.unreadable.push_back(text.error().message);
+      } else if (errno != ENOENT && errno != ENOTDIR) {
+        q.unreadable.push_back(path + ": " + ErrnoText(errno));
+      }
+      out->push_back(std::move(f));
+    }
+  };
+  read(t.user_known_hosts_files, &q.user_files);
+  read(t.global_known_hosts_files, &q.global_files);
+  return q;
+}
+
+// The server's numeric address (as getnameinfo writes it) and whether it is
+// a loopback address; empty when the socket has no peer.
+void PeerAddress(ssh_session ss, HostKeyQuery* q) {
+  sockaddr_storage sa{};
+  socklen_t len = sizeof sa;
+  int fd = ssh_get_fd(ss);
+  if (fd < 0 || ::getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) return;
+  char host[NI_MAXHOST];
+  if (::getnameinfo(reinterpret_cast<sockaddr*>(&sa), len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+    return;
+  q->address = host;
+  if (sa.ss_family == AF_INET) {
+    q->address_is_loopback = (ntohl(reinterpret_cast<sockaddr_in*>(&sa)->sin_addr.s_addr) >> 24) == 127;
+  } else if (sa.ss_family == AF_INET6) {
+    q->address_is_loopback = IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<sockaddr_in6*>(&sa)->sin6_addr);
   }
+}
+
+// The server's host key as an SSH wire-format blob.
+Result<std::string> ServerKeyBlob(ssh_session ss, const std::string& who) {
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(ss, &key) != SSH_OK || key == nullptr)
+    return Error{who + "the server showed no host key: " + ssh_get_error(ss)};
+  char* b64 = nullptr;
+  int rc = ssh_pki_export_pubkey_base64(key, &b64);
+  ssh_key_free(key);
+  std::optional<std::string> blob;
+  if (rc == SSH_OK && b64 != nullptr) blob = KeyBlobFromBase64(b64);
+  ssh_string_free_char(b64);
+  if (!blob) return Error{who + "cannot read the server's host key"};
+  return *blob;
+}
+
+// Appends `names` with the key to `file` as ssh does (creating ~/.ssh when
+// the file is in it); hashed names with HashKnownHosts.
+Result<void> RecordHostKey(const std::string& file, const std::vector<std::string>& names, const std::string& blob,
+                           bool hash) {
+  std::string lines;
+  for (const std::string& name : names) {
+    std::optional<std::string> salt;
+    if (hash) {
+      salt = std::string(20, '\0');
+      if (RAND_bytes(reinterpret_cast<unsigned char*>(salt->data()), 20) != 1) return Error{"no random salt"};
+    }
+    lines += KnownHostsLine(name, blob, salt);
+  }
+  const std::string dot_ssh = HomeDir() + "/.ssh";
+  if (Dirname(file) == dot_ssh) ::mkdir(dot_ssh.c_str(), 0700);
+  int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return Error{ErrnoText(errno)};
+  ssize_t w = ::write(fd, lines.data(), lines.size());
+  int err = errno;
+  if (::close(fd) != 0 && w >= 0) return Error{ErrnoText(errno)};
+  if (w != static_cast<ssize_t>(lines.size())) return Error{w < 0 ? ErrnoText(err) : "short write"};
+  return Ok();
+}
+
+// The server's host key against the known_hosts files, as ssh checks it
+// (known_hosts.h); what accept-new (or no) records is appended.
+Result<void> CheckHostKey(ssh_session ss, HostKeyQuery q, const std::string& who, const std::string& where) {
+  auto blob = ServerKeyBlob(ss, who);
+  if (!blob.ok()) return blob.error();
+  PeerAddress(ss, &q);
+  HostKeyDecision d = DecideHostKey(q, *blob, where);
+  if (!d.accepted) return Error{who + d.refusal};
+  if (d.record.empty()) return Ok();
+  const std::string& file = q.user_files.front().path;
+  if (auto r = RecordHostKey(file, d.record, *blob, q.hash_known_hosts); !r.ok())
+    return Error{who + "cannot record the host key of " + where + " in " + file + ": " + r.error().message +
+                 ": refused (StrictHostKeyChecking " + HostKeyCheckingName(q.checking) + ")"};
   return Ok();
 }
 
@@ -583,12 +588,13 @@ Result<void> SshHost::ConnectLocked() {
   ssh_session ss = s->ssh;
   milliseconds connect_timeout = target_.connect_timeout_s > 0 ? milliseconds(target_.connect_timeout_s * 1000L)
                                                                : options_.connect_timeout;
-  if (auto o = SetTargetOptions(ss, target_, connect_timeout, who); !o.ok()) return o;
+  HostKeyQuery known = KnownHostsQueryOf(target_);
+  if (auto o = SetTargetOptions(ss, target_, HostKeyAlgorithmsFor(known), connect_timeout, who); !o.ok()) return o;
   if (ssh_connect(ss) != SSH_OK) {
     return Error{who + "cannot connect to " + where + " (connect timeout " +
                  std::to_string(connect_timeout.count()) + " ms): " + ssh_get_error(ss)};
   }
-  if (auto k = CheckHostKey(ss, target_, who, where); !k.ok()) return k;
+  if (auto k = CheckHostKey(ss, std::move(known), who, where); !k.ok()) return k;
   if (auto a = Authenticate(ss, target_, who, where); !a.ok()) return a;
   SetSessionTimeout(ss, options_.io_timeout);
   if (auto d = SetDeadLinkTimeout(ss, options_.dead_link_timeout); !d.ok())

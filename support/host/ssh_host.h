@@ -2,14 +2,18 @@
 // (libssh 0.10; exec channels for commands, SFTP for files).
 //
 // Connect: TCP + SSH handshake bounded by the connect timeout (the target's
-// ConnectTimeout, else SshConnectOptions::connect_timeout). Host key checked
-// against target.known_hosts_file (+ the global file) per
-// target.host_key_checking:
-//   yes        unknown or changed key refused; the Error shows the key's
-//              SHA256 fingerprint and the known_hosts file.
-//   accept-new unknown key recorded in known_hosts_file (libssh writes
-//              "[host]:port" for a port other than 22); changed key refused.
-//   no         any key accepted, nothing recorded.
+// ConnectTimeout, else SshConnectOptions::connect_timeout). The host key is
+// checked as OpenSSH checks it (known_hosts.h) against every file of
+// target.user_known_hosts_files and target.global_known_hosts_files, with
+// HostKeyAlias, CheckHostIP and target.host_key_checking:
+//   yes        unknown, changed or @revoked key refused; the Error shows the
+//              key's SHA256 fingerprint, the names looked up and the files.
+//   accept-new unknown key appended to the first user file ("[host]:port"
+//              for a port other than 22, hashed with HashKnownHosts);
+//              changed or @revoked key refused.
+//   no         any key accepted; an unknown one is recorded (as ssh does).
+// The host key algorithms offered are ordered as ssh orders them for the
+// key types known_hosts holds for the host.
 // Authentication (publickey only): ssh-agent keys (SSH_AUTH_SOCK; skipped
 // when IdentitiesOnly), then each identity file that exists (unencrypted or
 // agent-held; passphrases are never asked). Err lists what was tried.

@@ -43,6 +43,9 @@ const std::vector<Keyword>& HonouredKeywords() {
       {"StrictHostKeyChecking", Use::kHonoured},
       {"UserKnownHostsFile", Use::kHonoured},
       {"GlobalKnownHostsFile", Use::kHonoured},
+      {"HostKeyAlias", Use::kHonoured},
+      {"CheckHostIP", Use::kHonoured},
+      {"HashKnownHosts", Use::kHonoured},
       {"ConnectTimeout", Use::kHonoured},
       {"BatchMode", Use::kHonoured},
       {"Include", Use::kHonoured},
@@ -57,7 +60,6 @@ const std::vector<Keyword>& RefusedKeywords() {
       {"ProxyJump", Use::kRefused, {"none"}},
       {"ProxyCommand", Use::kRefused, {"none"}},
       {"RemoteCommand", Use::kRefused, {"none"}},
-      {"HostKeyAlias", Use::kRefused},
       {"BindAddress", Use::kRefused},
       {"BindInterface", Use::kRefused},
       {"CertificateFile", Use::kRefused, {"none"}},
@@ -76,13 +78,13 @@ const std::vector<Keyword>& RefusedKeywords() {
 constexpr const char* kIgnoredKeywords[] = {
       "AddKeysToAgent", "CanonicalDomains", "CanonicalizeFallbackLocal", "CanonicalizeMaxDots",
       "CanonicalizePermittedCNAMEs", "CASignatureAlgorithms", "ChallengeResponseAuthentication",
-      "ChannelTimeout", "CheckHostIP", "Ciphers", "ClearAllForwardings", "Compression", "ConnectionAttempts",
+      "ChannelTimeout", "Ciphers", "ClearAllForwardings", "Compression", "ConnectionAttempts",
       "ControlMaster", "ControlPath", "ControlPersist", "DynamicForward", "EnableEscapeCommandline",
       "EnableSSHKeysign", "EscapeChar", "ExitOnForwardFailure", "FingerprintHash", "ForkAfterAuthentication",
       "ForwardAgent", "ForwardX11", "ForwardX11Timeout", "ForwardX11Trusted", "GatewayPorts",
       "GSSAPIAuthentication", "GSSAPIClientIdentity", "GSSAPIDelegateCredentials", "GSSAPIKeyExchange",
       "GSSAPIKexAlgorithms", "GSSAPIRenewalForcesRekey", "GSSAPIServerIdentity", "GSSAPITrustDns",
-      "HashKnownHosts", "HostbasedAcceptedAlgorithms", "HostbasedAuthentication", "HostbasedKeyTypes",
+      "HostbasedAcceptedAlgorithms", "HostbasedAuthentication", "HostbasedKeyTypes",
       "HostKeyAlgorithms", "IPQoS", "KbdInteractiveAuthentication", "KbdInteractiveDevices", "KexAlgorithms",
       "LocalCommand", "LocalForward", "LogLevel", "LogVerbose", "MACs", "NoHostAuthenticationForLocalhost",
       "NumberOfPasswordPrompts", "ObscureKeystrokeTiming", "PasswordAuthentication", "PermitLocalCommand",
@@ -207,7 +209,7 @@ std::string ExpandTilde(const std::string& path, const std::string& home) {
 }
 
 struct Tokens {
-  std::string home, local_user, host, remote_user, original_host;
+  std::string home, local_user, host, remote_user, original_host, key_alias;
   int port = 22;
 };
 
@@ -231,9 +233,10 @@ Result<std::string> ExpandTokens(const std::string& value, const Tokens& t,
       case 'n': out += t.original_host; break;
       case 'r': out += t.remote_user; break;
       case 'p': out += std::to_string(t.port); break;
+      case 'k': out += t.key_alias.empty() ? t.original_host : t.key_alias; break;
       default:
         return Error{origin + ": " + key + " " + value + ": token %" + std::string(1, c) +
-                     " is not supported (known: %% %d %u %h %n %r %p)"};
+                     " is not supported (known: %% %d %u %h %k %n %r %p)"};
     }
   }
   return out;
@@ -427,7 +430,8 @@ struct ConfigParser {
       for (size_t a = 1; a < args->size(); ++a) value += " " + (*args)[a];
       static const std::set<std::string> single = {
           "hostname", "user", "port", "identityfile", "identitiesonly",
-          "stricthostkeychecking", "connecttimeout", "batchmode", "proxyjump"};
+          "stricthostkeychecking", "connecttimeout", "batchmode", "proxyjump", "hostkeyalias",
+          "checkhostip", "hashknownhosts"};
       if (single.count(key) != 0 && args->size() != 1)
         return Error{origin + ": " + Canonical(key) + " takes one value, got '" + value + "'"};
       config.blocks.back().settings.push_back({key, value, origin});
@@ -644,27 +648,55 @@ class TargetResolver {
     return Ok();
   }
 
-  // The first file of a files keyword, tokens expanded ("none": /dev/null).
-  Result<void> FirstFile(const char* key, const char* name, std::string* out) {
+  // The files of UserKnownHostsFile / GlobalKnownHostsFile as ssh reads them:
+  // every word ("none" alone: no file), ~ expanded; `tokens`: % tokens too
+  // (UserKnownHostsFile only). Unset: `defaults`.
+  Result<void> FilesOf(const char* key, const char* name, bool tokens, const std::vector<std::string>& defaults,
+                       std::vector<std::string>* out) {
     const SshSetting* s = Get(key);
-    if (s == nullptr) return Ok();
-    std::vector<std::string> files = SplitWhitespace(s->value);
-    if (files.empty()) return Ok();
-    if (Lower(files[0]) == "none") {
-      *out = "/dev/null";
+    if (s == nullptr) {
+      *out = defaults;
       return Ok();
     }
-    auto f = ExpandTokens(files[0], tok_, s->origin, name);
-    if (!f.ok()) return Error{prefix_ + f.error().message};
-    *out = *f;
-    if (files.size() > 1) t_.ignored.push_back(s->origin + ": " + name + " files after the first");
+    std::vector<std::string> files = SplitWhitespace(s->value);
+    out->clear();
+    for (const std::string& file : files) {
+      if (Lower(file) == "none") {
+        if (files.size() > 1)
+          return Error{prefix_ + s->origin + ": " + name + " " + s->value + ": \"none\" must appear alone"};
+        return Ok();
+      }
+      if (file.find("${") != std::string::npos)
+        return Error{prefix_ + s->origin + ": " + name + " " + file +
+                     ": environment variables (${...}) are not supported here; write the path out"};
+      if (!tokens) {
+        out->push_back(ExpandTilde(file, home_));
+        continue;
+      }
+      auto f = ExpandTokens(file, tok_, s->origin, name);
+      if (!f.ok()) return Error{prefix_ + f.error().message};
+      out->push_back(*f);
+    }
     return Ok();
   }
 
+  // HostKeyAlias, CheckHostIP, HashKnownHosts and the known_hosts files.
   Result<void> KnownHostsFiles() {
-    t_.known_hosts_file = home_ + "/.ssh/known_hosts";
-    if (auto r = FirstFile("userknownhostsfile", "UserKnownHostsFile", &t_.known_hosts_file); !r.ok()) return r;
-    return FirstFile("globalknownhostsfile", "GlobalKnownHostsFile", &t_.global_known_hosts_file);
+    if (const SshSetting* s = Get("hostkeyalias")) t_.host_key_alias = Lower(s->value);
+    tok_.key_alias = t_.host_key_alias;
+    for (auto [key, field] : {std::pair{"checkhostip", &t_.check_host_ip}, {"hashknownhosts", &t_.hash_known_hosts}}) {
+      if (const SshSetting* s = Get(key)) {
+        auto b = ParseYesNo(*s);
+        if (!b.ok()) return Error{prefix_ + b.error().message};
+        *field = *b;
+      }
+    }
+    if (auto r = FilesOf("userknownhostsfile", "UserKnownHostsFile", true,
+                         {home_ + "/.ssh/known_hosts", home_ + "/.ssh/known_hosts2"}, &t_.user_known_hosts_files);
+        !r.ok())
+      return r;
+    return FilesOf("globalknownhostsfile", "GlobalKnownHostsFile", false,
+                   {"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}, &t_.global_known_hosts_files);
   }
 
   // Every IdentityFile given, once each; without any, ssh's defaults.

@@ -19,13 +19,15 @@
 // is expanded by the loader. Honoured: HostName (%h = the alias, %% = %),
 // User, Port, IdentityFile (~ and %d = home, %u = local user, %h, %r = remote
 // user), IdentitiesOnly, StrictHostKeyChecking (yes | accept-new | no | off |
-// ask; ask behaves as yes: the suite never prompts), UserKnownHostsFile (first
-// file; "none" = /dev/null), GlobalKnownHostsFile (first file), ConnectTimeout
-// (seconds), BatchMode (yes is what the suite does anyway; no is harmless).
+// ask; ask behaves as yes: the suite never prompts), UserKnownHostsFile and
+// GlobalKnownHostsFile (every file; "none" alone = no file; ${VAR} refused),
+// HostKeyAlias, CheckHostIP, HashKnownHosts (known_hosts.h reads the files as
+// OpenSSH does), ConnectTimeout (seconds), BatchMode (yes is what the suite
+// does anyway; no is harmless).
 // Refused loudly (Error "file:line: ProxyJump ...: not supported"), whenever
 // they apply to the target: directives that change where or how the suite
 // would connect and that it cannot honour: ProxyJump, ProxyCommand,
-// RemoteCommand, HostKeyAlias, BindAddress, BindInterface, CertificateFile,
+// RemoteCommand, BindAddress, BindInterface, CertificateFile,
 // IdentityAgent, KnownHostsCommand, CanonicalizeHostname (other than no),
 // AddressFamily (other than any), PubkeyAuthentication no, Tunnel (other than
 // no), RevokedHostKeys, and any keyword ssh itself does not know (unless
@@ -39,7 +41,9 @@
 // first, then user@/:port of the destination, then the config file in order.
 // IdentityFile accumulates (SSH_OPTS first). Unset values: user = the local
 // user (resolved by the caller), port 22, StrictHostKeyChecking yes,
-// UserKnownHostsFile ~/.ssh/known_hosts, identities ~/.ssh/id_{ed25519,ecdsa,rsa}
+// UserKnownHostsFile ~/.ssh/known_hosts ~/.ssh/known_hosts2,
+// GlobalKnownHostsFile /etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2,
+// CheckHostIP no, HashKnownHosts no, identities ~/.ssh/id_{ed25519,ecdsa,rsa}
 // (only if none was given), ConnectTimeout 0 = the caller's default.
 #pragma once
 
@@ -112,8 +116,13 @@ struct SshTarget {
   std::vector<std::string> identity_files;  // ~ expanded; explicit ones first
   bool identities_only = false;      // IdentitiesOnly yes: no ssh-agent keys
   HostKeyChecking host_key_checking = HostKeyChecking::kYes;
-  std::string known_hosts_file;      // ~ expanded
-  std::string global_known_hosts_file;  // empty = libssh's default (/etc/ssh/ssh_known_hosts)
+  // UserKnownHostsFile (~ and % tokens expanded) and GlobalKnownHostsFile (~
+  // expanded), every file, in order; empty for "none".
+  std::vector<std::string> user_known_hosts_files;
+  std::vector<std::string> global_known_hosts_files;
+  std::string host_key_alias;        // HostKeyAlias, lower case; empty = none
+  bool check_host_ip = false;        // CheckHostIP
+  bool hash_known_hosts = false;     // HashKnownHosts: names recorded hashed
   int connect_timeout_s = 0;         // 0 = caller's default
   // Directives seen and deliberately ignored: "file:line: ServerAliveInterval".
   std::vector<std::string> ignored;

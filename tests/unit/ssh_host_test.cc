@@ -585,7 +585,7 @@ TEST(SshHost, AcceptNewRecordsThenRefusesAChangedKey) {
   fs::remove_all(tmp, ec);
 }
 
-// ../shared/cases 09/09b for real: a host key marked @revoked is refused as
+// fixtures/ssh/09 and 09b for real: a host key marked @revoked is refused as
 // OpenSSH refuses it, even when the next line trusts the same key, and
 // accept-new never appends it. libssh reads neither marker line.
 TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
@@ -616,9 +616,10 @@ TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("@revoked"));
   EXPECT_EQ(Slurp(kh), "@revoked " + entry + "\n");
-  // A @cert-authority line for the host, its own key unknown: refused clearly.
+  // A @cert-authority line for the host, its own key unknown: refused clearly
+  // (accept-new would record the plain key, as ssh does).
   std::ofstream(kh) << "@cert-authority [" << g_hosts.sut_addr() << "]:18222 " << second.PublicKey() << "\n";
-  auto ca = SshHost::Connect(target("accept-new"));
+  auto ca = SshHost::Connect(target("yes"));
   ASSERT_FALSE(ca.ok());
   EXPECT_THAT(ca.error().message, HasSubstr("@cert-authority"));
   EXPECT_THAT(ca.error().message, HasSubstr(kh + ":1"));

@@ -13,6 +13,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 const std::string kHome = "/home/me";
 
@@ -131,7 +132,11 @@ TEST(SshTargetResolve, DefaultsWithoutConfig) {
   EXPECT_EQ(t.user, "");
   EXPECT_EQ(t.port, 22);
   EXPECT_EQ(t.host_key_checking, HostKeyChecking::kYes);
-  EXPECT_EQ(t.known_hosts_file, "/home/me/.ssh/known_hosts");
+  EXPECT_THAT(t.user_known_hosts_files, ElementsAre("/home/me/.ssh/known_hosts", "/home/me/.ssh/known_hosts2"));
+  EXPECT_THAT(t.global_known_hosts_files, ElementsAre("/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"));
+  EXPECT_EQ(t.host_key_alias, "");
+  EXPECT_FALSE(t.check_host_ip);
+  EXPECT_FALSE(t.hash_known_hosts);
   EXPECT_THAT(t.identity_files, ElementsAre("/home/me/.ssh/id_ed25519", "/home/me/.ssh/id_ecdsa",
                                             "/home/me/.ssh/id_rsa"));
   EXPECT_EQ(t.connect_timeout_s, 0);
@@ -168,7 +173,7 @@ TEST(SshTargetResolve, ConfigHostBlockApplies) {
   EXPECT_EQ(t.user, "root");
   EXPECT_EQ(t.port, 2222);
   EXPECT_EQ(t.host_key_checking, HostKeyChecking::kAcceptNew);
-  EXPECT_EQ(t.known_hosts_file, "/home/me/.ssh/kh_10.213.1.2_2222");
+  EXPECT_THAT(t.user_known_hosts_files, ElementsAre("/home/me/.ssh/kh_10.213.1.2_2222", "/second/file"));
   EXPECT_EQ(t.connect_timeout_s, 4);
   // IdentityFile accumulates over matching blocks, in order; no defaults then.
   EXPECT_THAT(t.identity_files, ElementsAre("/home/me/.ssh/sut_key", "/home/me/.ssh/id_all"));
@@ -222,7 +227,7 @@ TEST(SshTargetResolve, UnsupportedDirectivesAreRefusedWithFileAndLine) {
   Error o = ResolveError("h", "-o ProxyCommand=/usr/bin/connect-proxy", "");
   EXPECT_THAT(o.message, HasSubstr("SSH_OPTS"));
   EXPECT_THAT(o.message, HasSubstr("ProxyCommand"));
-  for (const char* line : {"ProxyCommand ssh -W %h:%p b", "RemoteCommand top", "HostKeyAlias x",
+  for (const char* line : {"ProxyCommand ssh -W %h:%p b", "RemoteCommand top",
                            "BindAddress 1.2.3.4", "AddressFamily inet6",
                            "CanonicalizeHostname yes", "PubkeyAuthentication no",
                            "KnownHostsCommand /bin/x", "CertificateFile ~/.ssh/c"}) {
@@ -232,6 +237,27 @@ TEST(SshTargetResolve, UnsupportedDirectivesAreRefusedWithFileAndLine) {
   // Values that switch the feature off are fine, and an earlier "none" wins.
   SshTarget n = Resolve("h", "", "Host h\nProxyJump none\nAddressFamily any\nHost *\nProxyJump b\n");
   EXPECT_EQ(n.host, "h");
+}
+
+// As ssh reads them: every file of the first line that sets the keyword,
+// "none" alone for no file, % tokens in UserKnownHostsFile only; HostKeyAlias
+// in lower case (ssh lowercases it), %k its token.
+TEST(SshTargetResolve, KnownHostsSettings) {
+  SshTarget t = Resolve("sut", "",
+                        "Host sut\n  HostName 10.0.0.5\n  HostKeyAlias SUT-Key\n  CheckHostIP yes\n"
+                        "  HashKnownHosts yes\n  UserKnownHostsFile ~/kh_%k /b/kh_%p\n"
+                        "  GlobalKnownHostsFile ~/g /etc/g_%h\nHost *\n  UserKnownHostsFile /ignored\n");
+  EXPECT_EQ(t.host_key_alias, "sut-key");
+  EXPECT_TRUE(t.check_host_ip);
+  EXPECT_TRUE(t.hash_known_hosts);
+  EXPECT_THAT(t.user_known_hosts_files, ElementsAre("/home/me/kh_sut-key", "/b/kh_22"));
+  EXPECT_THAT(t.global_known_hosts_files, ElementsAre("/home/me/g", "/etc/g_%h"));
+  SshTarget none = Resolve("h", "-o UserKnownHostsFile=none -o GlobalKnownHostsFile=None", "");
+  EXPECT_THAT(none.user_known_hosts_files, IsEmpty());
+  EXPECT_THAT(none.global_known_hosts_files, IsEmpty());
+  EXPECT_THAT(ResolveError("h", "", "UserKnownHostsFile /a none\n").message, HasSubstr("must appear alone"));
+  EXPECT_THAT(ResolveError("h", "", "UserKnownHostsFile ${HOME}/kh\n").message, HasSubstr("${...}"));
+  EXPECT_THAT(ResolveError("h", "", "CheckHostIP maybe\n").message, HasSubstr("CheckHostIP"));
 }
 
 TEST(SshTargetResolve, UnknownKeywordsAndBadValues) {
