@@ -33,7 +33,9 @@
 #include "support/core/path_text.h"
 #include "support/host/known_hosts.h"
 #include "support/host/local_copy.h"
+#include "support/host/remote_runner.h"
 #include "support/host/remote_script.h"
+#include "support/host/ssh_runner.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -45,10 +47,13 @@ struct SshHost::Session {
   ssh_session ssh = nullptr;
   sftp_session sftp = nullptr;
   bool no_sftp = false;  // sftp_init failed: files go over exec channels
+  std::unique_ptr<SshRunner> runner;  // the command runner, once started
+  bool runner_off = false;            // it could not start: commands go by exec channels
   Session() = default;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   ~Session() {
+    runner.reset();
     if (sftp != nullptr) sftp_free(sftp);
     if (ssh != nullptr) {
       if (ssh_is_connected(ssh)) ssh_disconnect(ssh);
@@ -242,7 +247,7 @@ std::vector<std::string> TakeMarkers(std::string* err) {
 // lingers when the host's init does not reap.
 constexpr char kGoneFn[] =
     "gone() {\n"
-    "  kill -0 -- \"-$1\" 2>/dev/null || return 0\n"
+    "  kill -s 0 -- \"-$1\" 2>/dev/null || return 0\n"
     "  g=$1\n"
     "  for f in /proc/[0-9]*/stat; do\n"
     "    read -r s <\"$f\" 2>/dev/null || continue\n"
@@ -260,10 +265,10 @@ std::string KillGroupScript(int pgid, milliseconds grace) {
   std::string p = std::to_string(pgid);
   return std::string(kGoneFn) + "P=" + p + "\n" +
          "gone $P && { echo gone; exit 0; }\n"
-         "kill -TERM -- -$P 2>/dev/null\n"
+         "kill -s TERM -- -$P 2>/dev/null\n"
          "i=0; while [ $i -lt " + std::to_string(ticks) + " ]; do gone $P && { echo term; exit 0; }; "
          "sleep 0.05; i=$((i+1)); done\n"
-         "kill -KILL -- -$P 2>/dev/null\n"
+         "kill -s KILL -- -$P 2>/dev/null\n"
          "i=0; while [ $i -lt 100 ]; do gone $P && { echo kill; exit 0; }; sleep 0.05; "
          "i=$((i+1)); done\n"
          "echo alive; exit 1\n";
@@ -380,6 +385,11 @@ Result<std::unique_ptr<SshHost>> SshHost::Connect(const SshTarget& target,
 bool SshHost::connected() const {
   std::lock_guard<std::mutex> lock(mu_);
   return s_ != nullptr && ssh_is_connected(s_->ssh);
+}
+
+std::string SshHost::runner_note() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return runner_note_;
 }
 
 void SshHost::Disconnect() {
@@ -608,7 +618,45 @@ Result<ExecResult> SshHost::run(const Command& cmd) {
   return RunLocked(cmd);
 }
 
+// The command runner of this session (remote_runner.h), started on first
+// use; nullptr when it is switched off or could not start (then every
+// command takes an exec channel of its own; runner_note() says why).
+SshRunner* SshHost::RunnerLocked() {
+  if (!options_.command_runner || s_ == nullptr || s_->runner_off) return nullptr;
+  if (s_->runner != nullptr && !s_->runner->broken()) return s_->runner.get();
+  s_->runner.reset();
+  const milliseconds bound = std::min<milliseconds>(options_.io_timeout, std::chrono::seconds(30));
+  const std::string start =
+      options_.runner_start_script.empty() ? runner::RunnerStartScript() : options_.runner_start_script;
+  auto r = SshRunner::Start(s_->ssh, start, "", bound, options_.io_timeout);
+  if (!r.ok()) {
+    s_->runner_off = true;
+    runner_note_ = "each command on an exec channel of its own: the command runner did not start (" +
+                   r.error().message + ")";
+    return nullptr;
+  }
+  s_->runner = std::move(*r);
+  runner_note_ = "commands through one runner process (perl, pid " + std::to_string(s_->runner->remote_pid()) + ")";
+  return s_->runner.get();
+}
+
+// One command through the runner; the reply may take the command's timeout
+// and the runner's kill and drain (at most 5 s) plus a margin.
+Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r) {
+  const std::string who = name() + ": ";
+  auto request = runner::RunRequest(cmd);
+  if (!request.ok()) return Error{who + request.error().message};
+  const std::string what = "'" + cmd.argv[0] + "'";
+  const milliseconds bound = cmd.timeout.count() > 0 ? cmd.timeout + std::chrono::seconds(15) : milliseconds(0);
+  auto reply = r.Call(*request, bound);
+  if (!reply.ok()) return Error{who + "command runner: " + reply.error().message + " (running " + what + ")"};
+  auto res = runner::ParseRunReply(*reply, what);
+  if (!res.ok()) return Error{who + res.error().message};
+  return res;
+}
+
 Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
+  if (SshRunner* r = RunnerLocked()) return RunByRunnerLocked(cmd, *r);
   auto pro = Prologue(name(), cmd);
   if (!pro.ok()) return pro.error();
   // The watchdog: fd 3 keeps the channel's stdin (a background list would
@@ -790,6 +838,14 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
                                             bool keep_stdin_open, const ChunkSource* stdin_source) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
+  if (stdin_source == nullptr) {
+    if (SshRunner* r = RunnerLocked()) {
+      Command c;
+      c.argv = {"sh", "-c", script};
+      c.timeout = timeout;
+      return RunByRunnerLocked(c, *r);
+    }
+  }
   auto framed = FramedScript(script);
   if (!framed.ok()) return Error{who + framed.error().message};
   ssh_session ss = s_->ssh;
@@ -1154,6 +1210,18 @@ Result<std::string> SshHost::read_file(const std::string& path, const FileCap& c
 Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileCap& cap) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
+  if (SshRunner* r = RunnerLocked()) {
+    // One round trip, no process started; SFTP below when the runner broke.
+    auto reply = r->Call(runner::ReadRequest({path}), options_.io_timeout);
+    auto read = reply.ok() ? runner::ParseReadReply(*reply, 1) : Result<std::vector<runner::ReadOutcome>>(reply.error());
+    if (read.ok()) {
+      runner::ReadOutcome& o = (*read)[0];
+      if (o.ok && o.contents.size() > cap.max_bytes) return OverCap(who, path, cap, o.contents.size(), "received");
+      if (o.ok) return std::move(o.contents);
+      if (!o.error.empty()) o.error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(o.error[0])));
+      return Error{who + "cannot read " + path + ": " + o.error};
+    }
+  }
   if (SftpMissingLocked()) return ReadByExecLocked(path, cap);
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
@@ -1191,6 +1259,25 @@ Result<void> SshHost::fetch(const std::string& remote_path, const std::string& l
 
 // ------------------------------------------------------------ services ---
 
+namespace {
+
+// Starts a service through the runner: `sh -c kServiceScript sh <stdout>
+// <stderr> <argv>...`, its environment and cwd set by the runner (never in
+// the script or any argv). In a non-interactive shell a background job is
+// not a group leader, so setsid(1) calls setsid() without forking: $! is the
+// service's pid, pgid and sid.
+constexpr char kServiceScript[] =
+    "out=$1 err=$2; shift 2\n"
+    "mkdir -p -- \"$(dirname -- \"$out\")\" \"$(dirname -- \"$err\")\" || exit 1\n"
+    "printf '' >>\"$out\" && printf '' >>\"$err\" || exit 1\n"
+    "command -v -- \"$1\" >/dev/null 2>&1 || { printf '\\001fvbench-notfound\\n' >&2; exit 127; }\n"
+    "setsid -- \"$@\" </dev/null >>\"$out\" 2>>\"$err\" &\n"
+    "p=$!\n"
+    "i=0; while ! kill -s 0 -- \"-$p\" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.01; i=$((i+1)); done\n"
+    "echo \"$p\"\n";
+
+}  // namespace
+
 Result<ServiceHandle> SshHost::start_service(const std::string& svc_name, const Command& cmd,
                                              const std::string& stdout_path,
                                              const std::string& stderr_path) {
@@ -1200,23 +1287,33 @@ Result<ServiceHandle> SshHost::start_service(const std::string& svc_name, const 
   if (!pro.ok()) return Error{pro.error().message + " (service '" + svc_name + "')"};
   std::string out = stdout_path.empty() ? "/dev/null" : stdout_path;
   std::string err = stderr_path.empty() ? "/dev/null" : stderr_path;
-  std::string dirs;
-  for (const auto& p : {out, err})
-    if (!Dirname(p).empty()) dirs += " " + ShellQuote(Dirname(p));
-  std::string script;
-  if (!dirs.empty()) script += "mkdir -p --" + dirs + " || exit 1\n";
-  script += "printf '' >>" + ShellQuote(out) + " && printf '' >>" + ShellQuote(err) +
-            " || exit 1\n";
-  script += *pro;
-  // In a non-interactive shell a background job is not a group leader, so
-  // setsid(1) calls setsid() without forking: $! is the service's pid, pgid, sid.
-  script += "setsid -- " + ShellJoin(cmd.argv) + " </dev/null >>" + ShellQuote(out) + " 2>>" +
-            ShellQuote(err) + " &\n";
-  script += "p=$!\n"
-            "i=0; while ! kill -0 -- \"-$p\" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.01; "
-            "i=$((i+1)); done\n"
-            "echo \"$p\"\n";
-  auto r = RunScriptLocked(script, std::chrono::seconds(30));
+  Result<ExecResult> r = Error{"not started"};
+  if (SshRunner* runner = RunnerLocked()) {
+    Command c;
+    c.argv = {"sh", "-c", kServiceScript, "sh", out, err};
+    c.argv.insert(c.argv.end(), cmd.argv.begin(), cmd.argv.end());
+    c.env = cmd.env;
+    c.cwd = cmd.cwd;
+    c.timeout = std::chrono::seconds(30);
+    r = RunByRunnerLocked(c, *runner);
+    if (r.ok() && r->exit_code == 127 && !TakeMarkers(&r->err).empty())
+      r = Error{who + "command not found in the remote PATH"};
+  } else {
+    std::string dirs;
+    for (const auto& p : {out, err})
+      if (!Dirname(p).empty()) dirs += " " + ShellQuote(Dirname(p));
+    std::string script;
+    if (!dirs.empty()) script += "mkdir -p --" + dirs + " || exit 1\n";
+    script += "printf '' >>" + ShellQuote(out) + " && printf '' >>" + ShellQuote(err) + " || exit 1\n";
+    script += *pro;
+    script += "setsid -- " + ShellJoin(cmd.argv) + " </dev/null >>" + ShellQuote(out) + " 2>>" + ShellQuote(err) +
+              " &\n";
+    script += "p=$!\n"
+              "i=0; while ! kill -s 0 -- \"-$p\" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.01; "
+              "i=$((i+1)); done\n"
+              "echo \"$p\"\n";
+    r = RunScriptLocked(script, std::chrono::seconds(30));
+  }
   if (!r.ok()) return Error{r.error().message + " (starting service '" + svc_name + "')"};
   if (!r->success())
     return Error{who + "cannot start service '" + svc_name + "' (exit " +
@@ -1260,7 +1357,7 @@ bool SshHost::is_alive(const ServiceHandle& svc) {
     auto stat = ReadFileLocked("/proc/" + p + "/stat", kProcFileCap);
     return stat.ok() && detail::ProcStatAlive(*stat);
   }
-  auto r = RunScriptLocked("kill -0 " + p + " 2>/dev/null || exit 1\n"
+  auto r = RunScriptLocked("kill -s 0 " + p + " 2>/dev/null || exit 1\n"
                            "read -r s </proc/" + p + "/stat 2>/dev/null || exit 0\n"
                            "s=${s##*\")\"}; set -f; set -- $s\n"
                            "case $1 in Z|X) exit 1 ;; esac\nexit 0\n",

@@ -1,5 +1,5 @@
 // SshHost: the Host contract (support/host/host.h) on a remote machine over SSH
-// (libssh 0.10; exec channels for commands, SFTP for files).
+// (libssh 0.10; a command runner or exec channels for commands, SFTP for files).
 //
 // Connect: TCP + SSH handshake bounded by the connect timeout (the target's
 // ConnectTimeout, else SshConnectOptions::connect_timeout). The host key is
@@ -20,18 +20,27 @@
 // libssh's own ~/.ssh/config processing is switched off: the config has
 // already been applied (and checked) by ResolveSshTarget.
 //
-// Scripts: every command, file operation and service start is a script run
-// by the remote login shell (must be a POSIX shell: sh, bash, dash, ksh,
-// zsh) on one exec channel. The exec request is always the fixed bootstrap
-// of support/host/remote_script.h, which holds no value; the script itself
-// (cd, exports, argv) travels over the channel's stdin, so the shell's and
-// its subshells' command lines (`ps`, /proc/<pid>/cmdline) hold none of it:
-// a command's env values and cwd are on no command line of the host, and
+// Commands: through the command runner (remote_runner.h): one process per
+// session, started on the first command through the login shell (its only
+// login shell), then a command costs a round trip and a fork/exec on the
+// host; its argv, environment and cwd travel as frames over the runner's
+// channel, never in an exec request or an argv. read_file goes through it too
+// (one round trip, no process started), is_alive with it. runner_note() says
+// which path is taken. Without perl on the host (or with
+// SshConnectOptions::command_runner false), or when the runner breaks and
+// cannot start again, each command takes an exec channel of its own.
+//
+// Exec channels: every exec request is the fixed bootstrap of
+// support/host/remote_script.h, which holds no value; the script itself
+// (cd, exports, argv) travels over the channel's stdin, so the login shell's
+// and its subshells' command lines (`ps`, /proc/<pid>/cmdline) hold none of
+// it: a command's env values and cwd are on no command line of the host, and
 // its argv only on its own (secrets go in env: host.h). (A login shell
 // whose startup files read stdin would eat the script: the bootstrap then
-// refuses to run a short one, exit 126.)
+// refuses to run a short one, exit 126.) The login shell must be a POSIX
+// shell (sh, bash, dash, ksh, zsh).
 //
-// run(cmd): the script is
+// run(cmd) on an exec channel: the script is
 //   printf '\001fvbench-pgid %s\n' $$ >&2          (marker line, see below)
 //   exec 3<&0; { cat >/dev/null; kill -TERM -- -$$; } <&3 >/dev/null 2>&1 &
 //   exec 3<&-
@@ -75,7 +84,9 @@
 // never the remote mode). Errors name the host,
 // the path and the SFTP status text.
 //
-// Services: start_service's script (over stdin, as above) is
+// Services: start_service runs, through the runner (`sh -c`, the environment
+// and cwd set by the runner) or else over an exec channel (the script over
+// stdin, as above),
 //   mkdir -p <log dirs>; cd <cwd>; export K=V...
 //   setsid -- <argv> </dev/null >><stdout> 2>><stderr> & echo $!
 // so the service is its own session and process-group leader (pid == pgid),
@@ -105,6 +116,8 @@
 
 namespace fvbench {
 
+class SshRunner;
+
 struct SshConnectOptions {
   // Used when the target has no ConnectTimeout.
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
@@ -118,6 +131,12 @@ struct SshConnectOptions {
   // 0 = off. (A stopped sshd on a live host is not a dead link: the host's
   // kernel still acknowledges; io_timeout and the command timeout bound it.)
   std::chrono::milliseconds dead_link_timeout{std::chrono::seconds(15)};
+  // Commands (and reads) through one runner process per session
+  // (remote_runner.h); false: each command on an exec channel of its own.
+  bool command_runner = true;
+  // The script that starts the runner; empty: runner::RunnerStartScript()
+  // (tests give one that fails, to see the fallback).
+  std::string runner_start_script;
 };
 
 // Resolves `destination` with SSH_OPTS and the user's ssh config (I/O: reads
@@ -160,6 +179,9 @@ class SshHost : public Host {
   void Disconnect();
   Result<void> Reconnect();
   bool connected() const;
+  // How commands reach the host: through the runner, or each on an exec
+  // channel of its own and why; "" before the first command.
+  std::string runner_note() const;
 
   // Copies a local file to the host (SFTP, same checks as write_file,
   // streamed: no need to hold it in memory).
@@ -171,6 +193,8 @@ class SshHost : public Host {
   SshHost(SshTarget target, SshConnectOptions options);
   Result<void> ConnectLocked();
   Result<ExecResult> RunLocked(const Command& cmd);
+  SshRunner* RunnerLocked();
+  Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r);
   // The script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
@@ -196,6 +220,7 @@ class SshHost : public Host {
   mutable std::mutex mu_;
   std::unique_ptr<Session> s_;
   std::set<int> services_;  // every pid start_service returned
+  std::string runner_note_;  // runner_note()
 };
 
 namespace detail {

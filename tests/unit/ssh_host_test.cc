@@ -153,8 +153,27 @@ SshTarget TargetFor(const std::string& dest, const std::string& extra_opts = "")
   return t.ok() ? *t : SshTarget{};
 }
 
+// The commands' path for the tests of SshHostCommands: the runner (true)
+// or an exec channel per command (false); every other test uses the default.
+bool g_runner = true;
+SshConnectOptions Options() {
+  SshConnectOptions o;
+  o.command_runner = g_runner;
+  return o;
+}
+
+// The command tests run twice: through the command runner (remote_runner.h)
+// and with an exec channel per command (the path taken without perl).
+class SshHostCommands : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { g_runner = GetParam(); }
+  void TearDown() override { g_runner = true; }
+};
+INSTANTIATE_TEST_SUITE_P(, SshHostCommands, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Runner" : "ExecChannels"; });
+
 std::unique_ptr<SshHost> ConnectOrDie(const std::string& dest, const std::string& extra = "") {
-  auto h = SshHost::Connect(TargetFor(dest, extra));
+  auto h = SshHost::Connect(TargetFor(dest, extra), Options());
   if (!h.ok()) ADD_FAILURE() << h.error().message;
   return h.ok() ? std::move(*h) : nullptr;
 }
@@ -189,7 +208,7 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 // ---------------------------------------------------------------- exec ---
 
-TEST(SshHost, NameIsTheTargetAsGiven) {
+TEST_P(SshHostCommands, NameIsTheTargetAsGiven) {
   REQUIRE_HOSTS();
   auto t0 = Clock::now();
   auto h = ConnectOrDie(g_hosts.sut);
@@ -209,7 +228,27 @@ TEST(SshHost, NameIsTheTargetAsGiven) {
   std::printf("[figure] run(true) round trip: %.2f ms (mean of %d)\n", Ms(Clock::now() - t1) / n, n);
 }
 
-TEST(SshHost, ArgvArrivesByteExact) {
+// Without perl (a start script that fails as the real one does), every
+// command takes an exec channel of its own, and the host says why.
+TEST(SshHost, CommandsFallBackToExecChannelsWithoutTheRunner) {
+  REQUIRE_HOSTS();
+  SshConnectOptions o;
+  o.runner_start_script = "echo 'no perl on this host' >&2; exit 127";
+  auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ((*h)->runner_note(), "");
+  auto r = (*h)->run(Cmd({"sh", "-c", "echo $X", "sh"}, {{"X", "through exec"}}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->out, "through exec\n");
+  EXPECT_THAT((*h)->runner_note(), HasSubstr("exec channel of its own"));
+  EXPECT_THAT((*h)->runner_note(), HasSubstr("no perl on this host"));
+  auto runner = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(runner, nullptr);
+  ASSERT_TRUE(runner->run(Cmd({"true"})).ok());
+  EXPECT_THAT(runner->runner_note(), HasSubstr("through one runner process"));
+}
+
+TEST_P(SshHostCommands, ArgvArrivesByteExact) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -276,10 +315,11 @@ Command CmdlinesHolding(const std::string& needle) {
 
 // A value given in cmd.env or cmd.cwd, or inside a service's environment,
 // reaches no command line on the host: not the login shell's (the exec
-// request), not the watchdog subshell's, not a service's start script's.
+// request), not the watchdog subshell's, not a service's start script's, not
+// the runner's.
 // Before, the exec request held `export K='value'` and `cd 'dir'`, and the
 // watchdog kept that argv while the command ran.
-TEST(SshHost, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
+TEST_P(SshHostCommands, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -317,7 +357,7 @@ TEST(SshHost, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
   (void)h->run(Cmd({"rm", "-rf", dir}));
 }
 
-TEST(SshHost, ExactExitStatusAfterMegabytesOnBothStreams) {
+TEST_P(SshHostCommands, ExactExitStatusAfterMegabytesOnBothStreams) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -341,7 +381,7 @@ TEST(SshHost, ExactExitStatusAfterMegabytesOnBothStreams) {
   }
 }
 
-TEST(SshHost, SignalDeathIsReportedAsTheSignal) {
+TEST_P(SshHostCommands, SignalDeathIsReportedAsTheSignal) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -356,12 +396,12 @@ TEST(SshHost, SignalDeathIsReportedAsTheSignal) {
   EXPECT_EQ(k->term_signal, SIGKILL);
 }
 
-TEST(SshHost, ABrokenSessionIsAnErrorNeverExitZero) {
+TEST_P(SshHostCommands, ABrokenSessionIsAnErrorNeverExitZero) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
-  // The login shell's parent is this connection's sshd process: killing it
-  // ends the channel with no exit status.
+  // The shell's parent is this connection's sshd process (exec channels) or
+  // the runner: killing it ends the channel with no exit status.
   auto r = h->run(Cmd({"sh", "-c", "kill -KILL $PPID; sleep 5; exit 0"}));
   ASSERT_FALSE(r.ok()) << "exit " << r->exit_code << " signal " << r->term_signal;
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
@@ -372,7 +412,7 @@ TEST(SshHost, ABrokenSessionIsAnErrorNeverExitZero) {
   EXPECT_EQ(again->exit_code, 0);
 }
 
-TEST(SshHost, TimeoutKillsTheRemoteProcessGroup) {
+TEST_P(SshHostCommands, TimeoutKillsTheRemoteProcessGroup) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -411,7 +451,7 @@ Command AliveCheck(const std::vector<std::string>& pids) {
   return c;
 }
 
-TEST(SshHost, AbandonedRunDoesNotOutliveTheController) {
+TEST_P(SshHostCommands, AbandonedRunDoesNotOutliveTheController) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -420,7 +460,7 @@ TEST(SshHost, AbandonedRunDoesNotOutliveTheController) {
   pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    auto c = SshHost::Connect(TargetFor(g_hosts.sut));
+    auto c = SshHost::Connect(TargetFor(g_hosts.sut), Options());
     if (c.ok())
       (void)(*c)->run(Cmd({"sh", "-c", "sleep 300 & echo \"$$ $!\" >" + pidfile + "; wait"}));
     ::_exit(0);
@@ -448,7 +488,7 @@ TEST(SshHost, AbandonedRunDoesNotOutliveTheController) {
   (void)h->run(Cmd({"rm", "-f", pidfile}));
 }
 
-TEST(SshHost, StartErrorsAreErrorsNotExitCodes) {
+TEST_P(SshHostCommands, StartErrorsAreErrorsNotExitCodes) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -629,7 +669,7 @@ TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
 
 // Hosts as they come: a server that allows exec but has no sftp subsystem
 // still gets and gives its files, byte for byte (exec channels with cat).
-TEST(SshHost, FilesTravelWithoutAnSftpSubsystem) {
+TEST_P(SshHostCommands, FilesTravelWithoutAnSftpSubsystem) {
   REQUIRE_HOSTS();
   const std::string tmp = "/tmp/fvbench-ssh-nosftp-" + std::to_string(::getpid());
   SecondSshd second(tmp + "/sshd", /*sftp=*/false);
@@ -641,7 +681,7 @@ TEST(SshHost, FilesTravelWithoutAnSftpSubsystem) {
                              " -o StrictHostKeyChecking=accept-new",
                          "/dev/null");
   ASSERT_TRUE(t.ok()) << t.error().message;
-  auto h = SshHost::Connect(*t);
+  auto h = SshHost::Connect(*t, Options());
   ASSERT_TRUE(h.ok()) << h.error().message;
   std::string bytes;
   for (int i = 0; i < (1 << 20); ++i) bytes += static_cast<char>((i * 7919) & 0xff);
@@ -745,7 +785,7 @@ TEST(SshHost, SilentServerFailsWithinTheConnectTimeout) {
 
 // ------------------------------------------------------------ services ---
 
-TEST(SshHost, ServiceSurvivesTheSessionEnd) {
+TEST_P(SshHostCommands, ServiceSurvivesTheSessionEnd) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
@@ -847,7 +887,7 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   fs::remove_all(tmp, ec);
 }
 
-TEST(SshHost, FileErrorsNameHostAndPath) {
+TEST_P(SshHostCommands, FileErrorsNameHostAndPath) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);

@@ -6,7 +6,9 @@
 // reused from FVBENCH_TESTHOSTS=<state dir> (CTest's fixture
 // unit.SshTestHostsUp sets it up and the variable). Without it the tests
 // skip, saying so. Only runs commands on the SUT host (printf, env, pwd,
-// mkdir/rm under /tmp/fvbench-quoting-<pid>); takes a few seconds.
+// mkdir/rm under /tmp/fvbench-quoting-<pid>); takes a few seconds. Every test
+// runs twice: through the command runner (words travel as frames, remote_runner.h)
+// and with an exec channel per command (words travel quoted through a shell).
 //
 // Words: fixed seed (reproducible), a few hundred, 0..48 bytes drawn from
 // shell metacharacters (space ' " ` $ \ ; & | * ? ~ # ( ) < > ! { } [ ] =
@@ -113,11 +115,12 @@ std::string Printable(const std::string& w) {
   return "\"" + o + "\"";
 }
 
-// One connection for the whole suite (connecting is most of a short test).
-std::unique_ptr<SshHost> g_host;
+// Two connections for the whole suite (connecting is most of a short test):
+// commands through the runner [0] and on an exec channel each [1].
+std::unique_ptr<SshHost> g_host[2];
 std::string g_setup_skip, g_setup_fail;
 
-class SshQuoting : public ::testing::Test {
+class SshQuoting : public ::testing::TestWithParam<bool> {
  protected:
   static void SetUpTestSuite() {
     const char* d = std::getenv("FVBENCH_TESTHOSTS");
@@ -136,18 +139,25 @@ class SshQuoting : public ::testing::Test {
       g_setup_fail = t.error().message;
       return;
     }
-    auto c = SshHost::Connect(*t);
-    if (!c.ok()) {
-      g_setup_fail = c.error().message;
-      return;
+    for (bool runner : {true, false}) {
+      SshConnectOptions o;
+      o.command_runner = runner;
+      auto c = SshHost::Connect(*t, o);
+      if (!c.ok()) {
+        g_setup_fail = c.error().message;
+        return;
+      }
+      g_host[runner ? 0 : 1] = std::move(*c);
     }
-    g_host = std::move(*c);
   }
-  static void TearDownTestSuite() { g_host.reset(); }
+  static void TearDownTestSuite() {
+    g_host[0].reset();
+    g_host[1].reset();
+  }
   void SetUp() override {
     if (!g_setup_skip.empty()) GTEST_SKIP() << g_setup_skip;
     ASSERT_TRUE(g_setup_fail.empty()) << g_setup_fail;
-    host_ = g_host.get();
+    host_ = g_host[GetParam() ? 0 : 1].get();
   }
   // Runs printf '%s\0' over `words` in batches; checks every word came back.
   void RoundTrip(const std::vector<std::string>& words, size_t batch) {
@@ -171,19 +181,22 @@ class SshQuoting : public ::testing::Test {
   SshHost* host_ = nullptr;
 };
 
-TEST_F(SshQuoting, RandomArgvComesBackByteIdentical) {
+INSTANTIATE_TEST_SUITE_P(, SshQuoting, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Runner" : "ExecChannels"; });
+
+TEST_P(SshQuoting, RandomArgvComesBackByteIdentical) {
   auto words = RandomWords(400, 20240611u);
   RoundTrip(words, 200);  // two commands of ~10 KiB each
 }
 
-TEST_F(SshQuoting, EdgeCaseWordsComeBackByteIdentical) {
+TEST_P(SshQuoting, EdgeCaseWordsComeBackByteIdentical) {
   auto words = EdgeWords();
   RoundTrip(words, words.size());
   // Alone too: an empty word or "-n" as the only argument.
   RoundTrip({std::string()}, 1);
 }
 
-TEST_F(SshQuoting, RandomEnvValuesComeBackByteIdentical) {
+TEST_P(SshQuoting, RandomEnvValuesComeBackByteIdentical) {
   auto words = RandomWords(120, 7u);
   for (size_t at = 0; at < words.size(); at += 60) {
     Command cmd;
@@ -205,7 +218,7 @@ TEST_F(SshQuoting, RandomEnvValuesComeBackByteIdentical) {
   }
 }
 
-TEST_F(SshQuoting, OddDirectoryNamesWorkAsCwd) {
+TEST_P(SshQuoting, OddDirectoryNamesWorkAsCwd) {
   const std::string base = "/tmp/fvbench-quoting-" + std::to_string(::getpid());
   std::vector<std::string> names = {"a b'$(x)`t`;&|*", "-dash\nnew line\ttab\xc3\xa9\\"};
   Command mk;
@@ -229,7 +242,7 @@ TEST_F(SshQuoting, OddDirectoryNamesWorkAsCwd) {
   EXPECT_TRUE(r->success()) << r->err;
 }
 
-TEST_F(SshQuoting, NulByteIsRefusedNamingTheWord) {
+TEST_P(SshQuoting, NulByteIsRefusedNamingTheWord) {
   Command cmd;
   cmd.argv = {"printf", "%s", std::string("a\0b", 3)};
   auto r = host_->run(cmd);

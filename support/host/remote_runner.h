@@ -1,0 +1,76 @@
+// The command runner SshHost keeps on each host (ssh_host.h): one long-lived
+// process per SSH session, started once through the login shell, that then
+// runs every command and reads every file it is asked to over ONE exec
+// channel, so a command costs a round trip and a fork/exec on the host, not
+// a login shell (sshd runs every exec request through the user's login
+// shell, and bash reads ~/.bashrc then: conda, nvm, pyenv...).
+//
+// The runner is kRunnerProgram, a Perl 5 program using builtins only (no
+// module: Debian's and Ubuntu's perl-base, Amazon Linux's perl-interpreter
+// suffice); RunnerStartScript() starts it (`exec perl -e <program>`: the
+// program is constant, no value of a command is in it). Without perl the
+// start fails and SshHost runs each command on an exec channel of its own.
+//
+// Protocol, both directions: frames "<decimal length>\n<payload>", the
+// payload a list of fields each "<decimal length>\n<bytes>" (any bytes).
+//   runner -> controller, once:  hello, kRunnerVersion, <runner pid>
+//   run:   run, <timeout ms; 0 = none>, <cwd; "" = the runner's>, <argc>,
+//          argv..., then name, value pairs of the environment to add
+//      -> run, <status>, <exit code>, <signal>, <timed out 0|1>, <stdout>, <stderr>
+//          status: ok | nocwd <errno text> | notfound <errno text> | error <text>
+//   read:  read, path...
+//      -> read, then per path: ok | err <errno text>, <contents>
+// A command runs as Host::run's contract says (host.h): argv executed
+// without a shell (execvp: PATH lookup), the environment values and the cwd
+// set in the child (never in any argv), stdin /dev/null, its own process
+// group; stdout and stderr captured whole, separately; on timeout SIGTERM to
+// the group, SIGKILL 2 s later; once it exited, SIGTERM to what is left of
+// its group (background leftovers). When the channel ends (its stdin
+// closes: controller gone, connection lost) the runner kills the running
+// command's group and exits. A read reads each regular file whole, in the
+// runner's process (no process starts for it).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/core/result.h"
+#include "support/host/host.h"
+
+namespace fvbench::runner {
+
+inline constexpr char kRunnerVersion[] = "fvbench-runner 1";
+
+// The Perl program (see above).
+extern const char kRunnerProgram[];
+
+// The POSIX sh script that starts the runner: says "no perl" on stderr and
+// exits 127 without one, else execs it.
+std::string RunnerStartScript();
+
+// One frame of `fields`.
+std::string EncodeFrame(const std::vector<std::string>& fields);
+
+// Takes one whole frame off the front of `buf`: its fields; nullopt when
+// `buf` does not hold a whole frame yet; Err when it is malformed.
+Result<std::optional<std::vector<std::string>>> TakeFrame(std::string& buf);
+
+// The run request for `cmd` (Err: an empty argv, a NUL byte in a word, a bad
+// environment name).
+Result<std::string> RunRequest(const Command& cmd);
+std::string ReadRequest(const std::vector<std::string>& paths);
+
+// A run reply as an ExecResult; Err for a start failure (status nocwd,
+// notfound, error: `what` names the command) or a malformed reply.
+Result<ExecResult> ParseRunReply(const std::vector<std::string>& fields, const std::string& what);
+
+// A read reply: per path its contents, or the errno text of the failure.
+struct ReadOutcome {
+  bool ok = false;
+  std::string contents;  // ok
+  std::string error;     // !ok: "No such file or directory"
+};
+Result<std::vector<ReadOutcome>> ParseReadReply(const std::vector<std::string>& fields, size_t paths);
+
+}  // namespace fvbench::runner
