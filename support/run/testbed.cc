@@ -1,6 +1,7 @@
 #include "support/run/testbed.h"
 
 #include "support/run/loadgen_processes.h"
+#include "support/run/testbed_state.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <ctime>
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -179,9 +181,11 @@ Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, cons
 
 }  // namespace detail
 
-Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config) { return Open(config, ConnectSsh); }
+Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, Provisioning p) {
+  return Open(config, ConnectSsh, p);
+}
 
-Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostConnector& connect) {
+Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostConnector& connect, Provisioning p) {
   const bool remote = config.remote();
   if (remote && (config.fairvisor_remote.empty() || config.loadgen_remote.empty())) {
     return Error{fmt::format("remote mode needs both hosts: FAIRVISOR_REMOTE='{}' LOADGEN_REMOTE='{}' ({} is missing)",
@@ -195,7 +199,33 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   tb->connect_ = connect;
   if (auto r = tb->ConnectHosts(connect); !r) return r.error();
   if (auto r = tb->CheckHostDirs(); !r) return r.error();
-  if (auto r = tb->ProvisionHosts(); !r) return r.error();
+  // The controller's folders too, before the record of an earlier process
+  // is read or removed there.
+  if (auto r = tb->MakeDirs(); !r) return r.error();
+  // Provisioning once per run: a later process reuses the first one's after
+  // checking each host (testbed_state.h); the key is the configuration as
+  // given (before PinRemoteHosts fills in automatic cpusets).
+  std::string key;
+  bool reused = false;
+  if (!config.dry_run && p == Provisioning::kProvision) {
+    std::error_code ec;
+    std::filesystem::remove(tb->controller_dir() + "/" + kTestbedStateFile, ec);
+    tb->provisioning_note_ = "provisioned (the run's first process)";
+  }
+  if (!config.dry_run) {
+    std::vector<std::string> locals;
+    for (const Shipment& s : tb->Shipments()) locals.push_back(s.local);
+    auto digest = LocalFilesDigest(locals);
+    if (digest) {
+      key = ProvisionKey(config, *digest);
+      reused = p == Provisioning::kReuse && tb->ReuseProvisioning(key);
+    } else {
+      tb->provisioning_note_ = "provisioned (" + digest.error().message + ")";
+    }
+  }
+  if (!reused) {
+    if (auto r = tb->ProvisionHosts(); !r) return r.error();
+  }
   if (remote) {
     if (auto r = tb->PinRemoteHosts(); !r) return r.error();
   } else if (!config.dry_run) {
@@ -203,9 +233,11 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   }
   const bool k6 = config.engine == Engine::kK6;
   if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
-  if (auto r = tb->ShipFiles(); !r) return r.error();
+  if (!reused) {
+    if (auto r = tb->ShipFiles(); !r) return r.error();
+  }
   if (auto r = tb->MakeEngine(); !r) return r.error();
-  if (auto r = tb->MakeDirs(); !r) return r.error();
+  if (!reused && !key.empty()) tb->SaveProvisioning(key);
   return tb;
 }
 
@@ -319,6 +351,7 @@ Result<void> Testbed::ProvisionHosts() {
 // must run the engine the first one runs.
 Result<void> Testbed::ProvisionMoreLoadgens() {
   const size_t n = more_loadgens_.size();
+  more_loadgen_infos_.clear();
   std::vector<Result<ProvisionInfo>> infos(n, Error{"not provisioned"});
   auto one = [&](size_t i) { infos[i] = ProvisionLoadgen(*more_loadgens_[i], config_); };
   if (config_.dry_run) {
@@ -401,68 +434,177 @@ std::vector<Host*> Testbed::hosts_of_loadgen() const {
   return hosts;
 }
 
-// Several k6 instances reduce their raw samples on their loadgen host
-// (k6_engine.h, wrapper step 6) with the fvbench_k6_reduce built beside this
-// suite, shipped into each host's scripts directory. A host where it cannot
-// run (another architecture or libc) leaves no histogram, and the engine
-// fetches and reduces the CSV on the controller instead.
-Result<void> Testbed::ShipK6ReduceTool(const std::vector<Host*>& hosts) const {
-  const size_t processes = hosts.size() * static_cast<size_t>(config_.procs_per_host);
-  if (config_.engine != Engine::kK6 || processes < 2) return Ok();
-  auto tool = detail::ReadTextFile(FVBENCH_K6_REDUCE_BIN);
-  if (!tool) return Error{"shipping the k6 sample reducer: " + tool.error().message};
-  const std::string dest = scripts_dir() + "/" + std::string(kK6ReduceTool);
-  for (Host* h : hosts) {
-    if (auto w = h->write_file(dest, *tool, 0755); !w) {
-      return Error{fmt::format("shipping {} to {}: {}", kK6ReduceTool, h->name(), w.error().message)};
+// What ShipFiles puts on the hosts, in order: the engine runs copies of the
+// suite's static scripts shipped to BENCH_DIR/scripts on each loadgen host,
+// so the scripts actually run are kept with the results (as the seed kept
+// its generated ones); several k6 instances reduce their raw samples on
+// their loadgen host (k6_engine.h, wrapper step 6) with the
+// fvbench_k6_reduce built beside this suite (a host where it cannot run, of
+// another architecture or libc, leaves no histogram, and the engine fetches
+// and reduces the CSV on the controller instead); the SUT host gets the
+// policies edge loads (sides A and B).
+std::vector<Testbed::Shipment> Testbed::Shipments() const {
+  std::vector<Shipment> out;
+  const bool k6 = config_.engine == Engine::kK6;
+  const std::vector<std::string> scripts =
+      k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
+         : std::vector<std::string>{"support/engine/pace.lua"};
+  const std::vector<Host*> loadgens = hosts_of_loadgen();
+  for (const std::string& f : scripts) {
+    for (Host* h : loadgens) {
+      out.push_back({h, false, config_.source_dir + "/" + f,
+                     scripts_dir() + "/" + std::filesystem::path(f).filename().string(), 0644, "engine scripts"});
+    }
+  }
+  if (k6 && loadgens.size() * static_cast<size_t>(config_.procs_per_host) >= 2) {
+    for (Host* h : loadgens) {
+      out.push_back({h, false, FVBENCH_K6_REDUCE_BIN, scripts_dir() + "/" + std::string(kK6ReduceTool), 0755,
+                     "the k6 sample reducer " + std::string(kK6ReduceTool)});
+    }
+  }
+  if (edge_available_) {
+    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+      out.push_back({sut_, true, config_.policy_dir + "/" + f, policy_dir() + "/" + f, 0644,
+                     "policies (FVBENCH_POLICY_DIR)"});
+    }
+    if (config_.ab) {
+      for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+        out.push_back({sut_, true, config_.policy_dir_b + "/" + f, policy_dir_b() + "/" + f, 0644,
+                       "side B's policies (FVBENCH_POLICY_DIR_B)"});
+      }
+    }
+  }
+  return out;
+}
+
+Result<void> Testbed::ShipFiles() {
+  for (const Shipment& s : Shipments()) {
+    auto text = detail::ReadTextFile(s.local);
+    if (!text) return Error{"shipping " + s.what + ": " + text.error().message};
+    if (auto w = s.host->write_file(s.remote, *text, s.mode); !w) {
+      return Error{fmt::format("shipping {} to {}: {}", s.what, s.host->name(), w.error().message)};
     }
   }
   return Ok();
 }
 
-// The engine runs copies of the suite's static scripts shipped to
-// BENCH_DIR/scripts on the loadgen host, so the scripts actually run are
-// kept with the results (as the seed kept its generated ones); and the
-// policies edge loads (sides A and B).
-Result<void> Testbed::ShipFiles() {
-  const bool k6 = config_.engine == Engine::kK6;
-  const std::string scripts = scripts_dir();
-  const std::vector<std::string> files =
-      k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
-         : std::vector<std::string>{"support/engine/pace.lua"};
-  for (const std::string& f : files) {
-    auto text = detail::ReadTextFile(config_.source_dir + "/" + f);
-    if (!text) return Error{"shipping engine scripts: " + text.error().message};
-    std::string dest = scripts + "/" + std::filesystem::path(f).filename().string();
-    for (Host* h : hosts_of_loadgen()) {
-      if (auto w = h->write_file(dest, *text, 0644); !w) {
-        return Error{fmt::format("shipping engine scripts to {}: {}", h->name(), w.error().message)};
-      }
+// ------------------------------------------------- provisioning, once ---
+
+// The hosts provisioning covers, each with what it learned there and the
+// files shipped to it: sut, sut_b (A/B side B's edge tree), every loadgen.
+std::vector<Testbed::Provisioned> Testbed::ProvisionedHosts() {
+  more_loadgen_infos_.resize(more_loadgens_.size());
+  std::vector<Provisioned> out{{"sut", sut_, &sut_info_, {}}};
+  if (config_.ab && !config_.edge_skipped && !config_.ab_same_edge()) out.push_back({"sut_b", sut_, &sut_info_b_, {}});
+  // The loadgen's own connection, not the PATH wrapper (FindRemoteK6): the
+  // fingerprint is taken the same way before and after it.
+  Host* first_loadgen = owned_loadgen_ ? owned_loadgen_.get() : owned_host_ ? owned_host_.get() : loadgen_;
+  out.push_back({"loadgen", first_loadgen, &loadgen_info_, {}});
+  for (size_t i = 0; i < more_loadgens_.size(); ++i)
+    out.push_back({"loadgen", more_loadgens_[i].get(), &more_loadgen_infos_[i], {}});
+  for (const Shipment& s : Shipments()) {
+    for (Provisioned& p : out) {
+      if (p.host->name() == s.host->name() && p.role == (s.to_sut ? "sut" : "loadgen")) p.files.push_back(s.remote);
     }
   }
-  if (auto r = ShipK6ReduceTool(hosts_of_loadgen()); !r) return r;
-  // The policies edge loads (FAIRVISOR_CONFIG_FILE), on the SUT host.
-  if (edge_available_) {
-    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
-      auto text = detail::ReadTextFile(config_.policy_dir + "/" + f);
-      if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR): " + text.error().message};
-      std::string dest = policy_dir() + "/" + f;
-      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
-        return Error{fmt::format("shipping policies to {}: {}", sut_->name(), w.error().message)};
-      }
+  return out;
+}
+
+namespace {
+
+// Each host's fingerprint, all at once (one command per host).
+std::vector<Result<std::string>> Fingerprints(const std::vector<std::pair<Host*, std::string>>& scripts) {
+  std::vector<std::future<Result<std::string>>> runs;
+  for (const auto& [host, script] : scripts) {
+    runs.push_back(std::async(std::launch::async, [host = host, script = script]() -> Result<std::string> {
+      Command c;
+      c.argv = {"sh", "-c", script};
+      c.timeout = std::chrono::seconds(60);
+      auto r = host->run(c);
+      if (!r) return r.error();
+      if (!r->success()) return Error{fmt::format("exit {}: {}", r->exit_code, r->err.substr(0, 300))};
+      return r->out;
+    }));
+  }
+  std::vector<Result<std::string>> out;
+  for (auto& f : runs) out.push_back(f.get());
+  return out;
+}
+
+}  // namespace
+
+// An earlier process's provisioning (the fixture's): reused when the state
+// file names this configuration and every host's fingerprint is the one
+// recorded. Sets the hosts' ProvisionInfo; provisioning_note_ says what happened.
+bool Testbed::ReuseProvisioning(const std::string& key) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string path = controller_dir() + "/" + kTestbedStateFile;
+  auto text = detail::ReadTextFile(path);
+  if (!text) {
+    provisioning_note_ = "provisioned (no state of an earlier process: " + text.error().message + ")";
+    return false;
+  }
+  auto state = TestbedStateFromJson(*text, path);
+  if (!state) {
+    provisioning_note_ = "provisioned (" + state.error().message + ")";
+    return false;
+  }
+  if (state->key != key) {
+    provisioning_note_ = "provisioned (" + path + " was made for another configuration or other files)";
+    return false;
+  }
+  std::vector<Provisioned> hosts = ProvisionedHosts();
+  if (hosts.size() != state->hosts.size()) {
+    provisioning_note_ = "provisioned (" + path + " has other hosts)";
+    return false;
+  }
+  std::vector<std::pair<Host*, std::string>> scripts;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    const HostRecord& r = state->hosts[i];
+    if (r.role != hosts[i].role || r.host != hosts[i].host->name() || r.files != hosts[i].files) {
+      provisioning_note_ = "provisioned (" + path + " has other hosts)";
+      return false;
+    }
+    scripts.push_back({hosts[i].host, ProvisionFingerprintScript(r.info, r.files)});
+  }
+  std::vector<Result<std::string>> prints = Fingerprints(scripts);
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (!prints[i] || *prints[i] != state->hosts[i].fingerprint) {
+      provisioning_note_ = fmt::format("provisioned ({} host {} changed since it was provisioned{})",
+                                       hosts[i].role, hosts[i].host->name(),
+                                       prints[i] ? "" : ": " + prints[i].error().message);
+      return false;
     }
   }
-  if (edge_available_ && config_.ab) {  // A/B side B's policies
-    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
-      auto text = detail::ReadTextFile(config_.policy_dir_b + "/" + f);
-      if (!text) return Error{"shipping policies (FVBENCH_POLICY_DIR_B): " + text.error().message};
-      std::string dest = policy_dir_b() + "/" + f;
-      if (auto w = sut_->write_file(dest, *text, 0644); !w) {
-        return Error{fmt::format("shipping side B's policies to {}: {}", sut_->name(), w.error().message)};
-      }
+  for (size_t i = 0; i < hosts.size(); ++i) *hosts[i].info = state->hosts[i].info;
+  provisioning_note_ = fmt::format("provisioning of this run reused: {} host(s) checked in {:.2f} s (one fingerprint "
+                                   "command each)",
+                                   hosts.size(),
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return true;
+}
+
+// Records this process's provisioning for the later ones (not fatal: they
+// then provision again, saying why).
+void Testbed::SaveProvisioning(const std::string& key) {
+  std::vector<Provisioned> hosts = ProvisionedHosts();
+  std::vector<std::pair<Host*, std::string>> scripts;
+  for (const Provisioned& p : hosts) scripts.push_back({p.host, ProvisionFingerprintScript(*p.info, p.files)});
+  std::vector<Result<std::string>> prints = Fingerprints(scripts);
+  TestbedState state;
+  state.key = key;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (!prints[i]) {
+      provisioning_note_ += fmt::format("; not recorded for later processes ({} host {}: {})", hosts[i].role,
+                                        hosts[i].host->name(), prints[i].error().message);
+      return;
     }
+    state.hosts.push_back({hosts[i].role, hosts[i].host->name(), *hosts[i].info, hosts[i].files, *prints[i]});
   }
-  return Ok();
+  const std::string path = controller_dir() + "/" + kTestbedStateFile;
+  if (auto w = detail::WriteTextFile(path, TestbedStateToJson(state)); !w) {
+    provisioning_note_ += "; not recorded for later processes: " + w.error().message;
+  }
 }
 
 std::vector<BenchFolder> ControllerFolders() {

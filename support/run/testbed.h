@@ -29,8 +29,12 @@
 // PinningNote() and Meta() say what and why.
 //
 // Open() provisions both roles (idempotent: on an already provisioned host it
-// only checks versions, see provision.h), creates the load engine and the
-// directories:
+// only checks versions, see provision.h), ships the files above, creates the
+// load engine and the directories. Provisioning happens once per run: the
+// process that provisioned (the fixture fvbench.provision) records it in
+// BENCH_DIR/controller-results/testbed_state.json, and a later process of
+// the same configuration reuses it after one fingerprint command per host
+// (testbed_state.h; provisioning_note() says which). The directories:
 //   BENCH_DIR/results/             raw engine outputs and request bodies, on the loadgen host
 //   BENCH_DIR/controller-results/  per-scenario results (<id>.json) and raw copies (raw/), on the controller
 //   BENCH_DIR/run/<service>/       rendered configs and logs, on the SUT host
@@ -62,15 +66,21 @@ namespace fvbench {
 
 class Testbed {
  public:
+  // kReuse: a later process of the run reuses the provisioning recorded by
+  // the first after checking each host; kProvision: provision (the fixture
+  // fvbench.provision, which starts a run: it removes the record first).
+  enum class Provisioning { kReuse, kProvision };
+
   // Err names the host and step that failed (unreachable host, failed install...).
-  static Result<std::unique_ptr<Testbed>> Open(const Config& config);
+  static Result<std::unique_ptr<Testbed>> Open(const Config& config, Provisioning p = Provisioning::kReuse);
 
   // Opens the connection to one remote host; role is "SUT" or "loadgen",
   // destination FAIRVISOR_REMOTE / LOADGEN_REMOTE. The default connects an
   // SshHost (LoadSshTarget with SSH_OPTS, then SshHost::Connect).
   using HostConnector = std::function<Result<std::unique_ptr<Host>>(
       const std::string& role, const std::string& destination, const Config& config)>;
-  static Result<std::unique_ptr<Testbed>> Open(const Config& config, const HostConnector& connect);
+  static Result<std::unique_ptr<Testbed>> Open(const Config& config, const HostConnector& connect,
+                                                Provisioning p = Provisioning::kReuse);
 
   // A Testbed on hosts that are already open and provisioned (the flow tests'
   // fake hosts): Open without connecting or provisioning; `info` is what
@@ -94,6 +104,10 @@ class Testbed {
   // from FVBENCH_POLICY_DIR_B to policy_dir_b().
   const ProvisionInfo& sut_info_b() const { return config_.ab && !config_.ab_same_edge() ? sut_info_b_ : sut_info_; }
   bool edge_available() const { return edge_available_; }
+  // How this process came by its hosts' provisioning: "provisioning of this
+  // run reused: ..." (an earlier process's, checked), or "provisioned (why
+  // not reused)"; "" in DRY_RUN.
+  const std::string& provisioning_note() const { return provisioning_note_; }
   // What was applied for pinning, for the report: "sut=0-3 engine=4-7 (auto)"
   // or "unpinned: the engine and the SUT share all cores".
   std::string PinningNote() const;
@@ -130,7 +144,28 @@ class Testbed {
   Result<void> PinRemoteHosts();
   void KeepControllerOffSutCpus();
   void FindRemoteK6();
+  // A file ShipFiles puts on a host (to the SUT's role or a loadgen's).
+  struct Shipment {
+    Host* host;
+    bool to_sut;
+    std::string local;   // on the controller
+    std::string remote;  // on the host
+    int mode;
+    std::string what;    // for messages
+  };
+  std::vector<Shipment> Shipments() const;
   Result<void> ShipFiles();
+  // A host provisioning covers: its role, what it learned, what was shipped.
+  struct Provisioned {
+    std::string role;  // "sut", "sut_b", "loadgen"
+    Host* host;
+    ProvisionInfo* info;
+    std::vector<std::string> files;
+  };
+  std::vector<Provisioned> ProvisionedHosts();
+  bool ReuseProvisioning(const std::string& key);
+  void SaveProvisioning(const std::string& key);
+  std::string provisioning_note_;  // provisioning_note()
   Result<void> MakeEngine();
   Result<void> MakeDirs();
   Config config_;
@@ -152,7 +187,6 @@ class Testbed {
   std::vector<ProvisionInfo> more_loadgen_infos_;
   Result<void> ProvisionMoreLoadgens();
   std::vector<Host*> hosts_of_loadgen() const;
-  Result<void> ShipK6ReduceTool(const std::vector<Host*>& hosts) const;
   ProvisionInfo sut_info_;
   ProvisionInfo loadgen_info_;
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())

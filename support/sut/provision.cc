@@ -401,6 +401,28 @@ Result<void> ProvisionEdge(StepRunner& r, bool root, bool have_git, ProvisionInf
 
 }  // namespace
 
+std::string ProvisionFingerprintScript(const ProvisionInfo& info, const std::vector<std::string>& files) {
+  std::string s = "printf 'boot=%s\\n' \"$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)\"\n";
+  s += kProbeScript;
+  s += kUsableCpusScript;
+  std::vector<std::string> bins;
+  for (const std::string* b : {&info.nginx_bin, &info.engine_bin})
+    if (!b->empty()) bins.push_back(*b);
+  if (info.load_lua_modules && !info.module_dir.empty()) {
+    bins.push_back(info.module_dir + "/ngx_http_lua_module.so");
+    bins.push_back(info.module_dir + "/ndk_http_module.so");
+  }
+  for (const std::string& b : bins) s += "printf 'bin=%s\\n' \"$(stat -L -c '%n %s %Y %i' -- " + ShellQuote(b) + " 2>&1)\"\n";
+  if (!info.edge_dir.empty()) {
+    const std::string q = ShellQuote(info.edge_dir);
+    s += fmt::format("printf 'edge=%s %s\\n' \"$(git -c safe.directory={0} -C {0} rev-parse HEAD 2>&1)\" "
+                     "\"$(git -c safe.directory={0} -C {0} status --porcelain --untracked-files=no 2>&1 | head -1)\"\n",
+                     q);
+  }
+  for (const std::string& f : files) s += "printf 'file=%s\\n' \"$(sha256sum -- " + ShellQuote(f) + " 2>&1)\"\n";
+  return s;
+}
+
 Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   auto t0 = std::chrono::steady_clock::now();
   StepRunner r(host, cfg);

@@ -110,6 +110,17 @@ struct ProvisionInfo {
 Result<ProvisionInfo> ProvisionSut(Host& host, const Config& config);
 Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& config);
 
+// A POSIX sh script whose output on a host stays the same as long as what
+// provisioning found or installed there (`info`) is unchanged: the probe's
+// facts (tools on PATH, the OS, the usable CPUs, `ulimit -n`, the user), the
+// boot (/proc/sys/kernel/random/boot_id), the size, mtime and inode of the
+// binaries it recorded (nginx or openresty and the Lua modules, the engine),
+// the edge checkout's commit and dirtiness, and the SHA-256 of `files` (what
+// was shipped to the host). One command: one round trip. Testbed runs it
+// after provisioning and in each later process of the run, which reuses the
+// provisioning when the output is the same (testbed_state.h).
+std::string ProvisionFingerprintScript(const ProvisionInfo& info, const std::vector<std::string>& files);
+
 namespace detail {
 // dpkg-query -W -f='${Package}\t${Status}\t${Version}\n' output -> package -> version,
 // only for packages whose status is "install ok installed".
