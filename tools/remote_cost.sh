@@ -44,7 +44,7 @@ done
 (($# == 1)) || { echo "usage: $0 [--local] [--shell-delay S] [--label L] <source tree>" >&2; exit 2; }
 tree=$(cd "$1" && pwd)
 [[ -n ${FAIRVISOR_EDGE_SRC:-} ]] || { echo "remote_cost: set FAIRVISOR_EDGE_SRC to an edge checkout" >&2; exit 2; }
-[[ -x $tree/build/tests/fvbench_scenarios ]] || { echo "remote_cost: $tree/build is not built" >&2; exit 2; }
+[[ -x $tree/build/tests/scenarios/fvbench_scenarios ]] || { echo "remote_cost: $tree/build is not built" >&2; exit 2; }
 label=${label:-$(basename "$tree")-$( ((local_mode)) && echo local || echo "remote-shell$delay")}
 bench=/tmp/fvb-cost-$label
 export FVBENCH_TESTHOSTS_PREFIX=${FVBENCH_TESTHOSTS_PREFIX:-fvc}

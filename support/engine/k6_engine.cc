@@ -153,17 +153,15 @@ class K6Engine : public LoadEngine {
       return Fail(spec, w.error().message);
     }
 
-    // Loadgen side: the directory, no stale summary, the body.
-    for (const std::vector<std::string>& argv :
-         {std::vector<std::string>{"mkdir", "-p", "--", remote_dir},
-          synchronised ? std::vector<std::string>{"rm", "-f", "--", summary, samples, histogram}
-                       : std::vector<std::string>{"rm", "-f", "--", summary}}) {
+    // Loadgen side, in one command: the directory, no stale summary; then the body.
+    {
       Command prep;
-      prep.argv = argv;
+      prep.argv = {"sh", "-c", "mkdir -p -- \"$1\" && shift && rm -f -- \"$@\"", "sh", remote_dir, summary};
+      if (synchronised) prep.argv.insert(prep.argv.end(), {samples, histogram});
       prep.timeout = std::chrono::seconds(30);
       auto r = host_.run(prep);
       if (!r.ok() || !r->success()) {
-        return Fail(spec, fmt::format("'{}' failed: {}", ShellJoin(argv),
+        return Fail(spec, fmt::format("creating {} and removing a stale {} failed: {}", remote_dir, summary,
                                       r.ok() ? DescribeExit(*r, 30) + "; " + Tail(r->err) : r.error().message));
       }
     }

@@ -671,7 +671,8 @@ Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
   return r;
 }
 
-// Runs `script` through the login shell on one exec channel (see the header).
+// Runs `script` through the runner, or through the login shell on one exec
+// channel (see the header).
 namespace {
 
 // Opens a session channel, hooks the callbacks and sends the exec request.
@@ -1351,9 +1352,9 @@ bool SshHost::is_alive(const ServiceHandle& svc) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string p = std::to_string(svc.pid);
   if (s_ == nullptr) return false;
-  // Over SFTP no process starts on the host (phase_monitor.h: a command
-  // costs a login shell, ~0.1 s of CPU on the namespace hosts).
-  if (!SftpMissingLocked()) {
+  // Read by the runner or over SFTP, no process starts on the host (a
+  // command without the runner costs a login shell: phase_monitor.h).
+  if (RunnerLocked() != nullptr || !SftpMissingLocked()) {
     auto stat = ReadFileLocked("/proc/" + p + "/stat", kProcFileCap);
     return stat.ok() && detail::ProcStatAlive(*stat);
   }

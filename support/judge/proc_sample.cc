@@ -249,6 +249,25 @@ std::string_view Section(std::string_view out, std::string_view marker) {
 
 }  // namespace
 
+std::vector<std::optional<LogTail>> ParseLogTails(std::string_view out, size_t logs) {
+  std::vector<std::optional<LogTail>> tails(logs);
+  size_t pos = 0;
+  while (pos < out.size()) {
+    size_t nl = out.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    std::string_view line = out.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.substr(0, kLogTailMarker.size()) != kLogTailMarker) continue;
+    std::istringstream head{std::string(line.substr(kLogTailMarker.size()))};
+    size_t index = logs, bytes = 0;
+    int status = -1;
+    if (!(head >> index >> status >> bytes) || index >= logs || out.size() - pos < bytes) break;
+    tails[index] = LogTail{status == 0, std::string(out.substr(pos, bytes))};
+    pos += bytes;
+  }
+  return tails;
+}
+
 MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs) {
   MonitorStartRead r;
   const size_t logs_at = out.find(std::string(kMonitorStartMarkerLogs) + "\n");

@@ -103,6 +103,18 @@ struct MonitorStartRead {
 };
 MonitorStartRead ParseMonitorStart(std::string_view out, size_t logs);
 
+// The monitor's end-of-phase read of what each error log gained, one
+// command on the SUT host: per log a line "<kLogTailMarker> <index> <exit
+// status> <bytes>" and then exactly <bytes> bytes: the growth (`tail -c
+// +<size+1>`), or tail's stderr when it failed. One entry per log; nullopt
+// where its section is missing or cut short.
+inline constexpr std::string_view kLogTailMarker = "@@fvbench-tail";
+struct LogTail {
+  bool ok = false;   // tail exited 0
+  std::string text;  // the growth, or the error
+};
+std::vector<std::optional<LogTail>> ParseLogTails(std::string_view out, size_t logs);
+
 std::vector<std::string> NginxAlertLines(std::string_view log);
 uint64_t CountLines(std::string_view text);  // a last line without '\n' counts
 

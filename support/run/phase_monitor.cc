@@ -261,33 +261,62 @@ void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObserv
   }
 }
 
-// What each service's error.log gained during the phase: its first
+// What each service's error.log gained during the phase, every log's growth
+// in one command (one round trip; detail::ParseLogTails): its first
 // kErrorLogGrowthBytes (file_caps.h) cross the link and are counted; a
 // larger growth is a flood that says so.
 void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
+  std::vector<const MonitoredService*> logged;
+  std::vector<std::string> argv = {
+      "sh", "-c",
+      // At most $cap bytes of each growth: cut there, tail ends on SIGPIPE
+      // (or EPIPE), which is no failure.
+      fmt::format("d=$(mktemp -d) || exit 1; cap=$1; shift; i=0\n"
+                  "while [ $# -ge 2 ]; do\n"
+                  "  {{ tail -c \"+$1\" -- \"$2\" 2>\"$d/e\"; echo $? >\"$d/r\"; }} | head -c \"$cap\" >\"$d/o\"\n"
+                  "  r=$(cat \"$d/r\"); [ \"$(wc -c <\"$d/o\")\" -ge \"$cap\" ] && r=0\n"
+                  "  [ \"$r\" -eq 0 ] || mv -f \"$d/e\" \"$d/o\"\n"
+                  "  printf '{} %s %s %s\\n' \"$i\" \"$r\" \"$(wc -c <\"$d/o\")\"; cat \"$d/o\"\n"
+                  "  shift 2; i=$((i+1))\n"
+                  "done\n"
+                  "rm -rf \"$d\"\n",
+                  detail::kLogTailMarker),
+      "sh", std::to_string(kErrorLogGrowthBytes)};
   for (const MonitoredService& svc : services_) {
     auto it = log_size_.find(svc.name);
     if (it == log_size_.end()) continue;
-    auto r = Read(sut_,
-                  {"sh", "-c", "tail -c +\"$1\" -- \"$2\" | head -c \"$3\"", "sh", std::to_string(it->second + 1),
-                   svc.error_log, std::to_string(kErrorLogGrowthBytes)},
-                  std::chrono::seconds(30));
-    LogGrowth g;
-    g.service = svc.name;
-    g.path = svc.error_log;
-    if (!r) {
+    argv.push_back(std::to_string(it->second + 1));
+    argv.push_back(svc.error_log);
+    logged.push_back(&svc);
+  }
+  if (logged.empty()) return;
+  auto r = Read(sut_, argv, std::chrono::seconds(30));
+  if (!r) {
+    o.problems.push_back(r.error().message);
+    return;
+  }
+  const std::vector<std::optional<detail::LogTail>> tails = detail::ParseLogTails(*r, logged.size());
+  for (size_t i = 0; i < logged.size(); ++i) {
+    const MonitoredService& svc = *logged[i];
+    if (!tails[i] || !tails[i]->ok) {
       // An empty growth makes `tail` print nothing and exit 0: only real failures land here.
-      o.problems.push_back(r.error().message);
+      o.problems.push_back(fmt::format("host {}: `tail -c +{}` of {}: {}", sut_.name(), log_size_[svc.name] + 1,
+                                       svc.error_log,
+                                       tails[i] ? detail::TrimSpace(tails[i]->text).substr(0, 200) : "no output"));
       continue;
     }
-    if (r->size() >= kErrorLogGrowthBytes) {
+    const std::string& grown = tails[i]->text;
+    if (grown.size() >= kErrorLogGrowthBytes) {
       o.problems.push_back(fmt::format("host {}: {} grew by more than {} bytes during the phase; its first {} bytes "
                                        "were counted",
                                        sut_.name(), svc.error_log, kErrorLogGrowthBytes, kErrorLogGrowthBytes));
     }
-    g.lines = detail::CountLines(*r);
+    LogGrowth g;
+    g.service = svc.name;
+    g.path = svc.error_log;
+    g.lines = detail::CountLines(grown);
     g.lines_per_s = o.elapsed_s > 0 ? static_cast<double>(g.lines) / o.elapsed_s : 0;
-    auto alerts = detail::NginxAlertLines(*r);
+    auto alerts = detail::NginxAlertLines(grown);
     g.alert_count = alerts.size();
     if (alerts.size() > 10) alerts.resize(10);
     g.alerts = std::move(alerts);

@@ -12,13 +12,13 @@
 //   loadgen host: /proc/stat
 // (one host in all when both roles are the same Host object, local mode).
 // No process starts on either host for a sample, nor for WaitQuiet's reads:
-// LocalHost reads the files, SshHost over its SFTP session (~0.3 ms per
-// file, measured on the namespace test hosts). A command would cost a
-// process on the SUT while it is measured, and over SSH a login shell with
-// the user's start-up files: measured on those hosts, where root's .bashrc
-// runs `pyenv init` (sshd runs every command through the login shell, and
-// bash reads .bashrc when sshd starts it), ~93 ms and ~107 ms of CPU per
-// command (20 `true` over one connection: 2.13 s of CPU), i.e. ~20 % of one
+// LocalHost reads the files, SshHost in its command runner's own process
+// (remote_runner.h: one round trip per file) or, without one, over SFTP. A
+// command would cost a process on the SUT while it is measured, and over
+// SSH without the runner a login shell with the user's start-up files:
+// measured on the namespace hosts, where root's .bashrc runs `pyenv init`,
+// ~93 ms and ~107 ms of CPU per command (20 `true` over one connection:
+// 2.13 s of CPU), i.e. ~20 % of one
 // CPU at two samples a second. Host::read_file must be
 // thread-safe (LocalHost and SshHost are); the engine runs on the main
 // thread meanwhile.
@@ -43,9 +43,11 @@
 // without pinning): either way the engine had no headroom.
 //
 // Error logs: each service's error.log size at Start (`stat -c %s`), and what
-// it gained by Stop (`tail -c +<size+1>`): lines, lines per second and nginx
-// alert lines ([alert], [emerg], "worker_connections are not enough",
-// "Too many open files").
+// it gained by Stop (`tail -c +<size+1>`, every log in one command:
+// detail::ParseLogTails; its first kErrorLogGrowthBytes, file_caps.h, counted
+// and a larger growth said): lines, lines per second and nginx alert lines
+// ([alert], [emerg], "worker_connections are not enough", "Too many open
+// files").
 //
 // A sampling failure never aborts the phase: it is recorded in
 // PhaseObservation::problems and the affected figure is absent.

@@ -15,7 +15,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "support/host/local_host.h"
 #include "support/host/shell_quote.h"
+#include "support/run/hop_counters.h"
 #include "tests/unit/fake_host.h"
 
 namespace fvbench::phase_monitor_test {
@@ -207,8 +213,11 @@ struct Replay {
       start_reads.push_back(c.argv);
       return FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n1234\n@@fvbench-procs\n" + scan);
     });
-    host.On("tail -c +\"$1\" -- \"$2\" | head -c \"$3\"' sh 1235 ",
-            [this](const Command&) -> Result<ExecResult> { return FakeHost::Exit(0, log_growth); });
+    // Every log's growth in one command: its arguments are the cap, then "<size+1> <path>" per log.
+    host.On("@@fvbench-tail", [this](const Command& c) -> Result<ExecResult> {
+      if (c.argv.size() != 7 || c.argv[5] != "1235") return FakeHost::Exit(1, "", "unexpected tail arguments");
+      return FakeHost::Exit(0, fmt::format("@@fvbench-tail 0 0 {}\n", log_growth.size()) + log_growth);
+    });
     host.OnRead("/proc/stat", [this]() -> Result<std::string> { return Lines(Sample(stat_reads++), false, ""); });
     for (const char* pid : {"32635", "32636", "99999"}) {
       host.OnRead(fmt::format("/proc/{}/stat", pid), [this, pid]() -> Result<std::string> {
@@ -270,8 +279,9 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   EXPECT_GE(host.EventIndex("read /proc/32635/stat"), 0);
   EXPECT_GE(host.EventIndex("read /proc/32636/stat"), 0);
   ASSERT_EQ(host.Calls().size(), 2u);
-  // The growth since the start, at most kErrorLogGrowthBytes of it (file_caps.h).
-  EXPECT_THAT(ShellJoin(host.Calls()[1].argv), HasSubstr(" sh 1235 /b/logs/error.log 16777216"));
+  // Every log's growth since the start, at most kErrorLogGrowthBytes (file_caps.h) of each.
+  EXPECT_THAT(host.Calls()[1].argv,
+              ElementsAre("sh", "-c", HasSubstr("tail -c"), "sh", "16777216", "1235", "/b/logs/error.log"));
 }
 
 // A worker that exited during the phase: its /proc/<pid>/stat is gone and the
@@ -356,6 +366,81 @@ TEST(Monitor, BadCpusetIsAnErrorAndUnstartedStopSaysSo) {
   auto sut_r = sut_m.Start();
   ASSERT_FALSE(sut_r.ok());
   EXPECT_THAT(sut_r.error().message, HasSubstr("the SUT's CPUs"));
+}
+
+// Every log's growth in one command: sections by byte count, so a log line
+// that looks like a section header is content.
+TEST(LogTails, SectionsAreCutByTheirByteCounts) {
+  const std::string a = "line 1\n@@fvbench-tail 1 0 3\nabc\n";
+  const std::string out = fmt::format("@@fvbench-tail 0 0 {}\n{}@@fvbench-tail 1 1 22\ntail: cannot open 'x'\n",
+                                      a.size(), a);
+  auto t = ParseLogTails(out, 3);
+  ASSERT_EQ(t.size(), 3u);
+  ASSERT_TRUE(t[0]);
+  EXPECT_TRUE(t[0]->ok);
+  EXPECT_EQ(t[0]->text, a);
+  ASSERT_TRUE(t[1]);
+  EXPECT_FALSE(t[1]->ok);
+  EXPECT_EQ(t[1]->text, "tail: cannot open 'x'\n");
+  EXPECT_FALSE(t[2]);  // no section
+  EXPECT_FALSE(ParseLogTails("@@fvbench-tail 0 0 99\nshort", 1)[0]);  // cut short
+  EXPECT_FALSE(ParseLogTails("@@fvbench-tail 5 0 0\n", 1)[0]);        // another log's index
+}
+
+// The monitor's commands on this machine's real shell: the start-up facts
+// and the error log's growth, the growth holding a line like a section header.
+TEST(Monitor, ErrorLogGrowthOnTheRealShell) {
+  const std::string dir = std::filesystem::temp_directory_path() / ("fvbench-mon-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string log = dir + "/error.log";
+  std::ofstream(log) << "before the phase\n";
+  LocalHost host;
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);
+  PhaseMonitor m(host, host, {{"baseline", static_cast<int>(::getpid()), log}}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  std::ofstream(log, std::ios::app) << "[alert] one\n@@fvbench-tail 0 0 3\n[emerg] two\n";
+  PhaseObservation o = m.Stop();
+  ASSERT_EQ(o.logs.size(), 1u) << (o.problems.empty() ? "" : o.problems[0]);
+  EXPECT_EQ(o.logs[0].lines, 3u);
+  EXPECT_EQ(o.logs[0].alert_count, 2u);
+  // A flood: its first kErrorLogGrowthBytes are counted, the rest is said.
+  PhaseMonitor flood(host, host, {{"baseline", static_cast<int>(::getpid()), log}}, opt);
+  ASSERT_TRUE(flood.Start().ok());
+  {
+    std::ofstream out(log, std::ios::app);
+    const std::string line(1023, 'x');
+    for (uint64_t i = 0; i < kErrorLogGrowthBytes / 1024 + 100; ++i) out << line << '\n';
+  }
+  PhaseObservation f = flood.Stop();
+  ASSERT_EQ(f.logs.size(), 1u) << (f.problems.empty() ? "" : f.problems[0]);
+  EXPECT_EQ(f.logs[0].lines, kErrorLogGrowthBytes / 1024);
+  ASSERT_EQ(f.problems.size(), 1u);
+  EXPECT_THAT(f.problems[0], HasSubstr(log + " grew by more than 16777216 bytes during the phase"));
+  std::filesystem::remove_all(dir);
+}
+
+// Every hop's reads in one command: its output by hop and read; a read that
+// failed (or was not asked for) leaves its fields unknown.
+TEST(HopReads, OneCommandForEveryHop) {
+  const std::string status = "Active connections: 1 \nserver accepts handled requests\n 7 7 40 \nReading: 0 Writing: 1 Waiting: 0 \n";
+  auto h = ParseHopReads("@@s 0 0\n" + status + "@@t 0 0\nTIME-WAIT 0 0 a b\nTIME-WAIT 0 0 c d\n@@s 1 7\n@@t 1 0\n", 3);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0].accepts, 7u);
+  EXPECT_EQ(h[0].requests, 40u);
+  EXPECT_EQ(h[0].time_wait, 2u);
+  EXPECT_FALSE(h[1].requests);  // curl failed
+  EXPECT_EQ(h[1].time_wait, 0u);
+  EXPECT_FALSE(h[2].requests);
+  EXPECT_FALSE(h[2].time_wait);
+  // On this machine's shell: no status socket, an absent one; ss answers for both.
+  LocalHost local;
+  auto real = ReadHops(local, {{"a", "", 1}, {"b", "/nonexistent/fvbench.sock", 2}});
+  ASSERT_EQ(real.size(), 2u);
+  EXPECT_FALSE(real[0].requests);
+  EXPECT_FALSE(real[1].requests);
+  EXPECT_TRUE(real[0].time_wait);
+  EXPECT_TRUE(real[1].time_wait);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::UnorderedElementsAre;
 using testing_fakes::FakeHost;
 
 std::string Slurp(const std::string& path) {
@@ -202,6 +203,38 @@ TEST_F(ScenarioFlow, LatencyPhasesRunInOrderAndTheResultIsSavedAfterTheSutStops)
   EXPECT_EQ(saved.load.latency_us.p99, s.result.load.latency_us.p99);
   EXPECT_EQ(saved.load.raw_path, (bench_ / "controller-results" / "raw" / kPhase).string() + ".json");
   EXPECT_TRUE(fs::exists(saved.load.raw_path)) << "the raw k6 summary is kept on the controller";
+}
+
+// What a measured phase costs in commands (each one round trip to its host;
+// reads of /proc files and is_alive start no process): before the load the
+// hops' counters (one command for every hop) and the monitor's start-up
+// facts; on the loadgen its directory and no stale output (one command) and
+// the engine; after the load the hops' counters again and every error log's
+// growth (one command). Progress ticks (off here) add one each.
+TEST_F(ScenarioFlow, AMeasuredPhaseCostsSixCommands) {
+  AnswerMeasured([this](int) { return std::make_pair(0, summary_); });
+  host_.On("getconf CLK_TCK", FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n120\n@@fvbench-procs\n"));
+  SavedScenario s = Run(MakeConfig());
+  ASSERT_TRUE(s.result.error.empty()) << s.result.error;
+  const std::vector<std::string> ev = host_.Events();
+  const int from = RunIndex("/warmup.js");
+  const int to = host_.EventIndex("stop baseline");
+  ASSERT_GE(from, 0);
+  ASSERT_GT(to, from);
+  std::vector<std::string> commands;
+  for (int i = from + 1; i < to; ++i) {
+    if (ev[i].rfind("run ", 0) == 0) commands.push_back(ev[i].substr(4));
+  }
+  const std::string all = AllEvents();
+  ASSERT_EQ(commands.size(), 6u) << all;
+  // Before the load (at once): the hops' counters and the monitor's start-up facts.
+  EXPECT_THAT(std::vector<std::string>(commands.begin(), commands.begin() + 2),
+              UnorderedElementsAre(HasSubstr("fvbench_status"), HasSubstr("getconf CLK_TCK")));
+  EXPECT_THAT(commands[2], HasSubstr("mkdir -p"));  // the loadgen's directory, no stale output
+  EXPECT_THAT(commands[3], HasSubstr("k6 run"));
+  // After it (at once): the hops' counters and every error log's growth.
+  EXPECT_THAT(std::vector<std::string>(commands.begin() + 4, commands.end()),
+              UnorderedElementsAre(HasSubstr("fvbench_status"), HasSubstr("tail -c")));
 }
 
 TEST_F(ScenarioFlow, EngineExitingNonZeroIsSavedAsTheScenarioErrorAndTheSutStops) {
