@@ -393,12 +393,14 @@ std::string SshHost::runner_note() const {
 }
 
 void SshHost::Disconnect() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
+  call_done_.wait(lock, [this] { return !call_in_flight_; });
   s_.reset();
 }
 
 Result<void> SshHost::Reconnect() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
+  call_done_.wait(lock, [this] { return !call_in_flight_; });
   s_.reset();
   return ConnectLocked();
 }
@@ -614,7 +616,12 @@ Result<void> SshHost::ConnectLocked() {
 }
 
 Result<ExecResult> SshHost::run(const Command& cmd) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
+  // Commands take their turn at the runner; the lock goes while one runs, so
+  // reads from other threads are served meanwhile (over SFTP: the phase
+  // monitor's during the engine's run on the same host).
+  call_done_.wait(lock, [this] { return !call_in_flight_; });
+  if (SshRunner* r = RunnerLocked()) return RunByRunnerLocked(cmd, *r, &lock);
   return RunLocked(cmd);
 }
 
@@ -622,7 +629,9 @@ Result<ExecResult> SshHost::run(const Command& cmd) {
 // use; nullptr when it is switched off or could not start (then every
 // command takes an exec channel of its own; runner_note() says why).
 SshRunner* SshHost::RunnerLocked() {
-  if (!options_.command_runner || s_ == nullptr || s_->runner_off) return nullptr;
+  // A command in flight (run() let the lock go) has the runner: reads take
+  // SFTP meanwhile, and what cannot wait (under the lock) an exec channel.
+  if (!options_.command_runner || s_ == nullptr || s_->runner_off || call_in_flight_) return nullptr;
   if (s_->runner != nullptr && !s_->runner->broken()) return s_->runner.get();
   s_->runner.reset();
   const milliseconds bound = std::min<milliseconds>(options_.io_timeout, std::chrono::seconds(30));
@@ -642,13 +651,18 @@ SshRunner* SshHost::RunnerLocked() {
 
 // One command through the runner; the reply may take the command's timeout
 // and the runner's kill and drain (at most 5 s) plus a margin.
-Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r) {
+Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock) {
   const std::string who = name() + ": ";
   auto request = runner::RunRequest(cmd);
   if (!request.ok()) return Error{who + request.error().message};
   const std::string what = "'" + cmd.argv[0] + "'";
   const milliseconds bound = cmd.timeout.count() > 0 ? cmd.timeout + std::chrono::seconds(15) : milliseconds(0);
-  auto reply = r.Call(*request, bound);
+  call_in_flight_ = lock != nullptr;
+  auto reply = r.Call(*request, bound, lock);
+  if (call_in_flight_) {
+    call_in_flight_ = false;
+    call_done_.notify_all();
+  }
   if (!reply.ok()) return Error{who + "command runner: " + reply.error().message + " (running " + what + ")"};
   auto res = runner::ParseRunReply(*reply, what);
   if (!res.ok()) return Error{who + res.error().message};

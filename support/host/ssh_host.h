@@ -99,10 +99,14 @@
 // without SFTP, `kill -0` on the pid and the same state check.
 //
 // Thread-safety: one SSH session per SshHost; every public method locks one
-// mutex, so concurrent calls are safe but run one at a time.
+// mutex, so concurrent calls are safe and run one at a time, except that
+// run() through the runner lets the mutex go while its command runs: reads
+// from other threads meanwhile go over SFTP (commands wait their turn;
+// Disconnect and Reconnect wait for it).
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -194,7 +198,9 @@ class SshHost : public Host {
   Result<void> ConnectLocked();
   Result<ExecResult> RunLocked(const Command& cmd);
   SshRunner* RunnerLocked();
-  Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r);
+  // With `lock` (run()'s), the lock goes while the command runs
+  // (call_in_flight_); other threads then use SFTP or exec channels.
+  Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock = nullptr);
   // The script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
@@ -221,6 +227,8 @@ class SshHost : public Host {
   std::unique_ptr<Session> s_;
   std::set<int> services_;  // every pid start_service returned
   std::string runner_note_;  // runner_note()
+  bool call_in_flight_ = false;        // a runner command waits with mu_ released
+  std::condition_variable call_done_;  // signalled when it ends
 };
 
 namespace detail {

@@ -1,5 +1,7 @@
 #include "support/host/ssh_runner.h"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -11,7 +13,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kReadSlice{200};  // one wait for the runner's bytes; the deadline is checked between
+constexpr milliseconds kReadSlice{200};     // one wait for the runner's bytes; the deadline is checked between
+constexpr milliseconds kUnlockedPoll{20};   // one watch of the socket without the session's lock
 
 void SetSessionTimeout(ssh_session s, milliseconds ms) {
   long sec = static_cast<long>(ms.count() / 1000);
@@ -74,7 +77,8 @@ Result<void> SshRunner::Write(const std::string& bytes) {
   return Ok();
 }
 
-Result<std::vector<std::string>> SshRunner::NextFrame(Clock::time_point deadline) {
+Result<std::vector<std::string>> SshRunner::NextFrame(Clock::time_point deadline,
+                                                      std::unique_lock<std::mutex>* session_lock) {
   std::vector<char> buf(64 * 1024);
   while (true) {
     auto frame = runner::TakeFrame(in_);
@@ -84,8 +88,24 @@ Result<std::vector<std::string>> SshRunner::NextFrame(Clock::time_point deadline
     if (now >= deadline) return Broke("no answer from the runner in time");
     const auto slice = std::min<milliseconds>(kReadSlice, std::chrono::duration_cast<milliseconds>(deadline - now) +
                                                               milliseconds(1));
-    int n = ssh_channel_read_timeout(ch_, buf.data(), static_cast<uint32_t>(buf.size()), 0,
-                                     static_cast<int>(slice.count()));
+    int n = 0;
+    if (session_lock == nullptr) {
+      n = ssh_channel_read_timeout(ch_, buf.data(), static_cast<uint32_t>(buf.size()), 0,
+                                   static_cast<int>(slice.count()));
+    } else {
+      // What the session has now; with nothing, the lock goes while the
+      // socket is watched (another thread may read the reply's packets for
+      // us meanwhile: they wait in the channel's buffer).
+      n = ssh_channel_read_nonblocking(ch_, buf.data(), static_cast<uint32_t>(buf.size()), 0);
+      if (n == 0 && !ssh_channel_is_eof(ch_) && !ssh_channel_is_closed(ch_)) {
+        const int fd = ssh_get_fd(ss_);
+        session_lock->unlock();
+        pollfd p{fd, POLLIN, 0};
+        (void)::poll(&p, 1, static_cast<int>(std::min<milliseconds>(slice, kUnlockedPoll).count()));
+        session_lock->lock();
+        continue;
+      }
+    }
     if (n == SSH_ERROR) return Broke(std::string("connection lost while the runner worked: ") + ssh_get_error(ss_));
     if (n > 0) {
       in_.append(buf.data(), static_cast<size_t>(n));
@@ -98,10 +118,11 @@ Result<std::vector<std::string>> SshRunner::NextFrame(Clock::time_point deadline
   }
 }
 
-Result<std::vector<std::string>> SshRunner::Call(const std::string& request, milliseconds bound) {
+Result<std::vector<std::string>> SshRunner::Call(const std::string& request, milliseconds bound,
+                                                 std::unique_lock<std::mutex>* session_lock) {
   if (broken_) return Error{"the runner is broken"};
   if (auto w = Write(request); !w.ok()) return w.error();
-  return NextFrame(bound.count() > 0 ? Clock::now() + bound : Clock::time_point::max());
+  return NextFrame(bound.count() > 0 ? Clock::now() + bound : Clock::time_point::max(), session_lock);
 }
 
 }  // namespace fvbench

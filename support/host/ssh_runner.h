@@ -1,13 +1,16 @@
 // SshRunner: SshHost's end of the command runner (remote_runner.h) on one
 // SSH session: the runner's exec channel, requests written to its stdin,
 // replies read from its stdout. Not thread-safe: SshHost calls it under its
-// mutex, as every use of the session.
+// mutex, as every use of the session; a Call given that mutex's lock lets it
+// go while it waits for the reply (the session's other channels, SFTP and
+// exec, are usable meanwhile; the runner itself is not).
 #pragma once
 
 #include <libssh/libssh.h>
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,10 +33,13 @@ class SshRunner {
   SshRunner& operator=(const SshRunner&) = delete;
 
   // Sends one request frame and returns the fields of the reply. `bound`
-  // (0 = none) is how long the reply may take. Err when the channel broke,
+  // (0 = none) is how long the reply may take. With `session_lock` (held on
+  // entry and on return), the lock is released while no reply byte is there
+  // (between polls of the session's socket). Err when the channel broke,
   // the connection was lost or no reply came within `bound`; the runner is
   // then unusable (broken() is true) and should be dropped.
-  Result<std::vector<std::string>> Call(const std::string& request, std::chrono::milliseconds bound);
+  Result<std::vector<std::string>> Call(const std::string& request, std::chrono::milliseconds bound,
+                                        std::unique_lock<std::mutex>* session_lock = nullptr);
   bool broken() const { return broken_; }
   int remote_pid() const { return pid_; }
 
@@ -41,7 +47,8 @@ class SshRunner {
   SshRunner(ssh_session ss, ssh_channel ch) : ss_(ss), ch_(ch) {}
   Result<void> Write(const std::string& bytes);
   // The next frame's fields, reading until `deadline` (max: none).
-  Result<std::vector<std::string>> NextFrame(std::chrono::steady_clock::time_point deadline);
+  Result<std::vector<std::string>> NextFrame(std::chrono::steady_clock::time_point deadline,
+                                             std::unique_lock<std::mutex>* session_lock = nullptr);
   // What the runner wrote on stderr (its last 2000 bytes; it writes only
   // when something is wrong), read without waiting.
   void KeepStderr();

@@ -726,6 +726,19 @@ void Testbed::KeepControllerOffSutCpus() {
   }
 }
 
+std::vector<std::string> Testbed::CommandPathNotes() const {
+  std::vector<std::string> out;
+  std::vector<std::pair<const char*, const Host*>> hosts = {{"SUT", owned_host_.get()},
+                                                            {"loadgen", owned_loadgen_.get()}};
+  for (const auto& h : more_loadgens_) hosts.push_back({"loadgen", h.get()});
+  for (const auto& [role, h] : hosts) {
+    const auto* ssh = dynamic_cast<const SshHost*>(h);
+    if (ssh == nullptr || ssh->runner_note().empty()) continue;
+    out.push_back(fmt::format("{} {}: {}", role, ssh->name(), ssh->runner_note()));
+  }
+  return out;
+}
+
 std::string Testbed::PinningNote() const {
   const Config& c = config_;
   if (!pinning_.empty()) return pinning_;

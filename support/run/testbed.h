@@ -108,6 +108,10 @@ class Testbed {
   // run reused: ..." (an earlier process's, checked), or "provisioned (why
   // not reused)"; "" in DRY_RUN.
   const std::string& provisioning_note() const { return provisioning_note_; }
+  // How commands reach each SSH host ("SUT root@h: commands through one
+  // runner process ..." or why each takes an exec channel), one line per
+  // host; empty in local mode and DRY_RUN.
+  std::vector<std::string> CommandPathNotes() const;
   // What was applied for pinning, for the report: "sut=0-3 engine=4-7 (auto)"
   // or "unpinned: the engine and the SUT share all cores".
   std::string PinningNote() const;

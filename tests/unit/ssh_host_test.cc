@@ -23,6 +23,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -246,6 +247,31 @@ TEST(SshHost, CommandsFallBackToExecChannelsWithoutTheRunner) {
   ASSERT_NE(runner, nullptr);
   ASSERT_TRUE(runner->run(Cmd({"true"})).ok());
   EXPECT_THAT(runner->runner_note(), HasSubstr("through one runner process"));
+}
+
+// While a command runs through the runner, another thread's reads are
+// served (over SFTP): the phase monitor samples the loadgen while its engine
+// runs on the same connection. Commands wait their turn.
+TEST(SshHost, ReadsAreServedWhileACommandRuns) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  ASSERT_TRUE(h->run(Cmd({"true"})).ok());  // the runner is up
+  auto slow = std::async(std::launch::async, [&] { return h->run(Cmd({"sleep", "3"})); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto t0 = Clock::now();
+  int reads = 0;
+  for (; reads < 10; ++reads) ASSERT_TRUE(h->read_file("/proc/stat", kProcFileCap).ok());
+  const double read_ms = Ms(Clock::now() - t0);
+  auto t1 = Clock::now();
+  auto after = h->run(Cmd({"true"}));  // waits for the sleep
+  const double wait_ms = Ms(Clock::now() - t1);
+  ASSERT_TRUE(slow.get().ok());
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  std::printf("[figure] 10 reads during a running command: %.1f ms; the next command waited %.0f ms\n", read_ms,
+              wait_ms);
+  EXPECT_LT(read_ms, 1500) << "the reads waited for the command";
+  EXPECT_GT(wait_ms, 1000) << "a command did not wait its turn";
 }
 
 TEST_P(SshHostCommands, ArgvArrivesByteExact) {
