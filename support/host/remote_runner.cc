@@ -18,6 +18,8 @@ binmode STDIN;
 binmode STDOUT;
 my $in = '';
 my $stdin_open = 1;
+my $now = 0;   # seconds since start, kept by select()'s time left
+my %jobs;      # request id -> running command
 
 sub frame {
   my $p = '';
@@ -60,33 +62,15 @@ sub take {
   return \@f;
 }
 
-# Waits up to $t seconds for one of the fds in $rin; returns the ready set
-# and the seconds that passed.
-sub wait_fds {
-  my ($rin, $t) = @_;
-  my $rout = $rin;
-  my ($n, $left) = select($rout, undef, undef, $t);
-  $rout = '' if !defined $n || $n <= 0;
-  return ($rout, defined $left && $left >= 0 && $left <= $t ? $t - $left : $t);
-}
-
-# SIGTERM to group $g, up to 2 s, SIGKILL; reaps $pid.
-sub end_group {
-  my ($g, $pid) = @_;
-  kill 'TERM', -$g;
-  for (1 .. 40) { return if waitpid($pid, 1) != 0; select(undef, undef, undef, 0.05); }
-  kill 'KILL', -$g;
-  waitpid($pid, 0);
-}
-
-sub run_cmd {
-  my ($timeout_ms, $cwd, $argc, @rest) = @_;
+# Starts a command; its reply comes when it ends (finish_jobs).
+sub start_job {
+  my ($id, $timeout_ms, $cwd, $argc, @rest) = @_;
   my @argv = splice(@rest, 0, $argc);
   my %env = @rest;
   my ($or, $ow, $er, $ew, $sr, $sw);
-  pipe($or, $ow) && pipe($er, $ew) && pipe($sr, $sw) or return ('error pipe: ' . $!, -1, 0, 0, '', '');
+  if (!(pipe($or, $ow) && pipe($er, $ew) && pipe($sr, $sw))) { put('run', $id, 'error pipe: ' . $!, -1, 0, 0, '', ''); return; }
   my $pid = fork;
-  return ('error fork: ' . $!, -1, 0, 0, '', '') unless defined $pid;
+  if (!defined $pid) { put('run', $id, 'error fork: ' . $!, -1, 0, 0, '', ''); return; }
   if ($pid == 0) {
     close $or; close $er; close $sr;
     $SIG{PIPE} = 'DEFAULT';
@@ -106,43 +90,61 @@ sub run_cmd {
   my $start = '';
   1 while sysread($sr, $start, 512, length $start);
   close $sr;
-  if (length $start) { waitpid($pid, 0); close $or; close $er; return ($start, -1, 0, 0, '', ''); }
-
+  if (length $start) { waitpid($pid, 0); close $or; close $er; put('run', $id, $start, -1, 0, 0, '', ''); return; }
   my ($out, $err) = ('', '');
-  my %open = (fileno($or) => [$or, \$out], fileno($er) => [$er, \$err]);
-  my $limit = $timeout_ms > 0 ? $timeout_ms / 1000 : -1;
-  my ($t, $timed_out, $reaped, $status, $term_at, $drain_until) = (0, 0, 0, 0, -1, -1);
-  while (%open || !$reaped) {
-    my $rin = '';
-    vec($rin, $_, 1) = 1 for keys %open;
-    vec($rin, fileno(STDIN), 1) = 1 if $stdin_open;
-    my ($ready, $dt) = wait_fds($rin, %open ? 0.05 : 0.002);
-    $t += $dt;
-    for my $fd (keys %open) {
+  $jobs{$id} = { pid => $pid, open => { fileno($or) => [$or, \$out], fileno($er) => [$er, \$err] },
+                 out => \$out, err => \$err, start => $now, limit => $timeout_ms > 0 ? $timeout_ms / 1000 : -1,
+                 timed_out => 0, reaped => 0, status => 0, term_at => -1, drain_until => -1 };
+}
+
+# Reads what the jobs wrote, reaps them, enforces timeouts; replies for
+# those that ended: on timeout SIGTERM to the group, SIGKILL 2 s later; once
+# reaped, SIGTERM to what is left of the group and 2 s (then SIGKILL, 1 s) for
+# its pipes to close.
+sub step_jobs {
+  my ($ready) = @_;
+  for my $id (keys %jobs) {
+    my $j = $jobs{$id};
+    for my $fd (keys %{$j->{open}}) {
       next unless vec($ready, $fd, 1);
-      my ($fh, $buf) = @{$open{$fd}};
+      my ($fh, $buf) = @{$j->{open}{$fd}};
       my $n = sysread($fh, $$buf, 65536, length $$buf);
       next if !defined $n && $! + 0 == 4;
-      if (!$n) { close $fh; delete $open{$fd}; }
+      if (!$n) { close $fh; delete $j->{open}{$fd}; }
     }
-    if ($stdin_open && vec($ready, fileno(STDIN), 1) && !fill()) { end_group($pid, $pid); exit 0; }
-    if (!$reaped && waitpid($pid, 1) == $pid) {
-      ($reaped, $status) = (1, $?);
-      kill 'TERM', -$pid;
-      $drain_until = $t + 2;
+    my $t = $now - $j->{start};
+    if (!$j->{reaped} && waitpid($j->{pid}, 1) == $j->{pid}) {
+      ($j->{reaped}, $j->{status}) = (1, $?);
+      kill 'TERM', -$j->{pid};
+      $j->{drain_until} = $t + 2;
     }
-    if (!$reaped && $limit >= 0 && $t >= $limit && !$timed_out) {
-      $timed_out = 1;
-      kill 'TERM', -$pid;
-      $term_at = $t;
+    if (!$j->{reaped} && $j->{limit} >= 0 && $t >= $j->{limit} && !$j->{timed_out}) {
+      $j->{timed_out} = 1;
+      kill 'TERM', -$j->{pid};
+      $j->{term_at} = $t;
     }
-    kill 'KILL', -$pid if !$reaped && $timed_out && $t >= $term_at + 2;
-    if ($reaped && %open && $t >= $drain_until) {
-      kill 'KILL', -$pid;
-      if ($t >= $drain_until + 1) { close $_->[0] for values %open; %open = (); }
+    kill 'KILL', -$j->{pid} if !$j->{reaped} && $j->{timed_out} && $t >= $j->{term_at} + 2;
+    if ($j->{reaped} && %{$j->{open}} && $t >= $j->{drain_until}) {
+      kill 'KILL', -$j->{pid};
+      if ($t >= $j->{drain_until} + 1) { close $_->[0] for values %{$j->{open}}; $j->{open} = {}; }
     }
+    next unless $j->{reaped} && !%{$j->{open}};
+    my $w = $j->{status};
+    put('run', $id, 'ok', ($w & 127) ? -1 : $w >> 8, $w & 127, $j->{timed_out}, ${$j->{out}}, ${$j->{err}});
+    delete $jobs{$id};
   }
-  return ('ok', ($status & 127) ? -1 : $status >> 8, $status & 127, $timed_out, $out, $err);
+}
+
+# The controller is gone: every running command's group ends, then the runner.
+sub end_all {
+  kill 'TERM', -$_->{pid} for values %jobs;
+  for (1 .. 40) {
+    for my $id (keys %jobs) { delete $jobs{$id} if waitpid($jobs{$id}{pid}, 1) != 0; }
+    last unless %jobs;
+    select(undef, undef, undef, 0.05);
+  }
+  kill 'KILL', -$_->{pid} for values %jobs;
+  exit 0;
 }
 
 sub read_files {
@@ -164,14 +166,30 @@ sub read_files {
   return @r;
 }
 
-put('hello', 'fvbench-runner 1', $$);
+put('hello', 'fvbench-runner 2', $$);
 while (1) {
-  my $req = take();
-  if (!$req) { exit 0 unless $stdin_open; fill(); next; }
-  my $kind = shift @$req;
-  if ($kind eq 'run') { put('run', run_cmd(@$req)); }
-  elsif ($kind eq 'read') { put('read', read_files(@$req)); }
-  else { put('error', 'unknown request ' . $kind); }
+  while (my $req = take()) {
+    my ($kind, $id) = (shift @$req, shift @$req);
+    $id = '' unless defined $id;
+    if ($kind eq 'run') { start_job($id, @$req); }
+    elsif ($kind eq 'read') { put('read', $id, read_files(@$req)); }
+    else { put('error', $id, 'unknown request ' . $kind); }
+  }
+  end_all() unless $stdin_open;
+  my $rin = '';
+  vec($rin, fileno(STDIN), 1) = 1;
+  my $waiting_reap = 0;
+  for my $j (values %jobs) {
+    vec($rin, $_, 1) = 1 for keys %{$j->{open}};
+    $waiting_reap = 1 if !$j->{reaped} && !%{$j->{open}};
+  }
+  my $slice = !%jobs ? undef : $waiting_reap ? 0.002 : 0.05;
+  my $rout = $rin;
+  my ($n, $left) = select($rout, undef, undef, $slice);
+  $rout = '' if !defined $n || $n <= 0;
+  $now += !defined $slice ? 0 : defined $left && $left >= 0 && $left <= $slice ? $slice - $left : $slice;
+  fill() if vec($rout, fileno(STDIN), 1);
+  step_jobs($rout);
 }
 )PERL";
 
@@ -226,7 +244,7 @@ Result<std::optional<std::vector<std::string>>> TakeFrame(std::string& buf) {
   return std::optional<std::vector<std::string>>(std::move(fields));
 }
 
-Result<std::string> RunRequest(const Command& cmd) {
+Result<std::vector<std::string>> RunRequest(const Command& cmd) {
   if (cmd.argv.empty() || cmd.argv[0].empty()) return Error{"cannot start a command with an empty argv"};
   for (size_t i = 0; i < cmd.argv.size(); ++i) {
     if (cmd.argv[i].find('\0') != std::string::npos) {
@@ -249,13 +267,25 @@ Result<std::string> RunRequest(const Command& cmd) {
     f.push_back(k);
     f.push_back(v);
   }
-  return EncodeFrame(f);
+  return f;
 }
 
-std::string ReadRequest(const std::vector<std::string>& paths) {
+std::vector<std::string> ReadRequest(const std::vector<std::string>& paths) {
   std::vector<std::string> f = {"read"};
   f.insert(f.end(), paths.begin(), paths.end());
-  return EncodeFrame(f);
+  return f;
+}
+
+std::string WithId(std::vector<std::string> request, const std::string& id) {
+  request.insert(request.begin() + (request.empty() ? 0 : 1), id);
+  return EncodeFrame(request);
+}
+
+std::optional<std::string> TakeId(std::vector<std::string>& reply) {
+  if (reply.size() < 2) return std::nullopt;
+  std::string id = std::move(reply[1]);
+  reply.erase(reply.begin() + 1);
+  return id;
 }
 
 namespace {

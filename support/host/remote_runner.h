@@ -13,22 +13,25 @@
 //
 // Protocol, both directions: frames "<decimal length>\n<payload>", the
 // payload a list of fields each "<decimal length>\n<bytes>" (any bytes).
+// Every request carries an id (chosen by the controller) that its reply
+// repeats; the runner serves several at once, replying as each ends.
 //   runner -> controller, once:  hello, kRunnerVersion, <runner pid>
-//   run:   run, <timeout ms; 0 = none>, <cwd; "" = the runner's>, <argc>,
-//          argv..., then name, value pairs of the environment to add
-//      -> run, <status>, <exit code>, <signal>, <timed out 0|1>, <stdout>, <stderr>
+//   run:   run, <id>, <timeout ms; 0 = none>, <cwd; "" = the runner's>,
+//          <argc>, argv..., then name, value pairs of the environment to add
+//      -> run, <id>, <status>, <exit code>, <signal>, <timed out 0|1>, <stdout>, <stderr>
 //          status: ok | nocwd <errno text> | notfound <errno text> | error <text>
-//   read:  read, path...
-//      -> read, then per path: ok | err <errno text>, <contents>
+//   read:  read, <id>, path...
+//      -> read, <id>, then per path: ok | err <errno text>, <contents>
 // A command runs as Host::run's contract says (host.h): argv executed
 // without a shell (execvp: PATH lookup), the environment values and the cwd
 // set in the child (never in any argv), stdin /dev/null, its own process
 // group; stdout and stderr captured whole, separately; on timeout SIGTERM to
 // the group, SIGKILL 2 s later; once it exited, SIGTERM to what is left of
 // its group (background leftovers). When the channel ends (its stdin
-// closes: controller gone, connection lost) the runner kills the running
+// closes: controller gone, connection lost) the runner kills every running
 // command's group and exits. A read reads each regular file whole, in the
-// runner's process (no process starts for it).
+// runner's process (no process starts for it), at once, also while
+// commands run.
 #pragma once
 
 #include <optional>
@@ -40,7 +43,7 @@
 
 namespace fvbench::runner {
 
-inline constexpr char kRunnerVersion[] = "fvbench-runner 1";
+inline constexpr char kRunnerVersion[] = "fvbench-runner 2";
 
 // The Perl program (see above).
 extern const char kRunnerProgram[];
@@ -56,16 +59,23 @@ std::string EncodeFrame(const std::vector<std::string>& fields);
 // `buf` does not hold a whole frame yet; Err when it is malformed.
 Result<std::optional<std::vector<std::string>>> TakeFrame(std::string& buf);
 
-// The run request for `cmd` (Err: an empty argv, a NUL byte in a word, a bad
-// environment name).
-Result<std::string> RunRequest(const Command& cmd);
-std::string ReadRequest(const std::vector<std::string>& paths);
+// The fields of the run request for `cmd`, without its id (Err: an empty
+// argv, a NUL byte in a word, a bad environment name).
+Result<std::vector<std::string>> RunRequest(const Command& cmd);
+std::vector<std::string> ReadRequest(const std::vector<std::string>& paths);
 
-// A run reply as an ExecResult; Err for a start failure (status nocwd,
-// notfound, error: `what` names the command) or a malformed reply.
+// `request` with `id` as its second field, as one frame.
+std::string WithId(std::vector<std::string> request, const std::string& id);
+// The id of a reply (its second field) taken off it; nullopt without one.
+std::optional<std::string> TakeId(std::vector<std::string>& reply);
+
+// A run reply (its id taken off) as an ExecResult; Err for a start failure
+// (status nocwd, notfound, error: `what` names the command) or a malformed
+// reply.
 Result<ExecResult> ParseRunReply(const std::vector<std::string>& fields, const std::string& what);
 
-// A read reply: per path its contents, or the errno text of the failure.
+// A read reply (its id taken off): per path its contents, or the errno text
+// of the failure.
 struct ReadOutcome {
   bool ok = false;
   std::string contents;  // ok

@@ -394,13 +394,13 @@ std::string SshHost::runner_note() const {
 
 void SshHost::Disconnect() {
   std::unique_lock<std::mutex> lock(mu_);
-  call_done_.wait(lock, [this] { return !call_in_flight_; });
+  calls_done_.wait(lock, [this] { return calls_in_flight_ == 0; });
   s_.reset();
 }
 
 Result<void> SshHost::Reconnect() {
   std::unique_lock<std::mutex> lock(mu_);
-  call_done_.wait(lock, [this] { return !call_in_flight_; });
+  calls_done_.wait(lock, [this] { return calls_in_flight_ == 0; });
   s_.reset();
   return ConnectLocked();
 }
@@ -617,10 +617,10 @@ Result<void> SshHost::ConnectLocked() {
 
 Result<ExecResult> SshHost::run(const Command& cmd) {
   std::unique_lock<std::mutex> lock(mu_);
-  // Commands take their turn at the runner; the lock goes while one runs, so
-  // reads from other threads are served meanwhile (over SFTP: the phase
-  // monitor's during the engine's run on the same host).
-  call_done_.wait(lock, [this] { return !call_in_flight_; });
+  // Through the runner, the lock let go while the command runs: commands and
+  // reads of other threads run at the same time (the phase monitor's reads
+  // during the engine's run on the same host, the hops' counters beside the
+  // monitor's start-up facts).
   if (SshRunner* r = RunnerLocked()) return RunByRunnerLocked(cmd, *r, &lock);
   return RunLocked(cmd);
 }
@@ -629,10 +629,10 @@ Result<ExecResult> SshHost::run(const Command& cmd) {
 // use; nullptr when it is switched off or could not start (then every
 // command takes an exec channel of its own; runner_note() says why).
 SshRunner* SshHost::RunnerLocked() {
-  // A command in flight (run() let the lock go) has the runner: reads take
-  // SFTP meanwhile, and what cannot wait (under the lock) an exec channel.
-  if (!options_.command_runner || s_ == nullptr || s_->runner_off || call_in_flight_) return nullptr;
+  if (!options_.command_runner || s_ == nullptr || s_->runner_off) return nullptr;
   if (s_->runner != nullptr && !s_->runner->broken()) return s_->runner.get();
+  // A broken runner goes once no call waits on it (they fail on their own).
+  if (calls_in_flight_ > 0) return nullptr;
   s_->runner.reset();
   const milliseconds bound = std::min<milliseconds>(options_.io_timeout, std::chrono::seconds(30));
   const std::string start =
@@ -649,6 +649,16 @@ SshRunner* SshHost::RunnerLocked() {
   return s_->runner.get();
 }
 
+// A call to the runner, counted while in flight (Disconnect, Reconnect and
+// the restart of a broken runner wait for none to be).
+Result<std::vector<std::string>> SshHost::CallRunnerLocked(SshRunner& r, const std::vector<std::string>& request,
+                                                           milliseconds bound, std::unique_lock<std::mutex>* lock) {
+  ++calls_in_flight_;
+  auto reply = r.Call(request, bound, lock);
+  if (--calls_in_flight_ == 0) calls_done_.notify_all();
+  return reply;
+}
+
 // One command through the runner; the reply may take the command's timeout
 // and the runner's kill and drain (at most 5 s) plus a margin.
 Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock) {
@@ -657,12 +667,7 @@ Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r, 
   if (!request.ok()) return Error{who + request.error().message};
   const std::string what = "'" + cmd.argv[0] + "'";
   const milliseconds bound = cmd.timeout.count() > 0 ? cmd.timeout + std::chrono::seconds(15) : milliseconds(0);
-  call_in_flight_ = lock != nullptr;
-  auto reply = r.Call(*request, bound, lock);
-  if (call_in_flight_) {
-    call_in_flight_ = false;
-    call_done_.notify_all();
-  }
+  auto reply = CallRunnerLocked(r, *request, bound, lock);
   if (!reply.ok()) return Error{who + "command runner: " + reply.error().message + " (running " + what + ")"};
   auto res = runner::ParseRunReply(*reply, what);
   if (!res.ok()) return Error{who + res.error().message};
@@ -1218,16 +1223,17 @@ Result<void> SshHost::put(const std::string& local_path, const std::string& remo
 }
 
 Result<std::string> SshHost::read_file(const std::string& path, const FileCap& cap) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return ReadFileLocked(path, cap);
+  std::unique_lock<std::mutex> lock(mu_);
+  return ReadFileLocked(path, cap, &lock);
 }
 
-Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileCap& cap) {
+Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileCap& cap,
+                                            std::unique_lock<std::mutex>* lock) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
   if (SshRunner* r = RunnerLocked()) {
     // One round trip, no process started; SFTP below when the runner broke.
-    auto reply = r->Call(runner::ReadRequest({path}), options_.io_timeout);
+    auto reply = CallRunnerLocked(*r, runner::ReadRequest({path}), options_.io_timeout, lock);
     auto read = reply.ok() ? runner::ParseReadReply(*reply, 1) : Result<std::vector<runner::ReadOutcome>>(reply.error());
     if (read.ok()) {
       runner::ReadOutcome& o = (*read)[0];

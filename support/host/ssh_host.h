@@ -99,10 +99,10 @@
 // without SFTP, `kill -0` on the pid and the same state check.
 //
 // Thread-safety: one SSH session per SshHost; every public method locks one
-// mutex, so concurrent calls are safe and run one at a time, except that
-// run() through the runner lets the mutex go while its command runs: reads
-// from other threads meanwhile go over SFTP (commands wait their turn;
-// Disconnect and Reconnect wait for it).
+// mutex, so concurrent calls are safe and run one at a time, except run()
+// and read_file() through the runner: they let the mutex go while they wait
+// for the runner's reply, so commands and reads of several threads run at
+// once on the host (Disconnect and Reconnect wait for them).
 #pragma once
 
 #include <chrono>
@@ -198,9 +198,10 @@ class SshHost : public Host {
   Result<void> ConnectLocked();
   Result<ExecResult> RunLocked(const Command& cmd);
   SshRunner* RunnerLocked();
-  // With `lock` (run()'s), the lock goes while the command runs
-  // (call_in_flight_); other threads then use SFTP or exec channels.
+  // With `lock` (the caller's on mu_), the lock goes while the command runs.
   Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock = nullptr);
+  Result<std::vector<std::string>> CallRunnerLocked(SshRunner& r, const std::vector<std::string>& request,
+                                                    std::chrono::milliseconds bound, std::unique_lock<std::mutex>* lock);
   // The script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
@@ -219,7 +220,9 @@ class SshHost : public Host {
   bool SftpMissingLocked();
   Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
   Result<std::string> ReadByExecLocked(const std::string& path, const FileCap& cap);
-  Result<std::string> ReadFileLocked(const std::string& path, const FileCap& cap);  // read_file under mu_
+  // read_file under mu_ (`lock`, when given, goes while the runner reads).
+  Result<std::string> ReadFileLocked(const std::string& path, const FileCap& cap,
+                                     std::unique_lock<std::mutex>* lock = nullptr);
 
   SshTarget target_;
   SshConnectOptions options_;
@@ -227,8 +230,8 @@ class SshHost : public Host {
   std::unique_ptr<Session> s_;
   std::set<int> services_;  // every pid start_service returned
   std::string runner_note_;  // runner_note()
-  bool call_in_flight_ = false;        // a runner command waits with mu_ released
-  std::condition_variable call_done_;  // signalled when it ends
+  int calls_in_flight_ = 0;             // runner calls waiting (with mu_ released or not)
+  std::condition_variable calls_done_;  // signalled when none is
 };
 
 namespace detail {

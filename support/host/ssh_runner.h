@@ -1,14 +1,16 @@
 // SshRunner: SshHost's end of the command runner (remote_runner.h) on one
 // SSH session: the runner's exec channel, requests written to its stdin,
-// replies read from its stdout. Not thread-safe: SshHost calls it under its
-// mutex, as every use of the session; a Call given that mutex's lock lets it
-// go while it waits for the reply (the session's other channels, SFTP and
-// exec, are usable meanwhile; the runner itself is not).
+// replies read from its stdout and handed to their callers by id. SshHost
+// calls it under its session mutex, as every use of the session; a Call
+// given that mutex's lock lets it go while it waits for its reply, so
+// several calls (from several threads) can be in flight at once: whichever
+// holds the lock reads the channel and files every reply it finds.
 #pragma once
 
 #include <libssh/libssh.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,13 +34,16 @@ class SshRunner {
   SshRunner(const SshRunner&) = delete;
   SshRunner& operator=(const SshRunner&) = delete;
 
-  // Sends one request frame and returns the fields of the reply. `bound`
+  // Sends `request` (runner::RunRequest / ReadRequest fields) with an id of
+  // its own and returns the fields of its reply, the id taken off. `bound`
   // (0 = none) is how long the reply may take. With `session_lock` (held on
-  // entry and on return), the lock is released while no reply byte is there
-  // (between polls of the session's socket). Err when the channel broke,
-  // the connection was lost or no reply came within `bound`; the runner is
-  // then unusable (broken() is true) and should be dropped.
-  Result<std::vector<std::string>> Call(const std::string& request, std::chrono::milliseconds bound,
+  // entry and on return) the lock is released while no reply byte is there
+  // (between polls of the session's socket); without, the session stays
+  // locked until the reply. Err when the channel broke, the connection was
+  // lost or no reply came within `bound`: the runner is then unusable
+  // (broken() is true; every call in flight fails) and should be dropped once
+  // no call is in flight.
+  Result<std::vector<std::string>> Call(const std::vector<std::string>& request, std::chrono::milliseconds bound,
                                         std::unique_lock<std::mutex>* session_lock = nullptr);
   bool broken() const { return broken_; }
   int remote_pid() const { return pid_; }
@@ -46,9 +51,10 @@ class SshRunner {
  private:
   SshRunner(ssh_session ss, ssh_channel ch) : ss_(ss), ch_(ch) {}
   Result<void> Write(const std::string& bytes);
-  // The next frame's fields, reading until `deadline` (max: none).
-  Result<std::vector<std::string>> NextFrame(std::chrono::steady_clock::time_point deadline,
-                                             std::unique_lock<std::mutex>* session_lock = nullptr);
+  // Reads what the channel has (waiting up to `wait`; 0: not at all) and,
+  // with `file_replies`, files the whole frames by id; true when bytes came.
+  // Err when the channel broke.
+  Result<bool> Pump(std::chrono::milliseconds wait, bool file_replies);
   // What the runner wrote on stderr (its last 2000 bytes; it writes only
   // when something is wrong), read without waiting.
   void KeepStderr();
@@ -58,7 +64,13 @@ class SshRunner {
   ssh_channel ch_;
   std::string in_;   // bytes from the runner not yet taken as a frame
   std::string err_;  // KeepStderr
+  std::map<std::string, std::vector<std::string>> replies_;  // by id, until their caller takes them
+  // The eventfd of each caller waiting without the lock, by id: written when
+  // its reply is filed by another caller (it watches it beside the socket).
+  std::map<std::string, int> wakers_;
+  uint64_t next_id_ = 0;
   bool broken_ = false;
+  std::string broke_why_;
   int pid_ = 0;
 };
 

@@ -49,10 +49,16 @@ TEST(RunnerRequests, RunCarriesEnvAndCwdAsFieldsAndRefusesWhatCannotRun) {
   c.timeout = std::chrono::milliseconds(1500);
   auto req = RunRequest(c);
   ASSERT_TRUE(req.ok());
-  std::string buf = *req;
+  EXPECT_THAT(*req, ElementsAre("run", "1500", "/tmp/a b", "3", "sh", "-c", "echo \"$X\"", "X", "secret value"));
+  // On the wire with its id second; a reply's id taken off again.
+  std::string buf = WithId(*req, "7");
   auto f = TakeFrame(buf);
   ASSERT_TRUE(f.ok() && f->has_value());
-  EXPECT_THAT(**f, ElementsAre("run", "1500", "/tmp/a b", "3", "sh", "-c", "echo \"$X\"", "X", "secret value"));
+  EXPECT_EQ((**f)[1], "7");
+  EXPECT_EQ(TakeId(**f), std::optional<std::string>("7"));
+  EXPECT_EQ(**f, *req);
+  std::vector<std::string> bare = {"run"};
+  EXPECT_FALSE(TakeId(bare));
 
   Command empty;
   EXPECT_FALSE(RunRequest(empty).ok());

@@ -67,14 +67,31 @@ class LocalRunner {
       buf_.append(buf, static_cast<size_t>(n));
     }
   }
-  std::vector<std::string> Call(const std::string& frame) {
+  // Sends `request` with id `id` without waiting.
+  bool Send(const std::vector<std::string>& request, const std::string& id) {
+    const std::string frame = WithId(request, id);
     size_t off = 0;
     while (off < frame.size()) {
       ssize_t n = ::write(to_, frame.data() + off, frame.size() - off);
-      if (n <= 0) return {"write failed"};
+      if (n <= 0) return false;
       off += static_cast<size_t>(n);
     }
-    return Next();
+    return true;
+  }
+  // The next reply, its id taken off into `id`.
+  std::vector<std::string> Reply(std::string* id = nullptr) {
+    std::vector<std::string> f = Next();
+    auto got = TakeId(f);
+    if (id != nullptr) *id = got.value_or("");
+    return f;
+  }
+  std::vector<std::string> Call(const std::vector<std::string>& request) {
+    const std::string id = std::to_string(++ids_);
+    if (!Send(request, id)) return {"write failed"};
+    std::string got;
+    std::vector<std::string> f = Reply(&got);
+    if (got != id) return {"reply for id " + got + ", not " + id};
+    return f;
   }
   Result<ExecResult> Run(const Command& c) {
     auto req = RunRequest(c);
@@ -87,6 +104,7 @@ class LocalRunner {
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1;
   std::string buf_;
+  int ids_ = 0;
 };
 
 Command Cmd(std::vector<std::string> argv, std::map<std::string, std::string> env = {}, std::string cwd = "") {
@@ -192,6 +210,34 @@ TEST_F(RunnerProcess, TheEndOfItsInputEndsTheRunningCommand) {
   int status = 0;
   EXPECT_EQ(::waitpid(r_.pid(), &status, 0), r_.pid());  // the runner exited too
   ::unlink(pidfile.c_str());
+}
+
+// Several requests at once: each reply comes when its command ends, under
+// its own id; a read is answered while a command runs.
+TEST_F(RunnerProcess, RequestsRunAtOnceAndRepliesFollowTheirIds) {
+  auto slow = RunRequest(Cmd({"sh", "-c", "sleep 1; echo slow"}));
+  auto fast = RunRequest(Cmd({"sh", "-c", "echo fast"}));
+  ASSERT_TRUE(slow.ok() && fast.ok());
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(r_.Send(*slow, "s"));
+  ASSERT_TRUE(r_.Send(*fast, "f"));
+  ASSERT_TRUE(r_.Send(ReadRequest({"/proc/self/stat"}), "r"));
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> replies;
+  for (int i = 0; i < 3; ++i) {
+    std::string id;
+    auto f = r_.Reply(&id);
+    order.push_back(id);
+    replies[id] = f;
+  }
+  EXPECT_EQ(order.back(), "s") << "the slow command's reply came before the others";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  auto s = ParseRunReply(replies["s"], "'sh'");
+  auto f = ParseRunReply(replies["f"], "'sh'");
+  ASSERT_TRUE(s.ok() && f.ok());
+  EXPECT_EQ(s->out, "slow\n");
+  EXPECT_EQ(f->out, "fast\n");
+  EXPECT_TRUE(ParseReadReply(replies["r"], 1).ok());
 }
 
 TEST_F(RunnerProcess, ReadsFilesWithoutAProcess) {
