@@ -8,8 +8,10 @@
 // The runner is kRunnerProgram, a Perl 5 program using builtins only (no
 // module: Debian's and Ubuntu's perl-base, Amazon Linux's perl-interpreter
 // suffice); RunnerStartScript() starts it (`exec perl -e <program>`: the
-// program is constant, no value of a command is in it). Without perl the
-// start fails and SshHost runs each command on an exec channel of its own.
+// program is constant, no value of a command is in it). SshHost sends that
+// script over the channel's stdin after the fixed bootstrap, as every script
+// (remote_script.h). Without perl the start fails and SshHost runs each
+// command on an exec channel of its own.
 //
 // Protocol, both directions: frames "<decimal length>\n<payload>", the
 // payload a list of fields each "<decimal length>\n<bytes>" (any bytes).

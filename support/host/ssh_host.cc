@@ -637,7 +637,12 @@ SshRunner* SshHost::RunnerLocked() {
   const milliseconds bound = std::min<milliseconds>(options_.io_timeout, std::chrono::seconds(30));
   const std::string start =
       options_.runner_start_script.empty() ? runner::RunnerStartScript() : options_.runner_start_script;
-  auto r = SshRunner::Start(s_->ssh, start, "", bound, options_.io_timeout);
+  // The exec request is the fixed bootstrap; the start script follows it on
+  // the channel's stdin (remote_script.h), then the runner's frames.
+  auto framed = FramedScript(start);
+  Result<std::unique_ptr<SshRunner>> r = framed.ok() ? SshRunner::Start(s_->ssh, kRemoteBootstrap, *framed, bound,
+                                                                        options_.io_timeout)
+                                                     : Result<std::unique_ptr<SshRunner>>(framed.error());
   if (!r.ok()) {
     s_->runner_off = true;
     runner_note_ = "each command on an exec channel of its own: the command runner did not start (" +
@@ -675,7 +680,6 @@ Result<ExecResult> SshHost::RunByRunnerLocked(const Command& cmd, SshRunner& r, 
 }
 
 Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
-  if (SshRunner* r = RunnerLocked()) return RunByRunnerLocked(cmd, *r);
   auto pro = Prologue(name(), cmd);
   if (!pro.ok()) return pro.error();
   // The watchdog: fd 3 keeps the channel's stdin (a background list would
@@ -690,8 +694,17 @@ Result<ExecResult> SshHost::RunLocked(const Command& cmd) {
   return r;
 }
 
-// Runs `script` through the runner, or through the login shell on one exec
-// channel (see the header).
+Result<ExecResult> SshHost::RunShLocked(const std::string& script, milliseconds timeout) {
+  if (SshRunner* r = RunnerLocked()) {
+    Command c;
+    c.argv = {"sh", "-c", script};
+    c.timeout = timeout;
+    return RunByRunnerLocked(c, *r);
+  }
+  return RunScriptLocked(script, timeout);
+}
+
+// Runs `script` through the login shell on one exec channel (see the header).
 namespace {
 
 // Opens a session channel, hooks the callbacks and sends the exec request.
@@ -845,7 +858,7 @@ Result<void> SshHost::KillTimedOutLocked(std::string& err) {
     return Ok();
   }
   // 15 s: the kill script needs at most 2 s + 5 s; also bounds its channel's opening.
-  auto k = RunScriptLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
+  auto k = RunShLocked(KillGroupScript(pgid, milliseconds(2000)), std::chrono::seconds(15));
   if (!k.ok()) {
     return Error{k.error().message + " (killing process group " + std::to_string(pgid) + " after the timeout)"};
   }
@@ -858,14 +871,6 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
                                             bool keep_stdin_open, const ChunkSource* stdin_source) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (Disconnect() was called or Connect failed)"};
-  if (stdin_source == nullptr) {
-    if (SshRunner* r = RunnerLocked()) {
-      Command c;
-      c.argv = {"sh", "-c", script};
-      c.timeout = timeout;
-      return RunByRunnerLocked(c, *r);
-    }
-  }
   auto framed = FramedScript(script);
   if (!framed.ok()) return Error{who + framed.error().message};
   ssh_session ss = s_->ssh;
@@ -1178,7 +1183,7 @@ Result<void> SshHost::write_file(const std::string& path, const std::string& con
   if (!sftp.ok()) return sftp.error();
   return WriteRemote(
       who, s_->ssh, *sftp, path, mode, next,
-      [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+      [&](const std::string& script) { return RunShLocked(script, std::chrono::seconds(60)); });
 }
 
 Result<void> SshHost::put(const std::string& local_path, const std::string& remote_path, int mode) {
@@ -1212,7 +1217,7 @@ Result<void> SshHost::put(const std::string& local_path, const std::string& remo
     auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
     if (!sftp.ok()) return sftp.error();
     r = WriteRemote(who, s_->ssh, *sftp, remote_path, mode, next,
-                    [&](const std::string& script) { return RunScriptLocked(script, std::chrono::seconds(60)); });
+                    [&](const std::string& script) { return RunShLocked(script, std::chrono::seconds(60)); });
   }
   if (!r.ok()) return r;
   if (sent != static_cast<uint64_t>(st.st_size))
@@ -1392,7 +1397,7 @@ Result<void> SshHost::stop_service(const ServiceHandle& svc, milliseconds grace)
   const std::string what = "service '" + svc.name + "' (pid " + std::to_string(svc.pid) + ")";
   if (svc.pid <= 1 || services_.count(svc.pid) == 0)
     return Error{who + "refusing to stop " + what + ": not started by this host"};
-  auto r = RunScriptLocked(KillGroupScript(svc.pid, grace), grace + std::chrono::seconds(30));
+  auto r = RunShLocked(KillGroupScript(svc.pid, grace), grace + std::chrono::seconds(30));
   if (!r.ok()) return Error{r.error().message + " (stopping " + what + ")"};
   if (r->success()) return Ok();
   return Error{who + what + " still alive after SIGKILL to its process group (" + r->out +

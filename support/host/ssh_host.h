@@ -30,9 +30,10 @@
 // SshConnectOptions::command_runner false), or when the runner breaks and
 // cannot start again, each command takes an exec channel of its own.
 //
-// Exec channels: every exec request is the fixed bootstrap of
-// support/host/remote_script.h, which holds no value; the script itself
-// (cd, exports, argv) travels over the channel's stdin, so the login shell's
+// Exec channels (the runner's own and each command's without it): every exec
+// request is the fixed bootstrap of support/host/remote_script.h, which holds
+// no value; the script itself (the runner's start script; a command's cd,
+// exports, argv) travels over the channel's stdin, so the login shell's
 // and its subshells' command lines (`ps`, /proc/<pid>/cmdline) hold none of
 // it: a command's env values and cwd are on no command line of the host, and
 // its argv only on its own (secrets go in env: host.h). (A login shell
@@ -202,7 +203,11 @@ class SshHost : public Host {
   Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock = nullptr);
   Result<std::vector<std::string>> CallRunnerLocked(SshRunner& r, const std::vector<std::string>& request,
                                                     std::chrono::milliseconds bound, std::unique_lock<std::mutex>* lock);
-  // The script goes over the channel's stdin (remote_script.h); after it,
+  // A script that holds no value of a command (pids, paths; not an env value
+  // or cwd): through the runner as `sh -c <script>`, else an exec channel.
+  Result<ExecResult> RunShLocked(const std::string& script, std::chrono::milliseconds timeout);
+  // On an exec channel of its own, never the runner: the exec request is the
+  // bootstrap, the script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
   // (run()'s watchdog reads it); otherwise EOF is sent at once.
   // stdin_source: when set, its chunks are the channel's stdin (until it

@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "support/engine/wrk_output.h"
 #include "support/host/local_host.h"
+#include "support/host/remote_runner.h"
 
 namespace fvbench::ssh_host_test {
 namespace {
@@ -387,6 +388,30 @@ TEST_P(SshHostCommands, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
   EXPECT_EQ(env->out, "FVB_SECRET=" + secret + "\n") << "the service has the value in its environment";
   ASSERT_TRUE(h->stop_service(*svc, std::chrono::seconds(2)).ok());
   (void)h->run(Cmd({"rm", "-rf", dir}));
+}
+
+// The runner is started as every exec channel's script is: its exec request
+// is the fixed bootstrap, the start script comes over the channel's stdin.
+// A start script that waits with a value in it shows whether that value is
+// on a command line meanwhile (before, the start script was the exec request,
+// the login shell's argv).
+TEST(SshHost, TheRunnersStartScriptIsOnNoCommandLine) {
+  REQUIRE_HOSTS();
+  const std::string needle = "fvb-start-script-" + std::to_string(::getpid()) + "-K2v";
+  SshConnectOptions o;
+  o.runner_start_script = "_fvb_mark='" + needle + "'; sleep 2\n" + runner::RunnerStartScript();
+  auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  auto first = std::async(std::launch::async, [&] { return (*h)->run(Cmd({"true"})); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  auto scanner = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(scanner, nullptr);
+  auto seen = scanner->run(CmdlinesHolding(needle));
+  ASSERT_TRUE(seen.ok()) << seen.error().message;
+  auto r = first.get();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_THAT((*h)->runner_note(), HasSubstr("through one runner process"));
+  EXPECT_EQ(seen->out, "") << "command lines holding the runner's start script";
 }
 
 TEST_P(SshHostCommands, ExactExitStatusAfterMegabytesOnBothStreams) {
