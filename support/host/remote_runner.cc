@@ -8,11 +8,12 @@
 
 namespace fvbench::runner {
 
-// Builtins only (no module), so that a minimal perl runs it. Time is kept by
+// Builtins and Fcntl only, so that a minimal perl runs it. Time is kept by
 // select()'s time left (Linux), without Time::HiRes.
 const char kRunnerProgram[] = R"PERL(
 use strict;
 use warnings;
+use Fcntl qw(O_RDONLY O_NOFOLLOW O_NONBLOCK);
 $SIG{PIPE} = 'IGNORE';
 binmode STDIN;
 binmode STDOUT;
@@ -147,26 +148,39 @@ sub end_all {
   exit 0;
 }
 
-sub read_files {
-  my @r;
-  for my $p (@_) {
-    if (!-e $p) { push @r, 'err ' . $!, ''; next; }
-    if (!-f _) { push @r, 'err not a regular file', ''; next; }
-    my $fh;
-    if (!open($fh, '<:raw', $p)) { push @r, 'err ' . $!, ''; next; }
-    my ($c, $ok) = ('', 1);
-    while (1) {
-      my $n = sysread($fh, $c, 65536, length $c);
-      if (!defined $n) { next if $! + 0 == 4; $ok = 0; last; }
-      last if $n == 0;
-    }
-    push @r, $ok ? ('ok', $c) : ('err ' . $!, '');
-    close $fh;
+# One file, at most $max + 1 bytes of it: only a regular file (lstat: a link
+# is not followed; a FIFO or device is never opened), opened without
+# following a link or blocking, and the handle's fstat the file checked.
+sub read_one {
+  my ($max, $p) = @_;
+  my @l = lstat($p);
+  return ('err ' . $!, '') unless @l;
+  return ('type link', '') if -l _;
+  return ('type directory', '') if -d _;
+  return ('type special', '') unless -f _;
+  return ('big ' . $l[7], '') if $l[7] > $max;
+  my $fh;
+  sysopen($fh, $p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) or return ('err ' . $!, '');
+  my @h = stat($fh);
+  if (!@h || !-f _ || $h[0] != $l[0] || $h[1] != $l[1]) { close $fh; return ('swapped', ''); }
+  my $c = '';
+  while (length($c) <= $max) {
+    my $want = $max + 1 - length($c);
+    my $n = sysread($fh, $c, $want > 65536 ? 65536 : $want, length $c);
+    if (!defined $n) { next if $! + 0 == 4; my $e = "$!"; close $fh; return ('err ' . $e, ''); }
+    last if $n == 0;
   }
-  return @r;
+  close $fh;
+  return ('ok', $c);
 }
 
-put('hello', 'fvbench-runner 2', $$);
+sub read_files {
+  my ($max, @paths) = @_;
+  return map { ('err malformed cap', '') } @paths unless defined $max && $max =~ /\A\d{1,18}\z/;
+  return map { read_one($max, $_) } @paths;
+}
+
+put('hello', 'fvbench-runner 3', $$);
 while (1) {
   while (my $req = take()) {
     my ($kind, $id) = (shift @$req, shift @$req);
@@ -270,10 +284,17 @@ Result<std::vector<std::string>> RunRequest(const Command& cmd) {
   return f;
 }
 
-std::vector<std::string> ReadRequest(const std::vector<std::string>& paths) {
-  std::vector<std::string> f = {"read"};
+std::vector<std::string> ReadRequest(const std::vector<std::string>& paths, uint64_t max_bytes) {
+  std::vector<std::string> f = {"read", std::to_string(max_bytes)};
   f.insert(f.end(), paths.begin(), paths.end());
   return f;
+}
+
+uint64_t ReadReplyBound(size_t paths, uint64_t max_bytes) {
+  // Per path: the status field ("err " and an errno text, "big <size>") and
+  // the contents' length line; then the kind and the id.
+  constexpr uint64_t kPerPath = 160;
+  return 64 + paths * (max_bytes + 1 + kPerPath);
 }
 
 std::string WithId(std::vector<std::string> request, const std::string& id) {
@@ -322,20 +343,58 @@ Result<ExecResult> ParseRunReply(const std::vector<std::string>& f, const std::s
 }
 
 Result<std::vector<ReadOutcome>> ParseReadReply(const std::vector<std::string>& f, size_t paths) {
-  if (f.size() != 1 + 2 * paths || f[0] != "read") return Error{"malformed reply from the runner to a read"};
+  const Error malformed{"malformed reply from the runner to a read"};
+  if (f.size() != 1 + 2 * paths || f[0] != "read") return malformed;
   std::vector<ReadOutcome> out(paths);
   for (size_t i = 0; i < paths; ++i) {
     const std::string& status = f[1 + 2 * i];
+    ReadOutcome& o = out[i];
     if (status == "ok") {
-      out[i].ok = true;
-      out[i].contents = f[2 + 2 * i];
+      o.kind = ReadOutcome::kOk;
+      o.contents = f[2 + 2 * i];
     } else if (status.rfind("err ", 0) == 0) {
-      out[i].error = status.substr(4);
+      o.kind = ReadOutcome::kError;
+      o.error = status.substr(4);
+    } else if (status == "type link") {
+      o.kind = ReadOutcome::kSymlink;
+    } else if (status == "type directory") {
+      o.kind = ReadOutcome::kDirectory;
+    } else if (status == "type special") {
+      o.kind = ReadOutcome::kSpecial;
+    } else if (status == "swapped") {
+      o.kind = ReadOutcome::kSwapped;
+    } else if (status.rfind("big ", 0) == 0) {
+      auto n = Integer(status.substr(4));
+      if (!n || *n < 0) return malformed;
+      o.kind = ReadOutcome::kOverStated;
+      o.stated_bytes = static_cast<uint64_t>(*n);
     } else {
-      return Error{"malformed reply from the runner to a read"};
+      return malformed;
     }
   }
   return out;
+}
+
+Result<std::optional<FrameHead>> PeekFrameHead(std::string_view buf) {
+  auto head = Length(buf, 0);
+  if (!head.ok()) return head.error();
+  if (!*head) return std::optional<FrameHead>();
+  FrameHead h;
+  h.payload_bytes = (*head)->first;
+  size_t pos = (*head)->second;
+  const size_t end = pos + h.payload_bytes;
+  std::string* fields[] = {&h.kind, &h.id};
+  for (std::string* field : fields) {
+    // A field's length line is at most 13 bytes; the kind and the id are short.
+    auto f = Length(buf.substr(0, std::min(buf.size(), end)), pos);
+    if (!f.ok()) return f.error();
+    if (!*f) return std::optional<FrameHead>();
+    if ((*f)->first > 64 || (*f)->second + (*f)->first > end) return Error{"malformed frame from the runner (head)"};
+    if (buf.size() < (*f)->second + (*f)->first) return std::optional<FrameHead>();
+    *field = std::string(buf.substr((*f)->second, (*f)->first));
+    pos = (*f)->second + (*f)->first;
+  }
+  return std::optional<FrameHead>(std::move(h));
 }
 
 }  // namespace fvbench::runner

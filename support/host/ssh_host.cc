@@ -657,9 +657,10 @@ SshRunner* SshHost::RunnerLocked() {
 // A call to the runner, counted while in flight (Disconnect, Reconnect and
 // the restart of a broken runner wait for none to be).
 Result<std::vector<std::string>> SshHost::CallRunnerLocked(SshRunner& r, const std::vector<std::string>& request,
-                                                           milliseconds bound, std::unique_lock<std::mutex>* lock) {
+                                                           milliseconds bound, std::unique_lock<std::mutex>* lock,
+                                                           uint64_t max_reply_bytes, uint64_t* oversized) {
   ++calls_in_flight_;
-  auto reply = r.Call(request, bound, lock);
+  auto reply = r.Call(request, bound, lock, max_reply_bytes, oversized);
   if (--calls_in_flight_ == 0) calls_done_.notify_all();
   return reply;
 }
@@ -964,6 +965,33 @@ Error OverCap(const std::string& who, const std::string& path, const FileCap& ca
                " bytes: " + counted + " " + std::to_string(bytes) + " bytes; refused, not kept"};
 }
 
+// `what`: "a symbolic link", "a directory", ... (SftpTypeName's words).
+Error NotRegular(const std::string& who, const std::string& path, const FileCap& cap, const std::string& what) {
+  return Error{who + "cannot read " + path + " (" + cap.kind + "): " + what + ", not a regular file: refused"};
+}
+
+// The runner's answer for one path (remote_runner.h), in the words of the
+// SFTP path's refusals; the bytes received counted against the cap.
+Result<std::string> RunnerReadResult(const std::string& who, const std::string& path, const FileCap& cap,
+                                     runner::ReadOutcome o) {
+  using O = runner::ReadOutcome;
+  switch (o.kind) {
+    case O::kOk:
+      if (o.contents.size() > cap.max_bytes) return OverCap(who, path, cap, o.contents.size(), "received");
+      return std::move(o.contents);
+    case O::kOverStated: return OverCap(who, path, cap, o.stated_bytes, "the host states");
+    case O::kSymlink: return NotRegular(who, path, cap, SftpTypeName(SSH_FILEXFER_TYPE_SYMLINK));
+    case O::kDirectory: return NotRegular(who, path, cap, SftpTypeName(SSH_FILEXFER_TYPE_DIRECTORY));
+    case O::kSpecial: return NotRegular(who, path, cap, SftpTypeName(SSH_FILEXFER_TYPE_SPECIAL));
+    case O::kSwapped:
+      return Error{who + "cannot read " + path + " (" + cap.kind +
+                   "): the file opened is not the one checked (replaced between lstat and open): refused"};
+    case O::kError: break;
+  }
+  if (!o.error.empty()) o.error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(o.error[0])));
+  return Error{who + "cannot read " + path + ": " + o.error};
+}
+
 // Reads a regular remote file with pipelined READ requests. `sink` receives
 // each piece at its offset. Returns the size read. A file that ends before
 // its stat size is an Error (truncated); one that grew is read to its end.
@@ -978,10 +1006,7 @@ Result<uint64_t> ReadRemote(const std::string& who, ssh_session ss, sftp_session
                             const std::function<Result<void>(uint64_t, const char*, size_t)>& sink) {
   AttrGuard a{sftp_lstat(sftp, path.c_str())};
   if (a.a == nullptr) return Error{who + "cannot read " + path + ": " + SftpError(ss, sftp)};
-  if (a.a->type != SSH_FILEXFER_TYPE_REGULAR) {
-    return Error{who + "cannot read " + path + " (" + cap.kind + "): " + SftpTypeName(a.a->type) +
-                 ", not a regular file: refused"};
-  }
+  if (a.a->type != SSH_FILEXFER_TYPE_REGULAR) return NotRegular(who, path, cap, SftpTypeName(a.a->type));
   const uint64_t size = a.a->size;
   if (size > cap.max_bytes) return OverCap(who, path, cap, size, "the host states");
   SftpFileGuard f{sftp_open(sftp, path.c_str(), O_RDONLY, 0)};
@@ -1153,18 +1178,46 @@ Result<void> SshHost::WriteByExecLocked(const std::string& path, int mode, const
 
 Result<std::string> SshHost::ReadByExecLocked(const std::string& path, const FileCap& cap) {
   const std::string who = name() + ": ";
-  // The shell cannot open without following a link: a link is refused by
-  // name first; `head -c` stops one byte past the cap.
+  const std::string by_exec = " (by exec: the server has no sftp)";
+  // The shell cannot open without following a link: what is not a regular
+  // file is refused by its type first (exit 3, never opened); a stated size
+  // over the cap too (exit 4, the size on stdout); `head -c` stops one byte
+  // past the cap.
   const std::string script = fmt::format(
-      "p={}; if [ -L \"$p\" ]; then echo \"a symbolic link: refused, not followed\" >&2; exit 1; fi; "
-      "[ -f \"$p\" ] || {{ echo \"not a regular file or missing\" >&2; exit 1; }}; exec head -c {} -- \"$p\"",
-      ShellQuote(path), cap.max_bytes + 1);
+      "p={}; m={}\n"
+      "if [ -L \"$p\" ]; then t='{}'; elif [ -d \"$p\" ]; then t='{}'; "
+      "elif [ ! -e \"$p\" ]; then echo 'no such file' >&2; exit 1; elif [ ! -f \"$p\" ]; then t='{}'; else t=; fi\n"
+      "[ -z \"$t\" ] || {{ printf '%s\\n' \"$t\"; exit 3; }}\n"
+      "s=$(stat -c %s -- \"$p\" 2>/dev/null) && [ \"$s\" -gt \"$m\" ] && {{ printf '%s\\n' \"$s\"; exit 4; }}\n"
+      "exec head -c $((m + 1)) -- \"$p\"\n",
+      ShellQuote(path), cap.max_bytes, SftpTypeName(SSH_FILEXFER_TYPE_SYMLINK),
+      SftpTypeName(SSH_FILEXFER_TYPE_DIRECTORY), SftpTypeName(SSH_FILEXFER_TYPE_SPECIAL));
   auto r = RunScriptLocked(script, std::chrono::minutes(5));
   if (!r.ok()) return Error{r.error().message + " (reading " + path + " by exec: the server has no sftp)"};
-  if (!r->success())
-    return Error{who + "cannot read " + path + " (" + cap.kind + ", by exec: the server has no sftp): " + r->err};
-  if (r->out.size() > cap.max_bytes) return OverCap(who, path, cap, r->out.size(), "received");
+  std::string line = r->out.substr(0, r->out.find('\n'));
+  if (r->exit_code == 3) return Error{NotRegular(who, path, cap, line).message + by_exec};
+  if (r->exit_code == 4 && !line.empty() && line.find_first_not_of("0123456789") == std::string::npos)
+    return Error{OverCap(who, path, cap, std::stoull(line), "the host states").message + by_exec};
+  if (!r->success()) return Error{who + "cannot read " + path + " (" + cap.kind + ")" + by_exec + ": " + r->err};
+  if (r->out.size() > cap.max_bytes) return Error{OverCap(who, path, cap, r->out.size(), "received").message + by_exec};
   return std::move(r->out);
+}
+
+Result<std::optional<std::string>> SshHost::ReadByRunnerLocked(const std::string& path, const FileCap& cap,
+                                                               std::unique_lock<std::mutex>* lock) {
+  SshRunner* r = RunnerLocked();
+  if (r == nullptr) return std::optional<std::string>();
+  const std::string who = name() + ": ";
+  uint64_t oversized = 0;
+  auto reply = CallRunnerLocked(*r, runner::ReadRequest({path}, cap.max_bytes), options_.io_timeout, lock,
+                                runner::ReadReplyBound(1, cap.max_bytes), &oversized);
+  if (oversized > 0) return OverCap(who, path, cap, oversized, "the runner's reply states");
+  if (!reply.ok()) return std::optional<std::string>();  // it broke: another path
+  auto read = runner::ParseReadReply(*reply, 1);
+  if (!read.ok()) return Error{who + "cannot read " + path + ": " + read.error().message};
+  auto text = RunnerReadResult(who, path, cap, std::move((*read)[0]));
+  if (!text.ok()) return text.error();
+  return std::optional<std::string>(std::move(*text));
 }
 
 Result<void> SshHost::write_file(const std::string& path, const std::string& content, int mode) {
@@ -1236,18 +1289,11 @@ Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileC
                                             std::unique_lock<std::mutex>* lock) {
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (reading " + path + ")"};
-  if (SshRunner* r = RunnerLocked()) {
-    // One round trip, no process started; SFTP below when the runner broke.
-    auto reply = CallRunnerLocked(*r, runner::ReadRequest({path}), options_.io_timeout, lock);
-    auto read = reply.ok() ? runner::ParseReadReply(*reply, 1) : Result<std::vector<runner::ReadOutcome>>(reply.error());
-    if (read.ok()) {
-      runner::ReadOutcome& o = (*read)[0];
-      if (o.ok && o.contents.size() > cap.max_bytes) return OverCap(who, path, cap, o.contents.size(), "received");
-      if (o.ok) return std::move(o.contents);
-      if (!o.error.empty()) o.error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(o.error[0])));
-      return Error{who + "cannot read " + path + ": " + o.error};
-    }
-  }
+  // Through the runner: one round trip, no process started; SFTP or exec
+  // when there is none or it broke.
+  auto by_runner = ReadByRunnerLocked(path, cap, lock);
+  if (!by_runner.ok()) return by_runner.error();
+  if (*by_runner) return std::move(**by_runner);
   if (SftpMissingLocked()) return ReadByExecLocked(path, cap);
   auto sftp = OpenSftp(who, s_->ssh, &s_->sftp);
   if (!sftp.ok()) return sftp.error();
@@ -1264,13 +1310,17 @@ Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileC
 }
 
 Result<void> SshHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (fetching " + remote_path + ")"};
   auto copy = LocalCopy::Create(who, "fetch " + remote_path, local_path);
   if (!copy.ok()) return copy.error();
+  // SFTP streams the file to the copy; without it, the runner or an exec
+  // channel reads it whole (at most the cap and one byte).
   if (SftpMissingLocked()) {
-    auto text = ReadByExecLocked(remote_path, cap);
+    auto by_runner = ReadByRunnerLocked(remote_path, cap, &lock);
+    if (!by_runner.ok()) return by_runner.error();
+    auto text = *by_runner ? Result<std::string>(std::move(**by_runner)) : ReadByExecLocked(remote_path, cap);
     if (!text.ok()) return text.error();
     if (auto w = copy->WriteAt(0, text->data(), text->size()); !w.ok()) return w;
     return copy->Commit(text->size());

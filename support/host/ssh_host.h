@@ -75,15 +75,24 @@
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
 // checks its size, renames it over the target (SFTP v3 rename refuses an
 // existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
-// an existing target is replaced by `mv -f` (rename(2)) on an exec channel). read_file / fetch lstat the remote file (only a regular file:
-// a symbolic link, directory or special file is refused), open it and check
-// the handle's fstat shows the same regular file, then read in a loop until
-// EOF; a short read is not EOF, a total that ends before the stat size is an
-// Error (truncated), and more than the cap (file_caps.h) is refused, counted
-// on the bytes received. fetch writes the local copy through LocalCopy
-// (local_copy.h: a new file renamed into place, mode 0644 less the umask,
-// never the remote mode). Errors name the host,
-// the path and the SFTP status text.
+// an existing target is replaced by `mv -f` (rename(2)), by the runner or an
+// exec channel). fetch over SFTP (read_file too, without the runner) lstats
+// the remote file (only a regular file: a symbolic link, directory or
+// special file is refused), opens it and checks the handle's fstat shows
+// the same regular file, then reads in a loop until EOF; a short read is not
+// EOF, a total that ends before the stat size is an Error (truncated), and
+// more than the cap (file_caps.h) is refused, counted on the bytes received.
+// read_file through the runner (and fetch without SFTP) makes the same
+// checks in the runner (lstat, O_NOFOLLOW | O_NONBLOCK, fstat: the same
+// file), which sends at most the cap and one byte; the controller counts
+// them, and reads no reply frame larger than that can be
+// (runner::ReadReplyBound). Without SFTP or the runner, an exec channel's
+// script refuses by type and stated size and `head -c` sends at most the cap
+// and one byte. Every path refuses in the same words, naming the host, the
+// path, the kind of file, its cap and the bytes. fetch writes the local copy
+// through LocalCopy (local_copy.h: a new file renamed into place, mode 0644
+// less the umask, never the remote mode). Other errors name the host, the
+// path and the SFTP status (or errno) text.
 //
 // Services: start_service runs, through the runner (`sh -c`, the environment
 // and cwd set by the runner) or else over an exec channel (the script over
@@ -111,6 +120,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -201,8 +211,10 @@ class SshHost : public Host {
   SshRunner* RunnerLocked();
   // With `lock` (the caller's on mu_), the lock goes while the command runs.
   Result<ExecResult> RunByRunnerLocked(const Command& cmd, SshRunner& r, std::unique_lock<std::mutex>* lock = nullptr);
+  // max_reply_bytes, oversized: SshRunner::Call's.
   Result<std::vector<std::string>> CallRunnerLocked(SshRunner& r, const std::vector<std::string>& request,
-                                                    std::chrono::milliseconds bound, std::unique_lock<std::mutex>* lock);
+                                                    std::chrono::milliseconds bound, std::unique_lock<std::mutex>* lock,
+                                                    uint64_t max_reply_bytes = 0, uint64_t* oversized = nullptr);
   // A script that holds no value of a command (pids, paths; not an env value
   // or cwd): through the runner as `sh -c <script>`, else an exec channel.
   Result<ExecResult> RunShLocked(const std::string& script, std::chrono::milliseconds timeout);
@@ -225,6 +237,11 @@ class SshHost : public Host {
   bool SftpMissingLocked();
   Result<void> WriteByExecLocked(const std::string& path, int mode, const ChunkSource& next);
   Result<std::string> ReadByExecLocked(const std::string& path, const FileCap& cap);
+  // A read through the runner (the lock goes while it waits, when given):
+  // its contents or its refusal; nullopt when there is no runner or it broke
+  // (another path then reads).
+  Result<std::optional<std::string>> ReadByRunnerLocked(const std::string& path, const FileCap& cap,
+                                                        std::unique_lock<std::mutex>* lock);
   // read_file under mu_ (`lock`, when given, goes while the runner reads).
   Result<std::string> ReadFileLocked(const std::string& path, const FileCap& cap,
                                      std::unique_lock<std::mutex>* lock = nullptr);

@@ -104,8 +104,20 @@ Result<bool> SshRunner::Pump(milliseconds wait, bool file_replies) {
     return Broke(std::string("connection lost while the runner worked: ") + ssh_get_error(ss_));
   }
   KeepStderr();
-  // Every whole frame to the caller its id names.
+  // Every whole frame to the caller its id names; a reply larger than its
+  // call allows is not read further.
   while (file_replies) {
+    auto head = runner::PeekFrameHead(in_);
+    if (!head.ok()) return Broke(head.error().message);
+    if (*head) {
+      auto limit = limits_.find((*head)->id);
+      if (limit != limits_.end() && limit->second > 0 && (*head)->payload_bytes > limit->second) {
+        oversized_[(*head)->id] = (*head)->payload_bytes;
+        return Broke("the runner's reply to request " + (*head)->id + " states " +
+                     std::to_string((*head)->payload_bytes) + " bytes, over the " + std::to_string(limit->second) +
+                     " it may hold: not read further");
+      }
+    }
     auto frame = runner::TakeFrame(in_);
     if (!frame.ok()) return Broke(frame.error().message);
     if (!*frame) break;
@@ -122,9 +134,23 @@ Result<bool> SshRunner::Pump(milliseconds wait, bool file_replies) {
 }
 
 Result<std::vector<std::string>> SshRunner::Call(const std::vector<std::string>& request, milliseconds bound,
-                                                 std::unique_lock<std::mutex>* session_lock) {
+                                                 std::unique_lock<std::mutex>* session_lock, uint64_t max_reply_bytes,
+                                                 uint64_t* oversized) {
   if (broken_) return Error{broke_why_};
   const std::string id = std::to_string(++next_id_);
+  struct Limit {
+    SshRunner& r;
+    const std::string& id;
+    uint64_t* oversized;
+    ~Limit() {
+      if (auto o = r.oversized_.find(id); o != r.oversized_.end()) {
+        if (oversized != nullptr) *oversized = o->second;
+        r.oversized_.erase(o);
+      }
+      r.limits_.erase(id);
+    }
+  } limit{*this, id, oversized};
+  if (max_reply_bytes > 0) limits_[id] = max_reply_bytes;
   if (auto w = Write(runner::WithId(request, id)); !w.ok()) return w.error();
   const auto deadline = bound.count() > 0 ? Clock::now() + bound : Clock::time_point::max();
   // Woken by another caller that files this reply while this one waits

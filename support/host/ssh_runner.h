@@ -10,6 +10,7 @@
 #include <libssh/libssh.h>
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,9 +43,13 @@ class SshRunner {
   // locked until the reply. Err when the channel broke, the connection was
   // lost or no reply came within `bound`: the runner is then unusable
   // (broken() is true; every call in flight fails) and should be dropped once
-  // no call is in flight.
+  // no call is in flight. `max_reply_bytes` (0 = none) bounds the reply's
+  // payload as its frame states it (runner::ReadReplyBound): a larger reply
+  // is not read further, the runner is broken, and `*oversized` (when
+  // given) is set to the size the frame states.
   Result<std::vector<std::string>> Call(const std::vector<std::string>& request, std::chrono::milliseconds bound,
-                                        std::unique_lock<std::mutex>* session_lock = nullptr);
+                                        std::unique_lock<std::mutex>* session_lock = nullptr,
+                                        uint64_t max_reply_bytes = 0, uint64_t* oversized = nullptr);
   bool broken() const { return broken_; }
   int remote_pid() const { return pid_; }
 
@@ -68,6 +73,10 @@ class SshRunner {
   // The eventfd of each caller waiting without the lock, by id: written when
   // its reply is filed by another caller (it watches it beside the socket).
   std::map<std::string, int> wakers_;
+  // The bound of each call's reply (Call's max_reply_bytes), by id; the size
+  // a reply over it states, by id, for its caller.
+  std::map<std::string, uint64_t> limits_;
+  std::map<std::string, uint64_t> oversized_;
   uint64_t next_id_ = 0;
   bool broken_ = false;
   std::string broke_why_;

@@ -100,14 +100,61 @@ TEST(RunnerReplies, RunOutcomes) {
 }
 
 TEST(RunnerReplies, ReadOutcomes) {
-  auto r = ParseReadReply({"read", "ok", "cpu 1 2", "err No such file or directory", ""}, 2);
-  ASSERT_TRUE(r.ok());
-  EXPECT_TRUE((*r)[0].ok);
+  EXPECT_THAT(ReadRequest({"/proc/stat"}, 4096), ElementsAre("read", "4096", "/proc/stat"));
+  auto r = ParseReadReply({"read", "ok", "cpu 1 2", "err No such file or directory", "", "type link", "",
+                           "type directory", "", "type special", "", "big 1073741824", "", "swapped", ""},
+                          7);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].kind, ReadOutcome::kOk);
   EXPECT_EQ((*r)[0].contents, "cpu 1 2");
-  EXPECT_FALSE((*r)[1].ok);
+  EXPECT_EQ((*r)[1].kind, ReadOutcome::kError);
   EXPECT_EQ((*r)[1].error, "No such file or directory");
+  EXPECT_EQ((*r)[2].kind, ReadOutcome::kSymlink);
+  EXPECT_EQ((*r)[3].kind, ReadOutcome::kDirectory);
+  EXPECT_EQ((*r)[4].kind, ReadOutcome::kSpecial);
+  EXPECT_EQ((*r)[5].kind, ReadOutcome::kOverStated);
+  EXPECT_EQ((*r)[5].stated_bytes, 1073741824u);
+  EXPECT_EQ((*r)[6].kind, ReadOutcome::kSwapped);
   EXPECT_FALSE(ParseReadReply({"read", "ok", "x"}, 2).ok());
   EXPECT_FALSE(ParseReadReply({"read", "maybe", "x"}, 1).ok());
+  EXPECT_FALSE(ParseReadReply({"read", "big -1", ""}, 1).ok());
+  EXPECT_FALSE(ParseReadReply({"read", "big", ""}, 1).ok());
+  EXPECT_FALSE(ParseReadReply({"read", "type fifo", ""}, 1).ok());
+}
+
+// The most a reply to a read of a cap's bytes can hold: the whole reply
+// with the cap and one byte, and an errno text, fits within it.
+TEST(RunnerReplies, ReadReplyBoundHoldsTheLargestReply) {
+  const std::string full = EncodeFrame({"read", "18446744073709551615", "ok", std::string(4097, 'x')});
+  const std::string err = EncodeFrame({"read", "18446744073709551615", "err " + std::string(120, 'e'), ""});
+  for (const std::string& f : {full, err}) {
+    std::string buf = f;
+    auto head = PeekFrameHead(buf);
+    ASSERT_TRUE(head.ok() && head->has_value());
+    EXPECT_LE((*head)->payload_bytes, ReadReplyBound(1, 4096));
+  }
+  EXPECT_GT(ReadReplyBound(1, 4096), 4097u);
+  EXPECT_LT(ReadReplyBound(1, 4096), 4096u + 512u);
+}
+
+// The head of a frame (its size, kind and id) is known from its first bytes:
+// a reply too large is refused before its body arrives.
+TEST(RunnerFrames, HeadIsKnownBeforeTheBody) {
+  const std::string whole = EncodeFrame({"read", "12", "ok", std::string(100000, 'z')});
+  std::string head_only = whole.substr(0, 40);
+  auto h = PeekFrameHead(head_only);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  ASSERT_TRUE(h->has_value());
+  EXPECT_EQ((*h)->kind, "read");
+  EXPECT_EQ((*h)->id, "12");
+  EXPECT_GT((*h)->payload_bytes, 100000u);
+  for (size_t cut = 0; cut < 14; ++cut) {
+    auto p = PeekFrameHead(whole.substr(0, cut));
+    ASSERT_TRUE(p.ok()) << cut;
+    EXPECT_FALSE(p->has_value()) << cut;
+  }
+  EXPECT_FALSE(PeekFrameHead("x\n").ok());
+  EXPECT_FALSE(PeekFrameHead("10\n999\nab").ok());  // a field longer than its frame
 }
 
 TEST(RunnerStart, ScriptStartsPerlOrSaysItIsMissing) {

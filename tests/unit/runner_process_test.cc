@@ -221,7 +221,7 @@ TEST_F(RunnerProcess, RequestsRunAtOnceAndRepliesFollowTheirIds) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(r_.Send(*slow, "s"));
   ASSERT_TRUE(r_.Send(*fast, "f"));
-  ASSERT_TRUE(r_.Send(ReadRequest({"/proc/self/stat"}), "r"));
+  ASSERT_TRUE(r_.Send(ReadRequest({"/proc/self/stat"}, 4096), "r"));
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> replies;
   for (int i = 0; i < 3; ++i) {
@@ -241,16 +241,55 @@ TEST_F(RunnerProcess, RequestsRunAtOnceAndRepliesFollowTheirIds) {
 }
 
 TEST_F(RunnerProcess, ReadsFilesWithoutAProcess) {
-  auto f = r_.Call(ReadRequest({"/proc/self/stat", "/nonexistent/fvbench", "/etc"}));
-  auto r = ParseReadReply(f, 3);
+  auto f = r_.Call(ReadRequest({"/proc/self/stat", "/nonexistent/fvbench"}, 4096));
+  auto r = ParseReadReply(f, 2);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  ASSERT_TRUE((*r)[0].ok);
+  ASSERT_EQ((*r)[0].kind, ReadOutcome::kOk);
   // /proc/self is the runner itself: no process was started for the read.
   EXPECT_EQ((*r)[0].contents.substr(0, (*r)[0].contents.find(' ')), std::to_string(r_.pid()));
-  EXPECT_FALSE((*r)[1].ok);
+  EXPECT_EQ((*r)[1].kind, ReadOutcome::kError);
   EXPECT_EQ((*r)[1].error, "No such file or directory");
-  EXPECT_FALSE((*r)[2].ok);
-  EXPECT_EQ((*r)[2].error, "not a regular file");
+}
+
+// Only a regular file is read, and at most the cap and one byte of it: a
+// link is not followed, a FIFO never opened (the runner would wait on it), a
+// stated size over the cap not read at all, a /proc file (size 0) cut one
+// byte past the cap.
+TEST_F(RunnerProcess, ReadsOnlyRegularFilesAndAtMostTheCapAndOneByte) {
+  const std::string dir = "/tmp/fvbench-runner-read-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/dir");
+  std::ofstream(dir + "/small") << "0123456789";
+  ASSERT_EQ(::symlink((dir + "/small").c_str(), (dir + "/link").c_str()), 0);
+  ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+  std::ofstream(dir + "/huge") << "x";
+  ASSERT_EQ(::truncate((dir + "/huge").c_str(), 1LL << 30), 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto f = r_.Call(ReadRequest({dir + "/small", dir + "/link", dir + "/fifo", dir + "/dir", dir + "/huge",
+                                "/proc/cpuinfo"},
+                               10));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  auto r = ParseReadReply(f, 6);
+  ASSERT_TRUE(r.ok()) << r.error().message << ": " << (f.empty() ? "" : f[0]);
+  EXPECT_EQ((*r)[0].kind, ReadOutcome::kOk);
+  EXPECT_EQ((*r)[0].contents, "0123456789");
+  EXPECT_EQ((*r)[1].kind, ReadOutcome::kSymlink);
+  EXPECT_EQ((*r)[2].kind, ReadOutcome::kSpecial);
+  EXPECT_EQ((*r)[3].kind, ReadOutcome::kDirectory);
+  EXPECT_EQ((*r)[4].kind, ReadOutcome::kOverStated);
+  EXPECT_EQ((*r)[4].stated_bytes, 1u << 30);
+  EXPECT_EQ((*r)[5].kind, ReadOutcome::kOk);
+  EXPECT_EQ((*r)[5].contents.size(), 11u) << "a /proc file is cut one byte past the cap";
+  // The same file with a cap one byte smaller: its stated size refuses it.
+  auto g = ParseReadReply(r_.Call(ReadRequest({dir + "/small"}, 9)), 1);
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ((*g)[0].kind, ReadOutcome::kOverStated);
+  EXPECT_EQ((*g)[0].stated_bytes, 10u);
+  // A malformed cap reads nothing.
+  auto bad = ParseReadReply(r_.Call({"read", "-1", dir + "/small"}), 1);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ((*bad)[0].kind, ReadOutcome::kError);
+  std::filesystem::remove_all(dir);
 }
 
 // The values of the environment are set in the command, never in an argv.

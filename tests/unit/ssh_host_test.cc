@@ -33,6 +33,7 @@
 #include "support/engine/wrk_output.h"
 #include "support/host/local_host.h"
 #include "support/host/remote_runner.h"
+#include "support/host/shell_quote.h"
 
 namespace fvbench::ssh_host_test {
 namespace {
@@ -759,18 +760,19 @@ TEST_P(SshHostCommands, FilesTravelWithoutAnSftpSubsystem) {
   auto missing = (*h)->read_file(remote + ".none", kTestCap);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message, HasSubstr(remote + ".none"));
-  EXPECT_THAT(missing.error().message, HasSubstr("no sftp"));
-  // Without sftp the same refusals: a link by name, more than the cap on
-  // the bytes received (the shell's head stops one past it), a setuid file
-  // arriving with the controller's mode.
+  EXPECT_THAT(missing.error().message, HasSubstr("no such file"));
+  // Without sftp the same refusals (SentBack has them all on each path): a
+  // link by name, a file over its cap by the size the host states, a setuid
+  // file arriving with the controller's mode.
   ASSERT_TRUE((*h)->run(Cmd({"ln", "-s", remote, remote + ".link"})).ok());
   auto link = (*h)->fetch(remote + ".link", tmp + "/link.txt", kTestCap);
   ASSERT_FALSE(link.ok());
-  EXPECT_THAT(link.error().message, HasSubstr("a symbolic link: refused, not followed"));
+  EXPECT_THAT(link.error().message, HasSubstr("a symbolic link, not a regular file: refused"));
   EXPECT_FALSE(fs::exists(tmp + "/link.txt"));
   auto over = (*h)->read_file(remote, FileCap{"test file", 1000});
   ASSERT_FALSE(over.ok());
-  EXPECT_THAT(over.error().message, HasSubstr("(test file) is over its cap of 1000 bytes: received 1001 bytes"));
+  EXPECT_THAT(over.error().message,
+              HasSubstr("(test file) is over its cap of 1000 bytes: the host states 1048576 bytes"));
   ASSERT_TRUE((*h)->run(Cmd({"chmod", "4777", remote + ".put"})).ok());
   ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/setuid.txt", kTestCap).ok());
   EXPECT_EQ(fs::status(tmp + "/setuid.txt").permissions() & fs::perms::mask,
@@ -976,19 +978,47 @@ TEST_P(SshHostCommands, FileErrorsNameHostAndPath) {
 
 // What a loadgen sends back, over a real sshd: files planted on the host as
 // a compromised or odd loadgen leaves them (left setuid, padded to 1 GiB,
-// replaced by a link or a FIFO).
-class SentBack : public ::testing::Test {
+// replaced by a link or a FIFO). Each test runs on every path a file takes:
+//   Runner             read_file through the command runner, fetch over SFTP
+//   RunnerWithoutSftp  both through the runner (a server without sftp)
+//   Sftp               both over SFTP (no runner: commands on exec channels)
+//   ExecWithoutSftp    both by exec channels (neither runner nor sftp)
+// and refuses in the same words on each.
+enum class FilePath { kRunner, kRunnerWithoutSftp, kSftp, kExecWithoutSftp };
+
+class SentBack : public ::testing::TestWithParam<FilePath> {
  protected:
   void SetUp() override {
     REQUIRE_HOSTS();
-    h_ = ConnectOrDie(g_hosts.loadgen);
-    ASSERT_NE(h_, nullptr);
+    const FilePath mode = GetParam();
+    SshConnectOptions o;
+    o.command_runner = mode == FilePath::kRunner || mode == FilePath::kRunnerWithoutSftp;
+    if (mode == FilePath::kRunnerWithoutSftp || mode == FilePath::kExecWithoutSftp) {
+      const std::string tmp = "/tmp/fvbench-ssh-sentback-sshd-" + std::to_string(::getpid());
+      second_ = std::make_unique<SecondSshd>(tmp + "/sshd", /*sftp=*/false);
+      auto started = second_->Start();
+      ASSERT_TRUE(started.ok()) << started.error().message;
+      auto t = LoadSshTarget(g_hosts.sut + ":18222",
+                             "-i " + g_hosts.client_key() + " -o UserKnownHostsFile=" + tmp +
+                                 "/known_hosts -o StrictHostKeyChecking=accept-new",
+                             "/dev/null");
+      ASSERT_TRUE(t.ok()) << t.error().message;
+      auto h = SshHost::Connect(*t, o);
+      ASSERT_TRUE(h.ok()) << h.error().message;
+      h_ = std::move(*h);
+    } else {
+      auto h = SshHost::Connect(TargetFor(g_hosts.loadgen), o);
+      ASSERT_TRUE(h.ok()) << h.error().message;
+      h_ = std::move(*h);
+    }
     remote_ = "/tmp/fvbench-ssh-sentback-" + std::to_string(::getpid());
     local_ = "/tmp/fvbench-ssh-sentback-local-" + std::to_string(::getpid());
     ASSERT_TRUE(h_->run(Cmd({"mkdir", "-p", remote_})).ok());
   }
   void TearDown() override {
     if (h_) (void)h_->run(Cmd({"rm", "-rf", remote_}));
+    h_.reset();
+    second_.reset();
     std::error_code ec;
     fs::remove_all(local_, ec);
   }
@@ -996,12 +1026,32 @@ class SentBack : public ::testing::Test {
     auto r = h_->run(Cmd({"sh", "-c", script, "sh", remote_}));
     ASSERT_TRUE(r.ok() && r->success()) << script << ": " << (r.ok() ? r->err : r.error().message);
   }
+  // The path commands took: the runner, or exec channels.
+  void ExpectCommandPath() {
+    const bool runner = GetParam() == FilePath::kRunner || GetParam() == FilePath::kRunnerWithoutSftp;
+    EXPECT_EQ(h_->runner_note().find("through one runner process") != std::string::npos, runner)
+        << h_->runner_note();
+  }
+  std::unique_ptr<SecondSshd> second_;
   std::unique_ptr<SshHost> h_;
   std::string remote_, local_;
 };
 
+INSTANTIATE_TEST_SUITE_P(, SentBack,
+                         ::testing::Values(FilePath::kRunner, FilePath::kRunnerWithoutSftp, FilePath::kSftp,
+                                           FilePath::kExecWithoutSftp),
+                         [](const ::testing::TestParamInfo<FilePath>& i) {
+                           switch (i.param) {
+                             case FilePath::kRunner: return "Runner";
+                             case FilePath::kRunnerWithoutSftp: return "RunnerWithoutSftp";
+                             case FilePath::kSftp: return "Sftp";
+                             case FilePath::kExecWithoutSftp: return "ExecWithoutSftp";
+                           }
+                           return "";
+                         });
+
 // Mode 4777 on the loadgen arrives as the controller's 0644.
-TEST_F(SentBack, SetuidWorldWritableResultArrivesSafe) {
+TEST_P(SentBack, SetuidWorldWritableResultArrivesSafe) {
   Sh("printf '{}\\n' > \"$1/r.json\" && chmod 4777 \"$1/r.json\"");
   auto f = h_->fetch(remote_ + "/r.json", local_ + "/raw/r.json", kWrkResultCap);
   ASSERT_TRUE(f.ok()) << f.error().message;
@@ -1009,59 +1059,124 @@ TEST_F(SentBack, SetuidWorldWritableResultArrivesSafe) {
   ASSERT_EQ(::lstat((local_ + "/raw/r.json").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   EXPECT_EQ(Slurp(local_ + "/raw/r.json"), "{}\n");
+  auto text = h_->read_file(remote_ + "/r.json", kWrkResultCap);
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  EXPECT_EQ(*text, "{}\n");
+  ExpectCommandPath();
 }
 
 // A link (to a file of the host's root), a FIFO, a directory where the
 // result belongs: refused by name, nothing stored, the FIFO never opened.
-TEST_F(SentBack, LinksAndSpecialFilesAreRefused) {
+TEST_P(SentBack, LinksAndSpecialFilesAreRefused) {
   Sh("ln -s /etc/shadow \"$1/link.json\" && mkfifo \"$1/fifo.json\" && mkdir \"$1/dir.json\"");
   const auto t0 = Clock::now();
   for (const auto& [name, why] : {std::pair{"link.json", "a symbolic link, not a regular file: refused"},
                                   std::pair{"fifo.json", "a special file (FIFO, socket or device), not a regular file"},
                                   std::pair{"dir.json", "a directory, not a regular file"}}) {
+    const std::string refusal = h_->name() + ": cannot read " + remote_ + "/" + name + " (wrk result JSON): " + why;
     auto f = h_->fetch(remote_ + "/" + name, local_ + "/" + name, kWrkResultCap);
     ASSERT_FALSE(f.ok()) << name;
-    EXPECT_THAT(f.error().message, HasSubstr(g_hosts.loadgen + ": cannot read " + remote_ + "/" + name +
-                                             " (wrk result JSON): " + why));
+    EXPECT_THAT(f.error().message, HasSubstr(refusal));
     EXPECT_FALSE(fs::exists(fs::symlink_status(local_ + "/" + name))) << name;
-    EXPECT_FALSE(h_->read_file(remote_ + "/" + name, kWrkResultCap).ok()) << name;
+    auto r = h_->read_file(remote_ + "/" + name, kWrkResultCap);
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_THAT(r.error().message, HasSubstr(refusal));
   }
   EXPECT_LT(Ms(Clock::now() - t0), 5000);
+  ExpectCommandPath();
 }
 
 // A result grown to 1 GiB (sparse on the loadgen) is refused from
 // the size the host states, before any byte of it crosses; a file larger
 // than it states (/proc states 0 bytes) is refused on the bytes received.
-TEST_F(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
+TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
   Sh("printf '{\"schema\":\"fvbench.wrk.pace/1\"}\\n' > \"$1/huge.json\" && truncate -s 1G \"$1/huge.json\"");
+  const std::string refusal = h_->name() + ": " + remote_ +
+                              "/huge.json (wrk result JSON) is over its cap of 2097152 bytes: the host states "
+                              "1073741824 bytes; refused, not kept";
   const auto t0 = Clock::now();
   auto f = h_->fetch(remote_ + "/huge.json", local_ + "/huge.json", kWrkResultCap);
-  std::printf("[figure] refusing a 1 GiB result over SFTP: %.0f ms\n", Ms(Clock::now() - t0));
-  EXPECT_LT(Ms(Clock::now() - t0), 2000);
+  const double fetch_ms = Ms(Clock::now() - t0);
   ASSERT_FALSE(f.ok());
-  EXPECT_THAT(f.error().message, HasSubstr(g_hosts.loadgen + ": " + remote_ + "/huge.json (wrk result JSON) is over its "
-                                           "cap of 2097152 bytes: the host states 1073741824 bytes; refused, not kept"));
+  EXPECT_THAT(f.error().message, HasSubstr(refusal));
   EXPECT_FALSE(fs::exists(local_ + "/huge.json"));
-  auto proc = h_->fetch("/proc/cpuinfo", local_ + "/cpuinfo", FileCap{"test file", 64});
-  ASSERT_FALSE(proc.ok());
-  EXPECT_THAT(proc.error().message, HasSubstr("/proc/cpuinfo (test file) is over its cap of 64 bytes: received "));
+  const auto t1 = Clock::now();
+  auto r = h_->read_file(remote_ + "/huge.json", kWrkResultCap);
+  const double read_ms = Ms(Clock::now() - t1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr(refusal));
+  std::printf("[figure] refusing a 1 GiB result: fetch %.0f ms, read_file %.0f ms\n", fetch_ms, read_ms);
+  EXPECT_LT(fetch_ms, 2000);
+  EXPECT_LT(read_ms, 2000);
+  for (int i = 0; i < 2; ++i) {
+    const std::string over = "/proc/cpuinfo (test file) is over its cap of 64 bytes: received ";
+    if (i == 0) {
+      auto proc = h_->fetch("/proc/cpuinfo", local_ + "/cpuinfo", FileCap{"test file", 64});
+      ASSERT_FALSE(proc.ok());
+      EXPECT_THAT(proc.error().message, HasSubstr(h_->name() + ": " + over));
+    } else {
+      auto proc = h_->read_file("/proc/cpuinfo", FileCap{"test file", 64});
+      ASSERT_FALSE(proc.ok());
+      EXPECT_THAT(proc.error().message, HasSubstr(h_->name() + ": " + over));
+    }
+  }
   EXPECT_FALSE(fs::exists(local_ + "/cpuinfo"));
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(local_, ec)) ADD_FAILURE() << "left behind: " << e.path();
+  ExpectCommandPath();
 }
 
 // A document followed by NUL bytes (under the cap) arrives, and the parser
 // refuses it, naming the file and the host.
-TEST_F(SentBack, NulBytesAfterTheDocumentAreRefusedNamingFileAndHost) {
+TEST_P(SentBack, NulBytesAfterTheDocumentAreRefusedNamingFileAndHost) {
   const std::string good = Slurp(FixturesDir() + "/wrk/paced_get_2000rps.json");
   ASSERT_FALSE(good.empty());
   ASSERT_TRUE(h_->write_file(remote_ + "/nul.json", good + std::string(4096, '\0')).ok());
   ASSERT_TRUE(h_->fetch(remote_ + "/nul.json", local_ + "/nul.json", kWrkResultCap).ok());
-  const std::string source = local_ + "/nul.json (fetched from " + g_hosts.loadgen + ":" + remote_ + "/nul.json)";
+  const std::string source = local_ + "/nul.json (fetched from " + h_->name() + ":" + remote_ + "/nul.json)";
   auto parsed = ParseWrkOutput(Slurp(local_ + "/nul.json"), source, 2000);
   ASSERT_FALSE(parsed.ok());
   EXPECT_THAT(parsed.error().message, HasSubstr(source));
   EXPECT_THAT(parsed.error().message, HasSubstr("a NUL byte at byte " + std::to_string(good.size())));
+  auto text = h_->read_file(remote_ + "/nul.json", kWrkResultCap);
+  ASSERT_TRUE(text.ok()) << text.error().message;
+  EXPECT_EQ(*text, good + std::string(4096, '\0'));
+  ExpectCommandPath();
+}
+
+// A runner that answers a read with more than the cap allows (a host that
+// runs something else than fvbench's runner): the controller reads no more
+// of the reply than its head and refuses, naming file, host and cap.
+TEST(SshHost, ARunnerReplyOverTheCapIsNotRead) {
+  REQUIRE_HOSTS();
+  // Says hello, then answers the first request with a reply frame stating
+  // 1 GiB and sends bytes until the channel ends.
+  const std::string program = std::string(R"PERL(
+$| = 1;
+sub frame { my $p = ''; $p .= length($_) . "\n" . $_ for @_; return length($p) . "\n" . $p; }
+print frame('hello', ')PERL") + runner::kRunnerVersion + R"PERL(', $$);
+my $b = '';
+while ($b !~ /\A\d+\n4\nread(\d+)\n/ || length($b) < $+[0] + $1) { sysread(STDIN, $b, 4096, length $b) or exit 1; }
+$b =~ /\A\d+\n4\nread(\d+)\n/;
+my $id = substr($b, $+[0], $1);
+my $head = "4\nread" . length($id) . "\n" . $id . "2\nok" . "1073741824\n";
+print length($head) + 1073741824, "\n", $head;
+my $z = "\0" x 65536;
+print $z while 1;
+)PERL";
+  const std::string fake = "exec perl -e " + ShellQuote(program) + "\n";
+  SshConnectOptions o;
+  o.runner_start_script = fake;
+  auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  const auto t0 = Clock::now();
+  auto r = (*h)->read_file("/proc/stat", kProcFileCap);
+  const double ms = Ms(Clock::now() - t0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut + ": /proc/stat (/proc file) is over its cap of 4194304 bytes: "
+                                           "the runner's reply states "));
+  EXPECT_LT(ms, 3000);
+  std::printf("[figure] a runner reply of 1 GiB refused in %.0f ms\n", ms);
 }
 
 TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {
