@@ -414,10 +414,15 @@ std::string ProvisionFingerprintScript(const ProvisionInfo& info, const std::vec
   }
   for (const std::string& b : bins) s += "printf 'bin=%s\\n' \"$(stat -L -c '%n %s %Y %i' -- " + ShellQuote(b) + " 2>&1)\"\n";
   if (!info.edge_dir.empty()) {
-    const std::string q = ShellQuote(info.edge_dir);
-    s += fmt::format("printf 'edge=%s %s\\n' \"$(git -c safe.directory={0} -C {0} rev-parse HEAD 2>&1)\" "
-                     "\"$(git -c safe.directory={0} -C {0} status --porcelain --untracked-files=no 2>&1 | head -1)\"\n",
-                     q);
+    // Provisioning's own git commands (edge_checkout.h): repository programs
+    // off, safe.directory never overridden (a checkout git refuses shows
+    // git's refusal here, never the commit).
+    std::string env;
+    for (const auto& [k, v] : detail::GitEnv(info.edge_dir)) env += k + "=" + ShellQuote(v) + " ";
+    const std::string head = env + ShellJoin(detail::GitArgv(info.edge_dir, {"rev-parse", "--verify", "HEAD"}));
+    const std::string status =
+        env + ShellJoin(detail::GitArgv(info.edge_dir, {"status", "--porcelain", "--untracked-files=no"}));
+    s += "printf 'edge=%s %s\\n' \"$(" + head + " 2>&1)\" \"$(" + status + " 2>&1 | head -1)\"\n";
   }
   for (const std::string& f : files) s += "printf 'file=%s\\n' \"$(sha256sum -- " + ShellQuote(f) + " 2>&1)\"\n";
   return s;

@@ -115,8 +115,11 @@ Result<ProvisionInfo> ProvisionLoadgen(Host& host, const Config& config);
 // facts (tools on PATH, the OS, the usable CPUs, `ulimit -n`, the user), the
 // boot (/proc/sys/kernel/random/boot_id), the size, mtime and inode of the
 // binaries it recorded (nginx or openresty and the Lua modules, the engine),
-// the edge checkout's commit and dirtiness, and the SHA-256 of `files` (what
-// was shipped to the host). One command: one round trip. Testbed runs it
+// the edge checkout's commit and dirtiness (read by provisioning's own git
+// commands, edge_checkout.h: no program the repository names runs, and a
+// checkout git refuses as someone else's shows that refusal), and the
+// SHA-256 of `files` (what was shipped to the host). One command: one round
+// trip. Testbed runs it
 // after provisioning and in each later process of the run, which reuses the
 // provisioning when the output is the same (testbed_state.h).
 std::string ProvisionFingerprintScript(const ProvisionInfo& info, const std::vector<std::string>& files);

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "support/host/local_host.h"
+#include "support/sut/provision.h"
 #include "tests/unit/edge_repo.h"
 
 namespace fvbench::edge_checkout_test {
@@ -22,6 +23,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using namespace testing_edge;
 
 Config InPlace(const std::string& src) {
@@ -86,6 +88,32 @@ TEST_F(EdgeCheckout, OwnCheckoutInPlaceRecordsCommitAndDirtinessRunningNoReposit
   ASSERT_TRUE(dirty.ok()) << dirty.error().message;
   EXPECT_TRUE(dirty->edge_dirty);
   // Before: `git -c safe.directory=<dir> status` ran the repository's fsmonitor.
+  EXPECT_THAT(Markers(marker_), IsEmpty());
+}
+
+// The fingerprint that lets a later process of the run reuse provisioning
+// (provision.h, testbed_state.h) reads the checkout with provisioning's own
+// git commands: the same commit, no program of the repository run, and a
+// checkout git refuses as someone else's shows the refusal, not the commit.
+// Before, the fingerprint ran `git -c safe.directory=<dir> status`: the
+// armed fsmonitor ran (as root) and the foreign checkout gave its commit.
+TEST_F(EdgeCheckout, ProvisioningFingerprintReadsTheCheckoutAsProvisioningDoes) {
+  const std::string edge = dir_ + "/edge";
+  MakeEdgeRepo(edge);
+  ArmRepo(edge + "/.git", marker_);
+  ProvisionInfo info;
+  info.edge_dir = edge;
+  const std::string script = ProvisionFingerprintScript(info, {});
+  EXPECT_THAT(script, Not(HasSubstr("safe.directory")));
+  const std::string head = HeadOf(edge);
+  const std::string out = Sh(script);
+  EXPECT_THAT(out, HasSubstr("\nedge=" + head + " \n"));
+  EXPECT_THAT(Markers(marker_), IsEmpty());
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root for the foreign checkout: chown nobody";
+  Sh("chown -R nobody " + ShellQuote(edge));
+  const std::string foreign = Sh(script);
+  EXPECT_THAT(foreign, Not(HasSubstr("edge=" + head)));
+  EXPECT_THAT(foreign, HasSubstr("dubious ownership"));
   EXPECT_THAT(Markers(marker_), IsEmpty());
 }
 

@@ -164,5 +164,34 @@ TEST_F(ProvisionOnce, LaterProcessesReuseItAfterCheckingEachHost) {
   EXPECT_THAT((*fixture)->provisioning_note(), HasSubstr("the run's first process"));
 }
 
+// The record lives in the controller's BENCH_DIR: that folder is checked
+// (private, this user's: testbed.h) before the record is read, trusted or
+// removed; a folder others may write refuses the run and leaves the record
+// as it was. Before, the fixture's process removed the record and a
+// scenario process read it before the controller's folders were checked.
+TEST_F(ProvisionOnce, TheRecordIsNeitherReadNorRemovedInAFolderOthersMayWrite) {
+  auto c = MakeConfig();
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto first = Open(*c, Testbed::Provisioning::kProvision);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const std::string dir = bench_.string() + "/controller-results";
+  const std::string state = dir + "/" + kTestbedStateFile;
+  ASSERT_TRUE(fs::exists(state));
+  const auto written = fs::last_write_time(state);
+  fs::permissions(dir, fs::perms::group_write, fs::perm_options::add);
+  for (auto p : {Testbed::Provisioning::kReuse, Testbed::Provisioning::kProvision}) {
+    auto opened = Open(*c, p);
+    ASSERT_FALSE(opened.ok());
+    EXPECT_THAT(opened.error().message, HasSubstr("BENCH_DIR on the controller"));
+    EXPECT_THAT(opened.error().message, HasSubstr(dir));
+    ASSERT_TRUE(fs::exists(state)) << "the record was removed";
+    EXPECT_EQ(fs::last_write_time(state), written);
+  }
+  fs::permissions(dir, fs::perms::group_write, fs::perm_options::remove);
+  auto again = Open(*c, Testbed::Provisioning::kReuse);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_THAT((*again)->provisioning_note(), HasSubstr("reused"));
+}
+
 }  // namespace
 }  // namespace fvbench::testbed_state_test
