@@ -116,4 +116,16 @@ bool DryRunHost::is_alive(const ServiceHandle& svc) {
   return running_.count(svc.pid) != 0;
 }
 
+Result<std::vector<ClockExchange>> DryRunHost::exchange_clock(int rounds, std::chrono::milliseconds timeout) {
+  Record("clock", std::to_string(rounds) + " readings of the wall clock over one command  # timeout " +
+                      std::to_string(timeout.count()) + " ms");
+  using std::chrono::system_clock;
+  std::vector<ClockExchange> out;
+  for (int i = 0; i < rounds; ++i) {
+    const double now = std::chrono::duration<double, std::micro>(system_clock::now().time_since_epoch()).count();
+    out.push_back({now, now, now});
+  }
+  return out;
+}
+
 }  // namespace fvbench

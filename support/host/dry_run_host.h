@@ -62,6 +62,9 @@ class DryRunHost : public Host {
   Result<void> stop_service(const ServiceHandle& svc,
                             std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
   bool is_alive(const ServiceHandle& svc) override;
+  // Recorded ("clock: <rounds> readings over one command"); answers readings
+  // of this machine's clock (offset 0).
+  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override;
 
   const std::shared_ptr<DryRunPlan>& plan() const { return plan_; }
 

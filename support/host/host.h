@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/core/clock_offset.h"
 #include "support/core/result.h"
 #include "support/host/file_caps.h"
 
@@ -82,6 +83,16 @@ class Host {
   virtual Result<void> stop_service(const ServiceHandle& svc,
                                     std::chrono::milliseconds grace = std::chrono::seconds(10)) = 0;
   virtual bool is_alive(const ServiceHandle& svc) = 0;
+  // The host's wall clock read `rounds` times over ONE command, each reading
+  // between two readings of this process's clock (clock_offset.h), within
+  // `timeout`: the exchanges NTP's estimate takes. The command's start (a
+  // login shell) is waited for before the first exchange, so it is in none.
+  // Default: an Error (a host that cannot).
+  virtual Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) {
+    (void)rounds;
+    (void)timeout;
+    return Error{name() + ": this host cannot exchange clock readings"};
+  }
 };
 
 }  // namespace fvbench

@@ -692,6 +692,21 @@ Result<ServiceHandle> LocalHost::start_service(const std::string& svc_name, cons
   return h;
 }
 
+Result<std::vector<ClockExchange>> LocalHost::exchange_clock(int rounds, std::chrono::milliseconds) {
+  auto now = [] {
+    return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+  };
+  std::vector<ClockExchange> out;
+  for (int i = 0; i < rounds; ++i) {
+    ClockExchange e;
+    e.sent_us = now();
+    e.remote_us = now();
+    e.received_us = now();
+    out.push_back(e);
+  }
+  return out;
+}
+
 bool LocalHost::is_alive(const ServiceHandle& svc) {
   if (svc.pid <= 1) return false;
   {

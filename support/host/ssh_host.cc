@@ -911,6 +911,97 @@ Result<ExecResult> SshHost::RunScriptLocked(const std::string& script, milliseco
   return ChannelOutcome(st, timed_out, ss, who, w);
 }
 
+// ------------------------------------------------------- clock readings ---
+
+namespace {
+
+// Answers each line on stdin with the clock, after a ready line. The clock
+// is clock_gettime(CLOCK_REALTIME): the call the engines read it with
+// (pace.lua through LuaJIT's FFI, the k6 wrapper by `date`), so what the
+// host's processes are told about time (libfaketime, a time namespace) is
+// what is measured; bash's $EPOCHREALTIME comes from gettimeofday, which
+// libfaketime 0.9.10 leaves alone in bash. Perl's Time::HiRes reads it
+// without a process per reading; without it (no perl, or perl-base only),
+// `date +%s%N` does, at the cost of a fork and exec in each exchange
+// (~1 ms on a LAN host, up to 20 ms on a loaded VM) and of accuracy.
+constexpr char kClockScript[] =
+    "perl -MTime::HiRes=clock_gettime,CLOCK_REALTIME -e '$| = 1; print \"fvbench-clock-ready\\n\"; "
+    "while (<STDIN>) { printf \"fvbench-clock %.6f\\n\", clock_gettime(CLOCK_REALTIME) }' 2>/dev/null && exit 0\n"
+    "echo fvbench-clock-ready\n"
+    "while IFS= read -r _; do printf 'fvbench-clock %s\\n' \"$(date +%s%N)\"; done\n";
+
+double SystemNowUs() {
+  return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// The next line on the channel's stdout that starts with `tag` (others, e.g.
+// a start-up file's output, are skipped), by `deadline`; the rest of the
+// tagged line is returned.
+Result<std::string> ReadTaggedLine(ssh_session ss, ssh_channel ch, std::string& buf, const std::string& tag,
+                                   Clock::time_point deadline, const std::string& who) {
+  while (true) {
+    for (size_t nl; (nl = buf.find('\n')) != std::string::npos;) {
+      std::string line = buf.substr(0, nl);
+      buf.erase(0, nl + 1);
+      if (line.rfind(tag, 0) == 0) return line.substr(tag.size());
+    }
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return Error{who + "no clock reading within the time allowed"};
+    char chunk[512];
+    const int n = ssh_channel_read_timeout(ch, chunk, sizeof chunk, 0, static_cast<int>(left.count()));
+    if (n == SSH_ERROR) return Error{who + "reading the clock: " + ssh_get_error(ss)};
+    if (n == 0 && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
+      return Error{who + "the clock-reading command ended early (its shell has no `read`/`date +%s%N`?)"};
+    }
+    if (buf.size() > 65536) return Error{who + "the clock-reading command printed too much without its answer"};
+    buf.append(chunk, static_cast<size_t>(std::max(n, 0)));
+  }
+}
+
+}  // namespace
+
+Result<std::vector<ClockExchange>> SshHost::exchange_clock(int rounds, milliseconds timeout) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string who = name() + ": clock readings: ";
+  if (s_ == nullptr) return Error{who + "not connected"};
+  ssh_session ss = s_->ssh;
+  const Clock::time_point deadline = Clock::now() + timeout;
+  ChannelGuard g;
+  g.ch = ssh_channel_new(ss);
+  if (g.ch == nullptr) return Error{who + "cannot create a channel: " + ssh_get_error(ss)};
+  // An exec channel of its own, not the command runner: the runner answers
+  // a command when it has ended, and a reading must come back while the
+  // loop that takes it runs. The exec request is the fixed bootstrap, the
+  // loop follows on stdin (remote_script.h), then one line per reading.
+  auto framed = FramedScript(kClockScript);
+  if (!framed.ok()) return Error{who + framed.error().message};
+  SetSessionTimeout(ss, std::min(timeout, options_.io_timeout));
+  const bool opened =
+      ssh_channel_open_session(g.ch) == SSH_OK && ssh_channel_request_exec(g.ch, kRemoteBootstrap) == SSH_OK;
+  SetSessionTimeout(ss, options_.io_timeout);
+  if (!opened) return Error{who + "cannot start the command: " + ssh_get_error(ss)};
+  if (ssh_channel_write(g.ch, framed->data(), static_cast<uint32_t>(framed->size())) !=
+      static_cast<int>(framed->size()))
+    return Error{who + "sending the loop to the remote shell: " + ssh_get_error(ss)};
+  std::string buf;
+  if (auto ready = ReadTaggedLine(ss, g.ch, buf, "fvbench-clock-ready", deadline, who); !ready) return ready.error();
+  std::vector<ClockExchange> out;
+  for (int i = 0; i < rounds; ++i) {
+    ClockExchange e;
+    e.sent_us = SystemNowUs();
+    if (ssh_channel_write(g.ch, "\n", 1) != 1) return Error{who + "writing: " + ssh_get_error(ss)};
+    auto line = ReadTaggedLine(ss, g.ch, buf, "fvbench-clock ", deadline, who);
+    e.received_us = SystemNowUs();
+    if (!line) return line.error();
+    auto remote = ParseClockReading(*line);
+    if (!remote) return Error{who + remote.error().message};
+    e.remote_us = *remote;
+    out.push_back(e);
+  }
+  ssh_channel_send_eof(g.ch);  // the loop ends at EOF; the guard closes the channel
+  return out;
+}
+
 // ---------------------------------------------------------------- SFTP ---
 
 namespace {

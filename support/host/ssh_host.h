@@ -187,6 +187,14 @@ class SshHost : public Host {
   Result<void> stop_service(const ServiceHandle& svc,
                             std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
   bool is_alive(const ServiceHandle& svc) override;
+  // One exec channel running, through the login shell, a loop that answers
+  // each line on its stdin with the host's clock (clock_gettime, which the
+  // engines read: perl's Time::HiRes, else `date +%s%N`), after a ready line
+  // (so the shell's start is in no exchange). Each exchange is timed by
+  // this process's system clock right before writing and right after the
+  // answer's line arrived. Err names the host (no answer within `timeout`,
+  // an unreadable reading).
+  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override;
 
   // Ends the SSH session (services keep running); later calls fail until
   // Reconnect(). Reconnect() opens a new session with the same target and

@@ -65,6 +65,7 @@ p nproc "$(nproc 2>/dev/null)"
 p nofile "$(ulimit -n 2>/dev/null)"
 p uid "$(id -u 2>/dev/null)"
 p arch "$(uname -m 2>/dev/null)"
+p boot_id "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)"
 { cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null; } | sed 's/^/os_release./'
 )SH";
 
@@ -215,6 +216,7 @@ void FillCommon(const Probe& p, ProvisionInfo* info) {
   info->cpus = p.cpus;
   info->cores = !p.cpus.empty() ? static_cast<int>(p.cpus.size()) : std::atoi(p.get("nproc").c_str());
   info->have_taskset = p.has("taskset");
+  info->boot_id = detail::CheckedBootId(p.get("boot_id"));
   int nofile = std::atoi(p.get("nofile").c_str());
   if (p.get("nofile") == "unlimited") nofile = 1 << 20;
   if (nofile > 0) info->nofile = nofile;
@@ -246,6 +248,16 @@ std::string LuaModuleFromNginxV(const std::string& text) {
   static const std::regex re(R"(ngx_lua-([0-9][0-9A-Za-z.\-]*))");
   if (std::regex_search(text, m, re)) return "ngx_lua-" + m[1].str();
   return "";
+}
+
+std::string CheckedBootId(const std::string& text) {
+  if (text.size() != 36) return "";
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return "";
+  }
+  return text;
 }
 
 std::string K6Arch(const std::string& uname_m) {

@@ -49,7 +49,7 @@
 //          (K6_SOURCE=archive, k6_archive.h). A failure says LOADGEN_ENGINE=wrk
 //          is the offline engine.
 // Both: the usable CPUs (affinity within the cgroup cpuset), `taskset`
-// presence, `ulimit -n`.
+// presence, `ulimit -n`, the kernel's boot_id.
 //
 // Package installs: apt-get / dnf (os_packages.h), each waiting up to
 // Config::package_lock_wait_s for the package manager's lock that another
@@ -102,6 +102,10 @@ struct ProvisionInfo {
   std::vector<int> cpus;
   int cores = 0;
   bool have_taskset = false;  // `taskset` on PATH
+  // /proc/sys/kernel/random/boot_id: the running kernel's id. Two hosts with
+  // the same one are one machine (containers, network namespaces): they
+  // share its CPUs and its clock. "" = not known.
+  std::string boot_id;
   int nofile = 1024;          // `ulimit -n` of the host's shell
   std::vector<std::string> installed;  // what this call installed (packages, "k6 <ver>", "edge clone")
   double seconds = 0;         // wall time of this provisioning call
@@ -130,6 +134,9 @@ namespace detail {
 std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text);
 // "ngx_lua-0.10.26" from `openresty -V` output; empty when absent.
 std::string LuaModuleFromNginxV(const std::string& text);
+// A boot_id as the kernel writes it (36 characters of lower-case hex and
+// '-', 8-4-4-4-12), else "" (a host's answer is data: nothing else is kept).
+std::string CheckedBootId(const std::string& text);
 // k6 release asset arch for `uname -m`: x86_64/amd64 -> amd64, aarch64/arm64 -> arm64, else "".
 std::string K6Arch(const std::string& uname_m);
 }  // namespace detail

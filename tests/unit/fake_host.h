@@ -13,9 +13,12 @@
 //    that path on this machine's disk, where the engines parse it);
 //  - start_service() hands out pids 1000, 1001, ...; a service is alive until
 //    stop_service() (or Kill()); `fail_start` makes starts fail;
+//  - exchange_clock() answers readings of this machine's clock shifted by
+//    `clock_offset_us`, each exchange taking `clock_delay_us` (the reading at
+//    its midpoint); `fail_clock` makes it fail;
 //  - every call is recorded, in order, in `events` ("run <command line>",
 //    "write <path>", "read <path>", "fetch <path>", "start <name>",
-//    "stop <name>") and the commands in `calls`.
+//    "stop <name>", "clock <rounds>") and the commands in `calls`.
 // Thread-safe (the phase monitor samples from its own thread); read the
 // records after the code under test has returned, or through the accessors.
 #pragma once
@@ -76,6 +79,9 @@ class FakeHost : public Host {
   bool fail_start = false;   // start_service() returns an Error
   bool fail_writes = false;  // write_file() returns an Error
   bool fetch_to_disk = false;  // fetch() also writes the local copy to disk
+  double clock_offset_us = 0;  // exchange_clock(): this host's clock - this machine's
+  double clock_delay_us = 0;   // exchange_clock(): each exchange's round trip
+  bool fail_clock = false;     // exchange_clock() returns an Error
 
   // Records.
   std::vector<Command> Calls() const {
@@ -207,6 +213,19 @@ class FakeHost : public Host {
   bool is_alive(const ServiceHandle& svc) override {
     std::lock_guard<std::mutex> lock(mu_);
     return alive_.count(svc.pid) > 0;
+  }
+  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds /*timeout*/) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back("clock " + std::to_string(rounds));
+    if (fail_clock) return Error{name_ + ": clock readings: fake failure"};
+    const double now =
+        std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+    std::vector<ClockExchange> out;
+    for (int i = 0; i < rounds; ++i) {
+      const double sent = now + i * clock_delay_us;
+      out.push_back({sent, sent + clock_delay_us / 2 + clock_offset_us, sent + clock_delay_us});
+    }
+    return out;
   }
 
  private:

@@ -400,6 +400,28 @@ TEST(ProvisionLoadgen, WrkPresentReportsVersion) {
   EXPECT_EQ(info->cores, 8);
 }
 
+// The kernel's boot_id is read with the other facts (one round trip): hosts
+// with the same one are one machine (testbed.h). What a host answers is
+// data: anything but a boot_id's form is dropped.
+TEST(ProvisionLoadgen, BootIdReadAndChecked) {
+  Config c;
+  c.engine = Engine::kWrk;
+  ScriptedHost h;
+  h.On(kProbeMarker, Ok(ProbeOut({{"boot_id", "5f3c2a10-1b2c-4d5e-8f90-0123456789ab"}})));
+  auto info = ProvisionLoadgen(h, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(info->boot_id, "5f3c2a10-1b2c-4d5e-8f90-0123456789ab");
+  EXPECT_EQ(h.Count("boot_id"), 1u);  // in the probe, not a command of its own
+  for (const char* bad : {"", "5F3C2A10-1B2C-4D5E-8F90-0123456789AB", "5f3c2a10-1b2c-4d5e-8f90-0123456789a",
+                          "5f3c2a10;1b2c-4d5e-8f90-0123456789ab", "$(touch /tmp/x)-1b2c-4d5e-8f90-01234567"}) {
+    ScriptedHost b;
+    b.On(kProbeMarker, Ok(ProbeOut({{"boot_id", bad}})));
+    auto i = ProvisionLoadgen(b, c);
+    ASSERT_TRUE(i.ok()) << i.error().message;
+    EXPECT_EQ(i->boot_id, "") << bad;
+  }
+}
+
 TEST(ProvisionLoadgen, WrkMissingIsInstalled) {
   ScriptedHost h;
   ProbeBeforeAfter(h, {{"wrk", ""}}, {});

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -280,6 +281,36 @@ TEST(SshHost, CommandsAndReadsRunAtOnce) {
               alone_ms, read_ms, run_ms);
   EXPECT_LT(read_ms, 1500) << "the reads waited for the command";
   EXPECT_LT(run_ms, 1500) << "the other command waited for the first";
+}
+
+// The host's clock over one command (Host::exchange_clock): the namespace
+// hosts run this machine's kernel, so the offset is 0 within each
+// exchange's uncertainty; the login shell's start is in no exchange.
+TEST(SshHost, ClockReadingsOverOneCommand) {
+  REQUIRE_HOSTS();
+  auto h = ConnectOrDie(g_hosts.sut);
+  ASSERT_NE(h, nullptr);
+  const auto t0 = Clock::now();
+  auto x = h->exchange_clock(8, std::chrono::seconds(30));
+  const double took = Ms(Clock::now() - t0);
+  ASSERT_TRUE(x.ok()) << x.error().message;
+  ASSERT_EQ(x->size(), 8u);
+  for (const ClockExchange& e : *x) {
+    EXPECT_LE(e.sent_us, e.received_us);
+    // One clock: the host read it between the controller's two readings
+    // (to a microsecond: date prints nanoseconds, the controller µs).
+    EXPECT_GE(e.remote_us, e.sent_us - 1);
+    EXPECT_LE(e.remote_us, e.received_us + 1);
+  }
+  auto o = EstimateClockOffset(*x);
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_LE(std::abs(o->offset_us), o->uncertainty_us() + 1);
+  std::printf("[figure] clock offset %.1f us +- %.1f us (best of 8 round trips), %.1f ms in all\n", o->offset_us,
+              o->uncertainty_us(), took);
+  // The session still runs commands afterwards.
+  auto r = h->run(Cmd({"true"}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 0);
 }
 
 TEST_P(SshHostCommands, ArgvArrivesByteExact) {
