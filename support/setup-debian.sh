@@ -33,6 +33,9 @@ packages=(
   librsvg2-bin
   # the SSH test hosts (fixtures/testhosts/netns-hosts.sh): sshd in each namespace, ssh/ssh-keygen on the controller
   openssh-server openssh-client
+  # libfaketime: a test host whose clock is off (fixtures/testhosts/host-quirk.sh clock-ahead;
+  # tests/faults_remote/loadgen_clocks_test.cc)
+  libfaketime
   # jq: the tests read written JSON back with an independent reader; cmark-gfm: report.md rendered as GitHub does
   jq cmark-gfm
 )

@@ -88,10 +88,10 @@ struct Config {
 
   // Remote mode (issue 3) and dry run.
   std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local
-  std::string loadgen_remote;         // LOADGEN_REMOTE's first (or only) target
-  // LOADGEN_REMOTE: every loadgen host, in order (a comma-separated list;
-  // issue 14): each is provisioned and runs LOADGEN_PROCS_PER_HOST engine
-  // processes of every phase. Empty in local mode.
+  // LOADGEN_REMOTE: every loadgen host, in order (one SSH target, or several
+  // separated by commas): each is provisioned and runs
+  // LOADGEN_PROCS_PER_HOST engine processes of every phase. Empty in local
+  // mode. LoadgenRemoteText() gives it back as the user wrote it.
   std::vector<std::string> loadgen_remotes;
   std::string fairvisor_target_host;  // FAIRVISOR_TARGET_HOST; default 127.0.0.1 locally
   std::string ssh_opts;               // SSH_OPTS
@@ -164,7 +164,12 @@ struct Config {
   // benchmark-only kBenchJwtSecret.
   std::string jwt_secret = kBenchJwtSecret;
 
-  bool remote() const { return !fairvisor_remote.empty() || !loadgen_remote.empty(); }
+  bool remote() const { return !fairvisor_remote.empty() || !loadgen_remotes.empty(); }
+  // LOADGEN_REMOTE's targets joined by commas ("" in local mode).
+  std::string LoadgenRemoteText() const;
+  // The engine processes that share each phase: every loadgen host (one in
+  // local mode) x LOADGEN_PROCS_PER_HOST.
+  size_t LoadgenProcesses() const;
 };
 
 // The bisect search's lengths as it runs them. Without STEP_DUR

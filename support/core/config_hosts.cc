@@ -12,6 +12,8 @@
 #include "support/core/config_parts.h"
 #include "support/core/cpu_list.h"
 #include "support/core/load_result.h"
+#include "support/core/units_format.h"
+#include "support/core/loadgen_share.h"
 
 namespace fvbench::detail {
 
@@ -50,13 +52,13 @@ Result<void> CheckMode(const EnvReader& r, const Config& c) {
   }
   if (*mode == "local" && c.remote()) {
     return Error{fmt::format("FVBENCH_MODE=local but FAIRVISOR_REMOTE='{}' / LOADGEN_REMOTE='{}' are set; "
-                             "unset them or use the remote preset", c.fairvisor_remote, c.loadgen_remote)};
+                             "unset them or use the remote preset", c.fairvisor_remote, c.LoadgenRemoteText())};
   }
   if (c.remote() && c.fairvisor_remote.empty()) {
     return Error{fmt::format("FAIRVISOR_REMOTE is not set but LOADGEN_REMOTE='{}' is: remote mode needs both "
-                             "(FAIRVISOR_REMOTE=user@sut-host for the SUT host)", c.loadgen_remote)};
+                             "(FAIRVISOR_REMOTE=user@sut-host for the SUT host)", c.LoadgenRemoteText())};
   }
-  if (c.remote() && c.loadgen_remote.empty()) {
+  if (c.remote() && c.loadgen_remotes.empty()) {
     return Error{fmt::format("LOADGEN_REMOTE is not set but FAIRVISOR_REMOTE='{}' is: remote mode needs both "
                              "(LOADGEN_REMOTE=user@loadgen-host for the load generator)", c.fairvisor_remote)};
   }
@@ -126,7 +128,6 @@ Result<void> LoadRemote(const EnvReader& r, Config& c) {
     if (auto d = CheckSshDestination("LOADGEN_REMOTE", t); !d) return d;
   }
   c.loadgen_remotes = *targets;
-  c.loadgen_remote = c.loadgen_remotes.empty() ? "" : c.loadgen_remotes.front();
   c.ssh_opts = r.str("SSH_OPTS", "");
   auto dry = r.Flag("DRY_RUN", c.dry_run);
   if (!dry) return dry.error();
@@ -229,6 +230,19 @@ Result<void> LoadEngine(const EnvReader& r, Config& c) {
                              c.throughput_slo_p99_us / 1000.0, *engine, timeout_us / 1000.0, timeout_us / 1000.0)};
   }
   return c.engine == Engine::kWrk ? WholeSecondsForWrk(c) : Ok();
+}
+
+// Several engine processes share each phase (LOADGEN_REMOTE's hosts x
+// LOADGEN_PROCS_PER_HOST): the latency phase's split must give each process
+// enough requests to be judged (judge/loadgen_shards.h CheckShareSize). The
+// search's steps are checked as they are planned (engine/multi_loadgen.h).
+Result<void> CheckLoadgenShares(const Config& c) {
+  const size_t n = c.LoadgenProcesses();
+  const std::string what =
+      fmt::format("LATENCY_RPS={} x LATENCY_DUR={} s (LOADGEN_PROCS_PER_HOST={} x {} loadgen host{})",
+                  FormatNumber(c.latency_rps), FormatNumber(c.latency_dur_s), c.procs_per_host,
+                  std::max<size_t>(c.loadgen_remotes.size(), 1), c.loadgen_remotes.size() > 1 ? "s" : "");
+  return CheckShareSize(c.latency_rps, c.latency_dur_s, n, what);
 }
 
 // RFC 7518 section 3.2: "A key of the same size as the hash output (for

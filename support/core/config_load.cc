@@ -31,6 +31,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
       detail::LoadEdgeSource,
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadSut(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadEngine(r, c); },
+      [](const ConfigInputs&, const EnvReader&, Config& c) { return detail::CheckLoadgenShares(c); },
       detail::LoadInputFiles,
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadJwtSecret(r, c); },
       detail::LoadAbConfig,

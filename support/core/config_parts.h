@@ -34,6 +34,7 @@ Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c);
 Result<void> LoadSut(const EnvReader& r, Config& c);         // NGINX_RUNTIME, FAIRVISOR_WORKER_PROCESSES, LOG_LEVEL
 Result<void> LoadEngine(const EnvReader& r, Config& c);      // LOADGEN_ENGINE and the SLO below its timeout
 Result<void> LoadJwtSecret(const EnvReader& r, Config& c);   // FVBENCH_JWT_SECRET
+Result<void> CheckLoadgenShares(const Config& c);            // each engine process's share of the latency phase
 
 // config_ab.cc
 Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c);

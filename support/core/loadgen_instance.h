@@ -25,10 +25,16 @@ struct LoadgenInstance {
   double max_send_lag_us = 0;  // wrk
   uint64_t dropped_iterations = 0;  // k6
   double cpu_busy = -1;        // busy fraction of its CPUs during the phase (0..1); < 0: not sampled
-  // Wall clock (µs since the Unix epoch) of its first and last scheduled
-  // request: the measured window is the span in which all instances ran.
+  // The controller's wall clock (µs since the Unix epoch) of its first and
+  // last scheduled request: the measured window is the span in which all
+  // instances ran.
   double start_epoch_us = 0;
   double end_epoch_us = 0;
+  // The controller's launch of it -> it was ready to send (s; < 0: not
+  // known), and its host's clock - the controller's (µs), through which its
+  // start and end above were mapped (multi_loadgen.h).
+  double launch_s = -1;
+  double clock_offset_us = 0;
 };
 
 }  // namespace fvbench

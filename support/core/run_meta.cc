@@ -56,6 +56,7 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
   w.Field("sut_cpuset", m.sut_cpuset);
   w.Field("loadgen_cpuset", m.loadgen_cpuset);
   w.Field("cpusets_auto", m.cpusets_auto);
+  if (!m.machines.empty()) w.Field("machines", m.machines);
   if (m.sut_nginx_cpus > 0) {  // absent in runs recorded before it existed
     w.Field("sut_nginx_workers", m.sut_nginx_workers);
     w.Field("sut_edge_workers", m.sut_edge_workers);
@@ -115,6 +116,7 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.sut_cpuset = OptString(v, "sut_cpuset", path);
     m.loadgen_cpuset = OptString(v, "loadgen_cpuset", path);
     m.cpusets_auto = OptBool(v, "cpusets_auto", path, false);
+    m.machines = OptString(v, "machines", path);
     m.sut_nginx_workers = static_cast<int>(OptUint(v, "sut_nginx_workers", path, 0));
     m.sut_edge_workers = static_cast<int>(OptUint(v, "sut_edge_workers", path, 0));
     m.sut_nginx_cpus = static_cast<int>(OptUint(v, "sut_nginx_cpus", path, 0));

@@ -38,6 +38,12 @@ struct RunMeta {
   std::string sut_cpuset;           // ORESTY_CPUSET, empty = unpinned
   std::string loadgen_cpuset;       // K6_CPUSET (applies to any engine), empty = unpinned
   bool cpusets_auto = false;        // split 50/50 automatically (>= 8 cores)
+  // Remote mode: which hosts (and the controller) run one kernel, by their
+  // boot_id (run/loadgen_hosts.h MachineNote): "one machine: the SUT host
+  // ..., loadgen host ... and the controller run one kernel (boot_id
+  // 1a2b3c4d): they share its CPUs and its clock"; "" = each its own machine
+  // (or unknown). Absent from JSON when empty.
+  std::string machines;
   // nginx worker_processes on the SUT (sut/nginx_conf.h NginxWorkerProcesses):
   // raw nginx and the backend, the edge, and the CPUs they may use (the
   // cpuset's, or the host's usable CPUs). 0 = not recorded (then not written).

@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/core/loadgen_share.h"
+#include "support/core/units_format.h"
 #include "support/engine/k6_engine.h"
+#include "support/engine/loadgen_clocks.h"
 #include "support/engine/wrk_engine.h"
 #include "support/engine/wrk_output.h"
 #include "support/judge/loadgen_merge.h"
@@ -34,12 +39,9 @@ LoadSpec ProcessSpec(const LoadSpec& spec, size_t i, size_t n, const std::string
   return s;
 }
 
-double NextLoadgenLeadS(double slowest_launch_s) {
-  if (!(slowest_launch_s >= 0)) return kLoadgenStartLeadS;
-  return std::clamp(2 * slowest_launch_s + kLoadgenLeadMarginS, kLoadgenMinLeadS, kLoadgenStartLeadS);
-}
-
 namespace {
+
+using detail::FormatNumber;
 
 double SystemNowEpochUs() {
   using namespace std::chrono;
@@ -47,30 +49,49 @@ double SystemNowEpochUs() {
 }
 
 // One process's run, read back with what the merge needs beyond LoadResult
-// (engine-neutral): its measured window on the common start's clock, when
-// it was ready to start, and its histogram.
+// (engine-neutral): its measured window on the controller's clock, when it
+// was ready to start, and its histogram.
 struct ProcessOutcome {
   Result<LoadResult> result = Error{"not run"};
   double start_epoch_us = 0;  // wrk: its first send mapped back to the common start; k6: resumed
   double end_epoch_us = 0;
-  double ready_epoch_us = 0;  // wrk started / k6's REST API answered (paused); 0: not written
+  double ready_host_us = 0;   // wrk started / k6's REST API answered (paused), its host's clock; 0: not written
+  uint64_t missed_slots = 0;  // wrk: slots due before it was up, skipped (pace.lua)
   LatencyHistogram histogram;
+};
+
+// One launch of every process toward one common start.
+struct Attempt {
+  double lead_s = 0;
+  double launch = 0;  // the controller's clock when the processes were launched
+  double start = 0;   // the common start, the controller's clock
+  std::vector<LoadSpec> specs;  // each process's, its start on its host's clock
+  std::vector<ProcessOutcome> outcomes;
+  std::vector<ProcessStart> starts;
+  std::string late;   // LateStarts: "" when every process was ready at the start
 };
 
 class MultiLoadgenEngine : public LoadEngine {
  public:
   MultiLoadgenEngine(std::vector<LoadgenProcess> processes, MultiLoadgenOptions options)
-      : processes_(std::move(processes)), options_(std::move(options)), lead_s_(options_.lead_s) {
+      : processes_(std::move(processes)),
+        options_(std::move(options)),
+        clocks_(options_.clock_hosts, options_.parallel) {
     if (!options_.now_epoch_us) options_.now_epoch_us = SystemNowEpochUs;
+    ReadLeadFile();
   }
 
   std::string name() const override { return processes_.front().engine->name(); }
   Result<std::string> version() override { return processes_.front().engine->version(); }
 
   // Every process warms up at its share, at the same time (no common start).
+  // Each warmup command's wall time less its duration bounds its launch from
+  // above: the first phase's lead follows from it.
   Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok;
     std::vector<Result<void>> results(processes_.size(), Ok());
+    std::vector<double> launches(processes_.size(), -1);
+    const bool k6 = name() == "k6";
     ForEachProcess([&](size_t i) {
       // Its share, connections and CPUs as in run(), but unsynchronised,
       // whole (no k6 segment: rate / n each) and without a histogram.
@@ -79,7 +100,10 @@ class MultiLoadgenEngine : public LoadEngine {
       s.k6_segment.clear();
       s.k6_sequence.clear();
       s.latency_histogram = false;
+      const auto t0 = std::chrono::steady_clock::now();
       results[i] = processes_[i].engine->warmup(s, remote_dir);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      launches[i] = wall - (k6 ? spec.duration_s : std::ceil(spec.duration_s));  // wrk runs whole seconds
     });
     std::string failed;
     for (size_t i = 0; i < results.size(); ++i) {
@@ -87,6 +111,11 @@ class MultiLoadgenEngine : public LoadEngine {
                                              results[i].error().message);
     }
     if (!failed.empty()) return Error{failed};
+    double slowest = 0;
+    for (double l : launches) slowest = std::max(slowest, l);
+    if (spec.duration_s > 0 && *std::min_element(launches.begin(), launches.end()) >= 0) {
+      NoteLaunch(std::max(last_launch_s_, slowest), spec.phase);
+    }
     return Ok();
   }
 
@@ -94,51 +123,40 @@ class MultiLoadgenEngine : public LoadEngine {
                          const std::string& controller_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok.error();
     const size_t n = processes_.size();
-    const double lead_s = lead_s_;
-    const double launch = options_.now_epoch_us();
-    const double start = StartEpochUs(launch, lead_s * 1e6);
-    std::vector<LoadSpec> specs;
-    for (size_t i = 0; i < n; ++i) {
-      specs.push_back(ProcessSpec(spec, i, n, processes_[i].cpuset, start, lead_s));
+    const std::string refused = fmt::format("phase {} with {} load generators: refused before load", spec.phase, n);
+    if (auto ok = CheckShareSize(spec.rate_rps, spec.duration_s, n,
+                                 fmt::format("{} RPS for {} s", FormatNumber(spec.rate_rps),
+                                             FormatNumber(spec.duration_s)));
+        !ok) {
+      return Error{fmt::format("{}: {}", refused, ok.error().message)};
     }
-    std::vector<ProcessOutcome> outcomes(n);
-    ForEachProcess([&](size_t i) { outcomes[i] = RunOne(i, specs[i], remote_dir, controller_dir); });
-    std::string failed;
-    for (size_t i = 0; i < n; ++i) {
-      if (!outcomes[i].result) {
-        failed += fmt::format("{}loadgen {}: {}", failed.empty() ? "" : "; ", processes_[i].name,
-                              outcomes[i].result.error().message);
+    std::vector<ClockOffset> offsets;
+    if (!options_.clock_hosts.empty()) {
+      auto o = clocks_.Current(options_.max_clock_offset_us);
+      if (!o) return Error{fmt::format("{}: {}", refused, o.error().message)};
+      offsets = *o;
+    }
+    Attempt a = Launch(spec, LeadS(), offsets, remote_dir, controller_dir);
+    if (auto failed = Failures(spec, a, controller_dir); !failed.empty()) return Error{failed};
+    std::string retried;
+    if (!a.late.empty()) {
+      // A harness fault, not the engine: run again with the lead the launch calls for.
+      const double lead = std::max(LeadS(), std::min(2 * a.lead_s, kLoadgenMaxLeadS));
+      const std::string first = fmt::format("attempt 1 (lead {} s): {}", FormatNumber(a.lead_s), a.late);
+      (void)detail::WriteTextFile(controller_dir + "/" + spec.phase + ".attempt1.json",
+                                  AttemptSummary(spec, a, offsets).dump(2) + "\n");
+      a = Launch(spec, lead, offsets, remote_dir, controller_dir);
+      if (auto failed = Failures(spec, a, controller_dir); !failed.empty()) return Error{failed};
+      if (!a.late.empty()) {
+        return Error{fmt::format(
+            "phase {} with {} load generators: a harness fault, not the engine: processes were not ready at the "
+            "common start in both attempts: {}; attempt 2 (lead {} s): {} (each process's output is in {}; "
+            "attempt 1's summary in {}.attempt1.json)",
+            spec.phase, n, first, FormatNumber(a.lead_s), a.late, controller_dir, spec.phase)};
       }
+      retried = first + fmt::format("; retried with lead {} s, all ready", FormatNumber(a.lead_s));
     }
-    if (!failed.empty()) {
-      return Error{fmt::format("phase {} with {} load generators: {} (the other processes' outputs are in {})",
-                               spec.phase, n, failed, controller_dir)};
-    }
-    std::vector<InstanceRun> runs;
-    std::vector<double> launches;  // controller's launch -> ready to start (s); < 0: not written
-    for (size_t i = 0; i < n; ++i) {
-      runs.push_back(Instance(i, specs[i], outcomes[i]));
-      const double w = outcomes[i].ready_epoch_us;
-      launches.push_back(w > 0 ? (w - launch) / 1e6 : -1);
-      slowest_launch_s_ = std::max(slowest_launch_s_, launches.back());
-    }
-    lead_s_ = NextLoadgenLeadS(slowest_launch_s_);
-    auto merged = MergeLoadgens(runs, options_.validity);
-    if (!merged) return Error{fmt::format("phase {}: {}", spec.phase, merged.error().message)};
-    LoadResult m = std::move(merged->merged);
-    m.validity_failure.clear();  // the runner judges loadgen_checks with the phase's own checks
-    m.target_rps = spec.rate_rps;
-    // The load's wall time runs from the common start: the lead before it
-    // (launch, connect, wait) is fixed cost, not load, and a search does not
-    // count it against THROUGHPUT_BUDGET_S (a 3 s step was charged 6.02 s).
-    for (const auto& o : outcomes) m.wall_s = std::max(m.wall_s, o.result->wall_s);
-    m.wall_s = std::max(0.0, m.wall_s - (start - launch) / 1e6);
-    m.raw_path = controller_dir + "/" + spec.phase + ".json";
-    if (auto w = detail::WriteTextFile(m.raw_path, Summary(spec, start, lead_s, specs, runs, launches, m).dump(2) + "\n");
-        !w) {
-      return Error{fmt::format("phase {}: {}", spec.phase, w.error().message)};
-    }
-    return m;
+    return Merge(spec, a, offsets, retried, controller_dir);
   }
 
  private:
@@ -166,6 +184,105 @@ class MultiLoadgenEngine : public LoadEngine {
     std::vector<std::thread> threads;
     for (size_t i = 0; i < processes_.size(); ++i) threads.emplace_back([&f, i] { f(i); });
     for (auto& t : threads) t.join();
+  }
+
+  // ---- the lead ----
+
+  double LeadS() const { return last_launch_s_ >= 0 ? NextLoadgenLeadS(last_launch_s_) : options_.lead_s; }
+
+  // The loadgen hosts' names, sorted: what a kept lead must have been measured on.
+  std::vector<std::string> HostNames() const {
+    std::set<std::string> names;
+    for (const Host* h : options_.clock_hosts) names.insert(h->name());
+    if (names.empty()) names.insert("local");
+    return {names.begin(), names.end()};
+  }
+
+  void ReadLeadFile() {
+    if (options_.lead_file.empty()) return;
+    auto text = detail::ReadTextFile(options_.lead_file);
+    if (!text) return;  // none yet
+    auto r = LoadgenLeadFromJson(*text, options_.lead_file);
+    if (r && r->hosts == HostNames()) last_launch_s_ = r->launch_s;
+  }
+
+  // The slowest launch last measured (s), kept for the next phase and, in
+  // lead_file, for the next scenario process.
+  void NoteLaunch(double launch_s, const std::string& measured_in) {
+    last_launch_s_ = launch_s;
+    if (options_.lead_file.empty()) return;
+    LoadgenLeadRecord r;
+    r.hosts = HostNames();
+    r.launch_s = launch_s;
+    r.measured_in = measured_in;
+    r.updated_unix = options_.now_epoch_us() / 1e6;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(options_.lead_file).parent_path(), ec);
+    (void)detail::WriteTextFile(options_.lead_file, LoadgenLeadToJson(r));
+  }
+
+  // ---- one attempt ----
+
+  double OffsetOf(size_t i, const std::vector<ClockOffset>& offsets) const {
+    const size_t h = processes_[i].host;
+    return h < offsets.size() ? offsets[h].offset_us : 0;
+  }
+  std::string HostOf(size_t i) const {
+    const size_t h = processes_[i].host;
+    return h < options_.clock_hosts.size() ? options_.clock_hosts[h]->name() : "local";
+  }
+
+  // Launches every process toward a common start `lead_s` ahead, each given
+  // it on its host's clock, and reads each one's start back onto the
+  // controller's.
+  Attempt Launch(const LoadSpec& spec, double lead_s, const std::vector<ClockOffset>& offsets,
+                 const std::string& remote_dir, const std::string& controller_dir) {
+    const size_t n = processes_.size();
+    Attempt a;
+    a.lead_s = lead_s;
+    a.launch = options_.now_epoch_us();
+    a.start = StartEpochUs(a.launch, lead_s * 1e6);
+    for (size_t i = 0; i < n; ++i) {
+      const double start_host = std::round(a.start + OffsetOf(i, offsets));
+      a.specs.push_back(ProcessSpec(spec, i, n, processes_[i].cpuset, start_host, lead_s));
+    }
+    a.outcomes.resize(n);
+    ForEachProcess([&](size_t i) { a.outcomes[i] = RunOne(i, a.specs[i], remote_dir, controller_dir); });
+    for (size_t i = 0; i < n; ++i) {
+      ProcessOutcome& o = a.outcomes[i];
+      if (!o.result) continue;
+      const double offset = OffsetOf(i, offsets);
+      o.start_epoch_us -= offset;
+      o.end_epoch_us -= offset;
+      ProcessStart st;
+      st.name = processes_[i].name;
+      st.host = HostOf(i);
+      st.missed_slots = o.missed_slots;
+      if (o.ready_host_us > 0) {
+        st.late_us = o.ready_host_us - a.specs[i].start_epoch_us;
+        st.launch_s = (o.ready_host_us - offset - a.launch) / 1e6;
+      }
+      a.starts.push_back(st);
+    }
+    if (a.starts.size() == n) {
+      a.late = LateStarts(a.starts, lead_s);
+      if (const double slowest = SlowestLaunchS(a.starts); slowest >= 0) NoteLaunch(slowest, spec.phase);
+    }
+    return a;
+  }
+
+  // "" when every process ran; else the phase's Error text naming each failed one.
+  std::string Failures(const LoadSpec& spec, const Attempt& a, const std::string& controller_dir) const {
+    std::string failed;
+    for (size_t i = 0; i < a.outcomes.size(); ++i) {
+      if (!a.outcomes[i].result) {
+        failed += fmt::format("{}loadgen {}: {}", failed.empty() ? "" : "; ", processes_[i].name,
+                              a.outcomes[i].result.error().message);
+      }
+    }
+    if (failed.empty()) return "";
+    return fmt::format("phase {} with {} load generators: {} (the other processes' outputs are in {})", spec.phase,
+                       a.outcomes.size(), failed, controller_dir);
   }
 
   // Process i's phase, and its output read back for the window and the histogram.
@@ -196,7 +313,8 @@ class MultiLoadgenEngine : public LoadEngine {
     }
     o.start_epoch_us = w.start_epoch_us - s.offset_us + w.first_send_lag_us.value_or(0);
     o.end_epoch_us = w.end_epoch_us - s.offset_us;
-    o.ready_epoch_us = w.wrk_start_epoch_us;
+    o.ready_host_us = w.wrk_start_epoch_us;
+    o.missed_slots = w.missed_slots;
     o.histogram = std::move(*out->histogram);
     return Ok();
   }
@@ -211,12 +329,16 @@ class MultiLoadgenEngine : public LoadEngine {
     if (!run) return run.error();
     o.start_epoch_us = run->resumed_epoch_us;
     o.end_epoch_us = run->resumed_epoch_us + s.duration_s * 1e6;
-    o.ready_epoch_us = run->ready_epoch_us;
+    o.ready_host_us = run->ready_epoch_us;
     o.histogram = std::move(run->histogram);
     return Ok();
   }
 
-  InstanceRun Instance(size_t i, const LoadSpec& s, const ProcessOutcome& o) const {
+  // ---- the merged result ----
+
+  InstanceRun Instance(size_t i, const Attempt& a, const std::vector<ClockOffset>& offsets) const {
+    const LoadSpec& s = a.specs[i];
+    const ProcessOutcome& o = a.outcomes[i];
     InstanceRun run;
     run.meta.name = processes_[i].name;
     run.meta.target_rps = s.rate_rps;
@@ -225,6 +347,8 @@ class MultiLoadgenEngine : public LoadEngine {
     run.meta.segment = k6 ? s.k6_segment : "";
     run.meta.start_epoch_us = o.start_epoch_us;
     run.meta.end_epoch_us = o.end_epoch_us;
+    run.meta.launch_s = a.starts[i].launch_s;
+    run.meta.clock_offset_us = OffsetOf(i, offsets);
     run.result = *o.result;
     run.histogram = o.histogram;
     // A wrk process's own CPU over the window, as a share of the cores its
@@ -236,34 +360,106 @@ class MultiLoadgenEngine : public LoadEngine {
     return run;
   }
 
-  nlohmann::json Summary(const LoadSpec& spec, double start, double lead_s, const std::vector<LoadSpec>& specs,
-                         const std::vector<InstanceRun>& runs, const std::vector<double>& launches,
-                         const LoadResult& m) const {
+  Result<LoadResult> Merge(const LoadSpec& spec, const Attempt& a, const std::vector<ClockOffset>& offsets,
+                           const std::string& retried, const std::string& controller_dir) {
+    std::vector<InstanceRun> runs;
+    for (size_t i = 0; i < processes_.size(); ++i) runs.push_back(Instance(i, a, offsets));
+    auto merged = MergeLoadgens(runs, options_.validity);
+    if (!merged) return Error{fmt::format("phase {}: {}", spec.phase, merged.error().message)};
+    LoadResult m = std::move(merged->merged);
+    m.validity_failure.clear();  // the runner judges loadgen_checks with the phase's own checks
+    m.target_rps = spec.rate_rps;
+    m.loadgen_checks.push_back(StartNote(a, offsets, retried));
+    // The load's wall time runs from the common start: the lead before it
+    // (launch, connect, wait) is fixed cost, not load, and a search does not
+    // count it against THROUGHPUT_BUDGET_S (a 3 s step was charged 6.02 s).
+    for (const auto& o : a.outcomes) m.wall_s = std::max(m.wall_s, o.result->wall_s);
+    m.wall_s = std::max(0.0, m.wall_s - (a.start - a.launch) / 1e6);
+    m.raw_path = controller_dir + "/" + spec.phase + ".json";
+    nlohmann::json doc = AttemptSummary(spec, a, offsets);
+    doc["start_skew_us"] = std::round(m.loadgen_start_skew_us);
+    doc["window_s"] = m.duration_s;
+    if (!retried.empty()) doc["retried"] = retried;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      doc["instances"][i]["measured_start_epoch_us"] = static_cast<int64_t>(std::llround(runs[i].meta.start_epoch_us));
+    }
+    if (auto w = detail::WriteTextFile(m.raw_path, doc.dump(2) + "\n"); !w) {
+      return Error{fmt::format("phase {}: {}", spec.phase, w.error().message)};
+    }
+    return m;
+  }
+
+  // Informational: the start the processes met, the clocks it was mapped
+  // through, a harness fault that was retried.
+  ValidityCheck StartNote(const Attempt& a, const std::vector<ClockOffset>& offsets, const std::string& retried) const {
+    std::string launches;
+    for (const ProcessStart& s : a.starts) {
+      launches += fmt::format("{}{} {}", launches.empty() ? "" : ", ", s.name,
+                              s.launch_s >= 0 ? FormatNumber(std::round(s.launch_s * 1e4) / 10) + " ms" : "?");
+    }
+    std::string clocks;
+    for (size_t h = 0; h < offsets.size(); ++h) {
+      clocks += fmt::format("{}{} {} (+- {})", clocks.empty() ? "" : ", ", options_.clock_hosts[h]->name(),
+                            FormatClockOffset(offsets[h].offset_us),
+                            FormatClockOffset(offsets[h].uncertainty_us()).substr(1));
+    }
+    ValidityCheck c;
+    c.name = "loadgen_start";
+    c.informational = true;
+    c.passed = true;
+    c.measured = c.limit = std::nan("");
+    c.detail = fmt::format("common start {} s after the launch; launches {}; next lead {} s", FormatNumber(a.lead_s),
+                           launches, FormatNumber(LeadS()));
+    if (!clocks.empty()) {
+      c.detail += fmt::format("; clock offsets to the controller {} (measured {} s ago in {} s; starts and windows "
+                              "mapped through them)",
+                              clocks, FormatNumber(std::round(clocks_.age_s() * 10) / 10),
+                              FormatNumber(std::round(clocks_.cost_s() * 1000) / 1000));
+    }
+    if (!retried.empty()) c.detail += "; harness fault: " + retried;
+    return c;
+  }
+
+  nlohmann::json AttemptSummary(const LoadSpec& spec, const Attempt& a, const std::vector<ClockOffset>& offsets) const {
     nlohmann::json doc = {{"schema", "fvbench.loadgens/1"},
                           {"phase", spec.phase},
                           {"target_rps", spec.rate_rps},
-                          {"start_epoch_us", static_cast<int64_t>(std::llround(start))},
-                          {"lead_s", lead_s},
-                          {"start_skew_us", std::round(m.loadgen_start_skew_us)},
-                          {"window_s", m.duration_s}};
-    for (size_t i = 0; i < runs.size(); ++i) {
-      doc["instances"].push_back({{"name", runs[i].meta.name},
-                                  {"target_rps", specs[i].rate_rps},
-                                  {"offset_us", runs[i].meta.offset_us},
-                                  {"segment", runs[i].meta.segment},
-                                  {"cpuset", specs[i].cpuset},
-                                  {"raw_path", runs[i].result.raw_path},
-                                  {"launch_ms", launches[i] >= 0 ? nlohmann::json(std::round(launches[i] * 1e4) / 10)
-                                                                 : nlohmann::json(nullptr)},
-                                  {"measured_start_epoch_us", static_cast<int64_t>(std::llround(runs[i].meta.start_epoch_us))}});
+                          {"start_epoch_us", static_cast<int64_t>(std::llround(a.start))},
+                          {"launch_epoch_us", static_cast<int64_t>(std::llround(a.launch))},
+                          {"lead_s", a.lead_s}};
+    if (!a.late.empty()) doc["late"] = a.late;
+    for (size_t h = 0; h < offsets.size(); ++h) {
+      doc["clock_offsets"].push_back({{"host", options_.clock_hosts[h]->name()},
+                                      {"offset_us", std::round(offsets[h].offset_us * 10) / 10},
+                                      {"uncertainty_us", std::round(offsets[h].uncertainty_us() * 10) / 10},
+                                      {"exchanges", offsets[h].exchanges}});
+    }
+    for (size_t i = 0; i < a.specs.size(); ++i) {
+      const LoadSpec& s = a.specs[i];
+      const bool have = i < a.starts.size();
+      const double launch = have ? a.starts[i].launch_s : -1;
+      nlohmann::json e = {{"name", processes_[i].name},
+                          {"host", HostOf(i)},
+                          {"target_rps", s.rate_rps},
+                          {"offset_us", processes_[i].engine->name() == "k6" ? 0 : s.offset_us},
+                          {"segment", processes_[i].engine->name() == "k6" ? s.k6_segment : ""},
+                          {"cpuset", s.cpuset},
+                          {"start_host_epoch_us", static_cast<int64_t>(std::llround(s.start_epoch_us))},
+                          {"raw_path", a.outcomes[i].result ? a.outcomes[i].result->raw_path : ""},
+                          {"launch_ms", launch >= 0 ? nlohmann::json(std::round(launch * 1e4) / 10)
+                                                    : nlohmann::json(nullptr)},
+                          {"ready_late_ms", have ? nlohmann::json(std::round(a.starts[i].late_us / 100) / 10)
+                                                 : nlohmann::json(nullptr)},
+                          {"missed_slots", have ? a.starts[i].missed_slots : uint64_t{0}}};
+      doc["instances"].push_back(std::move(e));
     }
     return doc;
   }
 
   std::vector<LoadgenProcess> processes_;
   MultiLoadgenOptions options_;
-  double lead_s_;                   // this phase's lead (NextLoadgenLeadS)
-  double slowest_launch_s_ = -1;    // the slowest launch seen, over every phase
+  LoadgenClocks clocks_;
+  double last_launch_s_ = -1;  // the slowest launch last measured (s); < 0: none yet
 };
 
 }  // namespace

@@ -200,10 +200,12 @@ class WrkEngine : public LoadEngine {
             : "";
     if (auto w = WriteLocal(local_base + ".stdout.txt", note + RedactSecrets(r->out)); !w) return fail(w.error().message);
     if (r->timed_out) {
+      const double d = std::stod(WrkSeconds(*cmd));
       return fail(fmt::format("cut: wrk still ran {} s after its -d{}s and was killed (bound: -d + {} s); no "
                               "result; stderr: {}",
-                              FormatNumber(wall_s - std::ceil(spec.duration_s)), std::ceil(spec.duration_s),
-                              FormatNumber(kPhaseGraceS), Tail(r->err, kStderrTail)));
+                              FormatNumber(wall_s - d), d,
+                              FormatNumber(std::chrono::duration<double>(cmd->timeout).count() - d),
+                              Tail(r->err, kStderrTail)));
     }
     if (!r->success()) {
       return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
@@ -401,7 +403,12 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
     cmd.env["FVBENCH_OFFSET_US"] = fmt::format("{:.3f}", spec.offset_us);
   }
   // wrk ends at -d by itself; what is left after a grace is a stuck engine.
-  cmd.timeout = std::chrono::seconds(wrk_secs) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
+  // The command may also take its login shell's start to begin
+  // (kWrkStartupS), and, synchronised, up to the lead (a process launched
+  // that late still meets the start and then runs its whole -d).
+  const long startup = static_cast<long>(kWrkStartupS) +
+                       (synchronised ? static_cast<long>(std::ceil(spec.start_wait_s)) : 0);
+  cmd.timeout = std::chrono::seconds(wrk_secs + startup) + std::chrono::seconds(static_cast<long>(kPhaseGraceS));
   return cmd;
 }
 

@@ -31,7 +31,9 @@
 //   --timeout=10s (kWrkRequestTimeoutUs; wrk's own default is 2 s):
 //   slower responses count as errors.timeout, censored latency samples
 //   (core/outcomes.h CensorAtTimeout).
-// Timeout of the command: D + kPhaseGraceS (5 s; wrk stops at -d by itself):
+// Timeout of the command: D + kWrkStartupS (10 s: its login shell's start)
+// + kPhaseGraceS (5 s; wrk stops at -d by itself), and synchronised also
+// the lead (start_wait_s, rounded up):
 // a wrk killed there fails the phase as "cut" (no output). run() records the
 // command's wall time in LoadResult::wall_s. remote_dir is created on the host and a
 // stale <phase>.json removed; a post body is written to
@@ -71,6 +73,10 @@
 namespace fvbench {
 
 inline constexpr int kWrkDefaultThreads = 2;
+// What a wrk command may take to begin, beyond its -d: the loadgen host's
+// login shell starts first, and start-up files (conda, nvm, pyenv in
+// .bashrc) take seconds on some hosts (a 5 s one was cut at -d + 5 s).
+inline constexpr double kWrkStartupS = 10;
 inline constexpr int kWrkMaxThreads = 4;
 // Derived connections (LOADGEN_CONNECTIONS=0): rate / 5, so each connection
 // carries 5 req/s and the pool keeps to the schedule while the SUT holds

@@ -269,6 +269,7 @@ Result<void> ReadWindowAndHistogram(const json& doc, const Reader& r, WrkOutput&
     if (it->contains("wrk_start_epoch_us")) {
       FVB_ASSIGN(out.window.wrk_start_epoch_us, r.NonNegative(*it, "window", "wrk_start_epoch_us"));
     }
+    if (it->contains("missed_slots")) FVB_ASSIGN(out.window.missed_slots, r.Count(*it, "window", "missed_slots"));
     if (out.window.synchronised) out.load.duration_s = (out.window.end_epoch_us - out.window.start_epoch_us) / 1e6;
   }
   if (auto it = doc.find("histogram"); it != doc.end() && !it->is_null()) {

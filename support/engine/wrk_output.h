@@ -10,8 +10,8 @@
 //   late_1ms, late_10ms, late_10ms_pool_exhausted (optional)}, ratelimit_evidence (optional; present when the
 //   script counted responses), unsent_at_stop (optional), connections
 //   (optional), window {synchronised, start_epoch_us, end_epoch_us,
-//   first_send_lag_us, wrk_start_epoch_us (optional)} (optional: the
-//   schedule window on the wall clock),
+//   first_send_lag_us, wrk_start_epoch_us (optional), missed_slots
+//   (optional)} (optional: the schedule window on the loadgen host's clock),
 //   histogram (optional: the mergeable latency histogram,
 //   core/latency_histogram_json.h, written with FVBENCH_HISTOGRAM=1).
 //   Meaning of every field: the header comment of support/engine/pace.lua.
@@ -136,6 +136,7 @@ struct WrkOutput {
     double end_epoch_us = 0;       // no slot at or after it was scheduled
     std::optional<double> first_send_lag_us;  // earliest first send - its slot; nullopt: nothing sent
     double wrk_start_epoch_us = 0;             // when wrk started (its last setup()); 0 when not written
+    uint64_t missed_slots = 0;  // synchronised: slots due before a thread was up, skipped (pace.lua delay())
   } window;
   // The mergeable latency histogram (field `histogram`), when written.
   std::optional<LatencyHistogram> histogram;

@@ -131,7 +131,7 @@ ValidityCheck LoadgenCpu(const PhaseObservation& obs, const PhaseContext& ctx, c
   if (!ctx.sharing.empty() && obs.loadgen_cpuset.empty()) {
     c.informational = true;
     // Informational checks print their detail only: the number and the limit go in it.
-    c.detail = fmt::format("{} {}; the engine is unpinned on the SUT's host: this includes the SUT's cpu use, so it "
+    c.detail = fmt::format("{} {}; the engine is unpinned on the SUT's machine: this includes the SUT's cpu use, so it "
                            "is not gated (limit {} when pinned)",
                            FormatPercent(*obs.loadgen_busy), what, FormatPercent(p.max_loadgen_busy));
   }
@@ -201,13 +201,14 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   return out;
 }
 
-Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset) {
-  if (!same_host) return std::string();
+Result<std::string> MachineCoreSharing(const std::string& machine, const std::string& sut_cpuset,
+                                const std::string& engine_cpuset) {
+  if (machine.empty()) return std::string();
   if (sut_cpuset.empty() && engine_cpuset.empty()) {
-    return std::string("local mode without pinning: the load engine and the SUT share all cores");
+    return fmt::format("{} without pinning: the load engine and the SUT share all cores", machine);
   }
   if (sut_cpuset.empty() || engine_cpuset.empty()) {
-    return fmt::format("only {} is pinned ({}); the other runs on all cores, sharing them",
+    return fmt::format("{}: only {} is pinned ({}); the other runs on all cores, sharing them", machine,
                        sut_cpuset.empty() ? "the engine" : "the SUT",
                        sut_cpuset.empty() ? "K6_CPUSET=" + engine_cpuset : "ORESTY_CPUSET=" + sut_cpuset);
   }
@@ -218,8 +219,12 @@ Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, c
   std::vector<int> both;
   std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::back_inserter(both));
   if (both.empty()) return std::string();
-  return fmt::format("cpusets overlap: ORESTY_CPUSET={} and K6_CPUSET={} share cpu(s) {}", sut_cpuset,
+  return fmt::format("{}: cpusets overlap: ORESTY_CPUSET={} and K6_CPUSET={} share cpu(s) {}", machine, sut_cpuset,
                      engine_cpuset, fmt::join(both, ","));
+}
+
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset) {
+  return MachineCoreSharing(same_host ? "local mode" : "", sut_cpuset, engine_cpuset);
 }
 
 bool ValidityPassed(const std::vector<ValidityCheck>& checks) {

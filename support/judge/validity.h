@@ -50,16 +50,22 @@ namespace fvbench {
 struct PhaseContext {
   bool expect_evidence = false;    // policy scenario: count RateLimit evidence
   double planned_duration_s = 0;   // LoadSpec::duration_s; 0 = use the engine's duration
-  // Local mode: the engine and the SUT share cores. `sharing` says how
-  // ("unpinned: ..." / "cpusets overlap on 0"); empty = they do not.
+  // One machine (local mode, or hosts with one boot_id): the engine and the
+  // SUT share cores. `sharing` says how (CoreSharing); empty = they do not.
   std::string sharing;
 };
 
 std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
                                       const PhaseContext& ctx, const ValidityParams& params);
 
-// How the engine and the SUT share cores on one host, for PhaseContext::sharing:
-// "" when on different hosts or on disjoint cpusets. Err on a bad cpu list.
+// How the engine and the SUT share cores on one machine, for
+// PhaseContext::sharing: "" when `machine` is "" (different machines) or the
+// cpusets are disjoint; else the sharing, opening with `machine` (what makes
+// them one: "local mode", or hosts with one kernel's boot_id). Err on a bad
+// cpu list.
+Result<std::string> MachineCoreSharing(const std::string& machine, const std::string& sut_cpuset,
+                                const std::string& engine_cpuset);
+// MachineCoreSharing with machine "local mode" when same_host, else "".
 Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset);
 
 // True when no non-informational check failed.

@@ -36,6 +36,13 @@ void WriteLoadgens(JsonWriter& w, const LoadResult& r) {
     }
     w.Field("start_epoch_us", i.start_epoch_us);
     w.Field("end_epoch_us", i.end_epoch_us);
+    w.Key("launch_s");
+    if (i.launch_s >= 0) {
+      w.Number(i.launch_s);
+    } else {
+      w.Null();
+    }
+    w.Field("clock_offset_us", i.clock_offset_us);
     w.EndObject();
   }
   w.EndArray();
@@ -66,6 +73,8 @@ void ReadLoadgens(const nlohmann::json& v, const std::string& path, LoadResult& 
     i.cpu_busy = OptNumber(e, "cpu_busy", p, -1);
     i.start_epoch_us = OptNumber(e, "start_epoch_us", p, 0);
     i.end_epoch_us = OptNumber(e, "end_epoch_us", p, 0);
+    i.launch_s = OptNumber(e, "launch_s", p, -1);
+    i.clock_offset_us = OptNumber(e, "clock_offset_us", p, 0);
     r.loadgens.push_back(std::move(i));
   }
 }

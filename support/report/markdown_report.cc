@@ -389,7 +389,10 @@ std::string Cores(int n) { return n > 0 ? fmt::format("{} cores", n) : "cores un
 
 std::string Pinning(const RunMeta& m) {
   if (m.sut_cpuset.empty() && m.loadgen_cpuset.empty()) {
-    if (m.mode == "remote" && m.sut_host != m.loadgen_host) return "unpinned (engine and SUT on separate hosts)";
+    if (m.mode == "remote" && m.sut_host != m.loadgen_host && m.machines.empty()) {
+      return "unpinned (engine and SUT on separate hosts)";
+    }
+    if (m.mode == "remote" && !m.machines.empty()) return "unpinned: engine and SUT share one kernel's cores";
     return "unpinned: engine and SUT share cores";
   }
   return fmt::format("SUT cpuset {}, engine cpuset {}{}", m.sut_cpuset.empty() ? "unpinned" : m.sut_cpuset,
@@ -410,6 +413,7 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
   AppendRow(out, {"Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                                    OrUnknown(m.loadgen_host), Cores(m.loadgen_cores))});
   AppendRow(out, {"CPU pinning", Pinning(m)});
+  if (!m.machines.empty()) AppendRow(out, {"One machine", m.machines});
   if (std::string w = DescribeNginxWorkers(m); !w.empty()) AppendRow(out, {"nginx workers", w});
   AppendRow(out, {"Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                                  OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version))});

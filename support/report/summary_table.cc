@@ -102,7 +102,10 @@ constexpr ThroughputRow kThroughputRows[] = {
 
 std::string CpuLine(const RunMeta& m) {
   if (m.sut_cpuset.empty() && m.loadgen_cpuset.empty()) {
-    if (m.mode == "remote" && m.sut_host != m.loadgen_host) return "unpinned (engine and SUT on separate hosts)";
+    if (m.mode == "remote" && m.sut_host != m.loadgen_host && m.machines.empty()) {
+      return "unpinned (engine and SUT on separate hosts)";
+    }
+    if (m.mode == "remote" && !m.machines.empty()) return "unpinned: engine and SUT share one kernel's cores";
     return "unpinned: engine and SUT share cores";
   }
   return fmt::format("SUT cpuset {}, engine cpuset {}{}", m.sut_cpuset.empty() ? "unpinned" : m.sut_cpuset,
@@ -131,6 +134,7 @@ void Header(std::string& out, const RunReport& report) {
   line("Hosts", fmt::format("SUT {} ({}), load generator {} ({})", OrUnknown(m.sut_host), Cores(m.sut_cores),
                             OrUnknown(m.loadgen_host), Cores(m.loadgen_cores)));
   line("CPU", CpuLine(m));
+  if (!m.machines.empty()) line("Machine", m.machines);
   if (std::string w = DescribeNginxWorkers(m); !w.empty()) line("Workers", w);
   line("Run", fmt::format("{} .. {}, fvbench {}", OrUnknown(FormatUtc(m.started_unix)),
                           OrUnknown(FormatUtc(m.finished_unix)), OrUnknown(m.fvbench_version)));

@@ -294,14 +294,10 @@ void ScenarioRun::PrepareSpec() {
   spec_.jwt = jwt_;
   spec_.body = body_;
   spec_.connections = c_.connections;
-  spec_.cpuset = c_.k6_cpuset;
+  spec_.cpuset = tb_.loadgens().front().cpuset;  // one process; several get theirs (multi_loadgen.h)
   spec_.count_ratelimit = !plan_.policy_id.empty();
   phase_base_ = detail::PhaseFileStem(plan_.id);
-  if (auto sh = CoreSharing(&tb_.sut() == &tb_.loadgen(), c_.oresty_cpuset, c_.k6_cpuset); sh) {
-    sharing_ = *sh;
-  } else {
-    error_ = sh.error().message;
-  }
+  sharing_ = tb_.core_sharing();
   if (!sharing_.empty()) shared_cpus_ = SharedCpus(tb_.sut_cpus(), tb_.loadgen_cpus());
 }
 
@@ -407,7 +403,7 @@ ScenarioRun::PhaseWatch ScenarioRun::StartWatching(const LoadSpec& s, std::vecto
     watched.push_back({h.name, h.pid, active_->run_dir(h.name) + "/logs/error.log"});
   }
   MonitorOptions mo;
-  mo.loadgen_cpuset = c_.k6_cpuset;
+  mo.loadgen_cpuset = tb_.loadgens().front().cpuset;
   mo.loadgen_usable_cpus = tb_.loadgen_cpus();
   mo.sut_cpus = tb_.sut_cpus();
   w.monitor = std::make_unique<PhaseMonitor>(tb_.sut(), tb_.loadgen(), watched, mo);

@@ -52,6 +52,10 @@ namespace {
 class PathHost : public Host {
  public:
   PathHost(Host& inner, std::string path) : inner_(inner), path_(std::move(path)) {}
+  // Owning `inner` (a further connection opened for one engine process).
+  PathHost(std::unique_ptr<Host> inner, std::string path)
+      : owned_(std::move(inner)), inner_(*owned_), path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
   std::string name() const override { return inner_.name(); }
   Result<ExecResult> run(const Command& cmd) override { return inner_.run(WithPath(cmd)); }
   Result<void> write_file(const std::string& p, const std::string& c, int mode) override {
@@ -71,12 +75,16 @@ class PathHost : public Host {
     return inner_.stop_service(s, g);
   }
   bool is_alive(const ServiceHandle& s) override { return inner_.is_alive(s); }
+  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override {
+    return inner_.exchange_clock(rounds, timeout);
+  }
 
  private:
   Command WithPath(Command cmd) const {
     cmd.env.emplace("PATH", path_);
     return cmd;
   }
+  std::unique_ptr<Host> owned_;
   Host& inner_;
   std::string path_;
 };
@@ -136,34 +144,11 @@ Result<std::unique_ptr<Host>> ConnectSsh(const std::string& role, const std::str
   return std::unique_ptr<Host>(std::move(*host));
 }
 
-std::string HostPinning(const char* what, const std::string& cpuset, bool autoset, const ProvisionInfo& info) {
-  std::string facts = info.cores > 0 ? fmt::format("{} cores, taskset {}", info.cores,
-                                                   info.have_taskset ? "yes" : "no")
-                                     : "cores unknown";
-  if (cpuset.empty()) {
-    return fmt::format("{} unpinned ({}{})", what, facts,
-                       info.cores > 0 ? "; auto split needs taskset and >= 8 cores" : "");
-  }
-  return fmt::format("{} cpuset {} ({}; {})", what, cpuset, autoset ? "auto 50/50 split" : "as given", facts);
-}
-
 }  // namespace
 
 namespace detail {
 
 std::string RedactPlan(std::string text) { return RedactSecrets(std::move(text)); }
-
-std::string AutoCpuset(const std::vector<int>& cpus, bool have_taskset, bool first_half) {
-  if (!have_taskset || cpus.size() < 8) return "";
-  const auto mid = cpus.begin() + static_cast<long>(cpus.size() / 2);
-  return FormatCpuList(first_half ? std::vector<int>(cpus.begin(), mid) : std::vector<int>(mid, cpus.end()));
-}
-
-std::string AutoCpuset(int cores, bool have_taskset, bool first_half) {
-  std::vector<int> cpus;
-  for (int i = 0; i < cores; ++i) cpus.push_back(i);
-  return AutoCpuset(cpus, have_taskset, first_half);
-}
 
 Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, const std::vector<int>& usable,
                                const std::string& host) {
@@ -187,9 +172,9 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, Provisionin
 
 Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostConnector& connect, Provisioning p) {
   const bool remote = config.remote();
-  if (remote && (config.fairvisor_remote.empty() || config.loadgen_remote.empty())) {
+  if (remote && (config.fairvisor_remote.empty() || config.loadgen_remotes.empty())) {
     return Error{fmt::format("remote mode needs both hosts: FAIRVISOR_REMOTE='{}' LOADGEN_REMOTE='{}' ({} is missing)",
-                             config.fairvisor_remote, config.loadgen_remote,
+                             config.fairvisor_remote, config.LoadgenRemoteText(),
                              config.fairvisor_remote.empty() ? "FAIRVISOR_REMOTE" : "LOADGEN_REMOTE")};
   }
   SetBenchJwtSecret(config.jwt_secret);  // the token sent and what RedactSecrets hides
@@ -204,7 +189,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   if (auto r = tb->MakeDirs(); !r) return r.error();
   // Provisioning once per run: a later process reuses the first one's after
   // checking each host (testbed_state.h); the key is the configuration as
-  // given (before PinRemoteHosts fills in automatic cpusets).
+  // given (before PinHosts fills in automatic cpusets).
   std::string key;
   bool reused = false;
   if (!config.dry_run && p == Provisioning::kProvision) {
@@ -226,13 +211,12 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   if (!reused) {
     if (auto r = tb->ProvisionHosts(); !r) return r.error();
   }
-  if (remote) {
-    if (auto r = tb->PinRemoteHosts(); !r) return r.error();
-  } else if (!config.dry_run) {
-    tb->KeepControllerOffSutCpus();
+  if (!config.dry_run) tb->ReadControllerBootId();
+  if (auto r = tb->PinHosts(); !r) return r.error();
+  if (!config.dry_run) tb->KeepControllerOffSutCpus();
+  if (remote && config.engine == Engine::kK6 && !config.dry_run) {
+    for (LoadgenHost& lg : tb->loadgens_) tb->FindRemoteK6(lg);
   }
-  const bool k6 = config.engine == Engine::kK6;
-  if (remote && k6 && !config.dry_run && !tb->loadgen_info_.engine_bin.empty()) tb->FindRemoteK6();
   if (!reused) {
     if (auto r = tb->ShipFiles(); !r) return r.error();
   }
@@ -248,33 +232,52 @@ Result<std::unique_ptr<Testbed>> Testbed::OnHosts(const Config& config, Host& su
   tb->config_ = config;
   tb->edge_available_ = !config.edge_skipped;
   tb->sut_ = &sut;
-  tb->loadgen_ = &loadgen;
   tb->sut_info_ = sut_info;
-  tb->loadgen_info_ = loadgen_info;
+  LoadgenHost lg;
+  lg.target = config.remote() ? loadgen.name() : "local";
+  lg.host = &loadgen;
+  lg.info = loadgen_info;
+  tb->loadgens_.push_back(std::move(lg));
+  if (auto r = tb->PinHosts(); !r) return r.error();
   if (auto r = tb->ShipFiles(); !r) return r.error();
   if (auto r = tb->MakeEngine(); !r) return r.error();
   if (auto r = tb->MakeDirs(); !r) return r.error();
   return tb;
 }
 
-// The load engine on the loadgen host, running the scripts ShipFiles put
-// there: one process, or LOADGEN_PROCS_PER_HOST (loadgen_processes.h), each
-// on its own connection (DRY_RUN: wrapped to stand in for its output).
+// The load engine on the loadgen hosts, running the scripts ShipFiles put
+// there: one process, or several (loadgen_processes.h), each on its own
+// connection (DRY_RUN: wrapped to stand in for its output).
 Result<void> Testbed::MakeEngine() {
-  // Another connection to a loadgen host: SSH runs one command at a time per session.
-  auto another = [this](const std::string& target, const std::string& name) -> LoadgenConnector {
-    return [this, target, name]() -> Result<std::unique_ptr<Host>> {
+  // Another connection to a loadgen host: SSH runs one command at a time per
+  // session. It takes the PATH the host's first connection was given (k6 off
+  // the session's PATH).
+  auto another = [this](const LoadgenHost& lg) -> LoadgenConnector {
+    const std::string target = lg.target;
+    const std::string name = lg.host->name();
+    const PathHost* path = dynamic_cast<const PathHost*>(lg.path.get());
+    const std::string path_value = path != nullptr ? path->path() : "";
+    return [this, target, name, path_value]() -> Result<std::unique_ptr<Host>> {
       if (config_.dry_run) return std::unique_ptr<Host>(std::make_unique<DryRunHost>(name, plan_));
       if (!config_.remote()) return std::unique_ptr<Host>(std::make_unique<LocalHost>());
       if (!connect_) return Error{"no connector to open another connection"};
-      return connect_("loadgen", target, config_);
+      auto c = connect_("loadgen", target, config_);
+      if (!c) return c;
+      // One command now: an SSH session pays the host's login shell once,
+      // when its command runner starts (ssh_host.h), and that belongs here,
+      // not in a phase's launch (the lead kept for the run is measured on
+      // sessions that are up, as the first connection is after provisioning).
+      Command up;
+      up.argv = {"true"};
+      up.timeout = std::chrono::seconds(60);
+      if (auto r = (*c)->run(up); !r) return Error{"starting its first command: " + r.error().message};
+      if (path_value.empty()) return c;
+      return std::unique_ptr<Host>(std::make_unique<PathHost>(std::move(*c), path_value));
     };
   };
-  std::vector<LoadgenHostSlot> hosts{{loadgen_, another(config_.loadgen_remote, loadgen_->name())}};
-  for (size_t i = 0; i < more_loadgens_.size(); ++i) {
-    hosts.push_back({more_loadgens_[i].get(), another(config_.loadgen_remotes[i + 1], more_loadgens_[i]->name())});
-  }
-  auto engine = MakeLoadgenEngine(config_, hosts, scripts_dir(), loadgen_connections_);
+  std::vector<LoadgenHostSlot> slots;
+  for (const LoadgenHost& lg : loadgens_) slots.push_back({&lg, another(lg)});
+  auto engine = MakeLoadgenEngine(config_, slots, scripts_dir(), lead_path(), loadgen_connections_);
   if (!engine) return engine.error();
   engine_ = config_.dry_run ? std::make_unique<DryRunEngine>(std::move(*engine), plan_) : std::move(*engine);
   return Ok();
@@ -284,41 +287,48 @@ Result<void> Testbed::MakeEngine() {
 // (`connect`), or this machine for both.
 Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
   const bool remote = config_.remote();
+  if (config_.dry_run) plan_ = std::make_shared<DryRunPlan>();
+  if (!remote) {
+    owned_host_ = config_.dry_run ? std::unique_ptr<Host>(std::make_unique<DryRunHost>("local", plan_))
+                                  : std::unique_ptr<Host>(std::make_unique<LocalHost>());
+    sut_ = owned_host_.get();
+    LoadgenHost lg;
+    lg.target = "local";
+    lg.host = sut_;
+    loadgens_.push_back(std::move(lg));
+    return Ok();
+  }
   if (config_.dry_run) {
-    plan_ = std::make_shared<DryRunPlan>();
-    if (remote) {
-      owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
-      owned_loadgen_ = std::make_unique<DryRunHost>(config_.loadgen_remote, plan_);
-      for (size_t i = 1; i < config_.loadgen_remotes.size(); ++i) {
-        more_loadgens_.push_back(std::make_unique<DryRunHost>(config_.loadgen_remotes[i], plan_));
-      }
-    } else {
-      owned_host_ = std::make_unique<DryRunHost>("local", plan_);
-    }
-  } else if (remote) {
+    owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
+  } else {
     auto sut = connect("SUT", config_.fairvisor_remote, config_);
     if (!sut) return Error{"connecting (FAIRVISOR_REMOTE): " + sut.error().message};
     owned_host_ = std::move(*sut);
-    auto lg = connect("loadgen", config_.loadgen_remote, config_);
-    if (!lg) return Error{"connecting (LOADGEN_REMOTE): " + lg.error().message};
-    owned_loadgen_ = std::move(*lg);
-    for (size_t i = 1; i < config_.loadgen_remotes.size(); ++i) {
-      auto more = connect("loadgen", config_.loadgen_remotes[i], config_);
-      if (!more) {
-        return Error{fmt::format("connecting (LOADGEN_REMOTE, target {} of {}, {}): {}", i + 1,
-                                 config_.loadgen_remotes.size(), config_.loadgen_remotes[i], more.error().message)};
-      }
-      more_loadgens_.push_back(std::move(*more));
-    }
-  } else {
-    owned_host_ = std::make_unique<LocalHost>();
   }
   sut_ = owned_host_.get();
-  loadgen_ = owned_loadgen_ ? owned_loadgen_.get() : owned_host_.get();
+  const size_t n = config_.loadgen_remotes.size();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& target = config_.loadgen_remotes[i];
+    LoadgenHost lg;
+    lg.target = target;
+    if (config_.dry_run) {
+      lg.owned = std::make_unique<DryRunHost>(target, plan_);
+    } else {
+      auto h = connect("loadgen", target, config_);
+      if (!h) {
+        return Error{n == 1 ? "connecting (LOADGEN_REMOTE): " + h.error().message
+                            : fmt::format("connecting (LOADGEN_REMOTE, target {} of {}, {}): {}", i + 1, n, target,
+                                          h.error().message)};
+      }
+      lg.owned = std::move(*h);
+    }
+    lg.host = lg.owned.get();
+    loadgens_.push_back(std::move(lg));
+  }
   return Ok();
 }
 
-// Provisions the SUT host (and A/B side B's edge) and the load generator.
+// Provisions the SUT host (and A/B side B's edge) and the load generators.
 Result<void> Testbed::ProvisionHosts() {
   auto sut = ProvisionSut(*sut_, config_);
   if (!sut) return Error{fmt::format("provisioning the SUT host ({}): {}", sut_->name(), sut.error().message)};
@@ -337,24 +347,17 @@ Result<void> Testbed::ProvisionHosts() {
     }
     sut_info_b_ = *sb;
   }
-  auto lg = ProvisionLoadgen(*loadgen_, config_);
-  if (!lg) {
-    return Error{fmt::format("provisioning the load-generator host ({}): {}", loadgen_->name(),
-                             lg.error().message)};
-  }
-  loadgen_info_ = *lg;
-  return ProvisionMoreLoadgens();
+  return ProvisionLoadgens();
 }
 
-// LOADGEN_REMOTE's further hosts, each for the loadgen role, in parallel
-// (one after another in a dry run: its plan is recorded in order). They
-// must run the engine the first one runs.
-Result<void> Testbed::ProvisionMoreLoadgens() {
-  const size_t n = more_loadgens_.size();
-  more_loadgen_infos_.clear();
+// Every loadgen host for the loadgen role, in parallel (one after another
+// in a dry run: its plan is recorded in order). They must run one engine
+// version.
+Result<void> Testbed::ProvisionLoadgens() {
+  const size_t n = loadgens_.size();
   std::vector<Result<ProvisionInfo>> infos(n, Error{"not provisioned"});
-  auto one = [&](size_t i) { infos[i] = ProvisionLoadgen(*more_loadgens_[i], config_); };
-  if (config_.dry_run) {
+  auto one = [&](size_t i) { infos[i] = ProvisionLoadgen(*loadgens_[i].host, config_); };
+  if (config_.dry_run || n == 1) {
     for (size_t i = 0; i < n; ++i) one(i);
   } else {
     std::vector<std::thread> threads;
@@ -363,75 +366,84 @@ Result<void> Testbed::ProvisionMoreLoadgens() {
   }
   for (size_t i = 0; i < n; ++i) {
     if (!infos[i]) {
-      return Error{fmt::format("provisioning load-generator host {} of {} ({}): {}", i + 2, n + 1,
-                               more_loadgens_[i]->name(), infos[i].error().message)};
+      return Error{n == 1 ? fmt::format("provisioning the load-generator host ({}): {}", loadgens_[i].host->name(),
+                                        infos[i].error().message)
+                          : fmt::format("provisioning load-generator host {} of {} ({}): {}", i + 1, n,
+                                        loadgens_[i].host->name(), infos[i].error().message)};
     }
-    if (!config_.dry_run && infos[i]->engine_version != loadgen_info_.engine_version) {
+    loadgens_[i].info = *infos[i];
+  }
+  for (size_t i = 1; i < n && !config_.dry_run; ++i) {
+    if (loadgens_[i].info.engine_version != loadgens_[0].info.engine_version) {
       return Error{fmt::format("load-generator hosts run different engines: {} has '{}', {} has '{}' (every "
                                "loadgen host of a phase must run the same engine version)",
-                               loadgen_->name(), loadgen_info_.engine_version, more_loadgens_[i]->name(),
-                               infos[i]->engine_version)};
+                               loadgens_[0].host->name(), loadgens_[0].info.engine_version, loadgens_[i].host->name(),
+                               loadgens_[i].info.engine_version)};
     }
-    more_loadgen_infos_.push_back(*infos[i]);
   }
   return Ok();
 }
 
-// Pinning per host in remote mode (Config split with the controller's cores
-// only in local mode).
-Result<void> Testbed::PinRemoteHosts() {
+// This machine's kernel boot_id, compared with the hosts' (MachineNote).
+void Testbed::ReadControllerBootId() {
+  auto text = detail::ReadTextFile("/proc/sys/kernel/random/boot_id");
+  if (!text) return;
+  std::string id = *text;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  controller_boot_id_ = detail::CheckedBootId(id);
+}
+
+// The cpusets of every host, the processes' parts, how the engine shares the
+// SUT's machine, and the pinning note. Config is never written for the
+// engine; the SUT's automatic split still is (PinRemoteSut).
+Result<void> Testbed::PinHosts() {
+  const bool remote = config_.remote();
+  if (remote) {
+    if (auto r = PinRemoteSut(); !r) return r;
+  }
+  if (auto r = PinLoadgenHosts(config_, loadgens_); !r) return r;
+  if (auto r = SplitProcessCpusets(config_.procs_per_host, loadgens_); !r) return r;
+  auto sharing = SutSharing(remote, config_.oresty_cpuset, sut_info_, loadgens_);
+  if (!sharing) return sharing.error();
+  core_sharing_ = *sharing;
+  if (remote) {
+    machine_note_ = MachineNote(config_.fairvisor_remote, sut_info_, loadgens_, controller_boot_id_);
+    pinning_ = RemotePinningNote(sut_->name(), config_.oresty_cpuset, sut_cpuset_auto_, sut_info_, loadgens_,
+                                 machine_note_);
+  }
+  return Ok();
+}
+
+// The SUT's cpuset in remote mode (Config's split uses the controller's
+// cores only in local mode): ORESTY_CPUSET checked on the SUT host, or the
+// first half of its CPUs; written into config_ (SutServices reads it).
+Result<void> Testbed::PinRemoteSut() {
   Config& c = config_;
-  bool sut_auto = false, lg_auto = false;
   if (!c.dry_run) {
     if (auto e = detail::CheckCpusetOnHost("ORESTY_CPUSET", c.oresty_cpuset, sut_info_.cpus, sut_->name()); !e) return e;
-    if (auto e = detail::CheckCpusetOnHost("K6_CPUSET", c.k6_cpuset, loadgen_info_.cpus, loadgen_->name()); !e) return e;
-    for (size_t i = 0; i < more_loadgens_.size(); ++i) {
-      if (auto e = detail::CheckCpusetOnHost("K6_CPUSET", c.k6_cpuset, more_loadgen_infos_[i].cpus,
-                                             more_loadgens_[i]->name());
-          !e) {
-        return e;
-      }
-    }
   }
   if (c.oresty_cpuset.empty()) {
     c.oresty_cpuset = detail::AutoCpuset(sut_info_.cpus, sut_info_.have_taskset, true);
-    sut_auto = !c.oresty_cpuset.empty();
+    sut_cpuset_auto_ = !c.oresty_cpuset.empty();
   }
-  if (c.k6_cpuset.empty()) {
-    c.k6_cpuset = detail::AutoCpuset(loadgen_info_.cpus, loadgen_info_.have_taskset, false);
-    lg_auto = !c.k6_cpuset.empty();
-  }
-  c.cpusets_auto = sut_auto || lg_auto;
-  if (!c.k6_cpuset.empty() && !loadgen_info_.have_taskset && !config_.dry_run) {
-    return Error{fmt::format("loadgen host {}: K6_CPUSET={} but taskset is not installed there",
-                             loadgen_->name(), c.k6_cpuset)};
-  }
-  pinning_ = fmt::format("SUT {}: {}; loadgen {}: {}", sut_->name(),
-                         HostPinning("nginx", c.oresty_cpuset, sut_auto, sut_info_), loadgen_->name(),
-                         HostPinning("engine", c.k6_cpuset, lg_auto, loadgen_info_));
+  c.cpusets_auto = sut_cpuset_auto_;
   return Ok();
 }
 
-// k6 off the ssh session's PATH (found only at the install path).
-void Testbed::FindRemoteK6() {
+// k6 off the ssh session's PATH (found only at the install path) on one loadgen host.
+void Testbed::FindRemoteK6(LoadgenHost& lg) {
+  if (lg.info.engine_bin.empty()) return;
   Command which;
   which.argv = {"sh", "-c", "command -v k6"};
   which.timeout = std::chrono::seconds(30);
-  auto w = loadgen_->run(which);
+  auto w = lg.host->run(which);
   if (w && !w->success()) {
-    std::string bin = loadgen_info_.engine_bin;
-    std::string dir = bin.substr(0, bin.find_last_of('/'));
-    loadgen_path_ = std::make_unique<PathHost>(
-        *loadgen_, fmt::format("{}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", dir.empty() ? "/" : dir));
-    loadgen_ = loadgen_path_.get();
+    const std::string bin = lg.info.engine_bin;
+    const std::string dir = bin.substr(0, bin.find_last_of('/'));
+    lg.path = std::make_unique<PathHost>(
+        *lg.host, fmt::format("{}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", dir.empty() ? "/" : dir));
+    lg.host = lg.path.get();
   }
-}
-
-// Every loadgen host's first connection, in LOADGEN_REMOTE's order.
-std::vector<Host*> Testbed::hosts_of_loadgen() const {
-  std::vector<Host*> hosts{loadgen_};
-  for (const auto& h : more_loadgens_) hosts.push_back(h.get());
-  return hosts;
 }
 
 // What ShipFiles puts on the hosts, in order: the engine runs copies of the
@@ -449,16 +461,15 @@ std::vector<Testbed::Shipment> Testbed::Shipments() const {
   const std::vector<std::string> scripts =
       k6 ? std::vector<std::string>{"k6/common.js", "k6/constant_rate.js", "k6/warmup.js"}
          : std::vector<std::string>{"support/engine/pace.lua"};
-  const std::vector<Host*> loadgens = hosts_of_loadgen();
   for (const std::string& f : scripts) {
-    for (Host* h : loadgens) {
-      out.push_back({h, false, config_.source_dir + "/" + f,
+    for (const LoadgenHost& lg : loadgens_) {
+      out.push_back({lg.host, false, config_.source_dir + "/" + f,
                      scripts_dir() + "/" + std::filesystem::path(f).filename().string(), 0644, "engine scripts"});
     }
   }
-  if (k6 && loadgens.size() * static_cast<size_t>(config_.procs_per_host) >= 2) {
-    for (Host* h : loadgens) {
-      out.push_back({h, false, FVBENCH_K6_REDUCE_BIN, scripts_dir() + "/" + std::string(kK6ReduceTool), 0755,
+  if (k6 && config_.LoadgenProcesses() >= 2) {
+    for (const LoadgenHost& lg : loadgens_) {
+      out.push_back({lg.host, false, FVBENCH_K6_REDUCE_BIN, scripts_dir() + "/" + std::string(kK6ReduceTool), 0755,
                      "the k6 sample reducer " + std::string(kK6ReduceTool)});
     }
   }
@@ -493,15 +504,14 @@ Result<void> Testbed::ShipFiles() {
 // The hosts provisioning covers, each with what it learned there and the
 // files shipped to it: sut, sut_b (A/B side B's edge tree), every loadgen.
 std::vector<Testbed::Provisioned> Testbed::ProvisionedHosts() {
-  more_loadgen_infos_.resize(more_loadgens_.size());
   std::vector<Provisioned> out{{"sut", sut_, &sut_info_, {}}};
   if (config_.ab && !config_.edge_skipped && !config_.ab_same_edge()) out.push_back({"sut_b", sut_, &sut_info_b_, {}});
-  // The loadgen's own connection, not the PATH wrapper (FindRemoteK6): the
+  // Each loadgen's own connection, not the PATH wrapper (FindRemoteK6): the
   // fingerprint is taken the same way before and after it.
-  Host* first_loadgen = owned_loadgen_ ? owned_loadgen_.get() : owned_host_ ? owned_host_.get() : loadgen_;
-  out.push_back({"loadgen", first_loadgen, &loadgen_info_, {}});
-  for (size_t i = 0; i < more_loadgens_.size(); ++i)
-    out.push_back({"loadgen", more_loadgens_[i].get(), &more_loadgen_infos_[i], {}});
+  for (LoadgenHost& lg : loadgens_) {
+    Host* own = lg.owned ? lg.owned.get() : owned_host_ ? owned_host_.get() : lg.host;
+    out.push_back({"loadgen", own, &lg.info, {}});
+  }
   for (const Shipment& s : Shipments()) {
     for (Provisioned& p : out) {
       if (p.host->name() == s.host->name() && p.role == (s.to_sut ? "sut" : "loadgen")) p.files.push_back(s.remote);
@@ -658,9 +668,8 @@ Result<void> Testbed::CheckHostDirs() {
     return check(*sut_, "SUT and loadgen", both);
   }
   if (auto ok = check(*sut_, "SUT", sut); !ok) return ok;
-  if (auto ok = check(*loadgen_, "loadgen", LoadgenFolders()); !ok) return ok;
-  for (const auto& h : more_loadgens_) {
-    if (auto ok = check(*h, "loadgen", LoadgenFolders()); !ok) return ok;
+  for (const LoadgenHost& lg : loadgens_) {
+    if (auto ok = check(*lg.host, "loadgen", LoadgenFolders()); !ok) return ok;
   }
   return Ok();
 }
@@ -693,29 +702,30 @@ Result<void> Testbed::WritePlanSection(const std::string& title, const std::stri
   return Ok();
 }
 
-// Local mode with both cpusets: this process (every thread) and what it
-// starts unpinned (the phase monitor's `cat /proc/...` twice a second, the
-// ticker's stub_status curl every second, ss) leave the SUT's CPUs: to the
-// CPUs outside both cpusets, or, with none (2 CPUs: 0 and 1), to the
-// engine's. A curl costs tens of ms of CPU; on the SUT's only CPU that is a
-// stall of the SUT's, on the engine's a hiccup at most (EngineHiccup,
-// step_search.h), and the engine's CPU is gated at LOADGEN_MAX_BUSY. The
-// nginx processes and the engine keep their own `taskset -c`. The pinning
-// note says where it went.
+// Pinned on the SUT's machine (local mode, or remote with the controller
+// on the SUT host's kernel) with both the SUT's and the engine's cpusets:
+// this process (every thread) and what it starts unpinned (the phase
+// monitor's `cat /proc/...` twice a second, the ticker's stub_status curl
+// every second, ss) leave the SUT's CPUs: to the CPUs outside both
+// cpusets, or, with none (2 CPUs: 0 and 1), to the engine's. A curl costs
+// tens of ms of CPU; on the SUT's only CPU that is a stall of the SUT's, on
+// the engine's a hiccup at most (EngineHiccup, step_search.h), and the
+// engine's CPU is gated at LOADGEN_MAX_BUSY. The nginx processes and the
+// engine keep their own `taskset -c`. The pinning note says where it went.
 void Testbed::KeepControllerOffSutCpus() {
   const Config& c = config_;
-  if (c.oresty_cpuset.empty() || c.k6_cpuset.empty()) return;
+  const bool same_machine = !c.remote() || (!controller_boot_id_.empty() && controller_boot_id_ == sut_info_.boot_id);
+  const std::string& engine_cpuset = loadgens_.front().cpuset;
+  if (!same_machine || c.oresty_cpuset.empty() || engine_cpuset.empty()) return;
   auto sut = ParseCpuList(c.oresty_cpuset);
-  auto engine = ParseCpuList(c.k6_cpuset);
+  auto engine = ParseCpuList(engine_cpuset);
   if (!sut || !engine) return;  // validated by Config; nothing to do with a list that does not parse
   const std::vector<int> off_sut = CpusOutside(UsableCpusOfThisProcess(), *sut);
   const std::vector<int> free = CpusOutside(off_sut, *engine);
   const std::vector<int>& to = free.empty() ? off_sut : free;
   if (to.empty()) {
     controller_note_ = "; fvbench's own sampling shares the SUT's CPUs (no other CPU usable)";
-    return;
-  }
-  if (auto r = RunThisProcessOn(to); !r) {
+  } else if (auto r = RunThisProcessOn(to); !r) {
     controller_note_ = "; fvbench's own sampling runs unpinned (" + r.error().message + ")";
   } else if (free.empty()) {
     controller_note_ = fmt::format("; fvbench's own sampling on CPUs {}, the engine's (none outside both cpusets)",
@@ -724,13 +734,13 @@ void Testbed::KeepControllerOffSutCpus() {
     controller_note_ = fmt::format("; fvbench's own sampling on CPUs {}, off the SUT's and the engine's",
                                    FormatCpuList(to));
   }
+  if (!pinning_.empty()) pinning_ += controller_note_;
 }
 
 std::vector<std::string> Testbed::CommandPathNotes() const {
   std::vector<std::string> out;
-  std::vector<std::pair<const char*, const Host*>> hosts = {{"SUT", owned_host_.get()},
-                                                            {"loadgen", owned_loadgen_.get()}};
-  for (const auto& h : more_loadgens_) hosts.push_back({"loadgen", h.get()});
+  std::vector<std::pair<const char*, const Host*>> hosts = {{"SUT", owned_host_.get()}};
+  for (const LoadgenHost& lg : loadgens_) hosts.push_back({"loadgen", lg.owned.get()});
   for (const auto& [role, h] : hosts) {
     const auto* ssh = dynamic_cast<const SshHost*>(h);
     if (ssh == nullptr || ssh->runner_note().empty()) continue;
@@ -742,11 +752,16 @@ std::vector<std::string> Testbed::CommandPathNotes() const {
 std::string Testbed::PinningNote() const {
   const Config& c = config_;
   if (!pinning_.empty()) return pinning_;
-  if (c.oresty_cpuset.empty() && c.k6_cpuset.empty()) {
+  const LoadgenHost& lg = loadgens_.front();
+  if (c.oresty_cpuset.empty() && lg.cpuset.empty()) {
     return c.remote() ? "unpinned" : "unpinned: the load engine and the SUT share all cores";
   }
-  return fmt::format("nginx cpuset={} engine cpuset={}{}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
-                     c.k6_cpuset.empty() ? "all" : c.k6_cpuset, c.cpusets_auto ? " (auto 50/50 split)" : "",
+  std::string processes;
+  if (lg.process_cpusets.size() > 1 && !lg.cpuset.empty()) {
+    processes = fmt::format(" [processes: {}]", fmt::join(lg.process_cpusets, " "));
+  }
+  return fmt::format("nginx cpuset={} engine cpuset={}{}{}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
+                     lg.cpuset.empty() ? "all" : lg.cpuset, processes, c.cpusets_auto ? " (auto 50/50 split)" : "",
                      controller_note_);
 }
 
@@ -754,18 +769,15 @@ std::string Testbed::sut_cpus() const {
   return config_.oresty_cpuset.empty() ? FormatCpuList(sut_info_.cpus) : config_.oresty_cpuset;
 }
 
-std::string Testbed::loadgen_cpus() const {
-  return config_.k6_cpuset.empty() ? FormatCpuList(loadgen_info_.cpus) : config_.k6_cpuset;
-}
-
 RunMeta Testbed::Meta() const {
   RunMeta m;
   m.fvbench_version = "0.1.0";
-  m.engine = loadgen_info_.engine;
-  m.engine_version = loadgen_info_.engine_version;
+  const ProvisionInfo& lg = loadgens_.front().info;
+  m.engine = lg.engine;
+  m.engine_version = lg.engine_version;
   if (m.engine == "k6") m.k6_pinned = config_.k6_version;
   m.sut_os = sut_info_.os;
-  m.loadgen_os = loadgen_info_.os;
+  m.loadgen_os = lg.os;
   m.sut_runtime = sut_info_.runtime;
   m.sut_runtime_version = sut_info_.runtime_version;
   m.lua_module_version = sut_info_.lua_module_version;
@@ -773,13 +785,15 @@ RunMeta Testbed::Meta() const {
   m.edge_commit = sut_info_.edge_commit + (sut_info_.edge_dirty ? " (dirty)" : "");
   m.mode = config_.remote() ? "remote" : "local";
   m.sut_host = sut_->name();
-  m.loadgen_host = loadgen_->name();
-  for (const auto& h : more_loadgens_) m.loadgen_host += ", " + h->name();
+  m.loadgen_host.clear();
+  for (const LoadgenHost& h : loadgens_) m.loadgen_host += (m.loadgen_host.empty() ? "" : ", ") + h.host->name();
   m.sut_cores = sut_info_.cores;
-  m.loadgen_cores = loadgen_info_.cores;
+  m.loadgen_cores = lg.cores;
   m.sut_cpuset = config_.oresty_cpuset;
-  m.loadgen_cpuset = config_.k6_cpuset;
+  m.loadgen_cpuset = LoadgenCpusetsText(loadgens_);
   m.cpusets_auto = config_.cpusets_auto;
+  for (const LoadgenHost& h : loadgens_) m.cpusets_auto = m.cpusets_auto || h.cpuset_auto;
+  m.machines = config_.remote() ? machine_note_ : "";
   // What SutServices gives every nginx (sut/nginx_conf.h NginxWorkerProcesses).
   const std::string workers = NginxWorkerProcesses(config_.oresty_cpuset, sut_info_.cores);
   if (workers != "auto") {

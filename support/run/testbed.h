@@ -22,11 +22,27 @@
 // the ssh session (k6 installed into /usr/local/bin is, on Debian), commands
 // get PATH=<dir of the k6 found>:/usr/local/bin:/usr/bin:/bin.
 //
+// The load generators are one list (loadgens(), run/loadgen_hosts.h): each
+// entry LOADGEN_REMOTE's target (this machine in local mode), its host, what
+// provisioning learned there (CPUs, taskset, boot_id), the engine's cpuset
+// there and each process's part of it.
+//
 // CPU pinning: local mode uses Config's split (config.h). Remote mode: per
 // host, ORESTY_CPUSET / K6_CPUSET as given; when unset, split 50/50 of THAT
 // host's cores when it has taskset and >= 8 cores (SUT: first half for nginx,
-// loadgen: second half for the engine). config() returns the cpusets applied;
-// PinningNote() and Meta() say what and why.
+// each loadgen: the second half of its own for the engine; loadgen_hosts.h).
+// The engine's cpusets live in the list, never in Config; the SUT's applied
+// cpuset is written into config() (ORESTY_CPUSET, cpusets_auto), which the
+// SUT's services read. PinningNote() and Meta() say what and why, naming
+// every host.
+//
+// One machine: the controller and every host's kernel boot_id are compared.
+// A loadgen host on the SUT's kernel (containers, network namespaces) shares
+// its CPUs as local mode's engine does: core_sharing() says how (the phase's
+// loadgen_cpu is then informational where it counts the SUT's work, the
+// shared_cores note is added), and PinningNote() and Meta() name the
+// machine. With the controller on the SUT's kernel too, this process keeps
+// off the SUT's CPUs as in local mode (KeepControllerOffSutCpus).
 //
 // Open() provisions both roles (idempotent: on an already provisioned host it
 // only checks versions, see provision.h), ships the files above, creates the
@@ -56,6 +72,7 @@
 #include "support/core/config.h"
 #include "support/core/private_dirs.h"
 #include "support/host/dry_run_host.h"
+#include "support/run/loadgen_hosts.h"
 #include "support/host/host.h"
 #include "support/engine/load_engine.h"
 #include "support/sut/provision.h"
@@ -93,10 +110,18 @@ class Testbed {
 
   const Config& config() const { return config_; }
   Host& sut() { return *sut_; }
-  Host& loadgen() { return *loadgen_; }
   LoadEngine& engine() { return *engine_; }
   const ProvisionInfo& sut_info() const { return sut_info_; }
-  const ProvisionInfo& loadgen_info() const { return loadgen_info_; }
+  // Every load generator, in LOADGEN_REMOTE's order (one in local mode).
+  const std::vector<LoadgenHost>& loadgens() const { return loadgens_; }
+  // The first of them: the host the phase monitor samples, and the one
+  // engine of a phase that one process drives.
+  Host& loadgen() { return *loadgens_.front().host; }
+  const ProvisionInfo& loadgen_info() const { return loadgens_.front().info; }
+  // How the engine and the SUT share one machine's cores (validity.h
+  // PhaseContext::sharing): local mode, or a loadgen host on the SUT's kernel;
+  // "" when they do not.
+  const std::string& core_sharing() const { return core_sharing_; }
   // A/B mode (Config::ab): side B's edge tree on the SUT host, provisioned
   // like A's from FAIRVISOR_EDGE_SRC_B / FAIRVISOR_EDGE_REF_B into FV_DIR_B
   // (a local path without a ref is used in place); A's own info when B's
@@ -116,12 +141,13 @@ class Testbed {
   // or "unpinned: the engine and the SUT share all cores".
   std::string PinningNote() const;
   RunMeta Meta() const;
-  // The CPUs the SUT's nginx / the load engine may use, as a CPU list: the
-  // cpuset when pinned, else the host's usable CPUs (ProvisionInfo::cpus:
-  // affinity within the cgroup cpuset); "" when unknown. The SUT's busy share
-  // per core and the engine's busy share are taken over these.
+  // The CPUs the SUT's nginx / the load engine on the first loadgen host may
+  // use, as a CPU list: the cpuset when pinned, else the host's usable CPUs
+  // (ProvisionInfo::cpus: affinity within the cgroup cpuset); "" when
+  // unknown. The SUT's busy share per core and the engine's busy share are
+  // taken over these.
   std::string sut_cpus() const;
-  std::string loadgen_cpus() const;
+  std::string loadgen_cpus() const { return loadgens_.front().engine_cpus(); }
 
   std::string controller_dir() const { return config_.bench_dir + "/controller-results"; }
   std::string raw_dir() const { return controller_dir() + "/raw"; }
@@ -131,6 +157,9 @@ class Testbed {
   std::string policy_dir() const { return config_.bench_dir + "/policies"; }    // on the SUT host
   std::string policy_dir_b() const { return config_.bench_dir + "/policies-b"; }  // A/B side B, on the SUT host
   std::string plan_path() const { return controller_dir() + "/dry_run_plan.txt"; }
+  // The run's last measured loadgen launch (judge/loadgen_start.h), kept
+  // across scenario processes.
+  std::string lead_path() const { return controller_dir() + "/loadgen_lead.json"; }
 
   // DRY_RUN: the plan lines recorded since the last call, secrets redacted
   // (detail::RedactPlan), each ending in '\n'. Empty when not a dry run.
@@ -145,9 +174,12 @@ class Testbed {
   Result<void> ConnectHosts(const HostConnector& connect);
   Result<void> CheckHostDirs();
   Result<void> ProvisionHosts();
-  Result<void> PinRemoteHosts();
+  Result<void> ProvisionLoadgens();
+  void ReadControllerBootId();
+  Result<void> PinHosts();
+  Result<void> PinRemoteSut();
   void KeepControllerOffSutCpus();
-  void FindRemoteK6();
+  void FindRemoteK6(LoadgenHost& lg);
   // A file ShipFiles puts on a host (to the SUT's role or a loadgen's).
   struct Shipment {
     Host* host;
@@ -174,25 +206,20 @@ class Testbed {
   Result<void> MakeDirs();
   Config config_;
   std::unique_ptr<Host> owned_host_;
-  std::unique_ptr<Host> owned_loadgen_;
-  std::unique_ptr<Host> loadgen_path_;  // PATH wrapper around the loadgen host (k6 off PATH)
   std::shared_ptr<DryRunPlan> plan_;
   size_t plan_taken_ = 0;
   std::string pinning_;  // PinningNote() in remote / dry-run mode
-  std::string controller_note_;  // local mode, pinned: where this process (its sampling commands) runs
+  std::string controller_note_;  // pinned on the SUT's machine: where this process (its sampling commands) runs
   Host* sut_ = nullptr;
-  Host* loadgen_ = nullptr;
+  std::vector<LoadgenHost> loadgens_;
   std::unique_ptr<LoadEngine> engine_;
   HostConnector connect_;  // Open's connector: more connections to a loadgen host (LOADGEN_PROCS_PER_HOST)
   std::vector<std::unique_ptr<Host>> loadgen_connections_;  // those connections
-  // LOADGEN_REMOTE's further hosts (issue 14), provisioned like the first:
-  // their connections and what provisioning learned, in LOADGEN_REMOTE's order.
-  std::vector<std::unique_ptr<Host>> more_loadgens_;
-  std::vector<ProvisionInfo> more_loadgen_infos_;
-  Result<void> ProvisionMoreLoadgens();
-  std::vector<Host*> hosts_of_loadgen() const;
   ProvisionInfo sut_info_;
-  ProvisionInfo loadgen_info_;
+  std::string controller_boot_id_;  // this machine's kernel boot_id ("" unknown, dry run)
+  std::string core_sharing_;        // core_sharing()
+  std::string machine_note_;        // MachineNote(): which hosts are one machine
+  bool sut_cpuset_auto_ = false;    // ORESTY_CPUSET is the automatic split of the SUT host's CPUs
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
   bool edge_available_ = true;
 };
@@ -210,11 +237,6 @@ Result<void> PrepareControllerDirs(const Config& config);
 namespace detail {
 // RedactSecrets (jwt.h): the bench JWT secret and the tokens made from it replaced.
 std::string RedactPlan(std::string text);
-// The 50/50 split of one host's usable CPUs (ProvisionInfo::cpus): the first
-// or the second half as a CPU list when have_taskset and >= 8 of them, else "".
-std::string AutoCpuset(const std::vector<int>& cpus, bool have_taskset, bool first_half);
-// The same for CPUs 0..cores-1.
-std::string AutoCpuset(int cores, bool have_taskset, bool first_half);
 // A cpuset given for a remote host must name CPUs its processes may use.
 Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, const std::vector<int>& usable,
                                const std::string& host);

@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kSchema = 1;
+constexpr int kSchema = 2;  // 2: ProvisionInfo::boot_id
 
 json InfoToJson(const ProvisionInfo& i) {
   return json{{"host", i.host},
@@ -35,6 +35,7 @@ json InfoToJson(const ProvisionInfo& i) {
               {"cpus", i.cpus},
               {"cores", i.cores},
               {"have_taskset", i.have_taskset},
+              {"boot_id", i.boot_id},
               {"nofile", i.nofile},
               {"installed", i.installed},
               {"seconds", i.seconds}};
@@ -62,6 +63,7 @@ ProvisionInfo InfoFromJson(const json& j) {
   i.cpus = j.at("cpus").get<std::vector<int>>();
   i.cores = j.at("cores").get<int>();
   i.have_taskset = j.at("have_taskset").get<bool>();
+  i.boot_id = j.at("boot_id").get<std::string>();
   i.nofile = j.at("nofile").get<int>();
   i.installed = j.at("installed").get<std::vector<std::string>>();
   i.seconds = j.at("seconds").get<double>();
@@ -77,7 +79,7 @@ std::string ProvisionKey(const Config& c, const std::string& shipped_digest) {
       "mode={} sut={} loadgens={} ssh_opts={} engine={} k6={} {} {} runtime={} edge={} ref={} skipped={} fv_dir={} "
       "ab={} edge_b={} ref_b={} fv_dir_b={} bench_dir={} procs={} oresty_cpuset={} k6_cpuset={} source_dir={} "
       "shipped={}",
-      c.remote() ? "remote" : "local", c.fairvisor_remote, loadgens.empty() ? c.loadgen_remote : loadgens, c.ssh_opts,
+      c.remote() ? "remote" : "local", c.fairvisor_remote, loadgens, c.ssh_opts,
       EngineName(c.engine), c.k6_version, c.k6_source, c.k6_release_url, static_cast<int>(c.runtime), c.edge_src,
       c.edge_ref, c.edge_skipped, c.fv_dir, c.ab, c.edge_src_b, c.edge_ref_b, c.fv_dir_b, c.bench_dir,
       c.procs_per_host, c.oresty_cpuset, c.k6_cpuset, c.source_dir, shipped_digest);

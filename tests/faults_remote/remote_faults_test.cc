@@ -356,7 +356,7 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
 
 // The controller's link to the loadgen dies: the kernel declares the SSH
 // connection dead (keepalive + TCP_USER_TIMEOUT, 15 s) and the phase fails
-// naming the host, long before the command's own timeout (-d + 5 s).
+// naming the host, long before the command's own timeout (-d + 15 s).
 TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   ASSERT_NO_FATAL_FAILURE(StartNginx());
   auto lg = ConnectTo(g_hosts.loadgen);
@@ -375,7 +375,7 @@ TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   const std::string message = o.result.error().message;
   EXPECT_THAT(message, HasSubstr(g_hosts.loadgen));
   EXPECT_THAT(message, HasSubstr("connection lost"));
-  // Dead-link timeout 15 s (+ keepalive granularity), well under -d + 5 s (a 30 s phase).
+  // Dead-link timeout 15 s (+ keepalive granularity), well under -d + 15 s (a 30 s phase).
   EXPECT_LT(Secs(o.from_fault), 25.0) << message;
   EXPECT_TRUE(engine != nullptr);
   EXPECT_EQ(Slurp(before->raw_path), kept) << "the result fetched before the fault changed";

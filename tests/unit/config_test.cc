@@ -97,12 +97,43 @@ TEST(Config, InfersTargetHostFromRemote) {
   EXPECT_TRUE(c->remote());
 }
 
+// A phase shared by several engine processes gives each enough requests to
+// be judged on its own (core/loadgen_share.h), or the run is refused before
+// any host is touched, naming the numbers. Seen: LOADGEN_PROCS_PER_HOST=7 at
+// LATENCY_RPS=5 for 2 s ran and failed every phase on an internal check;
+// 3 processes at 500 RPS each get 333 requests in 2 s and run.
+TEST(Config, SharedLatencyPhaseGivesEachProcessEnoughRequests) {
+  auto seven = LoadConfig(Inputs({{"LOADGEN_PROCS_PER_HOST", "7"}, {"LATENCY_RPS", "5"}, {"LATENCY_DUR", "2"}}));
+  ASSERT_FALSE(seven.ok());
+  EXPECT_NE(seven.error().message.find("LATENCY_RPS=5 x LATENCY_DUR=2 s (LOADGEN_PROCS_PER_HOST=7 x 1 loadgen host) "
+                                       "split over 7 engine processes gives each 1.4 requests in its window; each "
+                                       "needs at least 100"),
+            std::string::npos)
+      << seven.error().message;
+  EXPECT_NE(seven.error().message.find("it is too small to share"), std::string::npos) << seven.error().message;
+  auto hosts = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"},
+                                  {"LOADGEN_REMOTE", "root@a,root@b"},
+                                  {"LOADGEN_PROCS_PER_HOST", "3"},
+                                  {"LATENCY_RPS", "500"},
+                                  {"LATENCY_DUR", "1"}}));
+  ASSERT_FALSE(hosts.ok());
+  EXPECT_NE(hosts.error().message.find("(LOADGEN_PROCS_PER_HOST=3 x 2 loadgen hosts) split over 6 engine processes "
+                                       "gives each 83 requests"),
+            std::string::npos)
+      << hosts.error().message;
+  EXPECT_NE(hosts.error().message.find("at most 5 processes could share it"), std::string::npos);
+  EXPECT_TRUE(LoadConfig(Inputs({{"LOADGEN_PROCS_PER_HOST", "3"}, {"LATENCY_RPS", "500"}, {"LATENCY_DUR", "2"}})).ok());
+  // One process is never refused: nothing is split.
+  EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_RPS", "5"}, {"LATENCY_DUR", "2"}})).ok());
+}
+
 // Several loadgen hosts (issue 14): LOADGEN_REMOTE is a comma-separated list.
 TEST(Config, LoadgenRemoteListsSeveralHosts) {
   auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1, root@lg2,root@lg3"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->loadgen_remotes, (std::vector<std::string>{"root@lg1", "root@lg2", "root@lg3"}));
-  EXPECT_EQ(c->loadgen_remote, "root@lg1");
+  EXPECT_EQ(c->LoadgenRemoteText(), "root@lg1,root@lg2,root@lg3");
+  EXPECT_EQ(c->LoadgenProcesses(), 3u);
   auto one = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1"}}));
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(one->loadgen_remotes, (std::vector<std::string>{"root@lg1"}));

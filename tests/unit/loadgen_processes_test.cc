@@ -1,5 +1,7 @@
-// LOADGEN_PROCS_PER_HOST: how many engine processes share a phase and which
-// CPUs each gets (run/loadgen_processes.h), and the engine built for them.
+// The engine built for the loadgen hosts (run/loadgen_processes.h): one
+// engine for one process, else a multi-loadgen engine with one connection
+// per further process on each host, each pinned to its own part of its
+// host's cpuset. The split itself: loadgen_hosts_test.cc.
 #include "support/run/loadgen_processes.h"
 
 #include <gmock/gmock.h>
@@ -10,40 +12,23 @@
 namespace fvbench::loadgen_processes_test {
 namespace {
 
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Config WrkConfig(int procs, const std::string& cpuset) {
+Config WrkConfig(int procs) {
   Config c;
   c.engine = Engine::kWrk;
   c.procs_per_host = procs;
-  c.k6_cpuset = cpuset;
+  c.dry_run = true;
   return c;
 }
 
-TEST(ProcessCpusets, EachProcessGetsItsPartOfTheEngineCpuset) {
-  EXPECT_THAT(*ProcessCpusets(WrkConfig(1, "0-3")), ElementsAre("0-3"));
-  EXPECT_THAT(*ProcessCpusets(WrkConfig(2, "0-3")), ElementsAre("0-1", "2-3"));
-  EXPECT_THAT(*ProcessCpusets(WrkConfig(3, "4-8")), ElementsAre("4-5", "6-7", "8"));
-  EXPECT_THAT(*ProcessCpusets(WrkConfig(2, "")), ElementsAre("", ""));  // unpinned
-}
-
-TEST(ProcessCpusets, RefusesMoreProcessesThanCpus) {
-  auto few = ProcessCpusets(WrkConfig(3, "0-1"));
-  ASSERT_FALSE(few.ok());
-  EXPECT_THAT(few.error().message, HasSubstr("LOADGEN_PROCS_PER_HOST=3 but K6_CPUSET=0-1 has 2 CPU(s)"));
-}
-
-// Several k6 instances (execution segments, paused start) share a phase
-// like wrk processes: the same CPU split, on one host or several.
-TEST(ProcessCpusets, SeveralK6InstancesAsForWrk) {
-  Config k6 = WrkConfig(2, "0-3");
-  k6.engine = Engine::kK6;
-  EXPECT_THAT(*ProcessCpusets(k6), ElementsAre("0-1", "2-3"));
-  k6.loadgen_remotes = {"root@a", "root@b"};
-  EXPECT_THAT(*ProcessCpusets(k6), ElementsAre("0-1", "2-3"));
-  k6.k6_cpuset = "0";
-  EXPECT_FALSE(ProcessCpusets(k6).ok());
+LoadgenHost Entry(Host& h, std::vector<std::string> process_cpusets) {
+  LoadgenHost lg;
+  lg.target = h.name();
+  lg.host = &h;
+  lg.process_cpusets = std::move(process_cpusets);
+  lg.cpuset = lg.process_cpusets.size() == 1 ? lg.process_cpusets.front() : "";
+  return lg;
 }
 
 // Two processes: one on the given host, one on a connection from the
@@ -57,9 +42,8 @@ TEST(MakeLoadgenEngine, OpensOneConnectionPerFurtherProcess) {
     ++opened;
     return std::unique_ptr<Host>(std::make_unique<DryRunHost>("lg-host", plan));
   };
-  Config c = WrkConfig(3, "");
-  c.dry_run = true;
-  auto e = MakeLoadgenEngine(c, {{&loadgen, connect}}, "/s", owned);
+  const LoadgenHost three = Entry(loadgen, {"", "", ""});
+  auto e = MakeLoadgenEngine(WrkConfig(3), {{&three, connect}}, "/s", "", owned);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ((*e)->name(), "wrk");
   EXPECT_EQ(opened, 2);
@@ -67,21 +51,52 @@ TEST(MakeLoadgenEngine, OpensOneConnectionPerFurtherProcess) {
 
   LoadgenConnector failing = []() -> Result<std::unique_ptr<Host>> { return Error{"connection refused"}; };
   owned.clear();
-  auto bad = MakeLoadgenEngine(c, {{&loadgen, failing}}, "/s", owned);
+  auto bad = MakeLoadgenEngine(WrkConfig(3), {{&three, failing}}, "/s", "", owned);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message,
               HasSubstr("LOADGEN_PROCS_PER_HOST=3: opening connection 2 to the loadgen host lg-host: connection refused"));
 
-  c.procs_per_host = 1;
   opened = 0;
-  auto one = MakeLoadgenEngine(c, {{&loadgen, connect}}, "/s", owned);
-  ASSERT_TRUE(one.ok());
+  const LoadgenHost one = Entry(loadgen, {""});
+  auto single = MakeLoadgenEngine(WrkConfig(1), {{&one, connect}}, "/s", "", owned);
+  ASSERT_TRUE(single.ok());
   EXPECT_EQ(opened, 0);
   // Two hosts with one process each: no further connection, two processes.
   DryRunHost second("lg-two", plan);
-  auto two = MakeLoadgenEngine(c, {{&loadgen, connect}, {&second, connect}}, "/s", owned);
-  ASSERT_TRUE(two.ok()) << two.error().message;
+  const LoadgenHost two = Entry(second, {""});
+  auto pair = MakeLoadgenEngine(WrkConfig(1), {{&one, connect}, {&two, connect}}, "/s", "", owned);
+  ASSERT_TRUE(pair.ok()) << pair.error().message;
   EXPECT_EQ(opened, 0);
+}
+
+// Each process runs pinned to ITS part of ITS host's cpuset, and each host's
+// clock is read once (the dry run records what would run, in order).
+TEST(MakeLoadgenEngine, EachProcessOnItsHostsPart) {
+  auto plan = std::make_shared<DryRunPlan>();
+  DryRunHost a("lg-a", plan), b("lg-b", plan);
+  std::vector<std::unique_ptr<Host>> owned;
+  LoadgenConnector connect_a = [&]() -> Result<std::unique_ptr<Host>> {
+    return std::unique_ptr<Host>(std::make_unique<DryRunHost>("lg-a", plan));
+  };
+  LoadgenConnector connect_b = [&]() -> Result<std::unique_ptr<Host>> {
+    return std::unique_ptr<Host>(std::make_unique<DryRunHost>("lg-b", plan));
+  };
+  const LoadgenHost ea = Entry(a, {"8-11", "12-15"}), eb = Entry(b, {"4-5", "6-7"});
+  auto e = MakeLoadgenEngine(WrkConfig(2), {{&ea, connect_a}, {&eb, connect_b}}, "/s", "", owned);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  LoadSpec s;
+  s.phase = "p";
+  s.url = "http://10.0.0.1:8082/";
+  s.rate_rps = 1000;
+  s.duration_s = 2;
+  (void)(*e)->run(s, "/r", ::testing::TempDir() + "/loadgen_processes_test");  // no outputs in a dry run
+  std::string all;
+  for (const std::string& l : plan->lines()) all += l + "\n";
+  for (const char* cpus : {"8-11", "12-15", "4-5", "6-7"}) {
+    EXPECT_THAT(all, HasSubstr(std::string("taskset -c ") + cpus + " wrk ")) << all;
+  }
+  EXPECT_THAT(all, HasSubstr("[lg-a] clock: 8 readings"));
+  EXPECT_THAT(all, HasSubstr("[lg-b] clock: 8 readings"));
 }
 
 }  // namespace

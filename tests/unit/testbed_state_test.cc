@@ -33,6 +33,7 @@ TEST(TestbedState, JsonRoundTrip) {
   r.info.cpus = {0, 1, 3};
   r.info.cores = 3;
   r.info.edge_dirty = true;
+  r.info.boot_id = "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b";
   r.info.installed = {"curl"};
   r.files = {"/tmp/fv-bench/policies/simple.json"};
   r.fingerprint = "boot=x\nbin=/usr/sbin/nginx 1 2 3\n";
@@ -44,6 +45,7 @@ TEST(TestbedState, JsonRoundTrip) {
   EXPECT_EQ(back->hosts[0].fingerprint, r.fingerprint);
   EXPECT_EQ(back->hosts[0].info.cpus, r.info.cpus);
   EXPECT_TRUE(back->hosts[0].info.edge_dirty);
+  EXPECT_EQ(back->hosts[0].info.boot_id, r.info.boot_id);  // one kernel, one machine, in a reusing process too
   EXPECT_EQ(back->hosts[0].files, r.files);
   EXPECT_THAT(TestbedStateFromJson("{}", "state.json").error().message, HasSubstr("state.json"));
   EXPECT_THAT(TestbedStateFromJson("{\"schema_version\": 9}", "s").error().message, HasSubstr("schema_version 9"));
@@ -53,7 +55,6 @@ TEST(TestbedState, JsonRoundTrip) {
 TEST(TestbedState, KeyFollowsWhatProvisioningDependsOn) {
   Config a;
   a.fairvisor_remote = "root@sut";
-  a.loadgen_remote = "root@lg";
   a.loadgen_remotes = {"root@lg"};
   Config b = a;
   EXPECT_EQ(ProvisionKey(a, "d"), ProvisionKey(b, "d"));

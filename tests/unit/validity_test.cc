@@ -320,7 +320,7 @@ TEST(ValiditySummaryTable, SectionShowsFailuresNotesAndUsage) {
   std::string t = RenderSummaryTable({r, clean}, RunMeta{}, nullptr);
   EXPECT_THAT(t, HasSubstr("INVALID  latency.decision_service"));
   EXPECT_THAT(t, HasSubstr("FAIL  loadgen_cpu: measured 100.00%, limit <= 80.00%"));
-  EXPECT_THAT(t, HasSubstr("note  shared_cores: cpusets overlap"));
+  EXPECT_THAT(t, HasSubstr("note  shared_cores: local mode: cpusets overlap"));
   EXPECT_THAT(t, HasSubstr("SUT   fv: 2 processes, 0.85 cores, RSS 45.1 MiB (peak 46.0)"));
   EXPECT_THAT(t, HasSubstr("valid    latency.raw_nginx"));
   EXPECT_THAT(t, HasSubstr("ok    enough_requests, engine_kept_up, achieved_rate, loadgen_cpu, sut_quiet"));
