@@ -87,8 +87,12 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return std::to_string(c.connections); }},
     {"LOADGEN_PROCS_PER_HOST", "Load generator", "1", false, "processes",
      "engine processes (wrk, or k6 instances) sharing each phase on every loadgen host (1..64), each on its own SSH "
-     "session; with `K6_CPUSET` each gets a contiguous part of it (`0-3` with 2 processes: `0-1`, `2-3`; fewer CPUs "
-     "than processes is refused); see [Several load generators](load-generators.md)",
+     "session; with a cpuset on its host (`K6_CPUSET`, or the automatic split of that host's own CPUs) each gets a "
+     "contiguous part of it (`0-3` with 2 processes: `0-1`, `2-3`; fewer CPUs than processes is refused). Hosts that "
+     "are one machine (the same kernel `boot_id`) and one cpuset split it among all their processes. A latency "
+     "phase that would give a process fewer than 100 requests in its window (LATENCY_RPS x LATENCY_DUR / "
+     "processes) is refused at start, naming the numbers; a search step, when it is planned; see "
+     "[Several load generators](load-generators.md)",
      [](const Config& c) { return std::to_string(c.procs_per_host); }},
     {"K6_VER", "Provisioning", "v0.54.0", false, "tag",
      "k6 release installed when k6 is missing (a tag `vX.Y.Z`; recorded as `k6_pinned`, what runs as "
@@ -185,7 +189,8 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return OrNone(c.fairvisor_remote); }},
     {"LOADGEN_REMOTE", "Remote mode", "(none)", false, "user@host[:port], ...",
      "the load-generator host, or several separated by commas: each is connected, provisioned (in parallel; all "
-     "must report the same engine version), checked against `K6_CPUSET` and given the scripts; an empty or "
+     "must report the same engine version), checked against `K6_CPUSET` (each against its own CPUs) and given the "
+     "scripts; an empty or "
      "repeated target is refused",
      [](const Config& c) {
        std::string all;
