@@ -132,13 +132,21 @@ class DryRunEngine : public LoadEngine {
   std::shared_ptr<DryRunPlan> plan_;
 };
 
-Result<std::unique_ptr<Host>> ConnectSsh(const std::string& role, const std::string& destination,
-                                         const Config& config) {
+// The ssh settings a host of `role` is reached with: the destination, SSH_OPTS
+// and the user's ssh config, resolved; no connection.
+Result<SshTarget> SshSettings(const std::string& role, const std::string& destination, const Config& config) {
   auto target = LoadSshTarget(destination, config.ssh_opts);
   if (!target) {
     return Error{fmt::format("{} host {}: ssh settings (SSH_OPTS / ~/.ssh/config): {}", role, destination,
                              target.error().message)};
   }
+  return target;
+}
+
+Result<std::unique_ptr<Host>> ConnectSsh(const std::string& role, const std::string& destination,
+                                         const Config& config) {
+  auto target = SshSettings(role, destination, config);
+  if (!target) return target.error();
   auto host = SshHost::Connect(*target);
   if (!host) return Error{fmt::format("{} host: {}", role, host.error().message)};  // names the target
   return std::unique_ptr<Host>(std::move(*host));
@@ -299,6 +307,10 @@ Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
     return Ok();
   }
   if (config_.dry_run) {
+    // The settings a real run would connect with, refused as it would refuse them.
+    if (auto t = SshSettings("SUT", config_.fairvisor_remote, config_); !t) {
+      return Error{"connecting (FAIRVISOR_REMOTE): " + t.error().message};
+    }
     owned_host_ = std::make_unique<DryRunHost>(config_.fairvisor_remote, plan_);
   } else {
     auto sut = connect("SUT", config_.fairvisor_remote, config_);
@@ -311,15 +323,17 @@ Result<void> Testbed::ConnectHosts(const HostConnector& connect) {
     const std::string& target = config_.loadgen_remotes[i];
     LoadgenHost lg;
     lg.target = target;
+    auto refused = [&](const Error& e) {
+      return Error{n == 1 ? "connecting (LOADGEN_REMOTE): " + e.message
+                          : fmt::format("connecting (LOADGEN_REMOTE, target {} of {}, {}): {}", i + 1, n, target,
+                                        e.message)};
+    };
     if (config_.dry_run) {
+      if (auto t = SshSettings("loadgen", target, config_); !t) return refused(t.error());
       lg.owned = std::make_unique<DryRunHost>(target, plan_);
     } else {
       auto h = connect("loadgen", target, config_);
-      if (!h) {
-        return Error{n == 1 ? "connecting (LOADGEN_REMOTE): " + h.error().message
-                            : fmt::format("connecting (LOADGEN_REMOTE, target {} of {}, {}): {}", i + 1, n, target,
-                                          h.error().message)};
-      }
+      if (!h) return refused(h.error());
       lg.owned = std::move(*h);
     }
     lg.host = lg.owned.get();

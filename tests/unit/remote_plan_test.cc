@@ -245,6 +245,25 @@ TEST_F(RemotePlan, WritesThePlanFile) {
   EXPECT_EQ((*tb)->TakePlan(), "");  // taken
 }
 
+TEST_F(RemotePlan, RefusesTheSshSettingsARealRunRefuses) {
+  auto c = MakeConfig({{"LOADGEN_ENGINE", "wrk"}, {"SSH_OPTS", "-o ProxyCommand=true"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto tb = Testbed::Open(*c);
+  ASSERT_FALSE(tb.ok());
+  EXPECT_NE(tb.error().message.find("connecting (FAIRVISOR_REMOTE): SUT host root@10.213.1.2: ssh settings"),
+            std::string::npos)
+      << tb.error().message;
+  EXPECT_NE(tb.error().message.find("ProxyCommand"), std::string::npos) << tb.error().message;
+
+  auto port = MakeConfig({{"LOADGEN_ENGINE", "wrk"}, {"LOADGEN_REMOTE", "root@10.213.2.2,ssh://root@10.213.2.3:70000"}});
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  auto tb2 = Testbed::Open(*port);
+  ASSERT_FALSE(tb2.ok());
+  EXPECT_NE(tb2.error().message.find("connecting (LOADGEN_REMOTE, target 2 of 2, ssh://root@10.213.2.3:70000): "),
+            std::string::npos)
+      << tb2.error().message;
+}
+
 TEST(RedactPlan, HidesTokens) {
   EXPECT_EQ(detail::RedactPlan("-e JWT=" + BenchJwt() + " x"), "-e JWT=<redacted> x");
   // Only the secret and tokens made from it change (jwt.h RedactSecrets).
