@@ -2,7 +2,7 @@
 //   BM_AppendRunSqlite        one run (a perturbed copy of
 //                             fixtures/report/recorded_local_run.json, 32
 //                             metrics + the document) per iteration; the
-//                             issue's bound is 10 ms
+//                             bound: 10 ms
 //   BM_LoadAndDetectSqlite/n  read a history of n runs and find the change
 //                             points of all its series (what show/check do)
 #include <benchmark/benchmark.h>

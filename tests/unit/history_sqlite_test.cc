@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -231,24 +230,6 @@ TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
   auto yaml = OtavaConfig(*h, "/out");
   ASSERT_TRUE(yaml.ok()) << yaml.error().message;
   EXPECT_NE(yaml->find("file: \"/out/latency.decision_service.csv\""), std::string::npos) << *yaml;
-}
-
-// Appending one run: the bound is 10 ms on SQLite.
-TEST_F(HistorySqlite, AppendingOneRunTakesAtMostTenMilliseconds) {
-  auto db = Open();
-  detection_study::Rng rng(5);
-  std::vector<RunRecord> runs;
-  for (int i = 0; i < 40; ++i) runs.push_back(*RunRecordFromResultsJson(PerturbedRun(i, rng), "x"));
-  std::vector<double> ms;
-  for (const RunRecord& r : runs) {
-    auto t0 = std::chrono::steady_clock::now();
-    ASSERT_TRUE(AppendRun(*db, r, 1.0).ok());
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(ms.begin(), ms.end());
-  std::printf("append one run (SQLite, %zu metrics): median %.2f ms, max %.2f ms\n", runs[0].metrics.size(),
-              ms[ms.size() / 2], ms.back());
-  EXPECT_LE(ms[ms.size() / 2], 10.0);
 }
 
 }  // namespace
