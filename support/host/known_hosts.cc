@@ -49,27 +49,6 @@ std::string HmacSha1(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<char*>(mac), len);
 }
 
-// OpenSSH's match_pattern: * and ? wildcards (both lower case already).
-bool Wildcard(std::string_view text, std::string_view pattern) {
-  size_t p = 0, i = 0, star_p = std::string_view::npos, star_i = 0;
-  while (i < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || (pattern[p] != '*' && pattern[p] == text[i]))) {
-      ++p;
-      ++i;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star_p = p++;
-      star_i = i;
-    } else if (star_p != std::string_view::npos) {
-      p = star_p + 1;
-      i = ++star_i;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 // match_maybe_hashed: 1 match, 0 no match, -1 a hashed field that is malformed.
 int HostsMatch(std::string_view hosts, const std::string& name) {
   if (!hosts.empty() && hosts[0] == '|') {
@@ -91,7 +70,7 @@ int HostsMatch(std::string_view hosts, const std::string& name) {
     start = comma + 1;
     bool negated = !p.empty() && p[0] == '!';
     if (negated) p.remove_prefix(1);
-    if (!Wildcard(name, Lower(p))) continue;
+    if (!SshPatternMatch(p, name)) continue;
     if (negated) return 0;
     matched = true;
   }

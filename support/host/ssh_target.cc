@@ -153,29 +153,6 @@ std::optional<int> ParsePort(const std::string& s) {
   return v;
 }
 
-// ssh's match_pattern: * and ? wildcards, case-insensitive (host names).
-bool GlobMatch(std::string_view pat, std::string_view s) {
-  size_t p = 0, i = 0, star_p = std::string_view::npos, star_i = 0;
-  auto eq = [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  };
-  while (i < s.size()) {
-    if (p < pat.size() && (pat[p] == '?' || (pat[p] != '*' && eq(pat[p], s[i])))) {
-      ++p;
-      ++i;
-    } else if (p < pat.size() && pat[p] == '*') {
-      star_p = p++;
-      star_i = i;
-    } else if (star_p != std::string_view::npos) {
-      p = star_p + 1;
-      i = ++star_i;
-    } else {
-      return false;
-    }
-  }
-  while (p < pat.size() && pat[p] == '*') ++p;
-  return p == pat.size();
-}
 
 // Splits the arguments of a config line: whitespace-separated words, double
 // quotes group, an unquoted word starting with '#' starts a comment.
@@ -251,6 +228,29 @@ Result<bool> ParseYesNo(const SshSetting& s) {
 
 }  // namespace
 
+bool SshPatternMatch(std::string_view pat, std::string_view s) {
+  size_t p = 0, i = 0, star_p = std::string_view::npos, star_i = 0;
+  auto eq = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  };
+  while (i < s.size()) {
+    if (p < pat.size() && (pat[p] == '?' || (pat[p] != '*' && eq(pat[p], s[i])))) {
+      ++p;
+      ++i;
+    } else if (p < pat.size() && pat[p] == '*') {
+      star_p = p++;
+      star_i = i;
+    } else if (star_p != std::string_view::npos) {
+      p = star_p + 1;
+      i = ++star_i;
+    } else {
+      return false;
+    }
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
 const char* HostKeyCheckingName(HostKeyChecking c) {
   switch (c) {
     case HostKeyChecking::kYes: return "yes";
@@ -319,8 +319,13 @@ Result<std::vector<SshSetting>> ParseSshOpts(const std::string& ssh_opts) {
       return words[++i];
     };
     if (w.size() < 2 || w[0] != '-') {
+      std::string after;
+      if (i > 0) {
+        after = " after '" + words[i - 1] + "'; SSH_OPTS is split on whitespace and reads no quotes, so a value "
+                "holds no space";
+      }
       return Error{origin + ": '" + w + "' is not understood (the suite reads -o Key=Value, "
-                   "-o Key Value, -i file, -p port, -l user)"};
+                   "-o Key Value, -i file, -p port, -l user" + after + ")"};
     }
     char flag = w[1];
     std::string glued = w.substr(2);
@@ -462,7 +467,7 @@ bool SshHostMatches(const std::vector<std::string>& patterns, const std::string&
       if (p.empty()) continue;
       bool negated = p[0] == '!';
       if (negated) p.remove_prefix(1);
-      if (GlobMatch(p, host)) {
+      if (SshPatternMatch(p, host)) {
         if (negated) return false;
         matched = true;
       }

@@ -49,6 +49,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/core/result.h"
@@ -139,5 +140,10 @@ Result<SshTarget> ResolveSshTarget(const std::string& destination,
 
 // Convenience for messages: "user@host:port".
 std::string DescribeSshTarget(const SshTarget& t);
+
+// OpenSSH's match_pattern (match.c), as Host lines and known_hosts names use
+// it: `*` any run of characters, `?` one, ASCII case-insensitive (host names);
+// no negation (callers strip a leading `!`).
+bool SshPatternMatch(std::string_view pattern, std::string_view text);
 
 }  // namespace fvbench

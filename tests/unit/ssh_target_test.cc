@@ -38,6 +38,17 @@ Error ResolveError(const std::string& dest, const std::string& opts, const std::
   return t.ok() ? Error{} : t.error();
 }
 
+TEST(SshPatternMatch, WildcardsAndCaseAsOpenSsh) {
+  EXPECT_TRUE(SshPatternMatch("*.example.com", "Bench.EXAMPLE.com"));
+  EXPECT_TRUE(SshPatternMatch("10.0.0.?", "10.0.0.5"));
+  EXPECT_FALSE(SshPatternMatch("10.0.0.?", "10.0.0.50"));
+  EXPECT_TRUE(SshPatternMatch("a*b*c", "axxbyyc"));
+  EXPECT_FALSE(SshPatternMatch("a*b*c", "axxbyy"));
+  EXPECT_TRUE(SshPatternMatch("*", ""));
+  EXPECT_FALSE(SshPatternMatch("", "x"));
+  EXPECT_FALSE(SshPatternMatch("!host", "host")) << "negation is the caller's";
+}
+
 TEST(SshDestination, Forms) {
   auto a = ParseDestination("root@10.213.1.2");
   ASSERT_TRUE(a.ok());
@@ -103,6 +114,13 @@ TEST(SshOpts, AnythingElseIsReportedByName) {
     EXPECT_THAT(r.error().message, HasSubstr(std::string("'") + w + "'"));
     EXPECT_THAT(r.error().message, HasSubstr("SSH_OPTS"));
   }
+  // A value with a space: the message names the word before the leftover
+  // and says why (no quotes are read).
+  auto spaced = ParseSshOpts("-o ProxyCommand=touch /tmp/x");
+  ASSERT_FALSE(spaced.ok());
+  EXPECT_THAT(spaced.error().message, HasSubstr("'/tmp/x' is not understood"));
+  EXPECT_THAT(spaced.error().message, HasSubstr("after 'ProxyCommand=touch'; SSH_OPTS is split on whitespace and "
+                                                "reads no quotes"));
   for (const char* missing : {"-i", "-p", "-l", "-o", "-o Key"}) {
     auto r = ParseSshOpts(missing);
     ASSERT_FALSE(r.ok()) << missing;
