@@ -13,8 +13,9 @@
 #      ssh, OpenSSL/crypto, Threads/pthread; with --pure-binary FILE (a test
 #      executable linked only with fvbench_pure, repeatable): `ldd FILE`
 #      lists no libssh and no libcrypto.
-# --pure-sources LIST (";"-separated .cc paths, from CMake) replaces the
-# built-in list of pure components below, so the check follows the build.
+# --pure-sources LIST (";"-separated .cc paths, from CMake) names the pure
+# library's sources; without it they are read from each folder's
+# fvbench_layer_sources(...) line in support/*/CMakeLists.txt.
 # Usage: tools/check_layers.sh [SOURCE_DIR] [--pure-sources LIST]
 #        [--pure-link LIBS] [--pure-binary FILE]...
 # Prints every violation; exit 1 when there is one.
@@ -31,6 +32,18 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 cd "$root"
+if [[ -z $pure_sources ]]; then
+  # The build's own lists: each folder's fvbench_layer_sources(...) line.
+  for f in support/*/CMakeLists.txt; do
+    dir=${f%/CMakeLists.txt}
+    args=$(sed -n 's/^fvbench_layer_sources(\(.*\))$/\1/p' "$f")
+    if [[ $args == ALL_PURE ]]; then
+      for c in "$dir"/*.cc; do pure_sources+="$root/$c;"; done
+    else
+      for n in $args; do pure_sources+="$root/$dir/$n;"; done
+    fi
+  done
+fi
 
 rank() {
   case $1 in
