@@ -55,10 +55,8 @@ Result<void> CheckSideB(const ConfigInputs& in, Config& c) {
     if (!src) return src.error();
     c.edge_src_b = *src;
   }
-  if (!url && !c.remote() && !c.edge_skipped && in.file_exists &&
-      !in.file_exists(c.edge_src_b + "/docker/nginx.conf.template")) {
-    return Error{fmt::format("FAIRVISOR_EDGE_SRC_B='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)",
-                             c.edge_src_b)};
+  if (!url && !c.remote() && !c.edge_skipped) {
+    if (auto e = CheckLocalEdgeCheckout("FAIRVISOR_EDGE_SRC_B", c.edge_src_b, in); !e) return e;
   }
   if (c.policy_dir_b.empty() || c.policy_dir_b[0] != '/') {
     return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': must be an absolute path (tests run in the build tree, not "

@@ -13,6 +13,9 @@ namespace fvbench::detail {
 // An absolute directory path, lexically normal, not "/", without characters
 // nginx configs and shell lines would misread. Returns the normal path.
 Result<std::string> CheckedDir(const char* name, const std::string& value);
+// A path that names an edge checkout on this machine (local mode): it exists
+// and holds docker/nginx.conf.template. Err names `name` and what is missing.
+Result<void> CheckLocalEdgeCheckout(const char* name, const std::string& dir, const ConfigInputs& in);
 
 // config_paths.cc
 Result<void> LoadDirs(const ConfigInputs& in, const EnvReader& r, Config& c);         // BENCH_DIR, FV_DIR

@@ -48,6 +48,18 @@ Result<void> LoadDirs(const ConfigInputs& in, const EnvReader& r, Config& c) {
   return Ok();
 }
 
+Result<void> CheckLocalEdgeCheckout(const char* name, const std::string& dir, const ConfigInputs& in) {
+  if (!in.file_exists) return Ok();
+  if (!in.file_exists(dir)) {
+    return Error{fmt::format("{}='{}': no such file or directory on this machine (a path names an edge checkout here; "
+                             "a git URL is cloned)", name, dir)};
+  }
+  if (!in.file_exists(dir + "/docker/nginx.conf.template")) {
+    return Error{fmt::format("{}='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)", name, dir)};
+  }
+  return Ok();
+}
+
 Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& c) {
   auto optional = r.Flag("FVBENCH_EDGE_OPTIONAL", false);
   if (!optional) return optional.error();
@@ -63,10 +75,7 @@ Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& 
   if (!dir) return dir.error();
   c.edge_src = *dir;
   // Remote mode: the path names a checkout on the SUT host (provision.h), not here.
-  if (!c.remote() && in.file_exists && !in.file_exists(c.edge_src + "/docker/nginx.conf.template")) {
-    return Error{fmt::format("FAIRVISOR_EDGE_SRC='{}': not a fairvisor edge checkout (no docker/nginx.conf.template)",
-                             c.edge_src)};
-  }
+  if (!c.remote()) return CheckLocalEdgeCheckout("FAIRVISOR_EDGE_SRC", c.edge_src, in);
   return Ok();
 }
 

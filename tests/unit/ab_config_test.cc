@@ -145,8 +145,14 @@ TEST(AbConfig, FilesOfSideBMustExist) {
   EXPECT_NE(missing_policy.error().message.find("FVBENCH_POLICY_DIR_B='/pb': missing policy file /pb/llm.json"),
             std::string::npos)
       << missing_policy.error().message;
+  auto missing = LoadConfig(Inputs({{"FAIRVISOR_EDGE_SRC_B", "/nope"}},
+                                   [](const std::string& p) { return p.rfind("/nope", 0) != 0; }));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("FAIRVISOR_EDGE_SRC_B='/nope': no such file or directory on this machine"),
+            std::string::npos)
+      << missing.error().message;
   auto not_edge = LoadConfig(Inputs({{"FAIRVISOR_EDGE_SRC_B", "/nope"}},
-                                    [](const std::string& p) { return p.rfind("/nope", 0) != 0; }));
+                                    [](const std::string& p) { return p.rfind("/nope/", 0) != 0; }));
   ASSERT_FALSE(not_edge.ok());
   EXPECT_NE(not_edge.error().message.find("FAIRVISOR_EDGE_SRC_B='/nope': not a fairvisor edge checkout"),
             std::string::npos)

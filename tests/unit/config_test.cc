@@ -381,7 +381,15 @@ TEST(Config, RejectsMissingFiles) {
   in.file_exists = [](const std::string& p) { return p.find("/not/edge") == std::string::npos; };
   c = LoadConfig(in);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.error().message.find("not a fairvisor edge checkout"), std::string::npos);
+  EXPECT_NE(c.error().message.find("FAIRVISOR_EDGE_SRC='/not/edge': no such file or directory on this machine"),
+            std::string::npos)
+      << c.error().message;
+
+  in.file_exists = [](const std::string& p) { return p.find("/not/edge/") == std::string::npos; };
+  c = LoadConfig(in);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("FAIRVISOR_EDGE_SRC='/not/edge': not a fairvisor edge checkout"), std::string::npos)
+      << c.error().message;
 }
 
 TEST(Config, WarmupMayBeZero) {
