@@ -206,7 +206,8 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return c.listen_addr; }},
     {"SSH_OPTS", "Remote mode", "(none)", false, "ssh options",
      "the seed's ssh options: `-o Key=Value`, `-i`, `-p`, `-l` ([Remote mode](remote.md)); anything else is "
-     "refused, named",
+     "refused, named. Split on whitespace like the seed's unquoted `ssh ${SSH_OPTS}`: quotes are not read, so a "
+     "value holds no space (`~` in `-i` is the home directory)",
      [](const Config& c) { return OrNone(c.ssh_opts); }},
     {"FVBENCH_MODE", "Remote mode", "(none)", true, "choice",
      "`remote` (set by the remote presets): both hosts are required, never a silent local run; `local`: remote "
