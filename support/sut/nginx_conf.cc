@@ -236,8 +236,13 @@ struct Rewrite {
 };
 
 // The directives moved out of the Docker image's layout: logs, pid, listen,
-// the geo / asn includes, worker_connections, temp paths (+ the status
-// server) in http {, the resolver.
+// the geo / asn includes, worker_connections, temp paths and the access log
+// (+ the status server) in http {, the resolver. The template names no
+// access_log: in edge's OpenResty image nginx then writes logs/access.log
+// under its prefix (a link to the container's stdout), one line per request.
+// The same line is written here to <prefix>/logs/access.log; Debian's nginx
+// would otherwise open its compiled-in /var/log/nginx/access.log, which only
+// root may write and which no run removes.
 std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   const std::string pfx = p.prefix;
   std::vector<Rewrite> rewrites;
@@ -258,7 +263,8 @@ std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
                       fmt::format("$1worker_connections {};", p.worker_connections), 1, 1);
   add("http {", R"(^(\s*)http\s*\{\s*$)",
                       fmt::format("$1http {{\n$1  client_body_temp_path {0}/tmp/client_body;\n"
-                                  "$1  proxy_temp_path {0}/tmp/proxy;{1}",
+                                  "$1  proxy_temp_path {0}/tmp/proxy;\n"
+                                  "$1  access_log {0}/logs/access.log;{1}",
                                   pfx, p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
                       1, 1);
   add("resolver ...;", R"(^(\s*)resolver\s+[^;]*;)",

@@ -355,10 +355,12 @@ Result<void> SutServices::Start(const Spec& spec) {
     return Error{fmt::format("host {}: `{}` failed: {}", host_.name(), ShellJoin(mk.argv),
                              m ? Trim(m->err) : m.error().message)};
   }
-  if (!spec.status_socket.empty()) {
-    // A socket file left by a crashed nginx would make bind() fail.
+  {
+    // A socket file left by a crashed nginx would make bind() fail; an access
+    // log of an earlier start would only grow.
     Command rm;
-    rm.argv = {"rm", "-f", "--", spec.status_socket};
+    rm.argv = {"rm", "-f", "--", dir + "/logs/access.log"};
+    if (!spec.status_socket.empty()) rm.argv.push_back(spec.status_socket);
     (void)host_.run(rm);
   }
   const std::string conf = dir + "/conf/nginx.conf";

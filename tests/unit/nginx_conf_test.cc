@@ -91,7 +91,8 @@ TEST(RenderFairvisor, RewritesEveryDockerDirective) {
   EXPECT_TRUE(Has(c, "set $fairvisor_mode \"reverse_proxy\";"));
   EXPECT_TRUE(Has(c, "set $fairvisor_backend \"http://127.0.0.1:18481\";"));
   EXPECT_TRUE(Has(c, "http {\n  client_body_temp_path /b/run/fv/tmp/client_body;\n"
-                     "  proxy_temp_path /b/run/fv/tmp/proxy;\n"));
+                     "  proxy_temp_path /b/run/fv/tmp/proxy;\n"
+                     "  access_log /b/run/fv/logs/access.log;\n"));
   // nginx variables are not environment variables: left alone.
   EXPECT_TRUE(Has(c, "geo $is_tor_exit {"));
   EXPECT_TRUE(Has(c, "proxy_pass $fairvisor_backend;"));
@@ -288,7 +289,7 @@ TEST(StatusListener, OwnServerOnAUnixSocketInEveryConfig) {
   f.status_socket = "/b/run/fv/logs/status$.sock";  // a `$` must survive the regex replacement
   auto fv = RenderFairvisorConf(kTemplate, f);
   ASSERT_TRUE(fv.ok()) << fv.error().message;
-  EXPECT_TRUE(Has(*fv, "  proxy_temp_path /b/run/fv/tmp/proxy;\n  server {  # fvbench status listener")) << *fv;
+  EXPECT_TRUE(Has(*fv, "  access_log /b/run/fv/logs/access.log;\n  server {  # fvbench status listener")) << *fv;
   EXPECT_TRUE(Has(*fv, "    listen unix:/b/run/fv/logs/status$.sock;\n")) << *fv;
   EXPECT_TRUE(Has(*fv, "    listen 127.0.0.1:18480;\n"));  // the measured listener is unchanged
   EXPECT_EQ(std::count(fv->begin(), fv->end(), '{'), std::count(fv->begin(), fv->end(), '}'));
