@@ -153,7 +153,6 @@ std::optional<int> ParsePort(const std::string& s) {
   return v;
 }
 
-
 // Splits the arguments of a config line: whitespace-separated words, double
 // quotes group, an unquoted word starting with '#' starts a comment.
 Result<std::vector<std::string>> SplitArgs(std::string_view s, const std::string& origin) {
