@@ -63,6 +63,13 @@ Result<void> CheckLocalEdgeCheckout(const char* name, const std::string& dir, co
 Result<void> LoadEdgeSource(const ConfigInputs& in, const EnvReader& r, Config& c) {
   auto optional = r.Flag("FVBENCH_EDGE_OPTIONAL", false);
   if (!optional) return optional.error();
+  // Set but empty (FAIRVISOR_EDGE_SRC=$EDGE with EDGE unset) must not clone
+  // upstream edge silently in place of the checkout meant.
+  if (r.set_but_empty("FAIRVISOR_EDGE_SRC")) {
+    return Error{fmt::format("FAIRVISOR_EDGE_SRC='': set but empty; unset it to use the default {}, or set an edge "
+                             "checkout's absolute path or a git URL (an empty variable is usually a script bug)",
+                             c.edge_src)};
+  }
   c.edge_skipped = *optional && !r.has("FAIRVISOR_EDGE_SRC");
   c.edge_src = r.str("FAIRVISOR_EDGE_SRC", c.edge_src);
   c.edge_ref = r.str("FAIRVISOR_EDGE_REF", c.edge_ref);

@@ -118,7 +118,8 @@ const std::vector<VariableDoc> kVariables = {
      "git URL (`https://`, `http://`, `ssh://`, `git://`, `file:///path` or `user@host:path`), or an absolute path "
      "to an edge checkout, used in place "
      "([Using a local fairvisor edge checkout](running.md#using-a-local-fairvisor-edge-checkout)); in remote mode "
-     "a path on the SUT host. Anything else, a value starting with `-` and other transports (`ext::`) are refused",
+     "a path on the SUT host. Anything else, an empty value, a value starting with `-` and other transports (`ext::`) "
+     "are refused",
      [](const Config& c) { return c.edge_skipped ? std::string("(none: edge scenarios skipped)") : c.edge_src; }},
     {"FAIRVISOR_EDGE_REF", "The SUT", "(none)", false, "git ref",
      "branch, tag or commit to check out (a local path with a ref is cloned into `FV_DIR`); git's ref rules, never "

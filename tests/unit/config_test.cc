@@ -392,6 +392,14 @@ TEST(Config, RejectsMissingFiles) {
       << c.error().message;
 }
 
+TEST(Config, EmptyEdgeSourceIsNotTheDefault) {
+  auto c = LoadConfig(Inputs({{"FAIRVISOR_EDGE_SRC", ""}}));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("FAIRVISOR_EDGE_SRC='': set but empty; unset it to use the default "),
+            std::string::npos)
+      << c.error().message;
+}
+
 TEST(Config, WarmupMayBeZero) {
   auto c = LoadConfig(Inputs({{"WARMUP_DUR", "0"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
