@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/core/bench_layout.h"
 #include "support/core/metric_names.h"
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
@@ -89,7 +90,7 @@ Result<Reference> LoadBaseline(const std::string& path) {
 
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force) {
   BaselineSaved out;
-  out.source = bench_dir + "/report/results.json";
+  out.source = layout::ReportResultsPath(bench_dir);
   // Absolute, so the "use it: FVBENCH_BASELINE=..." hint is accepted as is
   // (config.h requires an absolute path; tests run in the build tree).
   {

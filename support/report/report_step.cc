@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "support/core/bench_layout.h"
 #include "support/core/connection_string.h"
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
@@ -25,8 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ControllerDir(const Config& c) { return c.bench_dir + "/controller-results"; }
-
 void Problem(const std::string& message) { std::fprintf(stderr, "fvbench report: %s\n", message.c_str()); }
 
 // Every scenario id, in report order (kLatencyScenarios, kThroughputScenarios).
@@ -36,10 +35,11 @@ std::vector<std::string> ScenarioIds() {
   return ids;
 }
 
-RunMeta LoadMeta(const std::string& dir) {
+RunMeta LoadMeta(const std::string& bench_dir) {
   RunMeta meta;
-  if (auto text = detail::ReadTextFile(dir + "/run_meta.json"); text) {
-    auto m = RunMetaFromJson(*text, dir + "/run_meta.json");
+  const std::string path = layout::RunMetaPath(bench_dir);
+  if (auto text = detail::ReadTextFile(path); text) {
+    auto m = RunMetaFromJson(*text, path);
     if (m) meta = *m;
     else std::fprintf(stderr, "fvbench report: %s (meta left empty)\n", m.error().message.c_str());
   }
@@ -125,11 +125,10 @@ void AddHistory(const Config& config, const ReportExtension& history, const std:
 }  // namespace
 
 RunResultFiles LoadRunResults(const Config& config) {
-  const std::string dir = ControllerDir(config);
   RunResultFiles run;
-  run.meta = LoadMeta(dir);
+  run.meta = LoadMeta(config.bench_dir);
   for (const std::string& id : ScenarioIds()) {
-    std::string path = dir + "/" + id + ".json";
+    std::string path = layout::ScenarioResultPath(config.bench_dir, id);
     if (!fs::exists(path)) continue;
     auto r = LoadScenarioResult(path);
     if (!r) {
@@ -158,13 +157,13 @@ RunResultFiles LoadRunResults(const Config& config) {
 }
 
 int WriteRunReport(const Config& config, const ReportExtension& history) {
-  if (LoadMeta(ControllerDir(config)).provision_incomplete) {
+  if (LoadMeta(config.bench_dir).provision_incomplete) {
     // A report now would pass or fail on earlier runs' results alone.
     std::fprintf(stderr,
                  "fvbench report: this run's provisioning did not finish (%s/run_meta.json: provision_incomplete), "
                  "so nothing was measured in it; no report written. The earlier run's report is in "
                  "%s/report/previous/\n",
-                 ControllerDir(config).c_str(), config.bench_dir.c_str());
+                 layout::ControllerDir(config.bench_dir).c_str(), config.bench_dir.c_str());
     return 1;
   }
   RunResultFiles run = LoadRunResults(config);
@@ -183,14 +182,14 @@ int WriteRunReport(const Config& config, const ReportExtension& history) {
   }
   std::string table = RenderSummaryTable(report);
   std::printf("%s\n", table.c_str());
-  const std::string report_dir = config.bench_dir + "/report";
+  const std::string report_dir = layout::ReportDir(config.bench_dir);
   std::error_code ec;
   fs::create_directories(report_dir, ec);
   WritePlots(report, report_dir, bad);
   WriteReportFiles(table, report, report_dir, bad);
   if (!config.history.empty() && history) AddHistory(config, history, report_dir, bad);
   std::printf("report: %s/summary.txt, %s/results.json, %s/report.md; per-scenario results and raw engine outputs in %s\n",
-              report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), ControllerDir(config).c_str());
+              report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), layout::ControllerDir(config.bench_dir).c_str());
   const size_t ratio_failures = report.failed_ratio_checks.size();
   if (ratio_failures > 0) {
     std::fprintf(stderr, "fvbench report: %zu same-run ratio check(s) failed (profile %s)\n", ratio_failures,

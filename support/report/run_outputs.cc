@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "support/core/bench_layout.h"
 #include "support/core/json_fields.h"
 #include "support/core/path_text.h"
 #include "support/core/run_meta.h"
@@ -61,27 +62,27 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   auto xml = SetAsideGtestXml(xml_dir);
   if (!xml) return xml.error();
   s.moved = *xml;
-  auto report = MoveReportOutputs(bench_dir + "/report");
+  auto report = MoveReportOutputs(layout::ReportDir(bench_dir));
   if (!report) return report.error();
   s.report_moved = *report;
   RunMeta started;
   started.started_unix = now_unix;
   started.provision_incomplete = true;
-  const std::string dir = bench_dir + "/controller-results";
+  const std::string dir = layout::ControllerDir(bench_dir);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (fs::is_regular_file(fs::symlink_status(dir + "/run_meta.json", ec))) {
+  if (fs::is_regular_file(fs::symlink_status(layout::RunMetaPath(bench_dir), ec))) {
     fs::create_directories(dir + "/previous", ec);
     // A copy written as a new file renamed into place (WriteTextFile), never
     // through a link at previous/run_meta.json.
-    auto earlier = detail::ReadTextFile(dir + "/run_meta.json");
+    auto earlier = detail::ReadTextFile(layout::RunMetaPath(bench_dir));
     auto kept = earlier ? detail::WriteTextFile(dir + "/previous/run_meta.json", *earlier) : Result<void>(earlier.error());
     if (!kept) {
       return Error{fmt::format("cannot keep the earlier run's {}/run_meta.json in {}/previous/: {}", dir, dir,
                                kept.error().message)};
     }
   }
-  if (auto w = detail::WriteTextFile(dir + "/run_meta.json", RunMetaToJson(started)); !w) return w.error();
+  if (auto w = detail::WriteTextFile(layout::RunMetaPath(bench_dir), RunMetaToJson(started)); !w) return w.error();
   return s;
 }
 

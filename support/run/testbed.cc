@@ -202,7 +202,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   bool reused = false;
   if (!config.dry_run && p == Provisioning::kProvision) {
     std::error_code ec;
-    std::filesystem::remove(tb->controller_dir() + "/" + kTestbedStateFile, ec);
+    std::filesystem::remove(layout::TestbedStatePath(tb->config().bench_dir), ec);
     tb->provisioning_note_ = "provisioned (the run's first process)";
   }
   if (!config.dry_run) {
@@ -562,7 +562,7 @@ std::vector<Result<std::string>> Fingerprints(const std::vector<std::pair<Host*,
 // recorded. Sets the hosts' ProvisionInfo; provisioning_note_ says what happened.
 bool Testbed::ReuseProvisioning(const std::string& key) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string path = controller_dir() + "/" + kTestbedStateFile;
+  const std::string path = layout::TestbedStatePath(config_.bench_dir);
   auto text = detail::ReadTextFile(path);
   if (!text) {
     provisioning_note_ = "provisioned (no state of an earlier process: " + text.error().message + ")";
@@ -625,41 +625,15 @@ void Testbed::SaveProvisioning(const std::string& key) {
     }
     state.hosts.push_back({hosts[i].role, hosts[i].host->name(), *hosts[i].info, hosts[i].files, *prints[i]});
   }
-  const std::string path = controller_dir() + "/" + kTestbedStateFile;
+  const std::string path = layout::TestbedStatePath(config_.bench_dir);
   if (auto w = detail::WriteTextFile(path, TestbedStateToJson(state)); !w) {
     provisioning_note_ += "; not recorded for later processes: " + w.error().message;
   }
 }
 
-std::vector<BenchFolder> ControllerFolders() {
-  return {{"", 0711},
-          {"controller-results", 0700},
-          {"controller-results/raw", 0700},
-          {"controller-results/raw/previous", 0700},
-          {"controller-results/previous", 0700},
-          {"report", 0700},
-          {"report/previous", 0700}};
-}
-
-std::vector<BenchFolder> LoadgenFolders() { return {{"", 0711}, {"results", 0700}, {"scripts", 0700}}; }
-
-std::vector<BenchFolder> SutFolders(bool ab) {
-  std::vector<BenchFolder> f = {{"", 0711}, {"policies", 0711}};
-  if (ab) f.push_back({"policies-b", 0711});
-  f.push_back({"run", 0711});
-  for (const char* svc : {"baseline", "backend", "fv"}) {
-    const std::string dir = std::string("run/") + svc;
-    f.push_back({dir, 0711});
-    f.push_back({dir + "/conf", 0700});
-    f.push_back({dir + "/logs", 0700});
-    f.push_back({dir + "/tmp", 0711});  // nginx makes its temp folders here for its workers
-  }
-  return f;
-}
-
 Result<void> PrepareControllerDirs(const Config& config) {
   LocalHost here;
-  if (auto ok = EnsurePrivateDirs(here, DirChain(config.bench_dir, ControllerFolders())); !ok) {
+  if (auto ok = EnsurePrivateDirs(here, DirChain(config.bench_dir, layout::ControllerFolders())); !ok) {
     return Error{"BENCH_DIR on the controller: " + ok.error().message};
   }
   return Ok();
@@ -674,16 +648,16 @@ Result<void> Testbed::CheckHostDirs() {
     }
     return Ok();
   };
-  const std::vector<BenchFolder> sut = SutFolders(config_.ab);
+  const std::vector<BenchFolder> sut = layout::SutFolders(config_.ab);
   if (!config_.remote()) {
     std::vector<BenchFolder> both = sut;
-    const std::vector<BenchFolder> lg = LoadgenFolders();
+    const std::vector<BenchFolder> lg = layout::LoadgenFolders();
     both.insert(both.end(), lg.begin() + 1, lg.end());
     return check(*sut_, "SUT and loadgen", both);
   }
   if (auto ok = check(*sut_, "SUT", sut); !ok) return ok;
   for (const LoadgenHost& lg : loadgens_) {
-    if (auto ok = check(*lg.host, "loadgen", LoadgenFolders()); !ok) return ok;
+    if (auto ok = check(*lg.host, "loadgen", layout::LoadgenFolders()); !ok) return ok;
   }
   return Ok();
 }

@@ -59,7 +59,7 @@
 // on every host (core/private_dirs.h: directories of the user fvbench runs
 // as, not writable by others; the directories above BENCH_DIR owned by root
 // or that user) and created where missing (host/dir_check.h), with the
-// modes of ControllerFolders / LoadgenFolders / SutFolders: BENCH_DIR 0711
+// modes of core/bench_layout.h's ControllerFolders / LoadgenFolders / SutFolders: BENCH_DIR 0711
 // (no one else may list it or create in it; nginx workers running as another
 // user, nobody when the SUT runs as root, reach the policies and temp
 // folders below by name), folders only fvbench reads 0700.
@@ -69,6 +69,7 @@
 #include <memory>
 #include <string>
 
+#include "support/core/bench_layout.h"
 #include "support/core/config.h"
 #include "support/core/private_dirs.h"
 #include "support/host/dry_run_host.h"
@@ -149,17 +150,18 @@ class Testbed {
   std::string sut_cpus() const;
   std::string loadgen_cpus() const { return loadgens_.front().engine_cpus(); }
 
-  std::string controller_dir() const { return config_.bench_dir + "/controller-results"; }
-  std::string raw_dir() const { return controller_dir() + "/raw"; }
-  std::string loadgen_dir() const { return config_.bench_dir + "/results"; }
-  std::string report_dir() const { return config_.bench_dir + "/report"; }
-  std::string scripts_dir() const { return config_.bench_dir + "/scripts"; }    // on the loadgen host
-  std::string policy_dir() const { return config_.bench_dir + "/policies"; }    // on the SUT host
-  std::string policy_dir_b() const { return config_.bench_dir + "/policies-b"; }  // A/B side B, on the SUT host
-  std::string plan_path() const { return controller_dir() + "/dry_run_plan.txt"; }
+  // BENCH_DIR's paths (core/bench_layout.h) for this run.
+  std::string controller_dir() const { return layout::ControllerDir(config_.bench_dir); }
+  std::string raw_dir() const { return layout::RawDir(config_.bench_dir); }
+  std::string loadgen_dir() const { return layout::LoadgenResultsDir(config_.bench_dir); }  // on the loadgen hosts
+  std::string report_dir() const { return layout::ReportDir(config_.bench_dir); }
+  std::string scripts_dir() const { return layout::ScriptsDir(config_.bench_dir); }  // on the loadgen hosts
+  std::string policy_dir() const { return layout::PolicyDir(config_.bench_dir, false); }  // on the SUT host
+  std::string policy_dir_b() const { return layout::PolicyDir(config_.bench_dir, true); }  // A/B side B, on the SUT host
+  std::string plan_path() const { return layout::PlanPath(config_.bench_dir); }
   // The run's last measured loadgen launch (judge/loadgen_start.h), kept
   // across scenario processes.
-  std::string lead_path() const { return controller_dir() + "/loadgen_lead.json"; }
+  std::string lead_path() const { return layout::LeadPath(config_.bench_dir); }
 
   // DRY_RUN: the plan lines recorded since the last call, secrets redacted
   // (detail::RedactPlan), each ending in '\n'. Empty when not a dry run.
@@ -224,11 +226,6 @@ class Testbed {
   bool edge_available_ = true;
 };
 
-// BENCH_DIR's folders ("" = BENCH_DIR itself, first) each role writes into,
-// with the mode each is created with (see the header).
-std::vector<BenchFolder> ControllerFolders();
-std::vector<BenchFolder> LoadgenFolders();
-std::vector<BenchFolder> SutFolders(bool ab);
 // BENCH_DIR and the controller's folders on this machine, checked and made
 // (host/dir_check.h); every controller process calls it before writing
 // there (provision, report, each scenario through Testbed::Open).

@@ -34,8 +34,6 @@ struct TestbedState {
   std::vector<HostRecord> hosts;
 };
 
-inline constexpr char kTestbedStateFile[] = "testbed_state.json";
-
 // The configuration that provisioning and shipping depend on, as text: hosts
 // and SSH options, engine and runtime, edge source/ref/dir (and side B's),
 // BENCH_DIR, pins given; `shipped_digest` is the SHA-256 of the local files

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "support/core/bench_layout.h"
 #include "support/engine/jwt.h"
 #include "support/host/interrupts.h"
 #include "support/sut/nginx_conf.h"
@@ -187,7 +188,7 @@ SutServices::~SutServices() {
 }
 
 std::string SutServices::run_dir(const std::string& service) const {
-  return cfg_.bench_dir + "/run/" + service;
+  return layout::ServiceRunDir(cfg_.bench_dir, service);
 }
 
 std::string SutServices::listen_addr() const {

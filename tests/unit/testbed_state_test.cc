@@ -2,6 +2,7 @@
 // Testbed::Open provisioning, then reusing after a fingerprint per host, on
 // this machine's own hosts (a remote-mode testbed whose connector gives a
 // LocalHost per role: real probes and fingerprints, no SSH).
+#include "support/core/bench_layout.h"
 #include "support/run/testbed_state.h"
 
 #include <gmock/gmock.h>
@@ -129,7 +130,7 @@ TEST_F(ProvisionOnce, LaterProcessesReuseItAfterCheckingEachHost) {
   auto first = Open(*c, Testbed::Provisioning::kProvision);
   ASSERT_TRUE(first.ok()) << first.error().message;
   EXPECT_THAT((*first)->provisioning_note(), HasSubstr("provisioned (the run's first process)"));
-  const std::string state = bench_.string() + "/controller-results/" + kTestbedStateFile;
+  const std::string state = layout::TestbedStatePath(bench_.string());
   ASSERT_TRUE(fs::exists(state));
 
   auto second = Open(*c, Testbed::Provisioning::kReuse);
@@ -176,7 +177,7 @@ TEST_F(ProvisionOnce, TheRecordIsNeitherReadNorRemovedInAFolderOthersMayWrite) {
   auto first = Open(*c, Testbed::Provisioning::kProvision);
   ASSERT_TRUE(first.ok()) << first.error().message;
   const std::string dir = bench_.string() + "/controller-results";
-  const std::string state = dir + "/" + kTestbedStateFile;
+  const std::string state = dir + "/testbed_state.json";
   ASSERT_TRUE(fs::exists(state));
   const auto written = fs::last_write_time(state);
   fs::permissions(dir, fs::perms::group_write, fs::perm_options::add);
