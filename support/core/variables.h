@@ -8,7 +8,7 @@
 //
 // Adding a variable: read it through EnvReader in a LoadConfig piece
 // (config_parts.h), add its row to kVariables in variables.cc, then rewrite
-// the page: `build/fixtures/fvbench_fixture variables --markdown-page
+// the page: `build/apps/fvbench_fixture variables --markdown-page
 // docs/variables.md`.
 #pragma once
 

@@ -73,7 +73,7 @@
 //      its message on stderr);
 //   6. reduces the samples on the loadgen host when
 //      <scripts_dir>/fvbench_k6_reduce is there and executable
-//      (fixtures/k6_reduce_main.cc): `fvbench_k6_reduce csv <samples> >
+//      (apps/k6_reduce_main.cc): `fvbench_k6_reduce csv <samples> >
 //      <remote_dir>/<phase>.histogram.json`.
 // run() then fetches that histogram (kilobytes); when it is missing (the
 // tool is not on that host: fvbench does not ship a binary to a remote host

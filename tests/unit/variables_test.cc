@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 const std::string kSource = FVBENCH_SOURCE_DIR;
 const char kRegenerate[] =
-    "rewrite the page with: build/fixtures/fvbench_fixture variables --markdown-page docs/variables.md";
+    "rewrite the page with: build/apps/fvbench_fixture variables --markdown-page docs/variables.md";
 
 std::string ReadFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
