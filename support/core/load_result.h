@@ -34,6 +34,11 @@ inline constexpr double kPhaseGraceS = 5;
 inline constexpr double kK6GracefulStopS = 2;
 inline constexpr double kK6StartupS = 30;  // k6 initialises its VUs before the duration starts
 
+// The load offered was served: achieved_rps >= this x target_rps. A search
+// step's pass rule (StepPassRule), VALIDITY_MIN_ACHIEVED's default
+// (ValidityParams) and a phase's note (PhaseNotes) all take it from here.
+inline constexpr double kMinAchievedFraction = 0.97;
+
 struct LatencyUs {
   double p50 = 0;
   double p90 = 0;

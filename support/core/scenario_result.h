@@ -54,7 +54,7 @@ struct StepPassRule {
   // errors < 1 %) and fvbench's achieved >= 97 % of the target.
   double slo_p99_us = 1e6;             // p99 < this, µs (THROUGHPUT_SLO_P99_MS x 1000)
   double max_error_rate = 0.01;        // error_rate < this, fraction
-  double min_achieved_fraction = 0.97; // achieved_rps >= this x target
+  double min_achieved_fraction = kMinAchievedFraction;  // achieved_rps >= this x target
   bool require_kept_up = false;        // the engine kept up with its schedule
 };
 

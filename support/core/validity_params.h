@@ -17,6 +17,7 @@
 #include <string>
 
 #include "support/core/env_map.h"
+#include "support/core/load_result.h"
 #include "support/core/result.h"
 
 namespace fvbench {
@@ -27,7 +28,7 @@ struct ValidityParams {
   ValidityMode mode = ValidityMode::kFail;
   double min_evidence_share = 0.99;
   double min_success_fraction = 0.99;
-  double min_achieved_fraction = 0.97;
+  double min_achieved_fraction = kMinAchievedFraction;
   double max_loadgen_busy = 0.80;
   double quiet_max_per_core = 0.5;
   double quiet_timeout_s = 30;

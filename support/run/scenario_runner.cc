@@ -140,9 +140,9 @@ std::vector<std::string> PhaseNotes(const LoadResult& load, bool expect_evidence
         "engine fell behind its schedule ({} dropped iterations, {} of sends > 10 ms late, max send lag {})",
         load.dropped_iterations, FormatPercent(load.late_send_share), FormatUs(load.max_send_lag_us)));
   }
-  if (load.target_rps > 0 && load.achieved_rps < 0.97 * load.target_rps) {
-    notes.push_back(fmt::format("achieved {} RPS is under 97% of the target {} RPS",
-                                FormatNumber(load.achieved_rps), FormatNumber(load.target_rps)));
+  if (load.target_rps > 0 && load.achieved_rps < kMinAchievedFraction * load.target_rps) {
+    notes.push_back(fmt::format("achieved {} RPS is under {}% of the target {} RPS", FormatNumber(load.achieved_rps),
+                                FormatNumber(kMinAchievedFraction * 100), FormatNumber(load.target_rps)));
   }
   if (expect_evidence && load.ratelimit_evidence && load.requests > 0) {
     notes.push_back(fmt::format("{} of responses carried RateLimit headers",
