@@ -11,8 +11,8 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
-
 #include <vector>
 
 #include "support/core/env_map.h"
@@ -59,21 +59,19 @@ struct Config {
 
   // Throughput scenarios.
   double throughput_search_max = 150000;  // THROUGHPUT_SEARCH_MAX, RPS
-  double step_dur_s = 20;                 // STEP_DUR, seconds per search step (seed: 20)
   double throughput_slo_p99_us = 1e6;     // THROUGHPUT_SLO_P99_MS * 1000 (seed: 1000 ms)
   // The search (throughput_search.h): THROUGHPUT_SEARCH=bisect (bracket,
   // bisect, confirm; default) or seed (the seed's 50..130 % steps).
   ThroughputSearchKind throughput_search = ThroughputSearchKind::kBisect;
   double throughput_start = 0;            // THROUGHPUT_START, RPS; 0 = THROUGHPUT_SEARCH_MAX / 8
   double throughput_resolution = 0.02;    // THROUGHPUT_RESOLUTION, fraction of the rate, 0 < x <= 0.5
-  double confirm_dur_s = 40;              // CONFIRM_DUR, seconds; default 2 x STEP_DUR
   double throughput_budget_s = 120;       // THROUGHPUT_BUDGET_S, seconds of load per search (seed: 6 x 20 s)
-  // STEP_DUR not set: the bisect search takes its probe and step lengths
-  // from THROUGHPUT_BUDGET_S (search_defaults.h SearchDurationsFromBudget),
-  // and its confirmation's too unless CONFIRM_DUR is set (confirm_dur_set);
-  // STEP_DUR=20 keeps the seed's 20 s steps.
-  bool search_durations_auto = true;
-  bool confirm_dur_set = false;  // CONFIRM_DUR set
+  // STEP_DUR and CONFIRM_DUR, seconds, as given; unset: nullopt. The lengths
+  // that run are the plan's (run_plan.h RunPlanOf): STEP_DUR unset, the
+  // bisect search takes its probes and steps from THROUGHPUT_BUDGET_S and
+  // the seed search 20 s steps; CONFIRM_DUR unset, 2 x the step.
+  std::optional<double> step_dur_s;
+  std::optional<double> confirm_dur_s;
 
   // FVBENCH_SCENARIO_TIMEOUT_S: the scenarios' ctest TIMEOUT in seconds, set
   // by CTest from the cache variable FVBENCH_SCENARIO_TIMEOUT (default 7200).
@@ -82,8 +80,9 @@ struct Config {
   double scenario_timeout_s = 0;
 
   // REPEAT=n: each measured phase runs n times (latency: n phases back to
-  // back after one warmup; throughput: n confirmation runs); the median is
-  // reported and gated, with the min..max spread beside it. 1..100.
+  // back after one warmup; throughput: n confirmation runs; A/B mode: n
+  // pairs, RunPlan); the median is reported and gated, with the min..max
+  // spread beside it. 1..100.
   int repeat = 1;
 
   // Remote mode (issue 3) and dry run.
@@ -171,13 +170,6 @@ struct Config {
   // local mode) x LOADGEN_PROCS_PER_HOST.
   size_t LoadgenProcesses() const;
 };
-
-// The bisect search's lengths as it runs them. Without STEP_DUR
-// (search_durations_auto): probes and steps from THROUGHPUT_BUDGET_S
-// (SearchDurationsFromBudget), the confirmation CONFIRM_DUR when set
-// (confirm_dur_set), else the budget's. With STEP_DUR: no probes (probe_s 0),
-// STEP_DUR steps and CONFIRM_DUR (default 2 x STEP_DUR).
-SearchDurations SearchLengthsOf(const Config& c);
 
 struct ConfigInputs {
   EnvMap env;

@@ -197,10 +197,11 @@ namespace {
 // wrk runs whole seconds (its -d): a fractional phase would run ceil(d) s
 // while the report and the load accounting say d.
 Result<void> WholeSecondsForWrk(const Config& c) {
+  // The lengths taken from the budget are whole seconds (SearchDurationsFromBudget).
   const std::pair<const char*, double> durations[] = {{"LATENCY_DUR", c.latency_dur_s},
                                                       {"WARMUP_DUR", c.warmup_dur_s},
-                                                      {"STEP_DUR", c.step_dur_s},
-                                                      {"CONFIRM_DUR", c.confirm_dur_s}};
+                                                      {"STEP_DUR", c.step_dur_s.value_or(0)},
+                                                      {"CONFIRM_DUR", c.confirm_dur_s.value_or(0)}};
   for (const auto& [name, seconds] : durations) {
     if (seconds != std::floor(seconds)) {
       // Only whole seconds that are accepted: never 0 for a phase (STEP_DUR=0.5 -> "use 1").

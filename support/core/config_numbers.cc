@@ -6,6 +6,7 @@
 
 #include "support/core/config_parts.h"
 #include "support/core/plausible.h"
+#include "support/core/run_plan.h"
 #include "support/core/scenario_time.h"
 #include "support/core/search_defaults.h"
 #include "support/core/units_format.h"
@@ -52,8 +53,9 @@ Result<void> LoadLatency(const EnvReader& r, Config& c) {
 // the warmup and then no step; STEP_DUR=2 CONFIRM_DUR=3 THROUGHPUT_BUDGET_S=5
 // never had time for its confirmation.
 static Result<void> CheckSearchLengths(const EnvReader& r, const Config& c) {
-  const SearchDurations d = SearchLengthsOf(c);
-  const bool auto_steps = c.search_durations_auto;
+  const SearchPlan plan = RunPlanOf(c).search;
+  const SearchDurations& d = plan.lengths;
+  const bool auto_steps = plan.lengths_from_budget;
   const double first = auto_steps ? d.probe_s : d.step_s;
   const std::string step_text = auto_steps ? fmt::format("the {} s steps taken from THROUGHPUT_BUDGET_S={}",
                                                          FormatNumber(d.step_s), FormatNumber(c.throughput_budget_s))
@@ -80,7 +82,7 @@ static Result<void> CheckSearchLengths(const EnvReader& r, const Config& c) {
 // search, CheckSearchLengths.
 Result<void> LoadSearch(const EnvReader& r, Config& c) {
   auto cap = r.Rate("THROUGHPUT_SEARCH_MAX", c.throughput_search_max);
-  auto step = r.Seconds("STEP_DUR", c.step_dur_s);
+  auto step = r.Seconds("STEP_DUR", kSeedStepS);
   auto slo_ms = r.Number("THROUGHPUT_SLO_P99_MS", c.throughput_slo_p99_us / 1000, {0, kMaxLatencyUs / 1000, true},
                          "milliseconds > 0");
   auto kind = r.OneOf("THROUGHPUT_SEARCH", "bisect", {"bisect", "seed"}, "bisect or seed");
@@ -89,23 +91,21 @@ Result<void> LoadSearch(const EnvReader& r, Config& c) {
   }
   if (!kind) return kind.error();
   c.throughput_search_max = *cap;
-  c.step_dur_s = *step;
+  if (r.has("STEP_DUR")) c.step_dur_s = *step;
   c.throughput_slo_p99_us = *slo_ms * 1000;
   c.throughput_search = *kind == "seed" ? ThroughputSearchKind::kSeed : ThroughputSearchKind::kBisect;
   auto start = r.Rate("THROUGHPUT_START", c.throughput_start);
   auto resolution = r.Number("THROUGHPUT_RESOLUTION", c.throughput_resolution, {0, 1e9, true},
                              "a fraction of the rate, 0 < x <= 0.5");
-  auto confirm = r.Seconds("CONFIRM_DUR", 2 * c.step_dur_s);
+  auto confirm = r.Seconds("CONFIRM_DUR", 2 * *step);
   auto budget = r.Seconds("THROUGHPUT_BUDGET_S", c.throughput_budget_s);
   for (const Result<double>* v : {&start, &resolution, &confirm, &budget}) {
     if (!*v) return v->error();
   }
   c.throughput_start = *start;
   c.throughput_resolution = *resolution;
-  c.confirm_dur_s = *confirm;
+  if (r.has("CONFIRM_DUR")) c.confirm_dur_s = *confirm;
   c.throughput_budget_s = *budget;
-  c.search_durations_auto = !r.has("STEP_DUR");
-  c.confirm_dur_set = r.has("CONFIRM_DUR");
   if (c.throughput_resolution > 0.5) {
     return Error{fmt::format("THROUGHPUT_RESOLUTION='{}': must be <= 0.5 (a fraction of the rate, e.g. 0.02 = 2 %)",
                              r.str("THROUGHPUT_RESOLUTION", ""))};
@@ -141,28 +141,7 @@ Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c) {
                     "seconds > 0, the scenarios' ctest TIMEOUT (set by CTest from FVBENCH_SCENARIO_TIMEOUT)");
   if (!t) return t.error();
   c.scenario_timeout_s = *t;
-  ScenarioTimeInputs ti;
-  ti.repeat = c.repeat;
-  ti.ab = c.ab;
-  ti.seed_search = c.throughput_search == ThroughputSearchKind::kSeed;
-  ti.latency_dur_s = c.latency_dur_s;
-  ti.warmup_dur_s = c.warmup_dur_s;
-  ti.step_dur_s = c.step_dur_s;
-  ti.confirm_dur_s = c.confirm_dur_s;
-  ti.throughput_budget_s = c.throughput_budget_s;
-  ti.health_timeout_s = c.health_timeout_s;
-  return CheckScenarioTimeout(ti, c.scenario_timeout_s, c.validity.quiet_timeout_s);
+  return CheckScenarioTimeout(ScenarioTimeInputsOf(c), c.scenario_timeout_s, c.validity.quiet_timeout_s);
 }
 
 }  // namespace fvbench::detail
-
-namespace fvbench {
-
-SearchDurations SearchLengthsOf(const Config& c) {
-  if (!c.search_durations_auto) return SearchDurations{0, c.step_dur_s, c.confirm_dur_s};
-  SearchDurations d = SearchDurationsFromBudget(c.throughput_budget_s);
-  if (c.confirm_dur_set) d.confirm_s = c.confirm_dur_s;
-  return d;
-}
-
-}  // namespace fvbench

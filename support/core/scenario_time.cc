@@ -17,7 +17,6 @@ using detail::FormatNumber;
 constexpr double kPhaseExtraS = 5;       // monitoring, fetching and parsing the output
 constexpr double kStartStopExtraS = 60;  // config checks, starting, stopping
 constexpr double kHangS = 60;            // one phase timing out (the engines' slack: k6 60 s, wrk 30 s)
-constexpr int kSeedSteps = 6;            // step_search.h kSeedStepPercents
 
 class Sum {
  public:
@@ -46,11 +45,11 @@ void AddCommon(Sum& s, const ScenarioTimeInputs& c, double phases, double quiet_
 }
 
 // A/B mode: REPEAT pairs of two runs, each on a freshly started edge after its warmup.
-void AddAbPairs(Sum& s, const ScenarioTimeInputs& c, double run_s, const char* run_var) {
-  const double runs = 2.0 * c.repeat;
+void AddAbPairs(Sum& s, const ScenarioTimeInputs& c, double run_s, const char* run_what) {
+  const double runs = 2.0 * c.plan.ab_pairs;
   s.Add(runs * (c.warmup_dur_s + run_s + StartStop(c)),
         fmt::format("A/B {} runs x (WARMUP_DUR {} + {} {} + start 2 x HEALTH_TIMEOUT {})", FormatNumber(runs),
-                    FormatNumber(c.warmup_dur_s), run_var, FormatNumber(run_s), FormatNumber(c.health_timeout_s)));
+                    FormatNumber(c.warmup_dur_s), run_what, FormatNumber(run_s), FormatNumber(c.health_timeout_s)));
 }
 
 std::string Message(const char* kind, const ScenarioTimeBound& b, double timeout_s, const char* shorten) {
@@ -63,39 +62,44 @@ std::string Message(const char* kind, const ScenarioTimeBound& b, double timeout
 
 }  // namespace
 
+ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c) {
+  ScenarioTimeInputs in;
+  in.plan = RunPlanOf(c);
+  in.latency_dur_s = c.latency_dur_s;
+  in.warmup_dur_s = c.warmup_dur_s;
+  in.health_timeout_s = c.health_timeout_s;
+  return in;
+}
+
 ScenarioTimeBound LatencyScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
   Sum s;
   s.Add(c.warmup_dur_s, fmt::format("WARMUP_DUR {}", FormatNumber(c.warmup_dur_s)));
-  double phases = c.repeat;
-  if (c.ab) {  // the edge scenarios' pairs; raw nginx (the control) runs REPEAT times, fewer
-    AddAbPairs(s, c, c.latency_dur_s, "LATENCY_DUR");
-    phases = 2.0 * c.repeat;
+  double phases = c.plan.latency_runs;
+  if (c.plan.ab_pairs > 0) {  // the edge scenarios' pairs; raw nginx (the control) runs REPEAT times, fewer
+    AddAbPairs(s, c, c.plan.ab_latency_run_s, "LATENCY_DUR");
+    phases = 2.0 * c.plan.ab_pairs;
   } else {
-    s.Add(c.repeat * c.latency_dur_s,
-          fmt::format("REPEAT {} x LATENCY_DUR {}", c.repeat, FormatNumber(c.latency_dur_s)));
+    s.Add(c.plan.latency_runs * c.latency_dur_s,
+          fmt::format("REPEAT {} x LATENCY_DUR {}", c.plan.latency_runs, FormatNumber(c.latency_dur_s)));
   }
   AddCommon(s, c, phases, quiet_timeout_s);
   return s.Bound();
 }
 
 ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  const SearchPlan& p = c.plan.search;
   Sum s;
   s.Add(c.warmup_dur_s, fmt::format("WARMUP_DUR {}", FormatNumber(c.warmup_dur_s)));
-  double phases = 0;
-  if (c.seed_search) {
-    s.Add(kSeedSteps * c.step_dur_s, fmt::format("{} x STEP_DUR {}", kSeedSteps, FormatNumber(c.step_dur_s)));
-    phases = kSeedSteps;
+  if (p.seed) {
+    s.Add(p.max_load_s, fmt::format("{} x STEP_DUR {}", kSeedSteps, FormatNumber(p.lengths.step_s)));
   } else {
-    // A/B mode confirms once: REPEAT counts the pairs (scenario_runner.cc).
-    const int confirm_runs = c.ab ? 1 : c.repeat;
-    const double load = c.throughput_budget_s + (confirm_runs - 1) * c.confirm_dur_s;
-    s.Add(load, fmt::format("THROUGHPUT_BUDGET_S {} + {} x CONFIRM_DUR {}", FormatNumber(c.throughput_budget_s),
-                            confirm_runs - 1, FormatNumber(c.confirm_dur_s)));
-    phases = std::floor(load / std::min(c.step_dur_s, c.confirm_dur_s)) + 1;
+    s.Add(p.max_load_s, fmt::format("THROUGHPUT_BUDGET_S {} + {} x confirmation {}", FormatNumber(p.budget_s),
+                                    p.confirm_runs - 1, FormatNumber(p.lengths.confirm_s)));
   }
-  if (c.ab) {
-    AddAbPairs(s, c, c.step_dur_s, "STEP_DUR");
-    phases += 2.0 * c.repeat;
+  double phases = p.max_phases;
+  if (c.plan.ab_pairs > 0) {
+    AddAbPairs(s, c, c.plan.ab_throughput_run_s, "step");
+    phases += 2.0 * c.plan.ab_pairs;
   }
   AddCommon(s, c, phases, quiet_timeout_s);
   return s.Bound();
@@ -109,7 +113,7 @@ Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s,
   ScenarioTimeBound throughput = ThroughputScenarioBound(c, quiet_timeout_s);
   if (throughput.seconds > timeout_s) {
     return Error{Message("throughput", throughput, timeout_s,
-                         c.seed_search
+                         c.plan.search.seed
                              ? "STEP_DUR or WARMUP_DUR"
                              : "THROUGHPUT_BUDGET_S, CONFIRM_DUR, STEP_DUR, WARMUP_DUR or REPEAT")};
   }

@@ -6,14 +6,16 @@
 // finish within it is refused before any host is touched, naming both
 // numbers and how to raise the TIMEOUT (docs/running.md "Soak runs"). Pure.
 //
-// The bound, in seconds, is the sum of:
-//   load        latency: REPEAT x LATENCY_DUR; throughput: THROUGHPUT_BUDGET_S
-//               + (REPEAT - 1) x CONFIRM_DUR (bisect) or 6 x STEP_DUR (seed);
-//               A/B mode adds REPEAT pairs of two runs (LATENCY_DUR or STEP_DUR)
+// The bound, in seconds, is the sum of (the lengths and counts are the
+// plan's, run_plan.h: what runs, not the raw variables):
+//   load        latency: REPEAT x LATENCY_DUR; throughput: the search's
+//               max_load_s (THROUGHPUT_BUDGET_S + (REPEAT - 1) confirmations
+//               for bisect, 6 steps for seed); A/B mode adds REPEAT pairs of
+//               two runs (LATENCY_DUR, or the search's step length)
 //   warmup      WARMUP_DUR once, and before every A/B run
 //   per phase   QUIET_TIMEOUT + 5 s (waiting for a quiet SUT, monitoring,
 //               fetching the output) for every measured phase; a search
-//               runs at most load / min(STEP_DUR, CONFIRM_DUR) + 1 of them
+//               runs at most the plan's max_phases of them
 //   start/stop  2 x HEALTH_TIMEOUT for the SUT services, again for every A/B
 //               run (a fresh edge each), + 60 s
 //   hang        one phase timing out: the engine's slack, 60 s
@@ -21,23 +23,20 @@
 
 #include <string>
 
+#include "support/core/config.h"
 #include "support/core/result.h"
+#include "support/core/run_plan.h"
 
 namespace fvbench {
 
-// The configured durations a scenario's time follows from (Config's fields of
-// the same names; config.cc fills it, so this file does not depend on Config).
+// What a scenario's time follows from: the plan and the durations outside it.
 struct ScenarioTimeInputs {
-  int repeat = 1;
-  bool ab = false;
-  bool seed_search = false;  // THROUGHPUT_SEARCH=seed
+  RunPlan plan;
   double latency_dur_s = 0;
   double warmup_dur_s = 0;
-  double step_dur_s = 0;
-  double confirm_dur_s = 0;
-  double throughput_budget_s = 0;
   double health_timeout_s = 0;
 };
+ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c);
 
 struct ScenarioTimeBound {
   double seconds = 0;

@@ -13,6 +13,11 @@ namespace fvbench {
 // run-all.sh); the seed search's steps are percentages of it.
 inline constexpr double kDefaultSearchMaxRps = 150000;
 
+// The seed search (THROUGHPUT_SEARCH=seed): kSeedSteps fixed steps
+// (judge/step_search.h kSeedStepPercents) of STEP_DUR, kSeedStepS when unset.
+inline constexpr int kSeedSteps = 6;
+inline constexpr double kSeedStepS = 20;
+
 // Step lengths chosen from the budget (seconds of load): step = budget / 12
 // rounded, within 2..20 s (120 s -> 10 s), confirmation 2 x step, probe
 // step / 3 rounded, at least 2 s (120 s -> 3 s). At 120 s: a few probes, two

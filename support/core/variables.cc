@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/core/run_plan.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
@@ -54,17 +55,17 @@ const std::vector<VariableDoc> kVariables = {
      "seconds per bracket / bisect step; unset: `THROUGHPUT_BUDGET_S`/12 (10 s at 120 s) with 3 s probes; "
      "`STEP_DUR=20` gives the seed's 20 s steps (and `THROUGHPUT_SEARCH=seed` uses 20 when unset)",
      [](const Config& c) {
-       if (c.throughput_search == ThroughputSearchKind::kSeed) return Seconds(c.step_dur_s);
-       const SearchDurations d = SearchLengthsOf(c);
-       return c.search_durations_auto
-                  ? fmt::format("{} (from THROUGHPUT_BUDGET_S; probes {} s)", Seconds(d.step_s), Seconds(d.probe_s))
-                  : Seconds(d.step_s);
+       const SearchPlan p = RunPlanOf(c).search;
+       return p.lengths_from_budget ? fmt::format("{} (from THROUGHPUT_BUDGET_S; probes {} s)",
+                                                  Seconds(p.lengths.step_s), Seconds(p.lengths.probe_s))
+                                    : Seconds(p.lengths.step_s);
      }},
     {"CONFIRM_DUR", "Throughput search", "2 × the step", true, "s",
      "seconds of each confirmation run (20 s at the default budget); not shorter than a step",
      [](const Config& c) {
-       return Seconds(c.throughput_search == ThroughputSearchKind::kSeed ? c.confirm_dur_s
-                                                                          : SearchLengthsOf(c).confirm_s);
+       // The seed search runs no confirmation: the value it would have.
+       const SearchPlan p = RunPlanOf(c).search;
+       return Seconds(p.seed ? c.confirm_dur_s.value_or(2 * p.lengths.step_s) : p.lengths.confirm_s);
      }},
     {"THROUGHPUT_START", "Throughput search", "`THROUGHPUT_SEARCH_MAX`/8", true, "RPS",
      "first bracket rate (≤ the cap)",

@@ -22,8 +22,7 @@ class Search {
  public:
   Search(const ThroughputSearchParams& p, const SearchStepFunction& run) : p_(p), run_(run) {
     runs_ = std::max(1, p_.confirm_runs);
-    // REPEAT's extra confirmation runs come on top of the search's budget.
-    budget_ = p_.budget_s + (runs_ - 1) * p_.confirm_dur_s;
+    budget_ = SearchLoadBudget(p_);
   }
 
   SearchOutcome Run() {
@@ -439,19 +438,24 @@ std::string NoResultReason(const SearchOutcome& so) {
   return why;
 }
 
+double SearchLoadBudget(const ThroughputSearchParams& p) {
+  // REPEAT's extra confirmation runs come on top of the search's budget.
+  return p.budget_s + (std::max(1, p.confirm_runs) - 1) * p.confirm_dur_s;
+}
+
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
+  const SearchPlan plan = RunPlanOf(c).search;
   ThroughputSearchParams p;
   p.rule.slo_p99_us = c.throughput_slo_p99_us;
   p.rule.search_max_rps = c.throughput_search_max;
   p.cap_rps = c.throughput_search_max;
   p.start_rps = c.throughput_start;
   p.resolution = c.throughput_resolution;
-  const SearchDurations d = SearchLengthsOf(c);
-  p.probe_dur_s = d.probe_s;
-  p.step_dur_s = d.step_s;
-  p.confirm_dur_s = d.confirm_s;
-  p.budget_s = c.throughput_budget_s;
-  p.confirm_runs = c.repeat;
+  p.probe_dur_s = plan.lengths.probe_s;
+  p.step_dur_s = plan.lengths.step_s;
+  p.confirm_dur_s = plan.lengths.confirm_s;
+  p.budget_s = plan.budget_s;
+  p.confirm_runs = plan.confirm_runs;
   return p;
 }
 
@@ -459,13 +463,14 @@ SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run
   if (c.throughput_search == ThroughputSearchKind::kBisect) {
     return MaxThroughputSearch(ThroughputSearchParamsFrom(c), run_step);
   }
+  const double step_s = RunPlanOf(c).search.lengths.step_s;
   SearchParams sp;
   sp.search_max_rps = c.throughput_search_max;
   sp.slo_p99_us = c.throughput_slo_p99_us;
   return SeedStepSearch(sp, [&](double target, int index) {
     StepRequest r;
     r.target_rps = target;
-    r.duration_s = c.step_dur_s;
+    r.duration_s = step_s;
     r.index = index;
     return run_step(r);
   });

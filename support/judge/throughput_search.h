@@ -89,6 +89,7 @@
 #include "support/core/config.h"
 #include "support/core/load_result.h"
 #include "support/core/result.h"
+#include "support/core/run_plan.h"
 #include "support/core/search_defaults.h"
 #include "support/judge/step_search.h"
 
@@ -125,10 +126,13 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
 
 // Step lengths from the budget: SearchDurationsFromBudget (core/search_defaults.h).
 
+// The load the search may use: budget_s + (confirm_runs - 1) x confirm_dur_s.
+double SearchLoadBudget(const ThroughputSearchParams& p);
+
 // The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
-// THROUGHPUT_RESOLUTION, STEP_DUR, CONFIRM_DUR, THROUGHPUT_BUDGET_S, REPEAT,
-// THROUGHPUT_SLO_P99_MS; the lengths from SearchLengthsOf (config.h), which
-// the config check uses too.
+// THROUGHPUT_RESOLUTION, THROUGHPUT_SLO_P99_MS; the lengths, the budget and
+// the runs per confirmation round from the run's plan (run_plan.h RunPlanOf:
+// one run per round in A/B mode, where REPEAT counts the pairs).
 ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 
 // Why a search that ran steps has no number (reported_step < 0), e.g.
@@ -142,8 +146,8 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
 std::string NoResultReason(const SearchOutcome& so);
 
 // The one entry point of the scenario runner: THROUGHPUT_SEARCH=bisect runs
-// MaxThroughputSearch; =seed runs SeedStepSearch (step_search.h) with STEP_DUR
-// steps (role "", no confirmation, no budget).
+// MaxThroughputSearch; =seed runs SeedStepSearch (step_search.h) with the
+// plan's steps (STEP_DUR, default 20 s; role "", no confirmation, no budget).
 SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run_step);
 
 }  // namespace fvbench

@@ -331,9 +331,7 @@ std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const 
   t.base.target_rps = s.rate_rps;
   t.base.total_s = s.duration_s;
   t.base.search_load_s = search_load_before_;
-  t.base.budget_s = c_.throughput_search == ThroughputSearchKind::kSeed
-                        ? 0
-                        : c_.throughput_budget_s + (c_.repeat - 1) * c_.confirm_dur_s;
+  t.base.budget_s = tb_.run_plan().search.load_budget_s;  // 0 for the seed search: no budget
   t.tick_s = c_.dry_run ? 0 : TickPeriod(c_.progress, s.duration_s);
   t.status_socket = services.status_socket(plan_.sut == SutSetup::kBaseline ? "baseline" : "fv");
   t.unavailable = services.status_unavailable();
@@ -747,10 +745,11 @@ void ScenarioRun::AbLatencyFlow() {
 // latency at the same rate, or fails to achieve the rate.
 void ScenarioRun::AbThroughputFlow() {
   const double rate = out_.throughput_rps * c_.ab_rate_fraction;
-  AbResult ab = AbPairs(rate, c_.step_dur_s, /*first_a_started=*/false);
+  const double run_s = tb_.run_plan().ab_throughput_run_s;
+  AbResult ab = AbPairs(rate, run_s, /*first_a_started=*/false);
   ab.method = fmt::format("throughput: fixed rate {} % of A's searched maximum {} RPS = {} RPS, {} s per run, {} pairs",
                           FormatNumber(c_.ab_rate_fraction * 100), FormatNumber(out_.throughput_rps),
-                          FormatNumber(rate), FormatNumber(c_.step_dur_s), c_.repeat);
+                          FormatNumber(rate), FormatNumber(run_s), c_.repeat);
   if (!ab.error.empty()) error_ = "A/B: " + ab.error;
   out_.ab = std::move(ab);
 }

@@ -188,6 +188,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   SetBenchJwtSecret(config.jwt_secret);  // the token sent and what RedactSecrets hides
   std::unique_ptr<Testbed> tb(new Testbed());
   tb->config_ = config;
+  tb->run_plan_ = RunPlanOf(config);
   tb->edge_available_ = !config.edge_skipped;
   tb->connect_ = connect;
   if (auto r = tb->ConnectHosts(connect); !r) return r.error();
@@ -238,6 +239,7 @@ Result<std::unique_ptr<Testbed>> Testbed::OnHosts(const Config& config, Host& su
   if (config.dry_run) return Error{"Testbed::OnHosts: not for DRY_RUN (use Open)"};
   std::unique_ptr<Testbed> tb(new Testbed());
   tb->config_ = config;
+  tb->run_plan_ = RunPlanOf(config);
   tb->edge_available_ = !config.edge_skipped;
   tb->sut_ = &sut;
   tb->sut_info_ = sut_info;
@@ -793,10 +795,8 @@ RunMeta Testbed::Meta() const {
   m.latency_rps = config_.latency_rps;
   m.latency_dur_s = config_.latency_dur_s;
   m.warmup_s = config_.warmup_dur_s;
-  // The bisect search's own step length when it comes from the budget
-  // (throughput_search.h); the seed search and a set STEP_DUR use STEP_DUR.
-  m.step_dur_s = config_.throughput_search == ThroughputSearchKind::kBisect ? SearchLengthsOf(config_).step_s
-                                                                           : config_.step_dur_s;
+  // The search's step length as it runs (run_plan.h).
+  m.step_dur_s = run_plan_.search.lengths.step_s;
   m.search_max = config_.throughput_search_max;
   m.thresholds_profile = config_.thresholds;
   m.reference_source = config_.reference;
@@ -809,7 +809,7 @@ RunMeta Testbed::Meta() const {
     m.edge_ref_b = config_.edge_ref_b;
     m.edge_commit_b = b.edge_commit + (b.edge_dirty ? " (dirty)" : "");
     m.policy_dir_b = config_.policy_dir_b;
-    m.ab_pairs = config_.repeat;
+    m.ab_pairs = run_plan_.ab_pairs;
     m.ab_rate_fraction = config_.ab_rate_fraction;
   }
   return m;

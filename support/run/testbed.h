@@ -79,6 +79,7 @@
 #include "support/sut/provision.h"
 #include "support/core/result.h"
 #include "support/core/run_meta.h"
+#include "support/core/run_plan.h"
 
 namespace fvbench {
 
@@ -109,7 +110,9 @@ class Testbed {
                                                   const ProvisionInfo& sut_info,
                                                   const ProvisionInfo& loadgen_info);
 
+  // The configuration as loaded, and what it resolves to (run_plan.h).
   const Config& config() const { return config_; }
+  const RunPlan& run_plan() const { return run_plan_; }
   Host& sut() { return *sut_; }
   LoadEngine& engine() { return *engine_; }
   const ProvisionInfo& sut_info() const { return sut_info_; }
@@ -207,6 +210,7 @@ class Testbed {
   Result<void> MakeEngine();
   Result<void> MakeDirs();
   Config config_;
+  RunPlan run_plan_;
   std::unique_ptr<Host> owned_host_;
   std::shared_ptr<DryRunPlan> plan_;
   size_t plan_taken_ = 0;

@@ -37,7 +37,8 @@ inline void CheckAccepted(const fvbench::Config& c) {
   for (double r : {c.latency_rps, c.throughput_search_max}) {
     if (!InRange(r, kMinRateRps, kMaxRateRps)) Fail("rate", std::to_string(r));
   }
-  for (double s : {c.latency_dur_s, c.step_dur_s, c.confirm_dur_s, c.throughput_budget_s, c.health_timeout_s}) {
+  for (double s : {c.latency_dur_s, c.step_dur_s.value_or(c.latency_dur_s), c.confirm_dur_s.value_or(c.latency_dur_s),
+                   c.throughput_budget_s, c.health_timeout_s}) {
     if (!InRange(s, kMinSeconds, kMaxPhaseSeconds)) Fail("duration", std::to_string(s));
   }
   if (c.warmup_dur_s != 0 && !InRange(c.warmup_dur_s, kMinSeconds, kMaxPhaseSeconds)) Fail("warmup", std::to_string(c.warmup_dur_s));

@@ -1,4 +1,5 @@
 #include "support/core/config.h"
+#include "support/core/run_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -221,7 +222,7 @@ TEST(Config, SearchLengthsThatCannotRunAreRefused) {
       << set.error().message;
   auto from_budget = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "30"}}));
   ASSERT_TRUE(from_budget.ok()) << from_budget.error().message;
-  EXPECT_TRUE(from_budget->search_durations_auto);
+  EXPECT_FALSE(from_budget->step_dur_s.has_value());  // lengths from the budget
   // From the budget: 2 s probes and a 4 s confirmation need 9 s.
   auto tiny = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "5"}}));
   ASSERT_FALSE(tiny.ok());
@@ -257,9 +258,9 @@ TEST(Config, SearchLengthsThatCannotRunAreRefused) {
 TEST(Config, ConfirmDurAloneKeepsStepsFromTheBudget) {
   auto c = LoadConfig(Inputs({{"CONFIRM_DUR", "4"}, {"THROUGHPUT_BUDGET_S", "30"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
-  EXPECT_TRUE(c->search_durations_auto);
-  EXPECT_TRUE(c->confirm_dur_set);
+  EXPECT_FALSE(c->step_dur_s.has_value());
   EXPECT_EQ(c->confirm_dur_s, 4);
+  EXPECT_TRUE(RunPlanOf(*c).search.lengths_from_budget);
 }
 
 TEST_P(ConfigRejects, NamesVariableAndValue) {
@@ -482,15 +483,17 @@ TEST(Config, SearchDefaultsAndOverrides) {
   EXPECT_EQ(d->throughput_search, ThroughputSearchKind::kBisect);
   EXPECT_EQ(d->throughput_start, 0);
   EXPECT_DOUBLE_EQ(d->throughput_resolution, 0.02);
-  EXPECT_EQ(d->confirm_dur_s, 40);  // 2 x STEP_DUR
+  EXPECT_FALSE(d->step_dur_s.has_value());  // not set: the plan's lengths come from the budget
+  EXPECT_FALSE(d->confirm_dur_s.has_value());
   EXPECT_EQ(d->throughput_budget_s, 120);
   EXPECT_EQ(d->repeat, 1);
-  EXPECT_TRUE(d->search_durations_auto);  // step lengths from the budget (throughput_search.h)
+  EXPECT_TRUE(RunPlanOf(*d).search.lengths_from_budget);
   auto c = LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"STEP_DUR", "5"}, {"THROUGHPUT_START", "900"},
                               {"THROUGHPUT_RESOLUTION", "0.05"}, {"THROUGHPUT_BUDGET_S", "60"}, {"REPEAT", "3"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->throughput_search, ThroughputSearchKind::kSeed);
-  EXPECT_EQ(c->confirm_dur_s, 10);  // follows STEP_DUR
+  EXPECT_EQ(c->step_dur_s, 5);
+  EXPECT_FALSE(c->confirm_dur_s.has_value());  // the seed search has none
   EXPECT_EQ(c->throughput_start, 900);
   EXPECT_DOUBLE_EQ(c->throughput_resolution, 0.05);
   EXPECT_EQ(c->throughput_budget_s, 60);
@@ -498,11 +501,10 @@ TEST(Config, SearchDefaultsAndOverrides) {
   auto e = LoadConfig(Inputs({{"CONFIRM_DUR", "30"}}));
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ(e->confirm_dur_s, 30);
-  EXPECT_TRUE(e->search_durations_auto);  // the steps still from the budget
-  EXPECT_TRUE(e->confirm_dur_set);
+  EXPECT_TRUE(RunPlanOf(*e).search.lengths_from_budget);  // the steps still from the budget
   auto seed_steps = LoadConfig(Inputs({{"STEP_DUR", "20"}}));  // the seed's 20 s steps, as an option
   ASSERT_TRUE(seed_steps.ok());
-  EXPECT_FALSE(seed_steps->search_durations_auto);
+  EXPECT_FALSE(RunPlanOf(*seed_steps).search.lengths_from_budget);
   EXPECT_EQ(seed_steps->step_dur_s, 20);
   // The seed search has no confirmation: a short budget is not an error there.
   EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"THROUGHPUT_BUDGET_S", "30"}})).ok());

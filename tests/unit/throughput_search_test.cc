@@ -569,9 +569,8 @@ namespace {
 
 TEST(MaxSearch, ConfigChoosesTheSearch) {
   Config c;
-  c.search_durations_auto = false;  // STEP_DUR / CONFIRM_DUR as set
   c.throughput_search_max = 1000;
-  c.step_dur_s = 3;
+  c.step_dur_s = 3;  // STEP_DUR / CONFIRM_DUR as set
   c.confirm_dur_s = 6;
   std::vector<StepRequest> seen;
   auto run = [&](const StepRequest& r) -> Result<LoadResult> {
@@ -627,15 +626,13 @@ TEST(DefaultSearch, DurationsComeFromTheBudget) {
   EXPECT_EQ(p.probe_dur_s, 3);
   EXPECT_EQ(p.step_dur_s, 10);
   EXPECT_EQ(p.confirm_dur_s, 20);
-  c.confirm_dur_set = true;  // CONFIRM_DUR=30 alone: probes and steps still from the budget
-  c.confirm_dur_s = 30;
+  c.confirm_dur_s = 30;  // CONFIRM_DUR=30 alone: probes and steps still from the budget
   p = ThroughputSearchParamsFrom(c);
   EXPECT_EQ(p.probe_dur_s, 3);
   EXPECT_EQ(p.step_dur_s, 10);
   EXPECT_EQ(p.confirm_dur_s, 30);
-  c.confirm_dur_set = false;
-  c.confirm_dur_s = 40;
-  c.search_durations_auto = false;  // STEP_DUR=20 set: the seed's 20 s steps, no probes
+  c.confirm_dur_s.reset();
+  c.step_dur_s = 20;  // STEP_DUR=20 set: the seed's 20 s steps, no probes, 2 x 20 s confirmation
   p = ThroughputSearchParamsFrom(c);
   EXPECT_EQ(p.probe_dur_s, 0);
   EXPECT_EQ(p.step_dur_s, 20);
@@ -734,7 +731,7 @@ TEST(NoResult, APassAboveAFailedConfirmationIsNamed) {
 
 TEST(DefaultSearch, SeedStepLengthsStayAnOption) {
   Config c;
-  c.search_durations_auto = false;  // STEP_DUR=20: every step 20 s, confirmation 40 s
+  c.step_dur_s = 20;  // STEP_DUR=20: every step 20 s, confirmation 40 s
   c.throughput_search_max = 6000;
   Log log;
   SearchOutcome o = SearchMaxThroughput(c, KneeAt(1600, &log));
