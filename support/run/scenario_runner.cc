@@ -171,8 +171,8 @@ class ScenarioRun {
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
         ab_mode_(c_.ab && !plan.policy_id.empty()),
-        svc_(tb.sut(), c_, tb.sut_info()),
-        svc_b_(tb.sut(), c_, tb.sut_info_b()) {}
+        svc_(tb.sut(), c_, tb.sut_info(), tb.sut_cpuset()),
+        svc_b_(tb.sut(), c_, tb.sut_info_b(), tb.sut_cpuset()) {}
 
   ScenarioResult Run();
 

@@ -172,6 +172,17 @@ Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, cons
   return Ok();
 }
 
+Result<SutCpuset> SutCpusetOf(const Config& c, const ProvisionInfo& sut, const std::string& host) {
+  if (!c.remote()) return SutCpuset{c.oresty_cpuset, c.cpusets_auto};
+  if (!c.dry_run) {
+    if (auto e = CheckCpusetOnHost("ORESTY_CPUSET", c.oresty_cpuset, sut.cpus, host); !e) return e.error();
+  }
+  if (!c.oresty_cpuset.empty()) return SutCpuset{c.oresty_cpuset, false};
+  SutCpuset split{AutoCpuset(sut.cpus, sut.have_taskset, true), false};
+  split.automatic = !split.cpuset.empty();
+  return split;
+}
+
 }  // namespace detail
 
 Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, Provisioning p) {
@@ -410,39 +421,24 @@ void Testbed::ReadControllerBootId() {
 }
 
 // The cpusets of every host, the processes' parts, how the engine shares the
-// SUT's machine, and the pinning note. Config is never written for the
-// engine; the SUT's automatic split still is (PinRemoteSut).
+// SUT's machine, and the pinning note. Config is never written: the cpusets
+// applied are the Testbed's (sut_cpuset_, loadgens_).
 Result<void> Testbed::PinHosts() {
   const bool remote = config_.remote();
-  if (remote) {
-    if (auto r = PinRemoteSut(); !r) return r;
-  }
+  auto sut = detail::SutCpusetOf(config_, sut_info_, sut_->name());
+  if (!sut) return sut.error();
+  sut_cpuset_ = sut->cpuset;
+  sut_cpuset_auto_ = sut->automatic;
   if (auto r = PinLoadgenHosts(config_, loadgens_); !r) return r;
   if (auto r = SplitProcessCpusets(config_.procs_per_host, loadgens_); !r) return r;
-  auto sharing = SutSharing(remote, config_.oresty_cpuset, sut_info_, loadgens_);
+  auto sharing = SutSharing(remote, sut_cpuset_, sut_info_, loadgens_);
   if (!sharing) return sharing.error();
   core_sharing_ = *sharing;
   if (remote) {
     machine_note_ = MachineNote(config_.fairvisor_remote, sut_info_, loadgens_, controller_boot_id_);
-    pinning_ = RemotePinningNote(sut_->name(), config_.oresty_cpuset, sut_cpuset_auto_, sut_info_, loadgens_,
+    pinning_ = RemotePinningNote(sut_->name(), sut_cpuset_, sut_cpuset_auto_, sut_info_, loadgens_,
                                  machine_note_);
   }
-  return Ok();
-}
-
-// The SUT's cpuset in remote mode (Config's split uses the controller's
-// cores only in local mode): ORESTY_CPUSET checked on the SUT host, or the
-// first half of its CPUs; written into config_ (SutServices reads it).
-Result<void> Testbed::PinRemoteSut() {
-  Config& c = config_;
-  if (!c.dry_run) {
-    if (auto e = detail::CheckCpusetOnHost("ORESTY_CPUSET", c.oresty_cpuset, sut_info_.cpus, sut_->name()); !e) return e;
-  }
-  if (c.oresty_cpuset.empty()) {
-    c.oresty_cpuset = detail::AutoCpuset(sut_info_.cpus, sut_info_.have_taskset, true);
-    sut_cpuset_auto_ = !c.oresty_cpuset.empty();
-  }
-  c.cpusets_auto = sut_cpuset_auto_;
   return Ok();
 }
 
@@ -706,8 +702,8 @@ void Testbed::KeepControllerOffSutCpus() {
   const Config& c = config_;
   const bool same_machine = !c.remote() || (!controller_boot_id_.empty() && controller_boot_id_ == sut_info_.boot_id);
   const std::string& engine_cpuset = loadgens_.front().cpuset;
-  if (!same_machine || c.oresty_cpuset.empty() || engine_cpuset.empty()) return;
-  auto sut = ParseCpuList(c.oresty_cpuset);
+  if (!same_machine || sut_cpuset_.empty() || engine_cpuset.empty()) return;
+  auto sut = ParseCpuList(sut_cpuset_);
   auto engine = ParseCpuList(engine_cpuset);
   if (!sut || !engine) return;  // validated by Config; nothing to do with a list that does not parse
   const std::vector<int> off_sut = CpusOutside(UsableCpusOfThisProcess(), *sut);
@@ -743,20 +739,20 @@ std::string Testbed::PinningNote() const {
   const Config& c = config_;
   if (!pinning_.empty()) return pinning_;
   const LoadgenHost& lg = loadgens_.front();
-  if (c.oresty_cpuset.empty() && lg.cpuset.empty()) {
+  if (sut_cpuset_.empty() && lg.cpuset.empty()) {
     return c.remote() ? "unpinned" : "unpinned: the load engine and the SUT share all cores";
   }
   std::string processes;
   if (lg.process_cpusets.size() > 1 && !lg.cpuset.empty()) {
     processes = fmt::format(" [processes: {}]", fmt::join(lg.process_cpusets, " "));
   }
-  return fmt::format("nginx cpuset={} engine cpuset={}{}{}{}", c.oresty_cpuset.empty() ? "all" : c.oresty_cpuset,
+  return fmt::format("nginx cpuset={} engine cpuset={}{}{}{}", sut_cpuset_.empty() ? "all" : sut_cpuset_,
                      lg.cpuset.empty() ? "all" : lg.cpuset, processes, c.cpusets_auto ? " (auto 50/50 split)" : "",
                      controller_note_);
 }
 
 std::string Testbed::sut_cpus() const {
-  return config_.oresty_cpuset.empty() ? FormatCpuList(sut_info_.cpus) : config_.oresty_cpuset;
+  return sut_cpuset_.empty() ? FormatCpuList(sut_info_.cpus) : sut_cpuset_;
 }
 
 RunMeta Testbed::Meta() const {
@@ -779,13 +775,13 @@ RunMeta Testbed::Meta() const {
   for (const LoadgenHost& h : loadgens_) m.loadgen_host += (m.loadgen_host.empty() ? "" : ", ") + h.host->name();
   m.sut_cores = sut_info_.cores;
   m.loadgen_cores = lg.cores;
-  m.sut_cpuset = config_.oresty_cpuset;
+  m.sut_cpuset = sut_cpuset_;
   m.loadgen_cpuset = LoadgenCpusetsText(loadgens_);
-  m.cpusets_auto = config_.cpusets_auto;
+  m.cpusets_auto = sut_cpuset_auto_;
   for (const LoadgenHost& h : loadgens_) m.cpusets_auto = m.cpusets_auto || h.cpuset_auto;
   m.machines = config_.remote() ? machine_note_ : "";
   // What SutServices gives every nginx (sut/nginx_conf.h NginxWorkerProcesses).
-  const std::string workers = NginxWorkerProcesses(config_.oresty_cpuset, sut_info_.cores);
+  const std::string workers = NginxWorkerProcesses(sut_cpuset_, sut_info_.cores);
   if (workers != "auto") {
     m.sut_nginx_workers = std::stoi(workers);
     m.sut_nginx_cpus = m.sut_nginx_workers;

@@ -31,10 +31,10 @@
 // host, ORESTY_CPUSET / K6_CPUSET as given; when unset, split 50/50 of THAT
 // host's cores when it has taskset and >= 8 cores (SUT: first half for nginx,
 // each loadgen: the second half of its own for the engine; loadgen_hosts.h).
-// The engine's cpusets live in the list, never in Config; the SUT's applied
-// cpuset is written into config() (ORESTY_CPUSET, cpusets_auto), which the
-// SUT's services read. PinningNote() and Meta() say what and why, naming
-// every host.
+// Config is never written: the cpusets applied live here, the engine's in
+// the list and the SUT's in sut_cpuset() (which the SUT's services are
+// pinned to), so config() is what was loaded. PinningNote() and Meta() say
+// what and why, naming every host.
 //
 // One machine: the controller and every host's kernel boot_id are compared.
 // A loadgen host on the SUT's kernel (containers, network namespaces) shares
@@ -151,6 +151,11 @@ class Testbed {
   // unknown. The SUT's busy share per core and the engine's busy share are
   // taken over these.
   std::string sut_cpus() const;
+  // The cpuset the SUT's nginx processes are pinned to ("" = unpinned):
+  // local mode Config's ORESTY_CPUSET (or its 50/50 split); remote mode
+  // ORESTY_CPUSET checked on the SUT host, or the first half of its CPUs
+  // (detail::SutCpusetOf).
+  const std::string& sut_cpuset() const { return sut_cpuset_; }
   std::string loadgen_cpus() const { return loadgens_.front().engine_cpus(); }
 
   // BENCH_DIR's paths (core/bench_layout.h) for this run.
@@ -182,7 +187,6 @@ class Testbed {
   Result<void> ProvisionLoadgens();
   void ReadControllerBootId();
   Result<void> PinHosts();
-  Result<void> PinRemoteSut();
   void KeepControllerOffSutCpus();
   void FindRemoteK6(LoadgenHost& lg);
   // A file ShipFiles puts on a host (to the SUT's role or a loadgen's).
@@ -225,7 +229,8 @@ class Testbed {
   std::string controller_boot_id_;  // this machine's kernel boot_id ("" unknown, dry run)
   std::string core_sharing_;        // core_sharing()
   std::string machine_note_;        // MachineNote(): which hosts are one machine
-  bool sut_cpuset_auto_ = false;    // ORESTY_CPUSET is the automatic split of the SUT host's CPUs
+  std::string sut_cpuset_;          // sut_cpuset()
+  bool sut_cpuset_auto_ = false;    // an automatic split (local mode: Config's cpusets_auto)
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
   bool edge_available_ = true;
 };
@@ -241,6 +246,15 @@ std::string RedactPlan(std::string text);
 // A cpuset given for a remote host must name CPUs its processes may use.
 Result<void> CheckCpusetOnHost(const char* name, const std::string& cpuset, const std::vector<int>& usable,
                                const std::string& host);
+// The SUT's cpuset (Testbed::sut_cpuset) and whether it is an automatic
+// split, from Config and what provisioning learned on the SUT host `host`.
+// Pure: Config is read, never written. Error: ORESTY_CPUSET names a CPU the
+// remote SUT host may not use (not checked in a dry run).
+struct SutCpuset {
+  std::string cpuset;
+  bool automatic = false;
+};
+Result<SutCpuset> SutCpusetOf(const Config& c, const ProvisionInfo& sut, const std::string& host);
 }  // namespace detail
 
 // Reads the configuration from the process environment (LoadConfig) with this

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <signal.h>
 #include <unistd.h>
@@ -176,8 +177,8 @@ std::string PolicyEvidence::summary() const {
   return s;
 }
 
-SutServices::SutServices(Host& host, const Config& config, const ProvisionInfo& info)
-    : host_(host), cfg_(config), info_(info) {
+SutServices::SutServices(Host& host, const Config& config, const ProvisionInfo& info, std::string cpuset)
+    : host_(host), cfg_(config), info_(info), cpuset_(std::move(cpuset)) {
   // On SIGINT/SIGTERM mid-run the services are stopped by their pids.
   cleanup_id_ = RegisterCleanup([this] { (void)StopAll(); });
 }
@@ -209,7 +210,7 @@ int SutServices::WorkerConnections() const {
 std::vector<std::string> SutServices::NginxArgv(const std::string& service) const {
   std::string pfx = run_dir(service);
   std::vector<std::string> argv;
-  if (!cfg_.oresty_cpuset.empty()) argv = {"taskset", "-c", cfg_.oresty_cpuset};
+  if (!cpuset_.empty()) argv = {"taskset", "-c", cpuset_};
   argv.insert(argv.end(), {info_.nginx_bin.empty() ? "nginx" : info_.nginx_bin, "-p", pfx, "-c",
                            pfx + "/conf/nginx.conf", "-e", pfx + "/logs/error.log"});
   return argv;
@@ -341,9 +342,9 @@ Result<void> SutServices::Start(const Spec& spec) {
                                h.pid)};
     }
   }
-  if (!cfg_.oresty_cpuset.empty() && !info_.have_taskset) {
+  if (!cpuset_.empty() && !info_.have_taskset) {
     return Error{fmt::format("host {}: ORESTY_CPUSET={} but taskset is not installed", host_.name(),
-                             cfg_.oresty_cpuset)};
+                             cpuset_)};
   }
   if (!cfg_.dry_run) {
     if (auto l = StopLeftover(spec.name); !l) return l.error();
@@ -434,7 +435,7 @@ Result<void> SutServices::Start(const Spec& spec) {
 NginxParams SutServices::PlainNginx(const std::string& service, int port) {
   NginxParams p;
   p.prefix = run_dir(service);
-  p.worker_processes = NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores);
+  p.worker_processes = NginxWorkerProcesses(cpuset_, info_.cores);
   p.listen_addr = listen_addr();
   p.port = port;
   p.worker_connections = WorkerConnections();
@@ -499,7 +500,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.prefix = dir;
   p.listen_addr = listen_addr();
   p.port = cfg_.fv_port;
-  p.worker_processes = cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cfg_.oresty_cpuset, info_.cores)
+  p.worker_processes = cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cpuset_, info_.cores)
                                                           : cfg_.fv_worker_processes;
   p.worker_connections = WorkerConnections();
   p.log_level = cfg_.fv_log_level;

@@ -11,7 +11,7 @@
 // Start*: refuses an occupied port (`ss -ltnH 'sport = :PORT'`: an Error
 // naming the port and the listener ss shows; nothing is killed), renders and
 // writes the config, runs `nginx -t` (Error with its output), starts nginx
-// (`-g 'daemon off;'`, under `taskset -c ORESTY_CPUSET` when set) through
+// (`-g 'daemon off;'`, under `taskset -c` with its cpuset when set) through
 // Host::start_service, then polls `curl -sS -o /dev/null -w '%{http_code}' -m 2`
 // on the SUT host for /livez (and /readyz for fairvisor: edge answers 200 once
 // a policy bundle is loaded) until Config::health_timeout_s. A failed wait is
@@ -75,7 +75,9 @@ struct PolicyEvidence {
 
 class SutServices {
  public:
-  SutServices(Host& host, const Config& config, const ProvisionInfo& info);
+  // `cpuset`: the CPUs its nginx processes are pinned to (taskset -c), ""
+  // unpinned: Testbed::sut_cpuset(), what ORESTY_CPUSET resolved to.
+  SutServices(Host& host, const Config& config, const ProvisionInfo& info, std::string cpuset);
   ~SutServices();
   SutServices(const SutServices&) = delete;
   SutServices& operator=(const SutServices&) = delete;
@@ -146,6 +148,7 @@ class SutServices {
   Host& host_;
   Config cfg_;  // a copy: callers may pass a scenario-local Config
   ProvisionInfo info_;
+  std::string cpuset_;
   std::vector<ServiceHandle> handles_;
   std::map<std::string, uint64_t> log_offset_;
   std::vector<std::string> leftovers_;

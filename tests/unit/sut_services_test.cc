@@ -109,7 +109,7 @@ TEST(PolicyProbe, HeadersTravelInA0600FileRemovedAfterUse) {
   host.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"bench-simple\";r=9;t=1\r\n\r\n"));
   Config cfg;
   cfg.bench_dir = "/b";
-  SutServices sut(host, cfg, ProvisionInfo{});
+  SutServices sut(host, cfg, ProvisionInfo{}, cfg.oresty_cpuset);
   const std::string jwt = BenchJwt();
   auto ev = sut.CheckPolicyLive("bench-simple", ProbeFor(RequestKind::kDecision, "/v1/decision", jwt));
   ASSERT_TRUE(ev.ok()) << ev.error().message;
@@ -136,7 +136,7 @@ TEST(PolicyProbe, HeadersTravelInA0600FileRemovedAfterUse) {
   // A probe without headers writes no file.
   testing_fakes::FakeHost bare("sut-host");
   bare.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"p\";r=1;t=1\r\n\r\n"));
-  SutServices plain(bare, cfg, ProvisionInfo{});
+  SutServices plain(bare, cfg, ProvisionInfo{}, cfg.oresty_cpuset);
   ASSERT_TRUE(plain.CheckPolicyLive("p", ProbeFor(RequestKind::kGet, "/", "")).ok());
   EXPECT_TRUE(bare.Modes().empty());
   EXPECT_FALSE(bare.Ran("-H"));
@@ -150,7 +150,7 @@ TEST(PolicyProbe, MessagesNameTheHeadersWithoutTheTokenAndALeftoverFileFails) {
   const std::string jwt = BenchJwt();
   testing_fakes::FakeHost host("sut-host");
   host.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 403 Forbidden\r\n\r\n"));
-  SutServices sut(host, cfg, ProvisionInfo{});
+  SutServices sut(host, cfg, ProvisionInfo{}, cfg.oresty_cpuset);
   auto ev = sut.CheckPolicyLive("bench-simple", ProbeFor(RequestKind::kGet, "/", jwt));
   ASSERT_FALSE(ev.ok());
   EXPECT_TRUE(Has(ev.error().message, "(headers: Authorization: <redacted>)")) << ev.error().message;
@@ -159,7 +159,7 @@ TEST(PolicyProbe, MessagesNameTheHeadersWithoutTheTokenAndALeftoverFileFails) {
   testing_fakes::FakeHost stuck("sut-host");
   stuck.On("curl ", testing_fakes::FakeHost::Exit(0, "HTTP/1.1 200 OK\r\nRateLimit: \"p\";r=1;t=1\r\n\r\n"));
   stuck.On("rm -f -- ", testing_fakes::FakeHost::Exit(1, "", "rm: cannot remove: Operation not permitted"));
-  SutServices held(stuck, cfg, ProvisionInfo{});
+  SutServices held(stuck, cfg, ProvisionInfo{}, cfg.oresty_cpuset);
   auto left = held.CheckPolicyLive("p", ProbeFor(RequestKind::kGet, "/", jwt));
   ASSERT_FALSE(left.ok());
   EXPECT_TRUE(Has(left.error().message, "could not remove /b/run/fv/probe.headers")) << left.error().message;
@@ -247,7 +247,7 @@ TEST_F(SutE2E, ProvisionFindsRuntime) {
 TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
   std::vector<int> pids;
   {
-    SutServices sut(host_, cfg_, info_);
+    SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
     ASSERT_TRUE(sut.StartBaseline().ok());
     auto b = sut.StartBackend();
     ASSERT_TRUE(b.ok()) << b.error().message;
@@ -264,7 +264,7 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
     }
 
     // A second suite instance must not take (or kill) a port in use.
-    SutServices other(host_, cfg_, info_);
+    SutServices other(host_, cfg_, info_, cfg_.oresty_cpuset);
     auto again = other.StartBaseline();
     ASSERT_FALSE(again.ok());
     EXPECT_TRUE(Has(again.error().message, "port 18400 is already in use")) << again.error().message;
@@ -308,7 +308,7 @@ TEST_F(SutE2E, Case08OneNginxWorkerPerCpuOfItsCpuset) {
   for (const std::string& cpuset : {std::to_string(info_.cpus.front()), std::string()}) {
     cfg_.oresty_cpuset = cpuset;
     const int expected = cpuset.empty() ? static_cast<int>(info_.cpus.size()) : 1;
-    SutServices sut(host_, cfg_, info_);
+    SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
     ASSERT_TRUE(sut.StartBaseline().ok());
     auto b = sut.StartBackend();
     ASSERT_TRUE(b.ok()) << b.error().message;
@@ -327,7 +327,7 @@ TEST_F(SutE2E, Case08OneNginxWorkerPerCpuOfItsCpuset) {
 }
 
 TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {
-  SutServices sut(host_, cfg_, info_);
+  SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   // A socket file left by a crashed nginx must not block the start.
   const std::string sock = cfg_.bench_dir + "/run/baseline/logs/status.sock";
   ASSERT_TRUE(host_.write_file(sock, "").ok());
@@ -354,7 +354,7 @@ TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {
 }
 
 TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
-  SutServices earlier(host_, cfg_, info_);
+  SutServices earlier(host_, cfg_, info_, cfg_.oresty_cpuset);
   ASSERT_TRUE(earlier.StartBaseline().ok());
   const int leftover = earlier.handles().at(0).pid;
   // Pretend the run that started it was killed: its owner is a dead process.
@@ -366,7 +366,7 @@ TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
   ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
                                std::string(host) + " " + std::to_string(dead) + "\n").ok());
 
-  SutServices next(host_, cfg_, info_);
+  SutServices next(host_, cfg_, info_, cfg_.oresty_cpuset);
   auto started = next.StartBaseline();
   ASSERT_TRUE(started.ok()) << started.error().message;
   ASSERT_EQ(next.leftovers_stopped().size(), 1u);
@@ -385,7 +385,7 @@ TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
                                std::to_string(other->pid) + "\n").ok());
   ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
                                std::string(host) + " " + std::to_string(dead) + "\n").ok());
-  SutServices third(host_, cfg_, info_);
+  SutServices third(host_, cfg_, info_, cfg_.oresty_cpuset);
   ASSERT_TRUE(third.StartBaseline().ok());
   EXPECT_TRUE(third.leftovers_stopped().empty());
   EXPECT_TRUE(host_.is_alive(*other)) << "the suite stopped a process it did not start";
@@ -428,7 +428,7 @@ TEST_P(FairvisorPolicy, LoadsAndShowsEvidence) {
   const PolicyCase& c = GetParam();
   std::string policy = cfg_.bench_dir + "/policies/" + c.file;
   ASSERT_TRUE(host_.write_file(policy, ReadFile(FixturesDir() + "/policies/" + c.file)).ok());
-  SutServices sut(host_, cfg_, info_);
+  SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   if (std::string(c.mode) == "reverse_proxy") {
     auto b = sut.StartBackend();
     ASSERT_TRUE(b.ok()) << b.error().message;
@@ -471,7 +471,7 @@ TEST_F(SutE2E, RuleEvidenceNamesARuleSkippedOnEveryRequest) {
   for (const Case& c : {Case{"bench-skip", skipped}, Case{"bench-complex", ReadFile(FixturesDir() + "/policies/complex.json")}}) {
     const std::string policy = cfg_.bench_dir + "/policies/" + c.id + ".json";
     ASSERT_TRUE(host_.write_file(policy, c.json).ok());
-    SutServices sut(host_, cfg_, info_);
+    SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
     ASSERT_TRUE(sut.StartFairvisor("decision_service", policy).ok());
     for (int i = 0; i < 5; ++i) {
       auto ev = sut.CheckPolicyLive(c.id, ProbeFor(RequestKind::kDecision, "/v1/decision", BenchJwt()));
@@ -511,7 +511,7 @@ TEST_F(SutE2E, BrokenPolicyIsCaughtWithEdgesMessage) {
     {"name":"loop-detect","limit_keys":["ip:address"],"algorithm":"loop_detector",
      "algorithm_config":{"enabled":true,"window_seconds":60,"threshold_identical_requests":99}}]}}]})")
                   .ok());
-  SutServices sut(host_, cfg_, info_);
+  SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   auto s = sut.StartFairvisor("decision_service", policy);
   ASSERT_TRUE(s.ok()) << s.error().message;
   auto ev = sut.CheckPolicyLive("bench-broken", ProbeFor(RequestKind::kDecision, "/v1/decision", BenchJwt()));
@@ -525,7 +525,7 @@ TEST_F(SutE2E, BrokenPolicyIsCaughtWithEdgesMessage) {
 TEST_F(SutE2E, UnreadablePolicyFailsStartWithEdgesMessage) {
   if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
   cfg_.health_timeout_s = 3;
-  SutServices sut(host_, cfg_, info_);
+  SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   auto s = sut.StartFairvisor("decision_service", dir_ + "/no-such-policy.json");
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(Has(s.error().message, "/readyz")) << s.error().message;
@@ -592,7 +592,7 @@ TEST_F(SutE2E, MissingLuaFileOfTheRenderedConfigIsNamedBeforeStart) {
                   .ok());
   auto info = ProvisionSut(host_, cfg);
   ASSERT_TRUE(info.ok()) << info.error().message;
-  SutServices sut(host_, cfg, *info);
+  SutServices sut(host_, cfg, *info, cfg.oresty_cpuset);
   auto s = sut.StartFairvisor("decision_service", dir_ + "/policy.json");
   ASSERT_FALSE(s.ok());
   const std::string& m = s.error().message;

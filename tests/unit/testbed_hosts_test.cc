@@ -101,8 +101,13 @@ TEST_F(TestbedHosts, EachLoadgenHostPinnedFromItsOwnCpus) {
   EXPECT_THAT(lg[0].process_cpusets, ElementsAre("8-11", "12-15"));
   EXPECT_THAT(lg[1].process_cpusets, ElementsAre("4-5", "6-7"));
   EXPECT_EQ(lg[0].info.boot_id, kBootB);
-  EXPECT_EQ((*tb)->config().k6_cpuset, "");  // never written back
-  EXPECT_EQ((*tb)->config().oresty_cpuset, "0-7");  // the SUT's split: still in Config (its services read it)
+  // Config after Open is what was loaded: the SUT's split is the Testbed's,
+  // which its services are pinned to (it was written into Config).
+  EXPECT_EQ((*tb)->config().k6_cpuset, "");
+  EXPECT_EQ((*tb)->config().oresty_cpuset, "");
+  EXPECT_FALSE((*tb)->config().cpusets_auto);
+  EXPECT_EQ((*tb)->sut_cpuset(), "0-7");
+  EXPECT_EQ((*tb)->sut_cpus(), "0-7");
   const std::string note = (*tb)->PinningNote();
   EXPECT_THAT(note, HasSubstr("SUT root@sut: nginx cpuset 0-7 (auto 50/50 split; 16 cores, taskset yes)"));
   EXPECT_THAT(note, HasSubstr("loadgen root@a: engine cpuset 8-15 (auto 50/50 split; 16 cores, taskset yes) "
@@ -113,6 +118,7 @@ TEST_F(TestbedHosts, EachLoadgenHostPinnedFromItsOwnCpus) {
   EXPECT_EQ(m.loadgen_host, "root@a, root@b");
   EXPECT_EQ(m.loadgen_cpuset, "root@a: 8-15, root@b: 4-7");
   EXPECT_TRUE(m.cpusets_auto);
+  EXPECT_EQ(m.sut_cpuset, "0-7");
   EXPECT_EQ(m.machines, "");  // three machines
   EXPECT_EQ((*tb)->core_sharing(), "");
 }
@@ -140,6 +146,42 @@ TEST_F(TestbedHosts, GivenCpusetCheckedOnEveryHost) {
   ASSERT_FALSE(tb.ok());
   EXPECT_THAT(tb.error().message, HasSubstr("K6_CPUSET='10-11': CPU 10 does not exist or may not be used on loadgen "
                                             "host root@b"));
+}
+
+// The SUT's cpuset, pure: local mode keeps Config's (its own 50/50 split);
+// remote mode checks ORESTY_CPUSET on the SUT host, or splits that host's
+// CPUs when it has taskset and >= 8 of them. Config is read only.
+TEST(SutCpusetOf, FromConfigAndTheSutHost) {
+  Config local;
+  local.oresty_cpuset = "0-3";
+  local.cpusets_auto = true;
+  ProvisionInfo sixteen;
+  for (int i = 0; i < 16; ++i) sixteen.cpus.push_back(i);
+  sixteen.have_taskset = true;
+  auto l = detail::SutCpusetOf(local, sixteen, "local");
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->cpuset, "0-3");
+  EXPECT_TRUE(l->automatic);
+  Config remote;
+  remote.fairvisor_remote = "root@sut";
+  remote.loadgen_remotes = {"root@lg"};
+  auto split = detail::SutCpusetOf(remote, sixteen, "root@sut");
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->cpuset, "0-7");
+  EXPECT_TRUE(split->automatic);
+  EXPECT_EQ(remote.oresty_cpuset, "");
+  ProvisionInfo no_taskset = sixteen;
+  no_taskset.have_taskset = false;
+  EXPECT_EQ(detail::SutCpusetOf(remote, no_taskset, "root@sut")->cpuset, "");
+  remote.oresty_cpuset = "2-5";
+  auto given = detail::SutCpusetOf(remote, sixteen, "root@sut");
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(given->cpuset, "2-5");
+  EXPECT_FALSE(given->automatic);
+  remote.oresty_cpuset = "20";
+  auto bad = detail::SutCpusetOf(remote, sixteen, "root@sut");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("ORESTY_CPUSET='20': CPU 20 does not exist or may not be used on host root@sut"));
 }
 
 }  // namespace
