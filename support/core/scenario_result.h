@@ -43,6 +43,10 @@ struct StepResult {
   // Which part of the search ran it (throughput_search.h): "bracket",
   // "bisect", "confirm"; "" for the seed's fixed steps.
   std::string role;
+  // The load generator, not the SUT, was this failed step's limit
+  // (step_search.h EngineLimitedReason, whose reason closes `verdict` as
+  // "; engine-limited: ..."). Set by the search; not in results.json.
+  bool engine_limited = false;
 };
 
 // The pass rule a throughput search judged its steps by (judge/step_search.h

@@ -80,6 +80,7 @@ class Search {
     if (!s.passed) {
       if (auto why = EngineLimitedReason(s.load, p_.rule)) {
         s.verdict += "; engine-limited: " + *why;
+        s.engine_limited = true;
         o = StepOutcome::kEngineLimited;
       } else {
         UpdateKnee(s.load);
@@ -363,8 +364,7 @@ class Search {
     for (int pass_only = 1; pass_only >= 0 && out_.reported_step < 0; --pass_only) {
       for (int i = 0; i < static_cast<int>(out_.steps.size()); ++i) {
         const StepResult& s = out_.steps[i];
-        const bool limited = s.verdict.find("; engine-limited: ") != std::string::npos;
-        if (pass_only ? !s.passed : !limited) continue;
+        if (pass_only ? !s.passed : !s.engine_limited) continue;
         if (out_.reported_step < 0 || s.load.achieved_rps > out_.reported_rps) {
           out_.reported_step = i;
           out_.reported_rps = s.load.achieved_rps;

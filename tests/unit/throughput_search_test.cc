@@ -779,8 +779,10 @@ TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
                                     "while the SUT was not saturated: SUT CPU 20.0"),
             std::string::npos)
       << o.steps[0].verdict;
+  EXPECT_TRUE(o.steps[0].engine_limited);
   EXPECT_EQ(o.steps[1].target_rps, 1798);
   EXPECT_TRUE(o.steps[1].passed);
+  EXPECT_FALSE(o.steps[1].engine_limited);
   EXPECT_EQ(o.reported_step, 1);
   EXPECT_DOUBLE_EQ(o.reported_rps, o.steps[1].load.achieved_rps);
   EXPECT_NE(o.stop_reason.find("engine-limited at 18750 RPS: the load generator, not the SUT, was the limit"),
