@@ -57,7 +57,7 @@ class Search {
     req.index = static_cast<int>(out_.steps.size());
     req.role = role;
     auto r = run_(req);
-    out_.load_s += r.ok() ? std::max(dur, r->wall_s) : dur;  // the wall time of the load, when measured
+    out_.load_s += r.ok() ? std::max(dur, r->load.wall_s) : dur;  // the wall time of the load, when measured
     StepResult s;
     s.target_rps = target;
     s.role = role;
@@ -71,10 +71,12 @@ class Search {
       stopped_ = true;
       return StepOutcome::kError;
     }
-    s.load = std::move(*r);
-    StepVerdict v = JudgeStep(s.load, p_.rule);
+    StepVerdict v = JudgeStep(*r, p_.rule);
     s.passed = v.passed;
     s.verdict = std::move(v.text);
+    s.load = std::move(r->load);
+    s.validity = std::move(r->validity);
+    s.sut_usage = std::move(r->sut_usage);
     if (attempt > 0) s.verdict += fmt::format(" (attempt {} after a marginal failure)", attempt + 1);
     StepOutcome o = s.passed ? StepOutcome::kPass : StepOutcome::kFail;
     if (!s.passed) {
@@ -452,6 +454,7 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   p.confirm_dur_s = d.confirm_s;
   p.budget_s = c.throughput_budget_s;
   p.confirm_runs = c.repeat;
+  p.rule.validity_mode = c.validity.mode;
   return p;
 }
 
@@ -462,6 +465,7 @@ SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run
   SearchParams sp;
   sp.search_max_rps = c.throughput_search_max;
   sp.slo_p99_us = c.throughput_slo_p99_us;
+  sp.validity_mode = c.validity.mode;
   return SeedStepSearch(sp, [&](double target, int index) {
     StepRequest r;
     r.target_rps = target;
