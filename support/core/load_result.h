@@ -127,10 +127,6 @@ struct LoadResult {
   // threads could use (multi_loadgen.h) is taken from it.
   double engine_cpu_s = -1;
   std::string raw_path;        // the raw engine output this was parsed from
-  // Not from the engine: set by the scenario runner when a validity check of
-  // this phase failed (validity.h; VALIDITY=fail), naming the checks with
-  // measured value and limit. JudgeStep fails a search step that carries it.
-  std::string validity_failure;
   // Not from the engine: what the SUT did during the phase, set by the
   // scenario runner (support/run), read by EngineLimitedReason
   // (step_search.h). nullopt when not measured.

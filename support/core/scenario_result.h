@@ -33,6 +33,18 @@ struct ServiceUsage {
   double rss_peak_mib = 0;  // highest summed RSS seen in any sample, MiB
 };
 
+// One measured phase (a latency run, a search step, a confirmation run, an
+// A/B run) as the scenario runner hands it on: what the engine measured, the
+// phase's validity checks (judge/validity.h CheckPhase, the hops', the load
+// generators' own LoadResult::loadgen_checks), and what the SUT's processes
+// used meanwhile. Checks and usage are empty when the phase was not monitored
+// (DRY_RUN).
+struct MeasuredPhase {
+  LoadResult load;
+  std::vector<ValidityCheck> validity = {};  // (initialisers: MeasuredPhase{load} is a phase not monitored)
+  std::vector<ServiceUsage> sut_usage = {};
+};
+
 struct StepResult {
   double target_rps = 0;
   bool passed = false;
@@ -43,6 +55,10 @@ struct StepResult {
   // Which part of the search ran it (throughput_search.h): "bracket",
   // "bisect", "confirm"; "" for the seed's fixed steps.
   std::string role;
+  // The load generator, not the SUT, was this failed step's limit
+  // (step_search.h EngineLimitedReason, whose reason closes `verdict` as
+  // "; engine-limited: ..."). Set by the search; not in results.json.
+  bool engine_limited = false;
 };
 
 // The pass rule a throughput search judged its steps by (judge/step_search.h

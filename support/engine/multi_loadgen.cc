@@ -367,7 +367,6 @@ class MultiLoadgenEngine : public LoadEngine {
     auto merged = MergeLoadgens(runs, options_.validity);
     if (!merged) return Error{fmt::format("phase {}: {}", spec.phase, merged.error().message)};
     LoadResult m = std::move(merged->merged);
-    m.validity_failure.clear();  // the runner judges loadgen_checks with the phase's own checks
     m.target_rps = spec.rate_rps;
     m.loadgen_checks.push_back(StartNote(a, offsets, retried));
     // The load's wall time runs from the common start: the lead before it

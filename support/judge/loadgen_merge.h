@@ -18,9 +18,10 @@
 // Each instance's own validity applies (checks named "loadgen <name>:
 // <check>"): engine_kept_up, achieved_rate (its achieved / its target >=
 // min_achieved_fraction), loadgen_cpu (when sampled, <= max_loadgen_busy);
-// and start_skew (latest - earliest start <= max_start_skew_us, 10 ms). The
-// failed ones are written to merged.validity_failure, so the phase is invalid
-// with the instance named.
+// and start_skew (latest - earliest start <= max_start_skew_us, 10 ms). They
+// are in merged.loadgen_checks, which the scenario runner judges with the
+// phase's own checks: one failed check invalidates the phase, naming the
+// instance.
 #pragma once
 
 #include <vector>

@@ -8,6 +8,7 @@
 #include "support/core/outcomes.h"
 #include "support/core/units_format.h"
 #include "support/judge/sut_saturation.h"
+#include "support/judge/validity.h"
 
 namespace fvbench {
 
@@ -29,10 +30,11 @@ std::string PoolExhaustedText(const LoadResult& load) {
 
 }  // namespace
 
-StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
+StepVerdict JudgeStep(const MeasuredPhase& phase, const SearchParams& params) {
   using detail::FormatNumber;
   using detail::FormatPercent;
   using detail::FormatPercentLimit;
+  const LoadResult& load = phase.load;
   std::vector<std::string> ok, bad;
   if (load.requests == 0) bad.push_back("no requests completed");
   // The SUT's errors are judged here; requests the engine never sent are the
@@ -66,8 +68,10 @@ StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params) {
       bad.push_back(fmt::format("{} < {}", ach, FormatPercentLimit(params.min_achieved_fraction)));
     }
   }
-  // The runner's validity checks of this phase (validity.h) failed.
-  if (!load.validity_failure.empty()) bad.push_back("invalid: " + load.validity_failure);
+  // The phase's validity checks (validity.h) failed, and VALIDITY=fail.
+  if (params.validity_mode == ValidityMode::kFail && !ValidityPassed(phase.validity)) {
+    bad.push_back("invalid: " + FailedValidity(phase.validity));
+  }
   std::string behind;
   if (!load.kept_up) {
     if (load.dropped_iterations > 0) {
@@ -223,19 +227,21 @@ SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run
   for (int pct : kSeedStepPercents) {
     StepResult step;
     step.target_rps = std::floor(params.search_max_rps * pct / 100.0);
-    auto load = run_step(step.target_rps, index);
-    if (!load.ok()) {
+    auto phase = run_step(step.target_rps, index);
+    if (!phase.ok()) {
       step.passed = false;
-      step.verdict = fmt::format("fail: engine error: {}", load.error().message);
+      step.verdict = fmt::format("fail: engine error: {}", phase.error().message);
       step.load.target_rps = step.target_rps;
-      out.error = load.error().message;
+      out.error = phase.error().message;
       out.steps.push_back(std::move(step));
       break;
     }
-    step.load = std::move(*load);
-    StepVerdict v = JudgeStep(step.load, params);
+    StepVerdict v = JudgeStep(*phase, params);
     step.passed = v.passed;
     step.verdict = std::move(v.text);
+    step.load = std::move(phase->load);
+    step.validity = std::move(phase->validity);
+    step.sut_usage = std::move(phase->sut_usage);
     out.steps.push_back(std::move(step));
     const StepResult& s = out.steps.back();
     if (!s.passed) break;

@@ -28,6 +28,7 @@
 #include "support/core/result.h"
 #include "support/core/scenario_result.h"
 #include "support/core/search_defaults.h"
+#include "support/core/validity_params.h"
 
 namespace fvbench {
 
@@ -42,6 +43,9 @@ struct SearchParams {
   // dropped_iterations == 0, wrk send lag within bound). Not in the seed: off
   // for SeedStepSearch, on for MaxThroughputSearch (throughput_search.h).
   bool require_kept_up = false;
+  // ... and, with VALIDITY=fail, no validity check of the step's phase
+  // failed (MeasuredPhase::validity; VALIDITY=warn records them only).
+  ValidityMode validity_mode = ValidityMode::kFail;
 };
 
 struct SearchOutcome {
@@ -77,11 +81,14 @@ inline constexpr int kSeedStepPercents[] = {50, 70, 90, 100, 115, 130};
 // behind its schedule, "; engine fell behind (N dropped iterations)" is
 // appended and, unless params.require_kept_up, does not change the verdict;
 // with require_kept_up it is a failing condition ("engine fell behind ...").
+// With params.validity_mode kFail, the phase's failed validity checks are a
+// failing condition too, "invalid: <check>: measured ..., limit ...; ..."
+// (validity.h FailedValidity).
 struct StepVerdict {
   bool passed = false;
   std::string text;
 };
-StepVerdict JudgeStep(const LoadResult& load, const SearchParams& params);
+StepVerdict JudgeStep(const MeasuredPhase& phase, const SearchParams& params);
 
 // The SUT's CPUs count as saturated from this share of them (0..1) on.
 inline constexpr double kSutSaturatedCpuShare = 0.85;
@@ -200,7 +207,7 @@ std::optional<std::string> EngineLimitedReason(const LoadResult& load, const Sea
 inline constexpr double kMarginalRateShortfall = 0.03;
 bool MarginalFailure(const LoadResult& load, const SearchParams& params);
 
-using StepFunction = std::function<Result<LoadResult>(double target_rps, int step_index)>;
+using StepFunction = std::function<Result<MeasuredPhase>(double target_rps, int step_index)>;
 
 SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run_step);
 

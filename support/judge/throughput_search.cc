@@ -56,7 +56,7 @@ class Search {
     req.index = static_cast<int>(out_.steps.size());
     req.role = role;
     auto r = run_(req);
-    out_.load_s += r.ok() ? std::max(dur, r->wall_s) : dur;  // the wall time of the load, when measured
+    out_.load_s += r.ok() ? std::max(dur, r->load.wall_s) : dur;  // the wall time of the load, when measured
     StepResult s;
     s.target_rps = target;
     s.role = role;
@@ -70,15 +70,18 @@ class Search {
       stopped_ = true;
       return StepOutcome::kError;
     }
-    s.load = std::move(*r);
-    StepVerdict v = JudgeStep(s.load, p_.rule);
+    StepVerdict v = JudgeStep(*r, p_.rule);
     s.passed = v.passed;
     s.verdict = std::move(v.text);
+    s.load = std::move(r->load);
+    s.validity = std::move(r->validity);
+    s.sut_usage = std::move(r->sut_usage);
     if (attempt > 0) s.verdict += fmt::format(" (attempt {} after a marginal failure)", attempt + 1);
     StepOutcome o = s.passed ? StepOutcome::kPass : StepOutcome::kFail;
     if (!s.passed) {
       if (auto why = EngineLimitedReason(s.load, p_.rule)) {
         s.verdict += "; engine-limited: " + *why;
+        s.engine_limited = true;
         o = StepOutcome::kEngineLimited;
       } else {
         UpdateKnee(s.load);
@@ -362,8 +365,7 @@ class Search {
     for (int pass_only = 1; pass_only >= 0 && out_.reported_step < 0; --pass_only) {
       for (int i = 0; i < static_cast<int>(out_.steps.size()); ++i) {
         const StepResult& s = out_.steps[i];
-        const bool limited = s.verdict.find("; engine-limited: ") != std::string::npos;
-        if (pass_only ? !s.passed : !limited) continue;
+        if (pass_only ? !s.passed : !s.engine_limited) continue;
         if (out_.reported_step < 0 || s.load.achieved_rps > out_.reported_rps) {
           out_.reported_step = i;
           out_.reported_rps = s.load.achieved_rps;
@@ -456,6 +458,7 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   p.confirm_dur_s = plan.lengths.confirm_s;
   p.budget_s = plan.budget_s;
   p.confirm_runs = plan.confirm_runs;
+  p.rule.validity_mode = c.validity.mode;
   return p;
 }
 
@@ -467,6 +470,7 @@ SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run
   SearchParams sp;
   sp.search_max_rps = c.throughput_search_max;
   sp.slo_p99_us = c.throughput_slo_p99_us;
+  sp.validity_mode = c.validity.mode;
   return SeedStepSearch(sp, [&](double target, int index) {
     StepRequest r;
     r.target_rps = target;

@@ -37,8 +37,9 @@
 //     still reported).
 //
 // Pass rule: JudgeStep (step_search.h) with `rule`: error_rate < 1 %, p99 <
-// SLO, achieved >= 97 % of target and (rule.require_kept_up, on by default
-// here) the engine kept up with its schedule.
+// SLO, achieved >= 97 % of target, (rule.require_kept_up, on by default
+// here) the engine kept up with its schedule, and (VALIDITY=fail) no
+// validity check of the step's phase failed.
 //
 // Retries: only a MARGINAL failure (MarginalFailure, step_search.h: the SUT
 // served its offered rate and the engine kept up, or fell behind by no more
@@ -120,7 +121,9 @@ struct StepRequest {
   int index = 0;       // 0-based position in SearchOutcome::steps
   std::string role;    // "probe" | "bracket" | "bisect" | "confirm"
 };
-using SearchStepFunction = std::function<Result<LoadResult>(const StepRequest&)>;
+// Runs the step and returns its measured phase: the load, its validity checks
+// and the SUT's usage, which the step carries from then on (StepResult).
+using SearchStepFunction = std::function<Result<MeasuredPhase>(const StepRequest&)>;
 
 SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const SearchStepFunction& run_step);
 

@@ -56,7 +56,6 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   if (r.wall_s > 0) w.Field("wall_s", r.wall_s);
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
-  if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
   WriteLoadgens(w, r);  // several load generators only (issue 14)
   w.EndObject();
 }
@@ -127,7 +126,6 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   if (v.contains("wall_s")) r.wall_s = GetNumberOrNaN(v, "wall_s", path);
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
-  r.validity_failure = OptString(v, "validity_failure", path, "");
   ReadLoadgens(v, path, r);
   CheckPlausible(r, path);
   return r;

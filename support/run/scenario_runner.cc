@@ -8,7 +8,6 @@
 #include <functional>
 #include <future>
 #include <limits>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -62,29 +61,6 @@ int PortFor(const Config& c, const ScenarioPlan& plan) {
   return plan.sut == SutSetup::kBaseline ? c.nginx_port : c.fv_port;
 }
 
-// Starts what the scenario needs; for fairvisor also proves the policy live.
-Result<void> StartSut(Testbed& tb, SutServices& svc, const ScenarioPlan& plan, const std::string& jwt,
-                      const std::string& body, ScenarioResult& out) {
-  switch (plan.sut) {
-    case SutSetup::kBaseline:
-      return svc.StartBaseline();
-    case SutSetup::kDecisionService:
-    case SutSetup::kReverseProxy: {
-      if (plan.sut == SutSetup::kReverseProxy) {
-        if (auto r = svc.StartBackend(); !r) return r;
-      }
-      out.policy = tb.policy_dir() + "/" + plan.policy_file;  // shipped there by Testbed::Open
-      const char* mode = plan.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
-      if (auto r = svc.StartFairvisor(mode, out.policy); !r) return r;
-      auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
-      if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan.policy_id, out.policy, ev.error().message)};
-      out.notes.push_back("policy live before load: " + ev->summary());
-      return Ok();
-    }
-  }
-  return Ok();
-}
-
 // After the load: the SUT is still up and edge did not start logging policy errors.
 Result<void> CheckSutAfterLoad(SutServices& svc, Host& sut) {
   for (const ServiceHandle& h : svc.handles()) {
@@ -106,23 +82,6 @@ void ApplyRepeats(ScenarioResult& out, const std::vector<LoadResult>& runs) {
   out.spread = s.spread;
 }
 
-// A/B mode: (re)starts the SUT for one side: the backend (reverse_proxy) and
-// edge on that side's tree (Testbed::sut_info_b for B, given to `svc`'s
-// constructor) with that side's copy of the policy (policy_dir / policy_dir_b),
-// then proves the policy live, as StartSut does.
-Result<void> StartAbSide(Testbed& tb, SutServices& svc, const ScenarioPlan& plan, bool side_b, const std::string& jwt,
-                         const std::string& body) {
-  if (plan.sut == SutSetup::kReverseProxy) {
-    if (auto r = svc.StartBackend(); !r) return r;
-  }
-  const std::string policy = (side_b ? tb.policy_dir_b() : tb.policy_dir()) + "/" + plan.policy_file;
-  const char* mode = plan.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
-  if (auto r = svc.StartFairvisor(mode, policy); !r) return r;
-  auto ev = svc.CheckPolicyLive(plan.policy_id, ProbeFor(plan.request, plan.path, jwt, body));
-  if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan.policy_id, policy, ev.error().message)};
-  return Ok();
-}
-
 // Edge's CPU (cores) in a phase's SUT usage; NaN when not sampled.
 double FvCpu(const std::vector<ServiceUsage>& usage) {
   for (const ServiceUsage& u : usage) {
@@ -130,6 +89,40 @@ double FvCpu(const std::vector<ServiceUsage>& usage) {
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
+
+// The loads of measured phases, in order.
+std::vector<LoadResult> LoadsOf(const std::vector<MeasuredPhase>& phases) {
+  std::vector<LoadResult> loads;
+  for (const MeasuredPhase& p : phases) loads.push_back(p.load);
+  return loads;
+}
+
+// The phases a search's result reports, with their checks: REPEAT's
+// confirmation runs, else the reported step, else (no number) the first step.
+std::vector<MeasuredPhase> ReportedPhases(const SearchOutcome& so) {
+  std::vector<int> shown = so.repeats.size() > 1 ? so.repeats : std::vector<int>{};
+  if (shown.empty() && so.reported_step >= 0) shown.push_back(so.reported_step);
+  if (shown.empty() && !so.steps.empty()) shown.push_back(0);
+  std::vector<MeasuredPhase> phases;
+  for (int i : shown) phases.push_back({so.steps[i].load, so.steps[i].validity, so.steps[i].sut_usage});
+  return phases;
+}
+
+// A/B mode's sides (ab_compare.h): A runs edge from EDGE_SRC, B from
+// EDGE_SRC_B. Outside A/B mode every phase runs on side A.
+enum class Side { kA, kB };
+
+const char* SideName(Side side) { return side == Side::kB ? "B" : "A"; }
+
+// One measured phase to run: what the engine runs, what the progress lines
+// call it, and on which side's services.
+struct PhaseRequest {
+  LoadSpec spec;                    // phase file stem, rate, duration (from the scenario's base spec)
+  std::string label = "measuring";  // "measuring", "run 2 of 3", "step 4 (bisect)", ...
+  // In a search: its load seconds before this phase (the progress lines' budget).
+  std::optional<double> search_load_s = std::nullopt;
+  Side side = Side::kA;  // whose services are up
+};
 
 }  // namespace
 
@@ -153,14 +146,17 @@ std::vector<std::string> PhaseNotes(const LoadResult& load, bool expect_evidence
 
 namespace {
 
-// One scenario's run: the state its pieces share (the services, the base
-// LoadSpec, the validity of every measured phase) and the pieces:
+// One scenario's run: what its pieces share (the services of both sides,
+// the base LoadSpec, the result, the cost counters) and the pieces:
 //   Start, Warmup                      before any measurement
+//   StartEdge                          start one side's edge, prove its policy live
 //   MeasurePhase                       one measured phase (quiet SUT, monitor,
 //                                      engine, validity); every flow uses it
 //   LatencyFlow / ThroughputFlow       the two kinds of scenario
 //   AbPairs                            A/B mode: pairs of runs on both sides
 //   AfterLoad, Finish                  checks after the load, stop, redact
+// Everything about one phase travels as arguments: a PhaseRequest in, a
+// MeasuredPhase (its load, checks and SUT usage) out.
 class ScenarioRun {
  public:
   ScenarioRun(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress)
@@ -177,16 +173,23 @@ class ScenarioRun {
   ScenarioResult Run();
 
  private:
-  struct PhaseRecord {
-    std::vector<ValidityCheck> validity;
-    std::vector<ServiceUsage> usage;
+  // A/B mode: the pairs' runs of each side, and the side whose services are
+  // up after them.
+  struct AbRuns {
+    AbResult ab;
+    std::vector<MeasuredPhase> a, b;
+    Side up = Side::kA;
   };
 
+  SutServices& Services(Side side) { return side == Side::kB ? svc_b_ : svc_; }
+  std::string PolicyPath(Side side) const;
   bool Start();
+  Result<void> StartSut();
+  Result<std::string> StartEdge(Side side);
   void PrepareSpec();
   void Warmup();
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
-                                            const SutServices& services) const;
+                                            std::optional<double> search_load_s, const SutServices& services) const;
   // What one phase watches while its engine runs, and what it saw.
   struct PhaseWatch {
     std::unique_ptr<PhaseMonitor> monitor;
@@ -200,30 +203,30 @@ class ScenarioRun {
     std::optional<double> served;  // the ticker's served rate (stub_status)
     std::vector<HopCounters> hops_after;
   };
-  Result<LoadResult> MeasurePhase(const LoadSpec& s);
+  Result<MeasuredPhase> MeasurePhase(const PhaseRequest& req);
   std::optional<QuietOutcome> AwaitQuietSut(std::vector<std::string>& problems);
-  PhaseWatch StartWatching(const LoadSpec& s, std::vector<std::string>& problems);
+  PhaseWatch StartWatching(const PhaseRequest& req, std::vector<std::string>& problems);
   PhaseSeen StopWatching(PhaseWatch& w);
   void AddSutFigures(LoadResult& r, const PhaseWatch& w, const PhaseSeen& seen) const;
-  std::vector<HopTarget> HopTargets() const;
-  PhaseRecord CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
-                                 std::vector<std::string> problems) const;
-  void ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const;
-  void Attach(const std::vector<LoadResult>& shown);
-  void SetMeasured(const std::vector<LoadResult>& runs);
+  std::vector<HopTarget> HopTargets(const SutServices& services) const;
+  MeasuredPhase CheckMeasuredPhase(const LoadSpec& s, LoadResult r, PhaseObservation obs,
+                                   std::vector<std::string> problems) const;
+  void ReportPhaseValidity(const MeasuredPhase& phase, const std::string& label,
+                           const std::optional<double>& served) const;
+  void Attach(const std::vector<MeasuredPhase>& shown);
+  void SetMeasured(const std::vector<MeasuredPhase>& runs);
   void LatencyFlow();
   void ThroughputFlow();
-  Result<LoadResult> SearchStep(const StepRequest& req, double& search_load_s);
+  Result<MeasuredPhase> SearchStep(const StepRequest& req, double& search_load_s);
   void ApplySearch(const SearchOutcome& so);
-  void AttachSearchValidity(const SearchOutcome& so);
-  AbResult AbPairs(double rate, double dur, bool first_a_started);
-  std::string AbRestart(int i, bool b, double rate);
-  std::string AbMeasure(AbResult& ab, int i, bool b, double rate, double dur);
-  void AttachAbValidity(const AbResult& ab);
-  void AbLatencyFlow();
-  void AbThroughputFlow();
-  void AfterLoad();
-  void CheckRules();
+  AbRuns AbPairs(double rate, double dur, bool first_a_started);
+  std::string AbRestart(int i, Side side, double rate, Side& up);
+  std::string AbMeasure(AbRuns& runs, int i, Side side, double rate, double dur);
+  void AttachAbValidity(const AbRuns& runs);
+  Side AbLatencyFlow();
+  Side AbThroughputFlow();
+  void AfterLoad(Side up);
+  void CheckRules(SutServices& services);
   void ForgetDryRunNumbers();
   ScenarioResult Finish();
 
@@ -234,22 +237,16 @@ class ScenarioRun {
   const std::string jwt_;
   const std::string body_;
   // A/B mode (ab_compare.h): side B's services run edge from B's tree. One
-  // side runs at a time; `active_` is the one whose processes are up.
+  // side runs at a time; the flows pass which one (Side) to each piece.
   const bool ab_mode_;
   SutServices svc_;
   SutServices svc_b_;
-  SutServices* active_ = &svc_;
   ScenarioResult out_;
-  std::string error_;
-  LoadSpec spec_;
+  std::string error_;        // the scenario's error, "" while none
+  LoadSpec spec_;            // the base every phase's LoadSpec starts from
   std::string phase_base_;   // plan id with '.' -> '_': the phase file names' stem
   std::string sharing_;      // PhaseContext::sharing
   int shared_cpus_ = 0;      // sharing: how many of the SUT's CPUs the engine's overlap (0: not known)
-  std::string phase_label_ = "measuring";    // what the progress lines call the phase
-  std::optional<double> search_load_before_;  // a search's load seconds before this phase
-  // Every measured phase's checks and SUT usage, keyed by the raw output
-  // path (unique per phase); attached to the steps and the result.
-  std::map<std::string, PhaseRecord> records_;
   double load_s_ = 0;  // configured seconds of load run: warmups and measured phases
   CostParts cost_;     // where the time beyond load_s_ went (ScenarioResult::fixed_cost_parts_s)
 };
@@ -261,23 +258,34 @@ ScenarioResult ScenarioRun::Run() {
   if (!Start()) return Finish();
   PrepareSpec();
   Warmup();
+  Side up = Side::kA;  // whose services are up after the flows
   if (error_.empty() && plan_.kind == ScenarioKind::kLatency) {
-    ab_mode_ ? AbLatencyFlow() : LatencyFlow();
+    if (ab_mode_) {
+      up = AbLatencyFlow();
+    } else {
+      LatencyFlow();
+    }
   } else if (error_.empty()) {
     ThroughputFlow();
   }
-  if (error_.empty() && ab_mode_ && plan_.kind == ScenarioKind::kThroughput && out_.measured) AbThroughputFlow();
-  AfterLoad();
+  if (error_.empty() && ab_mode_ && plan_.kind == ScenarioKind::kThroughput && out_.measured) up = AbThroughputFlow();
+  AfterLoad(up);
   if (c_.dry_run) ForgetDryRunNumbers();
   progress_(fmt::format("{}: done{}", plan_.id, error_.empty() ? "" : " with an error"));
   return Finish();
+}
+
+// The copy of the policy a side's edge loads (shipped to the SUT host by
+// Testbed::Open: policy_dir for A, policy_dir_b for B).
+std::string ScenarioRun::PolicyPath(Side side) const {
+  return (side == Side::kB ? tb_.policy_dir_b() : tb_.policy_dir()) + "/" + plan_.policy_file;
 }
 
 // Starts what the scenario needs; false (error_ set, services stopped) when it could not.
 bool ScenarioRun::Start() {
   TimedPart timed(cost_, "sut_start");
   progress_(fmt::format("{}: starting the SUT", plan_.id));
-  auto started = StartSut(tb_, svc_, plan_, jwt_, body_, out_);
+  auto started = StartSut();
   for (const std::string& l : svc_.leftovers_stopped()) {
     out_.notes.push_back("stopped a leftover of an earlier, interrupted run: " + l);
   }
@@ -285,6 +293,35 @@ bool ScenarioRun::Start() {
   (void)svc_.StopAll();
   error_ = started.error().message;
   return false;
+}
+
+// Side A's services: raw nginx, or edge with its policy proven live (StartEdge).
+Result<void> ScenarioRun::StartSut() {
+  if (plan_.sut == SutSetup::kBaseline) return svc_.StartBaseline();
+  out_.policy = PolicyPath(Side::kA);
+  auto live = StartEdge(Side::kA);
+  if (!live) return live.error();
+  out_.notes.push_back("policy live before load: " + *live);
+  return Ok();
+}
+
+// Starts one side's edge: the backend first (reverse_proxy), then edge from
+// that side's tree (Testbed::sut_info / sut_info_b, given to the services'
+// constructors) with that side's copy of the policy, and proves the policy
+// live (CheckPolicyLive: no load error in edge's log, RateLimit evidence
+// naming the policy on a probe of the request shape the engine sends).
+// Returns the evidence's summary.
+Result<std::string> ScenarioRun::StartEdge(Side side) {
+  SutServices& svc = Services(side);
+  if (plan_.sut == SutSetup::kReverseProxy) {
+    if (auto r = svc.StartBackend(); !r) return r.error();
+  }
+  const std::string policy = PolicyPath(side);
+  const char* mode = plan_.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
+  if (auto r = svc.StartFairvisor(mode, policy); !r) return r.error();
+  auto ev = svc.CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
+  if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan_.policy_id, policy, ev.error().message)};
+  return ev->summary();
 }
 
 // The LoadSpec every phase starts from, and how the engine shares cores with the SUT.
@@ -311,7 +348,7 @@ void ScenarioRun::Warmup() {
   w.count_ratelimit = false;
   progress_(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan_.id, FormatNumber(rate),
                         FormatNumber(c_.warmup_dur_s)));
-  auto ticker = TickerFor(w, "warmup", svc_);
+  auto ticker = TickerFor(w, "warmup", std::nullopt, svc_);
   ticker->Start();
   load_s_ += w.duration_s;
   const auto t0 = std::chrono::steady_clock::now();
@@ -324,13 +361,14 @@ void ScenarioRun::Warmup() {
 // target rate, elapsed/total s, the rate the SUT served so far (its nginx's
 // stub_status) and, in a search, the load used out of the budget.
 std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const std::string& label,
+                                                       std::optional<double> search_load_s,
                                                        const SutServices& services) const {
   TickerSetup t;
   t.base.scenario = plan_.id;
   t.base.phase = label;
   t.base.target_rps = s.rate_rps;
   t.base.total_s = s.duration_s;
-  t.base.search_load_s = search_load_before_;
+  t.base.search_load_s = search_load_s;
   t.base.budget_s = tb_.run_plan().search.load_budget_s;  // 0 for the seed search: no budget
   t.tick_s = c_.dry_run ? 0 : TickPeriod(c_.progress, s.duration_s);
   t.status_socket = services.status_socket(plan_.sut == SutSetup::kBaseline ? "baseline" : "fv");
@@ -339,43 +377,44 @@ std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const 
 }
 
 // One measured phase (a latency run, a search step, a confirmation run, an
-// A/B run): wait for a quiet SUT (WaitQuiet), monitor both hosts while the
-// engine runs (PhaseMonitor), check the phase (CheckPhase). With
-// VALIDITY=fail a failed check sets LoadResult::validity_failure, which
-// fails a search step (JudgeStep) with its reason.
-Result<LoadResult> ScenarioRun::MeasurePhase(const LoadSpec& s) {
-  if (c_.dry_run) return tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+// A/B run) on req.side's services: wait for a quiet SUT (WaitQuiet), monitor
+// both hosts while the engine runs (PhaseMonitor), check the phase
+// (CheckPhase, the hops, the load generators' own checks). The checks travel
+// with the phase; a search step judges them (JudgeStep, VALIDITY=fail).
+Result<MeasuredPhase> ScenarioRun::MeasurePhase(const PhaseRequest& req) {
+  const LoadSpec& s = req.spec;
+  if (c_.dry_run) {
+    auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+    if (!r) return r.error();
+    return MeasuredPhase{std::move(*r)};
+  }
   std::vector<std::string> problems;
   const std::optional<QuietOutcome> quiet = AwaitQuietSut(problems);
-  PhaseWatch watch = StartWatching(s, problems);
+  PhaseWatch watch = StartWatching(req, problems);
   load_s_ += s.duration_s;
   const auto t0 = std::chrono::steady_clock::now();
   auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
   AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
   TimedPart checks(cost_, "phase_checks");
   PhaseSeen seen = StopWatching(watch);
-  if (!r) return r;
+  if (!r) return r.error();
   // A SUT service that died during the phase fails the phase: an error
   // stops a throughput search at once, instead of stepping down against a
   // dead server until THROUGHPUT_BUDGET_S is spent (raw outputs stay in raw/).
-  if (auto alive = CheckSutAfterLoad(*active_, tb_.sut()); !alive) {
+  if (auto alive = CheckSutAfterLoad(Services(req.side), tb_.sut()); !alive) {
     return Error{fmt::format("{}: {}", s.phase, alive.error().message)};
   }
   seen.obs.quiet = quiet;
   AddSutFigures(*r, watch, seen);
-  PhaseRecord rec = CheckMeasuredPhase(s, *r, std::move(seen.obs), std::move(problems));
+  MeasuredPhase phase = CheckMeasuredPhase(s, std::move(*r), std::move(seen.obs), std::move(problems));
   for (size_t i = 0; i < watch.hops.size(); ++i) {
     const HopTarget& h = watch.hops[i];
-    rec.validity.push_back(DescribeHop(h.hop, h.port, watch.hops_before[i], seen.hops_after[i]));
+    phase.validity.push_back(DescribeHop(h.hop, h.port, watch.hops_before[i], seen.hops_after[i]));
   }
   // Several load generators: each one's own checks (loadgen_merge.h).
-  for (const ValidityCheck& c : r->loadgen_checks) rec.validity.push_back(c);
-  ReportPhaseValidity(rec, seen.served);
-  const std::string failed = FailedValidity(rec.validity);
-  r->validity_failure.clear();
-  if (!failed.empty() && c_.validity.mode == ValidityMode::kFail) r->validity_failure = failed;
-  records_[r->raw_path] = std::move(rec);
-  return r;
+  for (const ValidityCheck& c : phase.load.loadgen_checks) phase.validity.push_back(c);
+  ReportPhaseValidity(phase, req.label, seen.served);
+  return phase;
 }
 
 // Waits for the SUT's CPUs to be quiet (QUIET_TIMEOUT, WaitQuiet); nullopt
@@ -393,25 +432,26 @@ std::optional<QuietOutcome> ScenarioRun::AwaitQuietSut(std::vector<std::string>&
 // Right before the engine runs: the monitor's first samples and the hop
 // counters (independent reads, /proc and stub_status + ss, taken at once so
 // they cost the slower of the two), then the progress ticker.
-ScenarioRun::PhaseWatch ScenarioRun::StartWatching(const LoadSpec& s, std::vector<std::string>& problems) {
+ScenarioRun::PhaseWatch ScenarioRun::StartWatching(const PhaseRequest& req, std::vector<std::string>& problems) {
   TimedPart timed(cost_, "phase_setup");
+  const SutServices& services = Services(req.side);
   PhaseWatch w;
   std::vector<MonitoredService> watched;
-  for (const ServiceHandle& h : active_->handles()) {
-    watched.push_back({h.name, h.pid, active_->run_dir(h.name) + "/logs/error.log"});
+  for (const ServiceHandle& h : services.handles()) {
+    watched.push_back({h.name, h.pid, services.run_dir(h.name) + "/logs/error.log"});
   }
   MonitorOptions mo;
   mo.loadgen_cpuset = tb_.loadgens().front().cpuset;
   mo.loadgen_usable_cpus = tb_.loadgen_cpus();
   mo.sut_cpus = tb_.sut_cpus();
   w.monitor = std::make_unique<PhaseMonitor>(tb_.sut(), tb_.loadgen(), watched, mo);
-  w.hops = HopTargets();
+  w.hops = HopTargets(services);
   auto hops_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), w.hops); });
   auto monitoring = w.monitor->Start();
   w.monitoring = monitoring.ok();
   if (!monitoring) problems.push_back(monitoring.error().message);
   w.hops_before = hops_read.get();
-  w.ticker = TickerFor(s, phase_label_, *active_);
+  w.ticker = TickerFor(req.spec, req.label, req.search_load_s, services);
   w.ticker->Start();
   return w;
 }
@@ -447,66 +487,67 @@ void ScenarioRun::AddSutFigures(LoadResult& r, const PhaseWatch& w, const PhaseS
 // The hops whose connections per request and TIME_WAIT growth each measured
 // phase reports (judge/hop_connections.h): load generator -> the nginx under
 // load, and edge -> backend when a backend runs (reverse_proxy policies).
-std::vector<HopTarget> ScenarioRun::HopTargets() const {
+std::vector<HopTarget> ScenarioRun::HopTargets(const SutServices& services) const {
   const bool baseline = plan_.sut == SutSetup::kBaseline;
   std::vector<HopTarget> t{{baseline ? "loadgen -> nginx" : "loadgen -> fv",
-                            active_->status_socket(baseline ? "baseline" : "fv"), PortFor(c_, plan_)}};
-  if (std::string b = active_->status_socket("backend"); !b.empty()) {
+                            services.status_socket(baseline ? "baseline" : "fv"), PortFor(c_, plan_)}};
+  if (std::string b = services.status_socket("backend"); !b.empty()) {
     t.push_back({"fv -> backend", b, c_.backend_port});
   }
   return t;
 }
 
-// The validity checks of a phase, plus an informational entry naming any
-// sampling problem.
-ScenarioRun::PhaseRecord ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, const LoadResult& r, PhaseObservation obs,
-                                                         std::vector<std::string> problems) const {
+// The phase with its validity checks and SUT usage, plus an informational
+// check naming any sampling problem.
+MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, PhaseObservation obs,
+                                              std::vector<std::string> problems) const {
   problems.insert(problems.end(), obs.problems.begin(), obs.problems.end());
   PhaseContext ctx;
   ctx.expect_evidence = s.count_ratelimit;
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
-  PhaseRecord rec{CheckPhase(r, obs, ctx, c_.validity), obs.sut_usage};
+  MeasuredPhase phase;
+  phase.validity = CheckPhase(r, obs, ctx, c_.validity);
+  phase.sut_usage = obs.sut_usage;
+  phase.load = std::move(r);
   if (!problems.empty()) {
     ValidityCheck m;
     m.name = "monitor";
     m.informational = true;
     m.measured = m.limit = std::numeric_limits<double>::quiet_NaN();
     m.detail = "sampling problems: " + fmt::format("{}", fmt::join(problems, "; "));
-    rec.validity.push_back(std::move(m));
+    phase.validity.push_back(std::move(m));
   }
-  return rec;
+  return phase;
 }
 
-void ScenarioRun::ReportPhaseValidity(const PhaseRecord& rec, const std::optional<double>& served) const {
-  const std::string failed = FailedValidity(rec.validity);
-  progress_(fmt::format("{}: {} validity {}{}; SUT {}{}", plan_.id, phase_label_,
-                        failed.empty() ? "ok" : "FAILED: " + failed,
+void ScenarioRun::ReportPhaseValidity(const MeasuredPhase& phase, const std::string& label,
+                                      const std::optional<double>& served) const {
+  const std::string failed = FailedValidity(phase.validity);
+  progress_(fmt::format("{}: {} validity {}{}; SUT {}{}", plan_.id, label, failed.empty() ? "ok" : "FAILED: " + failed,
                         !failed.empty() && c_.validity.mode == ValidityMode::kWarn ? " (VALIDITY=warn: recorded only)"
                                                                                     : "",
-                        rec.usage.empty() ? "usage not sampled" : DescribeUsage(rec.usage),
+                        phase.sut_usage.empty() ? "usage not sampled" : DescribeUsage(phase.sut_usage),
                         served ? fmt::format("; SUT served {} RPS (stub_status)", FormatNumber(std::round(*served)))
                                : ""));
 }
 
-// The result's validity: the checks of the phase(s) it reports (REPEAT:
-// every run's, the detail naming the run).
-void ScenarioRun::Attach(const std::vector<LoadResult>& shown) {
+// The result's validity and SUT usage: those of the phase(s) it reports
+// (REPEAT: every run's checks, the detail naming the run; the last run's usage).
+void ScenarioRun::Attach(const std::vector<MeasuredPhase>& shown) {
   for (size_t i = 0; i < shown.size(); ++i) {
-    auto it = records_.find(shown[i].raw_path);
-    if (it == records_.end()) continue;
-    for (ValidityCheck v : it->second.validity) {
+    for (ValidityCheck v : shown[i].validity) {
       if (shown.size() > 1) v.detail = fmt::format("run {} of {}: {}", i + 1, shown.size(), v.detail);
       out_.validity.push_back(std::move(v));
     }
-    if (i + 1 == shown.size() || out_.sut_usage.empty()) out_.sut_usage = it->second.usage;
+    if (i + 1 == shown.size() || out_.sut_usage.empty()) out_.sut_usage = shown[i].sut_usage;
   }
 }
 
 // A latency result from its runs: the median of them (REPEAT), notes, validity.
-void ScenarioRun::SetMeasured(const std::vector<LoadResult>& runs) {
+void ScenarioRun::SetMeasured(const std::vector<MeasuredPhase>& runs) {
   out_.measured = true;
-  ApplyRepeats(out_, runs);
+  ApplyRepeats(out_, LoadsOf(runs));
   for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   Attach(runs);
 }
@@ -515,16 +556,18 @@ void ScenarioRun::SetMeasured(const std::vector<LoadResult>& runs) {
 // scenario is its own process, so runs cannot interleave with the other
 // scenarios; back to back is the honest simple form.
 void ScenarioRun::LatencyFlow() {
-  spec_.rate_rps = c_.latency_rps;
-  spec_.duration_s = c_.latency_dur_s;
-  std::vector<LoadResult> runs;
-  for (int i = 0; i < c_.repeat && error_.empty(); ++i) {
-    LoadSpec s = spec_;
-    s.phase = c_.repeat > 1 ? fmt::format("{}_r{}", phase_base_, i + 1) : phase_base_;
-    phase_label_ = c_.repeat > 1 ? fmt::format("run {} of {}", i + 1, c_.repeat) : "measuring";
-    progress_(fmt::format("{}: measuring {} RPS for {} s{}", plan_.id, FormatNumber(s.rate_rps),
-                          FormatNumber(s.duration_s), c_.repeat > 1 ? fmt::format(" (run {} of {})", i + 1, c_.repeat) : ""));
-    auto r = MeasurePhase(s);
+  const int planned_runs = tb_.run_plan().latency_runs;
+  std::vector<MeasuredPhase> runs;
+  for (int i = 0; i < planned_runs && error_.empty(); ++i) {
+    PhaseRequest req{spec_};
+    req.spec.rate_rps = c_.latency_rps;
+    req.spec.duration_s = c_.latency_dur_s;
+    req.spec.phase = planned_runs > 1 ? fmt::format("{}_r{}", phase_base_, i + 1) : phase_base_;
+    if (planned_runs > 1) req.label = fmt::format("run {} of {}", i + 1, planned_runs);
+    progress_(fmt::format("{}: measuring {} RPS for {} s{}", plan_.id, FormatNumber(req.spec.rate_rps),
+                          FormatNumber(req.spec.duration_s),
+                          planned_runs > 1 ? fmt::format(" (run {} of {})", i + 1, planned_runs) : ""));
+    auto r = MeasurePhase(req);
     if (r) {
       runs.push_back(std::move(*r));
     } else {
@@ -534,35 +577,34 @@ void ScenarioRun::LatencyFlow() {
   if (!runs.empty()) SetMeasured(runs);
 }
 
-// The throughput search (throughput_search.h) over MeasurePhase.
+// The throughput search (throughput_search.h) over MeasurePhase; every step
+// carries its phase's checks, and the result those of the phase(s) it reports.
 void ScenarioRun::ThroughputFlow() {
   out_.search = c_.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
   double search_load_s = 0;  // planned seconds of the steps run so far (the budget's measure)
-  Config search_config = c_;
-  if (ab_mode_) search_config.repeat = 1;  // A/B: REPEAT counts the pairs, not confirmations
   SearchOutcome so = SearchMaxThroughput(
-      search_config, [&](const StepRequest& req) { return SearchStep(req, search_load_s); });
+      c_, [&](const StepRequest& req) { return SearchStep(req, search_load_s); });
   ApplySearch(so);
-  AttachSearchValidity(so);
+  Attach(ReportedPhases(so));
   if (!so.error.empty()) error_ = so.error;
 }
 
-Result<LoadResult> ScenarioRun::SearchStep(const StepRequest& req, double& search_load_s) {
-  LoadSpec s = spec_;
-  s.phase = fmt::format("{}_s{:02}{}", phase_base_, req.index, req.role.empty() ? "" : "_" + req.role);
-  s.rate_rps = req.target_rps;
-  s.duration_s = req.duration_s;
-  std::string label = fmt::format("step {}{}", req.index + 1, req.role.empty() ? "" : " (" + req.role + ")");
-  progress_(fmt::format("{}: {} at {} RPS for {} s", plan_.id, label, FormatNumber(req.target_rps),
-                        FormatNumber(s.duration_s)));
-  phase_label_ = label;
-  search_load_before_ = search_load_s;
-  auto r = MeasurePhase(s);
-  search_load_s += s.duration_s;
+Result<MeasuredPhase> ScenarioRun::SearchStep(const StepRequest& step, double& search_load_s) {
+  PhaseRequest req{spec_};
+  req.spec.phase = fmt::format("{}_s{:02}{}", phase_base_, step.index, step.role.empty() ? "" : "_" + step.role);
+  req.spec.rate_rps = step.target_rps;
+  req.spec.duration_s = step.duration_s;
+  req.label = fmt::format("step {}{}", step.index + 1, step.role.empty() ? "" : " (" + step.role + ")");
+  req.search_load_s = search_load_s;
+  progress_(fmt::format("{}: {} at {} RPS for {} s", plan_.id, req.label, FormatNumber(step.target_rps),
+                        FormatNumber(req.spec.duration_s)));
+  auto r = MeasurePhase(req);
+  search_load_s += req.spec.duration_s;
   if (r) {
-    progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}{}", plan_.id, label, FormatNumber(r->achieved_rps),
-                          detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate),
-                          SutCpuText(*r)));
+    const LoadResult& l = r->load;
+    progress_(fmt::format("{}: {} achieved {} RPS, p99 {}, errors {}{}", plan_.id, req.label,
+                          FormatNumber(l.achieved_rps), detail::FormatLatency(l.latency_us, l.latency_us.p99),
+                          FormatPercent(l.error_rate), SutCpuText(l)));
   }
   return r;
 }
@@ -616,66 +658,48 @@ void ScenarioRun::ApplySearch(const SearchOutcome& so) {
   }
 }
 
-// Each step's own checks, and the result's: those of the phase(s) it reports.
-void ScenarioRun::AttachSearchValidity(const SearchOutcome& so) {
-  for (StepResult& st : out_.steps) {
-    auto it = records_.find(st.load.raw_path);
-    if (it == records_.end()) continue;
-    st.validity = it->second.validity;
-    st.sut_usage = it->second.usage;
-  }
-  std::vector<LoadResult> shown;
-  if (so.repeats.size() > 1) {
-    for (int i : so.repeats) shown.push_back(so.steps[i].load);
-  } else if (so.reported_step >= 0) {
-    shown.push_back(so.steps[so.reported_step].load);
-  } else if (!so.steps.empty()) {
-    shown.push_back(so.steps.front().load);
-  }
-  Attach(shown);
-}
-
 // A/B mode: REPEAT pairs at `rate` for `dur` s each, alternating A B A B
 // ..., every run on a freshly started edge of its side after one unmeasured
 // warmup at the same rate (`first_a_started`: the first A run uses the
 // start and warmup just made). Stops at the first error, keeping what ran.
-AbResult ScenarioRun::AbPairs(double rate, double dur, bool first_a_started) {
-  AbResult ab;
+ScenarioRun::AbRuns ScenarioRun::AbPairs(double rate, double dur, bool first_a_started) {
+  AbRuns runs;
+  AbResult& ab = runs.ab;
   ab.rate_rps = rate;
   ab.duration_s = dur;
   const ProvisionInfo& ia = tb_.sut_info();
   const ProvisionInfo& ib = tb_.sut_info_b();
-  ab.a = AbSide{c_.edge_src, c_.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""),
-                tb_.policy_dir() + "/" + plan_.policy_file, {}, {}};
+  ab.a = AbSide{c_.edge_src, c_.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""), PolicyPath(Side::kA),
+                {}, {}};
   ab.b = AbSide{c_.edge_src_b, c_.edge_ref_b, ib.edge_commit + (ib.edge_dirty ? " (dirty)" : ""),
-                tb_.policy_dir_b() + "/" + plan_.policy_file, {}, {}};
-  for (int i = 0; i < c_.repeat && ab.error.empty(); ++i) {
-    for (int side = 0; side < 2 && ab.error.empty(); ++side) {
-      const bool b = side == 1;
-      if (!(i == 0 && !b && first_a_started)) ab.error = AbRestart(i, b, rate);
-      if (ab.error.empty()) ab.error = AbMeasure(ab, i, b, rate, dur);
+                PolicyPath(Side::kB), {}, {}};
+  for (int i = 0; i < tb_.run_plan().ab_pairs && ab.error.empty(); ++i) {
+    for (Side side : {Side::kA, Side::kB}) {
+      if (!ab.error.empty()) break;
+      if (!(i == 0 && side == Side::kA && first_a_started)) ab.error = AbRestart(i, side, rate, runs.up);
+      if (ab.error.empty()) ab.error = AbMeasure(runs, i, side, rate, dur);
     }
   }
   ab.metrics = CompareAbRuns(ab.a, ab.b);
-  AttachAbValidity(ab);
-  return ab;
+  AttachAbValidity(runs);
+  return runs;
 }
 
-// Stops the running side, starts side `b` (A or B) for pair i and warms it
-// up; the error, or "".
-std::string ScenarioRun::AbRestart(int i, bool b, double rate) {
-  const char* name = b ? "B" : "A";
-  if (auto r = active_->StopAll(); !r) {
+// Stops the running side (`up`), starts `side` for pair i (StartEdge) and
+// warms it up; the error, or "".
+std::string ScenarioRun::AbRestart(int i, Side side, double rate, Side& up) {
+  const char* name = SideName(side);
+  if (auto r = Services(up).StopAll(); !r) {
     return fmt::format("stopping the SUT before side {} run {}: {}", name, i + 1, r.error().message);
   }
-  active_ = b ? &svc_b_ : &svc_;
-  progress_(fmt::format("{}: A/B pair {} of {}: starting side {}", plan_.id, i + 1, c_.repeat, name));
-  if (auto r = StartAbSide(tb_, *active_, plan_, b, jwt_, body_); !r) {
+  up = side;
+  progress_(fmt::format("{}: A/B pair {} of {}: starting side {}", plan_.id, i + 1, tb_.run_plan().ab_pairs, name));
+  if (auto r = StartEdge(side); !r) {
     return fmt::format("starting side {} for run {}: {}", name, i + 1, r.error().message);
   }
   if (c_.warmup_dur_s > 0) {
     LoadSpec w = spec_;
-    w.phase = fmt::format("{}_ab{}{}_warmup", phase_base_, i + 1, b ? "b" : "a");
+    w.phase = fmt::format("{}_ab{}{}_warmup", phase_base_, i + 1, side == Side::kB ? "b" : "a");
     w.rate_rps = rate;
     w.duration_s = c_.warmup_dur_s;
     w.count_ratelimit = false;
@@ -687,84 +711,90 @@ std::string ScenarioRun::AbRestart(int i, bool b, double rate) {
   return "";
 }
 
-// Measures side `b`'s run of pair i and adds it to that side; the error, or "".
-std::string ScenarioRun::AbMeasure(AbResult& ab, int i, bool b, double rate, double dur) {
-  const char* name = b ? "B" : "A";
-  const std::string pair = fmt::format("A/B pair {} of {}", i + 1, c_.repeat);
-  LoadSpec s = spec_;
-  s.phase = fmt::format("{}_ab{}{}", phase_base_, i + 1, b ? "b" : "a");
-  s.rate_rps = rate;
-  s.duration_s = dur;
+// Measures `side`'s run of pair i and adds it to that side; the error, or "".
+std::string ScenarioRun::AbMeasure(AbRuns& runs, int i, Side side, double rate, double dur) {
+  const char* name = SideName(side);
+  const std::string pair = fmt::format("A/B pair {} of {}", i + 1, tb_.run_plan().ab_pairs);
+  PhaseRequest req{spec_};
+  req.spec.phase = fmt::format("{}_ab{}{}", phase_base_, i + 1, side == Side::kB ? "b" : "a");
+  req.spec.rate_rps = rate;
+  req.spec.duration_s = dur;
+  req.label = fmt::format("{} side {}", pair, name);
+  req.side = side;
   progress_(fmt::format("{}: {}: measuring side {} at {} RPS for {} s", plan_.id, pair, name, FormatNumber(rate),
                         FormatNumber(dur)));
-  auto r = MeasurePhase(s);
+  auto r = MeasurePhase(req);
   if (!r) return fmt::format("side {} run {}: {}", name, i + 1, r.error().message);
-  auto rec = records_.find(r->raw_path);
-  const double cpu = rec == records_.end() ? std::numeric_limits<double>::quiet_NaN() : FvCpu(rec->second.usage);
+  const LoadResult& l = r->load;
+  const double cpu = FvCpu(r->sut_usage);
   progress_(fmt::format("{}: {}: side {} p50 {} p99 {}, errors {}, achieved {} RPS, edge CPU {}", plan_.id, pair, name,
-                        detail::FormatLatency(r->latency_us, r->latency_us.p50),
-                        detail::FormatLatency(r->latency_us, r->latency_us.p99), FormatPercent(r->error_rate),
-                        FormatNumber(r->achieved_rps),
+                        detail::FormatLatency(l.latency_us, l.latency_us.p50),
+                        detail::FormatLatency(l.latency_us, l.latency_us.p99), FormatPercent(l.error_rate),
+                        FormatNumber(l.achieved_rps),
                         std::isnan(cpu) ? "not sampled" : fmt::format("{:.2f} cores", cpu)));
-  AbSide& sd = b ? ab.b : ab.a;
-  sd.runs.push_back(std::move(*r));
+  AbSide& sd = side == Side::kB ? runs.ab.b : runs.ab.a;
+  sd.runs.push_back(l);
   sd.fv_cpu_cores.push_back(cpu);
+  (side == Side::kB ? runs.b : runs.a).push_back(std::move(*r));
   return "";
 }
 
 // Validity of every A/B run, named by side and run (A's latency runs are
 // the result's own runs and are attached with them).
-void ScenarioRun::AttachAbValidity(const AbResult& ab) {
-  for (int side = 0; side < 2; ++side) {
-    const AbSide& sd = side == 0 ? ab.a : ab.b;
-    if (side == 0 && plan_.kind == ScenarioKind::kLatency) continue;
-    for (size_t i = 0; i < sd.runs.size(); ++i) {
-      auto it = records_.find(sd.runs[i].raw_path);
-      if (it == records_.end()) continue;
-      for (ValidityCheck v : it->second.validity) {
-        v.detail = fmt::format("A/B side {} run {} of {}: {}", side == 0 ? "A" : "B", i + 1, sd.runs.size(), v.detail);
+void ScenarioRun::AttachAbValidity(const AbRuns& runs) {
+  for (Side side : {Side::kA, Side::kB}) {
+    if (side == Side::kA && plan_.kind == ScenarioKind::kLatency) continue;
+    const std::vector<MeasuredPhase>& phases = side == Side::kA ? runs.a : runs.b;
+    for (size_t i = 0; i < phases.size(); ++i) {
+      for (ValidityCheck v : phases[i].validity) {
+        v.detail = fmt::format("A/B side {} run {} of {}: {}", SideName(side), i + 1, phases.size(), v.detail);
         out_.validity.push_back(std::move(v));
       }
     }
   }
 }
 
-// Latency A/B: the pairs at LATENCY_RPS; side A's runs are the result.
-void ScenarioRun::AbLatencyFlow() {
-  AbResult ab = AbPairs(c_.latency_rps, c_.latency_dur_s, /*first_a_started=*/true);
-  ab.method = fmt::format("latency: {} RPS for {} s per run, {} pairs", FormatNumber(c_.latency_rps),
-                          FormatNumber(c_.latency_dur_s), c_.repeat);
-  if (!ab.a.runs.empty()) SetMeasured(ab.a.runs);
-  if (!ab.error.empty()) error_ = "A/B: " + ab.error;
-  out_.ab = std::move(ab);
+// Latency A/B: the pairs at LATENCY_RPS; side A's runs are the result. The
+// side whose services are up after them.
+Side ScenarioRun::AbLatencyFlow() {
+  AbRuns runs = AbPairs(c_.latency_rps, c_.latency_dur_s, /*first_a_started=*/true);
+  runs.ab.method = fmt::format("latency: {} RPS for {} s per run, {} pairs", FormatNumber(c_.latency_rps),
+                               FormatNumber(c_.latency_dur_s), tb_.run_plan().ab_pairs);
+  if (!runs.a.empty()) SetMeasured(runs.a);
+  if (!runs.ab.error.empty()) error_ = "A/B: " + runs.ab.error;
+  out_.ab = std::move(runs.ab);
+  return runs.up;
 }
 
 // Throughput A/B: one search (on A, ThroughputFlow), then the pairs at a
 // fixed fraction of A's maximum, below the knee where p99 and edge's CPU per
 // request are stable; a B that does more work shows it as more CPU and
-// latency at the same rate, or fails to achieve the rate.
-void ScenarioRun::AbThroughputFlow() {
+// latency at the same rate, or fails to achieve the rate. The side whose
+// services are up after them.
+Side ScenarioRun::AbThroughputFlow() {
   const double rate = out_.throughput_rps * c_.ab_rate_fraction;
   const double run_s = tb_.run_plan().ab_throughput_run_s;
-  AbResult ab = AbPairs(rate, run_s, /*first_a_started=*/false);
-  ab.method = fmt::format("throughput: fixed rate {} % of A's searched maximum {} RPS = {} RPS, {} s per run, {} pairs",
-                          FormatNumber(c_.ab_rate_fraction * 100), FormatNumber(out_.throughput_rps),
-                          FormatNumber(rate), FormatNumber(run_s), c_.repeat);
-  if (!ab.error.empty()) error_ = "A/B: " + ab.error;
-  out_.ab = std::move(ab);
+  AbRuns runs = AbPairs(rate, run_s, /*first_a_started=*/false);
+  runs.ab.method =
+      fmt::format("throughput: fixed rate {} % of A's searched maximum {} RPS = {} RPS, {} s per run, {} pairs",
+                  FormatNumber(c_.ab_rate_fraction * 100), FormatNumber(out_.throughput_rps), FormatNumber(rate),
+                  FormatNumber(run_s), tb_.run_plan().ab_pairs);
+  if (!runs.ab.error.empty()) error_ = "A/B: " + runs.ab.error;
+  out_.ab = std::move(runs.ab);
+  return runs.up;
 }
 
 // Every rule of the policy ran on the requests (judge/rule_evidence.h):
 // edge's own counters, read once after the load, whatever its log level.
 // The check joins the result's validity; a failed read is a failed check
 // that says why (the numbers measured stay).
-void ScenarioRun::CheckRules() {
+void ScenarioRun::CheckRules(SutServices& services) {
   // The copy edge loaded (StartSut: shipped to the SUT host by Testbed::Open),
   // as the result's `policy` names it: not the source folder, which may change.
   const std::string& policy_path = out_.policy;
   auto text = tb_.sut().read_file(policy_path, kPolicyFileCap);
   auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
-  auto metrics = active_->ReadEdgeMetrics();
+  auto metrics = services.ReadEdgeMetrics();
   auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());
   const ValidityCheck v = !rules      ? RuleEvidenceNotRead(fmt::format("{}: {}", policy_path, rules.error().message))
                           : !counters ? RuleEvidenceNotRead("edge /metrics: " + counters.error().message)
@@ -773,19 +803,21 @@ void ScenarioRun::CheckRules() {
   out_.validity.push_back(v);
 }
 
-// After the load: the services are alive, the policy still live (and no
-// policy errors logged during it), its rules all ran; then the services stop.
-void ScenarioRun::AfterLoad() {
+// After the load, on the side whose services are up: they are alive, the
+// policy still live (and no policy errors logged during it), its rules all
+// ran; then the services stop.
+void ScenarioRun::AfterLoad(Side up) {
   TimedPart timed(cost_, "after_load");
+  SutServices& services = Services(up);
   if (error_.empty()) {
-    if (auto r = CheckSutAfterLoad(*active_, tb_.sut()); !r) error_ = r.error().message;
+    if (auto r = CheckSutAfterLoad(services, tb_.sut()); !r) error_ = r.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty()) {
-    auto ev = active_->CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
+    auto ev = services.CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
-  if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules();
-  if (auto r = active_->StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
+  if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules(services);
+  if (auto r = services.StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
 }
 
 // DRY_RUN: the engines returned placeholders (testbed.h): nothing of it is a result.

@@ -38,9 +38,12 @@ using ProgressFn = std::function<void(const std::string&)>;
 
 // A short dispatcher (scenario_runner.cc, class ScenarioRun) over named
 // pieces: Start, Warmup, then LatencyFlow or ThroughputFlow (the search over
-// MeasurePhase), AbLatencyFlow / AbThroughputFlow (AbPairs) in A/B mode,
-// AfterLoad, Finish. MeasurePhase is the one measured phase: quiet SUT,
-// phase monitor, engine run, validity checks.
+// MeasurePhase), AbLatencyFlow / AbThroughputFlow (AbPairs, StartEdge per
+// side) in A/B mode, AfterLoad, Finish. MeasurePhase is the one measured
+// phase: a PhaseRequest (spec, progress label, the search's load so far,
+// side) in; quiet SUT, phase monitor, engine run, validity checks; a
+// MeasuredPhase (scenario_result.h: the load, its checks, the SUT's usage)
+// out, which a search step carries on.
 ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress);
 
 // Validity notes for a measured phase, pure: the engine fell behind its

@@ -701,10 +701,10 @@ Result<void> Testbed::WritePlanSection(const std::string& title, const std::stri
 void Testbed::KeepControllerOffSutCpus() {
   const Config& c = config_;
   const bool same_machine = !c.remote() || (!controller_boot_id_.empty() && controller_boot_id_ == sut_info_.boot_id);
-  const std::string& engine_cpuset = loadgens_.front().cpuset;
-  if (!same_machine || sut_cpuset_.empty() || engine_cpuset.empty()) return;
+  const std::string& loadgen_cpuset = loadgens_.front().cpuset;
+  if (!same_machine || sut_cpuset_.empty() || loadgen_cpuset.empty()) return;
   auto sut = ParseCpuList(sut_cpuset_);
-  auto engine = ParseCpuList(engine_cpuset);
+  auto engine = ParseCpuList(loadgen_cpuset);
   if (!sut || !engine) return;  // validated by Config; nothing to do with a list that does not parse
   const std::vector<int> off_sut = CpusOutside(UsableCpusOfThisProcess(), *sut);
   const std::vector<int> free = CpusOutside(off_sut, *engine);

@@ -40,6 +40,7 @@
 #include "gtest/gtest.h"
 #include "support/engine/multi_loadgen.h"
 #include "support/judge/loadgen_merge.h"
+#include "support/judge/validity.h"
 #include "support/host/local_host.h"
 #include "support/host/ssh_host.h"
 
@@ -393,7 +394,7 @@ TEST_F(LoadgenClocks, SlowShellsMeetTheCommonStart) {
   ASSERT_TRUE(warm.ok()) << warm.error().message;
   auto first = engine->run(Spec("slow_first", 300, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(first.ok()) << first.error().message;
-  EXPECT_TRUE(first->kept_up) << first->validity_failure;
+  EXPECT_TRUE(first->kept_up) << FailedValidity(first->loadgen_checks);
   const ValidityCheck* n1 = Check(*first, "loadgen_start");
   ASSERT_NE(n1, nullptr);
   const bool retried = n1->detail.find("harness fault") != std::string::npos;
@@ -435,7 +436,7 @@ TEST_F(LoadgenClocks, LateHostIsAHarnessFaultRunAgain) {
   ASSERT_NE(note, nullptr);
   EXPECT_THAT(note->detail, HasSubstr("harness fault: attempt 1 (lead 2 s): loadgen " + g_hosts.lg2 +
                                       "#1 (host " + g_hosts.lg2 + ") was not ready at the common start"));
-  EXPECT_TRUE(r->kept_up) << r->validity_failure;
+  EXPECT_TRUE(r->kept_up) << FailedValidity(r->loadgen_checks);
   EXPECT_LT(r->loadgen_start_skew_us, kMaxLoadgenStartSkewUs);
   const auto first = nlohmann::json::parse(Slurp(work_ + "/controller/late_host.attempt1.json"));
   EXPECT_THAT(first.at("late").get<std::string>(), HasSubstr(g_hosts.lg2));

@@ -93,7 +93,7 @@ TEST(LoadgenMerge, SumsCountsAndTakesPercentilesFromTheMergedHistogram) {
   ASSERT_EQ(m.loadgens.size(), 2u);
   EXPECT_EQ(m.loadgens[0].failed_sut, 10u);
   EXPECT_TRUE(m.kept_up);
-  EXPECT_EQ(m.validity_failure, "");
+  EXPECT_EQ(FailedValidity(m.loadgen_checks), "");
 }
 
 // The engines' pools add up; the mean latency is the mean of all responses
@@ -150,7 +150,7 @@ TEST(LoadgenMerge, OneInstanceFallingBehindInvalidatesThePhaseNamingIt) {
   runs[2].meta.cpu_busy = 0.99;
   auto merged = MergeLoadgens(runs, ValidityParams{});
   ASSERT_TRUE(merged.ok());
-  const std::string& why = merged->merged.validity_failure;
+  const std::string why = FailedValidity(merged->merged.loadgen_checks);
   EXPECT_FALSE(merged->merged.kept_up);
   EXPECT_NE(why.find("loadgen 10.77.0.5#0: engine_kept_up"), std::string::npos) << why;
   EXPECT_NE(why.find("loadgen 10.77.0.5#0: achieved_rate"), std::string::npos) << why;
@@ -168,7 +168,7 @@ TEST(LoadgenMerge, InstanceChecksReadInThePhasesUnits) {
   runs[1].meta.cpu_busy = 0.5;
   auto merged = MergeLoadgens(runs, ValidityParams{});
   ASSERT_TRUE(merged.ok());
-  const std::string& why = merged->merged.validity_failure;
+  const std::string why = FailedValidity(merged->merged.loadgen_checks);
   EXPECT_NE(why.find("loadgen b#1: engine_kept_up: measured 1.25%, limit <= 0.10% (wrk pace.lua share of sends > "
                      "10 ms behind schedule"),
             std::string::npos)
@@ -186,8 +186,8 @@ TEST(LoadgenMerge, StartSkewAboveTenMillisecondsIsInvalid) {
                                    Instance("b#0", 1000, 10000, 10000, 1e15 + 12000, 300, 2)};
   auto merged = MergeLoadgens(runs, ValidityParams{});
   ASSERT_TRUE(merged.ok());
-  EXPECT_NE(merged->merged.validity_failure.find("start_skew"), std::string::npos)
-      << merged->merged.validity_failure;
+  const std::string why = FailedValidity(merged->merged.loadgen_checks);
+  EXPECT_NE(why.find("start_skew"), std::string::npos) << why;
 }
 
 TEST(LoadgenMerge, RefusesNothingAndDifferentTimeouts) {

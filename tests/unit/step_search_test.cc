@@ -31,10 +31,10 @@ struct Recorder {
 };
 
 StepFunction Capacity(double capacity, Recorder* rec) {
-  return [capacity, rec](double target, int index) -> Result<LoadResult> {
+  return [capacity, rec](double target, int index) -> Result<MeasuredPhase> {
     rec->targets.push_back(target);
     rec->indices.push_back(index);
-    return Synthetic(target, capacity);
+    return MeasuredPhase{Synthetic(target, capacity)};
   };
 }
 
@@ -108,10 +108,10 @@ TEST(StepSearch, FirstStepFailsReportsNothing) {
 
 TEST(StepSearch, EngineErrorMidSearchIsAFailedStepAndStops) {
   int calls = 0;
-  auto run = [&](double target, int index) -> Result<LoadResult> {
+  auto run = [&](double target, int index) -> Result<MeasuredPhase> {
     ++calls;
     if (index == 2) return Error{"k6 exited with status 107: stderr tail: ..."};
-    return Synthetic(target, 1e9);
+    return MeasuredPhase{Synthetic(target, 1e9)};
   };
   SearchOutcome o = SeedStepSearch(Params(1000), run);
   EXPECT_EQ(calls, 3);
@@ -146,12 +146,12 @@ TEST(StepSearch, TargetsUseTheSeedsIntegerArithmetic) {
 TEST(StepSearch, BestIsHighestMeasuredAmongPassingSteps) {
   // Achieved rates that do not grow with the target (engine-limited):
   std::vector<double> achieved = {500, 690, 650, 640, 630, 620};
-  auto run = [&](double target, int index) -> Result<LoadResult> {
+  auto run = [&](double target, int index) -> Result<MeasuredPhase> {
     LoadResult l = Synthetic(target, 1e9);
     l.achieved_rps = achieved[index];
     l.kept_up = false;
     l.dropped_iterations = 1000;
-    return l;
+    return MeasuredPhase{l};
   };
   SearchParams seed_rule = Params(1000);
   seed_rule.min_achieved_fraction = 0;  // the seed's rule: errors and p99 only
@@ -169,11 +169,11 @@ TEST(StepSearch, SaturatedSutThatQueuesWithoutErrorsFailsOnAchievedRate) {
   // achieved rate stops following the target. The seed's rule passed all six
   // steps and called the result a ceiling.
   const std::vector<double> achieved = {2499, 3498, 4439, 4540, 5194, 4992};
-  auto run = [&](double target, int index) -> Result<LoadResult> {
+  auto run = [&](double target, int index) -> Result<MeasuredPhase> {
     LoadResult l = Synthetic(target, 1e9);
     l.achieved_rps = achieved[index];
     l.latency_us.p99 = 20000;
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = SeedStepSearch(Params(5000), run);
   ASSERT_EQ(o.steps.size(), 4u);
@@ -186,10 +186,10 @@ TEST(StepSearch, SaturatedSutThatQueuesWithoutErrorsFailsOnAchievedRate) {
 }
 
 TEST(StepSearch, StepWithNoRequestsFails) {
-  auto run = [](double target, int) -> Result<LoadResult> {
+  auto run = [](double target, int) -> Result<MeasuredPhase> {
     LoadResult l;
     l.target_rps = target;
-    return l;  // zero requests, zero errors, zero latency
+    return MeasuredPhase{l};  // zero requests, zero errors, zero latency
   };
   SearchOutcome o = SeedStepSearch(Params(1000), run);
   ASSERT_EQ(o.steps.size(), 1u);
@@ -202,12 +202,12 @@ TEST(StepSearch, JudgeStepBoundaries) {
   SearchParams p;
   LoadResult l = Synthetic(100, 1e9);
   l.error_rate = 0.01;  // not < 1%
-  EXPECT_FALSE(JudgeStep(l, p).passed);
+  EXPECT_FALSE(JudgeStep(MeasuredPhase{l}, p).passed);
   l.error_rate = 0.0099;
-  EXPECT_TRUE(JudgeStep(l, p).passed);
+  EXPECT_TRUE(JudgeStep(MeasuredPhase{l}, p).passed);
   l.latency_us.p99 = 1e6;  // not < 1 s
-  EXPECT_FALSE(JudgeStep(l, p).passed);
-  EXPECT_EQ(JudgeStep(l, p).text, "fail: p99 1000000 µs >= 1000000 µs");
+  EXPECT_FALSE(JudgeStep(MeasuredPhase{l}, p).passed);
+  EXPECT_EQ(JudgeStep(MeasuredPhase{l}, p).text, "fail: p99 1000000 µs >= 1000000 µs");
 }
 
 // Requests the engine never sent are the engine's: the step fails because
@@ -224,11 +224,11 @@ TEST(StepSearch, EngineFailuresAreNeverTheSutsErrorRate) {
   l.error_rate = 0.05;
   l.dropped_iterations = 1000;
   l.kept_up = false;
-  StepVerdict v = JudgeStep(l, p);
+  StepVerdict v = JudgeStep(MeasuredPhase{l}, p);
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.text, "fail: engine fell behind (1000 dropped iterations)");
   l.failed_sut = 400;  // 2 % the SUT's
-  v = JudgeStep(l, p);
+  v = JudgeStep(MeasuredPhase{l}, p);
   EXPECT_NE(v.text.find("SUT error_rate 2.00% (+1000 never sent by the engine) >= 1%"), std::string::npos) << v.text;
 }
 
@@ -239,7 +239,7 @@ TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
   LoadResult l = Synthetic(1000, 1e9);
   l.kept_up = false;
   l.max_early_send_us = 1770919.8;
-  StepVerdict v = JudgeStep(l, p);
+  StepVerdict v = JudgeStep(MeasuredPhase{l}, p);
   EXPECT_FALSE(v.passed);
   EXPECT_NE(v.text.find("engine ran ahead of its schedule"), std::string::npos) << v.text;
 }
@@ -347,10 +347,10 @@ TEST(EngineLimitedLittlesLaw, LateSendsThatFoundThePoolExhaustedAreTheSuts) {
   l.late_pool_exhausted_share = 0.93;
   EXPECT_FALSE(EngineLimitedReason(l, rule).has_value());
   // ... and how long a stall the pool covered: 100 connections at 1000 RPS.
-  EXPECT_NE(JudgeStep(l, rule).text.find("93.00% of them found every connection waiting for the SUT (its 100 "
+  EXPECT_NE(JudgeStep(MeasuredPhase{l}, rule).text.find("93.00% of them found every connection waiting for the SUT (its 100 "
                                          "connections hold 100.00 ms of the 1000 RPS schedule)"),
             std::string::npos)
-      << JudgeStep(l, rule).text;
+      << JudgeStep(MeasuredPhase{l}, rule).text;
   l.late_pool_exhausted_share = 0.1;
   l.failed_engine = 0;  // behind by late sends, not by unsent slots
   auto why = EngineLimitedReason(l, rule);

@@ -32,9 +32,9 @@ struct Log {
 };
 
 SearchStepFunction KneeAt(double capacity, Log* log) {
-  return [capacity, log](const StepRequest& r) -> Result<LoadResult> {
+  return [capacity, log](const StepRequest& r) -> Result<MeasuredPhase> {
     log->requests.push_back(r);
-    return Knee(r.target_rps, r.duration_s, capacity);
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, capacity)};
   };
 }
 
@@ -136,14 +136,14 @@ TEST(MaxSearch, CapThatAlwaysPassesIsACeilingNotAMaximum) {
 TEST(MaxSearch, EngineThatCannotKeepUpFailsTheStep) {
   // The SUT would serve 10000, but the engine falls behind above 2500.
   Log log;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);
     LoadResult l = Knee(r.target_rps, r.duration_s, 10000);
     if (r.target_rps > 2500) {
       l.kept_up = false;
       l.dropped_iterations = 1234;
     }
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_TRUE(o.confirmed);
@@ -166,9 +166,9 @@ TEST(MaxSearch, KeptUpRuleCanBeLeftOutLikeTheSeed) {
   l.kept_up = false;
   l.dropped_iterations = 3;
   SearchParams seed;
-  EXPECT_TRUE(JudgeStep(l, seed).passed);
+  EXPECT_TRUE(JudgeStep(MeasuredPhase{l}, seed).passed);
   seed.require_kept_up = true;
-  StepVerdict v = JudgeStep(l, seed);
+  StepVerdict v = JudgeStep(MeasuredPhase{l}, seed);
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.text, "fail: engine fell behind (3 dropped iterations)");
 }
@@ -180,11 +180,11 @@ TEST(MaxSearch, NoiseStaysWithinResolutionOfTheKnee) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> jitter(-0.03, 0.03);
     const double capacity = 4200;
-    auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
       LoadResult l = Knee(r.target_rps, r.duration_s, capacity);
       l.achieved_rps = std::min(r.target_rps, l.achieved_rps * (1 + jitter(rng)));
       l.latency_us.p99 *= 1 + 10 * jitter(rng);
-      return l;
+      return MeasuredPhase{l};
     };
     SearchOutcome o = MaxThroughputSearch(Params(16000), run);
     ASSERT_TRUE(o.confirmed) << "seed " << seed << ": " << o.stop_reason;
@@ -205,14 +205,14 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
   // errors: a transient blip).
   Log log;
   bool blipped = false;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     if (r.target_rps == 2000 && !blipped) {
       blipped = true;
       l.error_rate = 0.015;
     }
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_TRUE(blipped);
@@ -230,10 +230,10 @@ TEST(MaxSearch, OneTransientBlipBelowTheKneeIsRetried) {
 // fresh-user trial read "a probe step at 9214 RPS would exceed" after that
 // step had run).
 TEST(MaxSearch, ARetryThatDoesNotFitTheBudgetIsNamedAsTheRetry) {
-  auto run = [](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     l.error_rate = 0.015;  // every step fails marginally
-    return l;
+    return MeasuredPhase{l};
   };
   ThroughputSearchParams p = Params(8000);
   p.budget_s = 19;  // the 5 s step and the 10 s confirmation fit; its retry then does not
@@ -251,7 +251,7 @@ SearchOutcome SearchWithALateFirstProbe(std::optional<double> pool_exhausted, in
   ThroughputSearchParams p = Params(20000);
   p.probe_dur_s = 3;
   p.start_rps = 3428;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 6500);
     if (r.role == "probe" && r.target_rps == 3428 && probes++ == 0) {
       l.kept_up = false;
@@ -259,7 +259,7 @@ SearchOutcome SearchWithALateFirstProbe(std::optional<double> pool_exhausted, in
       l.max_send_lag_us = 16283;
       l.late_pool_exhausted_share = pool_exhausted;
     }
-    return l;
+    return MeasuredPhase{l};
   };
   return MaxThroughputSearch(p, run);
 }
@@ -288,13 +288,13 @@ TEST(MaxSearch, WithoutRetryABlipLowersTheResult) {
   // The documented reason for the retry: the same blip with retries = 0 ends
   // the bracket at 2000 and the result falls far below the knee.
   bool blipped = false;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     if (r.target_rps == 2000 && !blipped) {
       blipped = true;
       l.error_rate = 0.015;
     }
-    return l;
+    return MeasuredPhase{l};
   };
   ThroughputSearchParams p = Params(8000);
   p.retries = 0;
@@ -314,10 +314,10 @@ TEST(MaxSearch, FirstStepFailingBracketsDownwards) {
 }
 
 TEST(MaxSearch, NothingPassesReportsNothing) {
-  auto run = [](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 1e9);
     l.error_rate = 0.5;
-    return l;
+    return MeasuredPhase{l};
   };
   ThroughputSearchParams p = Params(64);
   SearchOutcome o = MaxThroughputSearch(p, run);
@@ -361,10 +361,10 @@ TEST(MaxSearch, FailingConfirmationStepsDown) {
   // degrades over time): the first confirmation fails, the search steps down
   // by the resolution until one passes.
   Log log;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);
     double capacity = r.role == "confirm" ? 2900 : 3000;
-    return Knee(r.target_rps, r.duration_s, capacity);
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, capacity)};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
@@ -391,13 +391,13 @@ TEST(MaxSearch, FailingConfirmationStepsDown) {
 // passes one step down must end at the resolution (2 %), not 2.04 %.
 TEST(MaxSearch, OneStepDownAfterAFailedConfirmationEndsAtTheResolution) {
   bool first_confirm = true;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 5000);
     if (r.role == "confirm" && first_confirm) {
       first_confirm = false;
       l = Knee(r.target_rps, r.duration_s, r.target_rps - 100);  // the first round fails
     }
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
@@ -414,8 +414,8 @@ TEST(MaxSearch, OneStepDownAfterAFailedConfirmationEndsAtTheResolution) {
 // confirms their midpoint, which holds: the result ends within the
 // resolution. Without the time for it, the 4 % result and the reason.
 TEST(MaxSearch, ARoundHeldWiderThanTheResolutionBelowAFailedOneIsRefined) {
-  auto run = [](const StepRequest& r) -> Result<LoadResult> {
-    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4850 : 5000);
+  auto run = [](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4850 : 5000)};
   };
   auto confirms_of = [](const SearchOutcome& o) {
     std::vector<int> idx;
@@ -456,8 +456,8 @@ TEST(MaxSearch, ARoundHeldWiderThanTheResolutionBelowAFailedOneIsRefined) {
 // Where the refining round fails, it is the new lowest failing target: the
 // gap halves all the same.
 TEST(MaxSearch, AFailedRefiningRoundNarrowsTheGap) {
-  auto run = [](const StepRequest& r) -> Result<LoadResult> {
-    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4700 : 5000);
+  auto run = [](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 4700 : 5000)};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
@@ -474,9 +474,9 @@ TEST(MaxSearch, AFailedRefiningRoundNarrowsTheGap) {
 // that two confirmations had failed. The held result stands.
 TEST(MaxSearch, AnEngineLimitedRefiningRoundLeavesTheHeldResult) {
   int confirms = 0;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
-    if (r.role != "confirm") return Knee(r.target_rps, r.duration_s, 5000);
-    if (++confirms < 4) return Knee(r.target_rps, r.duration_s, 4850);
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
+    if (r.role != "confirm") return MeasuredPhase{Knee(r.target_rps, r.duration_s, 5000)};
+    if (++confirms < 4) return MeasuredPhase{Knee(r.target_rps, r.duration_s, 4850)};
     LoadResult l = Knee(r.target_rps, r.duration_s, 4850);  // the refining round: the engine fell behind
     l.target_rps = r.target_rps;
     l.achieved_rps = 0.8 * r.target_rps;
@@ -485,7 +485,7 @@ TEST(MaxSearch, AnEngineLimitedRefiningRoundLeavesTheHeldResult) {
     l.max_send_lag_us = 2e6;
     l.sut_cpu_share = 0.3;
     l.sut_served_rps = l.achieved_rps;
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   ASSERT_EQ(confirms, 4);
@@ -503,8 +503,8 @@ TEST(MaxSearch, AnEngineLimitedRefiningRoundLeavesTheHeldResult) {
 }
 
 TEST(MaxSearch, FailingConfirmationAtTheCapIsNoCeiling) {
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
-    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 950 : 1e9);
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 950 : 1e9)};
   };
   SearchOutcome o = MaxThroughputSearch(Params(1000), run);
   ASSERT_TRUE(o.confirmed);
@@ -513,8 +513,8 @@ TEST(MaxSearch, FailingConfirmationAtTheCapIsNoCeiling) {
 }
 
 TEST(MaxSearch, FailingConfirmationOutOfBudgetIsReportedUnconfirmed) {
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
-    return Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 100 : 3300);
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, r.role == "confirm" ? 100 : 3300)};
   };
   ThroughputSearchParams p = Params(8000);
   p.budget_s = 60;
@@ -529,10 +529,10 @@ TEST(MaxSearch, FailingConfirmationOutOfBudgetIsReportedUnconfirmed) {
 
 TEST(MaxSearch, RepeatsConfirmNTimesAndReportTheMedian) {
   int n = 0;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     LoadResult l = Knee(r.target_rps, r.duration_s, 3300);
     if (r.role == "confirm") l.achieved_rps = r.target_rps * (0.98 + 0.005 * (n++ % 3));
-    return l;
+    return MeasuredPhase{l};
   };
   ThroughputSearchParams p = Params(8000);
   p.confirm_runs = 3;
@@ -548,9 +548,9 @@ TEST(MaxSearch, RepeatsConfirmNTimesAndReportTheMedian) {
 }
 
 TEST(MaxSearch, EngineErrorStopsAndKeepsWhatWasKnown) {
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     if (r.target_rps >= 4000) return Error{"wrk exited 1: connection refused"};
-    return Knee(r.target_rps, r.duration_s, 1e9);
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, 1e9)};
   };
   SearchOutcome o = MaxThroughputSearch(Params(8000), run);
   EXPECT_EQ(o.error, "wrk exited 1: connection refused");
@@ -573,14 +573,14 @@ TEST(MaxSearch, ConfigChoosesTheSearch) {
   c.step_dur_s = 3;  // STEP_DUR / CONFIRM_DUR as set
   c.confirm_dur_s = 6;
   std::vector<StepRequest> seen;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     seen.push_back(r);
     LoadResult l;
     l.target_rps = r.target_rps;
     l.duration_s = r.duration_s;
     l.requests = 100;
     l.achieved_rps = r.target_rps;
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome b = SearchMaxThroughput(c, run);
   EXPECT_TRUE(b.confirmed);
@@ -675,11 +675,11 @@ TEST(DefaultSearch, TwoPercentWithin120sWithNoisyMeasurements) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> jitter(-0.01, 0.01);
     const double knee = 3000 + 97 * seed;
-    auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+    auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
       LoadResult l = Knee(r.target_rps, r.duration_s, knee);
       l.achieved_rps = std::min(r.target_rps, l.achieved_rps * (1 + jitter(rng)));
       l.latency_us.p99 *= 1 + 10 * jitter(rng);
-      return l;
+      return MeasuredPhase{l};
     };
     SearchOutcome o = DefaultSearch(150000, run);
     SCOPED_TRACE(fmt::format("seed {} knee {}", seed, knee));
@@ -703,8 +703,8 @@ TEST(NoResult, APassAboveAFailedConfirmationIsNamed) {
   p.confirm_dur_s = 20;
   p.budget_s = 120;
   p.start_rps = 18750;
-  SearchOutcome o = MaxThroughputSearch(p, [](const StepRequest& r) -> Result<LoadResult> {
-    return Knee(r.target_rps, r.duration_s, r.duration_s <= 3 ? 8300 : 5000);
+  SearchOutcome o = MaxThroughputSearch(p, [](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{Knee(r.target_rps, r.duration_s, r.duration_s <= 3 ? 8300 : 5000)};
   });
   ASSERT_LT(o.reported_step, 0);
   const std::string why = NoResultReason(o);
@@ -741,6 +741,47 @@ TEST(DefaultSearch, SeedStepLengthsStayAnOption) {
   EXPECT_LE(o.load_s, 120);
 }
 
+// A step carries its phase's checks and SUT usage from the step function on.
+// With VALIDITY=fail (Config's default) a failed check fails the step, in
+// both searches; with VALIDITY=warn it is recorded only. Synthetic: the SUT
+// serves any rate, the phases above 3000 RPS fail loadgen_cpu.
+TEST(DefaultSearch, PhaseChecksTravelWithTheStepAndFailItOnlyWithValidityFail) {
+  auto run = [](const StepRequest& r) -> Result<MeasuredPhase> {
+    const bool ok = r.target_rps <= 3000;
+    MeasuredPhase m{Knee(r.target_rps, r.duration_s, 1e9), {}, {}};
+    m.validity.push_back({"loadgen_cpu", ok, false, "<=", ok ? 0.5 : 0.95, 0.8, "cpus 1 of host local busy"});
+    m.sut_usage.push_back({"fv", 2, 1.5, 40, 41});
+    return m;
+  };
+  for (ThroughputSearchKind kind : {ThroughputSearchKind::kBisect, ThroughputSearchKind::kSeed}) {
+    Config c;
+    c.throughput_search = kind;
+    c.throughput_search_max = 6000;
+    SearchOutcome fail = SearchMaxThroughput(c, run);
+    ASSERT_GE(fail.reported_step, 0) << NoResultReason(fail);
+    EXPECT_LE(fail.steps[fail.reported_step].target_rps, 3000);
+    bool invalid_seen = false;
+    for (const StepResult& s : fail.steps) {
+      ASSERT_EQ(s.validity.size(), 1u);
+      EXPECT_EQ(s.validity[0].passed, s.target_rps <= 3000);
+      ASSERT_EQ(s.sut_usage.size(), 1u);
+      EXPECT_EQ(s.sut_usage[0].cpu_cores, 1.5);
+      if (s.target_rps <= 3000) continue;
+      invalid_seen = true;
+      EXPECT_FALSE(s.passed);
+      EXPECT_NE(s.verdict.find("fail: invalid: loadgen_cpu: measured 95.00%, limit <= 80.00%"), std::string::npos)
+          << s.verdict;
+    }
+    EXPECT_TRUE(invalid_seen);
+    c.validity.mode = ValidityMode::kWarn;
+    SearchOutcome warn = SearchMaxThroughput(c, run);
+    ASSERT_GE(warn.reported_step, 0);
+    EXPECT_GT(warn.steps[warn.reported_step].target_rps, 3000);
+    EXPECT_TRUE(warn.ceiling_reached);
+    for (const StepResult& s : warn.steps) EXPECT_EQ(s.verdict.find("invalid"), std::string::npos) << s.verdict;
+  }
+}
+
 // A SUT that would serve `capacity` behind an engine that cannot send more
 // than `engine_max`: above it the engine falls behind, the SUT idles.
 LoadResult EngineBound(double target, double duration, double capacity, double engine_max, double sut_share) {
@@ -759,9 +800,9 @@ LoadResult EngineBound(double target, double duration, double capacity, double e
 TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
   // Issue 13 item 6: the engine sends at most 2000 RPS; the SUT would serve 10000.
   Log log;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);
-    return EngineBound(r.target_rps, r.duration_s, 10000, 2000, 1.0);
+    return MeasuredPhase{EngineBound(r.target_rps, r.duration_s, 10000, 2000, 1.0)};
   };
   SearchOutcome o = DefaultSearch(150000, run);
   EXPECT_TRUE(o.engine_limited);
@@ -776,8 +817,10 @@ TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
                                     "while the SUT was not saturated: SUT CPU 20.0"),
             std::string::npos)
       << o.steps[0].verdict;
+  EXPECT_TRUE(o.steps[0].engine_limited);
   EXPECT_EQ(o.steps[1].target_rps, 1798);
   EXPECT_TRUE(o.steps[1].passed);
+  EXPECT_FALSE(o.steps[1].engine_limited);
   EXPECT_EQ(o.reported_step, 1);
   EXPECT_DOUBLE_EQ(o.reported_rps, o.steps[1].load.achieved_rps);
   EXPECT_NE(o.stop_reason.find("engine-limited at 18750 RPS: the load generator, not the SUT, was the limit"),
@@ -789,8 +832,8 @@ TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
 TEST(EngineLimitedSearch, InTheBisectKeepsTheBestPass) {
   // Engine limit 5000 above a probe that passed at 4000: the bisect step
   // that meets the limit ends the search, the best pass is the bound.
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
-    return EngineBound(r.target_rps, r.duration_s, 1e6, 5000, 50);
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
+    return MeasuredPhase{EngineBound(r.target_rps, r.duration_s, 1e6, 5000, 50)};
   };
   ThroughputSearchParams p = Params(8000);
   p.start_rps = 4000;
@@ -805,12 +848,12 @@ TEST(EngineLimitedSearch, ASaturatedSutIsNeverEngineLimited) {
   // The engine falls behind, but the SUT's CPUs are busy (90 %): the SUT is
   // the limit, the search goes on as usual.
   Log log;
-  auto run = [&](const StepRequest& r) -> Result<LoadResult> {
+  auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);
     LoadResult l = Knee(r.target_rps, r.duration_s, 3300);
     l.sut_cpu_share = r.target_rps > 3300 ? 0.9 : 0.5;
     if (r.target_rps > 3300) l.kept_up = false;
-    return l;
+    return MeasuredPhase{l};
   };
   SearchOutcome o = DefaultSearch(150000, run);
   EXPECT_FALSE(o.engine_limited);

@@ -341,7 +341,6 @@ TEST(ValidityResultsJson, RoundTripAndAbsentFields) {
   StepResult st;
   st.target_rps = 500;
   st.load = Healthy();
-  st.load.validity_failure = "loadgen_cpu: measured 95.00%, limit <= 80.00%";
   st.validity = r.validity;
   r.steps.push_back(st);
   auto back = ScenarioResultFromJson(ScenarioResultToJson(r), "mem");
@@ -358,7 +357,7 @@ TEST(ValidityResultsJson, RoundTripAndAbsentFields) {
   EXPECT_DOUBLE_EQ(back->sut_usage[0].cpu_cores, 1.5);
   ASSERT_EQ(back->steps.size(), 1u);
   EXPECT_EQ(back->steps[0].validity.size(), r.validity.size());
-  EXPECT_EQ(back->steps[0].load.validity_failure, st.load.validity_failure);
+  EXPECT_EQ(back->steps[0].validity[0].name, r.validity[0].name);
   ScenarioResult plain;
   plain.id = "latency.raw_nginx";
   std::string text = ScenarioResultToJson(plain);
@@ -368,15 +367,26 @@ TEST(ValidityResultsJson, RoundTripAndAbsentFields) {
   EXPECT_TRUE(again->validity.empty());
 }
 
-// A step whose phase failed a check fails in the search's judgement.
-TEST(ValidityStepVerdict, FailedCheckFailsTheStep) {
-  LoadResult l = Healthy();
+// A step whose phase failed a check fails in the search's judgement with
+// VALIDITY=fail (the default), naming the failed checks as FailedValidity
+// does; with VALIDITY=warn the checks are recorded only. An informational
+// entry never fails the step.
+TEST(ValidityStepVerdict, FailedCheckFailsTheStepOnlyWithValidityFail) {
+  MeasuredPhase phase{Healthy(), {}, {}};
   SearchParams sp;
-  EXPECT_TRUE(JudgeStep(l, sp).passed);
-  l.validity_failure = "loadgen_cpu: measured 97.00%, limit <= 80.00%";
-  StepVerdict v = JudgeStep(l, sp);
+  EXPECT_TRUE(JudgeStep(phase, sp).passed);
+  phase.validity.push_back({"loadgen_cpu", false, false, "<=", 0.97, 0.80, "cpus 1 of host local busy"});
+  StepVerdict v = JudgeStep(phase, sp);
   EXPECT_FALSE(v.passed);
-  EXPECT_THAT(v.text, HasSubstr("invalid: loadgen_cpu: measured 97.00%"));
+  EXPECT_EQ(v.text, "fail: invalid: " + FailedValidity(phase.validity));
+  EXPECT_THAT(v.text, HasSubstr("invalid: loadgen_cpu: measured 97.00%, limit <= 80.00%"));
+  sp.validity_mode = ValidityMode::kWarn;
+  v = JudgeStep(phase, sp);
+  EXPECT_TRUE(v.passed) << v.text;
+  EXPECT_THAT(v.text, ::testing::Not(HasSubstr("invalid")));
+  sp.validity_mode = ValidityMode::kFail;
+  phase.validity[0].informational = true;
+  EXPECT_TRUE(JudgeStep(phase, sp).passed);
 }
 
 }  // namespace

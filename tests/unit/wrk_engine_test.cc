@@ -477,7 +477,6 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   // budget (the fresh-user trial: a 3 s step charged 6.02 s).
   EXPECT_GE(r->wall_s, 2.0);
   EXPECT_LT(r->wall_s, 5.0 - kLoadgenStartLeadS / 2);
-  EXPECT_TRUE(r->validity_failure.empty()) << r->validity_failure;  // judged by the runner, not here
   // Each process's checks (engine_kept_up, achieved_rate, loadgen_cpu: its
   // own CPU time over the window, per core its threads could use) and the
   // start skew. Whether they pass depends on this machine's load (a unit
