@@ -102,9 +102,9 @@ struct Config {
   std::string listen_addr;
 
   // CPU pinning through taskset -c (cpu list syntax "0-3,6").
-  std::string oresty_cpuset;  // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)
-  std::string k6_cpuset;      // K6_CPUSET: the load engine, whichever it is
-  bool cpusets_auto = false;  // true when split 50/50 automatically (>= 8 cores)
+  std::string oresty_cpuset;   // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)
+  std::string loadgen_cpuset;  // K6_CPUSET: the load generator, whichever engine it runs
+  bool cpusets_auto = false;   // true when split 50/50 automatically (>= 8 cores)
 
   // SUT.
   std::string edge_src = "https://github.com/fairvisor/edge";  // FAIRVISOR_EDGE_SRC: git URL or local path

@@ -64,9 +64,9 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
 // them one: "local mode", or hosts with one kernel's boot_id). Err on a bad
 // cpu list.
 Result<std::string> MachineCoreSharing(const std::string& machine, const std::string& sut_cpuset,
-                                const std::string& engine_cpuset);
+                                const std::string& loadgen_cpuset);
 // MachineCoreSharing with machine "local mode" when same_host, else "".
-Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset);
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& loadgen_cpuset);
 
 // True when no non-informational check failed.
 bool ValidityPassed(const std::vector<ValidityCheck>& checks);

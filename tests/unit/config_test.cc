@@ -80,13 +80,13 @@ TEST(Config, AutoSplitsCpusetsAtEightCores) {
   auto c = LoadConfig(Inputs({}, 8));
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->oresty_cpuset, "0-3");
-  EXPECT_EQ(c->k6_cpuset, "4-7");
+  EXPECT_EQ(c->loadgen_cpuset, "4-7");
   EXPECT_TRUE(c->cpusets_auto);
   auto seven = LoadConfig(Inputs({}, 7));
   EXPECT_TRUE(seven->oresty_cpuset.empty());
   auto explicit_set = LoadConfig(Inputs({{"ORESTY_CPUSET", "0"}, {"K6_CPUSET", "1"}}, 16));
   EXPECT_EQ(explicit_set->oresty_cpuset, "0");
-  EXPECT_EQ(explicit_set->k6_cpuset, "1");
+  EXPECT_EQ(explicit_set->loadgen_cpuset, "1");
   EXPECT_FALSE(explicit_set->cpusets_auto);
 }
 
@@ -466,7 +466,7 @@ TEST(ConfigRemote, NoControllerCoreSplitAndEdgePathOnSut) {
   auto c = LoadConfig(in);
   ASSERT_TRUE(c.ok()) << c.error().message;  // the path is checked on the SUT host, not here
   EXPECT_TRUE(c->oresty_cpuset.empty());     // decided per host by Testbed
-  EXPECT_TRUE(c->k6_cpuset.empty());
+  EXPECT_TRUE(c->loadgen_cpuset.empty());
   EXPECT_FALSE(c->cpusets_auto);
 }
 

@@ -179,7 +179,7 @@ TEST(IssueCases, Case08CpusetsAreCheckedAgainstTheCpusThisProcessMayUse) {
   auto r = LoadConfig(Inputs(c.env, {0, 1}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->oresty_cpuset, "0");
-  EXPECT_EQ(r->k6_cpuset, "1");
+  EXPECT_EQ(r->loadgen_cpuset, "1");
   auto confined = LoadConfig(Inputs(c.env, {1}));  // e.g. a container's cpuset 1 on a 2-core host
   ASSERT_FALSE(confined.ok());
   EXPECT_THAT(confined.error().message, HasSubstr("ORESTY_CPUSET='0': CPU 0 does not exist or may not be used"));
@@ -191,7 +191,7 @@ TEST(Config, AutoSplitUsesTheUsableCpus) {
   auto c = LoadConfig(Inputs({}, {2, 3, 4, 5, 6, 7, 8, 9}));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->oresty_cpuset, "2-5");
-  EXPECT_EQ(c->k6_cpuset, "6-9");
+  EXPECT_EQ(c->loadgen_cpuset, "6-9");
   auto few = LoadConfig(Inputs({}, {0, 1, 2, 3}));  // 4 usable of (say) 16 online: no split
   ASSERT_TRUE(few.ok());
   EXPECT_TRUE(few->oresty_cpuset.empty());

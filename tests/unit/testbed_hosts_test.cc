@@ -101,7 +101,7 @@ TEST_F(TestbedHosts, EachLoadgenHostPinnedFromItsOwnCpus) {
   EXPECT_THAT(lg[0].process_cpusets, ElementsAre("8-11", "12-15"));
   EXPECT_THAT(lg[1].process_cpusets, ElementsAre("4-5", "6-7"));
   EXPECT_EQ(lg[0].info.boot_id, kBootB);
-  EXPECT_EQ((*tb)->config().k6_cpuset, "");  // never written back
+  EXPECT_EQ((*tb)->config().loadgen_cpuset, "");  // never written back
   EXPECT_EQ((*tb)->config().oresty_cpuset, "0-7");  // the SUT's split: still in Config (its services read it)
   const std::string note = (*tb)->PinningNote();
   EXPECT_THAT(note, HasSubstr("SUT root@sut: nginx cpuset 0-7 (auto 50/50 split; 16 cores, taskset yes)"));
