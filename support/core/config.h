@@ -86,7 +86,7 @@ struct Config {
   // reported and gated, with the min..max spread beside it. 1..100.
   int repeat = 1;
 
-  // Remote mode (issue 3) and dry run.
+  // Remote mode and dry run.
   std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local
   // LOADGEN_REMOTE: every loadgen host, in order (one SSH target, or several
   // separated by commas): each is provisioned and runs
@@ -121,7 +121,7 @@ struct Config {
   Engine engine = Engine::kK6;  // LOADGEN_ENGINE: k6 | wrk
   int connections = 0;          // LOADGEN_CONNECTIONS: wrk connections / k6 preAllocatedVUs; 0 = derived from rate
   // LOADGEN_PROCS_PER_HOST: engine processes sharing each phase on the
-  // loadgen host (1..64; issue 14, engine/multi_loadgen.h): each paces an
+  // loadgen host (1..64; engine/multi_loadgen.h): each paces an
   // equal share of the rate from one common start, pinned to its own part of
   // K6_CPUSET when that is set (SplitCpuList: at least one CPU each).
   int procs_per_host = 1;

@@ -85,8 +85,8 @@ std::string HostOfTarget(std::string t) {
   return t;
 }
 
-// LOADGEN_REMOTE: one SSH target, or several separated by commas (issue 14:
-// several loadgen hosts share each phase). Blanks around a target are
+// LOADGEN_REMOTE: one SSH target, or several separated by commas (several
+// loadgen hosts share each phase). Blanks around a target are
 // dropped; an empty target, or a host given twice (in any spelling:
 // HostOfTarget), is refused.
 Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {

@@ -57,7 +57,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
   if (!r.validity_failure.empty()) w.Field("validity_failure", r.validity_failure);
-  WriteLoadgens(w, r);  // several load generators only (issue 14)
+  WriteLoadgens(w, r);  // several load generators only
   w.EndObject();
 }
 

@@ -480,7 +480,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
       {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
       {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
-      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // issue 14
+      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // several load generators only
       {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
   };
   std::vector<detail::MarkdownSection> sections;

@@ -127,7 +127,7 @@ TEST(Config, SharedLatencyPhaseGivesEachProcessEnoughRequests) {
   EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_RPS", "5"}, {"LATENCY_DUR", "2"}})).ok());
 }
 
-// Several loadgen hosts (issue 14): LOADGEN_REMOTE is a comma-separated list.
+// Several loadgen hosts: LOADGEN_REMOTE is a comma-separated list.
 TEST(Config, LoadgenRemoteListsSeveralHosts) {
   auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1, root@lg2,root@lg3"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
@@ -154,7 +154,7 @@ TEST(Config, LoadgenRemoteListsSeveralHosts) {
   EXPECT_TRUE(LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@a:2222,root@a"}})).ok());
 }
 
-// ../shared/cases 05: THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
+// THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
 // timeout, a gate that could never fail. The SLO must lie below the engine's
 // request timeout (wrk: fvbench sets 10 s; k6: 60 s).
 TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
@@ -309,7 +309,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"LOADGEN_PROCS_PER_HOST", "0", "out of range"},
                       BadValue{"LOADGEN_PROCS_PER_HOST", "65", "out of range"},
                       BadValue{"LOADGEN_PROCS_PER_HOST", "2.5", "not an integer"},
-                      // long-duration.sh (../shared/cases): 1e16 planned a timeout of
+                      // Long durations: 1e16 planned a timeout of
                       // -8446744073709521616 ms, 1e300 ran `wrk -d-9223372036854775808s`.
                       BadValue{"LATENCY_DUR", "1e16", "1e+16 is above 1000000000 (expected seconds > 0"},
                       BadValue{"LATENCY_DUR", "1e300", "1e+300 is above 1000000000"},
@@ -323,7 +323,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"THROUGHPUT_SEARCH_MAX", "1e16", "is above 1000000000"},
                       BadValue{"THROUGHPUT_SLO_P99_MS", "1e300", "is above 1000000000000"}));
 
-// long-duration.sh (../shared/cases): LATENCY_DUR=86400 was accepted although
+// LATENCY_DUR=86400 was accepted although
 // the scenario's ctest TIMEOUT is 7200 s (ctest would kill it after 2 h).
 // Under ctest (FVBENCH_SCENARIO_TIMEOUT_S) durations that cannot finish within
 // the TIMEOUT are refused, naming both numbers and how to raise it.
