@@ -85,7 +85,7 @@ struct Config {
   // spread beside it. 1..100.
   int repeat = 1;
 
-  // Remote mode (issue 3) and dry run.
+  // Remote mode and dry run.
   std::string fairvisor_remote;       // FAIRVISOR_REMOTE (user@host), empty = local
   // LOADGEN_REMOTE: every loadgen host, in order (one SSH target, or several
   // separated by commas): each is provisioned and runs
@@ -101,9 +101,9 @@ struct Config {
   std::string listen_addr;
 
   // CPU pinning through taskset -c (cpu list syntax "0-3,6").
-  std::string oresty_cpuset;  // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)
-  std::string k6_cpuset;      // K6_CPUSET: the load engine, whichever it is
-  bool cpusets_auto = false;  // true when split 50/50 automatically (>= 8 cores)
+  std::string oresty_cpuset;   // ORESTY_CPUSET: nginx processes (baseline, backend, fairvisor)
+  std::string loadgen_cpuset;  // K6_CPUSET: the load generator, whichever engine it runs
+  bool cpusets_auto = false;   // true when split 50/50 automatically (>= 8 cores)
 
   // SUT.
   std::string edge_src = "https://github.com/fairvisor/edge";  // FAIRVISOR_EDGE_SRC: git URL or local path
@@ -120,7 +120,7 @@ struct Config {
   Engine engine = Engine::kK6;  // LOADGEN_ENGINE: k6 | wrk
   int connections = 0;          // LOADGEN_CONNECTIONS: wrk connections / k6 preAllocatedVUs; 0 = derived from rate
   // LOADGEN_PROCS_PER_HOST: engine processes sharing each phase on the
-  // loadgen host (1..64; issue 14, engine/multi_loadgen.h): each paces an
+  // loadgen host (1..64; engine/multi_loadgen.h): each paces an
   // equal share of the rate from one common start, pinned to its own part of
   // K6_CPUSET when that is set (SplitCpuList: at least one CPU each).
   int procs_per_host = 1;

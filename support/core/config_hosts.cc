@@ -85,8 +85,8 @@ std::string HostOfTarget(std::string t) {
   return t;
 }
 
-// LOADGEN_REMOTE: one SSH target, or several separated by commas (issue 14:
-// several loadgen hosts share each phase). Blanks around a target are
+// LOADGEN_REMOTE: one SSH target, or several separated by commas (several
+// loadgen hosts share each phase). Blanks around a target are
 // dropped; an empty target, or a host given twice (in any spelling:
 // HostOfTarget), is refused.
 Result<std::vector<std::string>> SplitLoadgenTargets(const std::string& value) {
@@ -149,7 +149,7 @@ Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c) 
   if (usable.empty()) {
     for (int i = 0; i < in.cores; ++i) usable.push_back(i);
   }
-  for (auto [name, val] : {std::pair{"ORESTY_CPUSET", &c.oresty_cpuset}, std::pair{"K6_CPUSET", &c.k6_cpuset}}) {
+  for (auto [name, val] : {std::pair{"ORESTY_CPUSET", &c.oresty_cpuset}, std::pair{"K6_CPUSET", &c.loadgen_cpuset}}) {
     auto cpus = r.CpuList(name);
     if (!cpus) return cpus.error();
     if (!c.remote() && !usable.empty()) {
@@ -168,8 +168,8 @@ Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c) 
     c.oresty_cpuset = FormatCpuList({usable.begin(), usable.begin() + half});
     c.cpusets_auto = true;
   }
-  if (c.k6_cpuset.empty()) {
-    c.k6_cpuset = FormatCpuList({usable.begin() + half, usable.end()});
+  if (c.loadgen_cpuset.empty()) {
+    c.loadgen_cpuset = FormatCpuList({usable.begin() + half, usable.end()});
     c.cpusets_auto = true;
   }
   return Ok();

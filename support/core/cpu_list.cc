@@ -1,6 +1,6 @@
 #include "support/core/cpu_list.h"
 
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 
 #include <fmt/format.h>
 

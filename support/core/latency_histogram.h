@@ -13,7 +13,7 @@
 // A bucket is reported by the midpoint of the values it holds (clamped to the
 // exact minimum and maximum recorded), so the relative error of a reported
 // value is at most 2^(s-1) / 2^(s+10) = 1/2048 (0.049 %), below the 0.1 %
-// the issue asks for (issue 14).
+// a merged percentile may be off by.
 //
 // Timeouts are censored samples (load_result.h LatencyUs, outcomes.h): they
 // are counted beside the buckets as `timeouts` at `timeout_us`; a quantile

@@ -142,7 +142,7 @@ struct LoadResult {
   // unpinned, or overlapping cpusets); 0 = on CPUs of its own. Shared CPUs
   // count as saturated earlier (judge/sut_saturation.h SharedCpusSaturatedFrom).
   int sut_cpus_shared = 0;
-  // Several load generators (issue 14, judge/loadgen_merge.h): each
+  // Several load generators (judge/loadgen_merge.h): each
   // instance's share and outcomes, and the spread of their measured start
   // times (µs). Empty / 0 for one engine process.
   std::vector<LoadgenInstance> loadgens;

@@ -1,4 +1,4 @@
-// One load-generator instance of a multi-loadgen phase (issue 14): an engine
+// One load-generator instance of a multi-loadgen phase: an engine
 // process on a loadgen host driving its share of the phase's rate. Kept per
 // instance beside the merged LoadResult (load_result.h `loadgens`), listed in
 // results.json and report.md. Units: rates RPS, times µs, CPU a fraction.

@@ -11,12 +11,6 @@ std::string Basename(const std::string& path) {
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
-std::string_view TrimSpace(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 std::string PhaseFileStem(std::string_view scenario_id) {
   std::string stem(scenario_id);
   for (char& ch : stem) {

@@ -1,14 +1,12 @@
-// Small text helpers for file names and system errors, one definition each
-// (host/, report/ and the fixtures use them). Pure.
+// Small helpers for file names and system errors, one definition each
+// (host/, report/ and the fixtures use them); text helpers are in text.h.
+// Pure.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 namespace fvbench::detail {
-
-// `s` without leading and trailing blanks (space, tab, CR, LF).
-std::string_view TrimSpace(std::string_view s);
 
 // The stem of a scenario's phase file names: its id with '.' -> '_'
 // ("throughput.simple" -> "throughput_simple"; the runner names phases

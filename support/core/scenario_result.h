@@ -198,4 +198,13 @@ inline const char* NoResolutionReason(const ScenarioResult& r) {
   return r.throughput_rps > 0 ? "no step failed" : "no rate held";
 }
 
+// The result of scenario `id` in `results` (the first, ids are unique);
+// nullptr when it is not there.
+inline const ScenarioResult* FindResult(const std::vector<ScenarioResult>& results, std::string_view id) {
+  for (const ScenarioResult& r : results) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
 }  // namespace fvbench

@@ -1,6 +1,6 @@
 // One validity check of a measured phase; its own header so that
 // load_result.h can carry the per-load-generator checks of a phase driven by
-// several load generators (issue 14) without including scenario_result.h.
+// several load generators without including scenario_result.h.
 #pragma once
 
 #include <string>

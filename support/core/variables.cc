@@ -182,7 +182,7 @@ const std::vector<VariableDoc> kVariables = {
      "it; unset: split 50/50 with 8 or more usable CPUs, else unpinned ([CPU pinning](running.md#cpu-pinning))",
      [](const Config& c) { return Cpuset(c, c.oresty_cpuset); }},
     {"K6_CPUSET", "Paths and CPUs", "(auto)", true, "CPU list", "`taskset -c` list for the load engine, k6 or wrk",
-     [](const Config& c) { return Cpuset(c, c.k6_cpuset); }},
+     [](const Config& c) { return Cpuset(c, c.loadgen_cpuset); }},
 
     // Remote mode
     {"FAIRVISOR_REMOTE", "Remote mode", "(none)", false, "user@host[:port]",

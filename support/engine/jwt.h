@@ -42,7 +42,7 @@ std::string BenchJwt();
 // Secrets: nothing a run writes (logs, engine command files, results, reports,
 // JUnit, the DRY_RUN plan, error messages) may contain the JWT secret or a
 // token made from it. RedactSecrets replaces, and changes nothing else (raw
-// engine output stays parseable JSON; ../shared/cases 01):
+// engine output stays parseable JSON even with a secret of one digit):
 //   - the bench JWT (with BenchJwtSecret() and with kBenchJwtSecret), each
 //     token's signature segment, each secret and each secret's base64url form
 //     -> "<redacted>" (secrets are >= 32 bytes, so none occurs by chance);

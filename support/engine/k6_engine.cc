@@ -24,6 +24,7 @@
 #include "support/engine/wrk_engine.h"
 #include "support/host/dry_run_host.h"
 #include "support/core/plausible.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 #include "support/core/units_format.h"
 
@@ -33,6 +34,9 @@ namespace {
 constexpr int kExitThresholdsFailed = 99;  // go.k6.io/k6/errext/exitcodes ThresholdsHaveFailed
 constexpr double kTimeoutSlackS = kK6GracefulStopS + kK6StartupS;
 constexpr size_t kStderrTailBytes = 1500;
+
+// k6's output in an error message: its last kStderrTailBytes, from a line start.
+std::string Tail(const std::string& s) { return detail::TailBytesFromLine(s, kStderrTailBytes); }
 
 const char* KindName(RequestKind k) {
   switch (k) {
@@ -51,21 +55,6 @@ bool FileSafe(const std::string& s) {
     if (!ok) return false;
   }
   return true;
-}
-
-// Last kStderrTailBytes of `s`, starting at a line boundary when possible.
-std::string Tail(const std::string& s) {
-  if (s.size() <= kStderrTailBytes) return s;
-  std::string t = s.substr(s.size() - kStderrTailBytes);
-  if (auto nl = t.find('\n'); nl != std::string::npos && nl + 1 < t.size()) t = t.substr(nl + 1);
-  return "..." + t;
-}
-
-std::string Trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  size_t i = 0;
-  while (i < s.size() && (s[i] == '\n' || s[i] == ' ')) ++i;
-  return s.substr(i);
 }
 
 // A fetched file as errors name it: the controller's copy and what it copies.
@@ -102,7 +91,7 @@ class K6Engine : public LoadEngine {
     cmd.timeout = std::chrono::seconds(30);
     auto r = host_.run(cmd);
     if (!r.ok()) return Error{fmt::format("k6 version on {}: {}", host_.name(), r.error().message)};
-    const std::string out = Trim(r->out);
+    const std::string out(detail::TrimLeft(detail::TrimRight(r->out, "\n\r "), "\n "));
     if (!r->success() || out.rfind("k6 ", 0) != 0) {
       return Error{fmt::format("k6 version on {}: {}; stdout: '{}'; stderr: {}", host_.name(),
                                DescribeExit(*r, 30), Tail(out), Tail(r->err))};

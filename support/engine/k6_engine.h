@@ -40,7 +40,7 @@
 // the host is removed before the run, so a run that writes none is an error.
 // engine_version is version()'s line when version() has been called (cached).
 //
-// Several instances (issue 14; engine/multi_loadgen.h sets the fields).
+// Several instances (engine/multi_loadgen.h sets the fields).
 // With spec.k6_segment set, the command also gets
 //   --execution-segment <seg> --execution-segment-sequence <seq>
 // (k6 `run` flags, k6 docs "k6 options reference" / "Execution segment"; the

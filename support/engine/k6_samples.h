@@ -1,6 +1,6 @@
 // k6's raw per-request samples -> LatencyHistogram (core/latency_histogram.h),
 // so that each k6 instance of a multi-loadgen phase ships kilobytes, not its
-// samples, and the controller merges exact percentiles (issue 14). Pure: text
+// samples, and the controller merges exact percentiles. Pure: text
 // in, value out. The tool fvbench_k6_reduce (k6_reduce_main.cc) runs this on
 // the loadgen host.
 //

@@ -36,9 +36,9 @@ struct LoadSpec {
   std::string cpuset;        // taskset -c list for the engine; empty = unpinned
   bool count_ratelimit = false;  // count responses carrying a RateLimit header
   // wrk: pace.lua also writes its mergeable latency histogram (FVBENCH_HISTOGRAM=1,
-  // core/latency_histogram_json.h; issue 14). Off by default: it costs time after -d.
+  // core/latency_histogram_json.h). Off by default: it costs time after -d.
   bool latency_histogram = false;
-  // Several load generators (issue 14, multi_loadgen.h): a common start on
+  // Several load generators (multi_loadgen.h): a common start on
   // the wall clock (µs since the Unix epoch; 0 = the engine starts its
   // schedule when it is ready), this instance's schedule offset after it
   // (µs), and the longest the engine may wait for the start after its launch

@@ -1,5 +1,5 @@
 // The load generator's own limits against what a phase needs, checked before
-// the phase's load (issue 13 item 3): a phase the host cannot carry is
+// the phase's load: a phase the host cannot carry is
 // refused naming the host and both numbers, instead of failing during the
 // load as connect errors that look like the SUT's.
 //

@@ -1,4 +1,4 @@
-// Several load-generator processes driving one phase (issue 14): a
+// Several load-generator processes driving one phase: a
 // LoadEngine whose run() splits the phase's rate into equal shards
 // (judge/loadgen_shards.h), starts every process on one common start,
 // collects each one's output and merges them (judge/loadgen_merge.h) into

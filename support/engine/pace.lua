@@ -68,7 +68,7 @@
 --                           it (see done(); optional: without it, a thread's
 --                           schedule ends at its last delay() or send)
 --   FVBENCH_START_EPOCH_US  a common start on the wall clock (µs since the Unix
---                           epoch; several load generators, issue 14): slot 0
+--                           epoch; several load generators): slot 0
 --                           of thread j is at START + OFFSET + j / RATE, so the
 --                           threads' slots interleave evenly; each connection
 --                           waits for its slot; no slot at or after START +
@@ -459,7 +459,7 @@ local function thread_unsent_at_stop(t, counted, t_start, t_rate)
 end
 
 -- The latency histogram in fvbench's mergeable layout (support/core/
--- latency_histogram.h, latency_histogram_json.h; issue 14): integer ns, exact
+-- latency_histogram.h, latency_histogram_json.h): integer ns, exact
 -- below 2048 ns, then 1024 buckets per power of two, sparse (index, count)
 -- pairs. Built from wrk's own histogram (latency(i) = i-th distinct µs value
 -- and its count), so it holds the same samples as the percentiles above;
@@ -661,7 +661,7 @@ function done(summary, latency, requests_stats)
   field("latency_ranks", str("with_timeouts"))
   field("timeout_us", num(tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "")))
   -- The schedule window on the wall clock (µs since the epoch), for merging
-  -- several load generators (issue 14): slot 0 (the common start + offset when
+  -- several load generators: slot 0 (the common start + offset when
   -- synchronised, else the earliest thread's first slot), the window's end,
   -- how late the earliest first send left after its slot (the measured
   -- start of this instance is start_epoch_us + first_send_lag_us), when
@@ -677,7 +677,7 @@ function done(summary, latency, requests_stats)
     '"end_epoch_us":' .. num(math.floor(w_end + epoch_minus_mono_us + 0.5)),
     '"first_send_lag_us":' .. (first_lag and num(math.floor(first_lag + 0.5)) or "null"),
     '"missed_slots":' .. num(missed) }, ",") .. "}")
-  -- The mergeable histogram only when asked (FVBENCH_HISTOGRAM=1, issue 14):
+  -- The mergeable histogram only when asked (FVBENCH_HISTOGRAM=1):
   -- wrk's stats API walks its value range for every distinct value, so
   -- histogram_json costs O(distinct values x range) and, with a long tail,
   -- seconds after -d (the reason the per-value loop left done()).

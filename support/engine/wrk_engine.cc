@@ -21,6 +21,7 @@
 #include "support/host/dry_run_host.h"
 #include "support/engine/jwt.h"
 #include "support/core/plausible.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 #include "support/core/units_format.h"
 #include "support/engine/wrk_output.h"
@@ -29,6 +30,7 @@ namespace fvbench {
 namespace {
 
 using detail::FormatNumber;
+using detail::TailBytes;
 
 constexpr size_t kStderrTail = 2000;
 // A synchronised phase's wrk runs at least this long after its window (s):
@@ -38,10 +40,6 @@ constexpr double kSyncTailS = 0.25;
 // A fetched file as errors name it: the controller's copy and what it copies.
 std::string FetchedName(const std::string& local, const std::string& host, const std::string& remote) {
   return fmt::format("{} (fetched from {}:{})", local, host, remote);
-}
-
-std::string Tail(const std::string& s, size_t n) {
-  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
 const char* KindName(RequestKind kind) {
@@ -124,7 +122,7 @@ class WrkEngine : public LoadEngine {
     auto v = ParseWrkVersion(r->out + "\n" + r->err);
     if (!v) {
       return Error{fmt::format("wrk --version on {} ({}): {}; stderr: {}", host_.name(),
-                               Describe(*r), v.error().message, Tail(r->err, kStderrTail))};
+                               Describe(*r), v.error().message, TailBytes(r->err, kStderrTail))};
     }
     version_ = *v;
     return *v;
@@ -155,7 +153,7 @@ class WrkEngine : public LoadEngine {
     if (!r->success()) {
       return Error{fmt::format("wrk warmup {} on {} failed ({}): {}; stderr: {}", spec.phase,
                                host_.name(), Describe(*r), WrkCommandLine(*cmd),
-                               Tail(r->err, kStderrTail))};
+                               TailBytes(r->err, kStderrTail))};
     }
     return Ok();
   }
@@ -205,15 +203,15 @@ class WrkEngine : public LoadEngine {
                               "result; stderr: {}",
                               FormatNumber(wall_s - d), d,
                               FormatNumber(std::chrono::duration<double>(cmd->timeout).count() - d),
-                              Tail(r->err, kStderrTail)));
+                              TailBytes(r->err, kStderrTail)));
     }
     if (!r->success()) {
-      return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), Tail(r->err, kStderrTail)));
+      return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), TailBytes(r->err, kStderrTail)));
     }
     const std::string local_json = local_base + ".json";
     if (auto f = host_.fetch(remote_json, local_json, kWrkResultCap); !f) {
       return fail(fmt::format("no output fetched from {} ({}); stderr: {}", remote_json,
-                              f.error().message, Tail(r->err, kStderrTail)));
+                              f.error().message, TailBytes(r->err, kStderrTail)));
     }
     auto text = detail::ReadTextFile(local_json);
     if (!text) return fail(text.error().message);

@@ -247,7 +247,7 @@ Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
   return Ok();
 }
 
-// The schedule window and the mergeable histogram (issue 14), when written.
+// The schedule window and the mergeable histogram (several load generators), when written.
 Result<void> ReadWindowAndHistogram(const json& doc, const Reader& r, WrkOutput& out) {
   if (auto it = doc.find("window"); it != doc.end() && !it->is_null()) {
     if (!it->is_object()) return r.Fail("field `window` is not an object");

@@ -18,7 +18,7 @@
 //
 // Mapping to LoadResult (support/core/load_result.h):
 //   duration_s   = duration_us / 1e6 (must be > 0); with a synchronised start
-//                  (window.synchronised: several load generators, issue 14)
+//                  (window.synchronised: several load generators)
 //                  the schedule window instead, (end - start) / 1e6: wrk's -d
 //                  then also covers the wait for the common start
 //   achieved_rps = requests / duration_s

@@ -7,18 +7,17 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/run_meta.h"
+#include "support/core/text.h"
 #include "support/history/trend_plot.h"
 
 namespace fvbench {
 namespace {
 
-std::string Short(const std::string& commit) { return commit.empty() ? "-" : commit.substr(0, 12); }
-
 std::string LastChange(const MetricSeries& s) {
   if (s.change_points.empty()) return "none";
   const ChangePoint& cp = s.change_points.back();
   return fmt::format("#{}: `{}` -> `{}`, {:.6g} -> {:.6g} ({:+.1f}%), p = {:.3g}", cp.index,
-                     Short(s.points[cp.index - 1].edge_commit), Short(s.points[cp.index].edge_commit), cp.mean_before,
+                     detail::ShortCommit(s.points[cp.index - 1].edge_commit), detail::ShortCommit(s.points[cp.index].edge_commit), cp.mean_before,
                      cp.mean_after, 100 * cp.relative_change, cp.p_value);
 }
 

@@ -3,16 +3,14 @@
 #include <fmt/format.h>
 
 #include "support/core/connection_string.h"
+#include "support/core/text.h"
 #include "support/history/sql_connection.h"
 
 namespace fvbench {
 namespace {
 
-std::string Trimmed(const char* s) {
-  std::string t = s ? s : "";
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  return t;
-}
+// libpq's message without its trailing newline; "" for none.
+std::string Trimmed(const char* s) { return std::string(detail::TrimRight(s ? s : "", "\n ")); }
 
 class PostgresConnection final : public SqlConnection {
  public:

@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include "support/core/run_meta.h"
+#include "support/core/text.h"
 #include "support/history/quoting.h"
 
 namespace fvbench {
 namespace {
-
-std::string Short(const std::string& commit) { return commit.empty() ? "-" : commit.substr(0, 12); }
 
 // "2026-11-30T10:11:41Z" -> "2026-11-30 10:11:41 +0000" (Otava parses either; this is its sample's shape).
 std::string OtavaTime(double unix_seconds) {
@@ -36,8 +35,8 @@ std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_poin
     out += fmt::format("{} {}: {} runs, {} change point(s)\n", s.scenario, s.metric, n, s.change_points.size());
     for (const ChangePoint& cp : s.change_points) {
       out += fmt::format("  change at #{} (run {}, edge {} -> {}): {:.6g} -> {:.6g} ({:+.1f}%), p = {:.3g}\n",
-                         cp.index, s.points[cp.index].run_id, Short(s.points[cp.index - 1].edge_commit),
-                         Short(s.points[cp.index].edge_commit), cp.mean_before, cp.mean_after,
+                         cp.index, s.points[cp.index].run_id, detail::ShortCommit(s.points[cp.index - 1].edge_commit),
+                         detail::ShortCommit(s.points[cp.index].edge_commit), cp.mean_before, cp.mean_after,
                          100 * cp.relative_change, cp.p_value);
     }
     size_t from = n > last_points ? n - last_points : 0;
@@ -48,7 +47,7 @@ std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_poin
       if (mark) ++next_cp;
       const SeriesPoint& p = s.points[i];
       out += fmt::format("  {} #{:<5} run {:<6} {} {:<12} {:.6g}\n", mark ? ">>" : "  ", i, p.run_id,
-                         FormatUtc(p.started_unix), Short(p.edge_commit), p.value);
+                         FormatUtc(p.started_unix), detail::ShortCommit(p.edge_commit), p.value);
     }
   }
   return out;

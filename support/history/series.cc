@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "support/core/text.h"
+
 namespace fvbench {
 namespace {
 
@@ -59,7 +61,7 @@ Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, cons
       return Error{fmt::format("{}:{}: expected a commit (7-40 hex digits, as git rev-list prints), got '{}'", source,
                                line_no, line)};
     }
-    std::transform(line.begin(), line.end(), line.begin(), [](char c) { return std::tolower(static_cast<unsigned char>(c)); });
+    line = detail::AsciiLower(line);
     out.push_back(line);
   }
   return out;

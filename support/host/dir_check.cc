@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 #include "support/host/dry_run_host.h"
 #include "support/host/shell_quote.h"
 

@@ -1,6 +1,6 @@
 // Host: where commands run. One interface, three implementations:
 //   LocalHost   (local_host.h)  child processes on this machine
-//   SshHost     (remote mode, issue 3)
+//   SshHost     (ssh_host.h) remote mode: commands over SSH (libssh)
 //   DryRunHost  (dry_run_host.h) records the plan, touches nothing
 //
 // Contract for run(): argv is executed without a shell (argv[0] looked up in

@@ -9,14 +9,12 @@
 #include <cctype>
 #include <cstdint>
 
+#include "support/core/text.h"
+
 namespace fvbench {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using detail::AsciiLower;
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
@@ -289,7 +287,7 @@ class Decider {
     switch (hs.status) {
       case Status::kOk:
         out.trusted_by = hs.found->where();
-        if (check_ip_ && is.status == Status::kNew && readonly == Readonly::kReadWrite) record_.push_back(Lower(ip));
+        if (check_ip_ && is.status == Status::kNew && readonly == Readonly::kReadWrite) record_.push_back(AsciiLower(ip));
         break;
       case Status::kNew: {
         std::string portless;  // what the look-up without the port found
@@ -308,13 +306,13 @@ class Decider {
           return Refuse(NotKnown(host, port, clobber_port, portless), "not known as '" + host + "'");
         if (check_ip_ && is.status == Status::kNew) {
           if (q_.hash_known_hosts) {
-            record_.push_back(Lower(host));
-            record_.push_back(Lower(ip));
+            record_.push_back(AsciiLower(host));
+            record_.push_back(AsciiLower(ip));
           } else {
-            record_.push_back(Lower(host) + "," + Lower(ip));
+            record_.push_back(AsciiLower(host) + "," + AsciiLower(ip));
           }
         } else {
-          record_.push_back(Lower(host));
+          record_.push_back(AsciiLower(host));
         }
         break;
       }
@@ -406,7 +404,7 @@ std::string KeyTypeOfAlgorithm(const std::string& alg) {
 std::string KnownHostsHostname(const std::string& host) {
   unsigned char buf[sizeof(struct in6_addr)];
   if (::inet_pton(AF_INET, host.c_str(), buf) == 1 || ::inet_pton(AF_INET6, host.c_str(), buf) == 1) return host;
-  return Lower(host);
+  return AsciiLower(host);
 }
 
 std::string KnownHostsName(const std::string& host, int port) {
@@ -415,7 +413,7 @@ std::string KnownHostsName(const std::string& host, int port) {
 }
 
 std::vector<KnownHostsEntry> KnownHostsEntriesFor(const KnownHostsText& file, const std::string& name) {
-  const std::string lname = Lower(name);
+  const std::string lname = AsciiLower(name);
   std::vector<KnownHostsEntry> out;
   size_t pos = 0, line_no = 0;
   const std::string& t = file.text;
@@ -479,7 +477,7 @@ std::string HostKeyAlgorithmsFor(const HostKeyQuery& q) {
 
 std::string KnownHostsLine(const std::string& name, const std::string& key_blob,
                            const std::optional<std::string>& salt) {
-  std::string host = Lower(name);
+  std::string host = AsciiLower(name);
   if (salt) host = "|1|" + Base64Encode(*salt) + "|" + Base64Encode(HmacSha1(*salt, host));
   return host + " " + KeyBlobType(key_blob) + " " + Base64Encode(key_blob) + "\n";
 }

@@ -7,10 +7,13 @@
 #include <set>
 #include <string_view>
 
+#include "support/core/text.h"
 #include "support/host/ssh_time.h"
 
 namespace fvbench {
 namespace {
+
+using detail::AsciiLower;
 
 // What the suite does with a keyword.
 enum class Use {
@@ -106,16 +109,10 @@ const std::vector<Keyword>& Keywords() {
   return k;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 const Keyword* FindKeyword(const std::string& lower_key) {
   static const std::map<std::string, const Keyword*> index = [] {
     std::map<std::string, const Keyword*> m;
-    for (const auto& k : Keywords()) m[Lower(k.name)] = &k;
+    for (const auto& k : Keywords()) m[AsciiLower(k.name)] = &k;
     return m;
   }();
   auto it = index.find(lower_key);
@@ -219,7 +216,7 @@ Result<std::string> ExpandTokens(const std::string& value, const Tokens& t,
 }
 
 Result<bool> ParseYesNo(const SshSetting& s) {
-  std::string v = Lower(s.value);
+  std::string v = AsciiLower(s.value);
   if (v == "yes" || v == "true") return true;
   if (v == "no" || v == "false") return false;
   return Error{s.origin + ": " + Canonical(s.key) + " " + s.value + ": expected yes or no"};
@@ -308,7 +305,7 @@ Result<std::vector<SshSetting>> ParseSshOpts(const std::string& ssh_opts) {
   std::vector<std::string> words = SplitWhitespace(ssh_opts);
   std::vector<SshSetting> out;
   auto add = [&](const std::string& key, const std::string& value) {
-    out.push_back({Lower(key), value, origin});
+    out.push_back({AsciiLower(key), value, origin});
   };
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
@@ -389,7 +386,7 @@ struct ConfigParser {
       if (i >= line.size() || line[i] == '#') continue;
       size_t k = i;
       while (k < line.size() && !IsSpace(line[k]) && line[k] != '=') ++k;
-      std::string key = Lower(line.substr(i, k - i));
+      std::string key = AsciiLower(line.substr(i, k - i));
       while (k < line.size() && IsSpace(line[k])) ++k;
       if (k < line.size() && line[k] == '=') ++k;
       auto args = SplitArgs(line.substr(k), origin);
@@ -519,7 +516,7 @@ class TargetResolver {
       return Ok();
     }
     if (s.key == "ignoreunknown") {
-      for (auto& w : SplitWhitespace(s.value)) ignore_unknown_.push_back(Lower(w));
+      for (auto& w : SplitWhitespace(s.value)) ignore_unknown_.push_back(AsciiLower(w));
     }
     first_.emplace(s.key, s);
     return Ok();
@@ -564,7 +561,7 @@ class TargetResolver {
     for (const auto& [key, s] : first_) {
       const Keyword* kw = FindKeyword(key);
       if (kw == nullptr || kw->use != Use::kRefused) continue;
-      std::string v = Lower(s.value);
+      std::string v = AsciiLower(s.value);
       if (std::find(kw->harmless.begin(), kw->harmless.end(), v) != kw->harmless.end()) continue;
       return Error{prefix_ + s.origin + ": " + kw->name + " " + s.value +
                    ": not supported by the suite's SSH client (it would change where or how "
@@ -608,7 +605,7 @@ class TargetResolver {
   // StrictHostKeyChecking, IdentitiesOnly, IdentityAgent none, BatchMode.
   Result<void> Options() {
     if (const SshSetting* s = Get("stricthostkeychecking")) {
-      std::string v = Lower(s->value);
+      std::string v = AsciiLower(s->value);
       if (v == "yes" || v == "ask" || v == "true") {
         t_.host_key_checking = HostKeyChecking::kYes;
       } else if (v == "accept-new") {
@@ -626,7 +623,7 @@ class TargetResolver {
       t_.identities_only = *b;
     }
     if (const SshSetting* s = Get("identityagent")) {
-      if (Lower(s->value) == "none") t_.identities_only = true;
+      if (AsciiLower(s->value) == "none") t_.identities_only = true;
     }
     if (const SshSetting* s = Get("batchmode")) {
       auto b = ParseYesNo(*s);
@@ -639,7 +636,7 @@ class TargetResolver {
     const SshSetting* s = Get("connecttimeout");
     if (s == nullptr) return Ok();
     // ssh_config(5) TIME FORMATS; 0 (or none) = no timeout of ssh's own.
-    auto secs = Lower(s->value) == "none" ? std::optional<long>(0) : ParseSshTime(s->value);
+    auto secs = AsciiLower(s->value) == "none" ? std::optional<long>(0) : ParseSshTime(s->value);
     if (!secs) {
       return Error{prefix_ + s->origin + ": ConnectTimeout " + s->value +
                    ": expected a time as ssh_config(5) writes it (30, 1m, 1m30s, 2h; 0 = none)"};
@@ -665,7 +662,7 @@ class TargetResolver {
     std::vector<std::string> files = SplitWhitespace(s->value);
     out->clear();
     for (const std::string& file : files) {
-      if (Lower(file) == "none") {
+      if (AsciiLower(file) == "none") {
         if (files.size() > 1)
           return Error{prefix_ + s->origin + ": " + name + " " + s->value + ": \"none\" must appear alone"};
         return Ok();
@@ -686,7 +683,7 @@ class TargetResolver {
 
   // HostKeyAlias, CheckHostIP, HashKnownHosts and the known_hosts files.
   Result<void> KnownHostsFiles() {
-    if (const SshSetting* s = Get("hostkeyalias")) t_.host_key_alias = Lower(s->value);
+    if (const SshSetting* s = Get("hostkeyalias")) t_.host_key_alias = AsciiLower(s->value);
     tok_.key_alias = t_.host_key_alias;
     for (auto [key, field] : {std::pair{"checkhostip", &t_.check_host_ip}, {"hashknownhosts", &t_.hash_known_hosts}}) {
       if (const SshSetting* s = Get(key)) {
@@ -706,7 +703,7 @@ class TargetResolver {
   // Every IdentityFile given, once each; without any, ssh's defaults.
   Result<void> IdentityFiles() {
     for (const auto& s : identity_files_) {
-      if (Lower(s.value) == "none") continue;
+      if (AsciiLower(s.value) == "none") continue;
       auto f = ExpandTokens(s.value, tok_, s.origin, "IdentityFile");
       if (!f.ok()) return Error{prefix_ + f.error().message};
       if (std::find(t_.identity_files.begin(), t_.identity_files.end(), *f) == t_.identity_files.end()) {

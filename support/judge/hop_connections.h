@@ -1,5 +1,5 @@
 // New connections per request and TIME_WAIT growth on one hop of the SUT
-// during a measured phase (issue 13 item 8): what distorts a number without
+// during a measured phase: what distorts a number without
 // failing it. A hop that opens a connection per request (keep-alive off or
 // broken between the load generator and the edge, or between the edge and
 // its backend) costs a handshake per request and fills TIME_WAIT; its

@@ -1,5 +1,5 @@
 // One phase driven by several load-generator instances -> one LoadResult
-// (issue 14). Pure. The merged result feeds the search, repeats, A/B mode,
+// Pure. The merged result feeds the search, repeats, A/B mode,
 // thresholds and reports unchanged; the instances are kept in
 // LoadResult::loadgens.
 //
@@ -35,7 +35,7 @@
 
 namespace fvbench {
 
-inline constexpr double kMaxLoadgenStartSkewUs = 10000;  // issue 14: all start within 10 ms
+inline constexpr double kMaxLoadgenStartSkewUs = 10000;  // all instances start within 10 ms
 
 struct InstanceRun {
   LoadgenInstance meta;        // name, target_rps, offset/segment, cpu_busy, start/end set by the runner

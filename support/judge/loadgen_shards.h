@@ -1,4 +1,4 @@
-// How one phase's rate is split across N load-generator instances (issue 14).
+// How one phase's rate is split across N load-generator instances.
 // Pure.
 //
 // wrk shards: instance i of n paces rate / n on its own absolute schedule,

@@ -1,7 +1,7 @@
 #include "support/judge/proc_sample.h"
 
 #include "support/core/cpu_list.h"
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 
 #include <fmt/format.h>
 

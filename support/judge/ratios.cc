@@ -6,16 +6,6 @@
 #include "support/judge/thresholds.h"
 
 namespace fvbench {
-namespace {
-
-const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
-  for (const auto& r : results) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 std::string RatioBaseOf(const std::string& scenario_id) {
   if (scenario_id == "latency.decision_service" || scenario_id == "latency.reverse_proxy") return "latency.raw_nginx";
@@ -31,8 +21,8 @@ std::vector<Ratio> SameRunRatios(const std::vector<ScenarioResult>& results, dou
   std::vector<Ratio> out;
   auto add = [&](const char* id, const std::vector<const char*>& metrics) {
     std::string base_id = RatioBaseOf(id);
-    const ScenarioResult* r = Find(results, id);
-    const ScenarioResult* b = Find(results, base_id);
+    const ScenarioResult* r = FindResult(results, id);
+    const ScenarioResult* b = FindResult(results, base_id);
     if (r == nullptr || b == nullptr || !r->measured || !b->measured) return;
     if (FromEarlierRun(*r, run_started_unix) || FromEarlierRun(*b, run_started_unix)) return;
     for (const char* m : metrics) {

@@ -1,6 +1,6 @@
 // Did every rule of the policy do its work? Read from edge's own counters,
-// which do not depend on its log level (issue 13, item 8: a rule that is
-// silently skipped on every request is caught at every log level).
+// which do not depend on its log level: a rule that is silently skipped on
+// every request is caught at every log level.
 //
 // Source: edge's GET /metrics (Prometheus text, fairvisor/edge
 // src/fairvisor/health.lua _render: `name{labels} value` lines), counted in

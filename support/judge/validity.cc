@@ -202,29 +202,29 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
 }
 
 Result<std::string> MachineCoreSharing(const std::string& machine, const std::string& sut_cpuset,
-                                const std::string& engine_cpuset) {
+                                const std::string& loadgen_cpuset) {
   if (machine.empty()) return std::string();
-  if (sut_cpuset.empty() && engine_cpuset.empty()) {
+  if (sut_cpuset.empty() && loadgen_cpuset.empty()) {
     return fmt::format("{} without pinning: the load engine and the SUT share all cores", machine);
   }
-  if (sut_cpuset.empty() || engine_cpuset.empty()) {
+  if (sut_cpuset.empty() || loadgen_cpuset.empty()) {
     return fmt::format("{}: only {} is pinned ({}); the other runs on all cores, sharing them", machine,
                        sut_cpuset.empty() ? "the engine" : "the SUT",
-                       sut_cpuset.empty() ? "K6_CPUSET=" + engine_cpuset : "ORESTY_CPUSET=" + sut_cpuset);
+                       sut_cpuset.empty() ? "K6_CPUSET=" + loadgen_cpuset : "ORESTY_CPUSET=" + sut_cpuset);
   }
   auto a = detail::ParseCpuList(sut_cpuset);
   if (!a) return Error{"ORESTY_CPUSET: " + a.error().message};
-  auto b = detail::ParseCpuList(engine_cpuset);
+  auto b = detail::ParseCpuList(loadgen_cpuset);
   if (!b) return Error{"K6_CPUSET: " + b.error().message};
   std::vector<int> both;
   std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::back_inserter(both));
   if (both.empty()) return std::string();
   return fmt::format("{}: cpusets overlap: ORESTY_CPUSET={} and K6_CPUSET={} share cpu(s) {}", machine, sut_cpuset,
-                     engine_cpuset, fmt::join(both, ","));
+                     loadgen_cpuset, fmt::join(both, ","));
 }
 
-Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset) {
-  return MachineCoreSharing(same_host ? "local mode" : "", sut_cpuset, engine_cpuset);
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& loadgen_cpuset) {
+  return MachineCoreSharing(same_host ? "local mode" : "", sut_cpuset, loadgen_cpuset);
 }
 
 bool ValidityPassed(const std::vector<ValidityCheck>& checks) {

@@ -14,8 +14,8 @@
 //                    iterations (k6) or max send lag µs (wrk)
 //   achieved_rate    achieved / target >= min_achieved_fraction (0.97)
 //   loadgen_cpu      busy fraction of the engine's cpuset during the phase
-//                    <= max_loadgen_busy (0.80) (issue 4: "flagged above 80 %
-//                    of its cpuset"); absent when not sampled
+//                    <= max_loadgen_busy (0.80: a load generator busier than
+//                    80 % of its cpuset is flagged); absent when not sampled
 //   sut_quiet        before the load, the SUT's busy fraction per core over
 //                    1 s <= quiet_max_per_core (0.5), waited for up to
 //                    quiet_timeout_s; absent when not waited for
@@ -64,9 +64,9 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
 // them one: "local mode", or hosts with one kernel's boot_id). Err on a bad
 // cpu list.
 Result<std::string> MachineCoreSharing(const std::string& machine, const std::string& sut_cpuset,
-                                const std::string& engine_cpuset);
+                                const std::string& loadgen_cpuset);
 // MachineCoreSharing with machine "local mode" when same_host, else "".
-Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& engine_cpuset);
+Result<std::string> CoreSharing(bool same_host, const std::string& sut_cpuset, const std::string& loadgen_cpuset);
 
 // True when no non-informational check failed.
 bool ValidityPassed(const std::vector<ValidityCheck>& checks);

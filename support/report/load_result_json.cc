@@ -56,7 +56,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   if (r.wall_s > 0) w.Field("wall_s", r.wall_s);
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
-  WriteLoadgens(w, r);  // several load generators only (issue 14)
+  WriteLoadgens(w, r);  // several load generators only
   w.EndObject();
 }
 

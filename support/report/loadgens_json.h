@@ -1,4 +1,4 @@
-// The load generators of a multi-loadgen phase in results.json (issue 14):
+// The load generators of a multi-loadgen phase in results.json:
 // a LoadResult's "loadgens": [{name, target_rps, achieved_rps, offset_us,
 // segment, scheduled, succeeded, failed_sut, failed_engine, non_2xx,
 // kept_up, max_send_lag_us, dropped_iterations, cpu_busy (null when not

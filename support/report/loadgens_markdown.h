@@ -1,4 +1,4 @@
-// report.md's "Load generators" table (issue 14): for every phase driven by
+// report.md's "Load generators" table: for every phase driven by
 // several load-generator instances (LoadResult::loadgens), one row per
 // instance: its share of the rate, achieved rate, failures by kind, kept-up,
 // CPU; and the phase's start skew. Nothing when no phase had instances, so

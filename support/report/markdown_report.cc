@@ -37,13 +37,6 @@ constexpr Path kThroughputPaths[] = {{"throughput.simple", "Simple rate limit (1
                                      {"throughput.complex", "Complex policy (5 rules, JWT + loop detection)"},
                                      {"throughput.llm", "LLM token-budget policy"}};
 
-const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
-  for (const auto& r : results) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
-
 // One table cell: text shown as written, or (Strong) the report's own bold
 // verdict word.
 struct Cell {
@@ -96,8 +89,8 @@ void VerdictSection(std::string& out, const RunReport& report) {
   int total = static_cast<int>(results.size());
   const char* overall = n.fail > 0 ? "FAIL" : (n.invalid > 0 ? "INVALID" : (total > 0 ? "PASS" : "FAIL"));
   int not_run = 0;
-  for (const char* id : kLatencyScenarios) not_run += Find(results, id) == nullptr;
-  for (const char* id : kThroughputScenarios) not_run += Find(results, id) == nullptr;
+  for (const char* id : kLatencyScenarios) not_run += FindResult(results, id) == nullptr;
+  for (const char* id : kThroughputScenarios) not_run += FindResult(results, id) == nullptr;
   out += fmt::format("**{}** — {} PASS, {} FAIL, {} INVALID of {} scenario{} run", overall, n.pass, n.fail,
                      n.invalid, total, total == 1 ? "" : "s");
   if (not_run > 0) out += fmt::format(" ({} not run)", not_run);
@@ -123,7 +116,7 @@ void LatencySection(std::string& out, const RunReport& report) {
   const RunMeta& m = report.meta;
   const Reference* cmp = report.cmp();
   bool any = false;
-  for (const Path& p : kLatencyPaths) any = any || Find(results, p.id) != nullptr;
+  for (const Path& p : kLatencyPaths) any = any || FindResult(results, p.id) != nullptr;
   if (!any) return;
   out += fmt::format("### Latency @ {} RPS ({} s measured after {} s warmup)\n\n", FormatNumber(m.latency_rps),
                      FormatNumber(m.latency_dur_s), FormatNumber(m.warmup_s));
@@ -136,7 +129,7 @@ void LatencySection(std::string& out, const RunReport& report) {
   for (const LatencyMetric& pct : kLatencyMetrics) {
     std::vector<Cell> cells = {pct.label};
     for (const Path& p : kLatencyPaths) {
-      const ScenarioResult* r = Find(results, p.id);
+      const ScenarioResult* r = FindResult(results, p.id);
       if (r == nullptr || !r->measured) {
         cells.push_back(StateCell(r));
         continue;
@@ -151,7 +144,7 @@ void LatencySection(std::string& out, const RunReport& report) {
   }
   std::vector<Cell> errors = {"errors"}, achieved = {"achieved"};
   for (const Path& p : kLatencyPaths) {
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     if (r == nullptr || !r->measured) {
       errors.push_back(StateCell(r));
       achieved.push_back(StateCell(r));
@@ -203,14 +196,14 @@ void ThroughputSection(std::string& out, const RunReport& report) {
   const RunMeta& m = report.meta;
   const Reference* cmp = report.cmp();
   bool any = false;
-  for (const Path& p : kThroughputPaths) any = any || Find(results, p.id) != nullptr;
+  for (const Path& p : kThroughputPaths) any = any || FindResult(results, p.id) != nullptr;
   if (!any) return;
   out += fmt::format("### Max sustained throughput (cap {} RPS, {} s steps)\n\n", FormatNumber(m.search_max),
                      FormatNumber(m.step_dur_s));
   out += "| Configuration | Result (RPS, measured) | Confirmed | Resolution | Load time | Errors |\n"
          "|---|---:|---|---:|---:|---:|\n";
   for (const Path& p : kThroughputPaths) {
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     if (r == nullptr || !r->measured) {
       std::string s = StateCell(r);
       // A search that ran steps and found no number still says why and what load it used.
@@ -238,7 +231,7 @@ void ThroughputSection(std::string& out, const RunReport& report) {
 // Every search step of each throughput scenario, collapsed (<details>).
 void StepsSection(std::string& out, const std::vector<ScenarioResult>& results) {
   for (const Path& p : kThroughputPaths) {
-    if (const ScenarioResult* r = Find(results, p.id)) StepsDetails(out, *r);
+    if (const ScenarioResult* r = FindResult(results, p.id)) StepsDetails(out, *r);
   }
 }
 
@@ -487,7 +480,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { ErrorsSection(o, results); }, "scenarios[].error"},
       {[&](std::string& o) { NotesSection(o, results); }, "scenarios[].notes"},
       {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
-      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // issue 14
+      {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // several load generators only
       {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
   };
   std::vector<detail::MarkdownSection> sections;

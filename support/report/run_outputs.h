@@ -1,4 +1,4 @@
-// Every output of a run belongs to that run (issue 13 item 10). When a run
+// Every output of a run belongs to that run. When a run
 // starts (fvbench.provision, before anything that can fail), what an earlier
 // run left where CI or a reader looks is set aside, so a failed provision
 // never leaves an earlier passing result there:

@@ -62,12 +62,7 @@ void EvaluateRunRatios(const ThresholdProfile& profile, RunReport& report) {
 
 }  // namespace
 
-const ScenarioResult* RunReport::Find(const std::string& id) const {
-  for (const ScenarioResult& r : results) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
+const ScenarioResult* RunReport::Find(const std::string& id) const { return FindResult(results, id); }
 
 const ComparedMetric* RunReport::Compared(const std::string& id, const std::string& metric) const {
   auto s = compared.find(id);

@@ -463,13 +463,6 @@ std::string TickLabel(double v, double step) {
   return fmt::format("{:.{}f}", v, decimals);
 }
 
-const ScenarioResult* Find(const std::vector<ScenarioResult>& results, const std::string& id) {
-  for (const auto& r : results) {
-    if (r.id == id) return &r;
-  }
-  return nullptr;
-}
-
 bool AnyCheckFailed(const ScenarioResult& r) {
   for (const auto& c : r.checks) {
     if (!c.passed) return true;
@@ -571,7 +564,7 @@ std::vector<double> LatencyValues(const std::vector<ScenarioResult>& results, co
                                   bool& any_spread, int& runs) {
   std::vector<double> values;
   for (const auto& p : kPaths) {
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     if (r != nullptr && r->measured) {
       for (const auto& m : PlotMetrics()) {
         values.push_back(r->load.latency_us.*m.field);
@@ -708,7 +701,7 @@ void DrawLatencyLegend(Svg& body, const std::vector<ScenarioResult>& results, co
                        bool any_spread) {
   double lx = kLatX1 + 24, ly = kLatY0 + 6;
   for (const auto& p : kPaths) {
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     Status st = ScenarioStatus(r);
     bool drawn = r != nullptr && r->measured;
     body.Line(lx, ly, lx + 26, ly, drawn ? p.color : "#bbbbbb", 2.2);
@@ -740,7 +733,7 @@ void DrawLatencyLegend(Svg& body, const std::vector<ScenarioResult>& results, co
 // Why a path is missing or not to be trusted.
 void LatencyNotes(const std::vector<ScenarioResult>& results, std::vector<std::string>& notes) {
   for (const auto& p : kPaths) {
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     if (r == nullptr) {
       notes.push_back(fmt::format("{} ({}): not run", p.label, p.id));
     } else if (!r->measured) {
@@ -787,7 +780,7 @@ std::string RenderLatencyPlot(const std::vector<ScenarioResult>& results, const 
   std::vector<std::string> notes;
   for (size_t i = 0; i < std::size(kPaths); ++i) {
     const LatencyPath& p = kPaths[i];
-    const ScenarioResult* r = Find(results, p.id);
+    const ScenarioResult* r = FindResult(results, p.id);
     double dx = (static_cast<double>(i) - 1) * 5;  // side by side, so equal values do not hide each other
     body.Comment(p.id);
     if (reference != nullptr) DrawReferenceCurve(body, p, *reference, x, y, notes);
@@ -1130,7 +1123,7 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
   p.scenario_id = scenario_id;
   const ThroughputPolicy* policy = FindPolicy(scenario_id);
   p.label = policy != nullptr ? policy->label : scenario_id;
-  p.r = Find(results, scenario_id);
+  p.r = FindResult(results, scenario_id);
   if (p.r != nullptr) {
     p.steps = p.r->steps;
     p.rule = p.r->search_rule.value_or(StepPassRule{});

@@ -58,21 +58,21 @@ std::string LoadgenHost::engine_cpus() const { return cpuset.empty() ? FormatCpu
 Result<void> PinLoadgenHosts(const Config& c, std::vector<LoadgenHost>& hosts) {
   for (LoadgenHost& h : hosts) {
     if (!c.remote()) {
-      h.cpuset = c.k6_cpuset;
+      h.cpuset = c.loadgen_cpuset;
       h.cpuset_auto = c.cpusets_auto && !h.cpuset.empty();
       continue;
     }
-    if (!c.k6_cpuset.empty()) {
-      auto given = ParseCpuList(c.k6_cpuset);
-      if (!given) return Error{fmt::format("K6_CPUSET='{}': {}", c.k6_cpuset, given.error().message)};
+    if (!c.loadgen_cpuset.empty()) {
+      auto given = ParseCpuList(c.loadgen_cpuset);
+      if (!given) return Error{fmt::format("K6_CPUSET='{}': {}", c.loadgen_cpuset, given.error().message)};
       const std::vector<int>& usable = h.info.cpus;
       for (int cpu : *given) {
         if (c.dry_run || usable.empty() || std::binary_search(usable.begin(), usable.end(), cpu)) continue;
         return Error{fmt::format("K6_CPUSET='{}': CPU {} does not exist or may not be used on loadgen host {} (its "
                                  "processes may use CPUs {}: their affinity within their cgroup's cpuset)",
-                                 c.k6_cpuset, cpu, h.target, FormatCpuList(usable))};
+                                 c.loadgen_cpuset, cpu, h.target, FormatCpuList(usable))};
       }
-      h.cpuset = c.k6_cpuset;
+      h.cpuset = c.loadgen_cpuset;
       h.cpuset_auto = false;
     } else {
       h.cpuset = detail::AutoCpuset(h.info.cpus, h.info.have_taskset, false);

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {

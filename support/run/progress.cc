@@ -7,16 +7,14 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "support/core/text.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
 namespace {
 
-std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+// Blanks inside a stub_status line (LF splits lines).
+constexpr std::string_view kBlanks = " \t\r";
 
 std::vector<std::string_view> Words(std::string_view s) {
   std::vector<std::string_view> out;
@@ -53,7 +51,7 @@ Result<StubStatus> ParseStubStatus(std::string_view text) {
   for (size_t start = 0; start < text.size();) {
     size_t nl = text.find('\n', start);
     if (nl == std::string_view::npos) nl = text.size();
-    std::string_view l = TrimView(text.substr(start, nl - start));
+    std::string_view l = detail::Trim(text.substr(start, nl - start), kBlanks);
     if (!l.empty()) lines.push_back(l);
     start = nl + 1;
   }
@@ -62,7 +60,7 @@ Result<StubStatus> ParseStubStatus(std::string_view text) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view l = lines[i];
     if (l.rfind("Active connections:", 0) == 0) {
-      auto v = ToU64(TrimView(l.substr(19)));
+      auto v = ToU64(detail::Trim(l.substr(19), kBlanks));
       if (!v) return Error{fmt::format("stub_status: 'Active connections:' is not followed by a number: '{}'", l)};
       st.active = *v;
       have_active = true;

@@ -14,7 +14,7 @@
 // progress.h) through `out`. The rate is ServedRate's (progress.h): requests
 // served by the nginx under load, the reads themselves subtracted.
 //
-// Why a counter on the SUT (decided in issue 5): wrk prints nothing until it
+// Why a counter on the SUT: wrk prints nothing until it
 // ends and k6's live progress is a terminal bar on stderr that Host::run
 // returns only at the end, so the engines have nothing to read while they
 // run; the SUT's own counter is cheap, engine-neutral and honest (it counts

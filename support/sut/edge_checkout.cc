@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "support/core/command_values.h"
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 
 namespace fvbench {
@@ -13,7 +13,7 @@ namespace {
 
 using std::chrono::minutes;
 
-std::string Trimmed(const std::string& s) { return std::string(detail::TrimSpace(s)); }
+using detail::TrimSpace;
 
 // Who owns `dir` (and its .git) and who provisioning runs as, on the host.
 const char kOwnerScript[] =
@@ -80,7 +80,7 @@ Result<std::string> ResolveRef(StepRunner& r, const std::string& dir, const std:
     auto e = Git(r, "edge ref", "FV_DIR", dir, {"rev-parse", "--verify", "--quiet", "--end-of-options",
                                                 cand + "^{commit}"});
     if (!e) return e.error();
-    if (e->success() && !Trimmed(e->out).empty()) return Trimmed(e->out);
+    if (e->success() && !TrimSpace(e->out).empty()) return std::string(TrimSpace(e->out));
   }
   return std::string();
 }
@@ -93,7 +93,7 @@ Result<std::string> FvDirState(StepRunner& r, const std::string& dir) {
                        "2>/dev/null)\" ]; then echo occupied; else echo empty; fi",
                        "sh", dir});
   if (!state) return state.error();
-  return Trimmed(state->out);
+  return std::string(TrimSpace(state->out));
 }
 
 // An existing clone at FV_DIR: of the same origin, else an Error. Returns
@@ -102,17 +102,17 @@ Result<bool> ExistingCloneIsCurrent(StepRunner& r, const std::string& dir) {
   const Config& cfg = r.config();
   auto url = Git(r, "edge checkout", "FV_DIR", dir, {"remote", "get-url", "origin"});
   if (!url) return url.error();
-  if (url->success() && Trimmed(url->out) != cfg.edge_src) {
+  if (url->success() && TrimSpace(url->out) != cfg.edge_src) {
     return Error{fmt::format("provision edge checkout on host {}: FV_DIR={} is a clone of '{}', not of "
                              "FAIRVISOR_EDGE_SRC='{}'; set FV_DIR elsewhere",
-                             r.host().name(), dir, Trimmed(url->out), cfg.edge_src)};
+                             r.host().name(), dir, TrimSpace(url->out), cfg.edge_src)};
   }
   if (cfg.edge_ref.empty()) return true;  // existing clone, no ref asked: left alone
   auto head = Git(r, "edge checkout", "FV_DIR", dir, {"rev-parse", "--verify", "HEAD"});
   if (!head) return head.error();
   auto want = ResolveRef(r, dir, cfg.edge_ref);
   if (!want) return want.error();
-  return head->success() && !want->empty() && Trimmed(head->out) == *want;
+  return head->success() && !want->empty() && TrimSpace(head->out) == *want;
 }
 
 // A new clone of FAIRVISOR_EDGE_SRC at FV_DIR (made for the SSH user first
@@ -174,7 +174,7 @@ Result<void> CloneEdge(StepRunner& r, bool root, EdgeCheckoutInfo& info) {
     auto b = GitMust(r, "edge checkout", "FV_DIR", dir, {"symbolic-ref", "--short", "HEAD"});
     if (!b) return b.error();
     // The clone's default branch comes from the remote: checked like a ref.
-    const std::string branch = Trimmed(b->out);
+    const std::string branch(TrimSpace(b->out));
     if (auto ok = CheckGitRef("the clone's default branch", branch); !ok) {
       return Error{fmt::format("provision edge checkout on host {}: {}", r.host().name(), ok.error().message)};
     }
@@ -203,10 +203,10 @@ Result<void> RecordCommit(StepRunner& r, const std::string& var, EdgeCheckoutInf
   auto head = Git(r, "edge commit", var, dir, {"rev-parse", "--verify", "HEAD"});
   if (!head) return head.error();
   if (!head->success()) return Ok();
-  info.edge_commit = Trimmed(head->out);
+  info.edge_commit = std::string(TrimSpace(head->out));
   auto st = Git(r, "edge commit", var, dir, {"status", "--porcelain", "--untracked-files=no"});
   if (!st) return st.error();
-  info.edge_dirty = st->success() && !Trimmed(st->out).empty();
+  info.edge_dirty = st->success() && !TrimSpace(st->out).empty();
   return Ok();
 }
 

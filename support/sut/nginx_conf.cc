@@ -1,6 +1,7 @@
 #include "support/sut/nginx_conf.h"
 
 #include "support/core/cpu_list.h"
+#include "support/core/text.h"
 
 #include "support/sut/nginx_files.h"
 
@@ -74,12 +75,6 @@ std::vector<std::string> SplitLines(const std::string& s) {
 bool IsComment(const std::string& line) {
   size_t i = line.find_first_not_of(" \t");
   return i != std::string::npos && line[i] == '#';
-}
-
-std::string Trimmed(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
 // The Docker image's edge tree (edge's docker/Dockerfile copies src/ there).
@@ -327,7 +322,7 @@ Result<void> CheckRewrites(const std::vector<std::string>& lines, const std::vec
     if (rewritten[i] || !IsFileDirective(name)) continue;
     return Error{fmt::format("{} line {}: '{}': the renderer does not know where directive '{}' should point "
                              "outside Docker (edge's template changed?)",
-                             kTemplateSrc, i + 1, Trimmed(lines[i]), name)};
+                             kTemplateSrc, i + 1, detail::Trim(lines[i], " \t"), name)};
   }
   return Ok();
 }

@@ -70,7 +70,7 @@ inline constexpr const char kDebianNginxModuleDir[] = "/usr/lib/nginx/modules";
 // may use, i.e. the CPUs of ORESTY_CPUSET when pinned, else the host's usable
 // CPUs (ProvisionInfo::cpus: affinity within the cgroup cpuset). nginx's own
 // `auto` counts online CPUs (ngx_ncpu from sysconf(_SC_NPROCESSORS_ONLN)), so
-// a 1-CPU cpuset on a 2-core host got 2 workers (../shared/cases 08).
+// a 1-CPU cpuset on a 2-core host got 2 workers.
 // "auto" only when neither is known (usable_cpus <= 0 and no cpuset).
 std::string NginxWorkerProcesses(const std::string& cpuset, int usable_cpus);
 

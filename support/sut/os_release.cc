@@ -5,14 +5,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "support/core/text.h"
+
 namespace fvbench {
 namespace {
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 // os-release(5): a value may be enclosed in double or single quotes; inside
 // double quotes a backslash escapes the next character.
@@ -45,11 +41,11 @@ OsRelease ParseOsRelease(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    line = Trim(line);
+    line = std::string(detail::TrimSpace(line));
     size_t eq = line.find('=');
     if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
     std::string key = line.substr(0, eq);
-    std::string value = Unquote(Trim(line.substr(eq + 1)));
+    std::string value = Unquote(std::string(detail::TrimSpace(line.substr(eq + 1))));
     if (key == "ID") os.id = value;
     else if (key == "ID_LIKE") os.id_like = value;
     else if (key == "VERSION_ID") os.version_id = value;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/core/command_values.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 #include "support/host/usable_cpus.h"
 #include "support/sut/edge_checkout.h"
@@ -28,18 +29,11 @@ constexpr const char kModuleDir[] = "/usr/lib/nginx/modules";
 const std::vector<std::string> kDistroPackages = {"nginx", "libnginx-mod-http-lua", "lua-cjson",
                                                   "lua-resty-core"};
 
-std::string Trim(std::string s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 std::string FirstLine(const std::string& s) {
   std::istringstream in(s);
   std::string line;
   while (std::getline(in, line)) {
-    line = Trim(line);
+    line = std::string(detail::TrimSpace(line));
     if (!line.empty()) return line;
   }
   return "";
@@ -161,7 +155,7 @@ Result<RuntimeChoice> ChooseRuntime(StepRunner& r, const Config& cfg, const Dete
   }
   auto e = r.Exec("openresty.org reachable", OpenRestyReachableArgv(), seconds(15));
   if (!e) return e.error();
-  if (Trim(e->out) == "reachable") {
+  if (detail::TrimSpace(e->out) == "reachable") {
     return RuntimeChoice{true, "NGINX_RUNTIME=auto: OpenResty not installed, openresty.org reachable: installed from "
                                "OpenResty's repository"};
   }
@@ -237,8 +231,8 @@ std::map<std::string, std::string> ParseDpkgInstalled(const std::string& text) {
     std::string pkg = line.substr(0, t1);
     if (auto colon = pkg.find(':'); colon != std::string::npos) pkg = pkg.substr(0, colon);  // lua-cjson:amd64
     std::string status = line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1);
-    std::string version = t2 == std::string::npos ? "" : Trim(line.substr(t2 + 1));
-    if (Trim(status) == "install ok installed") out[pkg] = version;
+    std::string version = t2 == std::string::npos ? "" : std::string(detail::TrimSpace(line.substr(t2 + 1)));
+    if (detail::TrimSpace(status) == "install ok installed") out[pkg] = version;
   }
   return out;
 }

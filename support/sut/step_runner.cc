@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "support/core/path_text.h"
+#include "support/core/text.h"
 #include "support/host/shell_quote.h"
 #include "support/sut/os_packages.h"
 #include "support/sut/package_lock.h"
@@ -17,8 +17,7 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 std::string TailOf(const std::string& s, size_t n) {
-  std::string t(detail::TrimSpace(s));
-  return t.size() <= n ? t : "..." + t.substr(t.size() - n);
+  return detail::TailBytes(detail::TrimSpace(s), n);
 }
 
 namespace detail {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "support/core/bench_layout.h"
+#include "support/core/text.h"
 #include "support/engine/jwt.h"
 #include "support/host/interrupts.h"
 #include "support/sut/nginx_conf.h"
@@ -25,25 +25,9 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::string TailLines(const std::string& s, size_t n) {
-  std::vector<std::string> lines;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  std::string out;
-  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) out += lines[i] + "\n";
-  return out.empty() ? "(empty)" : out;
-}
+using detail::AsciiLower;
+using detail::TailLines;
+using detail::TrimSpace;
 
 // DRY_RUN stands in for edge's docker/nginx.conf.template (which a dry run
 // does not read): the directives RenderFairvisorConf rewrites, so the planned
@@ -95,7 +79,7 @@ HttpHead ParseHttpHead(const std::string& text) {
     }
     size_t colon = line.find(':');
     if (colon != std::string::npos) {
-      cur.headers.emplace_back(line.substr(0, colon), Trim(line.substr(colon + 1)));
+      cur.headers.emplace_back(line.substr(0, colon), TrimSpace(line.substr(colon + 1)));
     }
   }
   if (in_head && cur.status != 100) last = cur;  // head without body separator
@@ -138,7 +122,7 @@ Command ProbeCommand(const ProbeRequest& probe, const std::string& url, const st
 std::string DescribeProbeHeaders(const ProbeRequest& probe) {
   std::string out;
   for (const auto& [k, v] : probe.headers) {
-    out += (out.empty() ? "" : "; ") + k + ": " + (Lower(k) == "authorization" ? "<redacted>" : v);
+    out += (out.empty() ? "" : "; ") + k + ": " + (AsciiLower(k) == "authorization" ? "<redacted>" : v);
   }
   return out.empty() ? "none" : out;
 }
@@ -228,7 +212,7 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
   const std::string dir = run_dir(service);
   auto pidtext = host_.read_file(dir + "/logs/nginx.pid", kPidFileCap);
   if (!pidtext) return Ok();  // nothing recorded
-  int pid = std::atoi(Trim(*pidtext).c_str());
+  int pid = std::atoi(std::string(TrimSpace(*pidtext)).c_str());
   if (pid <= 1) return Ok();
   // The controller process that started it: "<hostname> <pid>". While that
   // process lives, the service belongs to a live run (maybe another
@@ -268,7 +252,7 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
   }
   if (!gone()) {
     return Error{fmt::format("host {}: a leftover {} (pid {}, `{}`) from an earlier run did not stop",
-                             host_.name(), service, pid, Trim(args))};
+                             host_.name(), service, pid, TrimSpace(args))};
   }
   leftovers_.push_back(fmt::format("{} pid {}", service, pid));
   return Ok();
@@ -283,12 +267,12 @@ Result<void> SutServices::CheckPortFree(int port) {
                                    ShellJoin(c.argv), port, r.error().message)};
   if (!r->success()) {
     return Error{fmt::format("host {}: `{}` exited {} checking port {}: {}", host_.name(), ShellJoin(c.argv),
-                             r->exit_code, port, Trim(r->err))};
+                             r->exit_code, port, TrimSpace(r->err))};
   }
-  if (!Trim(r->out).empty()) {
+  if (!TrimSpace(r->out).empty()) {
     return Error{fmt::format("host {}: port {} is already in use (ss: {}); the suite stops only what it "
                              "started: free the port or choose another (FV_PORT / BACKEND_PORT / NGINX_PORT)",
-                             host_.name(), port, Trim(r->out))};
+                             host_.name(), port, TrimSpace(r->out))};
   }
   return Ok();
 }
@@ -300,7 +284,7 @@ Result<int> SutServices::HttpStatus(int port, const std::string& path) {
   c.timeout = seconds(5);
   auto r = host_.run(c);
   if (!r) return r.error();
-  return std::atoi(Trim(r->out).c_str());
+  return std::atoi(std::string(TrimSpace(r->out)).c_str());
 }
 
 namespace {
@@ -355,7 +339,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   auto m = host_.run(mk);
   if (!m || !m->success()) {
     return Error{fmt::format("host {}: `{}` failed: {}", host_.name(), ShellJoin(mk.argv),
-                             m ? Trim(m->err) : m.error().message)};
+                             m ? TrimSpace(m->err) : m.error().message)};
   }
   {
     // A socket file left by a crashed nginx would make bind() fail; an access
@@ -384,7 +368,7 @@ Result<void> SutServices::Start(const Spec& spec) {
                                    t.error().message)};
   if (!t->success() && !cfg_.dry_run) {
     return Error{fmt::format("host {}: {} config {} rejected by `{}` (exit {}):\n{}", host_.name(), spec.name,
-                             conf, ShellJoin(test.argv), t->exit_code, Trim(t->err + t->out))};
+                             conf, ShellJoin(test.argv), t->exit_code, TrimSpace(t->err + t->out))};
   }
 
   Command run;
@@ -467,9 +451,9 @@ Result<void> SutServices::CheckReferencedFiles(const std::string& service, const
   auto c = host_.run(check);
   if (!c || !c->success()) {
     return Error{fmt::format("host {}: could not check the files {} config {} refers to: {}", host_.name(), service,
-                             conf_path, c ? Trim(c->err) : c.error().message)};
+                             conf_path, c ? TrimSpace(c->err) : c.error().message)};
   }
-  if (cfg_.dry_run || Trim(c->out).empty()) return Ok();
+  if (cfg_.dry_run || TrimSpace(c->out).empty()) return Ok();
   std::string missing;
   std::istringstream in(c->out);
   for (std::string path; std::getline(in, path);) {
@@ -620,7 +604,7 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
     auto removed = host_.run(rm);
     if (!removed || !removed->success()) {
       return Error{fmt::format("{}: could not remove {} (it holds the probe's Authorization header): {}", where,
-                               header_file, removed ? Trim(removed->err) : removed.error().message)};
+                               header_file, removed ? TrimSpace(removed->err) : removed.error().message)};
     }
   }
   // The probe carries the bench JWT (Authorization: Bearer): never quote it.
@@ -631,7 +615,7 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
   ev.status = head.status;
   bool named = false;
   for (const auto& [k, v] : head.headers) {
-    std::string lk = Lower(k);
+    std::string lk = AsciiLower(k);
     if (lk.rfind("ratelimit", 0) == 0) ev.ratelimit_headers.push_back(k + ": " + v);
     if (lk == "ratelimit" && v.find("\"" + policy_id + "\"") != std::string::npos) named = true;
   }
@@ -643,7 +627,7 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
         "response headers:\n{}curl stderr: {}\nedge error.log since start:\n{}",
         where, shown, head.status == 0 ? "no HTTP response" : "HTTP " + std::to_string(head.status),
         named ? "" : "(no RateLimit header naming the policy)", policy_id, headers.empty() ? "  (none)\n" : headers,
-        Trim(r->err).empty() ? "(none)" : Trim(r->err), TailLines(ErrorLogSince("fv"), 15)))};
+        TrimSpace(r->err).empty() ? "(none)" : TrimSpace(r->err), TailLines(ErrorLogSince("fv"), 15)))};
   }
   return ev;
 }

@@ -3,7 +3,7 @@
 //   BM_DetectionStudy      the whole study (2 noise kinds x 350 series x 200 runs,
 //                          three methods); prints the detection table once
 //   BM_Detect10kRuns20Metrics  20 series of 10 000 runs, 2 % noise, a 5 % shift
-//                          every 1000 runs: the bound is 1 s per iteration
+//                          every 1000 runs: the goal is at most 1 s per iteration
 //   BM_DetectOneSeries/n   one series of n runs without a shift
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 // Reducing k6's raw samples to the latency histogram on the loadgen host
-// (issue 14: at least 5 M samples per second per core). One request is 9 CSV
+// (goal: at least 5 M samples per second per core). One request is 9 CSV
 // rows in k6's `--out csv=` shape (http_reqs, http_req_duration, _blocked,
 // _connecting, _tls_handshaking, _sending, _waiting, _receiving, _failed);
 // items_per_second counts rows (k6 samples), one thread = one core.

@@ -43,7 +43,7 @@ BENCHMARK_CAPTURE(BM_ParseK6Summary, handle_summary, "handle_summary_latency_ok.
 BENCHMARK_CAPTURE(BM_ParseK6Summary, summary_export, "summary_export_dropped.json")
     ->Unit(benchmark::kMicrosecond);
 
-// The issue's target: parse AND gate one k6 summary in-process in <= 0.2 ms
+// The target: parse AND gate one k6 summary in-process in <= 0.2 ms
 // (the seed's jq + bc pipeline took ~224 ms per file). Gating = Evaluate()
 // against the shipped reference-machine profile with the reference attached,
 // the same calls the scenario test makes.

@@ -1,4 +1,4 @@
-// Merging the latency histograms of several load generators (issue 14):
+// Merging the latency histograms of several load generators:
 // 4 instances of a 100 000 RPS x 60 s phase (6 M samples each) must merge in
 // at most 10 ms, with memory independent of the request count: a histogram is
 // kBuckets counters whatever it holds (reported as bytes_per_histogram).

@@ -1,4 +1,4 @@
-// Faults on the real local stack (issue #6, parts 3-5): real nginx, real wrk,
+// Faults on the real local stack: real nginx, real wrk,
 // the real scenario binary (tests/scenarios: fvbench_scenarios) run as a
 // child process with the self-test preset's settings on this file's own ports
 // (18100-18149) and BENCH_DIRs (/tmp/fvb-faults-<test>).

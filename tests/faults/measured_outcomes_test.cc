@@ -1,4 +1,4 @@
-// Measured outcomes on the real local stack (issue 13, "Done when"): real
+// Measured outcomes on the real local stack: real
 // wrk with pace.lua (WrkEngine on LocalHost) against a real Debian nginx on
 // loopback that this file starts (ports 18300-18349), each time with the
 // truth counted independently from nginx's own access log:
@@ -10,7 +10,7 @@
 //       log) / (rate x runtime), runtime being wrk's own (-d plus the up to
 //       100 ms its threads take to stop): the share of scheduled requests
 //       that got no successful response. (wrk's socket-error counters summed to 88 % of
-//       the attempts on such a run: ../shared/cases 04.)
+//       the attempts on such a run.)
 //   TimeoutsAreCensoredAndFailAP999Gate  200 RPS for 20 s; nginx answers the
 //       requests of one of the 254 client addresses the decision kind cycles
 //       through (0.39 % of them) at 13 bytes/s (limit_rate), ~12 s for its

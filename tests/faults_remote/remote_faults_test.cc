@@ -1,4 +1,4 @@
-// Remote-host faults on the real stack (issue #6 part 4): real sshd, real
+// Remote-host faults on the real stack: real sshd, real
 // nginx, real wrk on a second, independent set of network-namespace hosts
 // (fixtures/testhosts/netns-hosts.sh with FVBENCH_TESTHOSTS_PREFIX=fvf,
 // FVBENCH_TESTHOSTS_NET=10.214: fvf-sut 10.214.1.2, fvf-lg 10.214.2.2, load

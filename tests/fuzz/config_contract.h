@@ -44,7 +44,7 @@ inline void CheckAccepted(const fvbench::Config& c) {
   if (c.warmup_dur_s != 0 && !InRange(c.warmup_dur_s, kMinSeconds, kMaxPhaseSeconds)) Fail("warmup", std::to_string(c.warmup_dur_s));
   if (c.repeat < 1 || c.repeat > 100) Fail("repeat", std::to_string(c.repeat));
   if (!(c.throughput_resolution > 0) || !InRange(c.throughput_resolution, 0, 0.5)) Fail("resolution", std::to_string(c.throughput_resolution));
-  for (const std::string* cpus : {&c.oresty_cpuset, &c.k6_cpuset}) {
+  for (const std::string* cpus : {&c.oresty_cpuset, &c.loadgen_cpuset}) {
     if (!cpus->empty() && !ParseCpuList(*cpus).ok()) Fail("cpuset", *cpus);
   }
   if (c.jwt_secret.size() < kMinJwtSecretBytes) Fail("jwt secret", "shorter than 32 bytes");

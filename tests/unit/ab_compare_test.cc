@@ -208,7 +208,7 @@ TEST(AbCompare, RunsOfTwoSides) {
   EXPECT_EQ(CompareAbRuns(a, b)[6].verdict, AbVerdict::kNotApplicable);
 }
 
-// ab-zero-variance.cc (../shared/cases): CompareAb on p50 A = {129,129,129},
+// Zero variance: CompareAb on p50 A = {129,129,129},
 // B = {130,130,130} said "B slower by 0.8 % (CI 0.8..0.8 %)", significant,
 // which AB_GATE=1 turns into a failed scenario on a 1 µs rounding step; an
 // error rate of 0 vs 1/900 in every pair, the same zero-width interval. Each

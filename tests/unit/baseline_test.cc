@@ -97,7 +97,7 @@ std::vector<BadBaseline> BadBaselines() {
 
 class BaselineErrors : public ::testing::TestWithParam<BadBaseline> {};
 
-// baseline-denormal-huge.json (../shared/cases, copied to fixtures/odd_inputs):
+// fixtures/odd_inputs/baseline-denormal-huge.json:
 // p50 0, p90 5e-324, p99 1e308 in the summary and the scenario; `fvbench_baseline
 // save` took it and the table showed "(base 0, +inf %)" and a 300-digit base.
 json OddBaseline() {

@@ -127,7 +127,7 @@ TEST(ChangePoints, NewestFiveRunsLocalisation) {
   EXPECT_GE(exact + off_by_one, 195);
 }
 
-// The goals on the study's synthetic series (detection_study.h); the
+// The detection goals on the study's synthetic series (detection_study.h); the
 // table is printed for the record.
 TEST(ChangePoints, DetectionStudyMeetsTheGoals) {
   auto rows = RunStudy();

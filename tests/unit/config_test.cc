@@ -81,13 +81,13 @@ TEST(Config, AutoSplitsCpusetsAtEightCores) {
   auto c = LoadConfig(Inputs({}, 8));
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->oresty_cpuset, "0-3");
-  EXPECT_EQ(c->k6_cpuset, "4-7");
+  EXPECT_EQ(c->loadgen_cpuset, "4-7");
   EXPECT_TRUE(c->cpusets_auto);
   auto seven = LoadConfig(Inputs({}, 7));
   EXPECT_TRUE(seven->oresty_cpuset.empty());
   auto explicit_set = LoadConfig(Inputs({{"ORESTY_CPUSET", "0"}, {"K6_CPUSET", "1"}}, 16));
   EXPECT_EQ(explicit_set->oresty_cpuset, "0");
-  EXPECT_EQ(explicit_set->k6_cpuset, "1");
+  EXPECT_EQ(explicit_set->loadgen_cpuset, "1");
   EXPECT_FALSE(explicit_set->cpusets_auto);
 }
 
@@ -128,7 +128,7 @@ TEST(Config, SharedLatencyPhaseGivesEachProcessEnoughRequests) {
   EXPECT_TRUE(LoadConfig(Inputs({{"LATENCY_RPS", "5"}, {"LATENCY_DUR", "2"}})).ok());
 }
 
-// Several loadgen hosts (issue 14): LOADGEN_REMOTE is a comma-separated list.
+// Several loadgen hosts: LOADGEN_REMOTE is a comma-separated list.
 TEST(Config, LoadgenRemoteListsSeveralHosts) {
   auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@lg1, root@lg2,root@lg3"}}));
   ASSERT_TRUE(c.ok()) << c.error().message;
@@ -155,7 +155,7 @@ TEST(Config, LoadgenRemoteListsSeveralHosts) {
   EXPECT_TRUE(LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@sut"}, {"LOADGEN_REMOTE", "root@a:2222,root@a"}})).ok());
 }
 
-// ../shared/cases 05: THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
+// THROUGHPUT_SLO_P99_MS=5000 was accepted with wrk's 2 s
 // timeout, a gate that could never fail. The SLO must lie below the engine's
 // request timeout (wrk: fvbench sets 10 s; k6: 60 s).
 TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
@@ -310,7 +310,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"LOADGEN_PROCS_PER_HOST", "0", "out of range"},
                       BadValue{"LOADGEN_PROCS_PER_HOST", "65", "out of range"},
                       BadValue{"LOADGEN_PROCS_PER_HOST", "2.5", "not an integer"},
-                      // long-duration.sh (../shared/cases): 1e16 planned a timeout of
+                      // Long durations: 1e16 planned a timeout of
                       // -8446744073709521616 ms, 1e300 ran `wrk -d-9223372036854775808s`.
                       BadValue{"LATENCY_DUR", "1e16", "1e+16 is above 1000000000 (expected seconds > 0"},
                       BadValue{"LATENCY_DUR", "1e300", "1e+300 is above 1000000000"},
@@ -324,7 +324,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"THROUGHPUT_SEARCH_MAX", "1e16", "is above 1000000000"},
                       BadValue{"THROUGHPUT_SLO_P99_MS", "1e300", "is above 1000000000000"}));
 
-// long-duration.sh (../shared/cases): LATENCY_DUR=86400 was accepted although
+// LATENCY_DUR=86400 was accepted although
 // the scenario's ctest TIMEOUT is 7200 s (ctest would kill it after 2 h).
 // Under ctest (FVBENCH_SCENARIO_TIMEOUT_S) durations that cannot finish within
 // the TIMEOUT are refused, naming both numbers and how to raise it.
@@ -467,7 +467,7 @@ TEST(ConfigRemote, NoControllerCoreSplitAndEdgePathOnSut) {
   auto c = LoadConfig(in);
   ASSERT_TRUE(c.ok()) << c.error().message;  // the path is checked on the SUT host, not here
   EXPECT_TRUE(c->oresty_cpuset.empty());     // decided per host by Testbed
-  EXPECT_TRUE(c->k6_cpuset.empty());
+  EXPECT_TRUE(c->loadgen_cpuset.empty());
   EXPECT_FALSE(c->cpusets_auto);
 }
 

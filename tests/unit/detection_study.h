@@ -1,4 +1,4 @@
-// The detection study of the history gate (issue 16), shared by
+// The detection study of the history gate, shared by
 // change_points_test.cc (which asserts the goals) and
 // tests/bench/change_points_bench.cc (which prints the table and times it).
 //

@@ -175,11 +175,11 @@ bool MayNameSections(const fs::path& p) {
          name == "run" || (ext == ".json" && name.find("Presets") != std::string::npos) || name == "configure.json";
 }
 
-// README "X", README: "X", docs/page.md "X", CONTRIBUTING.md "X" (quotes
+// README "X", README: "X", docs/page.md "X", docs/page.md ("X"), CONTRIBUTING.md "X" (quotes
 // escaped or not; X starts with a capital letter; a section named over two
 // lines fails): the file must have a heading X. A directory's own README (thresholds/README.md) is not matched.
 TEST(Docs, EverySectionTheSourcesNameExists) {
-  const std::regex ref(R"re((^|[^A-Za-z0-9_./-])(README|CONTRIBUTING|docs/[a-z0-9-]+)(\.md)?(: *| +)\\?"([A-Z][^"\\]*)\\?")re");
+  const std::regex ref(R"re((^|[^A-Za-z0-9_./-])(README|CONTRIBUTING|docs/[a-z0-9-]+)(\.md)?(: *| +\(?)\\?"([A-Z][^"\\]*)\\?")re");
   std::vector<fs::path> files = {kSource / "CMakeLists.txt", kSource / "CMakePresets.json",
                                  kSource / "CTestPresets.json", kSource / ".ci" / "run"};
   for (const char* dir : {"support", "fixtures", "tests", "tools", "k6"}) {

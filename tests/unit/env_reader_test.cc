@@ -1,7 +1,7 @@
 // The one checked parser of variables (env_reader.h) and CPU lists
-// (cpu_list.h), and the case files of issue 13 that reach LoadConfig:
+// (cpu_list.h), and the odd inputs that reach LoadConfig:
 // fixtures/odd_inputs/01_short_jwt_secret.env, 03_cpuset_overflow.env,
-// 08_nginx_workers_vs_cpuset.env (copied from ../shared/cases).
+// 08_nginx_workers_vs_cpuset.env.
 #include "support/core/env_reader.h"
 
 #include <gmock/gmock.h>
@@ -130,7 +130,7 @@ TEST(EnvReader, NumbersAreDecimalFiniteAndInRange) {
   EXPECT_THAT(r.Flag("A", false).error().message, HasSubstr("A='1.5': expected 0 or 1"));
 }
 
-// ../shared/cases 03: ORESTY_CPUSET=99999999999 aborted the run (std::stoi's
+// 03_cpuset_overflow.env: ORESTY_CPUSET=99999999999 aborted the run (std::stoi's
 // out_of_range escaped LoadConfig, exit 134); 1-0 passed validation and
 // failed later inside taskset. Both are refused by LoadConfig, naming the
 // variable and the value.
@@ -152,7 +152,7 @@ TEST(IssueCases, Case03CpusetOverflowAndReversedRangeAreRefusedNamingTheVariable
   EXPECT_THAT(remote.error().message, HasSubstr("K6_CPUSET='3-2'"));
 }
 
-// ../shared/cases 01: a one-character secret was accepted. RFC 7518 section
+// 01_short_jwt_secret.env: a one-character secret was accepted. RFC 7518 section
 // 3.2: an HS256 key is at least 256 bits. Refused naming the variable; the
 // value (a secret) is not printed.
 TEST(IssueCases, Case01ShortJwtSecretIsRefusedNamingTheVariable) {
@@ -171,7 +171,7 @@ TEST(IssueCases, Case01ShortJwtSecretIsRefusedNamingTheVariable) {
   EXPECT_EQ(LoadConfig(Inputs({}))->jwt_secret, kBenchJwtSecret);  // the default, written once
 }
 
-// ../shared/cases 08 (Config's part; the nginx workers are in nginx_conf_test
+// 08_nginx_workers_vs_cpuset.env (Config's part; the nginx workers are in nginx_conf_test
 // and the live SutServices test): on 2 CPUs, ORESTY_CPUSET=0 K6_CPUSET=1 is
 // valid; a CPU this process may not use is refused even when online.
 TEST(IssueCases, Case08CpusetsAreCheckedAgainstTheCpusThisProcessMayUse) {
@@ -179,7 +179,7 @@ TEST(IssueCases, Case08CpusetsAreCheckedAgainstTheCpusThisProcessMayUse) {
   auto r = LoadConfig(Inputs(c.env, {0, 1}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->oresty_cpuset, "0");
-  EXPECT_EQ(r->k6_cpuset, "1");
+  EXPECT_EQ(r->loadgen_cpuset, "1");
   auto confined = LoadConfig(Inputs(c.env, {1}));  // e.g. a container's cpuset 1 on a 2-core host
   ASSERT_FALSE(confined.ok());
   EXPECT_THAT(confined.error().message, HasSubstr("ORESTY_CPUSET='0': CPU 0 does not exist or may not be used"));
@@ -191,7 +191,7 @@ TEST(Config, AutoSplitUsesTheUsableCpus) {
   auto c = LoadConfig(Inputs({}, {2, 3, 4, 5, 6, 7, 8, 9}));
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->oresty_cpuset, "2-5");
-  EXPECT_EQ(c->k6_cpuset, "6-9");
+  EXPECT_EQ(c->loadgen_cpuset, "6-9");
   auto few = LoadConfig(Inputs({}, {0, 1, 2, 3}));  // 4 usable of (say) 16 online: no split
   ASSERT_TRUE(few.ok());
   EXPECT_TRUE(few->oresty_cpuset.empty());
@@ -231,7 +231,7 @@ TEST(ConfigFuzzSeeds, KeepTheContract) {
 namespace fvbench::env_reader_test {
 namespace {
 
-// ../shared/cases 08: the report shows nginx workers per CPU; results.json
+// 08_nginx_workers_vs_cpuset.env: the report shows nginx workers per CPU; results.json
 // carries the counts (absent for runs recorded before, so they stay byte-identical).
 TEST(IssueCases, Case08WorkersPerCpuAreRecordedAndDescribed) {
   RunMeta m;

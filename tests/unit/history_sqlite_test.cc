@@ -182,7 +182,7 @@ TEST_F(HistorySqlite, NotADatabaseOrAMissingDirectoryIsAClearError) {
   EXPECT_NE(url.error().message.find("postgresql://"), std::string::npos);
 }
 
-// The done-when: newest 5 runs 8 % slower in decision_service p99
+// The gate's goal: newest 5 runs 8 % slower in decision_service p99
 // fails the check naming the metric and both commits; noise only passes.
 TEST_F(HistorySqlite, NewestFiveRunsEightPercentSlowerFailTheCheckNoiseOnlyPasses) {
   auto db = Open();

@@ -113,7 +113,7 @@ TEST_F(InstalledSecret, OnlyTheSecretAndTokensMadeFromItChange) {
   EXPECT_EQ(RedactSecrets(""), "");
 }
 
-// ../shared/cases 01: with FVBENCH_JWT_SECRET=0 every "0" of the raw wrk
+// With FVBENCH_JWT_SECRET=0 every "0" of the raw wrk
 // output became "<redacted>" ("requests":4<redacted><redacted>) and the JSON
 // no longer parsed. Such a secret is now refused (config.h); with the
 // shortest accepted secret made of the most common characters, every

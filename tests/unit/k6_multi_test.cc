@@ -1,4 +1,4 @@
-// Several k6 instances sharing one phase (issue 14; engine/k6_engine.h
+// Several k6 instances sharing one phase (engine/k6_engine.h
 // "Synchronised start", engine/multi_loadgen.h): the exact command lines of
 // two instances (segments of one sequence, paused start, distinct REST API
 // addresses, raw samples), then the same two end to end through

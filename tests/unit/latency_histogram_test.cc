@@ -90,7 +90,7 @@ Samples Draw(std::mt19937_64& rng, int shape, size_t n) {
   return s;
 }
 
-// The property: merge the histograms of several sample sets; every
+// The property merging must keep: merge the histograms of several sample sets; every
 // reported percentile equals the exact percentile of their union within the
 // precision (1/2048 relative, plus half a ns from rounding µs inputs to ns).
 TEST(LatencyHistogram, MergedPercentilesEqualThoseOfTheUnion) {

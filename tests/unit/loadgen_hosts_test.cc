@@ -38,11 +38,11 @@ std::vector<LoadgenHost> List(E&&... e) {
   return v;
 }
 
-Config Remote(const std::string& k6_cpuset = "") {
+Config Remote(const std::string& loadgen_cpuset = "") {
   Config c;
   c.fairvisor_remote = "root@sut";
   c.loadgen_remotes = {"root@a", "root@b", "root@c"};
-  c.k6_cpuset = k6_cpuset;
+  c.loadgen_cpuset = loadgen_cpuset;
   return c;
 }
 
@@ -93,7 +93,7 @@ TEST(PinLoadgenHosts, TasksetCheckNamesEveryHost) {
 // Local mode: Config's own split of this machine (config.h), never redone.
 TEST(PinLoadgenHosts, LocalModeTakesConfigsSplit) {
   Config c;
-  c.k6_cpuset = "4-7";
+  c.loadgen_cpuset = "4-7";
   c.cpusets_auto = true;
   std::vector<LoadgenHost> hosts = List(Entry("local", Cpus(0, 7)));
   ASSERT_TRUE(PinLoadgenHosts(c, hosts).ok());

@@ -209,7 +209,7 @@ TEST(MarkdownGfm, GoldenRunWithTrickyTextShowsTextAsWritten) {
   ExpectTextAsWritten(run, meta, &ref);
 }
 
-// thresholds-name-backslash-pipe.json (../shared/cases) used as a profile
+// fixtures/odd_inputs/thresholds-name-backslash-pipe.json used as a profile
 // named prof\|x.json: report.md wrote prof\\|x.json, which GFM shows as
 // prof|x.json.
 TEST(MarkdownGfm, ProfileNamedWithBackslashPipeShowsItsName) {

@@ -150,7 +150,7 @@ TEST(RenderFairvisor, NoLuaPathUnderTheDockerEdgeTreeIsAnError) {
 
 // FV_DIR's default is the seed's /opt/fairvisor, which is also the edge tree
 // of edge's Docker image: the rendered paths equal the template's, and that
-// is right (issue: every edge cloned into the default FV_DIR was refused).
+// is right (refusing it refused every edge cloned into the default FV_DIR).
 TEST(RenderFairvisor, FvDirEqualToTheDockerEdgeTreeRenders) {
   FairvisorParams p = Params();
   p.fv_dir = "/opt/fairvisor";
@@ -295,7 +295,7 @@ TEST(StatusListener, OwnServerOnAUnixSocketInEveryConfig) {
   EXPECT_EQ(std::count(fv->begin(), fv->end(), '{'), std::count(fv->begin(), fv->end(), '}'));
 }
 
-// ../shared/cases 08: one worker per CPU the nginx may use, never nginx's
+// 08_nginx_workers_vs_cpuset.env (fixtures/odd_inputs): one worker per CPU the nginx may use, never nginx's
 // own `auto` (online CPUs) when the count is known.
 TEST(NginxWorkerProcesses, OnePerCpuOfTheCpusetOrOfTheUsableCpus) {
   EXPECT_EQ(NginxWorkerProcesses("0", 2), "1");

@@ -195,7 +195,7 @@ TEST_F(RemotePlan, EdgeSearchStepsAndSecretsRedacted) {
   EXPECT_TRUE(r.error.empty()) << r.error;
 }
 
-// Several loadgen hosts (issue 14): each is provisioned and given the
+// Several loadgen hosts: each is provisioned and given the
 // scripts, and every phase runs one process on each with its share and
 // offset from one common start; k6 instances get the sample reducer.
 TEST_F(RemotePlan, SeveralLoadgenHostsShareEachPhase) {

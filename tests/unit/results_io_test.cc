@@ -164,7 +164,7 @@ TEST(ResultsIo, ScenarioRoundTrips) {
   EXPECT_EQ(ScenarioResultToJson(*back), text);
 }
 
-// The time a scenario cost (issue 13 item 7): its configured load, the rest
+// The time a scenario cost: its configured load, the rest
 // of its wall time, and each phase's engine wall time, written when known.
 TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
   ScenarioResult r = RichScenario();
@@ -356,7 +356,7 @@ TEST(ResultsIo, SaveAndLoadThroughAFile) {
 
 // A result read back must be one a run can have measured: a latency that is
 // 0, subnormal, above 1e15 µs or out of order, or an error rate above 1, is
-// refused naming the key (as in baseline-denormal-huge.json, ../shared/cases).
+// refused naming the key (as in fixtures/odd_inputs/baseline-denormal-huge.json).
 TEST(ResultsIo, ImplausibleNumbersReadBackAreRefusedNamingTheKey) {
   const json good = json::parse(ScenarioResultToJson(SampleRun()[0]));
   struct Bad {
@@ -388,7 +388,7 @@ TEST(ResultsIo, ImplausibleNumbersReadBackAreRefusedNamingTheKey) {
   EXPECT_TRUE(zero.ok()) << zero.error().message;
 }
 
-// bench-dir-with-esc.sh (../shared/cases): a BENCH_DIR whose name holds ESC
+// A BENCH_DIR whose name holds ESC
 // (0x1B) and SOH (0x01), and a failing check whose message is ANSI-coloured.
 // RapidJSON 1.1.0's SSE2 scan wrote the ESC raw, the scenario's file was not
 // JSON, and the report called the measured scenario "not measured: result

@@ -1,4 +1,4 @@
-// Every output of a run belongs to that run (run_outputs.h, issue 13 item 10).
+// Every output of a run belongs to that run (run_outputs.h).
 // The end-to-end case (a failed fvbench_fixture provision) is the CTest test
 // unit.FailedProvisionLeavesNoEarlierXml (fixtures/stale-outputs-test.sh).
 #include "support/report/run_outputs.h"

@@ -25,6 +25,18 @@ Reference Ref(const std::string& text) {
   return ref.ok() ? *ref : Reference{};
 }
 
+TEST(RunReport, FindsAResultByScenarioId) {
+  std::vector<ScenarioResult> results(2);
+  results[0].id = "latency.raw_nginx";
+  results[1].id = "throughput.simple";
+  EXPECT_EQ(FindResult(results, "throughput.simple"), &results[1]);
+  EXPECT_EQ(FindResult(results, "throughput.llm"), nullptr);
+  EXPECT_EQ(FindResult({}, "latency.raw_nginx"), nullptr);
+  RunReport report;
+  report.results = results;
+  EXPECT_EQ(report.Find("latency.raw_nginx"), &report.results[0]);
+}
+
 TEST(RunReport, RatiosAreTheSameRunRatiosOfTheRun) {
   auto run = SampleRunAllMeasured();
   RunReport report = BuildRunReport(run, SampleMeta(), nullptr);

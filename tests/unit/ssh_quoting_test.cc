@@ -1,4 +1,4 @@
-// Quoting property test through a REAL sshd (issue #6 part 5): every value
+// Quoting property test through a REAL sshd: every value
 // that reaches the remote shell is quoted, so random words passed as argv,
 // environment values and cwd to SshHost::run come back byte-identical.
 //

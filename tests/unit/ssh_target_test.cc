@@ -355,7 +355,7 @@ std::string FixtureText(const std::string& name) {
   return ss.str();
 }
 
-// ../shared/cases 02: `ConnectTimeout 1m` was refused ("expected seconds").
+// `ConnectTimeout 1m` was refused ("expected seconds").
 TEST(SshTargetResolve, ConnectTimeoutInOpenSshTimeFormat) {
   EXPECT_EQ(Resolve("h", "", FixtureText("02_ssh_config_connecttimeout_1m.conf")).connect_timeout_s, 60);
   EXPECT_EQ(Resolve("h", "-o ConnectTimeout=1m30s", "").connect_timeout_s, 90);
@@ -364,7 +364,7 @@ TEST(SshTargetResolve, ConnectTimeoutInOpenSshTimeFormat) {
   EXPECT_THAT(ResolveError("h", "", "ConnectTimeout 1x\n").message, HasSubstr("cfg:1: ConnectTimeout 1x"));
 }
 
-// ../shared/cases 02b: `ConnectTimeout 0` (no timeout) was refused.
+// `ConnectTimeout 0` (no timeout) was refused.
 TEST(SshTargetResolve, ConnectTimeoutZeroIsNone) {
   SshTarget t = Resolve("h", "", FixtureText("02b_ssh_config_connecttimeout_0.conf"));
   EXPECT_EQ(t.connect_timeout_s, 0);

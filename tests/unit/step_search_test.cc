@@ -244,7 +244,7 @@ TEST(StepSearch, ScheduleThatRanAheadIsNamed) {
   EXPECT_NE(v.text.find("engine ran ahead of its schedule"), std::string::npos) << v.text;
 }
 
-// EngineLimitedReason by Little's law (issue 13 item 6, step_search.h).
+// EngineLimitedReason by Little's law (step_search.h).
 //
 // A wrk phase whose engine fell behind, accounted as the wrk parser does: of
 // round(target x duration) slots it sent `sent_share`; `in_flight` of the

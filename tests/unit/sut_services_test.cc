@@ -282,7 +282,7 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
   EXPECT_EQ(stat((cfg_.bench_dir + "/run/baseline/logs/error.log").c_str(), &st), 0);
 }
 
-// ../shared/cases 08: on 2 cores, nginx pinned to cpu 0 started 2 workers
+// 08_nginx_workers_vs_cpuset.env (fixtures/odd_inputs): on 2 cores, nginx pinned to cpu 0 started 2 workers
 // (`worker_processes auto` counts online CPUs). Every nginx the suite starts
 // on the SUT gets one worker per CPU it may use: the CPUs of ORESTY_CPUSET
 // when pinned, else the host's usable CPUs. Counted live: the master's

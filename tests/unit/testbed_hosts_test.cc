@@ -103,7 +103,7 @@ TEST_F(TestbedHosts, EachLoadgenHostPinnedFromItsOwnCpus) {
   EXPECT_EQ(lg[0].info.boot_id, kBootB);
   // Config after Open is what was loaded: the SUT's split is the Testbed's,
   // which its services are pinned to (it was written into Config).
-  EXPECT_EQ((*tb)->config().k6_cpuset, "");
+  EXPECT_EQ((*tb)->config().loadgen_cpuset, "");
   EXPECT_EQ((*tb)->config().oresty_cpuset, "");
   EXPECT_FALSE((*tb)->config().cpusets_auto);
   EXPECT_EQ((*tb)->sut_cpuset(), "0-7");

@@ -63,7 +63,7 @@ TEST(TestbedState, KeyFollowsWhatProvisioningDependsOn) {
   EXPECT_EQ(ProvisionKey(a, "d"), ProvisionKey(b, "d"));
   for (auto change : std::vector<std::function<void(Config&)>>{
            [](Config& c) { c.fv_dir = "/other"; }, [](Config& c) { c.engine = Engine::kWrk; },
-           [](Config& c) { c.k6_cpuset = "2-3"; }, [](Config& c) { c.ssh_opts = "-p 2222"; },
+           [](Config& c) { c.loadgen_cpuset = "2-3"; }, [](Config& c) { c.ssh_opts = "-p 2222"; },
            [](Config& c) { c.loadgen_remotes = {"root@lg", "root@lg2"}; }}) {
     Config c = a;
     change(c);

@@ -403,7 +403,7 @@ TEST(Thresholds, ReferenceRelativeLimitErrors) {
   }
 }
 
-// ../shared/cases 05: a percentile among timed-out requests is a lower bound
+// A percentile among timed-out requests is a lower bound
 // of the timeout; an upper limit on it fails whatever its value.
 TEST(Thresholds, CensoredLatencyFailsAnUpperLimit) {
   auto profile = ParseThresholdProfile(
@@ -438,7 +438,7 @@ std::string ProfileWith(const std::string& latency_rules) {
   return R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": )" + latency_rules + "}}";
 }
 
-// thresholds-overflow.json (../shared/cases, copied to fixtures/odd_inputs):
+// fixtures/odd_inputs/thresholds-overflow.json:
 // limits of 1e308 x reference, 1e308 µs, 5e-324 x reference and an error
 // rate of 1e-320 were accepted; a check passed against "limit <= inf µs".
 // Each is refused when the profile is read, naming scenario, metric and value.

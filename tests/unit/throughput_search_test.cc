@@ -605,7 +605,7 @@ TEST(MaxSearch, ConfigChoosesTheSearch) {
 namespace fvbench::throughput_search_test {
 namespace {
 
-// Issue 13 item 9: with every variable at its default (cap 150000 RPS, start
+// With every variable at its default (cap 150000 RPS, start
 // cap / 8, budget 120 s, durations from the budget) a SUT with a knee ends
 // confirmed at a resolution <= 2 % within 120 s of load, below the knee.
 SearchOutcome DefaultSearch(double cap, const SearchStepFunction& run) {
@@ -798,7 +798,7 @@ LoadResult EngineBound(double target, double duration, double capacity, double e
 }
 
 TEST(EngineLimitedSearch, StopsAtOnceAndReportsALowerBound) {
-  // Issue 13 item 6: the engine sends at most 2000 RPS; the SUT would serve 10000.
+  // An engine-limited phase: the engine sends at most 2000 RPS; the SUT would serve 10000.
   Log log;
   auto run = [&](const StepRequest& r) -> Result<MeasuredPhase> {
     log.requests.push_back(r);

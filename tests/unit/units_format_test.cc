@@ -34,7 +34,7 @@ TEST(UnitsFormat, WholeNumbersMatchFmtExactly) {
   }
 }
 
-// baseline-denormal-huge.json (../shared/cases): the table showed a
+// fixtures/odd_inputs/baseline-denormal-huge.json: the table showed a
 // 300-digit base and "+inf %". No format prints hundreds of digits, "inf" or
 // "nan".
 TEST(UnitsFormat, CompactAboveOneQuadrillion) {

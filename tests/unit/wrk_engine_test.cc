@@ -153,7 +153,7 @@ TEST(WrkPlan, DecisionKindName) {
   EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "decision");
 }
 
-// Several load generators (issue 14): a common start, this process's offset,
+// Several load generators: a common start, this process's offset,
 // and a -d that covers the wait for the start and 0.25 s for the window's
 // last responses; the schedule window stays the duration.
 TEST(WrkPlan, SynchronisedStartCommand) {
@@ -396,7 +396,7 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   EXPECT_FALSE(nlohmann::json::parse(Slurp(r->raw_path)).contains("histogram"));
 }
 
-// pace.lua's mergeable histogram (issue 14) holds wrk's samples in fvbench's
+// pace.lua's mergeable histogram holds wrk's samples in fvbench's
 // layout: every recorded response (requests - timeouts), wrk's maximum.
 TEST_F(WrkEngineLocal, HistogramWhenAskedHoldsEveryRecordedResponse) {
   auto engine = MakeWrkEngine(*host_, kScripts);

@@ -212,7 +212,7 @@ TEST(WrkOutput, SocketErrorCountersAreAttemptsNotRequests) {
   EXPECT_TRUE(r->kept_up);
 }
 
-// ../shared/cases 04, measured: 200 RPS for 4 s with a 200 ms SUT outage.
+// Measured: 200 RPS for 4 s with a 200 ms SUT outage.
 // wrk's counters said read 331 + write 5282 (88 % "errors"); about 40 of the
 // ~804 scheduled requests got no response (~5 %).
 TEST(WrkOutput, OutageIsCountedPerScheduledRequest) {
@@ -231,7 +231,7 @@ TEST(WrkOutput, OutageIsCountedPerScheduledRequest) {
   EXPECT_FALSE(l.kept_up);
 }
 
-// ../shared/cases 04: the same counters over 60 s read 31.9 %; 0.33 % lost.
+// The same outage: the counters over 60 s read 31.9 %; 0.33 % lost.
 TEST(WrkOutput, BlipIsCountedPerScheduledRequest) {
   auto r = ParseWrkPaceOutput(Fixture("04_wrk_blip_60s.json"), "04b.json", 200);
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -343,7 +343,7 @@ TEST(WrkOutput, HandMadeBadInputs) {
   EXPECT_TRUE(ok.ok()) << ok.error().message;
 }
 
-// ../shared/cases 05, measured: 2 of 600 responses took 2.5 s (wrk's 2 s
+// Measured: 2 of 600 responses took 2.5 s (wrk's 2 s
 // timeout). wrk's percentiles dropped them (p99.9 = max = 8.99 ms, the run
 // passed). They are samples of at least 2 s: p99.9 and max read ">= 2 s".
 TEST(WrkOutput, TimeoutsAreCensoredLatencyNotMissingSamples) {
@@ -359,7 +359,7 @@ TEST(WrkOutput, TimeoutsAreCensoredLatencyNotMissingSamples) {
   EXPECT_EQ(r->load.failed_sut, 2u + 1u);  // the 2 timeouts + 1 slot never answered
 }
 
-// ../shared/cases 05: 0.5 % timeouts. p99 stays measured; p99.9 and max are
+// 0.5 % timeouts. p99 stays measured; p99.9 and max are
 // at least the timeout.
 TEST(WrkOutput, HalfPercentTimeoutsCensorP999AndMaxOnly) {
   auto r = ParseWrkPaceOutput(Fixture("05_wrk_timeouts_half_percent.json"), "05b.json", 1000);
@@ -452,7 +452,7 @@ std::string WithFields(const std::string& fields) {
   return d + "," + fields + "}";
 }
 
-// Synchronised (several load generators, issue 14): the schedule window is
+// Synchronised (several load generators): the schedule window is
 // the phase's duration, not wrk's runtime (its -d also covered the wait for
 // the common start).
 TEST(WrkOutput, SynchronisedWindowIsTheDuration) {
