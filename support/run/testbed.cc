@@ -811,6 +811,7 @@ RunMeta Testbed::Meta() const {
     m.policy_dir_b = config_.policy_dir_b;
     m.ab_pairs = config_.repeat;
     m.ab_rate_fraction = config_.ab_rate_fraction;
+    m.ab_gate = config_.ab_gate;
   }
   return m;
 }
