@@ -62,6 +62,10 @@ struct AbResult {
   AbSide b;
   std::vector<AbComparison> metrics;  // CompareAbRuns(a, b)
   std::string error;       // why the A/B part stopped early ("" when all pairs ran)
+  // AB_GATE=1 was set for this scenario: a metric whose verdict is kBWorse
+  // fails it (verdict.h). Recorded with the result so a report of saved
+  // results judges it as the run did. In JSON only when true.
+  bool gate = false;
 };
 
 }  // namespace fvbench

@@ -87,6 +87,7 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
     w.Field("policy_dir_b", m.policy_dir_b);
     w.Field("pairs", m.ab_pairs);
     w.Field("rate_fraction", m.ab_rate_fraction);
+    if (m.ab_gate) w.Field("gate", true);  // absent = false (runs recorded before it too)
     w.EndObject();
   }
   w.EndObject();
@@ -142,6 +143,7 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
       m.policy_dir_b = OptString(ab, "policy_dir_b", ap);
       m.ab_pairs = static_cast<int>(OptUint(ab, "pairs", ap, 0));
       m.ab_rate_fraction = OptNumber(ab, "rate_fraction", ap, 0);
+      m.ab_gate = OptBool(ab, "gate", ap, false);
     }
   } catch (const JsonFieldError& e) {
     return Error{e.message};

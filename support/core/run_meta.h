@@ -74,6 +74,7 @@ struct RunMeta {
   std::string policy_dir_b;       // FVBENCH_POLICY_DIR_B
   int ab_pairs = 0;               // REPEAT: A/B pairs per measured phase
   double ab_rate_fraction = 0;    // AB_RATE_FRACTION (throughput A/B runs, of A's maximum)
+  bool ab_gate = false;           // AB_GATE: B significantly worse fails a scenario; "gate" in JSON only when true
 };
 
 // Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0, a negative or non-finite

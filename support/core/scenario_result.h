@@ -111,6 +111,10 @@ struct ScenarioResult {
   std::string id;                 // e.g. "latency.decision_service"
   bool measured = false;          // false: the scenario failed before it produced a number
   std::string error;              // why it failed before measuring (edge's own message, engine stderr...)
+  // The run was stopped by a signal while this scenario ran: the interrupt
+  // cleanup saved this result in its place (measured false, `error` says
+  // which signal). In results.json only when true.
+  bool interrupted = false;
   LoadResult load;                // latency: the measured phase; throughput: the reported step
   double throughput_rps = 0;      // throughput: reported max sustained rate (measured, not target)
   bool ceiling_reached = false;   // throughput: the highest step passed; the value is a lower bound

@@ -30,8 +30,8 @@ std::string UnusableReason(const ScenarioResult& r, double run_started_unix) {
   // An earlier ctest run's result merged into this report (`-R latency`, then
   // `-R throughput` into one BENCH_DIR): recorded with that run, not again.
   if (FromEarlierRun(r, run_started_unix)) return "from an earlier ctest run";
-  if (WasInterrupted(r)) return "interrupted";
-  if (ScenarioVerdict(r) == Verdict::kInvalid) return "INVALID: " + VerdictReason(r);
+  if (r.interrupted) return "interrupted";
+  if (const Judgement j = JudgeScenario(r); j.verdict == Verdict::kInvalid) return "INVALID: " + j.summary;
   return "";
 }
 

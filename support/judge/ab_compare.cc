@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "support/core/metric_names.h"
+#include "support/core/units_format.h"
 #include "support/judge/repeats.h"
 
 namespace fvbench {
@@ -292,6 +293,33 @@ std::optional<AbVerdict> AbVerdictFromName(const std::string& s) {
     if (s == AbVerdictName(v)) return v;
   }
   return std::nullopt;
+}
+
+std::string AbMetricLabel(const std::string& m) {
+  if (m == kMetricErrorRate) return "errors";
+  if (m == kMetricAchievedRps) return "achieved";
+  if (m == "fv_cpu_cores") return "edge CPU";
+  return MetricLabel(m);
+}
+
+std::string AbValueText(const std::string& m, double v) {
+  if (!std::isfinite(v)) return "\u2014";
+  if (m == "error_rate") return detail::FormatPercent(v);
+  if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
+  if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
+  return detail::FormatUs(v);
+}
+
+std::string AbNoiseText(const AbComparison& c) {
+  if (!c.noise) return "\u2014";
+  return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.noise * 100, 1) + " %"
+                                    : detail::FormatFixed(*c.noise * 100, 2) + " pp";
+}
+
+std::string DescribeAbMetric(const AbComparison& c) {
+  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", AbMetricLabel(c.metric),
+                     AbValueText(c.metric, c.a_median), AbValueText(c.metric, c.b_median), AbDeltaText(c),
+                     AbCiText(c), AbNoiseText(c), AbVerdictText(c));
 }
 
 }  // namespace fvbench

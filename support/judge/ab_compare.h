@@ -78,6 +78,17 @@ std::string AbDeltaText(const AbComparison& c);
 // "+8.1..+16.6 %" / "+0.20..+0.80 pp"; "not estimable" for kNotEstimable;
 // "—" when empty.
 std::string AbCiText(const AbComparison& c);
+// The row label of a metric: "p99" (metric_names.h), "errors", "achieved",
+// "edge CPU".
+std::string AbMetricLabel(const std::string& metric);
+// A median in the metric's unit: "812 µs", "0.50 %", "1234 RPS", "0.42 cores";
+// "—" when not finite.
+std::string AbValueText(const std::string& metric, double value);
+// The noise: "6.0 %" (ratio) / "0.20 pp" (absolute); "—" when empty.
+std::string AbNoiseText(const AbComparison& c);
+// One metric on one line, for test output and the A/B gate's reasons:
+// "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
+std::string DescribeAbMetric(const AbComparison& c);
 // Stable names for JSON: "ratio"/"absolute", "lower"/"higher",
 // "n/a"/"insufficient"/"no_difference"/"b_worse"/"b_better"/"not_estimable";
 // and back (nullopt when unknown).

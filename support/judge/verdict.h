@@ -1,38 +1,65 @@
-// The verdict of one scenario's result, as every report states it:
+// The verdict of one scenario's result and its reasons: the one decision the
+// scenario test's gtest failures, every report (console table, report.md,
+// the history) and `fvbench_baseline save` state.
 //
 //   FAIL     the scenario produced no number (failed before measuring, was
 //            interrupted, not run because the environment failed), or it
 //            recorded an error after measuring, or a threshold check or a
-//            same-run ratio check failed;
+//            same-run ratio check failed, or the A/B gate was on
+//            (AbResult::gate, AB_GATE=1) and side B is significantly worse
+//            on a metric (AbVerdict::kBWorse);
 //   INVALID  it measured, but a validity check of the reported phase failed
 //            (validity.h: the number is not worth reporting), and nothing
 //            above made it FAIL;
 //   PASS     measured, valid, every check passed.
 //
-// A classification of the result model, not a measurement: reporters and the
-// baseline command use it so they all say the same thing. Pure.
+// Everything the verdict rests on is in the result itself (its checks, ratio
+// checks, validity, the A/B gate), so a report of saved results judges a
+// scenario as the run did. The gate policy decides only what the scenario's
+// test does with an INVALID number: VALIDITY=fail (default) fails the test
+// on each failed validity check; VALIDITY=warn prints them (the verdict stays
+// INVALID). Pure.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "support/core/scenario_result.h"
+#include "support/core/validity_params.h"
 
 namespace fvbench {
 
 enum class Verdict { kPass, kFail, kInvalid };
 
-Verdict ScenarioVerdict(const ScenarioResult& r);
+struct GatePolicy {
+  ValidityMode validity = ValidityMode::kFail;  // VALIDITY
+};
+
+struct Judgement {
+  Verdict verdict = Verdict::kFail;
+  // One line: why the verdict is not PASS, e.g. "not measured: <error's first
+  // line>", "interrupted: <...>", "2 checks failed (p99_us, rps)",
+  // "A/B gate failed (AB_GATE=1): B worse in p99, p99.9",
+  // "validity failed: engine_kept_up"; "" for PASS.
+  std::string summary;
+  // One line per problem that fails the scenario's test, in this order: the
+  // error (whole; "not measured: (no error message recorded)" when a result
+  // without a number has none), each failed threshold check (thresholds.h DescribeCheck),
+  // each failed ratio check ("ratio check failed: " DescribeRatioCheck), each
+  // metric where B is worse under the gate ("A/B regression (AB_GATE=1): "
+  // ab_compare.h DescribeAbMetric), each failed validity check under
+  // VALIDITY=fail ("validity check failed: " DescribeValidity). Empty for PASS,
+  // and for INVALID under VALIDITY=warn.
+  std::vector<std::string> failures;
+  // Under VALIDITY=warn, each failed validity check: "INVALID (VALIDITY=warn,
+  // not failed): " DescribeValidity.
+  std::vector<std::string> warnings;
+};
+
+Judgement JudgeScenario(const ScenarioResult& r, const GatePolicy& policy = {});
+
 // "PASS" | "FAIL" | "INVALID".
 const char* VerdictName(Verdict v);
-// One line: why the verdict is not PASS, e.g. "not measured: <error>",
-// "interrupted: <error>", "2 threshold checks failed (p99_us, rps)",
-// "validity failed: engine_kept_up"; "" for PASS.
-std::string VerdictReason(const ScenarioResult& r);
-
-// True when the result records an interrupted run (the message the
-// interrupt cleanup writes starts with "interrupted").
-bool WasInterrupted(const ScenarioResult& r);
 
 struct VerdictCounts {
   int pass = 0;

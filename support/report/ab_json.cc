@@ -64,6 +64,7 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
   w.Field("rate_rps", ab.rate_rps);
   w.Field("duration_s", ab.duration_s);
   w.Field("error", ab.error);
+  if (ab.gate) w.Field("gate", true);  // AB_GATE=1; absent = false (older documents too)
   w.Key("a");
   WriteSide(w, ab.a);
   w.Key("b");
@@ -95,6 +96,7 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
   ab.rate_rps = OptNumber(v, "rate_rps", path, 0);
   ab.duration_s = OptNumber(v, "duration_s", path, 0);
   ab.error = OptString(v, "error", path);
+  ab.gate = OptBool(v, "gate", path, false);
   ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
   ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
   const json& ms = GetArray(v, "metrics", path);

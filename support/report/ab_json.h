@@ -3,6 +3,7 @@
 //
 // JSON of one scenario's "ab" (all numbers in the units of ab_compare.h):
 //   {"method": str, "rate_rps": RPS, "duration_s": s, "error": str,
+//    "gate": true (AB_GATE=1; absent = false),
 //    "a": {"edge_source", "edge_ref", "edge_commit", "policy": str,
 //          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},
 //    "b": {same},

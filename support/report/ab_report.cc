@@ -15,28 +15,6 @@
 namespace fvbench {
 namespace {
 
-// A/B rows: the latency labels of metric_names.h, words for the others.
-std::string AbMetricLabel(const std::string& m) {
-  if (m == kMetricErrorRate) return "errors";
-  if (m == kMetricAchievedRps) return "achieved";
-  if (m == "fv_cpu_cores") return "edge CPU";
-  return MetricLabel(m);
-}
-
-std::string Value(const std::string& m, double v) {
-  if (!std::isfinite(v)) return "\u2014";
-  if (m == "error_rate") return detail::FormatPercent(v);
-  if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
-  if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
-  return detail::FormatUs(v);
-}
-
-std::string NoiseText(const AbComparison& c) {
-  if (!c.noise) return "\u2014";
-  return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.noise * 100, 1) + " %"
-                                    : detail::FormatFixed(*c.noise * 100, 2) + " pp";
-}
-
 bool Significant(const AbComparison& c) {
   return c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter;
 }
@@ -49,12 +27,6 @@ std::string SideLine(const char* name, const std::string& src, const std::string
 }
 
 }  // namespace
-
-std::string DescribeAbMetric(const AbComparison& c) {
-  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", AbMetricLabel(c.metric),
-                     Value(c.metric, c.a_median), Value(c.metric, c.b_median), AbDeltaText(c), AbCiText(c),
-                     NoiseText(c), AbVerdictText(c));
-}
 
 std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
   bool any = false;
@@ -76,6 +48,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
          "excludes 0 and |delta| exceeds the larger min–max spread of either side. Never significant: pairs whose "
          "differences vary by no more than rounding to the resolution (1 µs, one request) can make them (the CI is "
          "not estimable), or a difference within that resolution.\n";
+  if (meta.ab_gate) out += "\nAB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
     out += fmt::format("\n### {}\n\n{}\n\n", detail::MarkdownCell(r.id),
@@ -87,8 +60,8 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
       std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(AbMetricLabel(c.metric)),
-                         MarkdownCell(Value(c.metric, c.a_median)), MarkdownCell(Value(c.metric, c.b_median)),
-                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(NoiseText(c)), verdict);
+                         MarkdownCell(AbValueText(c.metric, c.a_median)), MarkdownCell(AbValueText(c.metric, c.b_median)),
+                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(AbNoiseText(c)), verdict);
     }
   }
   return out;
@@ -107,6 +80,7 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
          "  the noise (the larger relative min\u2013max spread of the two sides' own runs); never when the pairs'\n"
          "  differences vary by no more than rounding to the resolution (1 \u00b5s, one request) can make them\n"
          "  (\"not estimable\"), or the difference is within that resolution.\n";
+  if (meta.ab_gate) out += "  AB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
   constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;
@@ -119,9 +93,9 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
     out += "  " + PadRight("metric", kM) + PadRight("A median", kV) + PadRight("B median", kV) +
            PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + "verdict\n";
     for (const AbComparison& c : ab.metrics) {
-      out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(Value(c.metric, c.a_median), kV) +
-             PadRight(Value(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
-             PadRight(AbCiText(c), kC) + PadRight(NoiseText(c), kN) + AbVerdictText(c) + "\n";
+      out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(AbValueText(c.metric, c.a_median), kV) +
+             PadRight(AbValueText(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
+             PadRight(AbCiText(c), kC) + PadRight(AbNoiseText(c), kN) + AbVerdictText(c) + "\n";
       if (Significant(c)) {
         significant.push_back(fmt::format("{} {}: {}", r.id, AbMetricLabel(c.metric), AbVerdictText(c)));
       }

@@ -14,7 +14,8 @@
 namespace fvbench {
 
 // The "A/B comparison" section: one header naming both sides (meta), the
-// method and the significance rule, then per scenario with an AbResult a
+// method and the significance rule (and, with meta.ab_gate, that B worse
+// fails a scenario), then per scenario with an AbResult a
 // table of metric | A median | B median | delta | 95 % CI | noise | verdict,
 // and a last line counting the significant differences. "" when no result
 // has an AbResult.
@@ -25,9 +26,5 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
 // | metric | A median | B median | delta | 95 % CI | noise | verdict |, with
 // significant verdicts in bold. "" when no result has an AbResult.
 std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta);
-
-// One metric on one line, for test output and gate messages:
-// "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
-std::string DescribeAbMetric(const AbComparison& c);
 
 }  // namespace fvbench

@@ -117,10 +117,10 @@ Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::stri
   int measured = 0;
   for (const ScenarioResult& r : run->scenarios) {
     if (r.measured) ++measured;
-    Verdict v = ScenarioVerdict(r);
-    if (v == Verdict::kPass) continue;
-    out.not_passed.push_back(fmt::format("{}: {} ({})", r.id, WasInterrupted(r) ? "interrupted" : VerdictName(v),
-                                         VerdictReason(r)));
+    const Judgement j = JudgeScenario(r);
+    if (j.verdict == Verdict::kPass) continue;
+    out.not_passed.push_back(
+        fmt::format("{}: {} ({})", r.id, r.interrupted ? "interrupted" : VerdictName(j.verdict), j.summary));
   }
   // A scenario measured before this run's start is an earlier ctest run's
   // result the report step merged in (`-R latency`, then `-R throughput`

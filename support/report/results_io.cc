@@ -181,6 +181,7 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Field("policy", r.policy);
   w.Field("measured", r.measured);
   w.Field("error", r.error);
+  if (r.interrupted) w.Field("interrupted", true);  // absent = false (older documents too)
   w.Field("started_unix", r.started_unix);
   w.Field("finished_unix", r.finished_unix);
   if (r.load_s) w.Field("load_s", *r.load_s);
@@ -322,6 +323,7 @@ void ReadLaterFields(const json& v, const std::string& path, ScenarioResult& r) 
   r.search_load_s = OptNumber(v, "search_load_s", path, 0);
   r.search_stop = OptString(v, "search_stop", path, "");
   r.engine_limited = OptBool(v, "engine_limited", path, false);
+  r.interrupted = OptBool(v, "interrupted", path, false);
   if (Present(v, "search_rule")) {
     r.search_rule = PassRuleFromJson(GetObject(v, "search_rule", path), JoinPath(path, "search_rule"));
   }

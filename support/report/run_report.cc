@@ -80,7 +80,8 @@ RunReport BuildRunReport(std::vector<ScenarioResult> results, RunMeta meta, cons
   if (profile != nullptr) EvaluateRunRatios(*profile, report);
   report.ratios = SameRunRatios(report.results, report.meta.started_unix);
   for (const ScenarioResult& r : report.results) {
-    report.verdicts.push_back(VerdictLine{r.id, ScenarioVerdict(r), VerdictReason(r)});
+    Judgement j = JudgeScenario(r);
+    report.verdicts.push_back(VerdictLine{r.id, j.verdict, std::move(j.summary)});
   }
   report.counts = CountVerdicts(report.results);
   if (comparison != nullptr) {

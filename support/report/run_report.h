@@ -11,7 +11,7 @@
 //                 or, with FVBENCH_BASELINE, baseline) and the delta
 //                 (measured − comparison) / |comparison| (a fraction; shown
 //                 as "+171.4 %" by units_format.h FormatDeltaFraction);
-//   verdicts      per result, in order: verdict.h ScenarioVerdict + reason,
+//   verdicts      per result, in order: verdict.h JudgeScenario's verdict and summary,
 //                 and the counts;
 //   load_mismatch the warning that latency deltas compare different loads
 //                 (reference.h LatencyLoadMismatch), "" when none.
@@ -48,7 +48,7 @@ struct ComparedMetric {
 struct VerdictLine {
   std::string id;
   Verdict verdict = Verdict::kFail;
-  std::string reason;  // VerdictReason; "" for PASS
+  std::string reason;  // Judgement::summary; "" for PASS
 };
 
 struct RunReport {

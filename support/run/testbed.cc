@@ -807,6 +807,7 @@ RunMeta Testbed::Meta() const {
     m.policy_dir_b = config_.policy_dir_b;
     m.ab_pairs = run_plan_.ab_pairs;
     m.ab_rate_fraction = config_.ab_rate_fraction;
+    m.ab_gate = config_.ab_gate;
   }
   return m;
 }

@@ -119,8 +119,9 @@ void ExpectTextAsWritten(const std::vector<ScenarioResult>& run, const RunMeta& 
   ASSERT_FALSE(verdicts.empty());
   ASSERT_EQ(verdicts[0].size(), run.size() + 1);
   for (size_t i = 0; i < run.size(); ++i) {
-    std::string why = VerdictReason(run[i]);
-    EXPECT_EQ(verdicts[0][i + 1], (std::vector<std::string>{Shown(run[i].id), VerdictName(ScenarioVerdict(run[i])),
+    const Judgement j = JudgeScenario(run[i]);
+    const std::string& why = j.summary;
+    EXPECT_EQ(verdicts[0][i + 1], (std::vector<std::string>{Shown(run[i].id), VerdictName(j.verdict),
                                                             why.empty() ? "—" : Shown(why)}));
   }
 

@@ -118,7 +118,7 @@ struct Sut {
   double flaky = 0;
   std::mt19937 rng{7};
 
-  Result<LoadResult> Run(const StepRequest& r) {
+  Result<MeasuredPhase> Run(const StepRequest& r) {
     const double cap = r.duration_s <= short_s ? capacity : long_capacity;
     LoadResult l;
     l.engine = "synthetic";
@@ -129,7 +129,7 @@ struct Sut {
     l.error_rate = r.target_rps <= cap ? 0 : 0.2;
     l.latency_us.p99 = r.target_rps <= cap ? 800 : 400000;
     if (r.target_rps <= cap && std::uniform_real_distribution<double>(0, 1)(rng) < flaky) l.latency_us.p99 = 2e6;
-    return l;
+    return MeasuredPhase{l};
   }
 };
 

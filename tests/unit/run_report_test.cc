@@ -119,7 +119,7 @@ TEST(RunReport, VerdictsCountsAndLoadMismatch) {
   ASSERT_EQ(report.verdicts.size(), run.size());
   EXPECT_EQ(report.verdicts[2].id, run[2].id);
   EXPECT_EQ(report.verdicts[2].verdict, Verdict::kFail);
-  EXPECT_EQ(report.verdicts[2].reason, VerdictReason(run[2]));
+  EXPECT_EQ(report.verdicts[2].reason, JudgeScenario(run[2]).summary);
   EXPECT_EQ(report.counts.fail, CountVerdicts(run).fail);
   EXPECT_EQ(report.counts.pass, CountVerdicts(run).pass);
   EXPECT_NE(report.load_mismatch.find("this run at 1000 RPS, the reference at 10000 RPS"), std::string::npos);

@@ -247,7 +247,7 @@ TEST_F(ScenarioFlow, EngineExitingNonZeroIsSavedAsTheScenarioErrorAndTheSutStops
   EXPECT_THAT(saved.error, HasSubstr(std::string("k6 phase '") + kPhase + "'"));
   EXPECT_THAT(saved.error, HasSubstr("exited with status 107"));
   EXPECT_THAT(saved.error, HasSubstr("fake k6 crash"));  // k6's stderr tail
-  EXPECT_FALSE(WasInterrupted(saved));
+  EXPECT_FALSE(saved.interrupted);
   EXPECT_GT(host_.EventIndex("stop baseline"), RunIndex("/constant_rate.js")) << AllEvents();
   EXPECT_EQ(host_.EventIndex("fetch "), -1) << "nothing to fetch after k6 failed:\n" << AllEvents();
 }
@@ -336,7 +336,7 @@ TEST_F(ScenarioFlow, InterruptMidPhaseStopsTheSutAndSavesAnInterruptedResult) {
 
   ScenarioResult saved = Saved();
   EXPECT_EQ(saved.id, "latency.raw_nginx");
-  EXPECT_TRUE(WasInterrupted(saved)) << saved.error;
+  EXPECT_TRUE(saved.interrupted) << saved.error;
   EXPECT_THAT(saved.error, HasSubstr("interrupted by signal 15"));
   EXPECT_FALSE(saved.measured);
   EXPECT_GT(saved.started_unix, 0);
