@@ -30,6 +30,7 @@ struct LogGrowth {
   double lines_per_s = 0;
   std::vector<std::string> alerts;  // alert lines, as logged (at most 10 kept)
   uint64_t alert_count = 0;
+  uint64_t worker_exits = 0;  // nginx workers that exited on a signal (each restarted by the master)
 };
 
 struct PhaseObservation {

@@ -194,6 +194,17 @@ Result<LoadAvg> ParseLoadAvg(std::string_view text) {
   return l;
 }
 
+uint64_t NginxWorkerExits(std::string_view log) {
+  uint64_t n = 0;
+  for (size_t pos = log.find("exited on signal"); pos != std::string_view::npos;
+       pos = log.find("exited on signal", pos + 1)) {
+    const size_t nl = log.rfind('\n', pos);
+    const size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    if (log.substr(start, pos - start).find("worker process") != std::string_view::npos) ++n;
+  }
+  return n;
+}
+
 std::vector<std::string> NginxAlertLines(std::string_view log) {
   static const char* kMarks[] = {"[alert]", "[emerg]", "worker_connections are not enough",
                                  "Too many open files"};

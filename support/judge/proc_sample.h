@@ -116,6 +116,10 @@ struct LogTail {
 std::vector<std::optional<LogTail>> ParseLogTails(std::string_view out, size_t logs);
 
 std::vector<std::string> NginxAlertLines(std::string_view log);
+// Lines where nginx's master says a worker process ended on a signal
+// ("worker process 4242 exited on signal 11"): the master starts another,
+// so each is a worker restart inside the phase.
+uint64_t NginxWorkerExits(std::string_view log);
 uint64_t CountLines(std::string_view text);  // a last line without '\n' counts
 
 }  // namespace detail

@@ -168,6 +168,16 @@ void LogChecks(const PhaseObservation& obs, const ValidityParams& p, std::vector
       if (quoted.size() < 600) quoted += fmt::format("\n  {}: {}", g.service, a);
     }
   }
+  uint64_t exits = 0;
+  std::string by_service;
+  for (const LogGrowth& g : obs.logs) {
+    exits += g.worker_exits;
+    if (g.worker_exits > 0) by_service += fmt::format("{}{} {}", by_service.empty() ? "" : ", ", g.service, g.worker_exits);
+  }
+  out.push_back(Make("sut_worker_restarts", static_cast<double>(exits), "<=", 0,
+                     exits == 0 ? "no SUT nginx worker exited on a signal during the phase"
+                                : "SUT nginx workers that exited on a signal and were restarted during the phase: " +
+                                      by_service));
   out.push_back(Make("nginx_alerts", static_cast<double>(alerts), "<=", 0,
                      alerts == 0 ? "no [alert]/[emerg]/worker_connections/\"Too many open files\" lines"
                                  : "alert lines in the SUT error.log:" + quoted));

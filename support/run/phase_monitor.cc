@@ -318,6 +318,7 @@ void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
     g.lines_per_s = o.elapsed_s > 0 ? static_cast<double>(g.lines) / o.elapsed_s : 0;
     auto alerts = detail::NginxAlertLines(grown);
     g.alert_count = alerts.size();
+    g.worker_exits = detail::NginxWorkerExits(grown);
     if (alerts.size() > 10) alerts.resize(10);
     g.alerts = std::move(alerts);
     o.logs.push_back(std::move(g));

@@ -195,6 +195,21 @@ TEST(ErrorLog, AlertsAndLineCounts) {
   EXPECT_EQ(CountLines("a\nb\n"), 2u);
 }
 
+// nginx's master logs each child that ended (ngx_process.c
+// ngx_process_get_status: "%s %P exited on signal %d%s"); only workers
+// count, a clean exit does not.
+TEST(ErrorLog, WorkerExitsOnASignalAreCounted) {
+  const std::string log =
+      "2026/12/03 10:00:00 [alert] 41#41: worker process 47 exited on signal 9\n"
+      "2026/12/03 10:00:00 [notice] 41#41: start worker process 52\n"
+      "2026/12/03 10:00:01 [alert] 41#41: worker process 48 exited on signal 11 (core dumped)\n"
+      "2026/12/03 10:00:02 [notice] 41#41: worker process 49 exited with code 0\n"
+      "2026/12/03 10:00:03 [alert] 41#41: cache manager process 50 exited on signal 9";
+  EXPECT_EQ(NginxWorkerExits(log), 2u);
+  EXPECT_EQ(NginxWorkerExits(""), 0u);
+  EXPECT_EQ(NginxWorkerExits(Fixture("error_alerts.log")), 0u);
+}
+
 // The recorded /proc files of a pinned phase (fixtures/proc: /proc/stat and
 // the workers' /proc/<pid>/stat lines, as `cat` printed them), replayed
 // through the shared fake host's read_file: the first /proc/stat read
