@@ -80,7 +80,7 @@ TEST(ValidityCheckPhase, HealthyPhasePassesEveryCheck) {
   EXPECT_TRUE(ValidityPassed(v)) << FailedValidity(v);
   EXPECT_EQ(FailedValidity(v), "");
   for (const char* name : {"policy_evidence", "enough_requests", "engine_kept_up", "achieved_rate", "loadgen_cpu",
-                           "sut_quiet", "error_log_rate", "nginx_alerts"}) {
+                           "sut_quiet", "error_log_rate", "sut_worker_restarts", "nginx_alerts"}) {
     EXPECT_NE(Find(v, name), nullptr) << name;
   }
   EXPECT_EQ(Find(v, "shared_cores"), nullptr);
@@ -231,6 +231,21 @@ TEST(ValidityCheckPhase, ErrorLogFloodAndAlerts) {
   EXPECT_FALSE(a->passed);
   EXPECT_DOUBLE_EQ(a->measured, 3);
   EXPECT_THAT(a->detail, HasSubstr("worker_connections are not enough"));
+}
+
+TEST(ValidityCheckPhase, AWorkerRestartedDuringThePhaseFailsItNamingTheService) {
+  PhaseObservation o = Calm();
+  LogGrowth g;
+  g.service = "fv";
+  g.worker_exits = 2;
+  o.logs = {g};
+  auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(v, "sut_worker_restarts");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_DOUBLE_EQ(c->measured, 2);
+  EXPECT_THAT(c->detail, HasSubstr("fv 2"));
+  EXPECT_TRUE(Find(CheckPhase(Healthy(), Calm(), Policy(), ValidityParams{}), "sut_worker_restarts")->passed);
 }
 
 TEST(ValidityCheckPhase, UnpinnedLocalIsInformationalOnly) {
