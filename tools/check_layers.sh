@@ -2,7 +2,7 @@
 # tools/check_layers.sh [source dir]: the layer rules of support/
 # (docs/architecture.md "Architecture"), checked from the sources' #include "support/..." lines.
 #   1. A file includes only its own folder and the folders below it:
-#        report > run > sut > engine > host > judge > core
+#        suite > report > run > sut > engine > host > judge > core
 #   2. No include cycle between components (a .h and its .cc are one
 #      component): `tsort` of the component graph finds no loop.
 #   3. The pure library's sources (support/CMakeLists.txt FVBENCH_PURE_*)
@@ -48,7 +48,7 @@ fi
 rank() {
   case $1 in
     core) echo 0 ;; judge) echo 1 ;; host) echo 2 ;; engine) echo 3 ;;
-    sut) echo 4 ;; run) echo 5 ;; report) echo 6 ;; *) echo 99 ;;
+    sut) echo 4 ;; run) echo 5 ;; report) echo 6 ;; suite) echo 7 ;; *) echo 99 ;;
   esac
 }
 # The pure library: whole folders, plus single components of engine/ and host/.

@@ -111,4 +111,9 @@ VerdictCounts CountVerdicts(const std::vector<ScenarioResult>& results) {
   return n;
 }
 
+void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate) {
+  if (profile) r.checks = Evaluate(*profile, r, reference);
+  if (r.ab) r.ab->gate = ab_gate;
+}
+
 }  // namespace fvbench

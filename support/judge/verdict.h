@@ -26,6 +26,8 @@
 
 #include "support/core/scenario_result.h"
 #include "support/core/validity_params.h"
+#include "support/judge/reference.h"
+#include "support/judge/thresholds.h"
 
 namespace fvbench {
 
@@ -57,6 +59,13 @@ struct Judgement {
 };
 
 Judgement JudgeScenario(const ScenarioResult& r, const GatePolicy& policy = {});
+
+// The checks a scenario's result carries into its file, so that the reports
+// and `fvbench_baseline save` judge it as its test does: the threshold
+// profile's (thresholds.h Evaluate against `reference`; none when `profile` is
+// null) and, in A/B mode, whether the A/B gate applies (AbResult::gate, from
+// AB_GATE).
+void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate);
 
 // "PASS" | "FAIL" | "INVALID".
 const char* VerdictName(Verdict v);

@@ -1,5 +1,5 @@
 // The scenario flows (support/run/scenario_runner.h) and their saving
-// (RunAndSaveScenario, fixtures/fvbench_environment.h) driven against the
+// (RunAndSaveScenario, support/suite/scenario_flow.h) driven against the
 // shared fake Host (fake_host.h), one host in both roles as in local mode so
 // that its record is one total order of what the flow did:
 //  - the phase order of a latency scenario: start the SUT, warmup, the
@@ -7,6 +7,8 @@
 //  - a failing phase (k6 exits non-zero, or its summary is not JSON): the
 //    result file is still written, naming the failure, and a run measured
 //    before the failure (REPEAT=2) is kept in it;
+//  - an earlier run's result file is set aside to previous/ before the run,
+//    and left where it is by DRY_RUN;
 //  - an interrupt (SIGTERM, support/host/interrupts.h) mid-phase, in a forked
 //    child: the flow goes no further, the SUT is stopped, the process exits
 //    128+15 and the saved result says "interrupted".
@@ -26,12 +28,12 @@
 #include <string>
 #include <thread>
 
-#include "fixtures/fvbench_environment.h"
 #include "support/host/interrupts.h"
 #include "support/judge/verdict.h"
 #include "support/report/results_io.h"
 #include "support/run/scenario_plan.h"
 #include "support/run/testbed.h"
+#include "support/suite/scenario_flow.h"
 #include "tests/unit/fake_host.h"
 
 namespace fvbench::scenario_flow_test {
@@ -342,25 +344,25 @@ TEST_F(ScenarioFlow, InterruptMidPhaseStopsTheSutAndSavesAnInterruptedResult) {
   EXPECT_GT(saved.started_unix, 0);
 }
 
-// The console's measured line and the reports agree on a lower bound: a
-// bisect search that stopped (here on an engine error) with no failed step
-// has no resolution, and its rate is "at least".
-TEST(MeasuredLine, ASearchWithoutAFailedStepIsALowerBound) {
-  ScenarioResult r;
-  r.id = "throughput.simple";
-  r.search = "bisect";
-  r.throughput_rps = 1975.6;
-  r.steps.resize(2);
-  for (StepResult& s : r.steps) s.passed = true;
-  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (no step failed) (UNCONFIRMED"));
-  EXPECT_THAT(MeasuredLine(r), HasSubstr("bisect search, resolution none (no step failed), "));
-  r.search_resolution = 0.02;
-  r.confirmed = true;
-  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained 1976 RPS (measured in the confirmation run)"));
-  r.ceiling_reached = true;
-  EXPECT_THAT(MeasuredLine(r), HasSubstr("max sustained at least 1976 RPS (ceiling reached)"));
-  r.search_resolution.reset();
-  EXPECT_THAT(MeasuredLine(r), HasSubstr("bisect search, resolution none (ceiling), "));
+// An earlier run's result moves to previous/ when the scenario runs again;
+// a dry run, which runs nothing, leaves it where it is.
+TEST_F(ScenarioFlow, AnEarlierResultIsSetAsideByARunAndLeftByADryRun) {
+  AnswerMeasured([this](int) { return std::make_pair(0, summary_); });
+  const fs::path previous = fs::path(ResultPath()).parent_path() / "previous" / "latency.raw_nginx.json";
+  fs::create_directories(fs::path(ResultPath()).parent_path());
+  std::ofstream(ResultPath()) << "{\"id\": \"latency.raw_nginx\", \"earlier\": true}";
+  {
+    auto dry = Testbed::Open(MakeConfig({{"DRY_RUN", "1"}}));
+    ASSERT_TRUE(dry.ok()) << dry.error().message;
+    RunAndSaveScenario(**dry, *FindScenario("latency.raw_nginx"), nullptr, nullptr, [](const std::string&) {});
+  }
+  EXPECT_THAT(Slurp(ResultPath()), HasSubstr("\"earlier\": true")) << "a dry run moved or rewrote the result";
+  EXPECT_FALSE(fs::exists(previous));
+
+  SavedScenario s = Run(MakeConfig());
+  ASSERT_TRUE(s.result.error.empty()) << s.result.error << "\nevents:\n" << AllEvents();
+  EXPECT_THAT(Slurp(previous.string()), HasSubstr("\"earlier\": true"));
+  EXPECT_THAT(Slurp(ResultPath()), Not(HasSubstr("\"earlier\"")));
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+#include "support/report/console_outcome.h"
+
+#include <fmt/format.h>
+
+#include "support/core/units_format.h"
+#include "support/judge/ab_compare.h"
+#include "support/judge/thresholds.h"
+#include "support/judge/validity.h"
+
+namespace fvbench {
+namespace {
+
+std::string SearchHow(const ScenarioResult& r) {
+  std::string how = r.engine_limited       ? "engine-limited: the load generator, not the SUT, was the limit; "
+                                             "add load generators or cores"
+                    : r.search != "bisect" ? "measured at the best passing step"
+                    : r.confirmed          ? "measured in the confirmation run"
+                                           : "UNCONFIRMED: measured at the best passing step";
+  if (r.repeats.size() > 1) how += fmt::format(", median of {} runs", r.repeats.size());
+  return how;
+}
+
+std::string SearchLine(const ScenarioResult& r) {
+  using detail::FormatNumber;
+  const bool bound = MeasuredIsLowerBound(r);
+  const char* why = r.ceiling_reached              ? " (ceiling reached)"
+                    : bound && !r.engine_limited ? " (no step failed)"
+                                                 : "";
+  std::string s = fmt::format("{}: max sustained {}{} RPS{} ({})", r.id, bound ? "at least " : "",
+                              FormatNumber(r.throughput_rps), why, SearchHow(r));
+  if (!r.search.empty()) {
+    s += fmt::format("; {} search, resolution {}, {} s of load", r.search,
+                     r.search_resolution ? fmt::format("{:.1f} %", *r.search_resolution * 100)
+                                         : fmt::format("none ({})", NoResolutionReason(r)),
+                     FormatNumber(r.search_load_s));
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string MeasuredLine(const ScenarioResult& r) {
+  using detail::FormatLatency;
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  const LoadResult& l = r.load;
+  std::string s = fmt::format("{}: p50 {} p90 {} p99 {} p99.9 {} max {}; {} requests, achieved {} RPS of {} "
+                              "target, errors {}, non-2xx {}, engine kept up: {}",
+                              r.id, FormatLatency(l.latency_us, l.latency_us.p50),
+                              FormatLatency(l.latency_us, l.latency_us.p90),
+                              FormatLatency(l.latency_us, l.latency_us.p99),
+                              FormatLatency(l.latency_us, l.latency_us.p999),
+                              FormatLatency(l.latency_us, l.latency_us.max), l.requests,
+                              FormatNumber(l.achieved_rps), FormatNumber(l.target_rps),
+                              FormatPercent(l.error_rate), l.non_2xx, l.kept_up ? "yes" : "NO");
+  if (!r.steps.empty()) s += "\n" + SearchLine(r);
+  return s;
+}
+
+ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {
+  ConsoleOutcome o;
+  if (r.measured) {
+    o.measured = MeasuredLine(r);
+    o.text += o.measured + "\n";
+  }
+  for (const ThresholdCheck& c : r.checks) {
+    const std::string line = std::string(c.passed ? "pass " : "FAIL ") + DescribeCheck(c);
+    o.text += "check: " + line + "\n";
+    o.checks += (o.checks.empty() ? "" : "\n") + line;
+  }
+  for (const std::string& n : r.notes) o.text += "note: " + n + "\n";
+  for (const ValidityCheck& v : r.validity) {
+    o.text += fmt::format("validity: {} {}\n", v.informational ? "info" : (v.passed ? "pass" : "FAIL"),
+                          DescribeValidity(v));
+  }
+  if (!r.sut_usage.empty()) o.text += "SUT usage: " + DescribeUsage(r.sut_usage) + "\n";
+  if (r.ab) {
+    o.ab = "A/B " + r.ab->method;
+    for (const AbComparison& c : r.ab->metrics) o.ab += "\nA/B " + DescribeAbMetric(c);
+    if (!r.ab->error.empty()) o.ab += "\nA/B stopped early: " + r.ab->error;
+    o.text += o.ab + "\n";
+  }
+  o.text += "result: " + result_path + "\n";
+  return o;
+}
+
+}  // namespace fvbench

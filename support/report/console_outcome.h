@@ -1,0 +1,29 @@
+// What a scenario test prints when its scenario is done (ctest's output and
+// the JUnit <system-out>), as text: the measured line, every threshold check
+// (passed or not, measured vs limit vs reference), notes, validity checks, the
+// SUT's usage, the A/B comparison and the result file's path. Pure: the
+// GoogleTest glue prints it and records three parts as gtest XML properties.
+#pragma once
+
+#include <string>
+
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+// The scenario's measured line: latency figures and, for a search, "max
+// sustained [at least ]N RPS[ (ceiling reached | no step failed)] (how)" by
+// the same lower-bound rule as the reports (MeasuredIsLowerBound).
+std::string MeasuredLine(const ScenarioResult& r);
+
+struct ConsoleOutcome {
+  std::string measured;  // MeasuredLine; empty when nothing was measured
+  std::string checks;    // one "pass <check>" or "FAIL <check>" line per threshold check
+  std::string ab;        // "A/B <method>", then one line per metric; empty outside A/B mode
+  std::string text;      // every line printed, each ending in '\n', the last "result: <path>"
+};
+
+// The outcome of `r`, saved (or meant to be saved) at `result_path`.
+ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path);
+
+}  // namespace fvbench
