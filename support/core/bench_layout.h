@@ -26,6 +26,11 @@
 
 namespace fvbench::layout {
 
+// The folder, inside an output folder (controller-results/, raw/, report/),
+// that keeps the run before this one's files.
+inline constexpr const char* kPrevious = "previous";
+std::string PreviousDir(const std::string& dir);  // dir/previous
+
 // The controller's folders.
 std::string ControllerDir(const std::string& bench_dir);  // controller-results
 std::string RawDir(const std::string& bench_dir);         // controller-results/raw

@@ -122,11 +122,10 @@ void AddHistory(const Config& config, const ReportExtension& history, const std:
               report_dir.c_str());
 }
 
-}  // namespace
-
-RunResultFiles LoadRunResults(const Config& config) {
+// LoadRunResults with the run's meta already read.
+RunResultFiles LoadResultsOfRun(const Config& config, RunMeta meta) {
   RunResultFiles run;
-  run.meta = LoadMeta(config.bench_dir);
+  run.meta = std::move(meta);
   for (const std::string& id : ScenarioIds()) {
     std::string path = layout::ScenarioResultPath(config.bench_dir, id);
     if (!fs::exists(path)) continue;
@@ -156,8 +155,13 @@ RunResultFiles LoadRunResults(const Config& config) {
   return run;
 }
 
+}  // namespace
+
+RunResultFiles LoadRunResults(const Config& config) { return LoadResultsOfRun(config, LoadMeta(config.bench_dir)); }
+
 int WriteRunReport(const Config& config, const ReportExtension& history) {
-  if (LoadMeta(config.bench_dir).provision_incomplete) {
+  RunMeta meta = LoadMeta(config.bench_dir);
+  if (meta.provision_incomplete) {
     // A report now would pass or fail on earlier runs' results alone.
     std::fprintf(stderr,
                  "fvbench report: this run's provisioning did not finish (%s/run_meta.json: provision_incomplete), "
@@ -166,7 +170,7 @@ int WriteRunReport(const Config& config, const ReportExtension& history) {
                  layout::ControllerDir(config.bench_dir).c_str(), config.bench_dir.c_str());
     return 1;
   }
-  RunResultFiles run = LoadRunResults(config);
+  RunResultFiles run = LoadResultsOfRun(config, std::move(meta));
   int bad = run.unreadable;
   const std::optional<Reference> comparison = LoadComparison(config, bad);
   auto profile = LoadThresholdProfile(config.thresholds);

@@ -49,7 +49,7 @@ Result<std::vector<std::string>> SetAsideGtestXml(const std::string& xml_dir) {
 
 Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir) {
   return MoveInto(
-      report_dir, "previous",
+      report_dir, layout::kPrevious,
       [](const fs::path& f) {
         const std::string name = f.filename().string();
         return name == "summary.txt" || name == "results.json" || name == "report.md" || f.extension() == ".svg";
@@ -72,11 +72,12 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (fs::is_regular_file(fs::symlink_status(layout::RunMetaPath(bench_dir), ec))) {
-    fs::create_directories(dir + "/previous", ec);
+    fs::create_directories(layout::PreviousDir(dir), ec);
     // A copy written as a new file renamed into place (WriteTextFile), never
     // through a link at previous/run_meta.json.
     auto earlier = detail::ReadTextFile(layout::RunMetaPath(bench_dir));
-    auto kept = earlier ? detail::WriteTextFile(dir + "/previous/run_meta.json", *earlier) : Result<void>(earlier.error());
+    auto kept = earlier ? detail::WriteTextFile(layout::PreviousDir(dir) + "/run_meta.json", *earlier)
+                        : Result<void>(earlier.error());
     if (!kept) {
       return Error{fmt::format("cannot keep the earlier run's {}/run_meta.json in {}/previous/: {}", dir, dir,
                                kept.error().message)};
@@ -86,11 +87,10 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
   return s;
 }
 
-Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controller_dir,
-                                                     const std::string& scenario_id) {
+Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& bench_dir, const std::string& scenario_id) {
   std::vector<std::string> moved;
   auto result = MoveInto(
-      controller_dir, "previous", [&](const fs::path& f) { return f.filename().string() == scenario_id + ".json"; },
+      layout::ControllerDir(bench_dir), layout::kPrevious, [&](const fs::path& f) { return f.filename().string() == scenario_id + ".json"; },
       "");
   if (!result) return result.error();
   moved = *result;
@@ -102,16 +102,16 @@ Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controll
   // raw/previous/ keeps one earlier run of the scenario, not a mix: when
   // raw/ has files of it, those of the run before go first (a longer search
   // left steps a shorter one would not replace).
-  const std::string raw_dir = controller_dir + "/raw";
+  const std::string raw_dir = layout::RawDir(bench_dir);
   std::error_code ec;
   bool earlier = false;
   for (const auto& f : fs::directory_iterator(raw_dir, ec)) earlier = earlier || scenarios(f.path());
   if (earlier) {
-    for (const auto& f : fs::directory_iterator(raw_dir + "/previous", ec)) {
+    for (const auto& f : fs::directory_iterator(layout::PreviousDir(raw_dir), ec)) {
       if (scenarios(f.path())) fs::remove(f.path(), ec);
     }
   }
-  auto raw = MoveInto(raw_dir, "previous", scenarios, "");
+  auto raw = MoveInto(raw_dir, layout::kPrevious, scenarios, "");
   if (!raw) return raw.error();
   for (const std::string& f : *raw) moved.push_back("raw/" + f);
   return moved;

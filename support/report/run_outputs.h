@@ -49,12 +49,11 @@ Result<SetAside> SetAsideEarlierOutputs(const std::string& xml_dir, const std::s
 // When a scenario starts: its outputs from an earlier run are set aside, so
 // that raw/ holds only this run's phases of it (a 3-step search beside the
 // 9 steps of the one before reads as one search). Its result
-// (<controller_dir>/<id>.json) moves to <controller_dir>/previous/, its raw
-// engine files (<controller_dir>/raw/<stem>.<ext> and <stem>_<phase>.<ext>,
-// stem = the id with '.' -> '_', the stem of its phase names) to
-// raw/previous/, replacing older copies there; names what moved
-// ("throughput.simple.json", "raw/throughput_simple_s00_probe.json", ...).
-Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& controller_dir,
-                                                     const std::string& scenario_id);
+// (controller-results/<id>.json under `bench_dir`, bench_layout.h) moves to
+// controller-results/previous/, its raw engine files (raw/<stem>.<ext> and
+// raw/<stem>_<phase>.<ext>, stem = the id with '.' -> '_', the stem of its
+// phase names) to raw/previous/, replacing older copies there; names what
+// moved ("throughput.simple.json", "raw/throughput_simple_s00_probe.json", ...).
+Result<std::vector<std::string>> MoveScenarioOutputs(const std::string& bench_dir, const std::string& scenario_id);
 
 }  // namespace fvbench

@@ -16,7 +16,7 @@ SavedScenario RunAndSaveScenario(Testbed& tb, const ScenarioPlan& plan, const Th
                                  const Reference* reference, const ProgressFn& progress) {
   const std::string scenario_id = plan.id;
   if (!tb.config().dry_run) {
-    if (auto moved = MoveScenarioOutputs(tb.controller_dir(), scenario_id); !moved) {
+    if (auto moved = MoveScenarioOutputs(tb.config().bench_dir, scenario_id); !moved) {
       progress(scenario_id + ": " + moved.error().message);
     }
   }

@@ -87,39 +87,39 @@ TEST_F(RunOutputs, ProvisionIncompleteRoundTripsAndIsAbsentOnceProvisioned) {
 // A scenario's earlier result and raw engine files (a 9-step search) move
 // aside when it starts; other scenarios' files stay where they are.
 TEST_F(RunOutputs, AScenariosEarlierResultAndRawFilesAreSetAside) {
-  Write("throughput.simple.json", "{}");
-  Write("throughput.complex.json", "{}");
-  Write("raw/throughput_simple_s08_confirm.json", "{}");
-  Write("raw/throughput_simple_s08_confirm.cmd.txt", "wrk ...");
-  Write("raw/throughput_simple_warmup.stdout.txt", "");
-  Write("raw/throughput_simple.k6.log", "");
-  Write("raw/throughput_simpler_s00_probe.json", "{}");  // not this scenario's stem
-  Write("raw/throughput_complex_s00_probe.json", "{}");
-  Write("raw/previous/throughput_simple_s08_confirm.json", "older");
+  Write("controller-results/throughput.simple.json", "{}");
+  Write("controller-results/throughput.complex.json", "{}");
+  Write("controller-results/raw/throughput_simple_s08_confirm.json", "{}");
+  Write("controller-results/raw/throughput_simple_s08_confirm.cmd.txt", "wrk ...");
+  Write("controller-results/raw/throughput_simple_warmup.stdout.txt", "");
+  Write("controller-results/raw/throughput_simple.k6.log", "");
+  Write("controller-results/raw/throughput_simpler_s00_probe.json", "{}");  // not this scenario's stem
+  Write("controller-results/raw/throughput_complex_s00_probe.json", "{}");
+  Write("controller-results/raw/previous/throughput_simple_s08_confirm.json", "older");
   auto moved = MoveScenarioOutputs(dir_, "throughput.simple");
   ASSERT_TRUE(moved.ok()) << moved.error().message;
   EXPECT_THAT(*moved, UnorderedElementsAre("throughput.simple.json", "raw/throughput_simple_s08_confirm.json",
                                            "raw/throughput_simple_s08_confirm.cmd.txt",
                                            "raw/throughput_simple_warmup.stdout.txt", "raw/throughput_simple.k6.log"));
-  EXPECT_TRUE(Exists("previous/throughput.simple.json"));
-  EXPECT_TRUE(Exists("raw/previous/throughput_simple_s08_confirm.cmd.txt"));
-  EXPECT_FALSE(Exists("raw/throughput_simple_s08_confirm.json"));
-  std::ifstream replaced(dir_ + "/raw/previous/throughput_simple_s08_confirm.json");
+  EXPECT_TRUE(Exists("controller-results/previous/throughput.simple.json"));
+  EXPECT_TRUE(Exists("controller-results/raw/previous/throughput_simple_s08_confirm.cmd.txt"));
+  EXPECT_FALSE(Exists("controller-results/raw/throughput_simple_s08_confirm.json"));
+  std::ifstream replaced(dir_ + "/controller-results/raw/previous/throughput_simple_s08_confirm.json");
   std::string text((std::istreambuf_iterator<char>(replaced)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "{}");  // the older copy replaced
-  EXPECT_TRUE(Exists("throughput.complex.json"));
-  EXPECT_TRUE(Exists("raw/throughput_complex_s00_probe.json"));
-  EXPECT_TRUE(Exists("raw/throughput_simpler_s00_probe.json"));
+  EXPECT_TRUE(Exists("controller-results/throughput.complex.json"));
+  EXPECT_TRUE(Exists("controller-results/raw/throughput_complex_s00_probe.json"));
+  EXPECT_TRUE(Exists("controller-results/raw/throughput_simpler_s00_probe.json"));
   // A third run: raw/previous/ then holds the second run's files of the
   // scenario only, none left from the first (which had a step more).
-  Write("raw/previous/throughput_simple_s09_confirm.json", "first run");
-  Write("raw/throughput_simple_s00_probe.json", "{}");
+  Write("controller-results/raw/previous/throughput_simple_s09_confirm.json", "first run");
+  Write("controller-results/raw/throughput_simple_s00_probe.json", "{}");
   auto third = MoveScenarioOutputs(dir_, "throughput.simple");
   ASSERT_TRUE(third.ok()) << third.error().message;
-  EXPECT_FALSE(Exists("raw/previous/throughput_simple_s09_confirm.json"));
-  EXPECT_FALSE(Exists("raw/previous/throughput_simple_s08_confirm.cmd.txt"));
-  EXPECT_TRUE(Exists("raw/previous/throughput_simple_s00_probe.json"));
-  EXPECT_TRUE(Exists("raw/previous/throughput_complex_s00_probe.json") || Exists("raw/throughput_complex_s00_probe.json"));
+  EXPECT_FALSE(Exists("controller-results/raw/previous/throughput_simple_s09_confirm.json"));
+  EXPECT_FALSE(Exists("controller-results/raw/previous/throughput_simple_s08_confirm.cmd.txt"));
+  EXPECT_TRUE(Exists("controller-results/raw/previous/throughput_simple_s00_probe.json"));
+  EXPECT_TRUE(Exists("controller-results/raw/previous/throughput_complex_s00_probe.json") || Exists("controller-results/raw/throughput_complex_s00_probe.json"));
   // Nothing there: nothing to do.
   auto none = MoveScenarioOutputs(dir_ + "/absent", "throughput.simple");
   ASSERT_TRUE(none.ok());
