@@ -445,8 +445,7 @@ double SearchLoadBudget(const ThroughputSearchParams& p) {
   return p.budget_s + (std::max(1, p.confirm_runs) - 1) * p.confirm_dur_s;
 }
 
-ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
-  const SearchPlan plan = RunPlanOf(c).search;
+ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c, const SearchPlan& plan) {
   ThroughputSearchParams p;
   p.rule.slo_p99_us = c.throughput_slo_p99_us;
   p.rule.search_max_rps = c.throughput_search_max;
@@ -462,11 +461,11 @@ ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c) {
   return p;
 }
 
-SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run_step) {
+SearchOutcome SearchMaxThroughput(const Config& c, const SearchPlan& plan, const SearchStepFunction& run_step) {
   if (c.throughput_search == ThroughputSearchKind::kBisect) {
-    return MaxThroughputSearch(ThroughputSearchParamsFrom(c), run_step);
+    return MaxThroughputSearch(ThroughputSearchParamsFrom(c, plan), run_step);
   }
-  const double step_s = RunPlanOf(c).search.lengths.step_s;
+  const double step_s = plan.lengths.step_s;
   SearchParams sp;
   sp.search_max_rps = c.throughput_search_max;
   sp.slo_p99_us = c.throughput_slo_p99_us;

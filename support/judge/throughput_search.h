@@ -133,10 +133,11 @@ SearchOutcome MaxThroughputSearch(const ThroughputSearchParams& params, const Se
 double SearchLoadBudget(const ThroughputSearchParams& p);
 
 // The knobs of a run: THROUGHPUT_SEARCH_MAX, THROUGHPUT_START,
-// THROUGHPUT_RESOLUTION, THROUGHPUT_SLO_P99_MS; the lengths, the budget and
-// the runs per confirmation round from the run's plan (run_plan.h RunPlanOf:
-// one run per round in A/B mode, where REPEAT counts the pairs).
-ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c);
+// THROUGHPUT_RESOLUTION, THROUGHPUT_SLO_P99_MS from `c`; the lengths, the
+// budget and the runs per confirmation round from the run's search plan
+// (run_plan.h RunPlanOf(c).search: one run per round in A/B mode, where
+// REPEAT counts the pairs).
+ThroughputSearchParams ThroughputSearchParamsFrom(const Config& c, const SearchPlan& plan);
 
 // Why a search that ran steps has no number (reported_step < 0), e.g.
 //   "no step passed (first step 18750 RPS: fail: ...)"  (one step, or none lower)
@@ -151,6 +152,6 @@ std::string NoResultReason(const SearchOutcome& so);
 // The one entry point of the scenario runner: THROUGHPUT_SEARCH=bisect runs
 // MaxThroughputSearch; =seed runs SeedStepSearch (step_search.h) with the
 // plan's steps (STEP_DUR, default 20 s; role "", no confirmation, no budget).
-SearchOutcome SearchMaxThroughput(const Config& c, const SearchStepFunction& run_step);
+SearchOutcome SearchMaxThroughput(const Config& c, const SearchPlan& plan, const SearchStepFunction& run_step);
 
 }  // namespace fvbench

@@ -583,7 +583,7 @@ void ScenarioRun::ThroughputFlow() {
   out_.search = c_.throughput_search == ThroughputSearchKind::kSeed ? "seed" : "bisect";
   double search_load_s = 0;  // planned seconds of the steps run so far (the budget's measure)
   SearchOutcome so = SearchMaxThroughput(
-      c_, [&](const StepRequest& req) { return SearchStep(req, search_load_s); });
+      c_, tb_.run_plan().search, [&](const StepRequest& req) { return SearchStep(req, search_load_s); });
   ApplySearch(so);
   Attach(ReportedPhases(so));
   if (!so.error.empty()) error_ = so.error;

@@ -79,7 +79,7 @@ TEST(RunPlan, RepeatThreeBudgetIsTheSearchsBudget) {
   const RunPlan p = RunPlanOf(c);
   EXPECT_EQ(p.search.confirm_runs, 3);
   EXPECT_EQ(p.search.load_budget_s, 160);
-  const ThroughputSearchParams sp = ThroughputSearchParamsFrom(c);
+  const ThroughputSearchParams sp = ThroughputSearchParamsFrom(c, RunPlanOf(c).search);
   EXPECT_EQ(sp.confirm_runs, 3);
   EXPECT_EQ(sp.confirm_dur_s, p.search.lengths.confirm_s);
   EXPECT_EQ(SearchLoadBudget(sp), p.search.load_budget_s);
@@ -99,7 +99,7 @@ TEST(RunPlan, AbModeRepeatCountsPairs) {
   EXPECT_EQ(p.ab_pairs, 5);
   EXPECT_EQ(p.search.confirm_runs, 1);
   EXPECT_EQ(p.search.load_budget_s, 120);
-  EXPECT_EQ(ThroughputSearchParamsFrom(c).confirm_runs, 1);
+  EXPECT_EQ(ThroughputSearchParamsFrom(c, RunPlanOf(c).search).confirm_runs, 1);
   EXPECT_EQ(p.ab_latency_run_s, 60);
   EXPECT_EQ(p.ab_throughput_run_s, 10);
   c.step_dur_s = 3;  // STEP_DUR set (the ab-selftest preset)
@@ -156,7 +156,7 @@ TEST(RunPlan, TimeoutBoundCoversEverySearchThePlanAllows) {
             sut.short_s = plan.lengths.step_s;
             sut.flaky = flaky;
             const SearchOutcome o =
-                SearchMaxThroughput(c, [&](const StepRequest& r) { return sut.Run(r); });
+                SearchMaxThroughput(c, RunPlanOf(c).search, [&](const StepRequest& r) { return sut.Run(r); });
             SCOPED_TRACE(fmt::format("REPEAT {} STEP_DUR {} capacity {} flaky {} long {}", repeat, step_set,
                                      capacity, flaky, long_capacity));
             EXPECT_LE(static_cast<int>(o.steps.size()), plan.max_phases);

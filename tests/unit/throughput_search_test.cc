@@ -582,14 +582,14 @@ TEST(MaxSearch, ConfigChoosesTheSearch) {
     l.achieved_rps = r.target_rps;
     return MeasuredPhase{l};
   };
-  SearchOutcome b = SearchMaxThroughput(c, run);
+  SearchOutcome b = SearchMaxThroughput(c, RunPlanOf(c).search, run);
   EXPECT_TRUE(b.confirmed);
   EXPECT_TRUE(b.ceiling_reached);
   EXPECT_EQ(seen.back().role, "confirm");
   EXPECT_EQ(seen.back().duration_s, 6);
   seen.clear();
   c.throughput_search = ThroughputSearchKind::kSeed;
-  SearchOutcome s = SearchMaxThroughput(c, run);
+  SearchOutcome s = SearchMaxThroughput(c, RunPlanOf(c).search, run);
   EXPECT_FALSE(s.confirmed);
   EXPECT_TRUE(s.ceiling_reached);
   ASSERT_EQ(seen.size(), 6u);
@@ -611,7 +611,7 @@ namespace {
 SearchOutcome DefaultSearch(double cap, const SearchStepFunction& run) {
   Config c;
   c.throughput_search_max = cap;
-  return SearchMaxThroughput(c, run);
+  return SearchMaxThroughput(c, RunPlanOf(c).search, run);
 }
 
 TEST(DefaultSearch, DurationsComeFromTheBudget) {
@@ -622,18 +622,18 @@ TEST(DefaultSearch, DurationsComeFromTheBudget) {
   EXPECT_EQ(SearchDurationsFromBudget(12).step_s, 2.0);    // never under 2 s
   EXPECT_EQ(SearchDurationsFromBudget(600).step_s, 20.0);  // never over the seed's 20 s
   Config c;
-  ThroughputSearchParams p = ThroughputSearchParamsFrom(c);
+  ThroughputSearchParams p = ThroughputSearchParamsFrom(c, RunPlanOf(c).search);
   EXPECT_EQ(p.probe_dur_s, 3);
   EXPECT_EQ(p.step_dur_s, 10);
   EXPECT_EQ(p.confirm_dur_s, 20);
   c.confirm_dur_s = 30;  // CONFIRM_DUR=30 alone: probes and steps still from the budget
-  p = ThroughputSearchParamsFrom(c);
+  p = ThroughputSearchParamsFrom(c, RunPlanOf(c).search);
   EXPECT_EQ(p.probe_dur_s, 3);
   EXPECT_EQ(p.step_dur_s, 10);
   EXPECT_EQ(p.confirm_dur_s, 30);
   c.confirm_dur_s.reset();
   c.step_dur_s = 20;  // STEP_DUR=20 set: the seed's 20 s steps, no probes, 2 x 20 s confirmation
-  p = ThroughputSearchParamsFrom(c);
+  p = ThroughputSearchParamsFrom(c, RunPlanOf(c).search);
   EXPECT_EQ(p.probe_dur_s, 0);
   EXPECT_EQ(p.step_dur_s, 20);
   EXPECT_EQ(p.confirm_dur_s, 40);
@@ -734,7 +734,7 @@ TEST(DefaultSearch, SeedStepLengthsStayAnOption) {
   c.step_dur_s = 20;  // STEP_DUR=20: every step 20 s, confirmation 40 s
   c.throughput_search_max = 6000;
   Log log;
-  SearchOutcome o = SearchMaxThroughput(c, KneeAt(1600, &log));
+  SearchOutcome o = SearchMaxThroughput(c, RunPlanOf(c).search, KneeAt(1600, &log));
   ASSERT_TRUE(o.confirmed) << o.stop_reason;
   EXPECT_EQ(CountRole(o, "probe"), 0);
   for (const StepResult& s : o.steps) EXPECT_EQ(s.load.duration_s, s.role == "confirm" ? 40 : 20) << s.role;
@@ -757,7 +757,7 @@ TEST(DefaultSearch, PhaseChecksTravelWithTheStepAndFailItOnlyWithValidityFail) {
     Config c;
     c.throughput_search = kind;
     c.throughput_search_max = 6000;
-    SearchOutcome fail = SearchMaxThroughput(c, run);
+    SearchOutcome fail = SearchMaxThroughput(c, RunPlanOf(c).search, run);
     ASSERT_GE(fail.reported_step, 0) << NoResultReason(fail);
     EXPECT_LE(fail.steps[fail.reported_step].target_rps, 3000);
     bool invalid_seen = false;
@@ -774,7 +774,7 @@ TEST(DefaultSearch, PhaseChecksTravelWithTheStepAndFailItOnlyWithValidityFail) {
     }
     EXPECT_TRUE(invalid_seen);
     c.validity.mode = ValidityMode::kWarn;
-    SearchOutcome warn = SearchMaxThroughput(c, run);
+    SearchOutcome warn = SearchMaxThroughput(c, RunPlanOf(c).search, run);
     ASSERT_GE(warn.reported_step, 0);
     EXPECT_GT(warn.steps[warn.reported_step].target_rps, 3000);
     EXPECT_TRUE(warn.ceiling_reached);
