@@ -83,13 +83,13 @@ class K6Engine : public LoadEngine {
 
   std::string name() const override { return "k6"; }
 
-  Result<std::string> version() override {
+  Result<std::string> Version() override {
     if (!version_.empty()) return version_;
     Command cmd;
     cmd.argv = {"k6", "version"};
     cmd.env = {{"K6_NO_USAGE_REPORT", "true"}};
     cmd.timeout = std::chrono::seconds(30);
-    auto r = host_.run(cmd);
+    auto r = host_.Run(cmd);
     if (!r.ok()) return Error{fmt::format("k6 version on {}: {}", host_.name(), r.error().message)};
     const std::string out(detail::TrimLeft(detail::TrimRight(r->out, "\n\r "), "\n "));
     if (!r->success() || out.rfind("k6 ", 0) != 0) {
@@ -100,24 +100,24 @@ class K6Engine : public LoadEngine {
     return version_;
   }
 
-  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
+  Result<void> Warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (spec.duration_s <= 0) return Ok();
     const std::string body_path = remote_dir + "/" + spec.phase + ".body.json";
     auto cmd = PlanK6Command(spec, scripts_dir_, "", body_path);
     if (!cmd.ok()) return cmd.error();
     if (auto ok = CheckLimits(spec); !ok) return Fail(spec, "warmup refused before load: " + ok.error().message);
     if (spec.kind == RequestKind::kPostJson) {
-      if (auto w = host_.write_file(body_path, spec.body); !w.ok()) {
+      if (auto w = host_.WriteFile(body_path, spec.body); !w.ok()) {
         return Fail(spec, fmt::format("writing the warmup body {}: {}", body_path, w.error().message));
       }
     }
-    auto r = host_.run(*cmd);
+    auto r = host_.Run(*cmd);
     if (!r.ok()) return Fail(spec, fmt::format("warmup could not start k6: {}", r.error().message));
     if (auto ok = CheckExit(spec, *cmd, *r, "warmup"); !ok.ok()) return ok.error();
     return Ok();
   }
 
-  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+  Result<LoadResult> Run(const LoadSpec& spec, const std::string& remote_dir,
                          const std::string& controller_dir) override {
     const std::string summary = remote_dir + "/" + spec.phase + ".json";
     const std::string body_path = remote_dir + "/" + spec.phase + ".body.json";
@@ -148,27 +148,27 @@ class K6Engine : public LoadEngine {
       prep.argv = {"sh", "-c", "mkdir -p -- \"$1\" && shift && rm -f -- \"$@\"", "sh", remote_dir, summary};
       if (synchronised) prep.argv.insert(prep.argv.end(), {samples, histogram});
       prep.timeout = std::chrono::seconds(30);
-      auto r = host_.run(prep);
+      auto r = host_.Run(prep);
       if (!r.ok() || !r->success()) {
         return Fail(spec, fmt::format("creating {} and removing a stale {} failed: {}", remote_dir, summary,
                                       r.ok() ? DescribeExit(*r, 30) + "; " + Tail(r->err) : r.error().message));
       }
     }
     if (spec.kind == RequestKind::kPostJson) {
-      if (auto w = host_.write_file(body_path, spec.body); !w.ok()) {
+      if (auto w = host_.WriteFile(body_path, spec.body); !w.ok()) {
         return Fail(spec, fmt::format("writing the request body {}: {}", body_path, w.error().message));
       }
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = host_.run(*cmd);
+    auto r = host_.Run(*cmd);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok()) return Fail(spec, fmt::format("could not start k6: {}", r.error().message));
     (void)detail::WriteTextFile(controller_dir + "/" + spec.phase + ".k6.log",
                          RedactSecrets("== stdout ==\n" + r->out + "\n== stderr ==\n" + r->err));
     if (auto ok = CheckExit(spec, *cmd, *r, "run"); !ok.ok()) return ok.error();
 
-    if (auto f = host_.fetch(summary, local_summary, kK6SummaryCap); !f.ok()) {
+    if (auto f = host_.Fetch(summary, local_summary, kK6SummaryCap); !f.ok()) {
       return Fail(spec, fmt::format("k6 {} but its summary {} could not be fetched: {}; stderr: {}",
                                     DescribeExit(*r, 0), summary, f.error().message, Tail(r->err)));
     }
@@ -211,7 +211,7 @@ class K6Engine : public LoadEngine {
     const std::string local_hist = controller_dir + "/" + spec.phase + ".histogram.json";
     std::error_code ec;
     std::filesystem::remove(local_hist, ec);
-    if (auto f = host_.fetch(histogram, local_hist, kHistogramCap); f.ok()) {
+    if (auto f = host_.Fetch(histogram, local_hist, kHistogramCap); f.ok()) {
       auto text = detail::ReadTextFile(local_hist);
       if (!text) return Fail(spec, text.error().message);
       auto h = ParseHistogramJson(*text, FetchedName(local_hist, host_.name(), histogram));
@@ -220,7 +220,7 @@ class K6Engine : public LoadEngine {
       run.reduced_on = "loadgen host";
     } else {
       const std::string local_samples = controller_dir + "/" + spec.phase + ".samples.csv";
-      if (auto g = host_.fetch(samples, local_samples, K6SamplesCap(spec.rate_rps, spec.duration_s)); !g.ok()) {
+      if (auto g = host_.Fetch(samples, local_samples, K6SamplesCap(spec.rate_rps, spec.duration_s)); !g.ok()) {
         return Fail(spec, fmt::format("no histogram {} and the samples {} could not be fetched: {}", histogram,
                                       samples, g.error().message));
       }

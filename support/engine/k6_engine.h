@@ -26,19 +26,19 @@
 //       VUs; k6 allocates the extra VUs only when needed.)
 // Timeout of the command: D + kK6GracefulStopS (2 s: k6/common.js sets the
 // scenario's gracefulStop to it; k6's default is 30 s) + kK6StartupS (30 s).
-// run() records the command's wall time in LoadResult::wall_s and M, the
+// Run() records the command's wall time in LoadResult::wall_s and M, the
 // pool the scenario could use, in LoadResult::connections.
 // Exit 0 and 99 (thresholds failed; the summary is still written,
 // go.k6.io/k6/errext/exitcodes ThresholdsHaveFailed) are accepted.
 //
-// run() leaves on the controller, in controller_dir:
+// Run() leaves on the controller, in controller_dir:
 //   <phase>.cmd.txt   the command line as run, env assignments first
 //                     (the JWT value replaced by "<redacted>")
 //   <phase>.k6.log    k6's stdout and stderr
 //   <phase>.json      the fetched summary; LoadResult.raw_path
 // and parses it with ParseK6Summary (source = that path). A stale summary on
 // the host is removed before the run, so a run that writes none is an error.
-// engine_version is version()'s line when version() has been called (cached).
+// engine_version is Version()'s line when Version() has been called (cached).
 //
 // Several instances (engine/multi_loadgen.h sets the fields).
 // With spec.k6_segment set, the command also gets
@@ -51,7 +51,7 @@
 // keep exactly the whole rate.
 //
 // Synchronised start (spec.start_epoch_us > 0, measured runs only): the
-// instance is ONE `bash -c` command on the loadgen host, so run() stays
+// instance is ONE `bash -c` command on the loadgen host, so Run() stays
 // synchronous and multi_loadgen runs instances in parallel threads:
 //   1. refuse when a k6 already answers at its address (a stale run would
 //      otherwise be resumed in its place);
@@ -75,9 +75,9 @@
 //      <scripts_dir>/fvbench_k6_reduce is there and executable
 //      (apps/k6_reduce_main.cc): `fvbench_k6_reduce csv <samples> >
 //      <remote_dir>/<phase>.histogram.json`.
-// run() then fetches that histogram (kilobytes); when it is missing (the
+// Run() then fetches that histogram (kilobytes); when it is missing (the
 // tool is not on that host: fvbench does not ship a binary to a remote host
-// of maybe another architecture or libc, or it failed) run() fetches the CSV
+// of maybe another architecture or libc, or it failed) Run() fetches the CSV
 // and reduces it on the controller instead: exact either way, but that copy
 // is the whole CSV (about 10 lines, ~2 KB, per request: k6 writes every
 // metric's sample). The samples are uncompressed: gzip (`csv=<f>.gz`) would
@@ -91,7 +91,7 @@
 // resumed by its answer, while the time it was sent precedes the CLI's own
 // start-up (both are kept). Its window is that start + duration_s.
 //
-// warmup() runs warmup.js with the same parameters (no SUMMARY_OUT), a post
+// Warmup() runs warmup.js with the same parameters (no SUMMARY_OUT), a post
 // body at <remote_dir>/<phase>.body.json on the loadgen host (under BENCH_DIR), and
 // checks only the exit status; duration_s <= 0 skips it.
 //

@@ -61,17 +61,17 @@ class LoadEngine {
   virtual ~LoadEngine() = default;
   virtual std::string name() const = 0;  // "k6" | "wrk"
   // The engine's version line, e.g. "k6 v0.54.0 (...)", "wrk 4.1.0".
-  virtual Result<std::string> version() = 0;
+  virtual Result<std::string> Version() = 0;
   // Unmeasured warmup at spec.rate_rps for spec.duration_s; output discarded.
-  // A POST body is written on the loadgen host under `remote_dir` (as run()
+  // A POST body is written on the loadgen host under `remote_dir` (as Run()
   // does: BENCH_DIR's results folder), never outside BENCH_DIR.
-  virtual Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) = 0;
+  virtual Result<void> Warmup(const LoadSpec& spec, const std::string& remote_dir) = 0;
   // Measured phase. Raw output is written on the loadgen host under
   // `remote_dir`, fetched to `controller_dir`, parsed there. The returned
   // LoadResult has raw_path = the controller-side copy. An engine failure
   // (non-zero exit other than k6's 99 "thresholds failed", timeout, no output)
   // is an Error naming the phase, the command's exit status and its stderr tail.
-  virtual Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+  virtual Result<LoadResult> Run(const LoadSpec& spec, const std::string& remote_dir,
                                  const std::string& controller_dir) = 0;
 };
 

@@ -14,7 +14,7 @@ Result<std::vector<ClockOffset>> LoadgenClocks::Current(double max_offset_us) {
   if (!offsets_.empty() && age_s() < kClockRecheckS) return offsets_;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Result<std::vector<ClockExchange>>> readings(hosts_.size(), Error{"not read"});
-  auto one = [&](size_t i) { readings[i] = hosts_[i]->exchange_clock(kClockExchanges, kClockReadTimeout); };
+  auto one = [&](size_t i) { readings[i] = hosts_[i]->ExchangeClock(kClockExchanges, kClockReadTimeout); };
   if (parallel_) {
     std::vector<std::thread> threads;
     for (size_t i = 0; i < hosts_.size(); ++i) threads.emplace_back(one, i);

@@ -4,7 +4,7 @@
 // each measured back.
 //
 // Each host: kClockExchanges exchanges over one command (Host::
-// exchange_clock), the least delay wins; the hosts in parallel (one after
+// ExchangeClock), the least delay wins; the hosts in parallel (one after
 // another in a dry run, which records them). Measured at the first phase
 // that needs them and again when the last measurement is older than
 // kClockRecheckS: an undisciplined clock drifts by up to ~50 ppm (3 ms a

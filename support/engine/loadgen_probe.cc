@@ -9,7 +9,7 @@ Result<LoadgenLimits> ProbeLoadgenLimits(Host& loadgen) {
   Command probe;
   probe.argv = {"sh", "-c", kLoadgenLimitsProbe};
   probe.timeout = std::chrono::seconds(30);
-  auto r = loadgen.run(probe);
+  auto r = loadgen.Run(probe);
   if (!r) return Error{fmt::format("load generator {}: probing its limits: {}", loadgen.name(), r.error().message)};
   if (!r->success()) {
     return Error{fmt::format("load generator {}: probing its limits ({}) failed: exit status {}; stderr: {}",

@@ -82,18 +82,18 @@ class MultiLoadgenEngine : public LoadEngine {
   }
 
   std::string name() const override { return processes_.front().engine->name(); }
-  Result<std::string> version() override { return processes_.front().engine->version(); }
+  Result<std::string> Version() override { return processes_.front().engine->Version(); }
 
   // Every process warms up at its share, at the same time (no common start).
   // Each warmup command's wall time less its duration bounds its launch from
   // above: the first phase's lead follows from it.
-  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
+  Result<void> Warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok;
     std::vector<Result<void>> results(processes_.size(), Ok());
     std::vector<double> launches(processes_.size(), -1);
     const bool k6 = name() == "k6";
     ForEachProcess([&](size_t i) {
-      // Its share, connections and CPUs as in run(), but unsynchronised,
+      // Its share, connections and CPUs as in Run(), but unsynchronised,
       // whole (no k6 segment: rate / n each) and without a histogram.
       LoadSpec s = ProcessSpec(spec, i, processes_.size(), processes_[i].cpuset, 0, 0);
       s.offset_us = 0;
@@ -101,7 +101,7 @@ class MultiLoadgenEngine : public LoadEngine {
       s.k6_sequence.clear();
       s.latency_histogram = false;
       const auto t0 = std::chrono::steady_clock::now();
-      results[i] = processes_[i].engine->warmup(s, remote_dir);
+      results[i] = processes_[i].engine->Warmup(s, remote_dir);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       launches[i] = wall - (k6 ? spec.duration_s : std::ceil(spec.duration_s));  // wrk runs whole seconds
     });
@@ -119,7 +119,7 @@ class MultiLoadgenEngine : public LoadEngine {
     return Ok();
   }
 
-  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+  Result<LoadResult> Run(const LoadSpec& spec, const std::string& remote_dir,
                          const std::string& controller_dir) override {
     if (auto ok = CheckEngines(); !ok) return ok.error();
     const size_t n = processes_.size();
@@ -289,7 +289,7 @@ class MultiLoadgenEngine : public LoadEngine {
   ProcessOutcome RunOne(size_t i, const LoadSpec& s, const std::string& remote_dir,
                         const std::string& controller_dir) {
     ProcessOutcome o;
-    o.result = processes_[i].engine->run(s, remote_dir, controller_dir);
+    o.result = processes_[i].engine->Run(s, remote_dir, controller_dir);
     if (!o.result) return o;
     if (auto ok = processes_[i].engine->name() == "k6" ? ReadK6(s, controller_dir, o) : ReadWrk(s, o); !ok) {
       o.result = ok.error();

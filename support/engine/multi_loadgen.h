@@ -1,15 +1,15 @@
 // Several load-generator processes driving one phase: a
-// LoadEngine whose run() splits the phase's rate into equal shards
+// LoadEngine whose Run() splits the phase's rate into equal shards
 // (judge/loadgen_shards.h), starts every process on one common start,
 // collects each one's output and merges them (judge/loadgen_merge.h) into
 // the LoadResult the search, repeats, A/B mode, thresholds and reports
 // already take.
 //
-// All processes run the same engine, wrk or k6 (run() refuses a mix). Each
+// All processes run the same engine, wrk or k6 (Run() refuses a mix). Each
 // process runs on a loadgen host (LoadgenProcess::host, an index into
 // MultiLoadgenOptions::clock_hosts).
 //
-// Before the load (run()), refused with an Error naming the numbers:
+// Before the load (Run()), refused with an Error naming the numbers:
 //   - a split that gives a process fewer than kMinRequestsPerLoadgenProcess
 //     requests in the window (core/loadgen_share.h);
 //   - a loadgen host whose clock is more than kMaxLoadgenClockOffsetUs off
@@ -42,7 +42,7 @@
 // processes); kLoadgenStartLeadS until one is known. A process not ready at
 // the common start (ready after it on its host's clock) is a harness fault:
 // the phase is run again once, at once, with the lead its launch calls for
-// (at least twice the lead used); late again, run() returns an Error
+// (at least twice the lead used); late again, Run() returns an Error
 // saying so (host, how late, the lead, the launch), never a result judged
 // as an engine that fell behind. A late wrk skips the slots it missed
 // (pace.lua), so even a window missed entirely never sends a burst.

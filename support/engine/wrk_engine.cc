@@ -112,12 +112,12 @@ class WrkEngine : public LoadEngine {
 
   std::string name() const override { return "wrk"; }
 
-  Result<std::string> version() override {
+  Result<std::string> Version() override {
     if (version_) return *version_;
     Command cmd;
     cmd.argv = {"wrk", "--version"};
     cmd.timeout = std::chrono::seconds(30);
-    auto r = host_.run(cmd);
+    auto r = host_.Run(cmd);
     if (!r) return Error{fmt::format("wrk --version on {}: {}", host_.name(), r.error().message)};
     auto v = ParseWrkVersion(r->out + "\n" + r->err);
     if (!v) {
@@ -128,7 +128,7 @@ class WrkEngine : public LoadEngine {
     return *v;
   }
 
-  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
+  Result<void> Warmup(const LoadSpec& spec, const std::string& remote_dir) override {
     if (auto ok = CheckScript(); !ok) return ok.error();
     if (auto ok = CheckLimits(spec); !ok) {
       return Error{fmt::format("wrk warmup {}: refused before load: {}", spec.phase, ok.error().message)};
@@ -139,14 +139,14 @@ class WrkEngine : public LoadEngine {
       if (auto ok = PrepareDir(remote_dir, ""); !ok) {
         return Error{fmt::format("wrk warmup {}: {}", spec.phase, ok.error().message)};
       }
-      if (auto w = host_.write_file(body_path, spec.body); !w) {
+      if (auto w = host_.WriteFile(body_path, spec.body); !w) {
         return Error{fmt::format("wrk warmup {}: writing the body on {}: {}", spec.phase,
                                  host_.name(), w.error().message)};
       }
     }
     auto cmd = PlanWrkCommand(spec, scripts_dir_, "/dev/null", body_path);
     if (!cmd) return Error{fmt::format("wrk warmup {}: {}", spec.phase, cmd.error().message)};
-    auto r = host_.run(*cmd);
+    auto r = host_.Run(*cmd);
     if (!r) {
       return Error{fmt::format("wrk warmup {} on {}: {}", spec.phase, host_.name(), r.error().message)};
     }
@@ -158,7 +158,7 @@ class WrkEngine : public LoadEngine {
     return Ok();
   }
 
-  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+  Result<LoadResult> Run(const LoadSpec& spec, const std::string& remote_dir,
                          const std::string& controller_dir) override {
     auto fail = [&](const std::string& what) {
       return Error{fmt::format("wrk phase {} on {}: {}", spec.phase, host_.name(), what)};
@@ -173,7 +173,7 @@ class WrkEngine : public LoadEngine {
     std::string body_path;
     if (spec.kind == RequestKind::kPostJson) {
       body_path = remote_dir + "/" + spec.phase + ".body.json";
-      if (auto w = host_.write_file(body_path, spec.body); !w) {
+      if (auto w = host_.WriteFile(body_path, spec.body); !w) {
         return fail("writing the body: " + w.error().message);
       }
     }
@@ -185,7 +185,7 @@ class WrkEngine : public LoadEngine {
     if (auto ok = PrepareDir(remote_dir, remote_json); !ok) return fail(ok.error().message);
 
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = host_.run(*cmd);
+    auto r = host_.Run(*cmd);
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r) return fail(r.error().message);
     // Synchronised: wrk's own summary spans its whole -d, not the window.
@@ -209,7 +209,7 @@ class WrkEngine : public LoadEngine {
       return fail(fmt::format("{} ({}); stderr: {}", line, Describe(*r), TailBytes(r->err, kStderrTail)));
     }
     const std::string local_json = local_base + ".json";
-    if (auto f = host_.fetch(remote_json, local_json, kWrkResultCap); !f) {
+    if (auto f = host_.Fetch(remote_json, local_json, kWrkResultCap); !f) {
       return fail(fmt::format("no output fetched from {} ({}); stderr: {}", remote_json,
                               f.error().message, TailBytes(r->err, kStderrTail)));
     }
@@ -223,7 +223,7 @@ class WrkEngine : public LoadEngine {
     result.raw_path = local_json;
     result.wall_s = wall_s;
     if (spec.start_epoch_us > 0) result.engine_cpu_s = ChildCpuSeconds(r->err).value_or(-1);
-    if (auto v = version(); v) result.engine_version = *v;
+    if (auto v = Version(); v) result.engine_version = *v;
     return result;
   }
 
@@ -235,7 +235,7 @@ class WrkEngine : public LoadEngine {
     Command prep;
     prep.argv = {"sh", "-c", "mkdir -p -- \"$1\" && rm -f -- \"$2\"", "sh", dir, stale};
     prep.timeout = std::chrono::seconds(30);
-    if (auto r = host_.run(prep); !r || !r->success()) {
+    if (auto r = host_.Run(prep); !r || !r->success()) {
       return Error{stale.empty() ? fmt::format("cannot create {}", dir)
                                  : fmt::format("cannot create {} / remove a stale {}", dir, stale)};
     }
@@ -247,7 +247,7 @@ class WrkEngine : public LoadEngine {
   Result<void> CheckScript() {
     if (script_checked_) return Ok();
     const std::string path = scripts_dir_ + "/pace.lua";
-    auto text = host_.read_file(path, kEngineScriptCap);
+    auto text = host_.ReadFile(path, kEngineScriptCap);
     if (!text && dynamic_cast<DryRunHost*>(&host_) != nullptr) {
       return Ok();  // DRY_RUN: the read is in the plan; nothing exists to check
     }

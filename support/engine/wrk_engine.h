@@ -34,14 +34,14 @@
 // Timeout of the command: D + kWrkStartupS (10 s: its login shell's start)
 // + kPhaseGraceS (5 s; wrk stops at -d by itself), and synchronised also
 // the lead (start_wait_s, rounded up):
-// a wrk killed there fails the phase as "cut" (no output). run() records the
+// a wrk killed there fails the phase as "cut" (no output). Run() records the
 // command's wall time in LoadResult::wall_s. remote_dir is created on the host and a
 // stale <phase>.json removed; a post body is written to
 // <remote_dir>/<phase>.body.json first. A SUT that refuses connections fails
 // the phase before any load: wrk's resolve step test-connects and exits 1
 // ("unable to connect to <host>:<port> ...").
 //
-// run() leaves on the controller, in controller_dir:
+// Run() leaves on the controller, in controller_dir:
 //   <phase>.cmd.txt     the exact command with its FVBENCH_* environment
 //                       (the JWT value is replaced by "<redacted>")
 //   <phase>.stdout.txt  wrk's stdout (its own summary, then the JSON)
@@ -53,10 +53,10 @@
 // host (checked before any load: wrk would otherwise run unpaced, closed
 // loop), a bad spec, a non-zero exit / signal / timeout (with the stderr
 // tail; a Lua error inside pace.lua's init() aborts wrk), no JSON written,
-// fetch failure, parse failure. warmup() runs the same command with
+// fetch failure, parse failure. Warmup() runs the same command with
 // FVBENCH_OUT=/dev/null and checks only the exit status.
 //
-// version(): `wrk --version` prints "wrk debian/4.1.0-3+b2 [epoll] Copyright
+// Version(): `wrk --version` prints "wrk debian/4.1.0-3+b2 [epoll] Copyright
 // (C) 2012 Will Glozer" and then the usage text, and exits 1 (wrk.c
 // parse_args: -v prints, then the missing URL fails). The version is the text
 // before " Copyright"; any exit status is accepted if that line is there.

@@ -28,7 +28,7 @@ Result<std::vector<std::string>> RunLines(Host& host, std::vector<std::string> a
   Command c;
   c.argv = std::move(argv);
   c.timeout = std::chrono::seconds(30);
-  auto r = host.run(c);
+  auto r = host.Run(c);
   if (!r) return Error{fmt::format("{}: {}: {}", host.name(), what, r.error().message)};
   if (!r->success()) {
     return Error{fmt::format("{}: {}: `{}` exit {}: {}", host.name(), what, ShellJoin(c.argv), r->exit_code,

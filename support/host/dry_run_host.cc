@@ -54,7 +54,7 @@ void DryRunHost::Record(const std::string& op, const std::string& rest) {
   plan_->add("[" + name_ + "] " + op + ": " + rest);
 }
 
-Result<ExecResult> DryRunHost::run(const Command& cmd) {
+Result<ExecResult> DryRunHost::Run(const Command& cmd) {
   if (cmd.argv.empty() || cmd.argv[0].empty())
     return Error{name_ + ": cannot run a command with an empty argv"};
   Record("run", CommandLine(cmd) + "  # timeout " + std::to_string(cmd.timeout.count()) + " ms");
@@ -63,25 +63,25 @@ Result<ExecResult> DryRunHost::run(const Command& cmd) {
   return r;
 }
 
-Result<void> DryRunHost::write_file(const std::string& path, const std::string& content,
+Result<void> DryRunHost::WriteFile(const std::string& path, const std::string& content,
                                     int mode) {
-  if (path.empty()) return Error{name_ + ": write_file: empty path"};
+  if (path.empty()) return Error{name_ + ": WriteFile: empty path"};
   Record("write", ShellQuote(path) + " (" + std::to_string(content.size()) + " bytes, mode " +
                       Octal(mode) + ")");
   return Ok();
 }
 
-Result<std::string> DryRunHost::read_file(const std::string& path, const FileCap&) {
+Result<std::string> DryRunHost::ReadFile(const std::string& path, const FileCap&) {
   Record("read", ShellQuote(path) + " (dry run: nothing read)");
   return Error{name_ + ": cannot read " + path + ": dry run, nothing exists to read"};
 }
 
-Result<void> DryRunHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap&) {
+Result<void> DryRunHost::Fetch(const std::string& remote_path, const std::string& local_path, const FileCap&) {
   Record("fetch", ShellQuote(remote_path) + " -> " + ShellQuote(local_path));
   return Ok();
 }
 
-Result<ServiceHandle> DryRunHost::start_service(const std::string& svc_name, const Command& cmd,
+Result<ServiceHandle> DryRunHost::StartService(const std::string& svc_name, const Command& cmd,
                                                 const std::string& stdout_path,
                                                 const std::string& stderr_path) {
   if (cmd.argv.empty() || cmd.argv[0].empty())
@@ -99,7 +99,7 @@ Result<ServiceHandle> DryRunHost::start_service(const std::string& svc_name, con
   return h;
 }
 
-Result<void> DryRunHost::stop_service(const ServiceHandle& svc, std::chrono::milliseconds) {
+Result<void> DryRunHost::StopService(const ServiceHandle& svc, std::chrono::milliseconds) {
   const std::string what = "service '" + svc.name + "' (pid " + std::to_string(svc.pid) + ")";
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -111,12 +111,12 @@ Result<void> DryRunHost::stop_service(const ServiceHandle& svc, std::chrono::mil
   return Ok();
 }
 
-bool DryRunHost::is_alive(const ServiceHandle& svc) {
+bool DryRunHost::IsAlive(const ServiceHandle& svc) {
   std::lock_guard<std::mutex> lock(mu_);
   return running_.count(svc.pid) != 0;
 }
 
-Result<std::vector<ClockExchange>> DryRunHost::exchange_clock(int rounds, std::chrono::milliseconds timeout) {
+Result<std::vector<ClockExchange>> DryRunHost::ExchangeClock(int rounds, std::chrono::milliseconds timeout) {
   Record("clock", std::to_string(rounds) + " readings of the wall clock over one command  # timeout " +
                       std::to_string(timeout.count()) + " ms");
   using std::chrono::system_clock;

@@ -12,11 +12,11 @@
 // run/start line can be pasted into a shell. The "cd" and "K=v" prefixes
 // appear only when cmd.cwd / cmd.env are set.
 //
-// Results: run() succeeds with exit 0 and empty output; write_file and fetch
-// succeed; read_file returns an Error saying it is a dry run (callers must not
-// base decisions on content that does not exist); start_service returns fake
+// Results: Run() succeeds with exit 0 and empty output; WriteFile and fetch
+// succeed; ReadFile returns an Error saying it is a dry run (callers must not
+// base decisions on content that does not exist); StartService returns fake
 // pids, increasing across every host sharing the plan (from 100001);
-// stop_service and is_alive follow those fake pids like LocalHost does (a pid
+// StopService and IsAlive follow those fake pids like LocalHost does (a pid
 // this host did not hand out, or <= 1, is refused with an Error).
 #pragma once
 
@@ -50,21 +50,21 @@ class DryRunHost : public Host {
   DryRunHost(std::string display_name, std::shared_ptr<DryRunPlan> plan);
 
   std::string name() const override { return name_; }
-  Result<ExecResult> run(const Command& cmd) override;
-  Result<void> write_file(const std::string& path, const std::string& content,
+  Result<ExecResult> Run(const Command& cmd) override;
+  Result<void> WriteFile(const std::string& path, const std::string& content,
                           int mode = 0644) override;
-  Result<std::string> read_file(const std::string& path, const FileCap& cap) override;
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+  Result<std::string> ReadFile(const std::string& path, const FileCap& cap) override;
+  Result<void> Fetch(const std::string& remote_path, const std::string& local_path,
                      const FileCap& cap) override;
-  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
+  Result<ServiceHandle> StartService(const std::string& name, const Command& cmd,
                                       const std::string& stdout_path,
                                       const std::string& stderr_path) override;
-  Result<void> stop_service(const ServiceHandle& svc,
+  Result<void> StopService(const ServiceHandle& svc,
                             std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
-  bool is_alive(const ServiceHandle& svc) override;
+  bool IsAlive(const ServiceHandle& svc) override;
   // Recorded ("clock: <rounds> readings over one command"); answers readings
   // of this machine's clock (offset 0).
-  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override;
+  Result<std::vector<ClockExchange>> ExchangeClock(int rounds, std::chrono::milliseconds timeout) override;
 
   const std::shared_ptr<DryRunPlan>& plan() const { return plan_; }
 

@@ -1,5 +1,5 @@
 // What a host may send back, per kind of file: the one place where each cap
-// is stated with its reasoning. Host::read_file and Host::fetch take the cap
+// is stated with its reasoning. Host::ReadFile and Host::Fetch take the cap
 // of the kind they read; the bytes are counted as they arrive (a size the
 // host states is only used to refuse early), so a file over its cap is
 // refused after at most one read chunk past the cap, naming the file, the

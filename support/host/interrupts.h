@@ -7,7 +7,7 @@
 // later thread inherits the mask) and starts one thread that waits for them
 // with sigwait(). On a signal that thread
 //   1. sends SIGTERM, then after 2 s SIGKILL, to the process group of every
-//      child command still running (LocalHost::run tracks them: the load
+//      child command still running (LocalHost::Run tracks them: the load
 //      engine is one), and
 //   2. runs the registered cleanups, newest first (SutServices registers its
 //      StopAll; the scenario test registers saving what it has), then

@@ -1,4 +1,4 @@
-// LocalCopy: the controller's copy of a file a host sends back (Host::fetch).
+// LocalCopy: the controller's copy of a file a host sends back (Host::Fetch).
 // Created under a new name beside the destination, ".<name>.fetch.<random>",
 // with O_CREAT | O_EXCL | O_NOFOLLOW (never through a link, never an
 // existing file) and mode 0644 less the umask: whatever the remote file's

@@ -37,7 +37,7 @@ using std::chrono::milliseconds;
 constexpr milliseconds kTermGrace{2000};       // timeout: SIGTERM -> SIGKILL
 constexpr milliseconds kLingerIdle{100};       // after exit: stop when pipes idle this long
 constexpr milliseconds kLingerMax{1000};       // after exit: stop reading at the latest
-constexpr milliseconds kKillWait{5000};        // stop_service: wait after SIGKILL
+constexpr milliseconds kKillWait{5000};        // StopService: wait after SIGKILL
 constexpr milliseconds kPollSlice{20};         // when no pidfd is available
 
 // Closes an fd on scope exit.
@@ -177,7 +177,7 @@ Result<pid_t> Spawn(const std::string& host, const Command& cmd, SpawnSetup& set
   return pid;
 }
 
-// run()'s spawn: like Spawn(), but by fork + execve so that the child can ask
+// Run()'s spawn: like Spawn(), but by fork + execve so that the child can ask
 // the kernel for SIGKILL when the thread that started it dies
 // (prctl(PR_SET_PDEATHSIG)). A suite process killed outright (SIGKILL from a
 // ctest TIMEOUT, the OOM killer) cannot run any cleanup; this way the load
@@ -279,7 +279,7 @@ Result<void> WriteAll(int fd, const char* data, size_t n, const std::string& wha
 template <class Fill>
 Result<void> WriteAtomically(const std::string& host, const std::string& path, int mode,
                              Fill fill) {
-  if (path.empty()) return Error{host + ": write_file: empty path"};
+  if (path.empty()) return Error{host + ": WriteFile: empty path"};
   if (auto r = MakeParentDirs(host, path); !r.ok()) return r;
   std::filesystem::path p(path);
   std::string tmpl = (p.parent_path() / ("." + p.filename().string() + ".tmp.XXXXXX")).string();
@@ -341,7 +341,7 @@ bool GroupGone(int pgid) {
 
 namespace {
 
-// One started child of LocalHost::run until its end: reaps it, escalates
+// One started child of LocalHost::Run until its end: reaps it, escalates
 // SIGTERM -> SIGKILL at its timeout, reads its stdout / stderr, and lingers
 // briefly after its exit for output its own children still write.
 class ChildWatch {
@@ -489,7 +489,7 @@ class ChildWatch {
 
 }  // namespace
 
-Result<ExecResult> LocalHost::run(const Command& cmd) {
+Result<ExecResult> LocalHost::Run(const Command& cmd) {
   const std::string host = name();
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0)
@@ -523,7 +523,7 @@ Result<ExecResult> LocalHost::run(const Command& cmd) {
   return res;
 }
 
-Result<void> LocalHost::write_file(const std::string& path, const std::string& content,
+Result<void> LocalHost::WriteFile(const std::string& path, const std::string& content,
                                    int mode) {
   return WriteAtomically(name(), path, mode, [&](int fd) {
     return WriteAll(fd, content.data(), content.size(), path);
@@ -540,7 +540,7 @@ const char* FileTypeName(mode_t m) {
   return "not a regular file";
 }
 
-// Opens a file this host hands over (Host::read_file / fetch): never through
+// Opens a file this host hands over (Host::ReadFile / fetch): never through
 // a symbolic link (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK), and
 // only a regular file. `verb` is "read" or "fetch".
 Result<int> OpenHandedOver(const std::string& host, const char* verb, const std::string& path, const FileCap& cap,
@@ -595,7 +595,7 @@ Result<uint64_t> ReadCapped(const std::string& host, int fd, const std::string& 
 
 }  // namespace
 
-Result<std::string> LocalHost::read_file(const std::string& path, const FileCap& cap) {
+Result<std::string> LocalHost::ReadFile(const std::string& path, const FileCap& cap) {
   struct stat st;
   auto fd = OpenHandedOver(name(), "read", path, cap, &st);
   if (!fd.ok()) return fd.error();
@@ -613,7 +613,7 @@ Result<std::string> LocalHost::read_file(const std::string& path, const FileCap&
   return out;
 }
 
-Result<void> LocalHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
+Result<void> LocalHost::Fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
   const std::string host = name();
   struct stat st;
   auto src = OpenHandedOver(host, "fetch", remote_path, cap, &st);
@@ -652,7 +652,7 @@ void LocalHost::ReapLocked(int pid) {
   if (w == pid || (w < 0 && errno == ECHILD)) it->second = ServiceState::kReaped;
 }
 
-Result<ServiceHandle> LocalHost::start_service(const std::string& svc_name, const Command& cmd,
+Result<ServiceHandle> LocalHost::StartService(const std::string& svc_name, const Command& cmd,
                                                const std::string& stdout_path,
                                                const std::string& stderr_path) {
   const std::string host = name();
@@ -692,7 +692,7 @@ Result<ServiceHandle> LocalHost::start_service(const std::string& svc_name, cons
   return h;
 }
 
-Result<std::vector<ClockExchange>> LocalHost::exchange_clock(int rounds, std::chrono::milliseconds) {
+Result<std::vector<ClockExchange>> LocalHost::ExchangeClock(int rounds, std::chrono::milliseconds) {
   auto now = [] {
     return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
   };
@@ -707,7 +707,7 @@ Result<std::vector<ClockExchange>> LocalHost::exchange_clock(int rounds, std::ch
   return out;
 }
 
-bool LocalHost::is_alive(const ServiceHandle& svc) {
+bool LocalHost::IsAlive(const ServiceHandle& svc) {
   if (svc.pid <= 1) return false;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -720,7 +720,7 @@ bool LocalHost::is_alive(const ServiceHandle& svc) {
   return ::kill(svc.pid, 0) == 0 || errno == EPERM;
 }
 
-Result<void> LocalHost::stop_service(const ServiceHandle& svc, std::chrono::milliseconds grace) {
+Result<void> LocalHost::StopService(const ServiceHandle& svc, std::chrono::milliseconds grace) {
   const std::string host = name();
   const std::string what = "service '" + svc.name + "' (pid " + std::to_string(svc.pid) + ")";
   if (svc.pid <= 1) return Error{host + ": refusing to stop " + what + ": not a service pid"};

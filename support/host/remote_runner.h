@@ -30,7 +30,7 @@
 //                                 not a regular file: refused, never opened
 //          swapped                the file opened is not the one lstat saw
 //          err <errno text>
-// A command runs as Host::run's contract says (host.h): argv executed
+// A command runs as Host::Run's contract says (host.h): argv executed
 // without a shell (execvp: PATH lookup), the environment values and the cwd
 // set in the child (never in any argv), stdin /dev/null, its own process
 // group; stdout and stderr captured whole, separately; on timeout SIGTERM to
@@ -39,7 +39,7 @@
 // closes: controller gone, connection lost) the runner kills every running
 // command's group and exits. A read reads each regular file, in the
 // runner's process (no process starts for it), at once, also while
-// commands run, as Host::read_file's contract says (host.h): lstat (only a
+// commands run, as Host::ReadFile's contract says (host.h): lstat (only a
 // regular file), open with O_NOFOLLOW | O_NONBLOCK (no link followed, no
 // FIFO waited on), the handle's fstat the same file (device and inode),
 // then at most <max bytes> + 1 bytes: the controller counts them against

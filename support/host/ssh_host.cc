@@ -191,7 +191,7 @@ bool ValidEnvName(const std::string& k) {
   });
 }
 
-// The shell lines shared by run() and start_service(): cd, exports, and a
+// The shell lines shared by Run() and StartService(): cd, exports, and a
 // check that argv[0] can be found (so "not found" is an Error, not exit 127).
 Result<std::string> Prologue(const std::string& host, const Command& cmd) {
   if (cmd.argv.empty() || cmd.argv[0].empty())
@@ -615,7 +615,7 @@ Result<void> SshHost::ConnectLocked() {
   return Ok();
 }
 
-Result<ExecResult> SshHost::run(const Command& cmd) {
+Result<ExecResult> SshHost::Run(const Command& cmd) {
   std::unique_lock<std::mutex> lock(mu_);
   // Through the runner, the lock let go while the command runs: commands and
   // reads of other threads run at the same time (the phase monitor's reads
@@ -960,7 +960,7 @@ Result<std::string> ReadTaggedLine(ssh_session ss, ssh_channel ch, std::string& 
 
 }  // namespace
 
-Result<std::vector<ClockExchange>> SshHost::exchange_clock(int rounds, milliseconds timeout) {
+Result<std::vector<ClockExchange>> SshHost::ExchangeClock(int rounds, milliseconds timeout) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": clock readings: ";
   if (s_ == nullptr) return Error{who + "not connected"};
@@ -1311,7 +1311,7 @@ Result<std::optional<std::string>> SshHost::ReadByRunnerLocked(const std::string
   return std::optional<std::string>(std::move(*text));
 }
 
-Result<void> SshHost::write_file(const std::string& path, const std::string& content, int mode) {
+Result<void> SshHost::WriteFile(const std::string& path, const std::string& content, int mode) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (writing " + path + ")"};
@@ -1371,7 +1371,7 @@ Result<void> SshHost::put(const std::string& local_path, const std::string& remo
   return Ok();
 }
 
-Result<std::string> SshHost::read_file(const std::string& path, const FileCap& cap) {
+Result<std::string> SshHost::ReadFile(const std::string& path, const FileCap& cap) {
   std::unique_lock<std::mutex> lock(mu_);
   return ReadFileLocked(path, cap, &lock);
 }
@@ -1400,7 +1400,7 @@ Result<std::string> SshHost::ReadFileLocked(const std::string& path, const FileC
   return out;
 }
 
-Result<void> SshHost::fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
+Result<void> SshHost::Fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) {
   std::unique_lock<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   if (s_ == nullptr) return Error{who + "not connected (fetching " + remote_path + ")"};
@@ -1445,7 +1445,7 @@ constexpr char kServiceScript[] =
 
 }  // namespace
 
-Result<ServiceHandle> SshHost::start_service(const std::string& svc_name, const Command& cmd,
+Result<ServiceHandle> SshHost::StartService(const std::string& svc_name, const Command& cmd,
                                              const std::string& stdout_path,
                                              const std::string& stderr_path) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -1513,7 +1513,7 @@ bool ProcStatAlive(std::string_view stat) {
 
 }  // namespace detail
 
-bool SshHost::is_alive(const ServiceHandle& svc) {
+bool SshHost::IsAlive(const ServiceHandle& svc) {
   if (svc.pid <= 1) return false;
   std::lock_guard<std::mutex> lock(mu_);
   std::string p = std::to_string(svc.pid);
@@ -1532,7 +1532,7 @@ bool SshHost::is_alive(const ServiceHandle& svc) {
   return r.ok() && r->exit_code == 0;
 }
 
-Result<void> SshHost::stop_service(const ServiceHandle& svc, milliseconds grace) {
+Result<void> SshHost::StopService(const ServiceHandle& svc, milliseconds grace) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string who = name() + ": ";
   const std::string what = "service '" + svc.name + "' (pid " + std::to_string(svc.pid) + ")";

@@ -24,8 +24,8 @@
 // session, started on the first command through the login shell (its only
 // login shell), then a command costs a round trip and a fork/exec on the
 // host; its argv, environment and cwd travel as frames over the runner's
-// channel, never in an exec request or an argv. read_file goes through it too
-// (one round trip, no process started), is_alive with it. runner_note() says
+// channel, never in an exec request or an argv. ReadFile goes through it too
+// (one round trip, no process started), IsAlive with it. runner_note() says
 // which path is taken. Without perl on the host (or with
 // SshConnectOptions::command_runner false), or when the runner breaks and
 // cannot start again, each command takes an exec channel of its own.
@@ -41,7 +41,7 @@
 // refuses to run a short one, exit 126.) The login shell must be a POSIX
 // shell (sh, bash, dash, ksh, zsh).
 //
-// run(cmd) on an exec channel: the script is
+// Run(cmd) on an exec channel: the script is
 //   printf '\001fvbench-pgid %s\n' $$ >&2          (marker line, see below)
 //   exec 3<&0; { cat >/dev/null; kill -TERM -- -$$; } <&3 >/dev/null 2>&1 &
 //   exec 3<&-
@@ -57,8 +57,8 @@
 // watchdog, which sends SIGTERM to the process group when the channel ends:
 // a command the controller abandons (controller killed, Ctrl-C, connection
 // lost) does not outlive it, and background leftovers of a finished command
-// are ended when run() closes the channel (long-lived processes belong in
-// start_service). stdout and stderr are read until the channel's EOF (non-blocking polling, any volume on
+// are ended when Run() closes the channel (long-lived processes belong in
+// StartService). stdout and stderr are read until the channel's EOF (non-blocking polling, any volume on
 // both streams); then the exit status is taken only from the exit-status
 // message (or exit-signal: term_signal = the signal's number, exit_code -1).
 // A channel that closes without either is an Error, never exit 0. On timeout
@@ -71,18 +71,18 @@
 // timeout by 15 s. A NUL byte in argv, an env value or cwd is an Err naming
 // the word (a shell word or argv string cannot hold it: it would be cut short).
 //
-// Files over SFTP: write_file creates missing parent directories (mkdir -p),
+// Files over SFTP: WriteFile creates missing parent directories (mkdir -p),
 // writes a temp file ".<name>.tmp.<random>" beside the target, sets `mode`,
 // checks its size, renames it over the target (SFTP v3 rename refuses an
 // existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
 // an existing target is replaced by `mv -f` (rename(2)), by the runner or an
-// exec channel). fetch over SFTP (read_file too, without the runner) lstats
+// exec channel). fetch over SFTP (ReadFile too, without the runner) lstats
 // the remote file (only a regular file: a symbolic link, directory or
 // special file is refused), opens it and checks the handle's fstat shows
 // the same regular file, then reads in a loop until EOF; a short read is not
 // EOF, a total that ends before the stat size is an Error (truncated), and
 // more than the cap (file_caps.h) is refused, counted on the bytes received.
-// read_file through the runner (and fetch without SFTP) makes the same
+// ReadFile through the runner (and fetch without SFTP) makes the same
 // checks in the runner (lstat, O_NOFOLLOW | O_NONBLOCK, fstat: the same
 // file), which sends at most the cap and one byte; the controller counts
 // them, and reads no reply frame larger than that can be
@@ -94,23 +94,23 @@
 // less the umask, never the remote mode). Other errors name the host, the
 // path and the SFTP status (or errno) text.
 //
-// Services: start_service runs, through the runner (`sh -c`, the environment
+// Services: StartService runs, through the runner (`sh -c`, the environment
 // and cwd set by the runner) or else over an exec channel (the script over
 // stdin, as above),
 //   mkdir -p <log dirs>; cd <cwd>; export K=V...
 //   setsid -- <argv> </dev/null >><stdout> 2>><stderr> & echo $!
 // so the service is its own session and process-group leader (pid == pgid),
 // has no tie to the SSH session (survives its end) and the host records the
-// pid. stop_service (only pids this SshHost started, across Reconnect):
+// pid. StopService (only pids this SshHost started, across Reconnect):
 // SIGTERM to the group, up to `grace`, SIGKILL, then verify that no live
-// (non-zombie) process of the group remains (/proc). is_alive: its
+// (non-zombie) process of the group remains (/proc). IsAlive: its
 // /proc/<pid>/stat read over SFTP shows a state other than zombie or dead
 // (detail::ProcStatAlive; no process starts on the host), or, on a server
 // without SFTP, `kill -0` on the pid and the same state check.
 //
 // Thread-safety: one SSH session per SshHost; every public method locks one
-// mutex, so concurrent calls are safe and run one at a time, except run()
-// and read_file() through the runner: they let the mutex go while they wait
+// mutex, so concurrent calls are safe and run one at a time, except Run()
+// and ReadFile() through the runner: they let the mutex go while they wait
 // for the runner's reply, so commands and reads of several threads run at
 // once on the host (Disconnect and Reconnect wait for them).
 #pragma once
@@ -175,18 +175,18 @@ class SshHost : public Host {
   std::string name() const override { return target_.given; }
   const SshTarget& target() const { return target_; }
 
-  Result<ExecResult> run(const Command& cmd) override;
-  Result<void> write_file(const std::string& path, const std::string& content,
+  Result<ExecResult> Run(const Command& cmd) override;
+  Result<void> WriteFile(const std::string& path, const std::string& content,
                           int mode = 0644) override;
-  Result<std::string> read_file(const std::string& path, const FileCap& cap) override;
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path,
+  Result<std::string> ReadFile(const std::string& path, const FileCap& cap) override;
+  Result<void> Fetch(const std::string& remote_path, const std::string& local_path,
                      const FileCap& cap) override;
-  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd,
+  Result<ServiceHandle> StartService(const std::string& name, const Command& cmd,
                                       const std::string& stdout_path,
                                       const std::string& stderr_path) override;
-  Result<void> stop_service(const ServiceHandle& svc,
+  Result<void> StopService(const ServiceHandle& svc,
                             std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
-  bool is_alive(const ServiceHandle& svc) override;
+  bool IsAlive(const ServiceHandle& svc) override;
   // One exec channel running, through the login shell, a loop that answers
   // each line on its stdin with the host's clock (clock_gettime, which the
   // engines read: perl's Time::HiRes, else `date +%s%N`), after a ready line
@@ -194,7 +194,7 @@ class SshHost : public Host {
   // this process's system clock right before writing and right after the
   // answer's line arrived. Err names the host (no answer within `timeout`,
   // an unreadable reading).
-  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override;
+  Result<std::vector<ClockExchange>> ExchangeClock(int rounds, std::chrono::milliseconds timeout) override;
 
   // Ends the SSH session (services keep running); later calls fail until
   // Reconnect(). Reconnect() opens a new session with the same target and
@@ -206,7 +206,7 @@ class SshHost : public Host {
   // channel of its own and why; "" before the first command.
   std::string runner_note() const;
 
-  // Copies a local file to the host (SFTP, same checks as write_file,
+  // Copies a local file to the host (SFTP, same checks as WriteFile,
   // streamed: no need to hold it in memory).
   Result<void> put(const std::string& local_path, const std::string& remote_path,
                    int mode = -1 /* -1: the local file's permission bits */);
@@ -229,7 +229,7 @@ class SshHost : public Host {
   // On an exec channel of its own, never the runner: the exec request is the
   // bootstrap, the script goes over the channel's stdin (remote_script.h); after it,
   // keep_stdin_open: the channel's stdin stays open until the channel ends
-  // (run()'s watchdog reads it); otherwise EOF is sent at once.
+  // (Run()'s watchdog reads it); otherwise EOF is sent at once.
   // stdin_source: when set, its chunks are the channel's stdin (until it
   // returns 0), then EOF; keep_stdin_open is then ignored.
   using ChunkSource = std::function<Result<size_t>(char*, size_t)>;
@@ -250,7 +250,7 @@ class SshHost : public Host {
   // (another path then reads).
   Result<std::optional<std::string>> ReadByRunnerLocked(const std::string& path, const FileCap& cap,
                                                         std::unique_lock<std::mutex>* lock);
-  // read_file under mu_ (`lock`, when given, goes while the runner reads).
+  // ReadFile under mu_ (`lock`, when given, goes while the runner reads).
   Result<std::string> ReadFileLocked(const std::string& path, const FileCap& cap,
                                      std::unique_lock<std::mutex>* lock = nullptr);
 
@@ -258,7 +258,7 @@ class SshHost : public Host {
   SshConnectOptions options_;
   mutable std::mutex mu_;
   std::unique_ptr<Session> s_;
-  std::set<int> services_;  // every pid start_service returned
+  std::set<int> services_;  // every pid StartService returned
   std::string runner_note_;  // runner_note()
   int calls_in_flight_ = 0;             // runner calls waiting (with mu_ released or not)
   std::condition_variable calls_done_;  // signalled when none is
@@ -267,7 +267,7 @@ class SshHost : public Host {
 namespace detail {
 // A /proc/<pid>/stat line of a live process: its state (the field after the
 // last ')', since the comm may hold one) is not Z (zombie) or X (dead).
-// is_alive reads it over SFTP; false for a line without that field.
+// IsAlive reads it over SFTP; false for a line without that field.
 bool ProcStatAlive(std::string_view stat);
 }  // namespace detail
 

@@ -46,7 +46,7 @@ Result<std::vector<int>> ProbeUsableCpus(Host& host) {
   Command c;
   c.argv = {"sh", "-c", kUsableCpusScript};
   c.timeout = std::chrono::seconds(20);
-  auto r = host.run(c);
+  auto r = host.Run(c);
   if (!r) return r.error();
   return ParseUsableCpusProbe(r->out);
 }

@@ -87,7 +87,7 @@ std::vector<HopCounters> ReadHops(Host& sut, const std::vector<HopTarget>& targe
     c.argv.push_back(std::to_string(t.port));
   }
   c.timeout = std::chrono::seconds(6);
-  auto r = sut.run(c);
+  auto r = sut.Run(c);
   if (!r || !r->success()) return std::vector<HopCounters>(targets.size());
   return detail::ParseHopReads(r->out, targets.size());
 }

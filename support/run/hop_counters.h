@@ -1,5 +1,5 @@
 // Reads the counters of the SUT's hops (judge/hop_connections.h) on the SUT
-// host, through Host::run (locally and over SSH alike), before and after a
+// host, through Host::Run (locally and over SSH alike), before and after a
 // measured phase: per hop
 //   curl -sS --max-time 2 --unix-socket <status_socket> http://localhost/fvbench_status
 //   ss -Htan state time-wait '( sport = :<port> or dport = :<port> )'

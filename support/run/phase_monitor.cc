@@ -30,7 +30,7 @@ Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono:
   Command c;
   c.argv = std::move(argv);
   c.timeout = timeout;
-  auto r = host.run(c);
+  auto r = host.Run(c);
   if (!r) return Error{fmt::format("host {}: `{}`: {}", host.name(), ShellJoin(c.argv), r.error().message)};
   if (r->timed_out || (r->out.empty() && !r->success())) {
     return Error{fmt::format("host {}: `{}` {} {}", host.name(), ShellJoin(c.argv),
@@ -40,14 +40,14 @@ Result<std::string> Read(Host& host, std::vector<std::string> argv, std::chrono:
   return r->out;
 }
 
-// Reads /proc files through Host::read_file, concatenated as `cat` prints
+// Reads /proc files through Host::ReadFile, concatenated as `cat` prints
 // them; no process starts on the host (header). The first path must be
 // read; a later one that is gone (a pid that exited) is skipped, as cat
 // skips it.
 Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths) {
   std::string out;
   for (size_t i = 0; i < paths.size(); ++i) {
-    auto r = host.read_file(paths[i], kProcFileCap);
+    auto r = host.ReadFile(paths[i], kProcFileCap);
     if (r) {
       out += *r;
     } else if (i == 0) {

@@ -4,10 +4,10 @@
 // columns of the report.
 //
 //   WaitQuiet(sut ...)          before the load: poll the SUT's CPU until quiet
-//   PhaseMonitor m(...); m.Start();   right before engine.run()
+//   PhaseMonitor m(...); m.Start();   right before engine.Run()
 //   PhaseObservation o = m.Stop();    right after it
 //
-// Every ~500 ms a background thread reads, per host, through Host::read_file:
+// Every ~500 ms a background thread reads, per host, through Host::ReadFile:
 //   SUT host:     /proc/stat /proc/<pid>/stat ...   (its CPUs, the nginx processes)
 //   loadgen host: /proc/stat
 // (one host in all when both roles are the same Host object, local mode).
@@ -19,7 +19,7 @@
 // measured on the namespace hosts, where root's .bashrc runs `pyenv init`,
 // ~93 ms and ~107 ms of CPU per command (20 `true` over one connection:
 // 2.13 s of CPU), i.e. ~20 % of one
-// CPU at two samples a second. Host::read_file must be
+// CPU at two samples a second. Host::ReadFile must be
 // thread-safe (LocalHost and SshHost are); the engine runs on the main
 // thread meanwhile.
 //

@@ -9,7 +9,7 @@
 //
 // "SUT served" comes from nginx's own request counter on the SUT, not from
 // the load engine: wrk prints nothing until it ends, and k6's live output is
-// a terminal progress bar on stderr that Host::run only returns at the end.
+// a terminal progress bar on stderr that Host::Run only returns at the end.
 // Source: ngx_http_stub_status_module (`stub_status;`, in Debian's nginx
 // and OpenResty builds: `nginx -V` lists --with-http_stub_status_module),
 // whose page is

@@ -92,7 +92,7 @@ void ProgressTicker::Read(double t_before) {
   c.argv = {"curl", "-sS", "--max-time", "2", "--unix-socket", setup_.status_socket,
             "http://localhost/fvbench_status"};
   c.timeout = std::chrono::seconds(4);
-  auto r = sut_.run(c);
+  auto r = sut_.Run(c);
   // The counter was read somewhere inside the call: take its middle.
   const double t = (t_before + Since(state_->t0)) / 2;
   std::string why;

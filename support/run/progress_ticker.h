@@ -2,12 +2,12 @@
 // run, search step, confirmation), from a thread beside the engine's run.
 //
 //   ProgressTicker t(sut, setup, print);
-//   t.Start();                 // right before engine.run()
-//   engine.run(...);
+//   t.Start();                 // right before engine.Run()
+//   engine.Run(...);
 //   auto served = t.Stop();    // right after it, whatever it returned
 //
 // Every poll_s (1 s) the thread reads the SUT nginx's request counter on the
-// SUT host through Host::run (so it works locally and over SSH alike):
+// SUT host through Host::Run (so it works locally and over SSH alike):
 //   curl -sS --max-time 2 --unix-socket <status_socket> http://localhost/fvbench_status
 // (one short-lived curl process on the SUT host per second; the page is a few
 // hundred bytes), and every tick_s it prints one line (FormatProgressLine,
@@ -15,7 +15,7 @@
 // served by the nginx under load, the reads themselves subtracted.
 //
 // Why a counter on the SUT: wrk prints nothing until it
-// ends and k6's live progress is a terminal bar on stderr that Host::run
+// ends and k6's live progress is a terminal bar on stderr that Host::Run
 // returns only at the end, so the engines have nothing to read while they
 // run; the SUT's own counter is cheap, engine-neutral and honest (it counts
 // what the SUT served, not what the engine meant to send).

@@ -64,7 +64,7 @@ int PortFor(const Config& c, const ScenarioPlan& plan) {
 // After the load: the SUT is still up and edge did not start logging policy errors.
 Result<void> CheckSutAfterLoad(SutServices& svc, Host& sut) {
   for (const ServiceHandle& h : svc.handles()) {
-    if (!sut.is_alive(h)) return Error{fmt::format("{} (pid {}) died during the load", h.name, h.pid)};
+    if (!sut.IsAlive(h)) return Error{fmt::format("{} (pid {}) died during the load", h.name, h.pid)};
   }
   return Ok();
 }
@@ -352,7 +352,7 @@ void ScenarioRun::Warmup() {
   ticker->Start();
   load_s_ += w.duration_s;
   const auto t0 = std::chrono::steady_clock::now();
-  if (auto r = tb_.engine().warmup(w, tb_.loadgen_dir()); !r) error_ = "warmup: " + r.error().message;
+  if (auto r = tb_.engine().Warmup(w, tb_.loadgen_dir()); !r) error_ = "warmup: " + r.error().message;
   AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
   (void)ticker->Stop();
 }
@@ -384,7 +384,7 @@ std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const 
 Result<MeasuredPhase> ScenarioRun::MeasurePhase(const PhaseRequest& req) {
   const LoadSpec& s = req.spec;
   if (c_.dry_run) {
-    auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+    auto r = tb_.engine().Run(s, tb_.loadgen_dir(), tb_.raw_dir());
     if (!r) return r.error();
     return MeasuredPhase{std::move(*r)};
   }
@@ -393,7 +393,7 @@ Result<MeasuredPhase> ScenarioRun::MeasurePhase(const PhaseRequest& req) {
   PhaseWatch watch = StartWatching(req, problems);
   load_s_ += s.duration_s;
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = tb_.engine().run(s, tb_.loadgen_dir(), tb_.raw_dir());
+  auto r = tb_.engine().Run(s, tb_.loadgen_dir(), tb_.raw_dir());
   AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
   TimedPart checks(cost_, "phase_checks");
   PhaseSeen seen = StopWatching(watch);
@@ -704,7 +704,7 @@ std::string ScenarioRun::AbRestart(int i, Side side, double rate, Side& up) {
     w.duration_s = c_.warmup_dur_s;
     w.count_ratelimit = false;
     load_s_ += w.duration_s;
-    if (auto r = tb_.engine().warmup(w, tb_.loadgen_dir()); !r) {
+    if (auto r = tb_.engine().Warmup(w, tb_.loadgen_dir()); !r) {
       return fmt::format("warmup of side {} run {}: {}", name, i + 1, r.error().message);
     }
   }
@@ -792,7 +792,7 @@ void ScenarioRun::CheckRules(SutServices& services) {
   // The copy edge loaded (StartSut: shipped to the SUT host by Testbed::Open),
   // as the result's `policy` names it: not the source folder, which may change.
   const std::string& policy_path = out_.policy;
-  auto text = tb_.sut().read_file(policy_path, kPolicyFileCap);
+  auto text = tb_.sut().ReadFile(policy_path, kPolicyFileCap);
   auto rules = text ? LimiterRules(*text) : Result<std::vector<std::string>>(text.error());
   auto metrics = services.ReadEdgeMetrics();
   auto counters = metrics ? ParseEdgeRuleCounters(*metrics) : Result<EdgeRuleCounters>(metrics.error());

@@ -57,26 +57,26 @@ class PathHost : public Host {
       : owned_(std::move(inner)), inner_(*owned_), path_(std::move(path)) {}
   const std::string& path() const { return path_; }
   std::string name() const override { return inner_.name(); }
-  Result<ExecResult> run(const Command& cmd) override { return inner_.run(WithPath(cmd)); }
-  Result<void> write_file(const std::string& p, const std::string& c, int mode) override {
-    return inner_.write_file(p, c, mode);
+  Result<ExecResult> Run(const Command& cmd) override { return inner_.Run(WithPath(cmd)); }
+  Result<void> WriteFile(const std::string& p, const std::string& c, int mode) override {
+    return inner_.WriteFile(p, c, mode);
   }
-  Result<std::string> read_file(const std::string& p, const FileCap& cap) override {
-    return inner_.read_file(p, cap);
+  Result<std::string> ReadFile(const std::string& p, const FileCap& cap) override {
+    return inner_.ReadFile(p, cap);
   }
-  Result<void> fetch(const std::string& r, const std::string& l, const FileCap& cap) override {
-    return inner_.fetch(r, l, cap);
+  Result<void> Fetch(const std::string& r, const std::string& l, const FileCap& cap) override {
+    return inner_.Fetch(r, l, cap);
   }
-  Result<ServiceHandle> start_service(const std::string& n, const Command& cmd, const std::string& o,
+  Result<ServiceHandle> StartService(const std::string& n, const Command& cmd, const std::string& o,
                                       const std::string& e) override {
-    return inner_.start_service(n, WithPath(cmd), o, e);
+    return inner_.StartService(n, WithPath(cmd), o, e);
   }
-  Result<void> stop_service(const ServiceHandle& s, std::chrono::milliseconds g) override {
-    return inner_.stop_service(s, g);
+  Result<void> StopService(const ServiceHandle& s, std::chrono::milliseconds g) override {
+    return inner_.StopService(s, g);
   }
-  bool is_alive(const ServiceHandle& s) override { return inner_.is_alive(s); }
-  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds timeout) override {
-    return inner_.exchange_clock(rounds, timeout);
+  bool IsAlive(const ServiceHandle& s) override { return inner_.IsAlive(s); }
+  Result<std::vector<ClockExchange>> ExchangeClock(int rounds, std::chrono::milliseconds timeout) override {
+    return inner_.ExchangeClock(rounds, timeout);
   }
 
  private:
@@ -98,14 +98,14 @@ class DryRunEngine : public LoadEngine {
   DryRunEngine(std::unique_ptr<LoadEngine> inner, std::shared_ptr<DryRunPlan> plan)
       : inner_(std::move(inner)), plan_(std::move(plan)) {}
   std::string name() const override { return inner_->name(); }
-  Result<std::string> version() override { return inner_->name() + " (dry run: version not asked)"; }
-  Result<void> warmup(const LoadSpec& spec, const std::string& remote_dir) override {
-    return inner_->warmup(spec, remote_dir);
+  Result<std::string> Version() override { return inner_->name() + " (dry run: version not asked)"; }
+  Result<void> Warmup(const LoadSpec& spec, const std::string& remote_dir) override {
+    return inner_->Warmup(spec, remote_dir);
   }
-  Result<LoadResult> run(const LoadSpec& spec, const std::string& remote_dir,
+  Result<LoadResult> Run(const LoadSpec& spec, const std::string& remote_dir,
                          const std::string& controller_dir) override {
     const size_t before = plan_->lines().size();
-    auto r = inner_->run(spec, remote_dir, controller_dir);
+    auto r = inner_->Run(spec, remote_dir, controller_dir);
     const std::vector<std::string> lines = plan_->lines();
     const std::string mark = inner_->name() == "k6" ? "k6 run " : "wrk -t";
     bool ran = false;
@@ -291,7 +291,7 @@ Result<void> Testbed::MakeEngine() {
       Command up;
       up.argv = {"true"};
       up.timeout = std::chrono::seconds(60);
-      if (auto r = (*c)->run(up); !r) return Error{"starting its first command: " + r.error().message};
+      if (auto r = (*c)->Run(up); !r) return Error{"starting its first command: " + r.error().message};
       if (path_value.empty()) return c;
       return std::unique_ptr<Host>(std::make_unique<PathHost>(std::move(*c), path_value));
     };
@@ -448,7 +448,7 @@ void Testbed::FindRemoteK6(LoadgenHost& lg) {
   Command which;
   which.argv = {"sh", "-c", "command -v k6"};
   which.timeout = std::chrono::seconds(30);
-  auto w = lg.host->run(which);
+  auto w = lg.host->Run(which);
   if (w && !w->success()) {
     const std::string bin = lg.info.engine_bin;
     const std::string dir = bin.substr(0, bin.find_last_of('/'));
@@ -504,7 +504,7 @@ Result<void> Testbed::ShipFiles() {
   for (const Shipment& s : Shipments()) {
     auto text = detail::ReadTextFile(s.local);
     if (!text) return Error{"shipping " + s.what + ": " + text.error().message};
-    if (auto w = s.host->write_file(s.remote, *text, s.mode); !w) {
+    if (auto w = s.host->WriteFile(s.remote, *text, s.mode); !w) {
       return Error{fmt::format("shipping {} to {}: {}", s.what, s.host->name(), w.error().message)};
     }
   }
@@ -542,7 +542,7 @@ std::vector<Result<std::string>> Fingerprints(const std::vector<std::pair<Host*,
       Command c;
       c.argv = {"sh", "-c", script};
       c.timeout = std::chrono::seconds(60);
-      auto r = host->run(c);
+      auto r = host->Run(c);
       if (!r) return r.error();
       if (!r->success()) return Error{fmt::format("exit {}: {}", r->exit_code, r->err.substr(0, 300))};
       return r->out;

@@ -7,7 +7,7 @@
 // one DryRunPlan; nothing is connected to, every command and transfer is
 // recorded in order (dry_run_host.h); TakePlan() hands the lines out.
 //
-// Shipped under BENCH_DIR on the hosts (write_file, in both modes):
+// Shipped under BENCH_DIR on the hosts (WriteFile, in both modes):
 //   loadgen: BENCH_DIR/scripts/   the engine's static scripts (k6/*.js side by
 //            side, so `import './common.js'` resolves; or wrk's pace.lua)
 //   SUT:     BENCH_DIR/policies/  simple.json complex.json llm.json from

@@ -44,7 +44,7 @@ Result<ExecResult> StepRunner::Exec(const std::string& step, std::vector<std::st
   c.env = std::move(env);
   c.timeout = package_step ? timeout + seconds(cfg_.package_lock_wait_s) : timeout;
   if (package_step && !cfg_.dry_run) SayWhoHoldsTheLock(step);
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!r) {
     return Error{fmt::format("provision {} on host {}: could not run `{}`: {}", step, host_.name(),
                              ShellJoin(LockWaitedCommand(c.argv)), r.error().message)};
@@ -96,7 +96,7 @@ void StepRunner::SayWhoHoldsTheLock(const std::string& step) {
   Command c;
   c.argv = {"sh", "-c", kLockHoldersScript};
   c.timeout = seconds(30);
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!r || !r->success()) return;  // only a courtesy: the step itself waits and says what went wrong
   const auto holders = ParseLockHolders(r->out);
   if (holders.empty()) return;
@@ -109,7 +109,7 @@ Error StepRunner::LockError(const std::string& step, const std::string& shown, c
   Command c;
   c.argv = {"sh", "-c", kLockHoldersScript};
   c.timeout = seconds(30);
-  auto h = host_.run(c);
+  auto h = host_.Run(c);
   const auto holders = h && h->success() ? ParseLockHolders(h->out) : std::vector<LockHolder>{};
   const std::string what =
       r.timed_out ? fmt::format("timed out after waiting up to {} s for the package manager's lock and then for the "

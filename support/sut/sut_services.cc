@@ -210,14 +210,14 @@ std::string ControllerHostname() {
 
 Result<void> SutServices::StopLeftover(const std::string& service) {
   const std::string dir = run_dir(service);
-  auto pidtext = host_.read_file(dir + "/logs/nginx.pid", kPidFileCap);
+  auto pidtext = host_.ReadFile(dir + "/logs/nginx.pid", kPidFileCap);
   if (!pidtext) return Ok();  // nothing recorded
   int pid = std::atoi(std::string(TrimSpace(*pidtext)).c_str());
   if (pid <= 1) return Ok();
   // The controller process that started it: "<hostname> <pid>". While that
   // process lives, the service belongs to a live run (maybe another
   // SutServices of this very process) and is left alone.
-  if (auto owner = host_.read_file(dir + "/logs/owner", kOwnerFileCap); owner) {
+  if (auto owner = host_.ReadFile(dir + "/logs/owner", kOwnerFileCap); owner) {
     std::istringstream in(*owner);
     std::string host;
     long owner_pid = 0;
@@ -226,7 +226,7 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
       return Ok();
     }
   }
-  auto cmdline = host_.read_file(fmt::format("/proc/{}/cmdline", pid), kProcFileCap);
+  auto cmdline = host_.ReadFile(fmt::format("/proc/{}/cmdline", pid), kProcFileCap);
   if (!cmdline) return Ok();  // not running
   std::string args = *cmdline;
   std::replace(args.begin(), args.end(), '\0', ' ');
@@ -235,11 +235,11 @@ Result<void> SutServices::StopLeftover(const std::string& service) {
     Command k;
     k.argv = {"kill", sig, std::to_string(pid)};
     k.timeout = seconds(5);
-    return host_.run(k);
+    return host_.Run(k);
   };
   // Gone = no /proc entry, or a zombie waiting to be reaped by its parent.
   auto gone = [&]() {
-    auto stat = host_.read_file(fmt::format("/proc/{}/stat", pid), kProcFileCap);
+    auto stat = host_.ReadFile(fmt::format("/proc/{}/stat", pid), kProcFileCap);
     if (!stat) return true;
     auto close = stat->rfind(')');
     return close != std::string::npos && close + 2 < stat->size() && (*stat)[close + 2] == 'Z';
@@ -262,7 +262,7 @@ Result<void> SutServices::CheckPortFree(int port) {
   Command c;
   c.argv = {"ss", "-ltnH", fmt::format("sport = :{}", port)};
   c.timeout = seconds(10);
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!r) return Error{fmt::format("host {}: could not run `{}` to check port {}: {}", host_.name(),
                                    ShellJoin(c.argv), port, r.error().message)};
   if (!r->success()) {
@@ -282,7 +282,7 @@ Result<int> SutServices::HttpStatus(int port, const std::string& path) {
   c.argv = {"curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-m", "2",
             fmt::format("http://{}:{}{}", local_addr(), port, path)};
   c.timeout = seconds(5);
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!r) return r.error();
   return std::atoi(std::string(TrimSpace(r->out)).c_str());
 }
@@ -297,7 +297,7 @@ std::string LogTail(Host& host, const std::string& path, uint64_t from, uint64_t
   c.argv = {"sh", "-c", "tail -c +\"$1\" -- \"$2\" 2>/dev/null | tail -c \"$3\"", "sh", std::to_string(from + 1),
             path, std::to_string(max_bytes)};
   c.timeout = seconds(30);
-  auto r = host.run(c);
+  auto r = host.Run(c);
   return r && r->success() ? r->out : "";
 }
 
@@ -306,7 +306,7 @@ uint64_t LogSize(Host& host, const std::string& path) {
   Command c;
   c.argv = {"sh", "-c", "[ -f \"$1\" ] && stat -c %s -- \"$1\" || echo 0", "sh", path};
   c.timeout = seconds(30);
-  auto r = host.run(c);
+  auto r = host.Run(c);
   if (!r || !r->success()) return 0;
   return std::strtoull(r->out.c_str(), nullptr, 10);
 }
@@ -336,7 +336,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   }
   Command mk;
   mk.argv = {"mkdir", "-p", "--", dir + "/conf", dir + "/logs", dir + "/tmp"};
-  auto m = host_.run(mk);
+  auto m = host_.Run(mk);
   if (!m || !m->success()) {
     return Error{fmt::format("host {}: `{}` failed: {}", host_.name(), ShellJoin(mk.argv),
                              m ? TrimSpace(m->err) : m.error().message)};
@@ -347,10 +347,10 @@ Result<void> SutServices::Start(const Spec& spec) {
     Command rm;
     rm.argv = {"rm", "-f", "--", dir + "/logs/access.log"};
     if (!spec.status_socket.empty()) rm.argv.push_back(spec.status_socket);
-    (void)host_.run(rm);
+    (void)host_.Run(rm);
   }
   const std::string conf = dir + "/conf/nginx.conf";
-  if (auto w = host_.write_file(conf, spec.conf); !w) {
+  if (auto w = host_.WriteFile(conf, spec.conf); !w) {
     return Error{fmt::format("host {}: writing {}: {}", host_.name(), conf, w.error().message)};
   }
   const std::string errlog = dir + "/logs/error.log";
@@ -363,7 +363,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   test.argv.push_back("-t");
   test.env = spec.env;
   test.timeout = seconds(30);
-  auto t = host_.run(test);
+  auto t = host_.Run(test);
   if (!t) return Error{fmt::format("host {}: could not run `{}`: {}", host_.name(), ShellJoin(test.argv),
                                    t.error().message)};
   if (!t->success() && !cfg_.dry_run) {
@@ -376,13 +376,13 @@ Result<void> SutServices::Start(const Spec& spec) {
   run.argv.insert(run.argv.end(), {"-g", "daemon off;"});
   run.env = spec.env;
   run.timeout = milliseconds(0);
-  auto h = host_.start_service(spec.name, run, dir + "/logs/stdout.log", dir + "/logs/stderr.log");
+  auto h = host_.StartService(spec.name, run, dir + "/logs/stdout.log", dir + "/logs/stderr.log");
   if (!h) return Error{fmt::format("host {}: starting {} (`{}`): {}", host_.name(), spec.name,
                                    ShellJoin(run.argv), h.error().message)};
   handles_.push_back(*h);
   if (!spec.status_socket.empty()) status_sockets_[spec.name] = spec.status_socket;
   if (cfg_.dry_run) return Ok();
-  (void)host_.write_file(dir + "/logs/owner", fmt::format("{} {}\n", ControllerHostname(), getpid()));
+  (void)host_.WriteFile(dir + "/logs/owner", fmt::format("{} {}\n", ControllerHostname(), getpid()));
 
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<milliseconds>(std::chrono::duration<double>(cfg_.health_timeout_s));
@@ -391,7 +391,7 @@ Result<void> SutServices::Start(const Spec& spec) {
   size_t next = 0;
   int last = 0;
   while (next < paths.size()) {
-    if (!host_.is_alive(*h)) {
+    if (!host_.IsAlive(*h)) {
       const std::string stderr_text = LogTail(host_, dir + "/logs/stderr.log", 0, kErrorLogTailBytes);
       return Error{fmt::format("host {}: {} (pid {}) exited during startup; error.log tail:\n{}stderr tail:\n{}",
                                host_.name(), spec.name, h->pid, TailLines(ErrorLogSince(spec.name), 20),
@@ -448,7 +448,7 @@ Result<void> SutServices::CheckReferencedFiles(const std::string& service, const
   check.argv = {"sh", "-c", "for f; do [ -e \"$f\" ] || printf '%s\\n' \"$f\"; done", "fvbench-check-files"};
   for (const FileReference& r : refs) check.argv.push_back(r.path);
   check.timeout = seconds(30);
-  auto c = host_.run(check);
+  auto c = host_.Run(check);
   if (!c || !c->success()) {
     return Error{fmt::format("host {}: could not check the files {} config {} refers to: {}", host_.name(), service,
                              conf_path, c ? TrimSpace(c->err) : c.error().message)};
@@ -473,7 +473,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   }
   const std::string dir = run_dir("fv");
   const std::string tmpl_path = info_.edge_dir + "/docker/nginx.conf.template";
-  auto tmpl = host_.read_file(tmpl_path, kEdgeTemplateCap);
+  auto tmpl = host_.ReadFile(tmpl_path, kEdgeTemplateCap);
   if (!tmpl && cfg_.dry_run) {
     // DRY_RUN: the read is in the plan; the config written is a placeholder.
     tmpl = std::string(kDryRunTemplate);
@@ -499,11 +499,11 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   auto conf = RenderFairvisorConf(*tmpl, p);
   if (!conf) return Error{fmt::format("{} (read from {} on host {})", conf.error().message, tmpl_path,
                                       host_.name())};
-  if (auto w = host_.write_file(p.tor_geo_path, ""); !w) {
+  if (auto w = host_.WriteFile(p.tor_geo_path, ""); !w) {
     return Error{fmt::format("host {}: writing {}: {}", host_.name(), p.tor_geo_path, w.error().message)};
   }
   if (info_.asn_map_path.empty()) {
-    if (auto w = host_.write_file(p.asn_map_path, ""); !w) {
+    if (auto w = host_.WriteFile(p.asn_map_path, ""); !w) {
       return Error{fmt::format("host {}: writing {}: {}", host_.name(), p.asn_map_path, w.error().message)};
     }
   }
@@ -526,7 +526,7 @@ std::string SutServices::StatusSocketFor(const std::string& service) {
     Command v;
     v.argv = {info_.nginx_bin.empty() ? "nginx" : info_.nginx_bin, "-V"};
     v.timeout = std::chrono::seconds(10);
-    auto r = host_.run(v);
+    auto r = host_.Run(v);
     stub_status_ = r && r->success() && (r->err + r->out).find("--with-http_stub_status_module") != std::string::npos;
     if (!*stub_status_) {
       status_why_ = fmt::format("host {}: `{}` does not list --with-http_stub_status_module", host_.name(),
@@ -551,7 +551,7 @@ std::string SutServices::status_socket(const std::string& service) const {
 Result<void> SutServices::StopAll() {
   std::string errors;
   for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) {
-    if (auto s = host_.stop_service(*it); !s) {
+    if (auto s = host_.StopService(*it); !s) {
       errors += fmt::format("{}{} (pid {}): {}", errors.empty() ? "" : "; ", it->name, it->pid,
                             s.error().message);
     }
@@ -566,7 +566,7 @@ Result<std::string> SutServices::ReadEdgeMetrics() {
   Command c;
   c.argv = {"curl", "-sS", "-f", "-m", "5", fmt::format("http://{}:{}/metrics", local_addr(), cfg_.fv_port)};
   c.timeout = std::chrono::seconds(10);
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!r) return Error{fmt::format("`{}` on host {}: {}", ShellJoin(c.argv), host_.name(), r.error().message)};
   if (!r->success()) {
     return Error{fmt::format("`{}` on host {} exited {}: {}", ShellJoin(c.argv), host_.name(), r->exit_code,
@@ -593,15 +593,15 @@ Result<PolicyEvidence> SutServices::CheckPolicyLive(const std::string& policy_id
                                          header_file);
   const std::string shown = fmt::format("`{}` (headers: {})", ShellJoin(c.argv), detail::DescribeProbeHeaders(probe));
   if (!probe.headers.empty()) {
-    if (auto w = host_.write_file(header_file, detail::ProbeHeaderLines(probe), 0600); !w)
+    if (auto w = host_.WriteFile(header_file, detail::ProbeHeaderLines(probe), 0600); !w)
       return Error{RedactSecrets(fmt::format("{}: could not write the probe's headers: {}", where, w.error().message))};
   }
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   if (!probe.headers.empty()) {
     Command rm;
     rm.argv = {"rm", "-f", "--", header_file};
     rm.timeout = seconds(30);
-    auto removed = host_.run(rm);
+    auto removed = host_.Run(rm);
     if (!removed || !removed->success()) {
       return Error{fmt::format("{}: could not remove {} (it holds the probe's Authorization header): {}", where,
                                header_file, removed ? TrimSpace(removed->err) : removed.error().message)};

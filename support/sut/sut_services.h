@@ -12,14 +12,14 @@
 // naming the port and the listener ss shows; nothing is killed), renders and
 // writes the config, runs `nginx -t` (Error with its output), starts nginx
 // (`-g 'daemon off;'`, under `taskset -c` with its cpuset when set) through
-// Host::start_service, then polls `curl -sS -o /dev/null -w '%{http_code}' -m 2`
+// Host::StartService, then polls `curl -sS -o /dev/null -w '%{http_code}' -m 2`
 // on the SUT host for /livez (and /readyz for fairvisor: edge answers 200 once
 // a policy bundle is loaded) until Config::health_timeout_s. A failed wait is
 // an Error with the tail of that service's error.log. Services listen on
 // 127.0.0.1 in local mode and 0.0.0.0 in remote mode.
 //
 // StopAll stops only the handles this object recorded, in reverse start
-// order (Host::stop_service: SIGTERM to the process group, then SIGKILL); the
+// order (Host::StopService: SIGTERM to the process group, then SIGKILL); the
 // destructor does the same, ignoring errors. Nothing is ever stopped by name.
 //
 // CheckPolicyLive (fairvisor only): the policy is really loaded and enforced.

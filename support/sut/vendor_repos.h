@@ -48,7 +48,7 @@ namespace fvbench {
 
 struct VendorStep {
   std::string step;               // shown in errors: "openresty key", "k6 install", ...
-  std::vector<std::string> argv;  // run through Host::run
+  std::vector<std::string> argv;  // run through Host::Run
 };
 
 // Exits 0 and prints "reachable" when the OpenResty package server answers

@@ -485,7 +485,7 @@ TEST_F(Faults, SigtermMidLoadStopsEverythingAndSavesAnInterruptedResult) {
 
 // A ctest TIMEOUT kills the test process with SIGKILL (CMake 3.25; no
 // TIMEOUT_SIGNAL_NAME before 3.27): nothing in-process runs. wrk dies with
-// its parent (PR_SET_PDEATHSIG in LocalHost::run); the detached nginx is left
+// its parent (PR_SET_PDEATHSIG in LocalHost::Run); the detached nginx is left
 // and stopped by the next scenario's start (pid file + our config path +
 // dead owner), which then passes.
 TEST_F(Faults, SigkillMidLoadTakesWrkAlongAndTheNextRunStopsTheLeftoverNginx) {

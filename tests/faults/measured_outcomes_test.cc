@@ -131,7 +131,7 @@ class MeasuredOutcomes : public ::testing::Test {
   void StartNginx() {
     Command c;
     c.argv = {"nginx", "-p", dir_, "-c", dir_ + "/nginx.conf", "-e", dir_ + "/logs/error.log"};
-    auto svc = host_.start_service("nginx-measured", c, dir_ + "/logs/out", dir_ + "/logs/err");
+    auto svc = host_.StartService("nginx-measured", c, dir_ + "/logs/out", dir_ + "/logs/err");
     ASSERT_TRUE(svc.ok()) << svc.error().message;
     nginx_ = *svc;
     for (int i = 0; i < 500 && !Accepts(port_); ++i) std::this_thread::sleep_for(milliseconds(2));
@@ -139,7 +139,7 @@ class MeasuredOutcomes : public ::testing::Test {
   }
   void StopNginx() {
     if (nginx_.pid <= 0) return;
-    (void)host_.stop_service(nginx_, std::chrono::seconds(5));
+    (void)host_.StopService(nginx_, std::chrono::seconds(5));
     nginx_ = ServiceHandle{};
   }
   LoadSpec Spec(const std::string& phase, double rate, double secs) const {
@@ -168,7 +168,7 @@ TEST_F(MeasuredOutcomes, OutageOf200msIsReportedWithinOnePoint) {
   // late instead (measured: 800 of 802 answered 2xx, fvbench 0.25 % failed,
   // truth 0.21 %), and this test would have nothing to count.
   s.connections = 10;
-  auto run = std::async(std::launch::async, [&] { return engine->run(s, dir_ + "/remote", dir_ + "/ctl"); });
+  auto run = std::async(std::launch::async, [&] { return engine->Run(s, dir_ + "/remote", dir_ + "/ctl"); });
   std::this_thread::sleep_for(milliseconds(1500));
   // The outage: from SIGTERM (nginx closes its connections, refuses new
   // ones) until the new nginx accepts again; started 200 ms after the kill.
@@ -212,7 +212,7 @@ TEST_F(MeasuredOutcomes, TimeoutsAreCensoredAndFailAP999Gate) {
   LoadSpec s = Spec("measured_timeouts", 200, 20);
   s.kind = RequestKind::kDecision;
   s.connections = 40;  // ~10 connections are held by slow responses at any time
-  auto r = engine->run(s, dir_ + "/remote", dir_ + "/ctl");
+  auto r = engine->Run(s, dir_ + "/remote", dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   StopNginx();
   const AccessLog log = ReadAccessLog(dir_ + "/logs/access.log");

@@ -123,9 +123,9 @@ class LoadgenHostsEnv : public ::testing::Environment {
     } else {
       dir = std::string("/tmp/fvbench-testhosts-") + kPrefix;
       LocalHost local;
-      auto st = local.run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "status"}, SetEnv(dir)));
+      auto st = local.Run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "status"}, SetEnv(dir)));
       if (!st.ok() || st->exit_code != 0) {
-        auto up = local.run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "up"}, SetEnv(dir)));
+        auto up = local.Run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "up"}, SetEnv(dir)));
         if (!up.ok() || !up->success()) {
           g_fail = "cannot bring up the loadgen test hosts: " + (up.ok() ? up->err : up.error().message);
           return;
@@ -143,7 +143,7 @@ class LoadgenHostsEnv : public ::testing::Environment {
   void TearDown() override {
     if (!g_we_brought_up) return;
     LocalHost local;
-    (void)local.run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "down"}, SetEnv(g_hosts.dir)));
+    (void)local.Run(Cmd({"bash", FixturesDir() + "/testhosts/netns-hosts.sh", "down"}, SetEnv(g_hosts.dir)));
   }
 };
 const auto* const kEnv [[maybe_unused]] = ::testing::AddGlobalTestEnvironment(new LoadgenHostsEnv);
@@ -159,7 +159,7 @@ Result<void> Quirk(const std::string& host, const std::string& quirk, const std:
   LocalHost local;
   std::vector<std::string> argv{"bash", FixturesDir() + "/testhosts/host-quirk.sh", host, quirk};
   if (!seconds.empty()) argv.push_back(seconds);
-  auto r = local.run(Cmd(argv, SetEnv(g_hosts.dir)));
+  auto r = local.Run(Cmd(argv, SetEnv(g_hosts.dir)));
   if (!r.ok()) return r.error();
   if (!r->success()) return Error{"host-quirk.sh " + host + " " + quirk + ": " + r->err};
   return Ok();
@@ -245,7 +245,7 @@ class LoadgenClocks : public ::testing::Test {
   }
   void TearDown() override {
     for (const char* h : {"lg", "lg2"}) (void)Quirk(h, "clear");
-    if (sut_ != nullptr && nginx_.pid > 0) (void)sut_->stop_service(nginx_, seconds(5));
+    if (sut_ != nullptr && nginx_.pid > 0) (void)sut_->StopService(nginx_, seconds(5));
     fs::remove_all(work_);
   }
 
@@ -260,12 +260,12 @@ class LoadgenClocks : public ::testing::Test {
                                      << "error_log " << d << "/logs/error.log;\nevents { worker_connections 1024; }\n"
                                      << "http { access_log off;\n  server { listen " << g_hosts.target << ":"
                                      << kNginxPort << ";\n    location / { return 200 \"ok\\n\"; } } }\n";
-    auto svc = sut_->start_service("nginx-clocks", Cmd({"nginx", "-p", d, "-c", d + "/nginx.conf"}),
+    auto svc = sut_->StartService("nginx-clocks", Cmd({"nginx", "-p", d, "-c", d + "/nginx.conf"}),
                                    d + "/logs/stdout", d + "/logs/stderr");
     ASSERT_TRUE(svc.ok()) << svc.error().message;
     nginx_ = *svc;
     for (int i = 0; i < 50; ++i) {
-      auto r = sut_->run(Cmd({"sh", "-c", "ss -ltn | grep -q ':" + std::to_string(kNginxPort) + " '"}));
+      auto r = sut_->Run(Cmd({"sh", "-c", "ss -ltn | grep -q ':" + std::to_string(kNginxPort) + " '"}));
       if (r.ok() && r->success()) return;
       std::this_thread::sleep_for(milliseconds(100));
     }
@@ -282,7 +282,7 @@ class LoadgenClocks : public ::testing::Test {
       EXPECT_TRUE(h.ok()) << h.error().message;
       if (!h.ok()) return nullptr;
       if (up) {
-        auto r = (*h)->run(Cmd({"true"}));
+        auto r = (*h)->Run(Cmd({"true"}));
         EXPECT_TRUE(r.ok() && r->success()) << dest << ": a first command failed";
       }
       hosts_.push_back(std::move(*h));
@@ -329,10 +329,10 @@ TEST_F(LoadgenClocks, ClockAheadIsMeasuredAndTheShardsOverlapOnTheSut) {
   ASSERT_TRUE(Quirk("lg2", "clock-ahead", "0.9").ok());
   auto engine = Engine();
   ASSERT_NE(engine, nullptr);
-  auto w = engine->warmup(Spec("clocks_warmup", 200, 1), work_ + "/remote");  // measures the launch
+  auto w = engine->Warmup(Spec("clocks_warmup", 200, 1), work_ + "/remote");  // measures the launch
   ASSERT_TRUE(w.ok()) << w.error().message;
   PortSampler sampler(nginx_.pid);
-  auto r = engine->run(Spec("clocks_ahead", 400, 3), work_ + "/remote", work_ + "/controller");
+  auto r = engine->Run(Spec("clocks_ahead", 400, 3), work_ + "/remote", work_ + "/controller");
   std::this_thread::sleep_for(milliseconds(300));
   sampler.Stop();
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -368,7 +368,7 @@ TEST_F(LoadgenClocks, ClockTooFarOffIsRefusedNamingHostAndOffset) {
   ASSERT_TRUE(Quirk("lg2", "clock-ahead", "1.5").ok());
   auto engine = Engine();
   ASSERT_NE(engine, nullptr);
-  auto r = engine->run(Spec("clocks_too_far", 400, 2), work_ + "/remote", work_ + "/controller");
+  auto r = engine->Run(Spec("clocks_too_far", 400, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("refused before load: loadgen host " + g_hosts.lg2 + ": its clock is 1.5"));
   EXPECT_THAT(r.error().message, HasSubstr("s ahead of the controller's"));
@@ -390,9 +390,9 @@ TEST_F(LoadgenClocks, SlowShellsMeetTheCommonStart) {
   auto engine = Engine();
   ASSERT_NE(engine, nullptr);
   LoadSpec w = Spec("slow_warmup", 200, 1);
-  auto warm = engine->warmup(w, work_ + "/remote");
+  auto warm = engine->Warmup(w, work_ + "/remote");
   ASSERT_TRUE(warm.ok()) << warm.error().message;
-  auto first = engine->run(Spec("slow_first", 300, 2), work_ + "/remote", work_ + "/controller");
+  auto first = engine->Run(Spec("slow_first", 300, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(first.ok()) << first.error().message;
   EXPECT_TRUE(first->kept_up) << FailedValidity(first->loadgen_checks);
   const ValidityCheck* n1 = Check(*first, "loadgen_start");
@@ -402,7 +402,7 @@ TEST_F(LoadgenClocks, SlowShellsMeetTheCommonStart) {
     EXPECT_THAT(n1->detail, HasSubstr("was not ready at the common start"));
     EXPECT_TRUE(fs::exists(work_ + "/controller/slow_first.attempt1.json"));
   }
-  auto second = engine->run(Spec("slow_second", 300, 2), work_ + "/remote", work_ + "/controller");
+  auto second = engine->Run(Spec("slow_second", 300, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(second.ok()) << second.error().message;
   const ValidityCheck* n2 = Check(*second, "loadgen_start");
   ASSERT_NE(n2, nullptr);
@@ -412,7 +412,7 @@ TEST_F(LoadgenClocks, SlowShellsMeetTheCommonStart) {
   // The next scenario process: from the run's last launch, no warmup.
   auto next = Engine();
   ASSERT_NE(next, nullptr);
-  auto third = next->run(Spec("slow_next", 300, 2), work_ + "/remote", work_ + "/controller");
+  auto third = next->Run(Spec("slow_next", 300, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(third.ok()) << third.error().message;
   const ValidityCheck* n3 = Check(*third, "loadgen_start");
   ASSERT_NE(n3, nullptr);
@@ -430,7 +430,7 @@ TEST_F(LoadgenClocks, LateHostIsAHarnessFaultRunAgain) {
   ASSERT_TRUE(Quirk("lg2", "shell-delay", "3").ok());
   auto engine = Engine(/*up=*/false);
   ASSERT_NE(engine, nullptr);
-  auto r = engine->run(Spec("late_host", 300, 2), work_ + "/remote", work_ + "/controller");
+  auto r = engine->Run(Spec("late_host", 300, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const ValidityCheck* note = Check(*r, "loadgen_start");
   ASSERT_NE(note, nullptr);

@@ -106,7 +106,7 @@ Command Cmd(std::vector<std::string> argv, std::map<std::string, std::string> en
 // recorded as a test failure.
 std::string Sh(const std::string& line) {
   LocalHost local;
-  auto r = local.run(Cmd({"bash", "-c", line}));
+  auto r = local.Run(Cmd({"bash", "-c", line}));
   if (!r.ok()) {
     ADD_FAILURE() << line << ": " << r.error().message;
     return "";
@@ -128,9 +128,9 @@ class FaultHostsEnv : public ::testing::Environment {
     } else {
       dir = std::string("/tmp/fvbench-testhosts-") + kPrefix;
       LocalHost local;
-      auto st = local.run(Cmd({"bash", Script(), "status"}, SetEnv(dir)));
+      auto st = local.Run(Cmd({"bash", Script(), "status"}, SetEnv(dir)));
       if (!st.ok() || st->exit_code != 0) {
-        auto up = local.run(Cmd({"bash", Script(), "up"}, SetEnv(dir)));
+        auto up = local.Run(Cmd({"bash", Script(), "up"}, SetEnv(dir)));
         if (!up.ok() || !up->success()) {
           g_fail = "cannot bring up the fault test hosts: " + (up.ok() ? up->err : up.error().message);
           return;
@@ -148,7 +148,7 @@ class FaultHostsEnv : public ::testing::Environment {
   void TearDown() override {
     if (!g_we_brought_up) return;
     LocalHost local;
-    (void)local.run(Cmd({"bash", Script(), "down"}, SetEnv(g_hosts.dir)));
+    (void)local.Run(Cmd({"bash", Script(), "down"}, SetEnv(g_hosts.dir)));
   }
 };
 const auto* const kEnv [[maybe_unused]] = ::testing::AddGlobalTestEnvironment(new FaultHostsEnv);
@@ -204,14 +204,14 @@ class RemoteFaults : public ::testing::Test {
     fs::create_directories(work_ + "/controller");
     // The links are up, no sshd is stopped, nothing of an earlier test runs.
     LocalHost local;
-    auto st = local.run(Cmd({"bash", Script(), "status"}, SetEnv(g_hosts.dir)));
+    auto st = local.Run(Cmd({"bash", Script(), "status"}, SetEnv(g_hosts.dir)));
     ASSERT_TRUE(st.ok() && st->success()) << "fault test hosts not healthy before the test";
     ASSERT_TRUE(PidsInNs("wrk", g_hosts.ns("lg")).empty()) << "a wrk is already running in "
                                                            << g_hosts.ns("lg");
   }
   void TearDown() override {
     if (sut_ != nullptr && nginx_.pid > 0) {
-      auto s = sut_->stop_service(nginx_, seconds(5));
+      auto s = sut_->StopService(nginx_, seconds(5));
       EXPECT_TRUE(s.ok()) << s.error().message;
     }
     fs::remove_all(work_);
@@ -229,14 +229,14 @@ class RemoteFaults : public ::testing::Test {
         << "error_log " << d << "/logs/error.log;\nevents { worker_connections 1024; }\n"
         << "http { access_log off;\n  server { listen " << g_hosts.target << ":" << kNginxPort
         << ";\n    location / { return 200 \"ok\\n\"; } } }\n";
-    auto svc = sut_->start_service("nginx-faults",
+    auto svc = sut_->StartService("nginx-faults",
                                    Cmd({"nginx", "-p", d, "-c", d + "/nginx.conf"}),
                                    d + "/logs/stdout", d + "/logs/stderr");
     ASSERT_TRUE(svc.ok()) << svc.error().message;
     nginx_ = *svc;
     // Listening?
     for (int i = 0; i < 50; ++i) {
-      auto r = sut_->run(Cmd({"sh", "-c", "grep -qi ':" + std::to_string(kNginxPort) +
+      auto r = sut_->Run(Cmd({"sh", "-c", "grep -qi ':" + std::to_string(kNginxPort) +
                                               "' /proc/net/tcp || ss -ltn | grep -q ':" +
                                               std::to_string(kNginxPort) + " '"}));
       if (r.ok() && r->success()) return;
@@ -265,7 +265,7 @@ class RemoteFaults : public ::testing::Test {
     auto engine = MakeWrkEngine(lg, FVBENCH_SOURCE_DIR "/support/engine");
     Outcome o;
     auto fut = std::async(std::launch::async, [&] {
-      return engine->run(spec, work_ + "/remote", work_ + "/controller");
+      return engine->Run(spec, work_ + "/remote", work_ + "/controller");
     });
     // ~3 s into the phase: once wrk runs in the namespace, 3 s more.
     auto t0 = Clock::now();
@@ -304,7 +304,7 @@ TEST_F(RemoteFaults, LoadLinkDownMidPhaseShowsInTheResult) {
   ASSERT_TRUE(lg.ok()) << lg.error().message;
   // A phase measured before the fault: its file must survive untouched.
   auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
-  auto before = engine->run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
+  auto before = engine->Run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(before.ok()) << before.error().message;
   // Clean: every scheduled request answered; a request in flight when wrk
   // stops at -d is interrupted, not failed (core/outcomes.h), at most one per
@@ -362,7 +362,7 @@ TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   auto lg = ConnectTo(g_hosts.loadgen);
   ASSERT_TRUE(lg.ok()) << lg.error().message;
   auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
-  auto before = engine->run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
+  auto before = engine->Run(Spec("faults_before", 200, 2), work_ + "/remote", work_ + "/controller");
   ASSERT_TRUE(before.ok()) << before.error().message;
   const std::string kept = Slurp(before->raw_path);
 
@@ -381,7 +381,7 @@ TEST_F(RemoteFaults, ControlLinkDownMidPhaseFailsNamingTheHost) {
   EXPECT_EQ(Slurp(before->raw_path), kept) << "the result fetched before the fault changed";
   // The link comes back: the loadgen's sshd learns that the connection is
   // gone (its next packet is answered with a reset), closes the channel, and
-  // run()'s watchdog ends the process group. (With the link gone for good,
+  // Run()'s watchdog ends the process group. (With the link gone for good,
   // wrk would end at its own -d.)
   (void)Sh("ip -n " + ns + " link set eth-ctl up");
   auto gone = WaitGone("wrk", ns, seconds(static_cast<int>(dur) + 10));
@@ -428,7 +428,7 @@ TEST_F(RemoteFaults, TooFewOpenFilesOnTheLoadgenRefusedBeforeLoad) {
   auto engine = MakeWrkEngine(**lg, FVBENCH_SOURCE_DIR "/support/engine");
   LoadSpec s = Spec("faults_fds", 200, 2);
   s.connections = 100;
-  auto r = engine->run(s, work_ + "/remote", work_ + "/controller");
+  auto r = engine->Run(s, work_ + "/remote", work_ + "/controller");
   ASSERT_FALSE(r.ok()) << "a phase with 100 connections ran under ulimit -n 64";
   EXPECT_THAT(r.error().message, HasSubstr("refused before load"));
   EXPECT_THAT(r.error().message, HasSubstr("load generator " + g_hosts.loadgen));
@@ -472,7 +472,7 @@ TEST_F(RemoteFaults, SshdStoppedDuringACommandFailsWithinItsTimeout) {
   auto fut = std::async(std::launch::async, [&] {
     Command c = Cmd({"bash", "-c", "exec -a " + marker + " sleep 30"});
     c.timeout = seconds(8);
-    return (*lg)->run(c);
+    return (*lg)->Run(c);
   });
   // The command runs; then stop every sshd process of this session (the
   // listener's descendants: only ours, the set's own sshd).

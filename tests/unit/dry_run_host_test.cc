@@ -40,7 +40,7 @@ TEST_F(DryRunHostTest, RecordsEveryOperationInOrder) {
   Command c;
   c.argv = {"taskset", "-c", "0-3", "nginx", "-p", "/tmp/fv bench/run"};
   c.timeout = std::chrono::seconds(30);
-  auto r = sut_.run(c);
+  auto r = sut_.Run(c);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_EQ(r->term_signal, 0);
@@ -48,19 +48,19 @@ TEST_F(DryRunHostTest, RecordsEveryOperationInOrder) {
   EXPECT_TRUE(r->out.empty());
   EXPECT_TRUE(r->err.empty());
 
-  ASSERT_TRUE(sut_.write_file("/tmp/fv-bench/nginx.conf", "worker_processes 1;\n").ok());
-  ASSERT_TRUE(sut_.write_file("/tmp/fv-bench/run.sh", "#!/bin/sh\n", 0755).ok());
-  ASSERT_TRUE(sut_.fetch("/tmp/fv-bench/k6.json", "results/k6 run.json", kTestCap).ok());
+  ASSERT_TRUE(sut_.WriteFile("/tmp/fv-bench/nginx.conf", "worker_processes 1;\n").ok());
+  ASSERT_TRUE(sut_.WriteFile("/tmp/fv-bench/run.sh", "#!/bin/sh\n", 0755).ok());
+  ASSERT_TRUE(sut_.Fetch("/tmp/fv-bench/k6.json", "results/k6 run.json", kTestCap).ok());
 
   Command svc;
   svc.argv = {"openresty", "-g", "daemon off;"};
   svc.cwd = "/opt/fairvisor";
   svc.env = {{"FV_MODE", "bench run"}};
-  auto h = sut_.start_service("edge", svc, "/tmp/fv-bench/edge.out", "/tmp/fv-bench/edge.err");
+  auto h = sut_.StartService("edge", svc, "/tmp/fv-bench/edge.out", "/tmp/fv-bench/edge.err");
   ASSERT_TRUE(h.ok()) << h.error().message;
-  EXPECT_TRUE(sut_.is_alive(*h));
-  ASSERT_TRUE(sut_.stop_service(*h).ok());
-  EXPECT_FALSE(sut_.is_alive(*h));
+  EXPECT_TRUE(sut_.IsAlive(*h));
+  ASSERT_TRUE(sut_.StopService(*h).ok());
+  EXPECT_FALSE(sut_.IsAlive(*h));
 
   EXPECT_THAT(
       plan_->lines(),
@@ -83,19 +83,19 @@ TEST_F(DryRunHostTest, TouchesNothing) {
   std::string marker = dir_ + "/created-by-run";
   Command c;
   c.argv = {"touch", marker};
-  ASSERT_TRUE(sut_.run(c).ok());
-  ASSERT_TRUE(sut_.write_file(dir_ + "/written", "x").ok());
-  ASSERT_TRUE(sut_.fetch("/etc/hostname", dir_ + "/fetched", kTestCap).ok());
+  ASSERT_TRUE(sut_.Run(c).ok());
+  ASSERT_TRUE(sut_.WriteFile(dir_ + "/written", "x").ok());
+  ASSERT_TRUE(sut_.Fetch("/etc/hostname", dir_ + "/fetched", kTestCap).ok());
   Command s;
   s.argv = {"sh", "-c", "touch " + dir_ + "/service"};
-  auto h = sut_.start_service("svc", s, dir_ + "/svc.out", dir_ + "/svc.err");
+  auto h = sut_.StartService("svc", s, dir_ + "/svc.out", dir_ + "/svc.err");
   ASSERT_TRUE(h.ok());
   EXPECT_TRUE(fs::is_empty(dir_)) << "a dry run created files in " << dir_;
   EXPECT_EQ(plan_->lines().size(), 4u);
 }
 
 TEST_F(DryRunHostTest, ReadFileIsAnErrorSayingDryRun) {
-  auto r = sut_.read_file("/etc/hostname", kTestCap);
+  auto r = sut_.ReadFile("/etc/hostname", kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("dry run"));
   EXPECT_THAT(r.error().message, HasSubstr("/etc/hostname"));
@@ -106,28 +106,28 @@ TEST_F(DryRunHostTest, FakePidsIncreaseAcrossHostsSharingAPlan) {
   DryRunHost loadgen("ubuntu@loadgen", plan_);
   Command c;
   c.argv = {"k6", "run", "script.js"};
-  auto a = sut_.start_service("a", c, "a.out", "a.err");
-  auto b = loadgen.start_service("b", c, "b.out", "b.err");
-  auto d = sut_.start_service("d", c, "d.out", "d.err");
+  auto a = sut_.StartService("a", c, "a.out", "a.err");
+  auto b = loadgen.StartService("b", c, "b.out", "b.err");
+  auto d = sut_.StartService("d", c, "d.out", "d.err");
   ASSERT_TRUE(a.ok() && b.ok() && d.ok());
   EXPECT_GT(a->pid, 1);
   EXPECT_LT(a->pid, b->pid);
   EXPECT_LT(b->pid, d->pid);
   EXPECT_THAT(plan_->lines()[1], HasSubstr("[ubuntu@loadgen] start: b: k6 run script.js"));
   // Each host stops only what it started.
-  auto wrong = sut_.stop_service(*b);
+  auto wrong = sut_.StopService(*b);
   ASSERT_FALSE(wrong.ok());
   EXPECT_THAT(wrong.error().message, HasSubstr("not started by this host"));
-  EXPECT_TRUE(loadgen.stop_service(*b).ok());
+  EXPECT_TRUE(loadgen.StopService(*b).ok());
   ServiceHandle init;
   init.pid = 1;
-  EXPECT_FALSE(sut_.stop_service(init).ok());
+  EXPECT_FALSE(sut_.StopService(init).ok());
 }
 
 TEST_F(DryRunHostTest, EmptyArgvIsAnError) {
   Command c;
-  EXPECT_FALSE(sut_.run(c).ok());
-  EXPECT_FALSE(sut_.start_service("x", c, "o", "e").ok());
+  EXPECT_FALSE(sut_.Run(c).ok());
+  EXPECT_FALSE(sut_.StartService("x", c, "o", "e").ok());
 }
 
 // The command part of a run line, pasted into a real shell, runs the same argv.
@@ -135,17 +135,17 @@ TEST_F(DryRunHostTest, RunLinesArePasteable) {
   Command c;
   c.argv = {"printf", "[%s]", "a b", "it's", "$HOME", "x;y", "", "line\nbreak"};
   c.env = {{"FVB_V", "v w"}};
-  ASSERT_TRUE(sut_.run(c).ok());
+  ASSERT_TRUE(sut_.Run(c).ok());
   std::string line = plan_->lines().back();
   const std::string prefix = "[ubuntu@sut] run: ";
   ASSERT_EQ(line.rfind(prefix, 0), 0u) << line;
   LocalHost local;
   Command sh;
   sh.argv = {"/bin/sh", "-c", line.substr(prefix.size())};
-  auto pasted = local.run(sh);
+  auto pasted = local.Run(sh);
   ASSERT_TRUE(pasted.ok()) << pasted.error().message;
   Command direct = c;
-  auto expected = local.run(direct);
+  auto expected = local.Run(direct);
   ASSERT_TRUE(expected.ok()) << expected.error().message;
   EXPECT_EQ(pasted->exit_code, 0) << pasted->err;
   EXPECT_EQ(pasted->out, expected->out);

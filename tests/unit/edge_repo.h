@@ -21,7 +21,7 @@ inline std::string Sh(const std::string& script) {
   LocalHost local;
   Command c;
   c.argv = {"sh", "-c", script};
-  auto r = local.run(c);
+  auto r = local.Run(c);
   if (!r.ok() || !r->success()) {
     ADD_FAILURE() << "`" << script << "`: " << (r.ok() ? r->err : r.error().message);
     return "";

@@ -1,19 +1,19 @@
 // One fake Host for the unit tests (support/host/host.h), instead of a
 // hand-written one per test file. It runs nothing:
-//  - run() answers by rules: the first rule whose needle is in the command
+//  - Run() answers by rules: the first rule whose needle is in the command
 //    line (ShellJoin of argv; OnPrefix: at its start) answers, in the order
 //    the rules were added; an unmatched command gets `unmatched` (exit 0, no
 //    output, by default);
-//  - write_file() keeps the file (and its mode: Modes()) in memory, read_file() and fetch() read it
+//  - WriteFile() keeps the file (and its mode: Modes()) in memory, ReadFile() and Fetch() read it
 //    back (a missing file is an Error naming host and path; one over the cap
 //    given is refused as the real hosts refuse it, Caps() lists the kinds); OnRead(path, fn)
-//    makes read_file(path) answer what fn returns, call after call (a /proc
-//    file that changes between reads); fetch() copies
+//    makes ReadFile(path) answer what fn returns, call after call (a /proc
+//    file that changes between reads); Fetch() copies
 //    into `files` under the local path (and, with `fetch_to_disk`, also to
 //    that path on this machine's disk, where the engines parse it);
-//  - start_service() hands out pids 1000, 1001, ...; a service is alive until
-//    stop_service() (or Kill()); `fail_start` makes starts fail;
-//  - exchange_clock() answers readings of this machine's clock shifted by
+//  - StartService() hands out pids 1000, 1001, ...; a service is alive until
+//    StopService() (or Kill()); `fail_start` makes starts fail;
+//  - ExchangeClock() answers readings of this machine's clock shifted by
 //    `clock_offset_us`, each exchange taking `clock_delay_us` (the reading at
 //    its midpoint); `fail_clock` makes it fail;
 //  - every call is recorded, in order, in `events` ("run <command line>",
@@ -56,13 +56,13 @@ class FakeHost : public Host {
     Add(prefix, true, [r](const Command&) -> Result<ExecResult> { return r; });
   }
   void OnPrefix(const std::string& prefix, Responder fn) { Add(prefix, true, std::move(fn)); }
-  // read_file(path) answers fn() on every call, before any stored file.
+  // ReadFile(path) answers fn() on every call, before any stored file.
   using FileResponder = std::function<Result<std::string>()>;
   void OnRead(const std::string& path, FileResponder fn) {
     std::lock_guard<std::mutex> lock(mu_);
     file_rules_[path] = std::move(fn);
   }
-  // Commands containing `needle` cannot be started: run() returns an Error.
+  // Commands containing `needle` cannot be started: Run() returns an Error.
   void FailToStart(const std::string& needle, const std::string& message) {
     Add(needle, false, [message](const Command&) -> Result<ExecResult> { return Error{message}; });
   }
@@ -76,12 +76,12 @@ class FakeHost : public Host {
 
   // The answer to a command no rule matches.
   ExecResult unmatched;
-  bool fail_start = false;   // start_service() returns an Error
-  bool fail_writes = false;  // write_file() returns an Error
-  bool fetch_to_disk = false;  // fetch() also writes the local copy to disk
-  double clock_offset_us = 0;  // exchange_clock(): this host's clock - this machine's
-  double clock_delay_us = 0;   // exchange_clock(): each exchange's round trip
-  bool fail_clock = false;     // exchange_clock() returns an Error
+  bool fail_start = false;   // StartService() returns an Error
+  bool fail_writes = false;  // WriteFile() returns an Error
+  bool fetch_to_disk = false;  // Fetch() also writes the local copy to disk
+  double clock_offset_us = 0;  // ExchangeClock(): this host's clock - this machine's
+  double clock_delay_us = 0;   // ExchangeClock(): each exchange's round trip
+  bool fail_clock = false;     // ExchangeClock() returns an Error
 
   // Records.
   std::vector<Command> Calls() const {
@@ -92,7 +92,7 @@ class FakeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return events_;
   }
-  // The cap kind (file_caps.h) of each read_file / fetch, in call order.
+  // The cap kind (file_caps.h) of each ReadFile / fetch, in call order.
   std::vector<std::string> Caps() const {
     std::lock_guard<std::mutex> lock(mu_);
     return caps_;
@@ -123,7 +123,7 @@ class FakeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return files_;
   }
-  // The mode each written file was given (write_file's `mode`).
+  // The mode each written file was given (WriteFile's `mode`).
   std::map<std::string, int> Modes() const {
     std::lock_guard<std::mutex> lock(mu_);
     return modes_;
@@ -139,7 +139,7 @@ class FakeHost : public Host {
 
   // Host.
   std::string name() const override { return name_; }
-  Result<ExecResult> run(const Command& cmd) override {
+  Result<ExecResult> Run(const Command& cmd) override {
     const std::string line = ShellJoin(cmd.argv);
     Responder fn;
     {
@@ -156,7 +156,7 @@ class FakeHost : public Host {
     if (fn) return fn(cmd);  // outside the lock: a responder may call back
     return unmatched;
   }
-  Result<void> write_file(const std::string& path, const std::string& content, int mode) override {
+  Result<void> WriteFile(const std::string& path, const std::string& content, int mode) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("write " + path);
     if (fail_writes) return Error{name_ + ": cannot write " + path + ": fake write failure"};
@@ -164,7 +164,7 @@ class FakeHost : public Host {
     modes_[path] = mode;
     return Ok();
   }
-  Result<std::string> read_file(const std::string& path, const FileCap& cap) override {
+  Result<std::string> ReadFile(const std::string& path, const FileCap& cap) override {
     FileResponder fn;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -172,14 +172,14 @@ class FakeHost : public Host {
       caps_.push_back(cap.kind);
       if (auto rule = file_rules_.find(path); rule != file_rules_.end()) fn = rule->second;
     }
-    if (fn) return fn();  // outside the lock, as run()'s responders
+    if (fn) return fn();  // outside the lock, as Run()'s responders
     std::lock_guard<std::mutex> lock(mu_);
     auto it = files_.find(path);
     if (it == files_.end()) return Error{name_ + ": cannot read " + path + ": no such file"};
     if (it->second.size() > cap.max_bytes) return OverCap(path, cap, it->second.size());
     return it->second;
   }
-  Result<void> fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) override {
+  Result<void> Fetch(const std::string& remote_path, const std::string& local_path, const FileCap& cap) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("fetch " + remote_path);
     caps_.push_back(cap.kind);
@@ -194,7 +194,7 @@ class FakeHost : public Host {
     }
     return Ok();
   }
-  Result<ServiceHandle> start_service(const std::string& name, const Command& cmd, const std::string& stdout_path,
+  Result<ServiceHandle> StartService(const std::string& name, const Command& cmd, const std::string& stdout_path,
                                       const std::string& stderr_path) override {
     std::lock_guard<std::mutex> lock(mu_);
     calls_.push_back(cmd);
@@ -204,17 +204,17 @@ class FakeHost : public Host {
     alive_.insert(h.pid);
     return h;
   }
-  Result<void> stop_service(const ServiceHandle& svc, std::chrono::milliseconds /*grace*/) override {
+  Result<void> StopService(const ServiceHandle& svc, std::chrono::milliseconds /*grace*/) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("stop " + svc.name);
     alive_.erase(svc.pid);
     return Ok();
   }
-  bool is_alive(const ServiceHandle& svc) override {
+  bool IsAlive(const ServiceHandle& svc) override {
     std::lock_guard<std::mutex> lock(mu_);
     return alive_.count(svc.pid) > 0;
   }
-  Result<std::vector<ClockExchange>> exchange_clock(int rounds, std::chrono::milliseconds /*timeout*/) override {
+  Result<std::vector<ClockExchange>> ExchangeClock(int rounds, std::chrono::milliseconds /*timeout*/) override {
     std::lock_guard<std::mutex> lock(mu_);
     events_.push_back("clock " + std::to_string(rounds));
     if (fail_clock) return Error{name_ + ": clock readings: fake failure"};

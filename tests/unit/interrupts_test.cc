@@ -34,7 +34,7 @@ TEST(Interrupts, SigtermStopsChildGroupsRunsCleanupsAndExitsNonZero) {
     Command c;
     c.argv = {"sh", "-c", "echo $$ > " + pidfile + "; sleep 30"};
     c.timeout = std::chrono::seconds(60);
-    (void)host.run(c);  // blocks until the interrupt kills it
+    (void)host.Run(c);  // blocks until the interrupt kills it
     _exit(3);           // not reached when the handler works
   }
   std::string grandchild;

@@ -36,7 +36,7 @@ class K6ArchiveInstall : public ::testing::Test {
     Command c;
     c.argv = {"sh", "-c", script};
     c.timeout = std::chrono::seconds(60);
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     EXPECT_TRUE(r.ok()) << r.error().message;
     return r.ok() ? *r : ExecResult{};
   }

@@ -155,7 +155,7 @@ TEST_F(K6EngineTest, DurationsAndRatesBeyondTheTypesAreRefused) {
 
 TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_TRUE(r.ok()) << r.error().message;
 
   const std::string summary = remote_ + "/latency_decision_service.json";
@@ -197,7 +197,7 @@ TEST_F(K6EngineTest, TasksetPrefixPinsTheEngine) {
   LoadSpec s = DecisionSpec();
   s.cpuset = "0";
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(s, remote_, controller_);
+  auto r = engine->Run(s, remote_, controller_);
   ASSERT_TRUE(r.ok()) << r.error().message;
   // The fake ran under taskset: its affinity is cpu 0 only.
   EXPECT_EQ(Slurp(root_ + "/rec/cpus"), "Cpus_allowed_list:\t0\n");
@@ -216,7 +216,7 @@ TEST_F(K6EngineTest, PostBodyIsWrittenAndPassedAsFile) {
   s.duration_s = 0.5;
   s.connections = 64;
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(s, remote_, controller_);
+  auto r = engine->Run(s, remote_, controller_);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(Slurp(root_ + "/rec/body"), s.body);
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{
@@ -237,7 +237,7 @@ TEST_F(K6EngineTest, PostBodyIsWrittenAndPassedAsFile) {
 TEST_F(K6EngineTest, ExitNinetyNineStillParsesTheSummary) {
   SetMode("thresholds", "handle_summary_step_dropped.json");
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->dropped_iterations, 18756u);
   EXPECT_FALSE(r->kept_up);
@@ -246,7 +246,7 @@ TEST_F(K6EngineTest, ExitNinetyNineStillParsesTheSummary) {
 TEST_F(K6EngineTest, OtherExitStatusIsAnErrorWithStderrTail) {
   SetMode("crash", "handle_summary_latency_ok.json");
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("k6 phase 'latency_decision_service' on local"));
   EXPECT_THAT(r.error().message, HasSubstr("exited with status 107"));
@@ -262,7 +262,7 @@ TEST_F(K6EngineTest, MissingSummaryIsAnErrorEvenWithAStaleOne) {
   fs::copy_file(Fixtures() + "/k6/handle_summary_latency_ok.json", remote_ + "/latency_decision_service.json");
   SetMode("nosummary", "handle_summary_latency_ok.json");
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("k6 phase 'latency_decision_service'"));
   EXPECT_THAT(r.error().message, HasSubstr(remote_ + "/latency_decision_service.json could not be fetched"));
@@ -272,7 +272,7 @@ TEST_F(K6EngineTest, MissingSummaryIsAnErrorEvenWithAStaleOne) {
 TEST_F(K6EngineTest, BrokenSummaryIsAParseErrorNamingTheFile) {
   SetMode("garbage", "handle_summary_latency_ok.json");
   auto engine = MakeK6Engine(host_, kScripts);
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(controller_ + "/latency_decision_service.json (fetched from local:" +
                                            remote_ + "/latency_decision_service.json): not valid JSON"));
@@ -285,18 +285,18 @@ TEST_F(K6EngineTest, WhatALoadgenDoesToItsSummaryIsRefusedOrMadeSafe) {
   auto engine = MakeK6Engine(host_, kScripts);
   const std::string local = controller_ + "/latency_decision_service.json";
   SetMode("setuid", "handle_summary_latency_ok.json");
-  auto setuid = engine->run(DecisionSpec(), remote_, controller_);
+  auto setuid = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_TRUE(setuid.ok()) << setuid.error().message;
   EXPECT_EQ(fs::status(local).permissions() & fs::perms::mask,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
   SetMode("nul", "handle_summary_latency_ok.json");
-  auto nul = engine->run(DecisionSpec(), remote_, controller_);
+  auto nul = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(nul.ok());
   EXPECT_THAT(nul.error().message, HasSubstr("k6 phase 'latency_decision_service' on local: " + local +
                                              " (fetched from local:" + remote_ + "/latency_decision_service.json): a "
                                              "NUL byte at byte "));
   SetMode("huge", "handle_summary_latency_ok.json");
-  auto huge = engine->run(DecisionSpec(), remote_, controller_);
+  auto huge = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_FALSE(huge.ok());
   EXPECT_THAT(huge.error().message, HasSubstr("(k6 summary JSON) is over its cap of 1048576 bytes: it holds "
                                               "1073741824 bytes"));
@@ -305,11 +305,11 @@ TEST_F(K6EngineTest, WhatALoadgenDoesToItsSummaryIsRefusedOrMadeSafe) {
 
 TEST_F(K6EngineTest, VersionIsCachedIntoResults) {
   auto engine = MakeK6Engine(host_, kScripts);
-  auto v = engine->version();
+  auto v = engine->Version();
   ASSERT_TRUE(v.ok()) << v.error().message;
   EXPECT_EQ(*v, "k6 v0.54.0 (commit/baba871c8a, go1.23.1, linux/amd64)");
   EXPECT_THAT(Argv(), ElementsAreArray(std::vector<std::string>{"version"}));
-  auto r = engine->run(DecisionSpec(), remote_, controller_);
+  auto r = engine->Run(DecisionSpec(), remote_, controller_);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->engine_version, *v);
 }
@@ -320,7 +320,7 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
   s.duration_s = 10;
   setenv("JWT", "inherited-token", 1);
   auto engine = MakeK6Engine(host_, kScripts);
-  ASSERT_TRUE(engine->warmup(s, remote_).ok());
+  ASSERT_TRUE(engine->Warmup(s, remote_).ok());
   // No JWT: an empty one, so that a JWT in the caller's environment does not
   // reach the script.
   unsetenv("JWT");
@@ -336,7 +336,7 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
                           kScripts + "/warmup.js"}));
 
   SetMode("crash", "handle_summary_latency_ok.json");
-  auto bad = engine->warmup(s, remote_);
+  auto bad = engine->Warmup(s, remote_);
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message, HasSubstr("warmup: k6 exited with status 107"));
 }
@@ -345,7 +345,7 @@ TEST_F(K6EngineTest, ZeroWarmupRunsNothing) {
   LoadSpec s = DecisionSpec();
   s.duration_s = 0;
   auto engine = MakeK6Engine(host_, kScripts);
-  ASSERT_TRUE(engine->warmup(s, remote_).ok());
+  ASSERT_TRUE(engine->Warmup(s, remote_).ok());
   EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));
 }
 
@@ -353,17 +353,17 @@ TEST_F(K6EngineTest, BadSpecIsRejectedBeforeRunning) {
   auto engine = MakeK6Engine(host_, kScripts);
   LoadSpec s = DecisionSpec();
   s.phase = "../escape";
-  auto r = engine->run(s, remote_, controller_);
+  auto r = engine->Run(s, remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("phase name"));
   s = DecisionSpec();
   s.rate_rps = 0.2;
-  r = engine->run(s, remote_, controller_);
+  r = engine->Run(s, remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("integer rate >= 1"));
   s = DecisionSpec();
   s.kind = RequestKind::kPostJson;
-  r = engine->run(s, remote_, controller_);
+  r = engine->Run(s, remote_, controller_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("post request without a body"));
   EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));

@@ -324,7 +324,7 @@ TEST_F(K6MultiLocal, TwoInstancesShareAPhaseFromOneStart) {
   LoadSpec s = PhaseSpec();
   s.phase = phase;
   auto engine = TwoInstances();
-  auto r = engine->run(s, remote_, ctl_);
+  auto r = engine->Run(s, remote_, ctl_);
   ASSERT_TRUE(r.ok()) << r.error().message;
 
   // Each instance's k6 run was checked by the stand-in (it refuses another argv).
@@ -397,7 +397,7 @@ TEST_F(K6MultiLocal, StandInRefusesAnUnexpectedArgument) {
   Expect(1, wrong);
   LoadSpec s = PhaseSpec();
   s.phase = phase;
-  auto r = TwoInstances()->run(s, remote_, ctl_);
+  auto r = TwoInstances()->Run(s, remote_, ctl_);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("loadgen local#2"));
   EXPECT_THAT(r.error().message, HasSubstr("exited with status 2"));
@@ -416,7 +416,7 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
     const std::string path = Fixtures() + "/k6/raw/" + file;
     Command c;
     c.argv = {FVBENCH_K6_REDUCE_BIN, format, path};
-    auto r = host.run(c);
+    auto r = host.Run(c);
     ASSERT_TRUE(r.ok()) << r.error().message;
     ASSERT_EQ(r->exit_code, 0) << r->err;
     auto tool = ParseHistogramJson(r->out, file);
@@ -433,7 +433,7 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
   Write(bad, Slurp(Fixtures() + "/k6/raw/out_csv.csv") + "http_req_duration,1733030000,not-a-number,,,,true\n");
   Command c;
   c.argv = {FVBENCH_K6_REDUCE_BIN, "csv", bad};
-  auto r = host.run(c);
+  auto r = host.Run(c);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 2);
   EXPECT_THAT(r->err, HasSubstr(bad));
@@ -444,7 +444,7 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
   Write(victim, "precious\n");
   ASSERT_EQ(::symlink(victim.c_str(), out.c_str()), 0);
   c.argv = {FVBENCH_K6_REDUCE_BIN, "csv", Fixtures() + "/k6/raw/out_csv.csv", "-o", out};
-  auto o = host.run(c);
+  auto o = host.Run(c);
   ASSERT_TRUE(o.ok());
   ASSERT_EQ(o->exit_code, 0) << o->err;
   EXPECT_EQ(o->out, "");
@@ -453,7 +453,7 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
   ASSERT_TRUE(ParseHistogramJson(Slurp(out), out).ok());
   const std::string none = std::string(tmpl) + "/none.json";
   c.argv = {FVBENCH_K6_REDUCE_BIN, "csv", bad, "-o", none};
-  auto failed = host.run(c);
+  auto failed = host.Run(c);
   ASSERT_TRUE(failed.ok());
   EXPECT_EQ(failed->exit_code, 2);
   EXPECT_FALSE(fs::exists(none));

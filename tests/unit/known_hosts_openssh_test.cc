@@ -81,7 +81,7 @@ Result<Hosts> FindHosts() {
   LocalHost local;
   std::string pid = Slurp(h.dir + "/sut/sshd.pid");
   while (!pid.empty() && pid.back() == '\n') pid.pop_back();
-  auto ns = local.run(Cmd({"ip", "netns", "identify", pid}));
+  auto ns = local.Run(Cmd({"ip", "netns", "identify", pid}));
   if (!ns.ok() || !ns->success() || ns->out.empty()) return Error{"cannot find the SUT's network namespace"};
   h.netns = ns->out.substr(0, ns->out.find('\n'));
   h.client_key = h.dir + "/client_key";
@@ -95,7 +95,7 @@ class ExtraSshd {
  public:
   ExtraSshd(const Hosts& h, std::string dir, int port) : h_(h), dir_(std::move(dir)), port_(port) {}
   ~ExtraSshd() {
-    if (svc_.pid > 0) (void)local_.stop_service(svc_, std::chrono::seconds(2));
+    if (svc_.pid > 0) (void)local_.StopService(svc_, std::chrono::seconds(2));
   }
   Result<void> Start(const std::vector<std::string>& host_key_lines) {
     std::istringstream in(Slurp(h_.dir + "/sut/sshd_config"));
@@ -109,14 +109,14 @@ class ExtraSshd {
     for (const auto& l : host_key_lines) cfg << l << "\n";
     const std::string conf = dir_ + "/sshd-" + std::to_string(port_) + ".conf";
     Spit(conf, cfg.str());
-    auto s = local_.start_service("sshd-" + std::to_string(port_),
+    auto s = local_.StartService("sshd-" + std::to_string(port_),
                                   Cmd({"ip", "netns", "exec", h_.netns, "/usr/sbin/sshd", "-D", "-f", conf, "-E",
                                        dir_ + "/sshd-" + std::to_string(port_) + ".log"}),
                                   dir_ + "/sshd.out", dir_ + "/sshd.out");
     if (!s.ok()) return s.error();
     svc_ = *s;
     for (int i = 0; i < 100; ++i) {
-      auto probe = local_.run(Cmd({"bash", "-c", "exec 3<>/dev/tcp/" + h_.addr + "/" + std::to_string(port_)}));
+      auto probe = local_.Run(Cmd({"bash", "-c", "exec 3<>/dev/tcp/" + h_.addr + "/" + std::to_string(port_)}));
       if (probe.ok() && probe->success()) return Ok();
       std::this_thread::sleep_for(std::chrono::milliseconds(30));
     }
@@ -217,7 +217,7 @@ void RunRowInChild(const Row& r, const Hosts& h, const std::string& dir) {
   LocalHost local;
   std::string result;
   WriteFiles(r, dir);
-  auto ssh = local.run(Cmd({"ssh", "-F", cfg, "fvbsut", "true"}));
+  auto ssh = local.Run(Cmd({"ssh", "-F", cfg, "fvbsut", "true"}));
   if (!ssh.ok()) fail(ssh.error().message);
   result += (ssh->exit_code == 0 ? "1" : "0") + std::string("\x1f") + ssh->err + "\x1f" + Appended(r, dir) + "\x1f";
   WriteFiles(r, dir);
@@ -226,7 +226,7 @@ void RunRowInChild(const Row& r, const Hosts& h, const std::string& dir) {
     result += "0\x1f" + target.error().message + "\x1f" + Appended(r, dir);
   } else {
     auto host = SshHost::Connect(*target);
-    bool ok = host.ok() && (*host)->run(Cmd({"true"})).ok();
+    bool ok = host.ok() && (*host)->Run(Cmd({"true"})).ok();
     result += (ok ? "1" : "0") + std::string("\x1f") + (host.ok() ? "" : host.error().message) + "\x1f" +
               Appended(r, dir);
   }
@@ -325,7 +325,7 @@ class KnownHostsAsOpenSsh : public ::testing::Test {
     fs::create_directories(dir_);
     LocalHost local;
     auto keygen = [&](std::vector<std::string> argv) {
-      auto r = local.run(Cmd(std::move(argv)));
+      auto r = local.Run(Cmd(std::move(argv)));
       if (!r.ok() || !r->success()) setup_error_ += "ssh-keygen failed: " + (r.ok() ? r->err : r.error().message);
     };
     for (const char* k : {"pair_ed", "cert_ed", "other", "ca"})

@@ -89,7 +89,7 @@ TEST(MakeLoadgenEngine, EachProcessOnItsHostsPart) {
   s.url = "http://10.0.0.1:8082/";
   s.rate_rps = 1000;
   s.duration_s = 2;
-  (void)(*e)->run(s, "/r", ::testing::TempDir() + "/loadgen_processes_test");  // no outputs in a dry run
+  (void)(*e)->Run(s, "/r", ::testing::TempDir() + "/loadgen_processes_test");  // no outputs in a dry run
   std::string all;
   for (const std::string& l : plan->lines()) all += l + "\n";
   for (const char* cpus : {"8-11", "12-15", "4-5", "6-7"}) {

@@ -69,7 +69,7 @@ class LocalHostTest : public ::testing::Test {
     Command c;
     c.argv = std::move(argv);
     c.timeout = timeout;
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     EXPECT_TRUE(r.ok()) << r.error().message;
     return r.ok() ? *r : ExecResult{};
   }
@@ -178,7 +178,7 @@ TEST_F(LocalHostTest, CommandDiesWithItsSigkilledCaller) {
     Command c;
     c.argv = {"sh", "-c", "echo $$ > " + pidfile + "; exec sleep 30"};
     c.timeout = std::chrono::seconds(60);
-    (void)host.run(c);
+    (void)host.Run(c);
     ::_exit(0);
   }
   int cmd = 0;
@@ -193,7 +193,7 @@ TEST_F(LocalHostTest, CommandDiesWithItsSigkilledCaller) {
 }
 
 TEST_F(LocalHostTest, BackgroundGrandchildDoesNotHoldTheCall) {
-  // The grandchild keeps the pipes open; run() returns once the child exits.
+  // The grandchild keeps the pipes open; Run() returns once the child exits.
   auto start = std::chrono::steady_clock::now();
   auto r = Run({"sh", "-c", "sleep 30 & echo $!"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
@@ -212,18 +212,18 @@ TEST_F(LocalHostTest, EnvAddsAndOverrides) {
             "printf '%s|%s|%s' \"$FVBENCH_TEST_INHERITED\" \"$FVBENCH_TEST_OVERRIDDEN\" "
             "\"$FVBENCH_TEST_ADDED\""};
   c.env = {{"FVBENCH_TEST_OVERRIDDEN", "new"}, {"FVBENCH_TEST_ADDED", "a b $c"}};
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, "from-parent|new|a b $c");
 }
 
 TEST_F(LocalHostTest, PathFromCommandEnvFindsTheProgram) {
   fs::create_directories(Path("bin"));
-  ASSERT_TRUE(host_.write_file(Path("bin/fvbench-hello"), "#!/bin/sh\necho hello\n", 0755).ok());
+  ASSERT_TRUE(host_.WriteFile(Path("bin/fvbench-hello"), "#!/bin/sh\necho hello\n", 0755).ok());
   Command c;
   c.argv = {"fvbench-hello"};
   c.env = {{"PATH", Path("bin") + ":/usr/bin:/bin"}};
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, "hello\n");
 }
@@ -232,7 +232,7 @@ TEST_F(LocalHostTest, CwdHonoured) {
   Command c;
   c.argv = {"pwd", "-P"};
   c.cwd = dir_;
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, fs::canonical(dir_).string() + "\n");
 }
@@ -241,7 +241,7 @@ TEST_F(LocalHostTest, MissingCwdIsAnError) {
   Command c;
   c.argv = {"true"};
   c.cwd = Path("no/such/dir");
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(Path("no/such/dir")));
 }
@@ -249,20 +249,20 @@ TEST_F(LocalHostTest, MissingCwdIsAnError) {
 TEST_F(LocalHostTest, MissingBinaryIsAnErrorNamingIt) {
   Command c;
   c.argv = {"fvbench-no-such-binary", "x"};
-  auto r = host_.run(c);
+  auto r = host_.Run(c);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("fvbench-no-such-binary"));
   EXPECT_THAT(r.error().message, HasSubstr("No such file or directory"));
   EXPECT_THAT(r.error().message, HasSubstr("local"));
 
   c.argv = {Path("nope")};
-  auto abs = host_.run(c);
+  auto abs = host_.Run(c);
   ASSERT_FALSE(abs.ok());
   EXPECT_THAT(abs.error().message, HasSubstr(Path("nope")));
   EXPECT_THAT(abs.error().message, HasSubstr("No such file or directory"));
 
   c.argv = {};
-  EXPECT_FALSE(host_.run(c).ok());
+  EXPECT_FALSE(host_.Run(c).ok());
 }
 
 TEST_F(LocalHostTest, ManyRunsLeakNoDescriptors) {
@@ -281,16 +281,16 @@ TEST_F(LocalHostTest, ManyRunsLeakNoDescriptors) {
 TEST_F(LocalHostTest, WriteReadRoundTripWithModeAndParents) {
   std::string content("bin\0ary\nline\n", 13);
   std::string p = Path("x/y/z/file.conf");
-  ASSERT_TRUE(host_.write_file(p, content, 0600).ok());
-  auto back = host_.read_file(p, kTestCap);
+  ASSERT_TRUE(host_.WriteFile(p, content, 0600).ok());
+  auto back = host_.ReadFile(p, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(*back, content);
   struct stat st;
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600u);
   // Overwrite keeps no temp files behind.
-  ASSERT_TRUE(host_.write_file(p, "second", 0644).ok());
-  EXPECT_EQ(*host_.read_file(p, kTestCap), "second");
+  ASSERT_TRUE(host_.WriteFile(p, "second", 0644).ok());
+  EXPECT_EQ(*host_.ReadFile(p, kTestCap), "second");
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   int entries = 0;
@@ -302,16 +302,16 @@ TEST_F(LocalHostTest, WriteReadRoundTripWithModeAndParents) {
 }
 
 TEST_F(LocalHostTest, UnwritablePathIsAnErrorNamingIt) {
-  auto r = host_.write_file("/proc/fvbench-test/file", "x");
+  auto r = host_.WriteFile("/proc/fvbench-test/file", "x");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("/proc/fvbench-test"));
-  auto r2 = host_.write_file("/proc/fvbench-test-file", "x");
+  auto r2 = host_.WriteFile("/proc/fvbench-test-file", "x");
   ASSERT_FALSE(r2.ok());
   EXPECT_THAT(r2.error().message, HasSubstr("/proc/fvbench-test-file"));
 }
 
 TEST_F(LocalHostTest, ReadMissingFileIsAnErrorNamingIt) {
-  auto r = host_.read_file(Path("missing.txt"), kTestCap);
+  auto r = host_.ReadFile(Path("missing.txt"), kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(Path("missing.txt")));
   EXPECT_THAT(r.error().message, HasSubstr("No such file or directory"));
@@ -319,18 +319,18 @@ TEST_F(LocalHostTest, ReadMissingFileIsAnErrorNamingIt) {
 
 TEST_F(LocalHostTest, FetchCopiesIntoNewDirectories) {
   std::string src = Path("remote/out.json");
-  ASSERT_TRUE(host_.write_file(src, "{\"k\": 1}\n", 0640).ok());
+  ASSERT_TRUE(host_.WriteFile(src, "{\"k\": 1}\n", 0640).ok());
   std::string dst = Path("results/run1/out.json");
-  auto r = host_.fetch(src, dst, kTestCap);
+  auto r = host_.Fetch(src, dst, kTestCap);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(Slurp(dst), "{\"k\": 1}\n");
   struct stat st;
   ASSERT_EQ(::stat(dst.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);  // the controller's own mode (umask 022), not the source's 0640
   // Same path: no-op success, content untouched.
-  ASSERT_TRUE(host_.fetch(src, src, kTestCap).ok());
+  ASSERT_TRUE(host_.Fetch(src, src, kTestCap).ok());
   EXPECT_EQ(Slurp(src), "{\"k\": 1}\n");
-  auto missing = host_.fetch(Path("nope.json"), Path("copy.json"), kTestCap);
+  auto missing = host_.Fetch(Path("nope.json"), Path("copy.json"), kTestCap);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message, HasSubstr(Path("nope.json")));
   EXPECT_FALSE(fs::exists(Path("copy.json")));
@@ -343,16 +343,16 @@ TEST_F(LocalHostTest, FetchCopiesIntoNewDirectories) {
 // controller's own mode.
 TEST_F(LocalHostTest, FetchedCopyHasTheControllersModeNotTheSources) {
   const std::string src = Path("lg/r.json"), dst = Path("ctl/raw/r.json");
-  ASSERT_TRUE(host_.write_file(src, "{}\n", 0644).ok());
+  ASSERT_TRUE(host_.WriteFile(src, "{}\n", 0644).ok());
   ASSERT_EQ(::chmod(src.c_str(), 04777), 0);
-  auto r = host_.fetch(src, dst, kTestCap);
+  auto r = host_.Fetch(src, dst, kTestCap);
   ASSERT_TRUE(r.ok()) << r.error().message;
   struct stat st;
   ASSERT_EQ(::lstat(dst.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);  // umask 022
   EXPECT_EQ(Slurp(dst), "{}\n");
   // Overwriting an earlier copy: the same, and no temporary file left beside it.
-  ASSERT_TRUE(host_.fetch(src, dst, kTestCap).ok());
+  ASSERT_TRUE(host_.Fetch(src, dst, kTestCap).ok());
   EXPECT_EQ(std::distance(fs::directory_iterator(Path("ctl/raw")), fs::directory_iterator{}), 1);
 }
 
@@ -360,7 +360,7 @@ TEST_F(LocalHostTest, FetchedCopyHasTheControllersModeNotTheSources) {
 // belongs is refused, nothing stored, and a FIFO never blocks the fetch.
 TEST_F(LocalHostTest, FetchAndReadRefuseLinksSpecialFilesAndHardLinks) {
   const std::string secret = Path("secret");
-  ASSERT_TRUE(host_.write_file(secret, "precious\n", 0600).ok());
+  ASSERT_TRUE(host_.WriteFile(secret, "precious\n", 0600).ok());
   ASSERT_EQ(::symlink(secret.c_str(), Path("link.json").c_str()), 0);
   ASSERT_EQ(::mkfifo(Path("fifo.json").c_str(), 0600), 0);
   ASSERT_EQ(::mkdir(Path("dir.json").c_str(), 0700), 0);
@@ -370,7 +370,7 @@ TEST_F(LocalHostTest, FetchAndReadRefuseLinksSpecialFilesAndHardLinks) {
                                   std::pair{"fifo.json", "a FIFO, not a regular file"},
                                   std::pair{"dir.json", "a directory, not a regular file"},
                                   std::pair{"hard.json", "it has 2 names (a hard link): refused"}}) {
-    auto f = host_.fetch(Path(name), Path("copy.json"), kTestCap);
+    auto f = host_.Fetch(Path(name), Path("copy.json"), kTestCap);
     ASSERT_FALSE(f.ok()) << name;
     EXPECT_THAT(f.error().message, HasSubstr(Path(name))) << name;
     EXPECT_THAT(f.error().message, HasSubstr(why)) << name;
@@ -378,7 +378,7 @@ TEST_F(LocalHostTest, FetchAndReadRefuseLinksSpecialFilesAndHardLinks) {
     EXPECT_FALSE(fs::exists(fs::symlink_status(Path("copy.json")))) << name;
   }
   for (const char* name : {"link.json", "fifo.json", "dir.json"}) {
-    EXPECT_FALSE(host_.read_file(Path(name), kTestCap).ok()) << name;
+    EXPECT_FALSE(host_.ReadFile(Path(name), kTestCap).ok()) << name;
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
 }
@@ -388,21 +388,21 @@ TEST_F(LocalHostTest, FetchAndReadRefuseLinksSpecialFilesAndHardLinks) {
 // both, nothing is kept.
 TEST_F(LocalHostTest, OverItsCapIsRefusedQuicklyAndNotStored) {
   const std::string huge = Path("lg/huge.json");
-  ASSERT_TRUE(host_.write_file(huge, "{\"schema\":\"fvbench.wrk.pace/1\"}\n", 0644).ok());
+  ASSERT_TRUE(host_.WriteFile(huge, "{\"schema\":\"fvbench.wrk.pace/1\"}\n", 0644).ok());
   ASSERT_EQ(::truncate(huge.c_str(), 1LL << 30), 0);
   const auto t0 = std::chrono::steady_clock::now();
-  auto f = host_.fetch(huge, Path("ctl/huge.json"), kWrkResultCap);
+  auto f = host_.Fetch(huge, Path("ctl/huge.json"), kWrkResultCap);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.error().message, HasSubstr("local: " + huge + " (wrk result JSON) is over its cap of 2097152 bytes: "
                                            "it holds 1073741824 bytes; refused, not kept"));
   EXPECT_FALSE(fs::exists(Path("ctl/huge.json")));
-  EXPECT_FALSE(host_.read_file(huge, kWrkResultCap).ok());
+  EXPECT_FALSE(host_.ReadFile(huge, kWrkResultCap).ok());
   const FileCap tiny{"test file", 64};
-  auto proc = host_.read_file("/proc/self/status", tiny);
+  auto proc = host_.ReadFile("/proc/self/status", tiny);
   ASSERT_FALSE(proc.ok());
   EXPECT_THAT(proc.error().message, HasSubstr("(test file) is over its cap of 64 bytes: read "));
-  auto copy = host_.fetch("/proc/self/status", Path("ctl/status"), tiny);
+  auto copy = host_.Fetch("/proc/self/status", Path("ctl/status"), tiny);
   ASSERT_FALSE(copy.ok());
   EXPECT_FALSE(fs::exists(Path("ctl/status")));
   std::error_code ec;
@@ -413,15 +413,15 @@ TEST_F(LocalHostTest, OverItsCapIsRefusedQuicklyAndNotStored) {
 // written through; a destination with ".." is refused.
 TEST_F(LocalHostTest, FetchNeverWritesThroughALocalLink) {
   const std::string victim = Path("victim");
-  ASSERT_TRUE(host_.write_file(victim, "precious\n", 0600).ok());
-  ASSERT_TRUE(host_.write_file(Path("lg/r.json"), "{}\n", 0644).ok());
+  ASSERT_TRUE(host_.WriteFile(victim, "precious\n", 0600).ok());
+  ASSERT_TRUE(host_.WriteFile(Path("lg/r.json"), "{}\n", 0644).ok());
   ASSERT_TRUE(fs::create_directories(Path("ctl")));
   ASSERT_EQ(::symlink(victim.c_str(), Path("ctl/r.json").c_str()), 0);
-  auto f = host_.fetch(Path("lg/r.json"), Path("ctl/r.json"), kTestCap);
+  auto f = host_.Fetch(Path("lg/r.json"), Path("ctl/r.json"), kTestCap);
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.error().message, HasSubstr("local copy " + Path("ctl/r.json") + ": a symbolic link is in the way"));
   EXPECT_EQ(Slurp(victim), "precious\n");
-  auto up = host_.fetch(Path("lg/r.json"), Path("ctl/../victim"), kTestCap);
+  auto up = host_.Fetch(Path("lg/r.json"), Path("ctl/../victim"), kTestCap);
   ASSERT_FALSE(up.ok());
   EXPECT_THAT(up.error().message, HasSubstr("'..'"));
   EXPECT_EQ(Slurp(victim), "precious\n");
@@ -435,13 +435,13 @@ TEST_F(LocalHostTest, ServiceLifecycle) {
             "echo out-line; echo \"$SVC_VAR\" >&2; pwd -P >&2; sleep 30 & echo $! > child.pid; wait"};
   c.env = {{"SVC_VAR", "err-line"}};
   c.cwd = dir_;
-  auto h = host_.start_service("sleeper", c, Path("logs/out.log"), Path("logs/err.log"));
+  auto h = host_.StartService("sleeper", c, Path("logs/out.log"), Path("logs/err.log"));
   ASSERT_TRUE(h.ok()) << h.error().message;
   EXPECT_EQ(h->name, "sleeper");
   EXPECT_GT(h->pid, 1);
   EXPECT_EQ(::getsid(h->pid), h->pid) << "service is not in its own session";
   EXPECT_EQ(::getpgid(h->pid), h->pid);
-  EXPECT_TRUE(host_.is_alive(*h));
+  EXPECT_TRUE(host_.IsAlive(*h));
   ASSERT_TRUE(Eventually([&] { return Slurp(Path("child.pid")).find('\n') != std::string::npos; }));
   int child = std::atoi(Slurp(Path("child.pid")).c_str());
   ASSERT_GT(child, 1);
@@ -449,46 +449,46 @@ TEST_F(LocalHostTest, ServiceLifecycle) {
   EXPECT_EQ(Slurp(Path("logs/out.log")), "out-line\n");
   EXPECT_EQ(Slurp(Path("logs/err.log")), "err-line\n" + fs::canonical(dir_).string() + "\n");
 
-  auto stop = host_.stop_service(*h, milliseconds(5000));
+  auto stop = host_.StopService(*h, milliseconds(5000));
   ASSERT_TRUE(stop.ok()) << stop.error().message;
-  EXPECT_FALSE(host_.is_alive(*h));
+  EXPECT_FALSE(host_.IsAlive(*h));
   EXPECT_TRUE(Dead(h->pid));
-  EXPECT_TRUE(Dead(child)) << "the service's child survived stop_service";
-  EXPECT_TRUE(host_.stop_service(*h).ok()) << "second stop must succeed";
+  EXPECT_TRUE(Dead(child)) << "the service's child survived StopService";
+  EXPECT_TRUE(host_.StopService(*h).ok()) << "second stop must succeed";
   if (!Dead(child)) ::kill(child, SIGKILL);
 }
 
 TEST_F(LocalHostTest, ServiceIgnoringTermIsKilledAfterGrace) {
   Command c;
   c.argv = {"sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"};
-  auto h = host_.start_service("stubborn", c, Path("s.out"), Path("s.err"));
+  auto h = host_.StartService("stubborn", c, Path("s.out"), Path("s.err"));
   ASSERT_TRUE(h.ok()) << h.error().message;
   ASSERT_TRUE(Eventually([&] { return Slurp(Path("s.out")) == "ready\n"; }));
-  auto stop = host_.stop_service(*h, milliseconds(300));
+  auto stop = host_.StopService(*h, milliseconds(300));
   ASSERT_TRUE(stop.ok()) << stop.error().message;
-  EXPECT_FALSE(host_.is_alive(*h));
+  EXPECT_FALSE(host_.IsAlive(*h));
   EXPECT_TRUE(Dead(h->pid));
 }
 
 TEST_F(LocalHostTest, ServiceThatExitedIsReapedAndStopSucceeds) {
   Command c;
   c.argv = {"sh", "-c", "echo bye"};
-  auto h = host_.start_service("short", c, Path("short.out"), Path("short.out"));
+  auto h = host_.StartService("short", c, Path("short.out"), Path("short.out"));
   ASSERT_TRUE(h.ok()) << h.error().message;
-  ASSERT_TRUE(Eventually([&] { return !host_.is_alive(*h); }));
-  // Reaped by is_alive: no zombie left in /proc.
+  ASSERT_TRUE(Eventually([&] { return !host_.IsAlive(*h); }));
+  // Reaped by IsAlive: no zombie left in /proc.
   EXPECT_FALSE(fs::exists("/proc/" + std::to_string(h->pid)));
   EXPECT_EQ(Slurp(Path("short.out")), "bye\n");
-  EXPECT_TRUE(host_.stop_service(*h).ok());
+  EXPECT_TRUE(host_.StopService(*h).ok());
 }
 
 TEST_F(LocalHostTest, ServiceLogsAppend) {
   Command c;
   c.argv = {"sh", "-c", "echo run"};
   for (int i = 0; i < 2; ++i) {
-    auto h = host_.start_service("twice", c, Path("append.log"), Path("append.err"));
+    auto h = host_.StartService("twice", c, Path("append.log"), Path("append.err"));
     ASSERT_TRUE(h.ok()) << h.error().message;
-    ASSERT_TRUE(Eventually([&] { return !host_.is_alive(*h); }));
+    ASSERT_TRUE(Eventually([&] { return !host_.IsAlive(*h); }));
   }
   EXPECT_EQ(Slurp(Path("append.log")), "run\nrun\n");
 }
@@ -496,7 +496,7 @@ TEST_F(LocalHostTest, ServiceLogsAppend) {
 TEST_F(LocalHostTest, ServiceWithMissingBinaryIsAnError) {
   Command c;
   c.argv = {"fvbench-no-such-daemon"};
-  auto h = host_.start_service("ghost", c, Path("g.out"), Path("g.err"));
+  auto h = host_.StartService("ghost", c, Path("g.out"), Path("g.err"));
   ASSERT_FALSE(h.ok());
   EXPECT_THAT(h.error().message, HasSubstr("fvbench-no-such-daemon"));
   EXPECT_THAT(h.error().message, HasSubstr("ghost"));
@@ -512,12 +512,12 @@ TEST_F(LocalHostTest, StopRefusesPidsItDidNotStart) {
   ServiceHandle foreign;
   foreign.pid = pid;
   foreign.name = "foreign";
-  auto r = host_.stop_service(foreign, milliseconds(100));
+  auto r = host_.StopService(foreign, milliseconds(100));
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("not started by this host"));
   EXPECT_THAT(r.error().message, HasSubstr(std::to_string(pid)));
   EXPECT_EQ(::kill(pid, 0), 0) << "the foreign process was signalled";
-  EXPECT_TRUE(host_.is_alive(foreign));
+  EXPECT_TRUE(host_.IsAlive(foreign));
   ::kill(pid, SIGKILL);
   int status;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -525,11 +525,11 @@ TEST_F(LocalHostTest, StopRefusesPidsItDidNotStart) {
 
   ServiceHandle init;
   init.pid = 1;
-  EXPECT_FALSE(host_.stop_service(init).ok());
+  EXPECT_FALSE(host_.StopService(init).ok());
   init.pid = 0;
-  EXPECT_FALSE(host_.stop_service(init).ok());
+  EXPECT_FALSE(host_.StopService(init).ok());
   init.pid = -5;
-  EXPECT_FALSE(host_.stop_service(init).ok());
+  EXPECT_FALSE(host_.StopService(init).ok());
 }
 
 }  // namespace

@@ -43,14 +43,14 @@ class FakeWrk : public LoadEngine {
   FakeWrk(double offset_us, std::function<double(int attempt)> launch_us)
       : offset_us_(offset_us), launch_us_(std::move(launch_us)) {}
   std::string name() const override { return "wrk"; }
-  Result<std::string> version() override { return std::string("wrk 4.1.0 (stand-in)"); }
-  Result<void> warmup(const LoadSpec& spec, const std::string&) override {
+  Result<std::string> Version() override { return std::string("wrk 4.1.0 (stand-in)"); }
+  Result<void> Warmup(const LoadSpec& spec, const std::string&) override {
     ++warmups;
     // Its command: the launch, then wrk's whole seconds.
     std::this_thread::sleep_for(std::chrono::duration<double>(launch_us_(0) / 1e6 + std::ceil(spec.duration_s)));
     return Ok();
   }
-  Result<LoadResult> run(const LoadSpec& s, const std::string&, const std::string& controller_dir) override {
+  Result<LoadResult> Run(const LoadSpec& s, const std::string&, const std::string& controller_dir) override {
     const int attempt = ++runs;
     specs.push_back(s);
     const double ready = kNow + launch_us_(attempt) + offset_us_;  // its host's clock
@@ -161,7 +161,7 @@ class MultiLoadgenClocks : public ::testing::Test {
 TEST_F(MultiLoadgenClocks, EachHostGetsTheStartInItsOwnClock) {
   FakeWrk *fa, *fb;
   auto e = Engine(0.9e6, Launch(0.1e6), Launch(0.2e6), &fa, &fb);
-  auto r = e->run(Spec(), "/r", Ctl());
+  auto r = e->Run(Spec(), "/r", Ctl());
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(fa->specs.size(), 1u);
   const double start = fa->specs[0].start_epoch_us;
@@ -185,7 +185,7 @@ TEST_F(MultiLoadgenClocks, EachHostGetsTheStartInItsOwnClock) {
   EXPECT_THAT(note->detail, HasSubstr("root@b +900.0 ms (+- 150 µs)"));
   EXPECT_THAT(note->detail, HasSubstr("launches a#1 100 ms, b#1 200 ms; next lead 0.55 s"));
   // Read once per host (8 exchanges), again only when a minute old.
-  ASSERT_TRUE(e->run(Spec(), "/r", Ctl()).ok());
+  ASSERT_TRUE(e->Run(Spec(), "/r", Ctl()).ok());
   size_t readings = 0;
   for (const auto& ev : b_.Events()) readings += ev == "clock 8";
   EXPECT_EQ(readings, 1u);
@@ -195,13 +195,13 @@ TEST_F(MultiLoadgenClocks, EachHostGetsTheStartInItsOwnClock) {
 TEST_F(MultiLoadgenClocks, ClockTooFarOffIsRefusedBeforeLoad) {
   FakeWrk *fa, *fb;
   auto e = Engine(1.5e6, Launch(0.1e6), Launch(0.1e6), &fa, &fb);
-  auto r = e->run(Spec(), "/r", Ctl());
+  auto r = e->Run(Spec(), "/r", Ctl());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("phase latency_raw_nginx with 2 load generators: refused before load: "
                                            "loadgen host root@b: its clock is 1.500 s ahead of the controller's"));
   EXPECT_EQ(fa->runs + fb->runs, 0);
   b_.fail_clock = true;
-  auto unread = Engine(0, Launch(0.1e6), Launch(0.1e6))->run(Spec(), "/r", Ctl());
+  auto unread = Engine(0, Launch(0.1e6), Launch(0.1e6))->Run(Spec(), "/r", Ctl());
   ASSERT_FALSE(unread.ok());
   EXPECT_THAT(unread.error().message, HasSubstr("measuring the clock offset of loadgen host root@b"));
 }
@@ -213,7 +213,7 @@ TEST_F(MultiLoadgenClocks, ClockTooFarOffIsRefusedBeforeLoad) {
 TEST_F(MultiLoadgenClocks, NotReadyAtTheStartIsAHarnessFaultRunAgain) {
   FakeWrk *fa, *fb;
   auto e = Engine(0, Launch(0.3e6), Launch(5.3e6), &fa, &fb);
-  auto r = e->run(Spec(), "/r", Ctl());
+  auto r = e->Run(Spec(), "/r", Ctl());
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(fb->runs, 2);
   EXPECT_EQ(fa->specs[0].start_wait_s, 2);
@@ -230,7 +230,7 @@ TEST_F(MultiLoadgenClocks, NotReadyAtTheStartIsAHarnessFaultRunAgain) {
   EXPECT_THAT(first.at("late").get<std::string>(), HasSubstr("loadgen b#1 (host root@b) was not ready"));
   EXPECT_EQ(Summary().at("retried").get<std::string>().rfind("attempt 1 (lead 2 s)", 0), 0u);
   // The next phase starts from that launch: no retry.
-  ASSERT_TRUE(e->run(Spec(), "/r", Ctl()).ok());
+  ASSERT_TRUE(e->Run(Spec(), "/r", Ctl()).ok());
   EXPECT_EQ(fb->runs, 3);
 }
 
@@ -239,7 +239,7 @@ TEST_F(MultiLoadgenClocks, NotReadyAtTheStartIsAHarnessFaultRunAgain) {
 TEST_F(MultiLoadgenClocks, LateInBothAttemptsIsAnErrorNamingTheHarness) {
   // b is ready 1 s after the start in both attempts (leads 2 s and 4.75 s).
   auto e = Engine(0, Launch(0.1e6), [](int attempt) { return attempt == 1 ? 3e6 : 5.75e6; });
-  auto r = e->run(Spec(), "/r", Ctl());
+  auto r = e->Run(Spec(), "/r", Ctl());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("a harness fault, not the engine: processes were not ready at the common "
                                            "start in both attempts: attempt 1 (lead 2 s): loadgen b#1 (host root@b) "
@@ -256,8 +256,8 @@ TEST_F(MultiLoadgenClocks, WarmupMeasuresTheLeadKeptForTheRun) {
   auto e = Engine(0, Launch(0.05e6), Launch(0.4e6), &fa, &fb);
   LoadSpec w = Spec(300, 1);
   w.phase = "latency_raw_nginx_warmup";
-  ASSERT_TRUE(e->warmup(w, "/r").ok());
-  ASSERT_TRUE(e->run(Spec(), "/r", Ctl()).ok());
+  ASSERT_TRUE(e->Warmup(w, "/r").ok());
+  ASSERT_TRUE(e->Run(Spec(), "/r", Ctl()).ok());
   EXPECT_EQ(fb->runs, 1);  // met the start at once
   const double lead = fa->specs[0].start_wait_s;
   EXPECT_GE(lead, 1.5 * 0.4 + 0.25);
@@ -269,7 +269,7 @@ TEST_F(MultiLoadgenClocks, WarmupMeasuresTheLeadKeptForTheRun) {
   // A new scenario process on the same hosts starts from it.
   FakeWrk *na, *nb;
   auto next = Engine(0, Launch(0.05e6), Launch(0.4e6), &na, &nb);
-  ASSERT_TRUE(next->run(Spec(), "/r", Ctl()).ok());
+  ASSERT_TRUE(next->Run(Spec(), "/r", Ctl()).ok());
   EXPECT_NEAR(na->specs[0].start_wait_s, 0.85, 1e-9);
   EXPECT_EQ(nb->runs, 1);
 }
@@ -280,7 +280,7 @@ TEST_F(MultiLoadgenClocks, WarmupMeasuresTheLeadKeptForTheRun) {
 TEST_F(MultiLoadgenClocks, ShareTooSmallIsRefusedBeforeLoad) {
   FakeWrk *fa, *fb;
   auto e = Engine(0, Launch(0.1e6), Launch(0.1e6), &fa, &fb);
-  auto r = e->run(Spec(50, 2), "/r", Ctl());
+  auto r = e->Run(Spec(50, 2), "/r", Ctl());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("phase latency_raw_nginx with 2 load generators: refused before load: 50 "
                                            "RPS for 2 s split over 2 engine processes gives each 50 requests"));

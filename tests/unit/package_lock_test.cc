@@ -48,7 +48,7 @@ class StandIn : public ::testing::Test {
     Command c;
     c.argv = LockWaitArgv(family, std::move(argv), wait_s);
     c.timeout = std::chrono::seconds(60);
-    return local.run(c);
+    return local.Run(c);
   }
   int Calls() { return std::atoi(testing_edge::Sh("cat " + ShellQuote(dir_ + "/count")).c_str()); }
   std::string Args() { return testing_edge::Sh("cat " + ShellQuote(dir_ + "/args")); }

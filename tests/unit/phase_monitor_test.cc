@@ -212,7 +212,7 @@ TEST(ErrorLog, WorkerExitsOnASignalAreCounted) {
 
 // The recorded /proc files of a pinned phase (fixtures/proc: /proc/stat and
 // the workers' /proc/<pid>/stat lines, as `cat` printed them), replayed
-// through the shared fake host's read_file: the first /proc/stat read
+// through the shared fake host's ReadFile: the first /proc/stat read
 // answers `before`, the later ones `after`; each /proc/<pid>/stat its line
 // of the same sample, and a pid not in it is gone (as when a worker exited).
 struct Replay {

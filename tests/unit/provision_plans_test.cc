@@ -41,8 +41,8 @@ class FixtureHost : public DryRunHost {
   FixtureHost(std::string name, std::string probe_output, bool online = true)
       : DryRunHost(std::move(name), std::make_shared<DryRunPlan>()), probe_(std::move(probe_output)), online_(online) {}
 
-  Result<ExecResult> run(const Command& cmd) override {
-    auto r = DryRunHost::run(cmd);
+  Result<ExecResult> Run(const Command& cmd) override {
+    auto r = DryRunHost::Run(cmd);
     if (!r) return r;
     const std::string j = ShellJoin(cmd.argv);
     if (j.find("p nproc") != std::string::npos) r->out = probe_;

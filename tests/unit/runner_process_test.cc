@@ -1,6 +1,6 @@
 // The command runner program (remote_runner.h kRunnerProgram) run by this
 // machine's perl over two pipes, as SshHost runs it over an exec channel:
-// Host::run's contract, reads, and the end of its stdin ending everything.
+// Host::Run's contract, reads, and the end of its stdin ending everything.
 // Over SSH the same is tested by ssh_host_test (SshHostCommands/Runner).
 #include <fcntl.h>
 #include <poll.h>

@@ -208,7 +208,7 @@ TEST_F(ScenarioFlow, LatencyPhasesRunInOrderAndTheResultIsSavedAfterTheSutStops)
 }
 
 // What a measured phase costs in commands (each one round trip to its host;
-// reads of /proc files and is_alive start no process): before the load the
+// reads of /proc files and IsAlive start no process): before the load the
 // hops' counters (one command for every hop) and the monitor's start-up
 // facts; on the loadgen its directory and no stale output (one command) and
 // the engine; after the load the hops' counters again and every error log's
@@ -303,7 +303,7 @@ TEST_F(ScenarioFlow, InterruptMidPhaseStopsTheSutAndSavesAnInterruptedResult) {
     host_.On("/constant_rate.js", [](const Command&) -> Result<ExecResult> {
       ::kill(::getpid(), SIGTERM);  // as Ctrl-C / ctest cancelling would, mid-phase
       while (InterruptSignal() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      ParkIfInterrupted();  // as LocalHost::run does; the interrupt thread ends the process
+      ParkIfInterrupted();  // as LocalHost::Run does; the interrupt thread ends the process
       return FakeHost::Exit(0);
     });
     (void)Run(config);

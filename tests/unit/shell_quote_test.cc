@@ -71,7 +71,7 @@ void RoundTripThrough(const std::string& shell) {
     Command c;
     c.argv = {shell, "-c", "printf %s " + ShellQuote(w)};
     c.env = {{"HOME", "/home/should-not-appear"}};
-    auto r = host.run(c);
+    auto r = host.Run(c);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->exit_code, 0) << shell << " on " << ShellQuote(w) << ": " << r->err;
     EXPECT_EQ(r->out, w) << shell << " mangled " << ShellQuote(w);
@@ -91,7 +91,7 @@ TEST(ShellQuote, JoinRoundTripKeepsWordBoundaries) {
   for (const auto& w : Awkward()) expected += "[" + w + "]";
   Command c;
   c.argv = {"/bin/sh", "-c", "for a in " + ShellJoin(Awkward()) + "; do printf '[%s]' \"$a\"; done"};
-  auto r = host.run(c);
+  auto r = host.Run(c);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, expected) << r->err;
 }

@@ -118,9 +118,9 @@ class TestHostsEnv : public ::testing::Environment {
     }
     LocalHost local;
     std::string dir = "/tmp/fvbench-testhosts";
-    auto st = local.run(Cmd({"bash", Script(), "status"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
+    auto st = local.Run(Cmd({"bash", Script(), "status"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
     if (!st.ok() || st->exit_code != 0) {
-      auto up = local.run(Cmd({"bash", Script(), "up"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
+      auto up = local.Run(Cmd({"bash", Script(), "up"}, {{"FVBENCH_TESTHOSTS_DIR", dir}}));
       if (!up.ok() || !up->success()) {
         g_fail = "cannot bring up the test hosts with " + Script() + " up: " +
                  (up.ok() ? up->err : up.error().message);
@@ -138,7 +138,7 @@ class TestHostsEnv : public ::testing::Environment {
   void TearDown() override {
     if (!g_we_brought_up) return;
     LocalHost local;
-    (void)local.run(Cmd({"bash", Script(), "down"}, {{"FVBENCH_TESTHOSTS_DIR", g_hosts.dir}}));
+    (void)local.Run(Cmd({"bash", Script(), "down"}, {{"FVBENCH_TESTHOSTS_DIR", g_hosts.dir}}));
   }
 };
 
@@ -219,16 +219,16 @@ TEST_P(SshHostCommands, NameIsTheTargetAsGiven) {
   ASSERT_NE(h, nullptr);
   std::printf("[figure] connect (TCP + kex + publickey auth): %.1f ms\n", Ms(Clock::now() - t0));
   EXPECT_EQ(h->name(), g_hosts.sut);
-  auto r = h->run(Cmd({"cat", "/proc/sys/kernel/hostname"}));
+  auto r = h->Run(Cmd({"cat", "/proc/sys/kernel/hostname"}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   // The command ran in the SUT namespace: its controller-side address is there.
-  auto ip = h->run(Cmd({"ip", "-br", "addr", "show", "dev", "eth-ctl"}));
+  auto ip = h->Run(Cmd({"ip", "-br", "addr", "show", "dev", "eth-ctl"}));
   ASSERT_TRUE(ip.ok()) << ip.error().message;
   EXPECT_THAT(ip->out, HasSubstr(g_hosts.sut_addr()));
   // Per-command round trip.
   const int n = 5;
   auto t1 = Clock::now();
-  for (int i = 0; i < n; ++i) ASSERT_TRUE(h->run(Cmd({"true"})).ok());
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(h->Run(Cmd({"true"})).ok());
   std::printf("[figure] run(true) round trip: %.2f ms (mean of %d)\n", Ms(Clock::now() - t1) / n, n);
 }
 
@@ -241,14 +241,14 @@ TEST(SshHost, CommandsFallBackToExecChannelsWithoutTheRunner) {
   auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
   ASSERT_TRUE(h.ok()) << h.error().message;
   EXPECT_EQ((*h)->runner_note(), "");
-  auto r = (*h)->run(Cmd({"sh", "-c", "echo $X", "sh"}, {{"X", "through exec"}}));
+  auto r = (*h)->Run(Cmd({"sh", "-c", "echo $X", "sh"}, {{"X", "through exec"}}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, "through exec\n");
   EXPECT_THAT((*h)->runner_note(), HasSubstr("exec channel of its own"));
   EXPECT_THAT((*h)->runner_note(), HasSubstr("no perl on this host"));
   auto runner = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(runner, nullptr);
-  ASSERT_TRUE(runner->run(Cmd({"true"})).ok());
+  ASSERT_TRUE(runner->Run(Cmd({"true"})).ok());
   EXPECT_THAT(runner->runner_note(), HasSubstr("through one runner process"));
 }
 
@@ -260,17 +260,17 @@ TEST(SshHost, CommandsAndReadsRunAtOnce) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
-  ASSERT_TRUE(h->run(Cmd({"true"})).ok());  // the runner is up
+  ASSERT_TRUE(h->Run(Cmd({"true"})).ok());  // the runner is up
   auto t_alone = Clock::now();
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->read_file("/proc/stat", kProcFileCap).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->ReadFile("/proc/stat", kProcFileCap).ok());
   const double alone_ms = Ms(Clock::now() - t_alone);
-  auto slow = std::async(std::launch::async, [&] { return h->run(Cmd({"sleep", "3"})); });
+  auto slow = std::async(std::launch::async, [&] { return h->Run(Cmd({"sleep", "3"})); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   auto t0 = Clock::now();
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->read_file("/proc/stat", kProcFileCap).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->ReadFile("/proc/stat", kProcFileCap).ok());
   const double read_ms = Ms(Clock::now() - t0);
   auto t1 = Clock::now();
-  auto other = h->run(Cmd({"sh", "-c", "echo beside"}));
+  auto other = h->Run(Cmd({"sh", "-c", "echo beside"}));
   const double run_ms = Ms(Clock::now() - t1);
   ASSERT_TRUE(other.ok()) << other.error().message;
   EXPECT_EQ(other->out, "beside\n");
@@ -283,7 +283,7 @@ TEST(SshHost, CommandsAndReadsRunAtOnce) {
   EXPECT_LT(run_ms, 1500) << "the other command waited for the first";
 }
 
-// The host's clock over one command (Host::exchange_clock): the namespace
+// The host's clock over one command (Host::ExchangeClock): the namespace
 // hosts run this machine's kernel, so the offset is 0 within each
 // exchange's uncertainty; the login shell's start is in no exchange.
 TEST(SshHost, ClockReadingsOverOneCommand) {
@@ -291,7 +291,7 @@ TEST(SshHost, ClockReadingsOverOneCommand) {
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
   const auto t0 = Clock::now();
-  auto x = h->exchange_clock(8, std::chrono::seconds(30));
+  auto x = h->ExchangeClock(8, std::chrono::seconds(30));
   const double took = Ms(Clock::now() - t0);
   ASSERT_TRUE(x.ok()) << x.error().message;
   ASSERT_EQ(x->size(), 8u);
@@ -308,7 +308,7 @@ TEST(SshHost, ClockReadingsOverOneCommand) {
   std::printf("[figure] clock offset %.1f us +- %.1f us (best of 8 round trips), %.1f ms in all\n", o->offset_us,
               o->uncertainty_us(), took);
   // The session still runs commands afterwards.
-  auto r = h->run(Cmd({"true"}));
+  auto r = h->Run(Cmd({"true"}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->exit_code, 0);
 }
@@ -341,7 +341,7 @@ TEST_P(SshHostCommands, ArgvArrivesByteExact) {
   Command cmd;
   cmd.argv = {"printf", "%s\\0"};
   cmd.argv.insert(cmd.argv.end(), awkward.begin(), awkward.end());
-  auto r = h->run(cmd);
+  auto r = h->Run(cmd);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->exit_code, 0) << r->err;
   std::vector<std::string> got;
@@ -356,13 +356,13 @@ TEST_P(SshHostCommands, ArgvArrivesByteExact) {
   EXPECT_EQ(r->err, "");
 
   // Environment values and a working directory with a space, the same way.
-  auto mk = h->run(Cmd({"mkdir", "-p", "/tmp/fvbench ssh test/dir $x"}));
+  auto mk = h->Run(Cmd({"mkdir", "-p", "/tmp/fvbench ssh test/dir $x"}));
   ASSERT_TRUE(mk.ok() && mk->success());
   Command env_cmd;
   env_cmd.argv = {"sh", "-c", "printf '%s|%s' \"$FVB_AWKWARD\" \"$(pwd)\""};
   env_cmd.env = {{"FVB_AWKWARD", "a 'b' \"c\" $d\n;e"}};
   env_cmd.cwd = "/tmp/fvbench ssh test/dir $x";
-  auto e = h->run(env_cmd);
+  auto e = h->Run(env_cmd);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ(e->out, "a 'b' \"c\" $d\n;e|/tmp/fvbench ssh test/dir $x");
 }
@@ -391,35 +391,35 @@ TEST_P(SshHostCommands, NoEnvValueOrCwdOnAnyCommandLineOfTheHost) {
   const std::string pid = std::to_string(::getpid());
   const std::string secret = "fvb-env-secret-" + pid + "-Q7xZ";
   const std::string dir = "/tmp/fvb-cwd-secret-" + pid;
-  ASSERT_TRUE(h->run(Cmd({"mkdir", "-p", dir})).ok());
+  ASSERT_TRUE(h->Run(Cmd({"mkdir", "-p", dir})).ok());
   // The scan runs as the command itself, with the value in its environment
   // and the directory as its cwd, while its shell and watchdog are alive.
   for (const std::string& needle : {secret, dir}) {
     Command scan = CmdlinesHolding(needle);
     scan.env["FVB_SECRET"] = secret;
     scan.cwd = dir;
-    auto r = h->run(scan);
+    auto r = h->Run(scan);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->out, "") << "command lines holding '" << needle << "'";
   }
   // The value still arrives, in the environment.
   Command echo = Cmd({"sh", "-c", "printf %s \"$FVB_SECRET\""}, {{"FVB_SECRET", secret}});
-  auto e = h->run(echo);
+  auto e = h->Run(echo);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_EQ(e->out, secret);
 
   const std::string log = dir + "/svc.log";
-  auto svc = h->start_service("env-holder", Cmd({"sleep", "60"}, {{"FVB_SECRET", secret}}), log, log);
+  auto svc = h->StartService("env-holder", Cmd({"sleep", "60"}, {{"FVB_SECRET", secret}}), log, log);
   ASSERT_TRUE(svc.ok()) << svc.error().message;
-  auto r = h->run(CmdlinesHolding(secret));
+  auto r = h->Run(CmdlinesHolding(secret));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->out, "") << "command lines holding the service's environment value";
-  auto env = h->run(Cmd({"sh", "-c", "tr '\\0' '\\n' </proc/\"$1\"/environ | grep '^FVB_SECRET='", "sh",
+  auto env = h->Run(Cmd({"sh", "-c", "tr '\\0' '\\n' </proc/\"$1\"/environ | grep '^FVB_SECRET='", "sh",
                          std::to_string(svc->pid)}));
   ASSERT_TRUE(env.ok()) << env.error().message;
   EXPECT_EQ(env->out, "FVB_SECRET=" + secret + "\n") << "the service has the value in its environment";
-  ASSERT_TRUE(h->stop_service(*svc, std::chrono::seconds(2)).ok());
-  (void)h->run(Cmd({"rm", "-rf", dir}));
+  ASSERT_TRUE(h->StopService(*svc, std::chrono::seconds(2)).ok());
+  (void)h->Run(Cmd({"rm", "-rf", dir}));
 }
 
 // The runner is started as every exec channel's script is: its exec request
@@ -434,11 +434,11 @@ TEST(SshHost, TheRunnersStartScriptIsOnNoCommandLine) {
   o.runner_start_script = "_fvb_mark='" + needle + "'; sleep 2\n" + runner::RunnerStartScript();
   auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
   ASSERT_TRUE(h.ok()) << h.error().message;
-  auto first = std::async(std::launch::async, [&] { return (*h)->run(Cmd({"true"})); });
+  auto first = std::async(std::launch::async, [&] { return (*h)->Run(Cmd({"true"})); });
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
   auto scanner = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(scanner, nullptr);
-  auto seen = scanner->run(CmdlinesHolding(needle));
+  auto seen = scanner->Run(CmdlinesHolding(needle));
   ASSERT_TRUE(seen.ok()) << seen.error().message;
   auto r = first.get();
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -458,7 +458,7 @@ TEST_P(SshHostCommands, ExactExitStatusAfterMegabytesOnBothStreams) {
                 "yes stderr-line | head -c " + std::to_string(kErr) + " >&2; wait; exit " +
                     std::to_string(code)};
     cmd.timeout = std::chrono::seconds(30);
-    auto r = h->run(cmd);
+    auto r = h->Run(cmd);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->exit_code, code);
     EXPECT_EQ(r->term_signal, 0);
@@ -474,13 +474,13 @@ TEST_P(SshHostCommands, SignalDeathIsReportedAsTheSignal) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
-  auto r = h->run(Cmd({"sh", "-c", "echo before; kill -SEGV $$; echo after"}));
+  auto r = h->Run(Cmd({"sh", "-c", "echo before; kill -SEGV $$; echo after"}));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->term_signal, SIGSEGV);
   EXPECT_EQ(r->exit_code, -1);
   EXPECT_FALSE(r->success());
   EXPECT_EQ(r->out, "before\n");
-  auto k = h->run(Cmd({"sh", "-c", "kill -KILL $$"}));
+  auto k = h->Run(Cmd({"sh", "-c", "kill -KILL $$"}));
   ASSERT_TRUE(k.ok()) << k.error().message;
   EXPECT_EQ(k->term_signal, SIGKILL);
 }
@@ -491,12 +491,12 @@ TEST_P(SshHostCommands, ABrokenSessionIsAnErrorNeverExitZero) {
   ASSERT_NE(h, nullptr);
   // The shell's parent is this connection's sshd process (exec channels) or
   // the runner: killing it ends the channel with no exit status.
-  auto r = h->run(Cmd({"sh", "-c", "kill -KILL $PPID; sleep 5; exit 0"}));
+  auto r = h->Run(Cmd({"sh", "-c", "kill -KILL $PPID; sleep 5; exit 0"}));
   ASSERT_FALSE(r.ok()) << "exit " << r->exit_code << " signal " << r->term_signal;
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
   // The host recovers with a new session.
   ASSERT_TRUE(h->Reconnect().ok());
-  auto again = h->run(Cmd({"true"}));
+  auto again = h->Run(Cmd({"true"}));
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(again->exit_code, 0);
 }
@@ -509,7 +509,7 @@ TEST_P(SshHostCommands, TimeoutKillsTheRemoteProcessGroup) {
   // The shell and a background child; both must be gone afterwards.
   cmd.argv = {"sh", "-c", "echo $$; sleep 300 & echo $!; wait"};
   cmd.timeout = std::chrono::milliseconds(1500);
-  auto r = h->run(cmd);
+  auto r = h->Run(cmd);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->timed_out);
   EXPECT_FALSE(r->success());
@@ -519,7 +519,7 @@ TEST_P(SshHostCommands, TimeoutKillsTheRemoteProcessGroup) {
   ASSERT_FALSE(shell_pid.empty());
   ASSERT_FALSE(child_pid.empty()) << r->out;
   // Second command: neither process is alive (gone, or a zombie nobody reaps).
-  auto check = h->run(Cmd({"sh", "-c",
+  auto check = h->Run(Cmd({"sh", "-c",
                         "for p in \"$@\"; do [ -r /proc/$p/stat ] || continue; "
                         "read -r s </proc/$p/stat; s=${s##*\")\"}; set -- $s; "
                         "[ \"$1\" = Z ] || echo \"alive $p ($1)\"; done",
@@ -551,13 +551,13 @@ TEST_P(SshHostCommands, AbandonedRunDoesNotOutliveTheController) {
   if (child == 0) {
     auto c = SshHost::Connect(TargetFor(g_hosts.sut), Options());
     if (c.ok())
-      (void)(*c)->run(Cmd({"sh", "-c", "sleep 300 & echo \"$$ $!\" >" + pidfile + "; wait"}));
+      (void)(*c)->Run(Cmd({"sh", "-c", "sleep 300 & echo \"$$ $!\" >" + pidfile + "; wait"}));
     ::_exit(0);
   }
   std::string pids;
   for (int i = 0; i < 200 && pids.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    auto r = h->read_file(pidfile, kTestCap);
+    auto r = h->ReadFile(pidfile, kTestCap);
     if (r.ok() && r->find('\n') != std::string::npos) pids = *r;
   }
   ::kill(child, SIGKILL);
@@ -568,31 +568,31 @@ TEST_P(SshHostCommands, AbandonedRunDoesNotOutliveTheController) {
   in >> shell_pid >> sleep_pid;
   std::string alive = "?";
   for (int i = 0; i < 100 && !alive.empty(); ++i) {
-    auto r = h->run(AliveCheck({shell_pid, sleep_pid}));
+    auto r = h->Run(AliveCheck({shell_pid, sleep_pid}));
     ASSERT_TRUE(r.ok()) << r.error().message;
     alive = r->out;
     if (!alive.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_EQ(alive, "") << "the abandoned command outlived its controller";
-  (void)h->run(Cmd({"rm", "-f", pidfile}));
+  (void)h->Run(Cmd({"rm", "-f", pidfile}));
 }
 
 TEST_P(SshHostCommands, StartErrorsAreErrorsNotExitCodes) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
-  auto nf = h->run(Cmd({"fvbench-no-such-command", "x"}));
+  auto nf = h->Run(Cmd({"fvbench-no-such-command", "x"}));
   ASSERT_FALSE(nf.ok());
   EXPECT_THAT(nf.error().message, HasSubstr(g_hosts.sut));
   EXPECT_THAT(nf.error().message, HasSubstr("fvbench-no-such-command"));
   Command c;
   c.argv = {"true"};
   c.cwd = "/nonexistent/fvbench";
-  auto nc = h->run(c);
+  auto nc = h->Run(c);
   ASSERT_FALSE(nc.ok());
   EXPECT_THAT(nc.error().message, HasSubstr("working directory"));
   // A command that exits 127 by itself is an exit code, not an Error.
-  auto own = h->run(Cmd({"sh", "-c", "exit 127"}));
+  auto own = h->Run(Cmd({"sh", "-c", "exit 127"}));
   ASSERT_TRUE(own.ok()) << own.error().message;
   EXPECT_EQ(own->exit_code, 127);
 }
@@ -606,7 +606,7 @@ class SecondSshd {
   explicit SecondSshd(const std::string& dir, bool sftp = true) : dir_(dir), sftp_(sftp) {}
   Result<void> Start() {
     fs::create_directories(dir_);
-    auto kg = local_.run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/key"}));
+    auto kg = local_.Run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_ + "/key"}));
     if (!kg.ok() || !kg->success()) return Error{"ssh-keygen failed"};
     std::ifstream in(g_hosts.dir + "/sut/sshd_config");
     std::ostringstream cfg;
@@ -619,7 +619,7 @@ class SecondSshd {
       cfg << line << "\n";
     }
     std::ofstream(dir_ + "/sshd_config") << cfg.str();
-    auto s = local_.start_service(
+    auto s = local_.StartService(
         "sshd-18222",
         Cmd({"ip", "netns", "exec", "fvb-sut", "/usr/sbin/sshd", "-D", "-f", dir_ + "/sshd_config",
           "-E", dir_ + "/log"}),
@@ -641,7 +641,7 @@ class SecondSshd {
     return Error{"second sshd did not listen on 18222; log: " + Slurp(dir_ + "/log")};
   }
   ~SecondSshd() {
-    if (svc_.pid > 0) (void)local_.stop_service(svc_, std::chrono::seconds(2));
+    if (svc_.pid > 0) (void)local_.StopService(svc_, std::chrono::seconds(2));
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
@@ -775,40 +775,40 @@ TEST_P(SshHostCommands, FilesTravelWithoutAnSftpSubsystem) {
   std::string bytes;
   for (int i = 0; i < (1 << 20); ++i) bytes += static_cast<char>((i * 7919) & 0xff);
   const std::string remote = "/tmp/fvbench-nosftp-" + std::to_string(::getpid()) + "/sub/file.bin";
-  ASSERT_TRUE((*h)->write_file(remote, bytes, 0640).ok());
-  auto back = (*h)->read_file(remote, kTestCap);
+  ASSERT_TRUE((*h)->WriteFile(remote, bytes, 0640).ok());
+  auto back = (*h)->ReadFile(remote, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(*back == bytes) << "read back " << back->size() << " bytes of " << bytes.size();
-  auto mode = (*h)->run(Cmd({"stat", "-c", "%a", remote}));
+  auto mode = (*h)->Run(Cmd({"stat", "-c", "%a", remote}));
   ASSERT_TRUE(mode.ok());
   EXPECT_EQ(mode->out, "640\n");
   // put / fetch of a local file.
   fs::create_directories(tmp);
   std::ofstream(tmp + "/local.txt") << "line 1\n\0line 2\n";
   ASSERT_TRUE((*h)->put(tmp + "/local.txt", remote + ".put", -1).ok());
-  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/fetched.txt", kTestCap).ok());
+  ASSERT_TRUE((*h)->Fetch(remote + ".put", tmp + "/fetched.txt", kTestCap).ok());
   EXPECT_EQ(Slurp(tmp + "/fetched.txt"), Slurp(tmp + "/local.txt"));
-  auto missing = (*h)->read_file(remote + ".none", kTestCap);
+  auto missing = (*h)->ReadFile(remote + ".none", kTestCap);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.error().message, HasSubstr(remote + ".none"));
   EXPECT_THAT(missing.error().message, HasSubstr("no such file"));
   // Without sftp the same refusals (SentBack has them all on each path): a
   // link by name, a file over its cap by the size the host states, a setuid
   // file arriving with the controller's mode.
-  ASSERT_TRUE((*h)->run(Cmd({"ln", "-s", remote, remote + ".link"})).ok());
-  auto link = (*h)->fetch(remote + ".link", tmp + "/link.txt", kTestCap);
+  ASSERT_TRUE((*h)->Run(Cmd({"ln", "-s", remote, remote + ".link"})).ok());
+  auto link = (*h)->Fetch(remote + ".link", tmp + "/link.txt", kTestCap);
   ASSERT_FALSE(link.ok());
   EXPECT_THAT(link.error().message, HasSubstr("a symbolic link, not a regular file: refused"));
   EXPECT_FALSE(fs::exists(tmp + "/link.txt"));
-  auto over = (*h)->read_file(remote, FileCap{"test file", 1000});
+  auto over = (*h)->ReadFile(remote, FileCap{"test file", 1000});
   ASSERT_FALSE(over.ok());
   EXPECT_THAT(over.error().message,
               HasSubstr("(test file) is over its cap of 1000 bytes: the host states 1048576 bytes"));
-  ASSERT_TRUE((*h)->run(Cmd({"chmod", "4777", remote + ".put"})).ok());
-  ASSERT_TRUE((*h)->fetch(remote + ".put", tmp + "/setuid.txt", kTestCap).ok());
+  ASSERT_TRUE((*h)->Run(Cmd({"chmod", "4777", remote + ".put"})).ok());
+  ASSERT_TRUE((*h)->Fetch(remote + ".put", tmp + "/setuid.txt", kTestCap).ok());
   EXPECT_EQ(fs::status(tmp + "/setuid.txt").permissions() & fs::perms::mask,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
-  (void)(*h)->run(Cmd({"rm", "-rf", "/tmp/fvbench-nosftp-" + std::to_string(::getpid())}));
+  (void)(*h)->Run(Cmd({"rm", "-rf", "/tmp/fvbench-nosftp-" + std::to_string(::getpid())}));
   h->reset();
   std::error_code ec;
   fs::remove_all(tmp, ec);
@@ -819,7 +819,7 @@ TEST(SshHost, RefusedClientKeyNamesWhatWasTried) {
   const std::string tmp = "/tmp/fvbench-ssh-badkey-" + std::to_string(::getpid());
   fs::create_directories(tmp);
   LocalHost local;
-  auto kg = local.run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp + "/other"}));
+  auto kg = local.Run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp + "/other"}));
   ASSERT_TRUE(kg.ok() && kg->success());
   auto t = LoadSshTarget(g_hosts.sut,
                          "-o IdentitiesOnly=yes -i " + tmp + "/other -o UserKnownHostsFile=" +
@@ -880,38 +880,38 @@ TEST_P(SshHostCommands, ServiceSurvivesTheSessionEnd) {
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
   const std::string log = "/tmp/fvbench-ssh-svc-" + std::to_string(::getpid()) + "/out.log";
-  auto svc = h->start_service("sleeper", Cmd({"sh", "-c", "echo started; exec sleep 120"}), log, log);
+  auto svc = h->StartService("sleeper", Cmd({"sh", "-c", "echo started; exec sleep 120"}), log, log);
   ASSERT_TRUE(svc.ok()) << svc.error().message;
-  EXPECT_TRUE(h->is_alive(*svc));
+  EXPECT_TRUE(h->IsAlive(*svc));
 
   // End the session; a brand-new session (another SshHost) still sees it.
   h->Disconnect();
   EXPECT_FALSE(h->connected());
   auto other = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(other, nullptr);
-  auto check = other->run(Cmd({"sh", "-c", "kill -0 \"$1\" && cat /proc/$1/cmdline | tr '\\0' ' '",
+  auto check = other->Run(Cmd({"sh", "-c", "kill -0 \"$1\" && cat /proc/$1/cmdline | tr '\\0' ' '",
                             "sh", std::to_string(svc->pid)}));
   ASSERT_TRUE(check.ok()) << check.error().message;
   EXPECT_EQ(check->exit_code, 0) << "the service died with the session";
   EXPECT_THAT(check->out, HasSubstr("sleep 120"));
   // Another SshHost did not start it: it must not stop it.
-  auto foreign = other->stop_service(*svc, std::chrono::seconds(1));
+  auto foreign = other->StopService(*svc, std::chrono::seconds(1));
   ASSERT_FALSE(foreign.ok());
   EXPECT_THAT(foreign.error().message, HasSubstr("not started by this host"));
 
   ASSERT_TRUE(h->Reconnect().ok());
-  EXPECT_TRUE(h->is_alive(*svc));
-  auto out = h->read_file(log, kTestCap);
+  EXPECT_TRUE(h->IsAlive(*svc));
+  auto out = h->ReadFile(log, kTestCap);
   ASSERT_TRUE(out.ok()) << out.error().message;
   EXPECT_EQ(*out, "started\n");
-  auto stopped = h->stop_service(*svc, std::chrono::seconds(2));
+  auto stopped = h->StopService(*svc, std::chrono::seconds(2));
   ASSERT_TRUE(stopped.ok()) << stopped.error().message;
-  EXPECT_FALSE(h->is_alive(*svc));
-  EXPECT_FALSE(other->is_alive(*svc));
-  (void)h->run(Cmd({"rm", "-rf", fs::path(log).parent_path().string()}));
+  EXPECT_FALSE(h->IsAlive(*svc));
+  EXPECT_FALSE(other->IsAlive(*svc));
+  (void)h->Run(Cmd({"rm", "-rf", fs::path(log).parent_path().string()}));
 }
 
-// is_alive's state check on /proc/<pid>/stat lines (read over SFTP): a comm
+// IsAlive's state check on /proc/<pid>/stat lines (read over SFTP): a comm
 // with spaces and parentheses, a zombie, a dead task, no state at all.
 TEST(SshHostPure, ProcStatAliveReadsTheStateAfterTheLastParenthesis) {
   EXPECT_TRUE(detail::ProcStatAlive("4242 (nginx) S 1 4242 4242 0 -1 4194560"));
@@ -939,13 +939,13 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   auto put = h->put(tmp + "/up.bin", remote, 0640);
   ASSERT_TRUE(put.ok()) << put.error().message;
   std::printf("[figure] SFTP put 64 MiB: %.0f ms\n", Ms(Clock::now() - t0));
-  auto sum = h->run(Cmd({"sh", "-c", "sha256sum \"$1\" && stat -c %a \"$1\"", "sh", remote}));
+  auto sum = h->Run(Cmd({"sh", "-c", "sha256sum \"$1\" && stat -c %a \"$1\"", "sh", remote}));
   ASSERT_TRUE(sum.ok() && sum->success());
   EXPECT_EQ(sum->out.substr(0, 64), sha);
   EXPECT_THAT(sum->out, HasSubstr("\n640\n"));
 
   auto t1 = Clock::now();
-  auto got = h->fetch(remote, tmp + "/down/big.bin", kBigTestCap);
+  auto got = h->Fetch(remote, tmp + "/down/big.bin", kBigTestCap);
   ASSERT_TRUE(got.ok()) << got.error().message;
   std::printf("[figure] SFTP fetch 64 MiB: %.0f ms\n", Ms(Clock::now() - t1));
   EXPECT_EQ(Sha256Hex(Slurp(tmp + "/down/big.bin")), sha);
@@ -953,26 +953,26 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   EXPECT_EQ(fs::status(tmp + "/down/big.bin").permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
 
-  // write_file / read_file in memory, and overwriting an existing file.
+  // WriteFile / ReadFile in memory, and overwriting an existing file.
   const std::string small = RandomBytes(3u << 20, 7);
-  ASSERT_TRUE(h->write_file(remote, small, 0755).ok());
-  auto back = h->read_file(remote, kTestCap);
+  ASSERT_TRUE(h->WriteFile(remote, small, 0755).ok());
+  auto back = h->ReadFile(remote, kTestCap);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->size(), small.size());
   EXPECT_TRUE(*back == small);
-  auto mode = h->run(Cmd({"stat", "-c", "%a", remote}));
+  auto mode = h->Run(Cmd({"stat", "-c", "%a", remote}));
   ASSERT_TRUE(mode.ok());
   EXPECT_EQ(mode->out, "755\n");
   // No temp files left beside the target.
-  auto ls = h->run(Cmd({"ls", "-A", fs::path(remote).parent_path().string()}));
+  auto ls = h->Run(Cmd({"ls", "-A", fs::path(remote).parent_path().string()}));
   ASSERT_TRUE(ls.ok());
   EXPECT_EQ(ls->out, "big.bin\n");
-  ASSERT_TRUE(h->write_file(remote, "").ok());
-  auto empty = h->read_file(remote, kTestCap);
+  ASSERT_TRUE(h->WriteFile(remote, "").ok());
+  auto empty = h->ReadFile(remote, kTestCap);
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(*empty, "");
 
-  (void)h->run(Cmd({"rm", "-rf", fs::path(remote).parent_path().parent_path().string()}));
+  (void)h->Run(Cmd({"rm", "-rf", fs::path(remote).parent_path().parent_path().string()}));
   std::error_code ec;
   fs::remove_all(tmp, ec);
 }
@@ -982,27 +982,27 @@ TEST_P(SshHostCommands, FileErrorsNameHostAndPath) {
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
   const std::string missing = "/tmp/fvbench-no-such-dir/missing.txt";
-  auto r = h->read_file(missing, kTestCap);
+  auto r = h->ReadFile(missing, kTestCap);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut));
   EXPECT_THAT(r.error().message, HasSubstr(missing));
   EXPECT_THAT(r.error().message, HasSubstr("no such file"));
-  auto f = h->fetch(missing, "/tmp/fvbench-ssh-never/x", kTestCap);
+  auto f = h->Fetch(missing, "/tmp/fvbench-ssh-never/x", kTestCap);
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.error().message, HasSubstr(missing));
   EXPECT_FALSE(fs::exists("/tmp/fvbench-ssh-never/x"));
 
   const std::string unwritable = "/proc/fvbench-unwritable/file.txt";
-  auto w = h->write_file(unwritable, "x");
+  auto w = h->WriteFile(unwritable, "x");
   ASSERT_FALSE(w.ok());
   EXPECT_THAT(w.error().message, HasSubstr(g_hosts.sut));
   EXPECT_THAT(w.error().message, HasSubstr(unwritable));
   const std::string under_file = "/etc/hostname/child.txt";
-  auto u = h->write_file(under_file, "x");
+  auto u = h->WriteFile(under_file, "x");
   ASSERT_FALSE(u.ok());
   EXPECT_THAT(u.error().message, HasSubstr(under_file));
   EXPECT_THAT(u.error().message, HasSubstr("not a directory"));
-  auto d = h->read_file("/etc", kTestCap);
+  auto d = h->ReadFile("/etc", kTestCap);
   ASSERT_FALSE(d.ok());
   EXPECT_THAT(d.error().message, HasSubstr("not a regular file"));
 }
@@ -1010,7 +1010,7 @@ TEST_P(SshHostCommands, FileErrorsNameHostAndPath) {
 // What a loadgen sends back, over a real sshd: files planted on the host as
 // a compromised or odd loadgen leaves them (left setuid, padded to 1 GiB,
 // replaced by a link or a FIFO). Each test runs on every path a file takes:
-//   Runner             read_file through the command runner, fetch over SFTP
+//   Runner             ReadFile through the command runner, fetch over SFTP
 //   RunnerWithoutSftp  both through the runner (a server without sftp)
 //   Sftp               both over SFTP (no runner: commands on exec channels)
 //   ExecWithoutSftp    both by exec channels (neither runner nor sftp)
@@ -1044,17 +1044,17 @@ class SentBack : public ::testing::TestWithParam<FilePath> {
     }
     remote_ = "/tmp/fvbench-ssh-sentback-" + std::to_string(::getpid());
     local_ = "/tmp/fvbench-ssh-sentback-local-" + std::to_string(::getpid());
-    ASSERT_TRUE(h_->run(Cmd({"mkdir", "-p", remote_})).ok());
+    ASSERT_TRUE(h_->Run(Cmd({"mkdir", "-p", remote_})).ok());
   }
   void TearDown() override {
-    if (h_) (void)h_->run(Cmd({"rm", "-rf", remote_}));
+    if (h_) (void)h_->Run(Cmd({"rm", "-rf", remote_}));
     h_.reset();
     second_.reset();
     std::error_code ec;
     fs::remove_all(local_, ec);
   }
   void Sh(const std::string& script) {
-    auto r = h_->run(Cmd({"sh", "-c", script, "sh", remote_}));
+    auto r = h_->Run(Cmd({"sh", "-c", script, "sh", remote_}));
     ASSERT_TRUE(r.ok() && r->success()) << script << ": " << (r.ok() ? r->err : r.error().message);
   }
   // The path commands took: the runner, or exec channels.
@@ -1084,13 +1084,13 @@ INSTANTIATE_TEST_SUITE_P(, SentBack,
 // Mode 4777 on the loadgen arrives as the controller's 0644.
 TEST_P(SentBack, SetuidWorldWritableResultArrivesSafe) {
   Sh("printf '{}\\n' > \"$1/r.json\" && chmod 4777 \"$1/r.json\"");
-  auto f = h_->fetch(remote_ + "/r.json", local_ + "/raw/r.json", kWrkResultCap);
+  auto f = h_->Fetch(remote_ + "/r.json", local_ + "/raw/r.json", kWrkResultCap);
   ASSERT_TRUE(f.ok()) << f.error().message;
   struct stat st;
   ASSERT_EQ(::lstat((local_ + "/raw/r.json").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
   EXPECT_EQ(Slurp(local_ + "/raw/r.json"), "{}\n");
-  auto text = h_->read_file(remote_ + "/r.json", kWrkResultCap);
+  auto text = h_->ReadFile(remote_ + "/r.json", kWrkResultCap);
   ASSERT_TRUE(text.ok()) << text.error().message;
   EXPECT_EQ(*text, "{}\n");
   ExpectCommandPath();
@@ -1105,11 +1105,11 @@ TEST_P(SentBack, LinksAndSpecialFilesAreRefused) {
                                   std::pair{"fifo.json", "a special file (FIFO, socket or device), not a regular file"},
                                   std::pair{"dir.json", "a directory, not a regular file"}}) {
     const std::string refusal = h_->name() + ": cannot read " + remote_ + "/" + name + " (wrk result JSON): " + why;
-    auto f = h_->fetch(remote_ + "/" + name, local_ + "/" + name, kWrkResultCap);
+    auto f = h_->Fetch(remote_ + "/" + name, local_ + "/" + name, kWrkResultCap);
     ASSERT_FALSE(f.ok()) << name;
     EXPECT_THAT(f.error().message, HasSubstr(refusal));
     EXPECT_FALSE(fs::exists(fs::symlink_status(local_ + "/" + name))) << name;
-    auto r = h_->read_file(remote_ + "/" + name, kWrkResultCap);
+    auto r = h_->ReadFile(remote_ + "/" + name, kWrkResultCap);
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_THAT(r.error().message, HasSubstr(refusal));
   }
@@ -1129,27 +1129,27 @@ TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
                               "/huge.json (wrk result JSON) is over its cap of 2097152 bytes: the host states "
                               "1073741824 bytes; refused, not kept";
   const auto t0 = Clock::now();
-  auto f = h_->fetch(remote_ + "/huge.json", local_ + "/huge.json", kWrkResultCap);
+  auto f = h_->Fetch(remote_ + "/huge.json", local_ + "/huge.json", kWrkResultCap);
   const double fetch_ms = Ms(Clock::now() - t0);
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.error().message, HasSubstr(refusal));
   EXPECT_FALSE(fs::exists(local_ + "/huge.json"));
   const auto t1 = Clock::now();
-  auto r = h_->read_file(remote_ + "/huge.json", kWrkResultCap);
+  auto r = h_->ReadFile(remote_ + "/huge.json", kWrkResultCap);
   const double read_ms = Ms(Clock::now() - t1);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(refusal));
-  std::printf("[figure] refusing a 1 GiB result: fetch %.0f ms, read_file %.0f ms\n", fetch_ms, read_ms);
+  std::printf("[figure] refusing a 1 GiB result: fetch %.0f ms, ReadFile %.0f ms\n", fetch_ms, read_ms);
   EXPECT_LT(fetch_ms, 2000);
   EXPECT_LT(read_ms, 2000);
   for (int i = 0; i < 2; ++i) {
     const std::string over = "/proc/cpuinfo (test file) is over its cap of 64 bytes: received ";
     if (i == 0) {
-      auto proc = h_->fetch("/proc/cpuinfo", local_ + "/cpuinfo", FileCap{"test file", 64});
+      auto proc = h_->Fetch("/proc/cpuinfo", local_ + "/cpuinfo", FileCap{"test file", 64});
       ASSERT_FALSE(proc.ok());
       EXPECT_THAT(proc.error().message, HasSubstr(h_->name() + ": " + over));
     } else {
-      auto proc = h_->read_file("/proc/cpuinfo", FileCap{"test file", 64});
+      auto proc = h_->ReadFile("/proc/cpuinfo", FileCap{"test file", 64});
       ASSERT_FALSE(proc.ok());
       EXPECT_THAT(proc.error().message, HasSubstr(h_->name() + ": " + over));
     }
@@ -1165,14 +1165,14 @@ TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
 TEST_P(SentBack, NulBytesAfterTheDocumentAreRefusedNamingFileAndHost) {
   const std::string good = Slurp(FixturesDir() + "/wrk/paced_get_2000rps.json");
   ASSERT_FALSE(good.empty());
-  ASSERT_TRUE(h_->write_file(remote_ + "/nul.json", good + std::string(4096, '\0')).ok());
-  ASSERT_TRUE(h_->fetch(remote_ + "/nul.json", local_ + "/nul.json", kWrkResultCap).ok());
+  ASSERT_TRUE(h_->WriteFile(remote_ + "/nul.json", good + std::string(4096, '\0')).ok());
+  ASSERT_TRUE(h_->Fetch(remote_ + "/nul.json", local_ + "/nul.json", kWrkResultCap).ok());
   const std::string source = local_ + "/nul.json (fetched from " + h_->name() + ":" + remote_ + "/nul.json)";
   auto parsed = ParseWrkOutput(Slurp(local_ + "/nul.json"), source, 2000);
   ASSERT_FALSE(parsed.ok());
   EXPECT_THAT(parsed.error().message, HasSubstr(source));
   EXPECT_THAT(parsed.error().message, HasSubstr("a NUL byte at byte " + std::to_string(good.size())));
-  auto text = h_->read_file(remote_ + "/nul.json", kWrkResultCap);
+  auto text = h_->ReadFile(remote_ + "/nul.json", kWrkResultCap);
   ASSERT_TRUE(text.ok()) << text.error().message;
   EXPECT_EQ(*text, good + std::string(4096, '\0'));
   ExpectCommandPath();
@@ -1204,7 +1204,7 @@ print $z while 1;
   auto h = SshHost::Connect(TargetFor(g_hosts.sut), o);
   ASSERT_TRUE(h.ok()) << h.error().message;
   const auto t0 = Clock::now();
-  auto r = (*h)->read_file("/proc/stat", kProcFileCap);
+  auto r = (*h)->ReadFile("/proc/stat", kProcFileCap);
   const double ms = Ms(Clock::now() - t0);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut + ": /proc/stat (/proc file) is over its cap of 4194304 bytes: "
@@ -1218,7 +1218,7 @@ TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {
   auto lg = ConnectOrDie(g_hosts.loadgen);
   ASSERT_NE(lg, nullptr);
   // The SUT's load-link address is a directly connected route on eth-load.
-  auto route = lg->run(Cmd({"ip", "route", "get", g_hosts.target}));
+  auto route = lg->Run(Cmd({"ip", "route", "get", g_hosts.target}));
   ASSERT_TRUE(route.ok()) << route.error().message;
   EXPECT_THAT(route->out, HasSubstr("dev eth-load"));
 }

@@ -1,6 +1,6 @@
 // Quoting property test through a REAL sshd: every value
 // that reaches the remote shell is quoted, so random words passed as argv,
-// environment values and cwd to SshHost::run come back byte-identical.
+// environment values and cwd to SshHost::Run come back byte-identical.
 //
 // Hosts: the network-namespace test hosts (fixtures/testhosts/netns-hosts.sh),
 // reused from FVBENCH_TESTHOSTS=<state dir> (CTest's fixture
@@ -168,7 +168,7 @@ class SshQuoting : public ::testing::TestWithParam<bool> {
       cmd.argv.insert(cmd.argv.end(), words.begin() + static_cast<long>(at),
                       words.begin() + static_cast<long>(end));
       cmd.timeout = std::chrono::seconds(30);
-      auto r = host_->run(cmd);
+      auto r = host_->Run(cmd);
       ASSERT_TRUE(r.ok()) << r.error().message;
       ASSERT_TRUE(r->success()) << "exit " << r->exit_code << ": " << r->err;
       auto got = SplitNul(r->out);
@@ -203,7 +203,7 @@ TEST_P(SshQuoting, RandomEnvValuesComeBackByteIdentical) {
     cmd.argv = {"env", "-0"};
     for (size_t i = at; i < std::min(words.size(), at + 60); ++i)
       cmd.env["FVQ_" + std::to_string(i)] = words[i];
-    auto r = host_->run(cmd);
+    auto r = host_->Run(cmd);
     ASSERT_TRUE(r.ok()) << r.error().message;
     ASSERT_TRUE(r->success()) << r->err;
     std::map<std::string, std::string> seen;
@@ -224,20 +224,20 @@ TEST_P(SshQuoting, OddDirectoryNamesWorkAsCwd) {
   Command mk;
   mk.argv = {"mkdir", "-p", "--"};
   for (const auto& n : names) mk.argv.push_back(base + "/" + n);
-  auto m = host_->run(mk);
+  auto m = host_->Run(mk);
   ASSERT_TRUE(m.ok()) << m.error().message;
   ASSERT_TRUE(m->success()) << m->err;
   for (const auto& n : names) {
     Command pwd;
     pwd.argv = {"sh", "-c", "printf '%s' \"$PWD\""};
     pwd.cwd = base + "/" + n;
-    auto r = host_->run(pwd);
+    auto r = host_->Run(pwd);
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(r->out, pwd.cwd) << Printable(n);
   }
   Command rm;
   rm.argv = {"rm", "-rf", "--", base};
-  auto r = host_->run(rm);
+  auto r = host_->Run(rm);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r->success()) << r->err;
 }
@@ -245,7 +245,7 @@ TEST_P(SshQuoting, OddDirectoryNamesWorkAsCwd) {
 TEST_P(SshQuoting, NulByteIsRefusedNamingTheWord) {
   Command cmd;
   cmd.argv = {"printf", "%s", std::string("a\0b", 3)};
-  auto r = host_->run(cmd);
+  auto r = host_->Run(cmd);
   ASSERT_FALSE(r.ok()) << "a NUL byte in argv must not be cut short silently";
   EXPECT_THAT(r.error().message, HasSubstr("argv[2] contains a NUL byte"));
   EXPECT_THAT(r.error().message, HasSubstr(host_->name()));
@@ -253,14 +253,14 @@ TEST_P(SshQuoting, NulByteIsRefusedNamingTheWord) {
   Command env;
   env.argv = {"true"};
   env.env["FVQ_NUL"] = std::string("x\0y", 3);
-  auto e = host_->run(env);
+  auto e = host_->Run(env);
   ASSERT_FALSE(e.ok());
   EXPECT_THAT(e.error().message, HasSubstr("'FVQ_NUL' contains a NUL byte"));
 
   // The host still works after a refusal (nothing was sent).
   Command ok;
   ok.argv = {"true"};
-  auto o = host_->run(ok);
+  auto o = host_->Run(ok);
   ASSERT_TRUE(o.ok()) << o.error().message;
   EXPECT_TRUE(o->success());
 }

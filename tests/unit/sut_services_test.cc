@@ -188,8 +188,8 @@ class SutE2E : public ::testing::Test {
     } else {
       // A stand-in checkout so provisioning succeeds for the plain nginx tests.
       cfg_.edge_src = dir_ + "/edge-stub";
-      ASSERT_TRUE(host_.write_file(cfg_.edge_src + "/docker/nginx.conf.template", "# stub\n").ok());
-      ASSERT_TRUE(host_.write_file(cfg_.edge_src + "/src/nginx/init_worker.lua", "-- stub\n").ok());
+      ASSERT_TRUE(host_.WriteFile(cfg_.edge_src + "/docker/nginx.conf.template", "# stub\n").ok());
+      ASSERT_TRUE(host_.WriteFile(cfg_.edge_src + "/src/nginx/init_worker.lua", "-- stub\n").ok());
     }
     auto info = ProvisionSut(host_, cfg_);
     ASSERT_TRUE(info.ok()) << info.error().message;
@@ -199,7 +199,7 @@ class SutE2E : public ::testing::Test {
     if (!dir_.empty() && !HasFailure()) {
       Command rm;
       rm.argv = {"rm", "-rf", dir_};
-      (void)host_.run(rm);
+      (void)host_.Run(rm);
     } else if (!dir_.empty()) {
       std::cerr << "kept " << dir_ << " for inspection\n";
     }
@@ -208,7 +208,7 @@ class SutE2E : public ::testing::Test {
   std::string Curl(int port, const std::string& path) {
     Command c;
     c.argv = {"curl", "-sS", "-m", "2", "http://127.0.0.1:" + std::to_string(port) + path};
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     return r.ok() ? r->out : "";
   }
 
@@ -260,7 +260,7 @@ TEST_F(SutE2E, BaselineAndBackendStartServeAndStop) {
     ASSERT_EQ(sut.handles().size(), 2u);
     for (const auto& h : sut.handles()) {
       pids.push_back(h.pid);
-      EXPECT_TRUE(host_.is_alive(h));
+      EXPECT_TRUE(host_.IsAlive(h));
     }
 
     // A second suite instance must not take (or kill) a port in use.
@@ -330,7 +330,7 @@ TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {
   SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   // A socket file left by a crashed nginx must not block the start.
   const std::string sock = cfg_.bench_dir + "/run/baseline/logs/status.sock";
-  ASSERT_TRUE(host_.write_file(sock, "").ok());
+  ASSERT_TRUE(host_.WriteFile(sock, "").ok());
   auto started = sut.StartBaseline();
   ASSERT_TRUE(started.ok()) << started.error().message;
   ASSERT_EQ(sut.status_socket("baseline"), sock) << sut.status_unavailable();
@@ -338,7 +338,7 @@ TEST_F(SutE2E, StatusListenerCountsRequestsOffTheMeasuredPort) {
   auto read = [&]() -> uint64_t {
     Command c;
     c.argv = {"curl", "-sS", "-m", "2", "--unix-socket", sock, "http://localhost/fvbench_status"};
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     EXPECT_TRUE(r.ok() && r->success()) << (r.ok() ? r->err : r.error().message);
     auto st = ParseStubStatus(r.ok() ? r->out : "");
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
@@ -363,7 +363,7 @@ TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
   waitpid(dead, nullptr, 0);
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
+  ASSERT_TRUE(host_.WriteFile(cfg_.bench_dir + "/run/baseline/logs/owner",
                                std::string(host) + " " + std::to_string(dead) + "\n").ok());
 
   SutServices next(host_, cfg_, info_, cfg_.oresty_cpuset);
@@ -371,7 +371,7 @@ TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
   ASSERT_TRUE(started.ok()) << started.error().message;
   ASSERT_EQ(next.leftovers_stopped().size(), 1u);
   EXPECT_EQ(next.leftovers_stopped()[0], "baseline pid " + std::to_string(leftover));
-  EXPECT_TRUE(PidGone(leftover) || !host_.is_alive(earlier.handles().at(0)));
+  EXPECT_TRUE(PidGone(leftover) || !host_.IsAlive(earlier.handles().at(0)));
   EXPECT_EQ(Curl(kNginxPort, "/livez"), "ok\n");
   ASSERT_TRUE(next.StopAll().ok());
   EXPECT_TRUE(earlier.StopAll().ok()) << "stopping an already stopped service is success";
@@ -379,18 +379,18 @@ TEST_F(SutE2E, LeftoverOfADeadRunIsStoppedOthersAreNot) {
   // A pid file naming a process that is not the suite's nginx is left alone.
   Command sleeper;
   sleeper.argv = {"sleep", "30"};
-  auto other = host_.start_service("unrelated", sleeper, dir_ + "/s.out", dir_ + "/s.err");
+  auto other = host_.StartService("unrelated", sleeper, dir_ + "/s.out", dir_ + "/s.err");
   ASSERT_TRUE(other.ok());
-  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/nginx.pid",
+  ASSERT_TRUE(host_.WriteFile(cfg_.bench_dir + "/run/baseline/logs/nginx.pid",
                                std::to_string(other->pid) + "\n").ok());
-  ASSERT_TRUE(host_.write_file(cfg_.bench_dir + "/run/baseline/logs/owner",
+  ASSERT_TRUE(host_.WriteFile(cfg_.bench_dir + "/run/baseline/logs/owner",
                                std::string(host) + " " + std::to_string(dead) + "\n").ok());
   SutServices third(host_, cfg_, info_, cfg_.oresty_cpuset);
   ASSERT_TRUE(third.StartBaseline().ok());
   EXPECT_TRUE(third.leftovers_stopped().empty());
-  EXPECT_TRUE(host_.is_alive(*other)) << "the suite stopped a process it did not start";
+  EXPECT_TRUE(host_.IsAlive(*other)) << "the suite stopped a process it did not start";
   ASSERT_TRUE(third.StopAll().ok());
-  ASSERT_TRUE(host_.stop_service(*other).ok());
+  ASSERT_TRUE(host_.StopService(*other).ok());
 }
 
 // ---- fairvisor edge ------------------------------------------------------
@@ -427,7 +427,7 @@ TEST_P(FairvisorPolicy, LoadsAndShowsEvidence) {
   if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
   const PolicyCase& c = GetParam();
   std::string policy = cfg_.bench_dir + "/policies/" + c.file;
-  ASSERT_TRUE(host_.write_file(policy, ReadFile(FixturesDir() + "/policies/" + c.file)).ok());
+  ASSERT_TRUE(host_.WriteFile(policy, ReadFile(FixturesDir() + "/policies/" + c.file)).ok());
   SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
   if (std::string(c.mode) == "reverse_proxy") {
     auto b = sut.StartBackend();
@@ -470,7 +470,7 @@ TEST_F(SutE2E, RuleEvidenceNamesARuleSkippedOnEveryRequest) {
   };
   for (const Case& c : {Case{"bench-skip", skipped}, Case{"bench-complex", ReadFile(FixturesDir() + "/policies/complex.json")}}) {
     const std::string policy = cfg_.bench_dir + "/policies/" + c.id + ".json";
-    ASSERT_TRUE(host_.write_file(policy, c.json).ok());
+    ASSERT_TRUE(host_.WriteFile(policy, c.json).ok());
     SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
     ASSERT_TRUE(sut.StartFairvisor("decision_service", policy).ok());
     for (int i = 0; i < 5; ++i) {
@@ -504,7 +504,7 @@ TEST_F(SutE2E, BrokenPolicyIsCaughtWithEdgesMessage) {
   if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
   std::string policy = cfg_.bench_dir + "/policies/broken.json";
   ASSERT_TRUE(host_
-                  .write_file(policy, R"({"bundle_version":1,"expires_at":"2030-01-01T00:00:00Z","policies":[
+                  .WriteFile(policy, R"({"bundle_version":1,"expires_at":"2030-01-01T00:00:00Z","policies":[
   {"id":"bench-broken","spec":{"selector":{"pathPrefix":"/"},"mode":"enforce","rules":[
     {"name":"ip-rate","limit_keys":["ip:address"],"algorithm":"token_bucket",
      "algorithm_config":{"tokens_per_second":1000,"burst":1000}},
@@ -543,7 +543,7 @@ TEST_F(SutE2E, EdgeWithRefIsClonedSparseOnce) {
   if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
   Command head;
   head.argv = {"git", "-c", "safe.directory=" + cfg_.edge_src, "-C", cfg_.edge_src, "rev-parse", "HEAD"};
-  auto h = host_.run(head);
+  auto h = host_.Run(head);
   ASSERT_TRUE(h.ok() && h->success());
   std::string commit = h->out.substr(0, 40);
   cfg_.edge_ref = commit;
@@ -579,8 +579,8 @@ TEST_F(SutE2E, MissingLuaFileOfTheRenderedConfigIsNamedBeforeStart) {
   // checkout is used in place and is never written to).
   Config cfg = cfg_;
   cfg.edge_src = dir_ + "/edge-stand-in";
-  ASSERT_TRUE(host_.write_file(cfg.edge_src + "/src/nginx/init_worker.lua", "-- stub\n").ok());
-  ASSERT_TRUE(host_.write_file(cfg.edge_src + "/docker/nginx.conf.template",
+  ASSERT_TRUE(host_.WriteFile(cfg.edge_src + "/src/nginx/init_worker.lua", "-- stub\n").ok());
+  ASSERT_TRUE(host_.WriteFile(cfg.edge_src + "/docker/nginx.conf.template",
                                "worker_processes 1;\nerror_log /dev/stderr error;\npid /tmp/nginx.pid;\n"
                                "events {\n  worker_connections 64;\n}\nhttp {\n"
                                "  geo $t {\n    include /etc/nginx/iplists/tor_exits.geo;\n  }\n"

@@ -81,7 +81,7 @@ class TestbedHosts : public ::testing::Test {
                                             "lua-resty-core\tinstall ok installed\t0.1\n"));
       h->On("nginx -v", FakeHost::Exit(0, "", "nginx version: nginx/1.22.1\n"));
       // BENCH_DIR's checks (host/dir_check.h) look at this machine's temporary BENCH_DIR.
-      h->On("LC_ALL=C stat", [](const Command& cmd) -> Result<ExecResult> { return LocalHost().run(cmd); });
+      h->On("LC_ALL=C stat", [](const Command& cmd) -> Result<ExecResult> { return LocalHost().Run(cmd); });
       return std::unique_ptr<Host>(std::move(h));
     });
   }

@@ -40,7 +40,7 @@ class VendorKeyCheck : public ::testing::Test {
     Command c;
     c.argv = {"sh", "-c", VerifiedKeyScript(key, "stand-in key", Dest().string(), format)};
     c.timeout = std::chrono::seconds(60);
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     EXPECT_TRUE(r.ok()) << r.error().message;
     return r.ok() ? *r : ExecResult{};
   }
@@ -50,7 +50,7 @@ class VendorKeyCheck : public ::testing::Test {
     Command c;
     c.argv = {"sh", "-c", "GNUPGHOME=$(mktemp -d) && gpg --batch --with-colons --show-keys " +
                               ShellQuote(Dest().string()) + " | awk -F: '$1==\"fpr\"{print $10}'; rm -rf \"$GNUPGHOME\""};
-    auto r = host_.run(c);
+    auto r = host_.Run(c);
     return r.ok() ? r->out : "";
   }
 

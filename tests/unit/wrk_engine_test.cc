@@ -295,26 +295,26 @@ class WrkEngineLocal : public ::testing::Test {
       // process's, racing for the same port) serves the port.
       const std::string pidfile = *dir_ + "/nginx.pid";
       std::filesystem::remove(pidfile);
-      auto svc = host_->start_service("nginx-wrk-test", cmd, *dir_ + "/nginx.out",
+      auto svc = host_->StartService("nginx-wrk-test", cmd, *dir_ + "/nginx.out",
                                       *dir_ + "/nginx.err");
       if (!svc) continue;
       auto ready = [&] {
-        return host_->is_alive(*svc) && std::filesystem::exists(pidfile) && PortAccepts(port);
+        return host_->IsAlive(*svc) && std::filesystem::exists(pidfile) && PortAccepts(port);
       };
-      for (int i = 0; i < 60 && host_->is_alive(*svc) && !ready(); ++i) {
+      for (int i = 0; i < 60 && host_->IsAlive(*svc) && !ready(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
       if (ready()) {
         port_ = port;
         nginx_ = new ServiceHandle(*svc);
       } else {
-        (void)host_->stop_service(*svc, std::chrono::seconds(2));
+        (void)host_->StopService(*svc, std::chrono::seconds(2));
       }
     }
   }
 
   static void TearDownTestSuite() {
-    if (nginx_) (void)host_->stop_service(*nginx_, std::chrono::seconds(5));
+    if (nginx_) (void)host_->StopService(*nginx_, std::chrono::seconds(5));
     if (dir_) {
       std::error_code ec;
       std::filesystem::remove_all(*dir_, ec);
@@ -361,7 +361,7 @@ class WrkEngineLocal : public ::testing::Test {
 TEST_F(WrkEngineLocal, VersionDespiteExitStatusOne) {
   auto engine = MakeWrkEngine(*host_, kScripts);
   EXPECT_EQ(engine->name(), "wrk");
-  auto v = engine->version();
+  auto v = engine->Version();
   ASSERT_TRUE(v.ok()) << v.error().message;
   EXPECT_THAT(*v, StartsWith("wrk "));
   EXPECT_THAT(*v, Not(HasSubstr("Copyright")));
@@ -371,7 +371,7 @@ TEST_F(WrkEngineLocal, GetPhaseLeavesCommandStdoutAndJson) {
   auto engine = MakeWrkEngine(*host_, kScripts);
   LoadSpec s = Small("e2e_get", Url("/"));
   const std::string remote = *dir_ + "/remote", ctl = *dir_ + "/ctl";
-  auto r = engine->run(s, remote, ctl);
+  auto r = engine->Run(s, remote, ctl);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ExpectPaced(*r, s);
   EXPECT_EQ(r->engine, "wrk");
@@ -402,7 +402,7 @@ TEST_F(WrkEngineLocal, HistogramWhenAskedHoldsEveryRecordedResponse) {
   auto engine = MakeWrkEngine(*host_, kScripts);
   LoadSpec s = Small("e2e_hist", Url("/"));
   s.latency_histogram = true;
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const auto doc = nlohmann::json::parse(Slurp(r->raw_path));
   auto hist = HistogramFromJson(doc.at("histogram"), r->raw_path);
@@ -423,7 +423,7 @@ TEST_F(WrkEngineLocal, SynchronisedStartWaitsAndPacesTheWindow) {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   s.start_epoch_us = std::ceil(std::chrono::duration<double, std::micro>(now).count() + 1.5e6);
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_GE(wall, 2.5);
@@ -458,7 +458,7 @@ TEST_F(WrkEngineLocal, TwoProcessesShareAPhaseFromOneStart) {
   s.rate_rps = 400;
   s.duration_s = 2;
   const std::string ctl = *dir_ + "/ctl";
-  auto r = engine->run(s, *dir_ + "/remote", ctl);
+  auto r = engine->Run(s, *dir_ + "/remote", ctl);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->engine, "wrk");
   EXPECT_EQ(r->target_rps, 400);
@@ -521,7 +521,7 @@ TEST_F(WrkEngineLocal, ThreeProcessesShareARateNotWholeEach) {
   LoadSpec s = Small("e2e_thirds", Url("/"));
   s.rate_rps = 500;
   s.duration_s = 1;
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->loadgens.size(), 3u);
   EXPECT_EQ(r->loadgens[2].target_rps, 500.0 / 3);
@@ -544,7 +544,7 @@ TEST_F(WrkEngineLocal, LateStartSkipsTheMissedSlotsNeverABurst) {
   s.duration_s = 2;
   s.start_epoch_us = std::floor(now_us() - 1e6);  // its start passed 1 s ago
   s.start_wait_s = 0;
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   auto out = ParseWrkPaceOutput(Slurp(r->raw_path), r->raw_path, s.rate_rps);
   ASSERT_TRUE(out.ok()) << out.error().message;
@@ -559,7 +559,7 @@ TEST_F(WrkEngineLocal, LateStartSkipsTheMissedSlotsNeverABurst) {
   gone.start_epoch_us = std::floor(now_us() - 3e6);  // its whole window passed
   gone.start_wait_s = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  auto g = engine->run(gone, *dir_ + "/remote", *dir_ + "/ctl");
+  auto g = engine->Run(gone, *dir_ + "/remote", *dir_ + "/ctl");
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(g.ok()) << g.error().message;
   auto gout = ParseWrkPaceOutput(Slurp(g->raw_path), g->raw_path, gone.rate_rps);
@@ -645,7 +645,7 @@ TEST_F(WrkEngineLocal, OneProcessBehindIsNamed) {
   std::thread staller = StallAfterWrkStarts(  // 1.2 s: into the window (lead 0.5 s)
       "e2e_stall_lg2.json", [] { return std::vector<pid_t>{FindWrk("e2e_stall_lg2.json")}; },
       std::chrono::milliseconds(1200), std::chrono::milliseconds(300));
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   staller.join();
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_FALSE(r->kept_up);
@@ -671,7 +671,7 @@ TEST_F(WrkEngineLocal, LateSendsSayWhetherThePoolWasExhausted) {
     s.duration_s = 2;
     std::thread staller = StallAfterWrkStarts(phase + ".json", std::move(stopped), std::chrono::milliseconds(800),
                                               std::chrono::milliseconds(300));
-    auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+    auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
     staller.join();
     EXPECT_TRUE(r.ok()) << r.error().message;
     if (r) {
@@ -701,7 +701,7 @@ TEST(MultiLoadgen, RefusesMixedEngines) {
   processes.push_back({"a#1", MakeWrkEngine(host, "/nonexistent"), ""});
   processes.push_back({"a#2", MakeK6Engine(host, "/nonexistent"), ""});
   auto engine = MakeMultiLoadgenEngine(std::move(processes), MultiLoadgenOptions{});
-  auto r = engine->run(Spec(), "/tmp/x", "/tmp/y");
+  auto r = engine->Run(Spec(), "/tmp/x", "/tmp/y");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("a#1 runs wrk, a#2 runs k6: all must run the same engine"));
 }
@@ -712,7 +712,7 @@ TEST_F(WrkEngineLocal, CountedRateLimitResponses) {
   s.count_ratelimit = true;
   s.kind = RequestKind::kDecision;
   s.jwt = "a.b.c";
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ExpectPaced(*r, s);
   EXPECT_EQ(r->non_2xx, r->requests);
@@ -727,12 +727,12 @@ TEST_F(WrkEngineLocal, PostPhaseAndWarmup) {
   LoadSpec s = Small("e2e_post", Url("/"));
   s.kind = RequestKind::kPostJson;
   s.body = R"({"model":"m","messages":[{"role":"user","content":"hi"}]})";
-  auto w = engine->warmup(s, *dir_ + "/remote");
+  auto w = engine->Warmup(s, *dir_ + "/remote");
   ASSERT_TRUE(w.ok()) << w.error().message;
   // The warmup's body is under the phase's folder (BENCH_DIR), not beside the scripts.
   EXPECT_TRUE(std::filesystem::exists(*dir_ + "/remote/e2e_post.body.json"));
   EXPECT_FALSE(std::filesystem::exists(kScripts + "/e2e_post.warmup.body.json"));
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(r.ok()) << r.error().message;
   ExpectPaced(*r, s);
   EXPECT_EQ(r->non_2xx, 0u);
@@ -751,7 +751,7 @@ TEST_F(WrkEngineLocal, PaceLuaNeverWritesThroughALinkAtItsOutput) {
   ASSERT_EQ(::symlink(victim.c_str(), out.c_str()), 0);
   auto cmd = PlanWrkCommand(Small("pace_link", Url("/")), kScripts, out, "");
   ASSERT_TRUE(cmd.ok()) << cmd.error().message;
-  auto r = host_->run(*cmd);
+  auto r = host_->Run(*cmd);
   ASSERT_TRUE(r.ok() && r->success()) << (r.ok() ? r->err : r.error().message);
   EXPECT_EQ(Slurp(victim), "precious root-only data\n");
   EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(out)));
@@ -785,7 +785,7 @@ TEST_F(WrkEngineLocal, WhatALoadgenDoesToItsResultIsRefusedOrMadeSafe) {
   const std::string remote = *dir_ + "/remote", ctl = *dir_ + "/ctl-evil";
 
   std::ofstream(mode_file) << "setuid\n";
-  auto setuid = engine->run(Small("evil_setuid", Url("/")), remote, ctl);
+  auto setuid = engine->Run(Small("evil_setuid", Url("/")), remote, ctl);
   ASSERT_TRUE(setuid.ok()) << setuid.error().message;
   struct stat st;
   ASSERT_EQ(::stat((remote + "/evil_setuid.json").c_str(), &st), 0);
@@ -794,7 +794,7 @@ TEST_F(WrkEngineLocal, WhatALoadgenDoesToItsResultIsRefusedOrMadeSafe) {
   EXPECT_EQ(st.st_mode & 07777, 0644u);
 
   std::ofstream(mode_file, std::ios::trunc) << "nul\n";
-  auto nul = engine->run(Small("evil_nul", Url("/")), remote, ctl);
+  auto nul = engine->Run(Small("evil_nul", Url("/")), remote, ctl);
   ASSERT_FALSE(nul.ok());
   EXPECT_THAT(nul.error().message, HasSubstr("wrk phase evil_nul on local: " + ctl + "/evil_nul.json (fetched from "
                                              "local:" + remote + "/evil_nul.json)"));
@@ -802,7 +802,7 @@ TEST_F(WrkEngineLocal, WhatALoadgenDoesToItsResultIsRefusedOrMadeSafe) {
 
   std::ofstream(mode_file, std::ios::trunc) << "huge\n";
   const auto t0 = std::chrono::steady_clock::now();
-  auto huge = engine->run(Small("evil_huge", Url("/")), remote, ctl);
+  auto huge = engine->Run(Small("evil_huge", Url("/")), remote, ctl);
   ASSERT_FALSE(huge.ok());
   EXPECT_THAT(huge.error().message, HasSubstr(remote + "/evil_huge.json (wrk result JSON) is over its cap of 2097152 "
                                               "bytes: it holds 1073741824 bytes; refused, not kept"));
@@ -820,7 +820,7 @@ TEST_F(WrkEngineLocal, RefusedConnectionsFailThePhase) {
   auto engine = MakeWrkEngine(*host_, kScripts);
   LoadSpec s = Small("e2e_refused", "http://127.0.0.1:" + std::to_string(closed) + "/");
   // wrk test-connects while resolving the URL and exits 1 before any load.
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("e2e_refused"));
   EXPECT_THAT(r.error().message, HasSubstr("exit status 1"));
@@ -846,7 +846,7 @@ TEST_F(WrkEngineLocal, HungConnectionsStillCountTheWholeSchedule) {
   LoadSpec s = Small("e2e_hung", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/");
   s.duration_s = 2;
   s.connections = 4;
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ::close(fd);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->requests, 0u);
@@ -871,8 +871,8 @@ TEST_F(WrkEngineLocal, TooFewOpenFilesRefusedBeforeLoad) {
   auto engine = MakeWrkEngine(*host_, kScripts);
   LoadSpec s = Small("e2e_fds", Url("/"));
   s.connections = 100;  // + 2 threads + 16 of wrk's own
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
-  auto w = engine->warmup(s, *dir_ + "/remote");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto w = engine->Warmup(s, *dir_ + "/remote");
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("refused before load"));
@@ -884,18 +884,18 @@ TEST_F(WrkEngineLocal, TooFewOpenFilesRefusedBeforeLoad) {
   EXPECT_THAT(w.error().message, HasSubstr("allows 64"));
   // Within the limit the phase runs: a fresh engine probes again (each
   // engine caches its probe) and sees the restored limit.
-  auto ok = MakeWrkEngine(*host_, kScripts)->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto ok = MakeWrkEngine(*host_, kScripts)->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_TRUE(ok.ok()) << ok.error().message;
 }
 
 TEST_F(WrkEngineLocal, MissingScriptFailsBeforeAnyLoad) {
   auto engine = MakeWrkEngine(*host_, *dir_ + "/no-such-dir");
   LoadSpec s = Small("e2e_noscript", Url("/"));
-  auto r = engine->run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("pace.lua"));
   EXPECT_FALSE(std::filesystem::exists(*dir_ + "/ctl/e2e_noscript.stdout.txt"));
-  auto w = engine->warmup(s, *dir_ + "/remote");
+  auto w = engine->Warmup(s, *dir_ + "/remote");
   ASSERT_FALSE(w.ok());
   EXPECT_THAT(w.error().message, HasSubstr("pace.lua"));
 }
@@ -910,7 +910,7 @@ TEST_F(WrkEngineLocal, ScriptErrorIsAnEngineFailure) {
   ASSERT_TRUE(cmd.ok());
   cmd->env["FVBENCH_KIND"] = "post";
   cmd->env["FVBENCH_BODY_FILE"] = *dir_ + "/missing.json";
-  auto run = host_->run(*cmd);
+  auto run = host_->Run(*cmd);
   ASSERT_TRUE(run.ok()) << run.error().message;
   EXPECT_FALSE(run->success());
   EXPECT_THAT(run->err, HasSubstr("FVBENCH_BODY_FILE"));
