@@ -12,7 +12,7 @@
 // run/start line can be pasted into a shell. The "cd" and "K=v" prefixes
 // appear only when cmd.cwd / cmd.env are set.
 //
-// Results: Run() succeeds with exit 0 and empty output; WriteFile and fetch
+// Results: Run() succeeds with exit 0 and empty output; WriteFile and Fetch
 // succeed; ReadFile returns an Error saying it is a dry run (callers must not
 // base decisions on content that does not exist); StartService returns fake
 // pids, increasing across every host sharing the plan (from 100001);

@@ -61,7 +61,7 @@ class Host {
   virtual Result<ExecResult> Run(const Command& cmd) = 0;
   virtual Result<void> WriteFile(const std::string& path, const std::string& content,
                                   int mode = 0644) = 0;
-  // What a host sends back (ReadFile, fetch) is data from outside: only a
+  // What a host sends back (ReadFile, Fetch) is data from outside: only a
   // regular file is read (a symbolic link, directory, FIFO, socket or device
   // at `path` is refused, not followed or opened), and more than cap.max_bytes
   // received is refused (file_caps.h: the cap of each kind), naming the host,

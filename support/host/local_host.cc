@@ -540,7 +540,7 @@ const char* FileTypeName(mode_t m) {
   return "not a regular file";
 }
 
-// Opens a file this host hands over (Host::ReadFile / fetch): never through
+// Opens a file this host hands over (Host::ReadFile / Fetch): never through
 // a symbolic link (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK), and
 // only a regular file. `verb` is "read" or "fetch".
 Result<int> OpenHandedOver(const std::string& host, const char* verb, const std::string& path, const FileCap& cap,

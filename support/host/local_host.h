@@ -16,10 +16,10 @@
 // argv[0] and the errno text).
 //
 // Files: WriteFile creates parent directories and writes atomically (temp
-// file in the same directory, fchmod(mode), rename). ReadFile and fetch
+// file in the same directory, fchmod(mode), rename). ReadFile and Fetch
 // open the file with O_NOFOLLOW | O_NONBLOCK (a symbolic link is refused, a
 // FIFO never blocks) and take only a regular file, read at most its cap
-// (file_caps.h); fetch also refuses a file with more than one name (a hard
+// (file_caps.h); Fetch also refuses a file with more than one name (a hard
 // link) and copies through LocalCopy (local_copy.h: mode 0644 less the umask,
 // never the source's bits); Fetch(p, p) is a no-op success.
 //

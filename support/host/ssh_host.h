@@ -76,20 +76,20 @@
 // checks its size, renames it over the target (SFTP v3 rename refuses an
 // existing target and libssh 0.10 cannot send posix-rename@openssh.com, so
 // an existing target is replaced by `mv -f` (rename(2)), by the runner or an
-// exec channel). fetch over SFTP (ReadFile too, without the runner) lstats
+// exec channel). Fetch over SFTP (ReadFile too, without the runner) lstats
 // the remote file (only a regular file: a symbolic link, directory or
 // special file is refused), opens it and checks the handle's fstat shows
 // the same regular file, then reads in a loop until EOF; a short read is not
 // EOF, a total that ends before the stat size is an Error (truncated), and
 // more than the cap (file_caps.h) is refused, counted on the bytes received.
-// ReadFile through the runner (and fetch without SFTP) makes the same
+// ReadFile through the runner (and Fetch without SFTP) makes the same
 // checks in the runner (lstat, O_NOFOLLOW | O_NONBLOCK, fstat: the same
 // file), which sends at most the cap and one byte; the controller counts
 // them, and reads no reply frame larger than that can be
 // (runner::ReadReplyBound). Without SFTP or the runner, an exec channel's
 // script refuses by type and stated size and `head -c` sends at most the cap
 // and one byte. Every path refuses in the same words, naming the host, the
-// path, the kind of file, its cap and the bytes. fetch writes the local copy
+// path, the kind of file, its cap and the bytes. Fetch writes the local copy
 // through LocalCopy (local_copy.h: a new file renamed into place, mode 0644
 // less the umask, never the remote mode). Other errors name the host, the
 // path and the SFTP status (or errno) text.

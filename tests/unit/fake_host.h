@@ -92,7 +92,7 @@ class FakeHost : public Host {
     std::lock_guard<std::mutex> lock(mu_);
     return events_;
   }
-  // The cap kind (file_caps.h) of each ReadFile / fetch, in call order.
+  // The cap kind (file_caps.h) of each ReadFile / Fetch, in call order.
   std::vector<std::string> Caps() const {
     std::lock_guard<std::mutex> lock(mu_);
     return caps_;

@@ -229,7 +229,7 @@ TEST_P(SshHostCommands, NameIsTheTargetAsGiven) {
   const int n = 5;
   auto t1 = Clock::now();
   for (int i = 0; i < n; ++i) ASSERT_TRUE(h->Run(Cmd({"true"})).ok());
-  std::printf("[figure] run(true) round trip: %.2f ms (mean of %d)\n", Ms(Clock::now() - t1) / n, n);
+  std::printf("[figure] Run(true) round trip: %.2f ms (mean of %d)\n", Ms(Clock::now() - t1) / n, n);
 }
 
 // Without perl (a start script that fails as the real one does), every
@@ -1010,7 +1010,7 @@ TEST_P(SshHostCommands, FileErrorsNameHostAndPath) {
 // What a loadgen sends back, over a real sshd: files planted on the host as
 // a compromised or odd loadgen leaves them (left setuid, padded to 1 GiB,
 // replaced by a link or a FIFO). Each test runs on every path a file takes:
-//   Runner             ReadFile through the command runner, fetch over SFTP
+//   Runner             ReadFile through the command runner, Fetch over SFTP
 //   RunnerWithoutSftp  both through the runner (a server without sftp)
 //   Sftp               both over SFTP (no runner: commands on exec channels)
 //   ExecWithoutSftp    both by exec channels (neither runner nor sftp)
@@ -1139,7 +1139,7 @@ TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
   const double read_ms = Ms(Clock::now() - t1);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(refusal));
-  std::printf("[figure] refusing a 1 GiB result: fetch %.0f ms, ReadFile %.0f ms\n", fetch_ms, read_ms);
+  std::printf("[figure] refusing a 1 GiB result: Fetch %.0f ms, ReadFile %.0f ms\n", fetch_ms, read_ms);
   EXPECT_LT(fetch_ms, 2000);
   EXPECT_LT(read_ms, 2000);
   for (int i = 0; i < 2; ++i) {
