@@ -49,7 +49,8 @@ const std::vector<VariableDoc> kVariables = {
      }},
     {"THROUGHPUT_BUDGET_S", "Throughput search", "120", false, "s",
      "seconds of load per bisect search (warmup excluded); at least two first steps + a confirmation + 1 s (9 s "
-     "with lengths from the budget); the seed search runs its six steps whatever the budget",
+     "with lengths from the budget), at most 86400 (24 h: a search converges within minutes, a larger value is "
+     "usually a slip); the seed search runs its six steps whatever the budget",
      [](const Config& c) { return Seconds(c.throughput_budget_s); }},
     {"STEP_DUR", "Throughput search", "(from the budget)", true, "s",
      "seconds per bracket / bisect step; unset: `THROUGHPUT_BUDGET_S`/12 (10 s at 120 s) with 3 s probes; "
