@@ -78,7 +78,8 @@ static Result<void> CheckSearchLengths(const EnvReader& r, const Config& c) {
 
 // THROUGHPUT_SEARCH_MAX, STEP_DUR, THROUGHPUT_SLO_P99_MS, THROUGHPUT_SEARCH,
 // THROUGHPUT_START (<= the cap), THROUGHPUT_RESOLUTION (0 < x <= 0.5),
-// CONFIRM_DUR (default 2 x STEP_DUR), THROUGHPUT_BUDGET_S; for the bisect
+// CONFIRM_DUR (default 2 x STEP_DUR), THROUGHPUT_BUDGET_S (at most kMaxSearchBudgetS,
+// search_defaults.h, refused before anything is derived from it); for the bisect
 // search, CheckSearchLengths.
 Result<void> LoadSearch(const EnvReader& r, Config& c) {
   auto cap = r.Rate("THROUGHPUT_SEARCH_MAX", c.throughput_search_max);
@@ -98,7 +99,10 @@ Result<void> LoadSearch(const EnvReader& r, Config& c) {
   auto resolution = r.Number("THROUGHPUT_RESOLUTION", c.throughput_resolution, {0, 1e9, true},
                              "a fraction of the rate, 0 < x <= 0.5");
   auto confirm = r.Seconds("CONFIRM_DUR", 2 * *step);
-  auto budget = r.Seconds("THROUGHPUT_BUDGET_S", c.throughput_budget_s);
+  static_assert(kMaxSearchBudgetS == 86400, "the message below names 86400");
+  auto budget = r.Number("THROUGHPUT_BUDGET_S", c.throughput_budget_s, {0, kMaxSearchBudgetS, true},
+                         "seconds > 0, at most 86400 = 24 h: a search converges within minutes, a larger budget is "
+                         "usually a slip");
   for (const Result<double>* v : {&start, &resolution, &confirm, &budget}) {
     if (!*v) return v->error();
   }

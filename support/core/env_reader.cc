@@ -55,7 +55,14 @@ std::string EnvReader::str(const char* name, const std::string& def) const {
   return has(name) ? env_.at(name) : def;
 }
 
+// NAME= for a number: refused like an empty path (config_paths.cc), since
+// taking the default would hide the script that meant to set it.
+static Error SetButEmpty(const char* name, const std::string& def) {
+  return Error{fmt::format("{}='': set but empty; unset it to use the default {}", name, def)};
+}
+
 Result<double> EnvReader::Number(const char* name, double def, NumRange r, const char* what) const {
+  if (set_but_empty(name)) return SetButEmpty(name, Short(def));
   if (!has(name)) return def;
   const std::string& s = env_.at(name);
   auto v = ParseDecimal(s);
@@ -98,6 +105,7 @@ Result<double> EnvReader::Rate(const char* name, double def) const {
 
 Result<long long> EnvReader::Integer(const char* name, long long def, long long lo, long long hi,
                                      const char* what) const {
+  if (set_but_empty(name)) return SetButEmpty(name, std::to_string(def));
   if (!has(name)) return def;
   const std::string& s = env_.at(name);
   long long v = 0;

@@ -7,7 +7,9 @@
 //   "ORESTY_CPUSET='1-0': 1-0 is a reversed range (1 > 0) (expected a taskset -c list ...)"
 // Numbers are decimal (std::from_chars: no leading '+' or blanks, no hex, no
 // trailing text); inf, nan and subnormal values are refused (plausible.h).
-// Unset and set-but-empty both mean "the default".
+// Unset means "the default"; a number set but empty (NAME=) is refused, named,
+// as an empty path is ("LATENCY_RPS='': set but empty; unset it to use the
+// default 10000"). The other accessors read set-but-empty as unset.
 // Given an EnvNamesRead, the reader adds to it every name it is asked about.
 #pragma once
 

@@ -249,6 +249,7 @@ int CreateTempBeside(const std::string& path, std::string* tmp) {
 }  // namespace
 
 Result<void> WriteTextFile(const std::string& path, std::string_view text) {
+  if (path.empty()) return Error{"cannot write a file with an empty name"};
   std::string tmp;
   const int fd = CreateTempBeside(path, &tmp);
   if (fd < 0) {

@@ -75,7 +75,8 @@ Result<std::string> ReadTextFile(const std::string& path);
 // (<path>.tmp.<pid>.<random>, created with O_EXCL | O_NOFOLLOW, mode 0644 less
 // the umask) and rename(2), so a reader never sees half a document and
 // nothing is written through a link someone put at either name. Errors start
-// with `path` (the destination) and name the temporary file after the reason.
+// with `path` (the destination) and name the temporary file after the reason;
+// an empty `path` is an Error saying so.
 Result<void> WriteTextFile(const std::string& path, std::string_view text);
 
 }  // namespace fvbench::detail

@@ -49,7 +49,8 @@ const std::vector<VariableDoc> kVariables = {
      }},
     {"THROUGHPUT_BUDGET_S", "Throughput search", "120", false, "s",
      "seconds of load per bisect search (warmup excluded); at least two first steps + a confirmation + 1 s (9 s "
-     "with lengths from the budget); the seed search runs its six steps whatever the budget",
+     "with lengths from the budget), at most 86400 (24 h: a search converges within minutes, a larger value is "
+     "usually a slip); the seed search runs its six steps whatever the budget",
      [](const Config& c) { return Seconds(c.throughput_budget_s); }},
     {"STEP_DUR", "Throughput search", "(from the budget)", true, "s",
      "seconds per bracket / bisect step; unset: `THROUGHPUT_BUDGET_S`/12 (10 s at 120 s) with 3 s probes; "
@@ -217,7 +218,8 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) -> std::string { return c.remote() ? "remote" : "local"; }},
     {"DRY_RUN", "Remote mode", "0", false, "0 or 1",
      "1: connect to nothing; print the complete ordered plan (every command and transfer per host) and write it to "
-     "`BENCH_DIR/controller-results/dry_run_plan.txt`, JWT redacted; scenarios are reported as skipped",
+     "`BENCH_DIR/controller-results/dry_run_plan.txt`, JWT redacted; scenarios are reported as skipped; an earlier "
+     "run's gtest XML, report and `run_meta.json` stay as they are (no report is written)",
      [](const Config& c) { return Flag(c.dry_run); }},
 
     // Inputs and comparisons

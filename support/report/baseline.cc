@@ -89,6 +89,8 @@ Result<Reference> LoadBaseline(const std::string& path) {
 }
 
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force) {
+  if (bench_dir.empty()) return Error{"BENCH_DIR is empty: give the run's BENCH_DIR"};
+  if (dest.empty()) return Error{"the destination is empty: give the file to save the baseline as"};
   BaselineSaved out;
   out.source = layout::ReportResultsPath(bench_dir);
   // Absolute, so the "use it: FVBENCH_BASELINE=..." hint is accepted as is

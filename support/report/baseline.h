@@ -50,7 +50,8 @@ struct BaselineSaved {
 // run's start (an earlier ctest run's result merged into this report), unless
 // `force`; always refused when no
 // scenario measured anything. A write that fails names `dest` as given (and
-// the temporary file beside it).
+// the temporary file beside it). An empty `bench_dir` or `dest` is an Error
+// saying so.
 Result<BaselineSaved> SaveBaseline(const std::string& bench_dir, const std::string& dest, bool force);
 
 }  // namespace fvbench

@@ -1,5 +1,6 @@
 // Every output of a run belongs to that run. When a run
-// starts (fvbench.provision, before anything that can fail), what an earlier
+// starts (fvbench.provision, before anything that can fail; not in a dry run,
+// which sets nothing aside), what an earlier
 // run left where CI or a reader looks is set aside, so a failed provision
 // never leaves an earlier passing result there:
 //   - gtest's per-scenario JUnit XML (build/gtest-xml/*.xml; the fixture gets

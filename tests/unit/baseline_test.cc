@@ -195,6 +195,19 @@ TEST_F(SaveBaselineTest, SavesAPassingRunByteForByteAndItLoadsBack) {
   }
 }
 
+// An empty destination or BENCH_DIR is said to be empty (it was
+// ": cannot rename .tmp.NNN into place" for the destination).
+TEST_F(SaveBaselineTest, AnEmptyDestinationOrBenchDirIsNamedAsEmpty) {
+  WriteResults(SampleRunAllMeasured());
+  auto no_dest = SaveBaseline(dir_.string(), "", /*force=*/false);
+  ASSERT_FALSE(no_dest.ok());
+  EXPECT_NE(no_dest.error().message.find("the destination is empty"), std::string::npos) << no_dest.error().message;
+  auto no_dir = SaveBaseline("", (dir_ / "b.json").string(), /*force=*/false);
+  ASSERT_FALSE(no_dir.ok());
+  EXPECT_NE(no_dir.error().message.find("BENCH_DIR is empty"), std::string::npos) << no_dir.error().message;
+  EXPECT_FALSE(fs::exists(dir_ / "b.json"));
+}
+
 TEST_F(SaveBaselineTest, RefusesFailedInvalidAndInterruptedScenariosByNameUnlessForced) {
   auto run = SampleRunAllMeasured();
   run[1].checks = {{"p99_us", "<=", 2000, 639, 426, false}};                             // FAIL

@@ -213,6 +213,23 @@ class ConfigRejects : public ::testing::TestWithParam<BadValue> {};
 // the step lengths set (STEP_DUR / CONFIRM_DUR) and taken from the budget
 // alike (the fresh-user trial: THROUGHPUT_BUDGET_S=5 ran the warmup and then
 // no step); a confirmation shorter than a step is refused.
+// A huge budget is refused by its own maximum, named, before anything is
+// derived from it (THROUGHPUT_BUDGET_S=1e9 was refused by the scenario time
+// bound: "0 x confirmation 40 + 142857143 phases ..."; without
+// FVBENCH_SCENARIO_TIMEOUT_S it was accepted).
+TEST(Config, ABudgetAboveTheMaximumIsRefusedNamingIt) {
+  for (const char* v : {"1e9", "86401", "1e300"}) {
+    auto c = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", v}, {"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}}));
+    ASSERT_FALSE(c.ok()) << v;
+    EXPECT_EQ(c.error().message.find(std::string("THROUGHPUT_BUDGET_S='") + v + "': "), 0u) << c.error().message;
+    EXPECT_NE(c.error().message.find("is above 86400 (expected seconds > 0, at most 86400 = 24 h"), std::string::npos)
+        << c.error().message;
+    auto no_timeout = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", v}, {"THROUGHPUT_SEARCH", "seed"}}));
+    EXPECT_FALSE(no_timeout.ok()) << v;
+  }
+  EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "86400"}})).ok());
+}
+
 TEST(Config, SearchLengthsThatCannotRunAreRefused) {
   auto set = LoadConfig(Inputs({{"THROUGHPUT_BUDGET_S", "30"}, {"STEP_DUR", "20"}}));
   ASSERT_FALSE(set.ok());
@@ -287,6 +304,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"BENCH_DIR", "/tmp/my bench", "whitespace"},
                       BadValue{"BENCH_DIR", "", "set but empty; unset it to use the default /tmp/fv-bench-0"},
                       BadValue{"FV_DIR", "", "set but empty; unset it to use the default /opt/fairvisor"},
+                      BadValue{"LATENCY_RPS", "", "set but empty; unset it to use the default 10000"},
+                      BadValue{"REPEAT", "", "set but empty; unset it to use the default 1"},
+                      BadValue{"THROUGHPUT_BUDGET_S", "", "set but empty; unset it to use the default 120"},
                       BadValue{"ORESTY_CPUSET", "7", "does not exist"},
                       BadValue{"K6_CPUSET", "0-2", "does not exist"},
                       BadValue{"FVBENCH_THRESHOLDS", "thresholds/ci-small.json", "absolute"},
@@ -318,7 +338,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"WARMUP_DUR", "1e16", "is above 1000000000"},
                       BadValue{"STEP_DUR", "1e300", "is above 1000000000"},
                       BadValue{"CONFIRM_DUR", "1e16", "is above 1000000000"},
-                      BadValue{"THROUGHPUT_BUDGET_S", "1e300", "is above 1000000000"},
+                      BadValue{"THROUGHPUT_BUDGET_S", "1e300", "is above 86400"},
                       BadValue{"HEALTH_TIMEOUT", "1e16", "is above 1000000000"},
                       BadValue{"LATENCY_RPS", "1e300", "is above 1000000000 (expected requests per second"},
                       BadValue{"THROUGHPUT_SEARCH_MAX", "1e16", "is above 1000000000"},

@@ -107,7 +107,13 @@ TEST(EnvReader, NumbersAreDecimalFiniteAndInRange) {
   EnvReader r(env);
   EXPECT_DOUBLE_EQ(*r.Number("A", 0, {0, 2}, "x"), 1.5);
   EXPECT_DOUBLE_EQ(*r.Number("UNSET", 7, {0, 2}, "x"), 7);  // the default
-  EXPECT_DOUBLE_EQ(*r.Number("E", 7, {0, 2}, "x"), 7);      // set but empty: the default
+  // Set but empty: refused naming the variable and the default it would have
+  // hidden (it took the default, so LATENCY_RPS= ran at 10000 RPS silently).
+  auto error_of = [](const auto& v) { return v.ok() ? std::string("(accepted)") : v.error().message; };
+  EXPECT_EQ(error_of(r.Number("E", 7, {0, 2}, "x")), "E='': set but empty; unset it to use the default 7");
+  EXPECT_EQ(error_of(r.Seconds("E", 60)), "E='': set but empty; unset it to use the default 60");
+  EXPECT_EQ(error_of(r.Rate("E", 10000)), "E='': set but empty; unset it to use the default 10000");
+  EXPECT_EQ(error_of(r.Integer("E", 3, 1, 100, "runs")), "E='': set but empty; unset it to use the default 3");
   for (const char* bad : {"HEX", "BLANK", "PLUS"}) {
     auto v = r.Number(bad, 0, {0, 1e9}, "seconds");
     ASSERT_FALSE(v.ok()) << bad;

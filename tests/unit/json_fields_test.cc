@@ -62,6 +62,12 @@ TEST(ParseJsonText, ContentAfterTheDocumentIsRefused) {
 // temporary name: the link is replaced by the new file, its target untouched.
 // (Its temporary name was <path>.tmp.<pid>: a link planted there was written
 // through.)
+TEST(WriteTextFile, AnEmptyPathIsSaidToBeEmpty) {
+  auto w = detail::WriteTextFile("", "x\n");
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().message, "cannot write a file with an empty name");
+}
+
 TEST(WriteTextFile, ReplacesALinkAtTheDestinationWithoutFollowingIt) {
   char tmpl[] = "/tmp/fvbench-json-fields-XXXXXX";
   ASSERT_NE(::mkdtemp(tmpl), nullptr);
