@@ -8,6 +8,8 @@ namespace {
 // the folder lists below.
 constexpr const char* kController = "controller-results";
 constexpr const char* kRaw = "controller-results/raw";
+constexpr const char* kDryRun = "controller-results/dry-run";
+constexpr const char* kDryRunRaw = "controller-results/dry-run/raw";
 constexpr const char* kReport = "report";
 constexpr const char* kLoadgenResults = "results";
 constexpr const char* kScripts = "scripts";
@@ -32,6 +34,8 @@ std::string LeadPath(const std::string& bench_dir) { return ControllerDir(bench_
 std::string TestbedStatePath(const std::string& bench_dir) {
   return ControllerDir(bench_dir) + "/testbed_state.json";
 }
+std::string DryRunRawDir(const std::string& bench_dir) { return Under(bench_dir, kDryRunRaw); }
+std::string DryRunLeadPath(const std::string& bench_dir) { return Under(bench_dir, kDryRun) + "/loadgen_lead.json"; }
 std::string ReportDir(const std::string& bench_dir) { return Under(bench_dir, kReport); }
 std::string ReportResultsPath(const std::string& bench_dir) { return ReportDir(bench_dir) + "/results.json"; }
 
@@ -45,14 +49,19 @@ std::string ServiceRunDir(const std::string& bench_dir, const std::string& servi
   return Under(bench_dir, kServiceRuns) + "/" + service;
 }
 
-std::vector<BenchFolder> ControllerFolders() {
-  return {{"", 0711},
-          {kController, 0700},
-          {kRaw, 0700},
-          {PreviousDir(kRaw), 0700},
-          {PreviousDir(kController), 0700},
-          {kReport, 0700},
-          {PreviousDir(kReport), 0700}};
+std::vector<BenchFolder> ControllerFolders(bool dry_run) {
+  std::vector<BenchFolder> f = {{"", 0711},
+                                {kController, 0700},
+                                {kRaw, 0700},
+                                {PreviousDir(kRaw), 0700},
+                                {PreviousDir(kController), 0700},
+                                {kReport, 0700},
+                                {PreviousDir(kReport), 0700}};
+  if (dry_run) {
+    f.push_back({kDryRun, 0700});
+    f.push_back({kDryRunRaw, 0700});
+  }
+  return f;
 }
 
 std::vector<BenchFolder> LoadgenFolders() { return {{"", 0711}, {kLoadgenResults, 0700}, {kScripts, 0700}}; }

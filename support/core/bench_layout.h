@@ -11,6 +11,10 @@
 //       dry_run_plan.txt                  DRY_RUN=1: the plan, secrets redacted
 //       raw/                              raw engine outputs pulled back per phase
 //       raw/previous/, previous/          the run before this one
+//       dry-run/raw/, dry-run/loadgen_lead.json
+//                                         DRY_RUN=1: what the engines write on the
+//                                         controller (command lines, logs), kept
+//                                         apart from a measured run's raw/ and lead
 //     report/, report/previous/           summary.txt, results.json, report.md, plots
 //     results/                            on each loadgen host: the engine's outputs
 //     scripts/                            on each loadgen host: engine scripts shipped
@@ -39,6 +43,8 @@ std::string RunMetaPath(const std::string& bench_dir);
 std::string PlanPath(const std::string& bench_dir);
 std::string LeadPath(const std::string& bench_dir);
 std::string TestbedStatePath(const std::string& bench_dir);
+std::string DryRunRawDir(const std::string& bench_dir);    // controller-results/dry-run/raw
+std::string DryRunLeadPath(const std::string& bench_dir);  // controller-results/dry-run/loadgen_lead.json
 std::string ReportDir(const std::string& bench_dir);
 std::string ReportResultsPath(const std::string& bench_dir);  // report/results.json
 
@@ -52,7 +58,8 @@ std::string ServiceRunDir(const std::string& bench_dir, const std::string& servi
 
 // The folders each role's host has under BENCH_DIR, parents first, with the
 // modes they are created with (private_dirs.h EnsurePrivateDirs).
-std::vector<BenchFolder> ControllerFolders();
+// With `dry_run`, the dry-run folders too.
+std::vector<BenchFolder> ControllerFolders(bool dry_run = false);
 std::vector<BenchFolder> LoadgenFolders();
 std::vector<BenchFolder> SutFolders(bool ab);
 

@@ -219,7 +219,8 @@ const std::vector<VariableDoc> kVariables = {
     {"DRY_RUN", "Remote mode", "0", false, "0 or 1",
      "1: connect to nothing; print the complete ordered plan (every command and transfer per host) and write it to "
      "`BENCH_DIR/controller-results/dry_run_plan.txt`, JWT redacted; scenarios are reported as skipped; an earlier "
-     "run's gtest XML, report and `run_meta.json` stay as they are (no report is written)",
+     "run's gtest XML, report, results, raw outputs and `run_meta.json` stay as they are (no report is written; the "
+     "engines' command lines go to `controller-results/dry-run/raw/`)",
      [](const Config& c) { return Flag(c.dry_run); }},
 
     // Inputs and comparisons

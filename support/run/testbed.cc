@@ -631,7 +631,7 @@ void Testbed::SaveProvisioning(const std::string& key) {
 
 Result<void> PrepareControllerDirs(const Config& config) {
   LocalHost here;
-  if (auto ok = EnsurePrivateDirs(here, DirChain(config.bench_dir, layout::ControllerFolders())); !ok) {
+  if (auto ok = EnsurePrivateDirs(here, DirChain(config.bench_dir, layout::ControllerFolders(config.dry_run))); !ok) {
     return Error{"BENCH_DIR on the controller: " + ok.error().message};
   }
   return Ok();

@@ -160,7 +160,12 @@ class Testbed {
 
   // BENCH_DIR's paths (core/bench_layout.h) for this run.
   std::string controller_dir() const { return layout::ControllerDir(config_.bench_dir); }
-  std::string raw_dir() const { return layout::RawDir(config_.bench_dir); }
+  // Where the engines keep the raw outputs on the controller; DRY_RUN=1:
+  // controller-results/dry-run/raw, so that a dry run overwrites nothing of
+  // a measured run (bench_layout.h).
+  std::string raw_dir() const {
+    return config_.dry_run ? layout::DryRunRawDir(config_.bench_dir) : layout::RawDir(config_.bench_dir);
+  }
   std::string loadgen_dir() const { return layout::LoadgenResultsDir(config_.bench_dir); }  // on the loadgen hosts
   std::string report_dir() const { return layout::ReportDir(config_.bench_dir); }
   std::string scripts_dir() const { return layout::ScriptsDir(config_.bench_dir); }  // on the loadgen hosts
@@ -169,7 +174,9 @@ class Testbed {
   std::string plan_path() const { return layout::PlanPath(config_.bench_dir); }
   // The run's last measured loadgen launch (judge/loadgen_start.h), kept
   // across scenario processes.
-  std::string lead_path() const { return layout::LeadPath(config_.bench_dir); }
+  std::string lead_path() const {
+    return config_.dry_run ? layout::DryRunLeadPath(config_.bench_dir) : layout::LeadPath(config_.bench_dir);
+  }
 
   // DRY_RUN: the plan lines recorded since the last call, secrets redacted
   // (detail::RedactPlan), each ending in '\n'. Empty when not a dry run.

@@ -142,7 +142,7 @@ TEST_F(RemotePlan, RawNginxPhaseCrossesToTheTargetAddress) {
       "[root@10.213.2.2] run: sh -c 'mkdir -p -- \"$1\" && rm -f -- \"$2\"' sh " + b + "/results",
       "-d10s --timeout=10s --latency -s " + b + "/scripts/pace.lua http://10.213.3.2:8082/",
       "[root@10.213.2.2] fetch: " + b + "/results/latency_raw_nginx.json -> " + b +
-          "/controller-results/raw/latency_raw_nginx.json",
+          "/controller-results/dry-run/raw/latency_raw_nginx.json",
       "[controller] parse: ",
       "[root@10.213.1.2] stop: baseline pid ",
   });

@@ -264,7 +264,7 @@ TEST(SshHost, CommandsAndReadsRunAtOnce) {
   auto t_alone = Clock::now();
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->ReadFile("/proc/stat", kProcFileCap).ok());
   const double alone_ms = Ms(Clock::now() - t_alone);
-  auto slow = std::async(std::launch::async, [&] { return h->Run(Cmd({"sleep", "3"})); });
+  auto slow = std::async(std::launch::async, [&] { return h->Run(Cmd({"sleep", "6"})); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   auto t0 = Clock::now();
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(h->ReadFile("/proc/stat", kProcFileCap).ok());
@@ -274,13 +274,16 @@ TEST(SshHost, CommandsAndReadsRunAtOnce) {
   const double run_ms = Ms(Clock::now() - t1);
   ASSERT_TRUE(other.ok()) << other.error().message;
   EXPECT_EQ(other->out, "beside\n");
+  // Ordering, not a time limit: the reads and the other command were answered
+  // while the first command still ran.
+  const bool first_still_running = slow.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
   auto s = slow.get();
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->exit_code, 0);
-  std::printf("[figure] 10 reads alone %.1f ms; during a 3 s command: 10 reads %.1f ms, another command %.1f ms\n",
+  std::printf("[figure] 10 reads alone %.1f ms; during a 6 s command: 10 reads %.1f ms, another command %.1f ms\n",
               alone_ms, read_ms, run_ms);
-  EXPECT_LT(read_ms, 1500) << "the reads waited for the command";
-  EXPECT_LT(run_ms, 1500) << "the other command waited for the first";
+  EXPECT_TRUE(first_still_running) << "the reads (" << read_ms << " ms) or the other command (" << run_ms
+                                   << " ms) waited for the first command";
 }
 
 // The host's clock over one command (Host::ExchangeClock): the namespace
@@ -1116,18 +1119,19 @@ TEST_P(SentBack, LinksAndSpecialFilesAreRefused) {
   // Never waited on the FIFO (a blocked open lasts until a time-out of a
   // minute or more): six reads in seconds; on exec channels each is a login
   // shell of its own (the unit hosts' shell is slow).
-  EXPECT_LT(Ms(Clock::now() - t0), GetParam() == FilePath::kExecWithoutSftp ? 20000 : 5000);
+  // A bound far from both: a blocked open would take over a minute per read.
+  EXPECT_LT(Ms(Clock::now() - t0), 45000);
   ExpectCommandPath();
 }
 
-// A result grown to 1 GiB (sparse on the loadgen) is refused from
+// A result grown to 64 GiB (sparse on the loadgen) is refused from
 // the size the host states, before any byte of it crosses; a file larger
 // than it states (/proc states 0 bytes) is refused on the bytes received.
 TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
-  Sh("printf '{\"schema\":\"fvbench.wrk.pace/1\"}\\n' > \"$1/huge.json\" && truncate -s 1G \"$1/huge.json\"");
+  Sh("printf '{\"schema\":\"fvbench.wrk.pace/1\"}\\n' > \"$1/huge.json\" && truncate -s 64G \"$1/huge.json\"");
   const std::string refusal = h_->name() + ": " + remote_ +
                               "/huge.json (wrk result JSON) is over its cap of 2097152 bytes: the host states "
-                              "1073741824 bytes; refused, not kept";
+                              "68719476736 bytes; refused, not kept";
   const auto t0 = Clock::now();
   auto f = h_->Fetch(remote_ + "/huge.json", local_ + "/huge.json", kWrkResultCap);
   const double fetch_ms = Ms(Clock::now() - t0);
@@ -1139,9 +1143,11 @@ TEST_P(SentBack, OverItsCapIsRefusedQuicklyAndNotStored) {
   const double read_ms = Ms(Clock::now() - t1);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(refusal));
-  std::printf("[figure] refusing a 1 GiB result: Fetch %.0f ms, ReadFile %.0f ms\n", fetch_ms, read_ms);
-  EXPECT_LT(fetch_ms, 2000);
-  EXPECT_LT(read_ms, 2000);
+  std::printf("[figure] refusing a 64 GiB result: Fetch %.0f ms, ReadFile %.0f ms\n", fetch_ms, read_ms);
+  // Refused from the stated size, not after the bytes: reading 64 GiB over
+  // ssh takes minutes; a bound far from both, so a loaded machine passes.
+  EXPECT_LT(fetch_ms, 30000);
+  EXPECT_LT(read_ms, 30000);
   for (int i = 0; i < 2; ++i) {
     const std::string over = "/proc/cpuinfo (test file) is over its cap of 64 bytes: received ";
     if (i == 0) {
@@ -1184,7 +1190,7 @@ TEST_P(SentBack, NulBytesAfterTheDocumentAreRefusedNamingFileAndHost) {
 TEST(SshHost, ARunnerReplyOverTheCapIsNotRead) {
   REQUIRE_HOSTS();
   // Says hello, then answers the first request with a reply frame stating
-  // 1 GiB and sends bytes until the channel ends.
+  // 64 GiB and sends bytes until the channel ends.
   const std::string program = std::string(R"PERL(
 $| = 1;
 sub frame { my $p = ''; $p .= length($_) . "\n" . $_ for @_; return length($p) . "\n" . $p; }
@@ -1193,8 +1199,8 @@ my $b = '';
 while ($b !~ /\A\d+\n4\nread(\d+)\n/ || length($b) < $+[0] + $1) { sysread(STDIN, $b, 4096, length $b) or exit 1; }
 $b =~ /\A\d+\n4\nread(\d+)\n/;
 my $id = substr($b, $+[0], $1);
-my $head = "4\nread" . length($id) . "\n" . $id . "2\nok" . "1073741824\n";
-print length($head) + 1073741824, "\n", $head;
+my $head = "4\nread" . length($id) . "\n" . $id . "2\nok" . "68719476736\n";
+print length($head) + 68719476736, "\n", $head;
 my $z = "\0" x 65536;
 print $z while 1;
 )PERL";
@@ -1209,8 +1215,9 @@ print $z while 1;
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr(g_hosts.sut + ": /proc/stat (/proc file) is over its cap of 4194304 bytes: "
                                            "the runner's reply states "));
-  EXPECT_LT(ms, 3000);
-  std::printf("[figure] a runner reply of 1 GiB refused in %.0f ms\n", ms);
+  // Reading the stated 64 GiB would take minutes: a bound far from both.
+  EXPECT_LT(ms, 30000);
+  std::printf("[figure] a runner reply of 64 GiB refused in %.0f ms\n", ms);
 }
 
 TEST(SshHost, LoadgenHostReachesTheSutOverTheLoadLink) {
