@@ -548,10 +548,12 @@ TEST_F(WrkEngineLocal, LateStartSkipsTheMissedSlotsNeverABurst) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   auto out = ParseWrkPaceOutput(Slurp(r->raw_path), r->raw_path, s.rate_rps);
   ASSERT_TRUE(out.ok()) << out.error().message;
-  // ~1 s of the 2 s window (200 slots of 400) skipped, the rest sent on time.
+  // ~1 s of the 2 s window (200 slots of 400) skipped, more when wrk is slow
+  // to start on a loaded machine, never all; the rest sent on time. A burst
+  // would send the missed slots ~1 s late: the lag bound sits halfway.
   EXPECT_GT(out->window.missed_slots, 150u);
-  EXPECT_LT(out->window.missed_slots, 260u);
-  EXPECT_LT(r->max_send_lag_us, 200000) << "the missed slots were sent late, in a burst";
+  EXPECT_LT(out->window.missed_slots, 400u);
+  EXPECT_LT(r->max_send_lag_us, 500000) << "the missed slots were sent late, in a burst";
   EXPECT_LE(out->sent, 400u - out->window.missed_slots + 2);
 
   LoadSpec gone = Small("e2e_missed", Url("/"));
