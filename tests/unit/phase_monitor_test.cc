@@ -210,6 +210,18 @@ TEST(ErrorLog, WorkerExitsOnASignalAreCounted) {
   EXPECT_EQ(NginxWorkerExits(Fixture("error_alerts.log")), 0u);
 }
 
+// The recorded kernel counters (fixtures/proc: a listen-queue overflow
+// between the two readings): each file's first read answers its `before`
+// recording, the later ones its `after`.
+void ReplayKernelCounters(testing_fakes::FakeHost& host) {
+  for (const char* file : {"netstat", "snmp"}) {
+    auto reads = std::make_shared<int>(0);
+    host.OnRead(std::string("/proc/net/") + file, [reads, file]() -> Result<std::string> {
+      return Fixture(std::string(file) + ((*reads)++ == 0 ? "_before.txt" : "_after.txt"));
+    });
+  }
+}
+
 // The recorded /proc files of a pinned phase (fixtures/proc: /proc/stat and
 // the workers' /proc/<pid>/stat lines, as `cat` printed them), replayed
 // through the shared fake host's ReadFile: the first /proc/stat read
@@ -234,6 +246,7 @@ struct Replay {
       return FakeHost::Exit(0, fmt::format("@@fvbench-tail 0 0 {}\n", log_growth.size()) + log_growth);
     });
     host.OnRead("/proc/stat", [this]() -> Result<std::string> { return Lines(Sample(stat_reads++), false, ""); });
+    ReplayKernelCounters(host);
     for (const char* pid : {"32635", "32636", "99999"}) {
       host.OnRead(fmt::format("/proc/{}/stat", pid), [this, pid]() -> Result<std::string> {
         std::string line = Lines(Sample(stat_reads - 1), true, pid);
@@ -285,6 +298,13 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   ASSERT_EQ(o.logs.size(), 1u);
   EXPECT_EQ(o.logs[0].lines, 4u);
   EXPECT_EQ(o.logs[0].alert_count, 3u);
+  // One host in both roles: its kernel counters read once at each end.
+  ASSERT_EQ(o.kernel.size(), 1u);
+  EXPECT_EQ(o.kernel[0].host, "replay");
+  EXPECT_TRUE(o.kernel[0].sut);
+  EXPECT_TRUE(o.kernel[0].loadgen);
+  EXPECT_EQ(o.kernel[0].delta.deltas.at("TcpExt.ListenOverflows"), 36u);
+  EXPECT_EQ(o.kernel[0].delta.deltas.at("Tcp.RetransSegs"), 30u);
   // The start-up facts in one command, the error log as its argument.
   ASSERT_EQ(replay.start_reads.size(), 1u);
   EXPECT_EQ(replay.start_reads[0].back(), "/b/logs/error.log");
@@ -329,6 +349,66 @@ TEST(Monitor, AVanishedWorkerIsSkippedAndAMissingProcStatIsNamed) {
   auto q = WaitQuiet(bare, "0", 0.5, 1);
   ASSERT_FALSE(q.ok());
   EXPECT_THAT(q.error().message, HasSubstr("host bare: reading /proc/stat: "));
+}
+
+// The kernel counters of every host, each Host object once (a load
+// generator given twice is read once), at the phase's start and end, through
+// ReadFile: no process starts for them. A host whose file is missing is a
+// problem naming host and file, and absent from the observation; the
+// others are judged.
+TEST(Monitor, KernelCountersAreReadOnEveryHostAtBothEnds) {
+  testing_fakes::FakeHost sut{"sut"}, lg{"lg"}, lg2{"lg2"};
+  for (testing_fakes::FakeHost* h : {&sut, &lg, &lg2}) h->SetFile("/proc/stat", "cpu0 10 0 0 90 0 0 0 0 0 0\n");
+  sut.On("getconf", testing_fakes::FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n@@fvbench-procs\n"));
+  ReplayKernelCounters(sut);
+  ReplayKernelCounters(lg);
+  lg2.SetFile("/proc/net/netstat", Fixture("netstat_before.txt"));  // and no /proc/net/snmp
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);
+  opt.more_loadgens = {&lg, &lg2};
+  PhaseMonitor m(sut, lg, {}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  PhaseObservation o = m.Stop();
+  ASSERT_EQ(o.kernel.size(), 2u);
+  EXPECT_EQ(o.kernel[0].host, "sut");
+  EXPECT_TRUE(o.kernel[0].sut);
+  EXPECT_FALSE(o.kernel[0].loadgen);
+  EXPECT_EQ(o.kernel[1].host, "lg");
+  EXPECT_FALSE(o.kernel[1].sut);
+  EXPECT_TRUE(o.kernel[1].loadgen);
+  EXPECT_EQ(o.kernel[1].delta.deltas.at("TcpExt.TCPSynRetrans"), 30u);
+  EXPECT_THAT(o.problems, ::testing::Contains(::testing::AllOf(HasSubstr("host lg2: reading /proc/net/snmp: "),
+                                                     HasSubstr("at the phase's start"))));
+  auto count = [](const testing_fakes::FakeHost& h, const std::string& event) {
+    auto ev = h.Events();
+    return std::count(ev.begin(), ev.end(), event);
+  };
+  for (const testing_fakes::FakeHost* h : {&sut, &lg}) {
+    EXPECT_EQ(count(*h, "read /proc/net/netstat"), 2) << h->name();
+    EXPECT_EQ(count(*h, "read /proc/net/snmp"), 2) << h->name();
+  }
+  EXPECT_EQ(count(lg2, "read /proc/net/snmp"), 1);  // its first reading failed: none at the end
+  EXPECT_EQ(sut.Calls().size(), 1u);                // the start-up facts only
+  EXPECT_TRUE(lg.Calls().empty());
+  EXPECT_TRUE(lg2.Calls().empty());
+
+  // A file gone at the end: a problem, the host absent, the phase goes on.
+  testing_fakes::FakeHost late{"late"};
+  late.SetFile("/proc/stat", "cpu0 10 0 0 90 0 0 0 0 0 0\n");
+  auto reads = std::make_shared<int>(0);
+  late.OnRead("/proc/net/netstat", [reads]() -> Result<std::string> {
+    if ((*reads)++ == 0) return Fixture("netstat_before.txt");
+    return Error{"late: cannot read /proc/net/netstat: no such file"};
+  });
+  late.SetFile("/proc/net/snmp", Fixture("snmp_before.txt"));
+  MonitorOptions late_opt;
+  late_opt.period = std::chrono::minutes(10);
+  PhaseMonitor lm(late, late, {}, late_opt);
+  ASSERT_TRUE(lm.Start().ok());
+  PhaseObservation l = lm.Stop();
+  EXPECT_TRUE(l.kernel.empty());
+  EXPECT_THAT(l.problems, ::testing::Contains(::testing::AllOf(HasSubstr("host late: reading /proc/net/netstat: "),
+                                                     HasSubstr("at the phase's end"))));
 }
 
 // /proc/stat answers in turn: cpu0 busy for 10 of 10 ticks, then idle.
