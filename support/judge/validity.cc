@@ -214,9 +214,9 @@ ValidityCheck ListenDrops(const std::vector<const HostKernelCounters*>& sut) {
     parts += fmt::format("{}host {}: ListenOverflows {}, ListenDrops {}", parts.empty() ? "" : "; ", h->host,
                          Shown(overflows), Shown(drops));
   }
-  ValidityCheck c = Make("kernel_listen_drops", static_cast<double>(worst), "<=", 0,
-                         "connections the SUT host's kernel dropped at a full listen queue (TcpExt, /proc/net/netstat; " +
-                             parts + ")");
+  ValidityCheck c =
+      Make("kernel_listen_drops", static_cast<double>(worst), "<=", 0,
+           "connections the SUT host's kernel dropped at a full listen queue (/proc/net/netstat): " + parts);
   if (worst > 0) {
     c.detail += "; each dropped SYN is retried by the client after 1 s: raise the listen backlog (nginx `listen ... "
                 "backlog=`) and net.core.somaxconn on the SUT host";
@@ -235,7 +235,7 @@ ValidityCheck SynRetrans(const std::vector<const HostKernelCounters*>& loadgens)
     parts += fmt::format("{}host {}: TCPSynRetrans {}", parts.empty() ? "" : "; ", h->host, Shown(syn));
   }
   ValidityCheck c = Make("kernel_syn_retrans", static_cast<double>(total), "<=", 0,
-                         "SYNs the load generators' kernels sent again (TcpExt, /proc/net/netstat; " + parts + ")");
+                         "SYNs the load generators' kernels sent again (/proc/net/netstat): " + parts);
   if (total > 0) {
     c.detail += "; the client retried a SYN, adding ~1 s to those requests: the SUT's listen queue or the network "
                 "dropped it (see kernel_listen_drops)";
@@ -254,7 +254,7 @@ ValidityCheck KernelCounterList(const PhaseObservation& obs) {
       if (d && *d > 0) moved += fmt::format("{}{} +{}", moved.empty() ? "" : ", ", name, *d);
     }
     parts += fmt::format("{}host {} ({}): {} counters read, {}", parts.empty() ? "" : "; ", h.host, Roles(h),
-                         h.delta.deltas.size(), moved.empty() ? "none of those moved" : moved);
+                         h.delta.deltas.size(), moved.empty() ? "none watched moved" : "moved: " + moved);
     if (!h.delta.went_back.empty()) parts += fmt::format("; went back: {}", fmt::join(h.delta.went_back, ", "));
     if (!h.delta.vanished.empty()) parts += fmt::format("; gone at the end: {}", fmt::join(h.delta.vanished, ", "));
   }
@@ -264,8 +264,9 @@ ValidityCheck KernelCounterList(const PhaseObservation& obs) {
   c.passed = true;
   c.measured = kNaN;
   c.limit = kNaN;
-  c.detail = fmt::format("kernel network counters that moved during the phase, of {} ({})",
-                         fmt::join(kDistortingCounters, ", "), parts);
+  c.detail = fmt::format("{}; watched (they distort a measurement without failing it; /proc/net/netstat, "
+                         "/proc/net/snmp): {}",
+                         parts, fmt::join(kDistortingCounters, ", "));
   return c;
 }
 

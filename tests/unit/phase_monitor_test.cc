@@ -9,18 +9,24 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <thread>
 #include <cctype>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
 
 #include "support/host/local_host.h"
 #include "support/host/shell_quote.h"
+#include "support/judge/validity.h"
 #include "support/run/hop_counters.h"
 #include "tests/unit/fake_host.h"
 
@@ -409,6 +415,58 @@ TEST(Monitor, KernelCountersAreReadOnEveryHostAtBothEnds) {
   EXPECT_TRUE(l.kernel.empty());
   EXPECT_THAT(l.problems, ::testing::Contains(::testing::AllOf(HasSubstr("host late: reading /proc/net/netstat: "),
                                                      HasSubstr("at the phase's end"))));
+}
+
+// A listen-queue overflow on this machine's kernel, measured by the monitor
+// on LocalHost and judged by CheckPhase: a loopback socket listening with
+// backlog 1 that never accepts, and 20 clients connecting at once (at most
+// 2 get in; the kernel drops the others' SYNs, counting ListenOverflows, and
+// they send them again after 1 s). Bounded: 20 sockets, ~1.3 s.
+TEST(Monitor, AListenQueueOverflowOnThisKernelFailsThePhase) {
+  const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(server, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ASSERT_EQ(::bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(server, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  ASSERT_EQ(::listen(server, 1), 0);
+
+  LocalHost host;
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);
+  PhaseMonitor m(host, host, {}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  std::vector<int> clients;
+  for (int i = 0; i < 20; ++i) {
+    const int c = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(c, 0);
+    (void)::connect(c, reinterpret_cast<sockaddr*>(&addr), sizeof addr);  // EINPROGRESS
+    clients.push_back(c);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // past the first SYN retransmission (1 s)
+  PhaseObservation o = m.Stop();
+  for (int c : clients) ::close(c);
+  ::close(server);
+
+  ASSERT_EQ(o.kernel.size(), 1u) << (o.problems.empty() ? "" : o.problems[0]);
+  EXPECT_GE(o.kernel[0].delta.deltas.at("TcpExt.ListenOverflows"), 1u);
+  LoadResult load;
+  load.engine = "wrk";
+  load.kept_up = true;
+  std::vector<ValidityCheck> v = CheckPhase(load, o, PhaseContext{}, ValidityParams{});
+  const ValidityCheck* drops = nullptr;
+  for (const ValidityCheck& c : v) {
+    if (c.name == "kernel_listen_drops") drops = &c;
+  }
+  ASSERT_NE(drops, nullptr);
+  EXPECT_FALSE(drops->passed);
+  EXPECT_GE(drops->measured, 1);
+  EXPECT_THAT(drops->detail, HasSubstr("host local: ListenOverflows +"));
+  EXPECT_THAT(drops->detail, HasSubstr("net.core.somaxconn"));
+  EXPECT_THAT(FailedValidity(v), HasSubstr("kernel_listen_drops: measured"));
 }
 
 // /proc/stat answers in turn: cpu0 busy for 10 of 10 ticks, then idle.
