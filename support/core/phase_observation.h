@@ -1,9 +1,11 @@
 // What the hosts did while one measured phase ran (support/run/phase_monitor.h
 // samples it; support/judge/validity.h checks it): the load generator's CPU,
-// the SUT services' CPU, memory and error logs, the wait for a quiet SUT.
+// the SUT services' CPU, memory and error logs, the wait for a quiet SUT,
+// each host's kernel network counters.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,24 @@ struct LogGrowth {
   uint64_t worker_exits = 0;  // nginx workers that exited on a signal (each restarted by the master)
 };
 
+// How a host's kernel network counters moved between two readings of
+// /proc/net/netstat and /proc/net/snmp (support/judge/kernel_counters.h).
+struct CounterDelta {
+  // Every counter present in both readings and not lower at the end: after -
+  // before, by "<prefix>.<name>" ("TcpExt.ListenOverflows", "Tcp.RetransSegs").
+  std::map<std::string, uint64_t> deltas;
+  std::vector<std::string> went_back;  // lower at the end (reset or wrapped): "TcpExt.X 10 -> 3"
+  std::vector<std::string> vanished;   // in the first reading only
+};
+
+// One host's counters over the phase, read at its start and its end.
+struct HostKernelCounters {
+  std::string host;      // Host::name()
+  bool sut = false;      // the SUT host
+  bool loadgen = false;  // a load-generator host (both in local mode: one host, read once)
+  CounterDelta delta;
+};
+
 struct PhaseObservation {
   double elapsed_s = 0;  // controller wall time between the first and the last sample
   int samples = 0;       // loadgen samples taken (>= 2 for any figure)
@@ -48,6 +68,9 @@ struct PhaseObservation {
   // which the processes' own utime + stime leave out.
   std::optional<double> sut_busy;
   std::vector<LogGrowth> logs;
+  // Per host, read at both ends of the phase; a host whose reads failed is
+  // absent (and named in `problems`).
+  std::vector<HostKernelCounters> kernel;
   std::optional<QuietOutcome> quiet;   // set by the caller when it waited before the load
   std::vector<std::string> problems;   // sampling failures, named by host and command
 };

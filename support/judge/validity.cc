@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 #include "support/core/units_format.h"
+#include "support/judge/kernel_counters.h"
 #include "support/judge/proc_sample.h"
 
 namespace fvbench {
@@ -183,6 +186,103 @@ void LogChecks(const PhaseObservation& obs, const ValidityParams& p, std::vector
                                  : "alert lines in the SUT error.log:" + quoted));
 }
 
+// A counter's delta on a host; nullopt when it was not in both readings.
+std::optional<uint64_t> DeltaOf(const HostKernelCounters& h, std::string_view name) {
+  auto it = h.delta.deltas.find(std::string(name));
+  if (it == h.delta.deltas.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string Shown(const std::optional<uint64_t>& v) { return v ? fmt::format("+{}", *v) : "not read"; }
+
+std::string Roles(const HostKernelCounters& h) {
+  return h.sut && h.loadgen ? "SUT and load generator" : h.sut ? "SUT" : "load generator";
+}
+
+// Listen-queue drops on the SUT host: the kernel dropped a SYN (or the
+// final ACK) because a listening socket's accept queue was full, and the
+// client retries only after 1 s, then 3 s. The kernel counts each overflow
+// in ListenOverflows and again in ListenDrops (with the other drops), so the
+// measured value is the larger of the two, not their sum.
+ValidityCheck ListenDrops(const std::vector<const HostKernelCounters*>& sut) {
+  uint64_t worst = 0;
+  std::string parts;
+  for (const HostKernelCounters* h : sut) {
+    const auto overflows = DeltaOf(*h, kListenOverflows);
+    const auto drops = DeltaOf(*h, kListenDrops);
+    worst = std::max({worst, overflows.value_or(0), drops.value_or(0)});
+    parts += fmt::format("{}host {}: ListenOverflows {}, ListenDrops {}", parts.empty() ? "" : "; ", h->host,
+                         Shown(overflows), Shown(drops));
+  }
+  ValidityCheck c =
+      Make("kernel_listen_drops", static_cast<double>(worst), "<=", 0,
+           "connections the SUT host's kernel dropped at a full listen queue (/proc/net/netstat): " + parts);
+  if (worst > 0) {
+    c.detail += "; each dropped SYN is retried by the client after 1 s: raise the listen backlog (nginx `listen ... "
+                "backlog=`) and net.core.somaxconn on the SUT host";
+  }
+  return c;
+}
+
+// SYN retransmissions on a load-generator host: a connection attempt went
+// unanswered and was sent again after 1 s, which those requests' latency holds.
+ValidityCheck SynRetrans(const std::vector<const HostKernelCounters*>& loadgens) {
+  uint64_t total = 0;
+  std::string parts;
+  for (const HostKernelCounters* h : loadgens) {
+    const auto syn = DeltaOf(*h, kSynRetrans);
+    total += syn.value_or(0);
+    parts += fmt::format("{}host {}: TCPSynRetrans {}", parts.empty() ? "" : "; ", h->host, Shown(syn));
+  }
+  ValidityCheck c = Make("kernel_syn_retrans", static_cast<double>(total), "<=", 0,
+                         "SYNs the load generators' kernels sent again (/proc/net/netstat): " + parts);
+  if (total > 0) {
+    c.detail += "; the client retried a SYN, adding ~1 s to those requests: the SUT's listen queue or the network "
+                "dropped it (see kernel_listen_drops)";
+  }
+  return c;
+}
+
+// The counters that distort without failing (kDistortingCounters), per
+// host: the ones that moved, and what could not be compared.
+ValidityCheck KernelCounterList(const PhaseObservation& obs) {
+  std::string parts;
+  for (const HostKernelCounters& h : obs.kernel) {
+    std::string moved;
+    for (std::string_view name : kDistortingCounters) {
+      const auto d = DeltaOf(h, name);
+      if (d && *d > 0) moved += fmt::format("{}{} +{}", moved.empty() ? "" : ", ", name, *d);
+    }
+    parts += fmt::format("{}host {} ({}): {} counters read, {}", parts.empty() ? "" : "; ", h.host, Roles(h),
+                         h.delta.deltas.size(), moved.empty() ? "none watched moved" : "moved: " + moved);
+    if (!h.delta.went_back.empty()) parts += fmt::format("; went back: {}", fmt::join(h.delta.went_back, ", "));
+    if (!h.delta.vanished.empty()) parts += fmt::format("; gone at the end: {}", fmt::join(h.delta.vanished, ", "));
+  }
+  ValidityCheck c;
+  c.name = "kernel_counters";
+  c.informational = true;
+  c.passed = true;
+  c.measured = kNaN;
+  c.limit = kNaN;
+  c.detail = fmt::format("{}; watched (they distort a measurement without failing it; /proc/net/netstat, "
+                         "/proc/net/snmp): {}",
+                         parts, fmt::join(kDistortingCounters, ", "));
+  return c;
+}
+
+// The kernel's network counters (kernel_counters.h): listen-queue drops on
+// the SUT host, SYN retransmissions on a load-generator host; the rest listed.
+void KernelChecks(const PhaseObservation& obs, std::vector<ValidityCheck>& out) {
+  std::vector<const HostKernelCounters*> sut, loadgens;
+  for (const HostKernelCounters& h : obs.kernel) {
+    if (h.sut) sut.push_back(&h);
+    if (h.loadgen) loadgens.push_back(&h);
+  }
+  if (!sut.empty()) out.push_back(ListenDrops(sut));
+  if (!loadgens.empty()) out.push_back(SynRetrans(loadgens));
+  out.push_back(KernelCounterList(obs));
+}
+
 }  // namespace
 
 std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,
@@ -198,6 +298,7 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   if (obs.loadgen_busy) out.push_back(LoadgenCpu(obs, ctx, p));
   if (obs.quiet) out.push_back(SutQuiet(*obs.quiet, p));
   if (!obs.logs.empty()) LogChecks(obs, p, out);
+  if (!obs.kernel.empty()) KernelChecks(obs, out);
   if (!ctx.sharing.empty()) {
     ValidityCheck c;
     c.name = "shared_cores";

@@ -22,6 +22,15 @@
 //   error_log_rate   lines/s each SUT error.log gained <= max_log_lines_per_s
 //   nginx_alerts     no [alert] / [emerg] / worker_connections / "Too many
 //                    open files" line in any SUT error.log during the phase
+//   kernel_listen_drops  TcpExt ListenOverflows / ListenDrops on the SUT host
+//                    (the larger delta over the phase) == 0: a full listen
+//                    queue dropped connections, each retried after 1 s;
+//                    absent when the SUT host's counters were not read
+//   kernel_syn_retrans   TcpExt TCPSynRetrans summed over the load-generator
+//                    hosts == 0: a client sent a SYN again (~1 s added)
+//   kernel_counters  informational, when any host's counters were read: per
+//                    host the counters of kDistortingCounters
+//                    (kernel_counters.h) that moved, and any that went back
 //   shared_cores     informational, local mode: the engine and the SUT share
 //                    cores (no pinning, or overlapping cpusets)
 //

@@ -21,6 +21,15 @@ struct PhaseMonitor::Sample {
   bool loadgen_ok = false;
 };
 
+// A host whose kernel counters are read, its roles and its first reading
+// (nullopt when it failed).
+struct PhaseMonitor::CounterHost {
+  Host* host = nullptr;
+  bool sut = false;
+  bool loadgen = false;
+  std::optional<KernelCounters> before;
+};
+
 namespace {
 
 // Runs a read-only command; output even on a non-zero exit (cat of a vanished
@@ -57,6 +66,20 @@ Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths)
   return out;
 }
 
+// One reading of a host's kernel network counters: both files, merged.
+// Err names the host and the file.
+Result<KernelCounters> ReadKernelCounters(Host& host) {
+  KernelCounters all;
+  for (const char* path : {"/proc/net/netstat", "/proc/net/snmp"}) {
+    auto text = host.ReadFile(path, kProcFileCap);
+    if (!text) return Error{fmt::format("host {}: reading {}: {}", host.name(), path, text.error().message)};
+    auto parsed = ParseKernelCounters(*text, fmt::format("host {}: {}", host.name(), path));
+    if (!parsed) return parsed.error();
+    all.insert(parsed->begin(), parsed->end());
+  }
+  return all;
+}
+
 }  // namespace
 
 PhaseMonitor::PhaseMonitor(Host& sut, Host& loadgen, std::vector<MonitoredService> services,
@@ -81,6 +104,7 @@ Result<void> PhaseMonitor::Start() {
   sut_cpus_ = *sut_cpus;
 
   ReadStartFacts();
+  ReadKernelCountersAtStart();
   TakeSample();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -134,6 +158,36 @@ void PhaseMonitor::ReadStartFacts() {
     if (pids_[s.name].empty()) {
       problems_.push_back(fmt::format("host {}: no child processes of {} (master pid {}) found in /proc",
                                       sut_.name(), s.name, s.master_pid));
+    }
+  }
+}
+
+// The first reading of each host's kernel counters, each Host object once.
+void PhaseMonitor::ReadKernelCountersAtStart() {
+  counter_hosts_.clear();
+  auto add = [this](Host* h, bool sut) {
+    for (CounterHost& c : counter_hosts_) {
+      if (c.host == h) {
+        (sut ? c.sut : c.loadgen) = true;
+        return;
+      }
+    }
+    CounterHost c;
+    c.host = h;
+    (sut ? c.sut : c.loadgen) = true;
+    counter_hosts_.push_back(std::move(c));
+  };
+  add(&sut_, true);
+  add(&loadgen_, false);
+  for (Host* h : opt_.more_loadgens) {
+    if (h != nullptr) add(h, false);
+  }
+  for (CounterHost& c : counter_hosts_) {
+    auto r = ReadKernelCounters(*c.host);
+    if (r) {
+      c.before = std::move(*r);
+    } else {
+      problems_.push_back(r.error().message + " (at the phase's start; its kernel counters are not judged)");
     }
   }
 }
@@ -200,6 +254,7 @@ PhaseObservation PhaseMonitor::Stop() {
   ObserveLoadgen(lg, o);
   ObserveSut(sut, o);
   ObserveLogs(o);
+  ObserveKernelCounters(o);
   samples_.clear();
   return o;
 }
@@ -322,6 +377,24 @@ void PhaseMonitor::ObserveLogs(PhaseObservation& o) {
     if (alerts.size() > 10) alerts.resize(10);
     g.alerts = std::move(alerts);
     o.logs.push_back(std::move(g));
+  }
+}
+
+// The second reading of each host's kernel counters and the delta since the first.
+void PhaseMonitor::ObserveKernelCounters(PhaseObservation& o) {
+  for (const CounterHost& c : counter_hosts_) {
+    if (!c.before) continue;
+    auto after = ReadKernelCounters(*c.host);
+    if (!after) {
+      o.problems.push_back(after.error().message + " (at the phase's end; its kernel counters are not judged)");
+      continue;
+    }
+    HostKernelCounters k;
+    k.host = c.host->name();
+    k.sut = c.sut;
+    k.loadgen = c.loadgen;
+    k.delta = KernelCounterDelta(*c.before, *after);
+    o.kernel.push_back(std::move(k));
   }
 }
 

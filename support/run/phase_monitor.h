@@ -49,6 +49,14 @@
 // ([alert], [emerg], "worker_connections are not enough", "Too many open
 // files").
 //
+// Kernel network counters: /proc/net/netstat and /proc/net/snmp through
+// Host::ReadFile at Start (before the first sample) and at Stop (after the
+// last), on the SUT host and on each load-generator host (`loadgen` and
+// MonitorOptions::more_loadgens; a Host object given twice, as in local mode,
+// is read once); parsed by support/judge/kernel_counters.h into
+// PhaseObservation::kernel. A host whose files could not be read or parsed
+// at either end is absent there and named in problems.
+//
 // A sampling failure never aborts the phase: it is recorded in
 // PhaseObservation::problems and the affected figure is absent.
 #pragma once
@@ -68,6 +76,7 @@
 #include "support/core/result.h"
 #include "support/core/phase_observation.h"
 #include "support/core/scenario_result.h"
+#include "support/judge/kernel_counters.h"
 #include "support/judge/proc_sample.h"
 
 namespace fvbench {
@@ -88,6 +97,9 @@ struct MonitorOptions {
   // "" = every cpu of the SUT host's /proc/stat. PhaseObservation::sut_busy.
   std::string sut_cpus;
   std::chrono::milliseconds period{500};
+  // The load-generator hosts after the first (Testbed::loadgens()): their
+  // kernel network counters are read too.
+  std::vector<Host*> more_loadgens;
 };
 
 class PhaseMonitor {
@@ -113,6 +125,9 @@ class PhaseMonitor {
   void ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const;
   void ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o);
   void ObserveLogs(PhaseObservation& o);
+  struct CounterHost;
+  void ReadKernelCountersAtStart();
+  void ObserveKernelCounters(PhaseObservation& o);
 
   Host& sut_;
   Host& loadgen_;
@@ -132,6 +147,7 @@ class PhaseMonitor {
   std::thread thread_;
   std::vector<Sample> samples_;
   std::vector<std::string> problems_;
+  std::vector<CounterHost> counter_hosts_;  // each host once, with its first reading
 };
 
 // Before a measured phase: polls the SUT host's /proc/stat until the busy

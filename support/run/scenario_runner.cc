@@ -444,6 +444,7 @@ ScenarioRun::PhaseWatch ScenarioRun::StartWatching(const PhaseRequest& req, std:
   mo.loadgen_cpuset = tb_.loadgens().front().cpuset;
   mo.loadgen_usable_cpus = tb_.loadgen_cpus();
   mo.sut_cpus = tb_.sut_cpus();
+  for (size_t i = 1; i < tb_.loadgens().size(); ++i) mo.more_loadgens.push_back(tb_.loadgens()[i].host);
   w.monitor = std::make_unique<PhaseMonitor>(tb_.sut(), tb_.loadgen(), watched, mo);
   w.hops = HopTargets(services);
   auto hops_read = std::async(std::launch::async, [&] { return ReadHops(tb_.sut(), w.hops); });

@@ -9,18 +9,24 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <thread>
 #include <cctype>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
 
 #include "support/host/local_host.h"
 #include "support/host/shell_quote.h"
+#include "support/judge/validity.h"
 #include "support/run/hop_counters.h"
 #include "tests/unit/fake_host.h"
 
@@ -210,6 +216,18 @@ TEST(ErrorLog, WorkerExitsOnASignalAreCounted) {
   EXPECT_EQ(NginxWorkerExits(Fixture("error_alerts.log")), 0u);
 }
 
+// The recorded kernel counters (fixtures/proc: a listen-queue overflow
+// between the two readings): each file's first read answers its `before`
+// recording, the later ones its `after`.
+void ReplayKernelCounters(testing_fakes::FakeHost& host) {
+  for (const char* file : {"netstat", "snmp"}) {
+    auto reads = std::make_shared<int>(0);
+    host.OnRead(std::string("/proc/net/") + file, [reads, file]() -> Result<std::string> {
+      return Fixture(std::string(file) + ((*reads)++ == 0 ? "_before.txt" : "_after.txt"));
+    });
+  }
+}
+
 // The recorded /proc files of a pinned phase (fixtures/proc: /proc/stat and
 // the workers' /proc/<pid>/stat lines, as `cat` printed them), replayed
 // through the shared fake host's ReadFile: the first /proc/stat read
@@ -234,6 +252,7 @@ struct Replay {
       return FakeHost::Exit(0, fmt::format("@@fvbench-tail 0 0 {}\n", log_growth.size()) + log_growth);
     });
     host.OnRead("/proc/stat", [this]() -> Result<std::string> { return Lines(Sample(stat_reads++), false, ""); });
+    ReplayKernelCounters(host);
     for (const char* pid : {"32635", "32636", "99999"}) {
       host.OnRead(fmt::format("/proc/{}/stat", pid), [this, pid]() -> Result<std::string> {
         std::string line = Lines(Sample(stat_reads - 1), true, pid);
@@ -285,6 +304,13 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   ASSERT_EQ(o.logs.size(), 1u);
   EXPECT_EQ(o.logs[0].lines, 4u);
   EXPECT_EQ(o.logs[0].alert_count, 3u);
+  // One host in both roles: its kernel counters read once at each end.
+  ASSERT_EQ(o.kernel.size(), 1u);
+  EXPECT_EQ(o.kernel[0].host, "replay");
+  EXPECT_TRUE(o.kernel[0].sut);
+  EXPECT_TRUE(o.kernel[0].loadgen);
+  EXPECT_EQ(o.kernel[0].delta.deltas.at("TcpExt.ListenOverflows"), 36u);
+  EXPECT_EQ(o.kernel[0].delta.deltas.at("Tcp.RetransSegs"), 30u);
   // The start-up facts in one command, the error log as its argument.
   ASSERT_EQ(replay.start_reads.size(), 1u);
   EXPECT_EQ(replay.start_reads[0].back(), "/b/logs/error.log");
@@ -329,6 +355,118 @@ TEST(Monitor, AVanishedWorkerIsSkippedAndAMissingProcStatIsNamed) {
   auto q = WaitQuiet(bare, "0", 0.5, 1);
   ASSERT_FALSE(q.ok());
   EXPECT_THAT(q.error().message, HasSubstr("host bare: reading /proc/stat: "));
+}
+
+// The kernel counters of every host, each Host object once (a load
+// generator given twice is read once), at the phase's start and end, through
+// ReadFile: no process starts for them. A host whose file is missing is a
+// problem naming host and file, and absent from the observation; the
+// others are judged.
+TEST(Monitor, KernelCountersAreReadOnEveryHostAtBothEnds) {
+  testing_fakes::FakeHost sut{"sut"}, lg{"lg"}, lg2{"lg2"};
+  for (testing_fakes::FakeHost* h : {&sut, &lg, &lg2}) h->SetFile("/proc/stat", "cpu0 10 0 0 90 0 0 0 0 0 0\n");
+  sut.On("getconf", testing_fakes::FakeHost::Exit(0, "100\n4096\n@@fvbench-logs\n@@fvbench-procs\n"));
+  ReplayKernelCounters(sut);
+  ReplayKernelCounters(lg);
+  lg2.SetFile("/proc/net/netstat", Fixture("netstat_before.txt"));  // and no /proc/net/snmp
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);
+  opt.more_loadgens = {&lg, &lg2};
+  PhaseMonitor m(sut, lg, {}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  PhaseObservation o = m.Stop();
+  ASSERT_EQ(o.kernel.size(), 2u);
+  EXPECT_EQ(o.kernel[0].host, "sut");
+  EXPECT_TRUE(o.kernel[0].sut);
+  EXPECT_FALSE(o.kernel[0].loadgen);
+  EXPECT_EQ(o.kernel[1].host, "lg");
+  EXPECT_FALSE(o.kernel[1].sut);
+  EXPECT_TRUE(o.kernel[1].loadgen);
+  EXPECT_EQ(o.kernel[1].delta.deltas.at("TcpExt.TCPSynRetrans"), 30u);
+  EXPECT_THAT(o.problems, ::testing::Contains(::testing::AllOf(HasSubstr("host lg2: reading /proc/net/snmp: "),
+                                                     HasSubstr("at the phase's start"))));
+  auto count = [](const testing_fakes::FakeHost& h, const std::string& event) {
+    auto ev = h.Events();
+    return std::count(ev.begin(), ev.end(), event);
+  };
+  for (const testing_fakes::FakeHost* h : {&sut, &lg}) {
+    EXPECT_EQ(count(*h, "read /proc/net/netstat"), 2) << h->name();
+    EXPECT_EQ(count(*h, "read /proc/net/snmp"), 2) << h->name();
+  }
+  EXPECT_EQ(count(lg2, "read /proc/net/snmp"), 1);  // its first reading failed: none at the end
+  EXPECT_EQ(sut.Calls().size(), 1u);                // the start-up facts only
+  EXPECT_TRUE(lg.Calls().empty());
+  EXPECT_TRUE(lg2.Calls().empty());
+
+  // A file gone at the end: a problem, the host absent, the phase goes on.
+  testing_fakes::FakeHost late{"late"};
+  late.SetFile("/proc/stat", "cpu0 10 0 0 90 0 0 0 0 0 0\n");
+  auto reads = std::make_shared<int>(0);
+  late.OnRead("/proc/net/netstat", [reads]() -> Result<std::string> {
+    if ((*reads)++ == 0) return Fixture("netstat_before.txt");
+    return Error{"late: cannot read /proc/net/netstat: no such file"};
+  });
+  late.SetFile("/proc/net/snmp", Fixture("snmp_before.txt"));
+  MonitorOptions late_opt;
+  late_opt.period = std::chrono::minutes(10);
+  PhaseMonitor lm(late, late, {}, late_opt);
+  ASSERT_TRUE(lm.Start().ok());
+  PhaseObservation l = lm.Stop();
+  EXPECT_TRUE(l.kernel.empty());
+  EXPECT_THAT(l.problems, ::testing::Contains(::testing::AllOf(HasSubstr("host late: reading /proc/net/netstat: "),
+                                                     HasSubstr("at the phase's end"))));
+}
+
+// A listen-queue overflow on this machine's kernel, measured by the monitor
+// on LocalHost and judged by CheckPhase: a loopback socket listening with
+// backlog 1 that never accepts, and 20 clients connecting at once (at most
+// 2 get in; the kernel drops the others' SYNs, counting ListenOverflows, and
+// they send them again after 1 s). Bounded: 20 sockets, ~1.3 s.
+TEST(Monitor, AListenQueueOverflowOnThisKernelFailsThePhase) {
+  const int server = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(server, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ASSERT_EQ(::bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(server, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  ASSERT_EQ(::listen(server, 1), 0);
+
+  LocalHost host;
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);
+  PhaseMonitor m(host, host, {}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  std::vector<int> clients;
+  for (int i = 0; i < 20; ++i) {
+    const int c = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ASSERT_GE(c, 0);
+    (void)::connect(c, reinterpret_cast<sockaddr*>(&addr), sizeof addr);  // EINPROGRESS
+    clients.push_back(c);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // past the first SYN retransmission (1 s)
+  PhaseObservation o = m.Stop();
+  for (int c : clients) ::close(c);
+  ::close(server);
+
+  ASSERT_EQ(o.kernel.size(), 1u) << (o.problems.empty() ? "" : o.problems[0]);
+  EXPECT_GE(o.kernel[0].delta.deltas.at("TcpExt.ListenOverflows"), 1u);
+  LoadResult load;
+  load.engine = "wrk";
+  load.kept_up = true;
+  std::vector<ValidityCheck> v = CheckPhase(load, o, PhaseContext{}, ValidityParams{});
+  const ValidityCheck* drops = nullptr;
+  for (const ValidityCheck& c : v) {
+    if (c.name == "kernel_listen_drops") drops = &c;
+  }
+  ASSERT_NE(drops, nullptr);
+  EXPECT_FALSE(drops->passed);
+  EXPECT_GE(drops->measured, 1);
+  EXPECT_THAT(drops->detail, HasSubstr("host local: ListenOverflows +"));
+  EXPECT_THAT(drops->detail, HasSubstr("net.core.somaxconn"));
+  EXPECT_THAT(FailedValidity(v), HasSubstr("kernel_listen_drops: measured"));
 }
 
 // /proc/stat answers in turn: cpu0 busy for 10 of 10 ticks, then idle.

@@ -248,6 +248,91 @@ TEST(ValidityCheckPhase, AWorkerRestartedDuringThePhaseFailsItNamingTheService) 
   EXPECT_TRUE(Find(CheckPhase(Healthy(), Calm(), Policy(), ValidityParams{}), "sut_worker_restarts")->passed);
 }
 
+// One host's kernel counters over a phase: every counter the checks read, at
+// `listen` overflows (and as many drops), `syn` SYN retransmissions.
+HostKernelCounters Kernel(const std::string& host, bool sut, bool loadgen, uint64_t listen = 0, uint64_t syn = 0) {
+  HostKernelCounters k;
+  k.host = host;
+  k.sut = sut;
+  k.loadgen = loadgen;
+  k.delta.deltas = {{"TcpExt.ListenOverflows", listen}, {"TcpExt.ListenDrops", listen}, {"TcpExt.TCPSynRetrans", syn},
+                    {"Tcp.RetransSegs", 0},            {"TcpExt.TCPTimeouts", 0},       {"Tcp.InSegs", 5000}};
+  return k;
+}
+
+TEST(ValidityCheckPhase, ListenQueueOverflowsOnTheSutHostFailThePhaseNamingTheFix) {
+  PhaseObservation o = Calm();
+  o.kernel = {Kernel("sut-a", true, false, 17), Kernel("lg-b", false, true, 0, 17)};
+  auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  EXPECT_FALSE(ValidityPassed(v));
+  const ValidityCheck* c = Find(v, "kernel_listen_drops");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_FALSE(c->informational);
+  EXPECT_DOUBLE_EQ(c->measured, 17);  // each overflow is counted in both counters: not 34
+  EXPECT_THAT(c->detail, HasSubstr("host sut-a: ListenOverflows +17, ListenDrops +17"));
+  EXPECT_THAT(c->detail, HasSubstr("net.core.somaxconn"));
+  EXPECT_THAT(c->detail, HasSubstr("backlog"));
+  const ValidityCheck* s = Find(v, "kernel_syn_retrans");
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->passed);
+  EXPECT_DOUBLE_EQ(s->measured, 17);
+  EXPECT_THAT(s->detail, HasSubstr("host lg-b: TCPSynRetrans +17"));
+  EXPECT_THAT(s->detail, HasSubstr("~1 s"));
+  EXPECT_THAT(FailedValidity(v), HasSubstr("kernel_listen_drops: measured 17, limit <= 0"));
+  // The load generator's own listen drops (it listens on nothing of the
+  // phase) and the SUT's SYN retransmissions (its own connections) are not judged.
+  o.kernel = {Kernel("sut-a", true, false, 0, 3), Kernel("lg-b", false, true, 4, 0)};
+  EXPECT_TRUE(ValidityPassed(CheckPhase(Healthy(), o, Policy(), ValidityParams{})));
+}
+
+TEST(ValidityCheckPhase, ZeroKernelCountersPassAndTheInformationalEntryListsWhatWasRead) {
+  PhaseObservation o = Calm();
+  o.kernel = {Kernel("local", true, true)};
+  auto v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  EXPECT_TRUE(ValidityPassed(v)) << FailedValidity(v);
+  ASSERT_NE(Find(v, "kernel_listen_drops"), nullptr);
+  EXPECT_TRUE(Find(v, "kernel_listen_drops")->passed);
+  EXPECT_TRUE(Find(v, "kernel_syn_retrans")->passed);
+  const ValidityCheck* i = Find(v, "kernel_counters");
+  ASSERT_NE(i, nullptr);
+  EXPECT_TRUE(i->informational);
+  EXPECT_THAT(i->detail, HasSubstr("host local (SUT and load generator): 6 counters read, none watched moved"));
+  EXPECT_THAT(i->detail, HasSubstr("Tcp.RetransSegs, TcpExt.TCPTimeouts"));  // what it looks at
+  EXPECT_THAT(DescribeValidity(*i), HasSubstr("kernel_counters: host local (SUT and load generator)"));
+
+  // Nonzero ones, per host; went back and vanished named.
+  o.kernel = {Kernel("sut-a", true, false), Kernel("lg-b", false, true)};
+  o.kernel[0].delta.deltas["Tcp.RetransSegs"] = 12;
+  o.kernel[0].delta.deltas["TcpExt.PruneCalled"] = 2;
+  o.kernel[1].delta.deltas["TcpExt.TCPTimeouts"] = 3;
+  o.kernel[1].delta.went_back = {"TcpExt.TCPAbortOnMemory 9 -> 0"};
+  o.kernel[1].delta.vanished = {"TcpExt.Gone"};
+  v = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  EXPECT_TRUE(ValidityPassed(v)) << FailedValidity(v);  // informational only
+  i = Find(v, "kernel_counters");
+  ASSERT_NE(i, nullptr);
+  EXPECT_THAT(i->detail,
+              HasSubstr("host sut-a (SUT): 7 counters read, moved: Tcp.RetransSegs +12, TcpExt.PruneCalled +2"));
+  EXPECT_THAT(i->detail, HasSubstr("host lg-b (load generator): 6 counters read, moved: TcpExt.TCPTimeouts +3; "
+                                   "went back: TcpExt.TCPAbortOnMemory 9 -> 0; gone at the end: TcpExt.Gone"));
+}
+
+TEST(ValidityCheckPhase, KernelCountersNotReadAreNoChecks) {
+  auto v = CheckPhase(Healthy(), Calm(), Policy(), ValidityParams{});
+  EXPECT_EQ(Find(v, "kernel_listen_drops"), nullptr);
+  EXPECT_EQ(Find(v, "kernel_syn_retrans"), nullptr);
+  EXPECT_EQ(Find(v, "kernel_counters"), nullptr);
+  // A SUT host whose counters lacked the one judged: shown as not read.
+  PhaseObservation o = Calm();
+  o.kernel = {Kernel("sut-a", true, false)};
+  o.kernel[0].delta.deltas.erase("TcpExt.ListenDrops");
+  const ValidityCheck* c = Find(CheckPhase(Healthy(), o, Policy(), ValidityParams{}), "kernel_listen_drops");
+  ASSERT_NE(c, nullptr);
+  EXPECT_TRUE(c->passed);
+  EXPECT_THAT(c->detail, HasSubstr("ListenOverflows +0, ListenDrops not read"));
+}
+
 TEST(ValidityCheckPhase, UnpinnedLocalIsInformationalOnly) {
   PhaseContext ctx = Policy();
   ctx.sharing = *CoreSharing(true, "", "");
