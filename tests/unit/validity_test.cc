@@ -327,7 +327,8 @@ TEST(ValidityCheckPhase, KernelCountersNotReadAreNoChecks) {
   PhaseObservation o = Calm();
   o.kernel = {Kernel("sut-a", true, false)};
   o.kernel[0].delta.deltas.erase("TcpExt.ListenDrops");
-  const ValidityCheck* c = Find(CheckPhase(Healthy(), o, Policy(), ValidityParams{}), "kernel_listen_drops");
+  const std::vector<ValidityCheck> checks = CheckPhase(Healthy(), o, Policy(), ValidityParams{});
+  const ValidityCheck* c = Find(checks, "kernel_listen_drops");
   ASSERT_NE(c, nullptr);
   EXPECT_TRUE(c->passed);
   EXPECT_THAT(c->detail, HasSubstr("ListenOverflows +0, ListenDrops not read"));
