@@ -63,6 +63,18 @@ ValidityCheck Make(std::string name, double measured, const char* op, double lim
   return c;
 }
 
+// A check that is reported, never failed: its detail says everything.
+ValidityCheck Informational(std::string name, std::string detail) {
+  ValidityCheck c;
+  c.name = std::move(name);
+  c.informational = true;
+  c.passed = true;
+  c.measured = kNaN;
+  c.limit = kNaN;
+  c.detail = std::move(detail);
+  return c;
+}
+
 // RateLimit headers on enough responses (fairvisor scenarios).
 void EvidenceCheck(const LoadResult& load, const ValidityParams& p, std::vector<ValidityCheck>& out) {
   if (!load.ratelimit_evidence) {
@@ -258,16 +270,10 @@ ValidityCheck KernelCounterList(const PhaseObservation& obs) {
     if (!h.delta.went_back.empty()) parts += fmt::format("; went back: {}", fmt::join(h.delta.went_back, ", "));
     if (!h.delta.vanished.empty()) parts += fmt::format("; gone at the end: {}", fmt::join(h.delta.vanished, ", "));
   }
-  ValidityCheck c;
-  c.name = "kernel_counters";
-  c.informational = true;
-  c.passed = true;
-  c.measured = kNaN;
-  c.limit = kNaN;
-  c.detail = fmt::format("{}; watched (they distort a measurement without failing it; /proc/net/netstat, "
-                         "/proc/net/snmp): {}",
-                         parts, fmt::join(kDistortingCounters, ", "));
-  return c;
+  return Informational("kernel_counters",
+                       fmt::format("{}; watched (they distort a measurement without failing it; /proc/net/netstat, "
+                                   "/proc/net/snmp): {}",
+                                   parts, fmt::join(kDistortingCounters, ", ")));
 }
 
 // The kernel's network counters (kernel_counters.h): listen-queue drops on
@@ -300,14 +306,7 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   if (!obs.logs.empty()) LogChecks(obs, p, out);
   if (!obs.kernel.empty()) KernelChecks(obs, out);
   if (!ctx.sharing.empty()) {
-    ValidityCheck c;
-    c.name = "shared_cores";
-    c.informational = true;
-    c.passed = true;
-    c.measured = kNaN;
-    c.limit = kNaN;
-    c.detail = ctx.sharing + "; the numbers include the engine's contention with the SUT";
-    out.push_back(std::move(c));
+    out.push_back(Informational("shared_cores", ctx.sharing + "; the numbers include the engine's contention with the SUT"));
   }
   return out;
 }
