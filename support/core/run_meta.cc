@@ -74,6 +74,10 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
   w.Field("started_utc", FormatUtc(m.started_unix));
   w.Field("finished_utc", FormatUtc(m.finished_unix));
   if (m.provision_incomplete) w.Field("provision_incomplete", true);
+  if (!m.environments.empty()) {
+    w.Key("environment");
+    WriteEnvironments(w, m.environments);
+  }
   if (m.ab) {
     w.Key("ab");
     w.StartObject();
@@ -131,6 +135,11 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
     m.started_unix = OptNumber(v, "started_unix", path, 0);
     m.finished_unix = OptNumber(v, "finished_unix", path, 0);
     m.provision_incomplete = OptBool(v, "provision_incomplete", path, false);
+    if (v.contains("environment")) {
+      auto envs = EnvironmentsFromJsonValue(v.at("environment"), JoinPath(path, "environment"));
+      if (!envs.ok()) return envs.error();
+      m.environments = std::move(*envs);
+    }
     if (v.contains("ab")) {
       const std::string ap = path + ".ab";
       const json& ab = GetObject(v, "ab", path);

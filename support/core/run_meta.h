@@ -10,9 +10,11 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "support/core/host_environment.h"
 #include "support/core/result.h"
 
 namespace fvbench {
@@ -57,6 +59,9 @@ struct RunMeta {
   double search_max = 0;            // THROUGHPUT_SEARCH_MAX, RPS
   std::string thresholds_profile;   // profile file used, empty = none
   std::string reference_source;     // reference file used, empty = none
+  // The machine facts per host (host_environment.h): the SUT host first,
+  // then each loadgen host. JSON "environment", absent when empty.
+  std::vector<HostEnvironment> environments;
   double started_unix = 0;
   double finished_unix = 0;
   // Written as true when a run starts (report/run_outputs.h) and gone once

@@ -475,6 +475,39 @@ TEST(RunMetaJson, WrongTypeNamesTheField) {
   EXPECT_NE(back.error().message.find("meta.json: meta.sut_cores"), std::string::npos) << back.error().message;
 }
 
+TEST(RunMetaJson, EnvironmentsRoundTripInKeyOrderWithUnknownKeysKept) {
+  RunMeta m = SampleMeta();
+  HostEnvironment sut{"sut", "local", {}};
+  sut.Set("somaxconn", "4096");
+  sut.Set("kernel_release", "6.1.0-18-amd64");
+  sut.Set("cpu_governor", "");  // not exposed: not written
+  sut.Set("zz_from_a_newer_reader", "x");
+  m.environments = {sut, HostEnvironment{"loadgen", "lg1", {{"nofile", "1048576"}}}};
+  const std::string text = RunMetaToJson(m);
+  EXPECT_EQ(text.find("cpu_governor"), std::string::npos) << text;
+  EXPECT_LT(text.find("kernel_release"), text.find("somaxconn")) << text;
+  auto back = RunMetaFromJson(text, "meta.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->environments.size(), 2u);
+  EXPECT_EQ(back->environments[0].values.front().key, "kernel_release");
+  EXPECT_EQ(back->environments[0].Get("zz_from_a_newer_reader"), "x");
+  EXPECT_EQ(back->environments[0].Get("cpu_governor"), "");
+  EXPECT_EQ(back->environments[1].host, "lg1");
+  EXPECT_EQ(back->environments[1].Get("nofile"), "1048576");
+  EXPECT_EQ(RunMetaToJson(*back), text);
+  m.environments.clear();
+  EXPECT_EQ(RunMetaToJson(m).find("environment"), std::string::npos);
+}
+
+TEST(RunMetaJson, EnvironmentOfTheWrongTypeNamesTheField) {
+  json doc = json::parse(RunMetaToJson(SampleMeta()));
+  doc["meta"]["environment"] = json::array({{{"role", "sut"}, {"host", "h"}, {"values", {{"somaxconn", 4096}}}}});
+  auto back = RunMetaFromJson(doc.dump(), "meta.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("meta.json: meta.environment[0].values.somaxconn"), std::string::npos)
+      << back.error().message;
+}
+
 TEST(RunMetaJson, FormatUtc) {
   EXPECT_EQ(FormatUtc(0), "");
   EXPECT_EQ(FormatUtc(1772600000.7), "2026-03-04T04:53:20Z");
