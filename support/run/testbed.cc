@@ -780,6 +780,7 @@ RunMeta Testbed::Meta() const {
   m.cpusets_auto = sut_cpuset_auto_;
   for (const LoadgenHost& h : loadgens_) m.cpusets_auto = m.cpusets_auto || h.cpuset_auto;
   m.machines = config_.remote() ? machine_note_ : "";
+  m.environments = environments_;
   // What SutServices gives every nginx (sut/nginx_conf.h NginxWorkerProcesses).
   const std::string workers = NginxWorkerProcesses(sut_cpuset_, sut_info_.cores);
   if (workers != "auto") {

@@ -71,6 +71,7 @@
 
 #include "support/core/bench_layout.h"
 #include "support/core/config.h"
+#include "support/core/host_environment.h"
 #include "support/core/private_dirs.h"
 #include "support/host/dry_run_host.h"
 #include "support/run/loadgen_hosts.h"
@@ -156,6 +157,9 @@ class Testbed {
   // ORESTY_CPUSET checked on the SUT host, or the first half of its CPUs
   // (detail::SutCpusetOf).
   const std::string& sut_cpuset() const { return sut_cpuset_; }
+  // The machine facts of the SUT host, then of each loadgen host
+  // (core/host_environment.h), read once at provisioning; Meta() carries them.
+  const std::vector<HostEnvironment>& environments() const { return environments_; }
   std::string loadgen_cpus() const { return loadgens_.front().engine_cpus(); }
 
   // BENCH_DIR's paths (core/bench_layout.h) for this run.
@@ -237,6 +241,7 @@ class Testbed {
   std::string core_sharing_;        // core_sharing()
   std::string machine_note_;        // MachineNote(): which hosts are one machine
   std::string sut_cpuset_;          // sut_cpuset()
+  std::vector<HostEnvironment> environments_;  // environments()
   bool sut_cpuset_auto_ = false;    // an automatic split (local mode: Config's cpusets_auto)
   ProvisionInfo sut_info_b_;  // A/B side B (sut_info_b())
   bool edge_available_ = true;
