@@ -78,6 +78,7 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
     w.Key("environment");
     WriteEnvironments(w, m.environments);
   }
+  if (!m.preflight.empty()) w.Array("preflight", m.preflight, [&](const std::string& f) { w.String(f); });
   if (m.ab) {
     w.Key("ab");
     w.StartObject();
@@ -139,6 +140,15 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
       auto envs = EnvironmentsFromJsonValue(v.at("environment"), JoinPath(path, "environment"));
       if (!envs.ok()) return envs.error();
       m.environments = std::move(*envs);
+    }
+    if (v.contains("preflight")) {
+      const json& a = GetArray(v, "preflight", path);
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (!a[i].is_string()) {
+          throw JsonFieldError{fmt::format("{}.preflight[{}]: expected a string", path, i)};
+        }
+        m.preflight.push_back(a[i].get<std::string>());
+      }
     }
     if (v.contains("ab")) {
       const std::string ap = path + ".ab";

@@ -62,6 +62,10 @@ struct RunMeta {
   // The machine facts per host (host_environment.h): the SUT host first,
   // then each loadgen host. JSON "environment", absent when empty.
   std::vector<HostEnvironment> environments;
+  // The preflight lint's findings (judge/environment_lint.h DescribeFinding)
+  // at the run's busiest phase, as the provision step printed them. JSON
+  // "preflight", absent when empty.
+  std::vector<std::string> preflight;
   double started_unix = 0;
   double finished_unix = 0;
   // Written as true when a run starts (report/run_outputs.h) and gone once

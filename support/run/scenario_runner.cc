@@ -15,6 +15,7 @@
 #include "support/core/path_text.h"
 #include "support/engine/jwt.h"
 #include "support/run/cost_parts.h"
+#include "support/run/environment_preflight.h"
 #include "support/run/hop_counters.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
@@ -183,6 +184,7 @@ class ScenarioRun {
 
   SutServices& Services(Side side) { return side == Side::kB ? svc_b_ : svc_; }
   std::string PolicyPath(Side side) const;
+  bool Preflight();
   bool Start();
   Result<void> StartSut();
   Result<std::string> StartEdge(Side side);
@@ -255,6 +257,7 @@ ScenarioResult ScenarioRun::Run() {
   out_.id = plan_.id;
   out_.started_unix = NowUnix();
   out_.notes.push_back(tb_.PinningNote());
+  if (!Preflight()) return Finish();
   if (!Start()) return Finish();
   PrepareSpec();
   Warmup();
@@ -279,6 +282,20 @@ ScenarioResult ScenarioRun::Run() {
 // Testbed::Open: policy_dir for A, policy_dir_b for B).
 std::string ScenarioRun::PolicyPath(Side side) const {
   return (side == Side::kB ? tb_.policy_dir_b() : tb_.policy_dir()) + "/" + plan_.policy_file;
+}
+
+// The preflight lint of the hosts' machine facts against this scenario's
+// busiest phase (environment_preflight.h), before anything starts: false
+// (error_ set) when a finding refuses it. Its warnings are the run's, printed
+// once by the provision step and kept in the run meta (RunMeta::preflight).
+bool ScenarioRun::Preflight() {
+  std::string refused;
+  for (const EnvironmentFinding& f : PreflightFindings(tb_, plan_.kind)) {
+    if (f.severity == EnvironmentFinding::Severity::kRefuse) refused += (refused.empty() ? "" : "; ") + f.message;
+  }
+  if (refused.empty()) return true;
+  error_ = "refused before load by the preflight lint: " + refused;
+  return false;
 }
 
 // Starts what the scenario needs; false (error_ set, services stopped) when it could not.

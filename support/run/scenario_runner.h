@@ -1,6 +1,9 @@
 // Runs one scenario end to end on a Testbed and returns what it measured.
 //
-//   stop leftovers -> start the SUT services for the scenario (sut_services.h)
+//   the preflight lint: the hosts' machine facts against the scenario's
+//      busiest phase (environment_preflight.h): a refusal is the scenario's
+//      error before anything starts (its warnings are the run meta's)
+//   -> stop leftovers -> start the SUT services for the scenario (sut_services.h)
 //   -> prove the policy live (fairvisor scenarios: no load error in edge's
 //      log, RateLimit evidence naming the policy on a probe of the same
 //      request shape the engine sends)

@@ -160,6 +160,8 @@ class Testbed {
   // The machine facts of the SUT host, then of each loadgen host
   // (core/host_environment.h), read once at provisioning; Meta() carries them.
   const std::vector<HostEnvironment>& environments() const { return environments_; }
+  // Replaces them: the flow tests' synthetic facts (OnHosts reads none).
+  void set_environments(std::vector<HostEnvironment> envs) { environments_ = std::move(envs); }
   std::string loadgen_cpus() const { return loadgens_.front().engine_cpus(); }
 
   // BENCH_DIR's paths (core/bench_layout.h) for this run.

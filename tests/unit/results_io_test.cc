@@ -508,6 +508,22 @@ TEST(RunMetaJson, EnvironmentOfTheWrongTypeNamesTheField) {
       << back.error().message;
 }
 
+TEST(RunMetaJson, PreflightFindingsRoundTripAndAreAbsentWhenNone) {
+  RunMeta m = SampleMeta();
+  EXPECT_EQ(RunMetaToJson(m).find("preflight"), std::string::npos);
+  m.preflight = {"warning: sut local: thp_enabled is \"always\"", "refused: loadgen lg1: nofile 64"};
+  const std::string text = RunMetaToJson(m);
+  auto back = RunMetaFromJson(text, "meta.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->preflight, m.preflight);
+  json doc = json::parse(text);
+  doc["meta"]["preflight"] = json::array({"ok", 3});
+  auto bad = RunMetaFromJson(doc.dump(), "meta.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("meta.preflight[1]: expected a string"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(RunMetaJson, FormatUtc) {
   EXPECT_EQ(FormatUtc(0), "");
   EXPECT_EQ(FormatUtc(1772600000.7), "2026-03-04T04:53:20Z");

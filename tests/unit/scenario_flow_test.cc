@@ -113,7 +113,8 @@ class ScenarioFlow : public ::testing::Test {
     });
   }
 
-  SavedScenario Run(const Config& config, const std::string& id = "latency.raw_nginx") {
+  SavedScenario Run(const Config& config, const std::string& id = "latency.raw_nginx",
+                    std::vector<HostEnvironment> environments = {}) {
     ProvisionInfo sut, loadgen;
     sut.nginx_bin = "/usr/sbin/nginx";
     sut.cores = loadgen.cores = 2;
@@ -121,6 +122,7 @@ class ScenarioFlow : public ::testing::Test {
     auto tb = Testbed::OnHosts(config, host_, host_, sut, loadgen);
     EXPECT_TRUE(tb.ok()) << tb.error().message;
     if (!tb.ok()) return {};
+    (*tb)->set_environments(std::move(environments));
     const ScenarioPlan* plan = FindScenario(id);
     EXPECT_NE(plan, nullptr);
     return RunAndSaveScenario(**tb, *plan, nullptr, nullptr, [](const std::string&) {});
@@ -205,6 +207,33 @@ TEST_F(ScenarioFlow, LatencyPhasesRunInOrderAndTheResultIsSavedAfterTheSutStops)
   EXPECT_EQ(saved.load.latency_us.p99, s.result.load.latency_us.p99);
   EXPECT_EQ(saved.load.raw_path, (bench_ / "controller-results" / "raw" / kPhase).string() + ".json");
   EXPECT_TRUE(fs::exists(saved.load.raw_path)) << "the raw k6 summary is kept on the controller";
+}
+
+// The preflight lint refuses a port range narrower than the loadgen host's
+// connections (LATENCY_RPS 10000 on k6: maxVUs 500) before the SUT starts:
+// no service, no warmup, no measured phase; the result is saved with the
+// refusal as its error. A range just wide enough runs.
+TEST_F(ScenarioFlow, APreflightRefusalStopsTheScenarioBeforeAnyLoad) {
+  AnswerMeasured([this](int) { return std::make_pair(0, summary_); });
+  const Config config = MakeConfig();
+  HostEnvironment sut{"sut", "local", {}}, lg{"loadgen", "local", {}};
+  lg.Set("ip_local_port_range", "60000\t60099");
+  SavedScenario s = Run(config, "latency.raw_nginx", {sut, lg});
+  const std::string events = AllEvents();
+  EXPECT_THAT(s.result.error, HasSubstr("refused before load by the preflight lint"));
+  EXPECT_THAT(s.result.error, HasSubstr("ip_local_port_range"));
+  EXPECT_THAT(s.result.error, HasSubstr("100 local ports"));
+  EXPECT_THAT(s.result.error, HasSubstr("500 connections"));
+  EXPECT_FALSE(s.result.measured);
+  EXPECT_EQ(host_.EventIndex("start "), -1) << events;
+  EXPECT_EQ(host_.Count("/warmup.js"), 0u) << events;
+  EXPECT_EQ(host_.Count("/constant_rate.js"), 0u) << events;
+  EXPECT_THAT(Saved().error, HasSubstr("ip_local_port_range"));
+
+  lg.Set("ip_local_port_range", "60000\t60499");
+  s = Run(config, "latency.raw_nginx", {sut, lg});
+  EXPECT_TRUE(s.result.error.empty()) << s.result.error;
+  EXPECT_EQ(host_.Count("/constant_rate.js"), 1u) << AllEvents();
 }
 
 // What a measured phase costs in commands (each one round trip to its host;
