@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "support/core/host_environment.h"
 #include "support/core/result.h"
 
 namespace fvbench {
@@ -40,6 +41,9 @@ struct Reference {
   // given as FVBENCH_BASELINE. Reports then say "baseline" / "base" instead of
   // "reference" / "ref".
   bool baseline = false;
+  // A baseline: its run's machine facts (RunMeta::environments); empty for a
+  // reference and for a baseline recorded before they were.
+  std::vector<HostEnvironment> environments;
 
   // metric: p50_us, p90_us, p99_us, p999_us (latency scenarios), rps
   // (throughput scenarios). nullopt when the reference has no such value.

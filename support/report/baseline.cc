@@ -67,6 +67,7 @@ Result<Reference> ParseBaseline(std::string_view text, const std::string& source
   auto ref = ParseReference(text, source_name);
   if (!ref.ok()) return ref.error();
   ref->baseline = true;
+  ref->environments = run->meta.environments;
   for (const ScenarioResult& r : run->scenarios) {
     if (r.measured && r.id.rfind("latency.", 0) == 0) ref->values.try_emplace({r.id, kMetricMax}, r.load.latency_us.max);
   }

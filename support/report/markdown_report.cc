@@ -103,6 +103,8 @@ void VerdictSection(std::string& out, const RunReport& report) {
   } else {
     out += "No reference or baseline: cells show measured values only.\n\n";
   }
+  if (!report.environment_mismatch.empty()) out += "**Warning:** " + MarkdownCell(report.environment_mismatch) + ".\n\n";
+  for (const std::string& p : report.meta.preflight) out += "**Preflight:** " + MarkdownCell(p) + "\n\n";
   if (results.empty()) return;
   out += "| Scenario | Verdict | Why |\n|---|---|---|\n";
   for (const VerdictLine& v : report.verdicts) {

@@ -3,7 +3,10 @@
 #include <cmath>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "support/core/metric_names.h"
+#include "support/judge/environment_drift.h"
 
 namespace fvbench {
 namespace {
@@ -86,6 +89,13 @@ RunReport BuildRunReport(std::vector<ScenarioResult> results, RunMeta meta, cons
   report.counts = CountVerdicts(report.results);
   if (comparison != nullptr) {
     report.load_mismatch = LatencyLoadMismatch(*comparison, report.meta.latency_rps);
+    if (comparison->baseline) {
+      const std::vector<std::string> changes = EnvironmentChanges(comparison->environments, report.meta.environments);
+      if (!changes.empty()) {
+        report.environment_mismatch =
+            fmt::format("the baseline ran on other machine facts: {}", fmt::join(changes, "; "));
+      }
+    }
     for (const ScenarioResult& r : report.results) {
       if (!r.measured) continue;
       std::map<std::string, ComparedMetric> m;

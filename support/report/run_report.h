@@ -14,7 +14,10 @@
 //   verdicts      per result, in order: verdict.h JudgeScenario's verdict and summary,
 //                 and the counts;
 //   load_mismatch the warning that latency deltas compare different loads
-//                 (reference.h LatencyLoadMismatch), "" when none.
+//                 (reference.h LatencyLoadMismatch), "" when none;
+//   environment_mismatch  with a baseline: the warning that it ran on other
+//                 machine facts (environment_drift.h EnvironmentChanges),
+//                 "" when none or either run recorded none.
 // Pure.
 #pragma once
 
@@ -59,6 +62,7 @@ struct RunReport {
   std::vector<VerdictLine> verdicts;    // one per result, same order
   VerdictCounts counts;
   std::string load_mismatch;
+  std::string environment_mismatch;
   // scenario id -> metric ("p50_us" .. "max_us" for latency, "rps" for throughput)
   std::map<std::string, std::map<std::string, ComparedMetric>> compared;
   // Failed same-run ratio checks, "<scenario id>: <DescribeRatioCheck>"

@@ -145,6 +145,8 @@ void Header(std::string& out, const RunReport& report) {
                                      : ref->describe() + " (shown as \"(ref ..., ±Δ %)\")");
   }
   if (!report.load_mismatch.empty()) line("WARNING", report.load_mismatch);
+  if (!report.environment_mismatch.empty()) line("WARNING", report.environment_mismatch);
+  for (const std::string& p : report.meta.preflight) line("Preflight", p);
   line("Thresholds", m.thresholds_profile.empty() ? "none" : m.thresholds_profile);
 }
 

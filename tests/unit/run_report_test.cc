@@ -126,6 +126,43 @@ TEST(RunReport, VerdictsCountsAndLoadMismatch) {
   EXPECT_NE(RenderSummaryTable(report).find("WARNING     " + report.load_mismatch), std::string::npos);
 }
 
+// A baseline recorded on another kernel: the report warns naming the value
+// on both sides; the same environment, or a reference, warns of nothing.
+TEST(RunReport, ABaselineOnOtherMachineFactsIsAWarning) {
+  auto run = SampleRunAllMeasured();
+  RunMeta meta = SampleMeta();
+  HostEnvironment sut{"sut", "local", {}};
+  sut.Set("kernel_release", "6.8.0-31");
+  meta.environments = {sut};
+  Reference base;
+  base.baseline = true;
+  base.environments = {sut};
+  base.environments[0].Set("kernel_release", "6.1.0-18");
+  RunReport report = BuildRunReport(run, meta, &base);
+  EXPECT_EQ(report.environment_mismatch,
+            "the baseline ran on other machine facts: sut local: kernel_release 6.1.0-18 -> 6.8.0-31");
+  EXPECT_NE(RenderSummaryTable(report).find("WARNING     " + report.environment_mismatch), std::string::npos);
+  EXPECT_NE(RenderMarkdownReport(report).find("**Warning:** the baseline ran on other machine facts: sut local: "
+                                              "kernel_release 6.1.0-18 -> 6.8.0-31."),
+            std::string::npos)
+      << RenderMarkdownReport(report);
+
+  base.environments = {sut};
+  EXPECT_EQ(BuildRunReport(run, meta, &base).environment_mismatch, "");
+  Reference ref;  // a reference has no environment
+  EXPECT_EQ(BuildRunReport(run, meta, &ref).environment_mismatch, "");
+}
+
+// The run meta's preflight findings are shown once in each report.
+TEST(RunReport, PreflightFindingsAreShown) {
+  RunMeta meta = SampleMeta();
+  meta.preflight = {"warning: sut local: thp_enabled is \"always\""};
+  RunReport report = BuildRunReport(SampleRunAllMeasured(), meta, nullptr);
+  EXPECT_NE(RenderSummaryTable(report).find("Preflight   warning: sut local: thp_enabled"), std::string::npos)
+      << RenderSummaryTable(report);
+  EXPECT_NE(RenderMarkdownReport(report).find("**Preflight:** warning: sut local: thp_enabled"), std::string::npos);
+}
+
 // With a profile the report evaluates the same-run ratio checks once: results
 // of this run are checked against each other, an earlier ctest run's result
 // is not, and the failures are listed for the report step's exit status.
