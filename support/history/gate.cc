@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "support/history/environment_history.h"
 #include "support/history/run_record.h"
 
 namespace fvbench {
@@ -20,16 +21,21 @@ std::vector<Regression> FindRegressions(const std::vector<MetricSeries>& series,
   return out;
 }
 
-std::string DescribeRegression(const Regression& r, const MetricSeries& s) {
+std::string DescribeRegression(const Regression& r, const MetricSeries& s, const History* history) {
   const size_t n = s.points.size();
   const size_t prev = s.change_points.size() >= 2 ? s.change_points[s.change_points.size() - 2].index : 0;
   auto commit = [](const std::string& c) { return c.empty() ? std::string("unknown") : c; };
-  return fmt::format(
+  std::string out = fmt::format(
       "{} {}: {:+.1f}% (mean {:.6g} over {} runs -> mean {:.6g} over {} runs), p = {:.3g}; "
       "from run {} (edge commit {}) to run {} (edge commit {})",
       r.scenario, r.metric, 100 * r.change.relative_change, r.change.mean_before, r.change.index - prev,
       r.change.mean_after, n - r.change.index, r.change.p_value, r.before.run_id, commit(r.before.edge_commit),
       r.after.run_id, commit(r.after.edge_commit));
+  if (history != nullptr) {
+    const std::string note = EnvironmentChangeNote(*history, r.before.run_id, r.after.run_id);
+    if (!note.empty()) out += "; " + note;
+  }
+  return out;
 }
 
 }  // namespace fvbench

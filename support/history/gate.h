@@ -32,7 +32,9 @@ struct Regression {
 std::vector<Regression> FindRegressions(const std::vector<MetricSeries>& series, const GateOptions& options = {});
 
 // "latency.decision_service p99_us: +8.1% (1370 -> 1481, mean of 60 runs ->
-// mean of 5 runs), p = 0.005, from run 60 (edge commit f3116f9...) to run 61 (edge commit 1a2b...)"
-std::string DescribeRegression(const Regression& r, const MetricSeries& s);
+// mean of 5 runs), p = 0.005, from run 60 (edge commit f3116f9...) to run 61 (edge commit 1a2b...)";
+// `history` given, followed by "; environment changed between runs 60 and
+// 61: ..." when the two runs' environments differ (environment_history.h).
+std::string DescribeRegression(const Regression& r, const MetricSeries& s, const History* history = nullptr);
 
 }  // namespace fvbench

@@ -34,12 +34,15 @@ struct HistoryReport {
 // Per scenario a table (metric, runs, newest value, last change point: run
 // position, commits before -> after, means, change, p-value) and a link to its
 // plot; first the regressions `check` would report with `gate`.
+// `history` given: a change point or regression whose two runs'
+// environments differ names what changed (environment_history.h).
 HistoryReport RenderHistoryReport(const std::vector<MetricSeries>& series, const GateOptions& gate,
-                                  const std::string& where);
+                                  const std::string& where, const History* history = nullptr);
 
 // I/O: reads the history at `location` (history_store.h; where nothing is
 // recorded yet, an empty one), reads results.json at `results_json_path`, and
-// renders the report with that run added. Writes nothing to the history.
+// renders the report with that run added, with the environments of the runs
+// at its change points. Writes nothing to the history.
 Result<HistoryReport> HistoryReportForRun(const std::string& location, const std::string& results_json_path,
                                           const SeriesOrder& order = {});
 

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ struct StoredMetric {
 struct History {
   std::vector<StoredRun> runs;         // by started_unix, then id
   std::vector<StoredMetric> metrics;   // by scenario, metric, run order
+  // Run id -> its recorded environment (core/host_environment.h): only the
+  // runs LoadRunEnvironments read (environment_history.h) or WithRun added.
+  std::map<int64_t, std::vector<HostEnvironment>> environments;
 };
 Result<History> LoadHistory(SqlConnection& db);
 

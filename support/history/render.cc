@@ -6,6 +6,7 @@
 
 #include "support/core/run_meta.h"
 #include "support/core/text.h"
+#include "support/history/environment_history.h"
 #include "support/history/quoting.h"
 
 namespace fvbench {
@@ -28,7 +29,7 @@ std::map<std::string, std::set<std::string>> MetricsByScenario(const History& h)
 
 }  // namespace
 
-std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_points) {
+std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_points, const History* history) {
   std::string out;
   for (const MetricSeries& s : series) {
     const size_t n = s.points.size();
@@ -38,6 +39,11 @@ std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_poin
                          cp.index, s.points[cp.index].run_id, detail::ShortCommit(s.points[cp.index - 1].edge_commit),
                          detail::ShortCommit(s.points[cp.index].edge_commit), cp.mean_before, cp.mean_after,
                          100 * cp.relative_change, cp.p_value);
+      if (history != nullptr) {
+        const std::string note =
+            EnvironmentChangeNote(*history, s.points[cp.index - 1].run_id, s.points[cp.index].run_id);
+        if (!note.empty()) out += "    " + note + "\n";
+      }
     }
     size_t from = n > last_points ? n - last_points : 0;
     size_t next_cp = 0;

@@ -2,7 +2,9 @@
 //
 // ShowSeries: `fvbench_history show`: per series a header (points, change
 // points), one line per change point (index, run, commits, means, change,
-// p-value) and the newest `last_points` values with the change points marked.
+// p-value; what changed in the environment between its two runs, when
+// anything did) and the newest `last_points` values with the change points
+// marked.
 //
 // Otava CSV (`fvbench_history export-csv`): one file per scenario in the
 // layout Apache Otava's CSV importer reads (otava docs "Importing results
@@ -25,7 +27,10 @@
 
 namespace fvbench {
 
-std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_points = 20);
+// `history` given: a change point whose two runs' environments differ
+// (environment_history.h EnvironmentChangeNote) is followed by that line.
+std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_points = 20,
+                       const History* history = nullptr);
 
 // scenario -> CSV text.
 std::map<std::string, std::string> OtavaCsvFiles(const History& history);

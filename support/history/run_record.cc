@@ -16,14 +16,6 @@
 namespace fvbench {
 namespace {
 
-std::string Sha256Hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  std::string hex;
-  for (unsigned char b : digest) hex += fmt::format("{:02x}", b);
-  return hex;
-}
-
 // "" when the scenario's numbers are evidence, else why not.
 std::string UnusableReason(const ScenarioResult& r, double run_started_unix) {
   if (!r.measured) return "not measured";
@@ -151,6 +143,14 @@ bool IsEdgeCommitText(std::string_view s) {
   return true;
 }
 
+std::string Sha256Hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  std::string hex;
+  for (unsigned char b : digest) hex += fmt::format("{:02x}", b);
+  return hex;
+}
+
 bool IsScenarioId(std::string_view s) {
   if (s.empty() || s.size() > 128 || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
   if (s.find("..") != std::string_view::npos) return false;
@@ -177,6 +177,7 @@ Result<RunRecord> RunRecordFromResultsJson(std::string_view text, const std::str
   rec.sut_host = m.sut_host;
   rec.loadgen_host = m.loadgen_host;
   rec.profile = m.thresholds_profile;
+  rec.environments = m.environments;
   rec.results_json = std::string(text);
   std::set<std::string> ids;
   for (size_t i = 0; i < run->scenarios.size(); ++i) {

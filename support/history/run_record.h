@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/core/host_environment.h"
 #include "support/core/result.h"
 
 namespace fvbench {
@@ -59,8 +60,12 @@ struct RunRecord {
   bool usable = true;        // false when any scenario is not (reason in `note`)
   std::string note;
   std::vector<MetricRow> metrics;
+  std::vector<HostEnvironment> environments;  // meta "environment" (empty when the run recorded none)
   std::string results_json;  // the document as read
 };
+
+// Lower-case hex SHA-256 of `text` (run_key; the environment digest).
+std::string Sha256Hex(std::string_view text);
 
 // Errors name `source` and the key path (results_io.h), or say the run has
 // no started time or no scenario.

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "support/history/environment_history.h"
 #include "support/history/history_report.h"
+#include "support/history/render.h"
 #include "support/history/trend_plot.h"
 #include "tests/unit/history_samples.h"
 
@@ -75,6 +77,49 @@ TEST(HistoryRender, ReportSectionNamesTheRegressionAndLinksEachPlot) {
   HistoryReport quiet = RenderHistoryReport(BuildSeries(MemoryHistory(40, -1, 1.0)), GateOptions{}, "x");
   EXPECT_TRUE(quiet.regressions.empty());
   EXPECT_NE(quiet.markdown.find("No significant change for the worse"), std::string::npos);
+}
+
+// decision_service p99 x 1.08 from run 35 on; the kernel changes at run 35
+// (`kernel_from`) or not at all (-1). In memory, run i has id i + 1.
+History KernelHistory(int kernel_from) {
+  History h;
+  detection_study::Rng rng(5);
+  for (int i = 0; i < 40; ++i) {
+    auto rec = RunRecordFromResultsJson(RunOnKernel(i, rng, 35, 1.08, kernel_from), fmt::format("run{}.json", i));
+    EXPECT_TRUE(rec.ok()) << rec.error().message;
+    if (rec.ok()) WithRun(h, *rec);
+  }
+  return h;
+}
+
+TEST(HistoryRender, AChangePointWhereTheEnvironmentChangedNamesWhatChanged) {
+  const History h = KernelHistory(35);
+  const auto series = BuildSeries(h);
+  const std::string note =
+      "environment changed between runs 35 and 36: sut local: kernel_release 6.1.0-18 -> 6.8.0-31; "
+      "loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
+  const std::string shown = ShowSeries(series, 20, &h);
+  EXPECT_NE(shown.find("  change at #35 (run 36"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("    " + note + "\n"), std::string::npos) << shown;
+  EXPECT_EQ(ShowSeries(series, 20).find("environment changed"), std::string::npos) << "without the history: as before";
+  auto found = FindRegressions(series);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(DescribeRegression(found[0], Find(series, "latency.decision_service", "p99_us"), &h).find("; " + note),
+            std::string::npos);
+  HistoryReport r = RenderHistoryReport(series, GateOptions{}, "x", &h);
+  EXPECT_NE(r.markdown.find("environment changed between runs 35 and 36"), std::string::npos) << r.markdown;
+  EXPECT_NE(EnvironmentDigest(h.environments.at(35)), EnvironmentDigest(h.environments.at(36)));
+  EXPECT_EQ(EnvironmentDigest(h.environments.at(1)), EnvironmentDigest(h.environments.at(35)));
+  EXPECT_EQ(EnvironmentDigest(h.environments.at(1)).size(), 64u);
+}
+
+TEST(HistoryRender, TheSameHistoryOnOneKernelNamesNothing) {
+  const History h = KernelHistory(-1);
+  const auto series = BuildSeries(h);
+  ASSERT_EQ(FindRegressions(series).size(), 1u) << "the change point is there";
+  EXPECT_EQ(ShowSeries(series, 20, &h).find("environment changed"), std::string::npos);
+  HistoryReport r = RenderHistoryReport(series, GateOptions{}, "x", &h);
+  EXPECT_EQ(r.markdown.find("environment changed"), std::string::npos);
 }
 
 TEST(HistoryRender, WithRunAddsTheRunOnceAsTheNewest) {

@@ -57,4 +57,22 @@ inline std::string PerturbedRun(int i, detection_study::Rng& rng, int slow_from 
   return d.dump(2);
 }
 
+// `results_json` with meta "environment": the SUT host "local" on kernel
+// `kernel_release` (the rest of the machine as on the recording's VM).
+inline std::string WithKernel(const std::string& results_json, const std::string& kernel_release) {
+  nlohmann::json d = nlohmann::json::parse(results_json);
+  d["meta"]["environment"] = nlohmann::json::array(
+      {{{"role", "sut"}, {"host", "local"}, {"values", {{"kernel_release", kernel_release}, {"clocksource", "kvm-clock"}}}},
+       {{"role", "loadgen"}, {"host", "local"}, {"values", {{"kernel_release", kernel_release}}}}});
+  return d.dump(2);
+}
+
+// A run of PerturbedRun on kernel "6.1.0-18" before run `new_kernel_from`
+// and "6.8.0-31" from it on (never when it is negative).
+inline std::string RunOnKernel(int i, detection_study::Rng& rng, int slow_from, double slow_factor,
+                               int new_kernel_from) {
+  const bool changed = new_kernel_from >= 0 && i >= new_kernel_from;
+  return WithKernel(PerturbedRun(i, rng, slow_from, slow_factor), changed ? "6.8.0-31" : "6.1.0-18");
+}
+
 }  // namespace fvbench::history_samples

@@ -4,9 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include "support/history/environment_history.h"
 #include "support/history/gate.h"
 #include "support/history/history_store.h"
 #include "support/history/render.h"
@@ -216,6 +220,59 @@ TEST_F(HistorySqlite, NewestFiveRunsEightPercentSlowerFailTheCheckNoiseOnlyPasse
   AppendHistory(*quiet, 45, -1, 1, 22);
   auto hq = LoadHistory(*quiet);
   EXPECT_TRUE(FindRegressions(BuildSeries(*hq)).empty()) << ShowSeries(BuildSeries(*hq), 0);
+}
+
+// The built fvbench_history with `args` on this history; its exit status and output.
+std::pair<int, std::string> HistoryTool(const std::string& path, const std::string& args) {
+  const std::string command = fmt::format("'{}' --history '{}' {} 2>&1", FVBENCH_HISTORY_BIN, path, args);
+  FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int rc = ::pclose(p);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
+}
+
+// decision_service p99 8 % slower from run 35 on (ids from 1: the change
+// point between runs 35 and 36); the kernel changes there too, or never.
+// `show` and `check` name the change of kernel on the change point only when
+// it happened.
+TEST_F(HistorySqlite, ShowAndCheckNameAnEnvironmentChangeAtTheChangePoint) {
+  const std::string note =
+      "environment changed between runs 35 and 36: sut local: kernel_release 6.1.0-18 -> 6.8.0-31; "
+      "loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
+  for (int kernel_from : {35, -1}) {
+    SCOPED_TRACE(kernel_from);
+    fs::remove(path_);
+    {
+      auto db = Open();
+      detection_study::Rng rng(5);
+      for (int i = 0; i < 40; ++i) Append(*db, RunOnKernel(i, rng, 35, 1.08, kernel_from));
+      auto h = LoadHistory(*db);
+      ASSERT_TRUE(h.ok());
+      EXPECT_TRUE(h->environments.empty()) << "read only where a change point needs them";
+      auto series = BuildSeries(*h);
+      ASSERT_TRUE(LoadRunEnvironments(*db, ChangePointRuns(series), *h).ok());
+      EXPECT_EQ(h->environments.count(35), 1u);
+      EXPECT_EQ(h->environments.count(36), 1u);
+      EXPECT_EQ(h->environments.count(2), 0u);
+    }
+    auto [show_rc, shown] = HistoryTool(path_, "show --metric 'decision_service p99'");
+    EXPECT_EQ(show_rc, 0) << shown;
+    EXPECT_NE(shown.find("change at #35 (run 36"), std::string::npos) << shown;
+    auto [check_rc, checked] = HistoryTool(path_, "check");
+    EXPECT_EQ(check_rc, 1) << checked;
+    EXPECT_NE(checked.find("REGRESSION latency.decision_service p99_us"), std::string::npos) << checked;
+    if (kernel_from >= 0) {
+      EXPECT_NE(shown.find("    " + note + "\n"), std::string::npos) << shown;
+      EXPECT_NE(checked.find("; " + note), std::string::npos) << checked;
+    } else {
+      EXPECT_EQ(shown.find("environment changed"), std::string::npos) << shown;
+      EXPECT_EQ(checked.find("environment changed"), std::string::npos) << checked;
+    }
+  }
 }
 
 TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
