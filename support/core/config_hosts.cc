@@ -65,13 +65,22 @@ Result<void> CheckMode(const EnvReader& r, const Config& c) {
   return Ok();
 }
 
-// FAIRVISOR_TARGET_HOST's default: 127.0.0.1 locally, else the seed's
-// FAIRVISOR_REMOTE without user@ and :port.
+// FAIRVISOR_TARGET_HOST's default: 127.0.0.1 locally, else the host of
+// FAIRVISOR_REMOTE, read as an ssh destination is (host/ssh_target.h
+// ParseDestination: user@ up to the last '@'; [host]:port; host:port with one
+// ':'; more ':' a bare IPv6 address), an IPv6 address bracketed as a URL
+// host needs it.
 std::string DefaultTargetHost(const std::string& remote) {
   if (remote.empty()) return "127.0.0.1";
   std::string h = remote;
-  if (auto at = h.find('@'); at != std::string::npos) h = h.substr(at + 1);
-  if (auto colon = h.find(':'); colon != std::string::npos) h = h.substr(0, colon);
+  if (auto at = h.rfind('@'); at != std::string::npos) h = h.substr(at + 1);
+  if (!h.empty() && h[0] == '[') {
+    const auto close = h.find(']');
+    return close == std::string::npos ? h : h.substr(0, close + 1);
+  }
+  const auto colons = std::count(h.begin(), h.end(), ':');
+  if (colons == 1) return h.substr(0, h.find(':'));
+  if (colons > 1) return "[" + h + "]";
   return h;
 }
 
@@ -135,8 +144,12 @@ Result<void> LoadRemote(const EnvReader& r, Config& c) {
   if (auto m = CheckMode(r, c); !m) return m;
   c.listen_addr = r.str("FV_LISTEN_ADDR", c.remote() ? "0.0.0.0" : "127.0.0.1");
   if (auto a = CheckHostAddress("FV_LISTEN_ADDR", c.listen_addr); !a) return a;
+  const bool target_set = r.has("FAIRVISOR_TARGET_HOST");
   c.fairvisor_target_host = r.str("FAIRVISOR_TARGET_HOST", DefaultTargetHost(c.fairvisor_remote));
-  return CheckHostAddress("FAIRVISOR_TARGET_HOST", c.fairvisor_target_host);
+  auto target = CheckHostAddress("FAIRVISOR_TARGET_HOST", c.fairvisor_target_host);
+  if (target.ok() || target_set) return target;
+  return Error{fmt::format("{} (not set: the host of FAIRVISOR_REMOTE='{}')", target.error().message,
+                           c.fairvisor_remote)};
 }
 
 // ORESTY_CPUSET / K6_CPUSET: checked CPU lists, stored in the compact form.

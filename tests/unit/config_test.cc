@@ -98,6 +98,32 @@ TEST(Config, InfersTargetHostFromRemote) {
   EXPECT_TRUE(c->remote());
 }
 
+// The target host taken from FAIRVISOR_REMOTE follows the ssh destination's
+// grammar (host/ssh_target.h ParseDestination): an IPv6 SUT, bracketed or bare,
+// is a bracketed URL host. Seen: root@[::1]:22 gave the target '[', root@fd00::2
+// gave 'fd00', and the load would have gone there.
+TEST(Config, InfersTargetHostFromAnIpv6Remote) {
+  for (auto [remote, want] : {std::pair{"root@[::1]:22", "[::1]"}, std::pair{"root@[fd00::2]", "[fd00::2]"},
+                              std::pair{"root@fd00::2", "[fd00::2]"}, std::pair{"fd00::2", "[fd00::2]"},
+                              std::pair{"root@sut-host:2222", "sut-host"}, std::pair{"10.9.8.7", "10.9.8.7"}}) {
+    auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", remote}, {"LOADGEN_REMOTE", "lg"}}));
+    ASSERT_TRUE(c.ok()) << remote << ": " << c.error().message;
+    EXPECT_EQ(c->fairvisor_target_host, want) << remote;
+  }
+}
+
+// A bad host in FAIRVISOR_REMOTE is named as the variable the user set, not
+// as FAIRVISOR_TARGET_HOST, which they did not.
+TEST(Config, BadTargetHostFromRemoteNamesTheRemote) {
+  auto c = LoadConfig(Inputs({{"FAIRVISOR_REMOTE", "root@h;id"}, {"LOADGEN_REMOTE", "lg"}}));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("FAIRVISOR_TARGET_HOST='h;id': expected a host name"),
+            std::string::npos)
+      << c.error().message;
+  EXPECT_NE(c.error().message.find("(not set: the host of FAIRVISOR_REMOTE='root@h;id')"), std::string::npos)
+      << c.error().message;
+}
+
 // A phase shared by several engine processes gives each enough requests to
 // be judged on its own (core/loadgen_share.h), or the run is refused before
 // any host is touched, naming the numbers. Seen: LOADGEN_PROCS_PER_HOST=7 at
