@@ -212,19 +212,54 @@ Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const
   }
 }
 
-Result<std::string> ReadTextFile(const std::string& path) {
-  // An ifstream opens a directory and reads nothing: it would then read as
-  // an empty (not valid JSON) file.
+namespace {
+
+const char* FileKind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+Result<std::string> ReadTextFile(const std::string& path, uint64_t max_bytes) {
+  // Opened without blocking (a FIFO with no writer would wait forever) and
+  // judged by what was opened, not by a name looked up before.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return Error{fmt::format("{}: cannot open for reading: {}", path, std::strerror(errno))};
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return Error{fmt::format("{}: is a directory, not a file", path)};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return Error{fmt::format("{}: cannot read: {}", path, std::strerror(err))};
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{fmt::format("{}: cannot open for reading: {}", path, std::strerror(errno))};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Error{fmt::format("{}: read failed", path)};
-  return ss.str();
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (S_ISDIR(st.st_mode)) return Error{fmt::format("{}: is a directory, not a file", path)};
+    return Error{fmt::format("{}: is {}, not a regular file", path, FileKind(st.st_mode))};
+  }
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return Error{fmt::format("{}: read failed: {}", path, std::strerror(err))};
+    }
+    if (n == 0) break;
+    if (out.size() + static_cast<size_t>(n) > max_bytes) {
+      ::close(fd);
+      return Error{fmt::format("{}: larger than {} bytes, more than any file fvbench reads here", path, max_bytes)};
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,9 +69,12 @@ std::string AfterDocumentHint(std::string_view parse_error_text);
 Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& source_name);
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name);
 
-// The whole file; Error names the path and errno text ("<path>: is a
-// directory, not a file" for a directory).
-Result<std::string> ReadTextFile(const std::string& path);
+// The whole of a regular file, at most `max_bytes` of it. Error names the
+// path and the errno text, or what the path is instead of a regular file
+// ("<path>: is a directory, not a file", "<path>: is a character device, not
+// a regular file": /dev/zero or a FIFO would never end), or the bound.
+inline constexpr uint64_t kMaxTextFileBytes = uint64_t{1} << 30;  // 1 GiB
+Result<std::string> ReadTextFile(const std::string& path, uint64_t max_bytes = kMaxTextFileBytes);
 // Writes `path` through a new temporary file in the same directory
 // (<path>.tmp.<pid>.<random>, created with O_EXCL | O_NOFOLLOW, mode 0644 less
 // the umask) and rename(2), so a reader never sees half a document and

@@ -4,6 +4,7 @@
 #include "support/report/baseline.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -358,6 +359,29 @@ TEST_F(SaveBaselineTest, DirectoryAsBaselineIsNamedAsADirectory) {
   auto read = detail::ReadTextFile(dir_.string());
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().message, dir_.string() + ": is a directory, not a file");
+}
+
+// A device or a FIFO given as a thresholds, reference or baseline file is
+// refused at once: /dev/zero was read until memory ran out, a FIFO with no
+// writer waited forever.
+TEST_F(SaveBaselineTest, DevicesAndFifosAreRefusedAsFilesAndBigFilesAreBounded) {
+  auto zero = detail::ReadTextFile("/dev/zero");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message, "/dev/zero: is a character device, not a regular file");
+  const std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto from_fifo = detail::ReadTextFile(fifo);
+  ASSERT_FALSE(from_fifo.ok());
+  EXPECT_EQ(from_fifo.error().message, fifo + ": is a FIFO, not a regular file");
+  auto baseline = LoadBaseline(fifo);
+  ASSERT_FALSE(baseline.ok());
+  EXPECT_NE(baseline.error().message.find("is a FIFO"), std::string::npos) << baseline.error().message;
+  const std::string big = (dir_ / "big.json").string();
+  std::ofstream(big) << std::string(100, ' ');
+  EXPECT_TRUE(detail::ReadTextFile(big, 100).ok());
+  auto over = detail::ReadTextFile(big, 99);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().message, big + ": larger than 99 bytes, more than any file fvbench reads here");
 }
 
 }  // namespace
