@@ -28,6 +28,10 @@ enum class Engine { kK6, kWrk };
 enum class NginxRuntime { kAuto, kOpenResty, kDistro };
 enum class ThroughputSearchKind { kBisect, kSeed };
 
+// The policy bundles a policy directory (FVBENCH_POLICY_DIR, _B) holds, one
+// per scenario kind (fixtures/policies has the defaults).
+inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json"};
+
 struct Config {
   // Where things live on the SUT / loadgen hosts.
   // BENCH_DIR; its default is DefaultBenchDir(ConfigInputs::uid),
@@ -126,7 +130,7 @@ struct Config {
   int procs_per_host = 1;
 
   // Inputs of the suite.
-  std::string policy_dir;      // FVBENCH_POLICY_DIR: simple.json, complex.json, llm.json
+  std::string policy_dir;      // FVBENCH_POLICY_DIR: the kPolicyFiles
   std::string thresholds;      // FVBENCH_THRESHOLDS: profile file
   std::string reference;       // FVBENCH_REFERENCE: reference results file
   std::string baseline;        // FVBENCH_BASELINE: an earlier run's results.json; reports show deltas to it

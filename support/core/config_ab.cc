@@ -62,7 +62,7 @@ Result<void> CheckSideB(const ConfigInputs& in, Config& c) {
     return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': must be an absolute path (tests run in the build tree, not "
                              "where ctest was started)", c.policy_dir_b)};
   }
-  for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+  for (const char* p : kPolicyFiles) {
     std::string f = c.policy_dir_b + "/" + p;
     if (in.file_exists && !in.file_exists(f)) {
       return Error{fmt::format("FVBENCH_POLICY_DIR_B='{}': missing policy file {}", c.policy_dir_b, f)};

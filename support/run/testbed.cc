@@ -486,12 +486,12 @@ std::vector<Testbed::Shipment> Testbed::Shipments() const {
     }
   }
   if (edge_available_) {
-    for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+    for (const char* f : kPolicyFiles) {
       out.push_back({sut_, true, config_.policy_dir + "/" + f, policy_dir() + "/" + f, 0644,
                      "policies (FVBENCH_POLICY_DIR)"});
     }
     if (config_.ab) {
-      for (const char* f : {"simple.json", "complex.json", "llm.json"}) {
+      for (const char* f : kPolicyFiles) {
         out.push_back({sut_, true, config_.policy_dir_b + "/" + f, policy_dir_b() + "/" + f, 0644,
                        "side B's policies (FVBENCH_POLICY_DIR_B)"});
       }
