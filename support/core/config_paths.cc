@@ -97,8 +97,17 @@ Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& 
     if (val == &c.baseline && val->empty()) continue;
     if (auto a = Absolute(name, *val); !a) return a;
   }
+  // An SQLite file is opened by the report and record steps, which run in
+  // the build tree; a PostgreSQL URL is not a path (and may hold a password:
+  // never echoed).
+  const bool postgres = c.history.rfind("postgresql://", 0) == 0 || c.history.rfind("postgres://", 0) == 0;
+  if (!c.history.empty() && !postgres) {
+    if (auto a = Absolute("FVBENCH_HISTORY", c.history); !a) {
+      return Error{a.error().message + "; or a postgresql:// URL"};
+    }
+  }
   if (!in.file_exists) return Ok();
-  for (const char* p : {"simple.json", "complex.json", "llm.json"}) {
+  for (const char* p : kPolicyFiles) {
     std::string f = c.policy_dir + "/" + p;
     if (!in.file_exists(f)) return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}", c.policy_dir, f)};
   }

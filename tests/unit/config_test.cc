@@ -337,6 +337,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"K6_CPUSET", "0-2", "does not exist"},
                       BadValue{"FVBENCH_THRESHOLDS", "thresholds/ci-small.json", "absolute"},
                       BadValue{"FVBENCH_POLICY_DIR", "fixtures/policies", "absolute"},
+                      BadValue{"FVBENCH_HISTORY", "history.db", "must be an absolute path (tests run in the build tree"},
                       BadValue{"ORESTY_CPUSET", "0-", "cpu list"},
                       BadValue{"DRY_RUN", "yes", "0 or 1"},
                       BadValue{"NGINX_RUNTIME", "apache", "expected auto"},
