@@ -118,6 +118,7 @@ struct Config {
   NginxRuntime runtime = NginxRuntime::kAuto;                  // NGINX_RUNTIME: auto | openresty | nginx
   std::string fv_worker_processes = "auto";                    // FAIRVISOR_WORKER_PROCESSES
   std::string fv_log_level = "error";                          // FAIRVISOR_LOG_LEVEL (edge logs per-request lines at warn)
+  int nginx_listen_backlog = 0;                                // NGINX_LISTEN_BACKLOG; 0 = nginx's own (511 on Linux)
   double health_timeout_s = 20;                                // HEALTH_TIMEOUT
 
   // Load engine.

@@ -202,6 +202,9 @@ Result<void> LoadSut(const EnvReader& r, Config& c) {
                        "an nginx error_log level (debug info notice warn error crit alert emerg)");
   if (!level) return level.error();
   c.fv_log_level = *level;
+  auto backlog = r.Integer("NGINX_LISTEN_BACKLOG", 0, 1, 65535, "a listen backlog 1..65535");
+  if (!backlog) return backlog.error();
+  c.nginx_listen_backlog = static_cast<int>(*backlog);
   return Ok();
 }
 

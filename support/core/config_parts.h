@@ -34,7 +34,7 @@ Result<void> LoadInstalls(const EnvReader& r, Config& c);    // K6_VER, K6_SOURC
                                                              // FVBENCH_PACKAGE_LOCK_WAIT_S
 Result<void> LoadRemote(const EnvReader& r, Config& c);      // *_REMOTE, FVBENCH_MODE, DRY_RUN, addresses
 Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c);
-Result<void> LoadSut(const EnvReader& r, Config& c);         // NGINX_RUNTIME, FAIRVISOR_WORKER_PROCESSES, LOG_LEVEL
+Result<void> LoadSut(const EnvReader& r, Config& c);         // NGINX_RUNTIME, FAIRVISOR_WORKER_PROCESSES, LOG_LEVEL, NGINX_LISTEN_BACKLOG
 Result<void> LoadEngine(const EnvReader& r, Config& c);      // LOADGEN_ENGINE and the SLO below its timeout
 Result<void> LoadJwtSecret(const EnvReader& r, Config& c);   // FVBENCH_JWT_SECRET
 Result<void> CheckLoadgenShares(const Config& c);            // each engine process's share of the latency phase

@@ -147,6 +147,13 @@ const std::vector<VariableDoc> kVariables = {
      "edge's error_log level. Not `warn`: at warn, edge writes two log lines per request (`rule_engine.lua` "
      "`evaluate global_shadow_state ...`), which the seed measured along with the gateway",
      [](const Config& c) { return c.fv_log_level; }},
+    {"NGINX_LISTEN_BACKLOG", "The SUT", "(nginx's own: 511)", false, "connections",
+     "the `backlog=` of the measured listen directive of every SUT nginx (raw, backend, edge; 1..65535): the "
+     "accept queue a listening socket holds before the kernel drops new connections (the kernel caps it at "
+     "`net.core.somaxconn`); a drop during a measured phase fails it (`kernel_listen_drops`)",
+     [](const Config& c) -> std::string {
+       return c.nginx_listen_backlog > 0 ? std::to_string(c.nginx_listen_backlog) : "(nginx's own: 511)";
+     }},
     {"HEALTH_TIMEOUT", "The SUT", "20", false, "s", "seconds to wait for `/livez` (and edge's `/readyz`)",
      [](const Config& c) { return Seconds(c.health_timeout_s); }},
     {"FV_PORT", "The SUT", "8080", false, "port",

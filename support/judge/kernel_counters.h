@@ -60,4 +60,13 @@ inline constexpr std::array<std::string_view, 10> kDistortingCounters = {
     "TcpExt.SyncookiesSent",     "TcpExt.TCPReqQFullDrop", "TcpExt.TCPReqQFullDoCookies",
     "TcpExt.TCPTimeWaitOverflow"};
 
+// A threshold profile's maximum for one of kDistortingCounters (thresholds.h
+// "kernel_counters"): the counter's delta over a measured phase, on each host
+// it was read on, must be `op` ("<=" or "<") `limit`.
+struct KernelCounterLimit {
+  std::string counter;  // e.g. "Tcp.RetransSegs"
+  std::string op;       // "<=" or "<"
+  uint64_t limit = 0;
+};
+
 }  // namespace fvbench

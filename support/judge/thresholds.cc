@@ -128,13 +128,38 @@ void ParseReferenceLimit(const ojson& limit, const std::string& id, const std::s
   rule.x_reference = f.get<double>();
 }
 
+// "kernel_counters": {"Tcp.RetransSegs": {"<=": 100}, ...}: maxima for the
+// counters of kDistortingCounters, whole numbers 0..2^53.
+std::vector<KernelCounterLimit> ParseKernelLimits(const ojson& k) {
+  std::vector<std::string> watched(kDistortingCounters.begin(), kDistortingCounters.end());
+  if (!k.is_object()) Fail("kernel_counters", fmt::format("expected an object of counter -> {{\"<=\": <max>}}, got {}",
+                                                         k.type_name()));
+  std::vector<KernelCounterLimit> out;
+  for (const auto& [counter, ops] : k.items()) {
+    const std::string cpath = "kernel_counters." + counter;
+    if (!Contains(watched, counter)) Fail(cpath, fmt::format("not a watched kernel counter (allowed: {})", Join(watched)));
+    if (!ops.is_object() || ops.empty()) Fail(cpath, "expected an object of operator -> maximum, e.g. {\"<=\": 100}");
+    for (const auto& [op, limit] : ops.items()) {
+      const std::string opath = cpath + "." + op;
+      if (op != "<=" && op != "<") Fail(opath, "unknown operator (a kernel counter takes a maximum: <=, <)");
+      constexpr double kMax = 9007199254740992.0;  // 2^53: exact in a double
+      if (!limit.is_number() || limit.get<double>() < 0 || limit.get<double>() > kMax ||
+          std::floor(limit.get<double>()) != limit.get<double>()) {
+        Fail(opath, fmt::format("limit must be a whole number 0..2^53 (a count over the phase), got {}", limit.dump()));
+      }
+      out.push_back(KernelCounterLimit{counter, op, static_cast<uint64_t>(limit.get<double>())});
+    }
+  }
+  return out;
+}
+
 ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
   ThresholdProfile p;
   p.source_name = source_name;
   if (!doc.is_object()) Fail("(top level)", fmt::format("expected an object, got {}", doc.type_name()));
   for (const auto& [key, v] : doc.items()) {
-    if (key != "schema_version" && key != "description" && key != "scenarios") {
-      Fail(key, "unknown key (allowed: schema_version, description, scenarios)");
+    if (key != "schema_version" && key != "description" && key != "scenarios" && key != "kernel_counters") {
+      Fail(key, "unknown key (allowed: schema_version, description, scenarios, kernel_counters)");
     }
   }
   auto sv = doc.find("schema_version");
@@ -197,6 +222,7 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
     }
     p.scenarios.push_back(std::move(st));
   }
+  if (auto k = doc.find("kernel_counters"); k != doc.end()) p.kernel_limits = ParseKernelLimits(*k);
   return p;
 }
 

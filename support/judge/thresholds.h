@@ -30,6 +30,13 @@
 // reference without that value is rejected before any load
 // (CheckReferenceCovers); Evaluate without one fails the check.
 //
+// Maxima for the kernel's network counters that distort a measurement
+// without failing it (kernel_counters.h kDistortingCounters), over every
+// measured phase of every scenario, on every host read (validity.h
+// kernel_<counter>; VALIDITY decides whether a phase fails):
+//   "kernel_counters": {"Tcp.RetransSegs": {"<=": 100}, "TcpExt.TCPTimeouts": {"<": 1}}
+// Operators "<=" and "<"; a limit is a whole number 0..2^53.
+//
 // Every limit is a number the metric can have (plausible.h): latencies
 // 0..1e15 µs, error_rate 0..1, rates 0..1e9 RPS, never subnormal (5e-324);
 // a factor (x_reference, ratio factor) is > 0, normal and at most 1e6. A
@@ -47,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/judge/kernel_counters.h"
 #include "support/judge/reference.h"
 #include "support/core/result.h"
 #include "support/core/scenario_result.h"
@@ -71,6 +79,7 @@ struct ThresholdProfile {
   std::string source_name;
   std::string description;
   std::vector<ScenarioThresholds> scenarios;  // in file order
+  std::vector<KernelCounterLimit> kernel_limits;  // "kernel_counters", in file order
   // Rules for one scenario; nullptr when the profile has none.
   const std::vector<ThresholdRule>* rules_for(const std::string& scenario_id) const;
 };

@@ -57,6 +57,8 @@ ValidityCheck Make(std::string name, double measured, const char* op, double lim
     c.passed = measured >= limit;
   } else if (c.op == "<=") {
     c.passed = measured <= limit;
+  } else if (c.op == "<") {
+    c.passed = measured < limit;
   } else {
     c.passed = measured == limit;
   }
@@ -276,9 +278,27 @@ ValidityCheck KernelCounterList(const PhaseObservation& obs) {
                                    parts, fmt::join(kDistortingCounters, ", ")));
 }
 
+// A threshold profile's maximum for one counter: the largest delta of any
+// host it was read on; not read on any host, the check fails (not measured).
+ValidityCheck CounterLimit(const PhaseObservation& obs, const KernelCounterLimit& l) {
+  std::optional<uint64_t> worst;
+  std::string parts;
+  for (const HostKernelCounters& h : obs.kernel) {
+    const auto d = DeltaOf(h, l.counter);
+    if (d) worst = std::max(worst.value_or(0), *d);
+    parts += fmt::format("{}host {}: {} {}", parts.empty() ? "" : "; ", h.host, l.counter, Shown(d));
+  }
+  return Make("kernel_" + l.counter, worst ? static_cast<double>(*worst) : kNaN, l.op.c_str(),
+              static_cast<double>(l.limit),
+              fmt::format("the largest delta of {} over the phase on any host (/proc/net/netstat, /proc/net/snmp) "
+                          "against the threshold profile's maximum: {}",
+                          l.counter, parts));
+}
+
 // The kernel's network counters (kernel_counters.h): listen-queue drops on
-// the SUT host, SYN retransmissions on a load-generator host; the rest listed.
-void KernelChecks(const PhaseObservation& obs, std::vector<ValidityCheck>& out) {
+// the SUT host, SYN retransmissions on a load-generator host; the rest listed,
+// and gated where the threshold profile sets a maximum.
+void KernelChecks(const PhaseObservation& obs, const PhaseContext& ctx, std::vector<ValidityCheck>& out) {
   std::vector<const HostKernelCounters*> sut, loadgens;
   for (const HostKernelCounters& h : obs.kernel) {
     if (h.sut) sut.push_back(&h);
@@ -287,6 +307,7 @@ void KernelChecks(const PhaseObservation& obs, std::vector<ValidityCheck>& out) 
   if (!sut.empty()) out.push_back(ListenDrops(sut));
   if (!loadgens.empty()) out.push_back(SynRetrans(loadgens));
   out.push_back(KernelCounterList(obs));
+  for (const KernelCounterLimit& l : ctx.kernel_limits) out.push_back(CounterLimit(obs, l));
 }
 
 }  // namespace
@@ -304,7 +325,7 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   if (obs.loadgen_busy) out.push_back(LoadgenCpu(obs, ctx, p));
   if (obs.quiet) out.push_back(SutQuiet(*obs.quiet, p));
   if (!obs.logs.empty()) LogChecks(obs, p, out);
-  if (!obs.kernel.empty()) KernelChecks(obs, out);
+  if (!obs.kernel.empty()) KernelChecks(obs, ctx, out);
   if (!ctx.sharing.empty()) {
     out.push_back(Informational("shared_cores", ctx.sharing + "; the numbers include the engine's contention with the SUT"));
   }

@@ -31,6 +31,10 @@
 //   kernel_counters  informational, when any host's counters were read: per
 //                    host the counters of kDistortingCounters
 //                    (kernel_counters.h) that moved, and any that went back
+//   kernel_<counter> one per maximum the threshold profile sets
+//                    (PhaseContext::kernel_limits): the counter's largest
+//                    delta on any host <= (or <) the limit; not measured
+//                    (failed) when no host had it
 //   shared_cores     informational, local mode: the engine and the SUT share
 //                    cores (no pinning, or overlapping cpusets)
 //
@@ -51,6 +55,7 @@
 #include "support/core/phase_observation.h"
 #include "support/core/result.h"
 #include "support/core/validity_params.h"
+#include "support/judge/kernel_counters.h"
 #include "support/core/scenario_result.h"
 
 namespace fvbench {
@@ -62,6 +67,10 @@ struct PhaseContext {
   // One machine (local mode, or hosts with one boot_id): the engine and the
   // SUT share cores. `sharing` says how (CoreSharing); empty = they do not.
   std::string sharing;
+  // The threshold profile's maxima for kernel counters (kernel_counters.h):
+  // one check each, `kernel_<counter>` (e.g. kernel_Tcp.RetransSegs), its
+  // measured value the largest delta of any host, failing above the limit.
+  std::vector<KernelCounterLimit> kernel_limits;
 };
 
 std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,

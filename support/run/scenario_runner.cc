@@ -160,11 +160,13 @@ namespace {
 // MeasuredPhase (its load, checks and SUT usage) out.
 class ScenarioRun {
  public:
-  ScenarioRun(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress)
+  ScenarioRun(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress,
+              std::vector<KernelCounterLimit> kernel_limits)
       : tb_(tb),
         c_(tb.config()),
         plan_(plan),
         progress_(progress),
+        kernel_limits_(std::move(kernel_limits)),
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
         ab_mode_(c_.ab && !plan.policy_id.empty()),
@@ -236,6 +238,7 @@ class ScenarioRun {
   const Config& c_;
   const ScenarioPlan& plan_;
   const ProgressFn& progress_;
+  const std::vector<KernelCounterLimit> kernel_limits_;  // the threshold profile's (thresholds.h)
   const std::string jwt_;
   const std::string body_;
   // A/B mode (ab_compare.h): side B's services run edge from B's tree. One
@@ -524,6 +527,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   ctx.expect_evidence = s.count_ratelimit;
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
+  ctx.kernel_limits = kernel_limits_;
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
@@ -868,8 +872,9 @@ ScenarioResult ScenarioRun::Finish() {
 
 }  // namespace
 
-ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress) {
-  return ScenarioRun(tb, plan, progress).Run();
+ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress,
+                           std::vector<KernelCounterLimit> kernel_limits) {
+  return ScenarioRun(tb, plan, progress, std::move(kernel_limits)).Run();
 }
 
 }  // namespace fvbench

@@ -32,6 +32,7 @@
 
 #include "support/run/scenario_plan.h"
 #include "support/core/scenario_result.h"
+#include "support/judge/kernel_counters.h"
 #include "support/run/testbed.h"
 
 namespace fvbench {
@@ -47,7 +48,10 @@ using ProgressFn = std::function<void(const std::string&)>;
 // side) in; quiet SUT, phase monitor, engine run, validity checks; a
 // MeasuredPhase (scenario_result.h: the load, its checks, the SUT's usage)
 // out, which a search step carries on.
-ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress);
+// kernel_limits: the threshold profile's maxima for kernel counters
+// (thresholds.h "kernel_counters"), checked on every measured phase.
+ScenarioResult RunScenario(Testbed& tb, const ScenarioPlan& plan, const ProgressFn& progress,
+                           std::vector<KernelCounterLimit> kernel_limits = {});
 
 // Validity notes for a measured phase, pure: the engine fell behind its
 // schedule, the achieved rate is under 97 % of the target, the share of

@@ -32,7 +32,8 @@ SavedScenario RunAndSaveScenario(Testbed& tb, const ScenarioPlan& plan, const Th
     (void)SaveScenarioResult(interrupted_path, r);
   });
   SavedScenario out;
-  out.result = RunScenario(tb, plan, progress);
+  out.result = RunScenario(tb, plan, progress,
+                           profile != nullptr ? profile->kernel_limits : std::vector<KernelCounterLimit>{});
   UnregisterCleanup(cleanup);
   out.path = layout::ScenarioResultPath(tb.config().bench_dir, out.result.id);
   if (tb.config().dry_run) return out;

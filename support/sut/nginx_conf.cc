@@ -13,6 +13,10 @@
 
 namespace fvbench {
 
+std::string ListenBacklogParam(int backlog) {
+  return backlog > 0 ? fmt::format(" backlog={}", backlog) : "";
+}
+
 std::string NginxWorkerProcesses(const std::string& cpuset, int usable_cpus) {
   if (!cpuset.empty()) {
     if (auto cpus = ParseCpuList(cpuset); cpus && !cpus->empty()) return std::to_string(cpus->size());
@@ -40,10 +44,11 @@ std::string HttpHead(const NginxParams& p) {
       "  client_body_temp_path {pfx}/tmp/client_body;\n"
       "  proxy_temp_path {pfx}/tmp/proxy;\n"
       "  server {{\n"
-      "    listen {addr}:{port};\n"
+      "    listen {addr}:{port}{backlog};\n"
       "    location = /livez {{ default_type text/plain; return 200 \"ok\\n\"; }}\n",
       fmt::arg("kr", p.keepalive_requests), fmt::arg("pfx", p.prefix),
-      fmt::arg("addr", p.listen_addr), fmt::arg("port", p.port));
+      fmt::arg("addr", p.listen_addr), fmt::arg("port", p.port),
+      fmt::arg("backlog", ListenBacklogParam(p.listen_backlog)));
 }
 
 // Escapes a string for a double-quoted nginx argument.
@@ -249,7 +254,7 @@ std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   add("pid <path>;", R"(^(\s*)pid\s+[^\s;]+\s*;)",
                       "$1pid " + pfx + "/logs/nginx.pid;", 1, 1);
   add("listen <port>;", R"(^(\s*)listen\s+[^\s;]+([^;]*);)",
-                      fmt::format("$1listen {}:{}$2;", p.listen_addr, p.port), 1, 1);
+                      fmt::format("$1listen {}:{}$2{};", p.listen_addr, p.port, ListenBacklogParam(p.listen_backlog)), 1, 1);
   add("include .../tor_exits.geo;", R"(^(\s*)include\s+[^\s;]*tor_exits\.geo\s*;)",
                       "$1include " + p.tor_geo_path + ";", 1, 0);
   add("include .../asn_type.map;", R"(^(\s*)include\s+[^\s;]*asn_type\.map\s*;)",

@@ -15,7 +15,8 @@
 //   error_log <any path>        -> <prefix>/logs/error.log (level kept)
 //   pid <any path>              -> <prefix>/logs/nginx.pid
 //   listen <x>                  -> listen <listen_addr>:<port> (other listen params kept;
-//                                  exactly one listen directive expected)
+//                                  exactly one listen directive expected), then
+//                                  ` backlog=<listen_backlog>` when that is set
 //   include .../tor_exits.geo   -> include <tor_geo_path>
 //   include .../asn_type.map    -> include <asn_map_path>
 //   /opt/fairvisor/ in the path of a `*_by_lua_file`, lua_package_path or
@@ -83,6 +84,7 @@ struct NginxParams {
   int keepalive_requests = 100000;     // seed: 100000
   std::string log_level = "warn";      // error_log level
   std::string status_socket;           // "" = no status listener
+  int listen_backlog = 0;              // `backlog=` of the listen directive; 0 = none (nginx's own, 511 on Linux)
 };
 
 // sun_path is 108 bytes with the terminating NUL.
@@ -90,6 +92,12 @@ inline constexpr size_t kMaxUnixSocketPath = 107;
 
 // The status server block, indented for the http block; "" when socket is "".
 std::string RenderStatusServer(const std::string& socket, const std::string& indent = "  ");
+
+// Baseline and backend listen on `<listen_addr>:<port>`, with
+// ` backlog=<listen_backlog>` when that is set (the status listener never).
+
+// ` backlog=<n>` for a listen directive; "" when n is 0 (nginx's own).
+std::string ListenBacklogParam(int backlog);
 
 // Raw nginx: `return 200 "ok\n"` on / and /livez.
 std::string RenderBaselineConf(const NginxParams& p);
@@ -117,6 +125,7 @@ struct FairvisorParams {
   bool load_lua_modules = false;       // distro nginx: prepend the load_module lines
   std::string module_dir = kDebianNginxModuleDir;
   std::string status_socket;           // "" = no status listener
+  int listen_backlog = 0;              // as NginxParams::listen_backlog
 };
 
 // The five variables envsubst substitutes, by name. They must also be in the

@@ -424,6 +424,7 @@ NginxParams SutServices::PlainNginx(const std::string& service, int port) {
   p.port = port;
   p.worker_connections = WorkerConnections();
   p.status_socket = StatusSocketFor(service);
+  p.listen_backlog = cfg_.nginx_listen_backlog;
   return p;
 }
 
@@ -496,6 +497,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.load_lua_modules = info_.load_lua_modules;
   if (!info_.module_dir.empty()) p.module_dir = info_.module_dir;
   p.status_socket = StatusSocketFor("fv");
+  p.listen_backlog = cfg_.nginx_listen_backlog;
   auto conf = RenderFairvisorConf(*tmpl, p);
   if (!conf) return Error{fmt::format("{} (read from {} on host {})", conf.error().message, tmpl_path,
                                       host_.name())};

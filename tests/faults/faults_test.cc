@@ -1,7 +1,8 @@
 // Faults on the real local stack: real nginx, real wrk,
 // the real scenario binary (tests/scenarios: fvbench_scenarios) run as a
 // child process with the self-test preset's settings on this file's own ports
-// (18100-18149) and BENCH_DIRs (/tmp/fvb-faults-<test>).
+// (18100-18149; the listen-queue tests 18400-18449) and BENCH_DIRs
+// (/tmp/fvb-faults-<test>).
 //
 // Each test starts `fvbench_scenarios --gtest_filter=latency.raw_nginx`
 // (raw nginx: no fairvisor edge needed), waits until its wrk is running (the
@@ -375,8 +376,9 @@ class Faults : public ::testing::Test {
   void SetUp() override {
     if (!g_skip_reason.empty()) GTEST_SKIP() << g_skip_reason;
     const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    // Each test its own 3 ports (NGINX_PORT, BACKEND_PORT, FV_PORT) in 18100-18147.
-    port_ = 18100 + 3 * static_cast<int>(std::hash<std::string>{}(name) % 16);
+    // Each test its own 3 ports (NGINX_PORT, BACKEND_PORT, FV_PORT) in
+    // first_port_ .. first_port_ + 47.
+    port_ = first_port_ + 3 * static_cast<int>(std::hash<std::string>{}(name) % 16);
     bench_dir_ = kDirPrefix + name;
     log_ = bench_dir_ + ".log";
     Unmount();
@@ -434,6 +436,7 @@ class Faults : public ::testing::Test {
     }
   }
 
+  int first_port_ = 18100;  // ListenBacklog's tests: 18400
   int port_ = 0;
   std::string bench_dir_;
   std::string log_;
@@ -765,6 +768,137 @@ TEST_F(Faults, BenchDirMadeFirstByAnotherUserIsRefusedBeforeAnyLoad) {
   EXPECT_EQ(LeftoversAfter(bench_dir_, ports(), seconds(2)), "");
   fs::remove(victim, ec);
   fs::remove(stop, ec);
+}
+
+// ---- the kernel's listen queue ------------------------------------------------------
+
+// A phase whose new connections the SUT's kernel drops at a full listen
+// queue fails as invalid, naming ListenOverflows (validity.h:
+// kernel_listen_drops); a normal run reads the counters and passes. Raw
+// nginx with NGINX_LISTEN_BACKLOG=2 (an accept queue of 3 connections) and
+// a 1 s warmup: the workers are stopped (SIGSTOP) from the moment the
+// warmup's wrk exits until 1.5 s after the measured phase's wrk started, so
+// all of the measured wrk's 16 connections arrive while nothing accepts: 3
+// are queued, the SYNs of the others dropped (counted in ListenOverflows and
+// ListenDrops, each SYN retried by the client after 1 s, then 3 s). Within
+// the measured phase, whatever the scheduling: the monitor's first reading
+// is taken before its wrk starts. Stopped, the workers do not answer the
+// phase's stub_status read either (hop_connections says n/a; its curl gives
+// up after 2 s).
+class ListenBacklog : public Faults {
+ protected:
+  ListenBacklog() { first_port_ = 18400; }
+
+  std::map<std::string, std::string> BacklogEnv() const {
+    auto env = Env(5);
+    env["WARMUP_DUR"] = "1";
+    env["LOADGEN_CONNECTIONS"] = "16";
+    return env;
+  }
+};
+
+// The raw nginx's workers (the children of its master, from its pid file).
+std::vector<int> NginxWorkers(const std::string& bench_dir) {
+  const std::string master = FirstLine(ReadFile(bench_dir + "/run/baseline/logs/nginx.pid"));
+  std::vector<int> out;
+  if (master.empty()) return out;
+  for (const Proc& p : Processes()) {
+    const std::string stat = ReadFile("/proc/" + std::to_string(p.pid) + "/stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    std::string state, ppid;
+    rest >> state >> ppid;
+    if (ppid == master && p.state != 'Z') out.push_back(p.pid);
+  }
+  return out;
+}
+
+// The first line of `text` that contains `needle`; "" when none.
+std::string LineWith(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    if (Has(l, needle)) return l;
+  }
+  return "";
+}
+
+// The validity check `name` of a scenario result; null when absent.
+nlohmann::json Check(const nlohmann::json& result, const std::string& name) {
+  for (const auto& c : result.value("validity", nlohmann::json::array())) {
+    if (c.value("name", "") == name) return c;
+  }
+  return nullptr;
+}
+
+TEST_F(ListenBacklog, ConnectionsDroppedAtAFullListenQueueFailThePhaseNamingListenOverflows) {
+  auto env = BacklogEnv();
+  env["NGINX_LISTEN_BACKLOG"] = "2";
+  env["VALIDITY"] = "fail";
+  ScenarioProcess p(env, log_);
+  std::vector<int> stopped;
+  struct Resume {  // whatever happens, the workers run again
+    std::vector<int>& pids;
+    ~Resume() {
+      for (int pid : pids) ::kill(pid, SIGCONT);
+    }
+  } resume{stopped};
+  ASSERT_TRUE(p.WaitForLoad(port_, seconds(60))) << "the warmup never started:\n" << p.log();
+  while (!WrkPids(port_).empty()) std::this_thread::sleep_for(milliseconds(2));
+  stopped = NginxWorkers(bench_dir_);
+  ASSERT_FALSE(stopped.empty()) << "no nginx workers under " << bench_dir_ << "/run/baseline";
+  const auto at = Clock::now();
+  for (int pid : stopped) ::kill(pid, SIGSTOP);
+  const auto measured = p.WaitForLoad(port_, seconds(30));
+  ASSERT_TRUE(measured) << "the measured phase never started:\n" << p.log();
+  std::this_thread::sleep_for(milliseconds(1500));
+  for (int pid : stopped) ::kill(pid, SIGCONT);
+  ASSERT_TRUE(p.Wait(seconds(60))) << p.log();
+  const double took = std::chrono::duration<double>(p.ended() - at).count();
+  const std::string log = p.log();
+  EXPECT_NE(p.ExitCode(), 0) << log;
+  // One failure line per failed check (the latency, the rate and the engine's
+  // lag fail too: the dropped connections cost their requests 1-3 s).
+  const std::string failure = LineWith(log, "validity check failed: kernel_listen_drops");
+  EXPECT_TRUE(Has(failure, "host local: ListenOverflows +")) << failure << "\n" << log;
+  EXPECT_TRUE(Has(failure, "raise the listen backlog")) << failure;
+  auto j = ResultJson(bench_dir_);
+  ASSERT_TRUE(j.is_object()) << "no result file";
+  const auto drops = Check(j, "kernel_listen_drops");
+  ASSERT_TRUE(drops.is_object()) << j.dump(2);
+  EXPECT_FALSE(drops.value("passed", true)) << drops.dump();
+  EXPECT_GE(drops.value("measured", 0.0), 1.0) << drops.dump();
+  Report("SUT listen queue overflows (NGINX_LISTEN_BACKLOG=2)",
+         "SIGSTOP raw nginx's workers from the warmup's end to 1.5 s into the measured phase", took, failure,
+         Leftovers(bench_dir_, ports()));
+  EXPECT_EQ(LeftoversAfter(bench_dir_, ports(), seconds(2)), "");
+}
+
+// The control: the same run, nothing stopped, nginx's own backlog. It passes
+// with no connection dropped, and lists the counters it read on this host.
+// VALIDITY=warn, as the other fault tests: on a loaded 2-core machine the
+// engine's lag may fail engine_kept_up, which is not what this is about.
+TEST_F(ListenBacklog, ANormalRunDropsNoConnectionAndListsTheCountersItRead) {
+  ScenarioProcess p(BacklogEnv(), log_);
+  ASSERT_TRUE(p.Wait(seconds(90))) << p.log();
+  EXPECT_EQ(p.ExitCode(), 0) << p.log();
+  auto j = ResultJson(bench_dir_);
+  ASSERT_TRUE(j.is_object()) << "no result file";
+  const auto drops = Check(j, "kernel_listen_drops");
+  ASSERT_TRUE(drops.is_object()) << j.dump(2);
+  EXPECT_TRUE(drops.value("passed", false)) << drops.dump();
+  EXPECT_EQ(drops.value("measured", -1.0), 0.0) << drops.dump();
+  const auto syn = Check(j, "kernel_syn_retrans");
+  ASSERT_TRUE(syn.is_object()) << j.dump(2);
+  EXPECT_EQ(syn.value("measured", -1.0), 0.0) << syn.dump();
+  const auto listed = Check(j, "kernel_counters");
+  ASSERT_TRUE(listed.is_object()) << j.dump(2);
+  EXPECT_TRUE(listed.value("informational", false));
+  const std::string detail = listed.value("detail", "");
+  EXPECT_TRUE(Has(detail, "(SUT and load generator): ")) << detail;
+  EXPECT_TRUE(Has(detail, " counters read")) << detail;
+  std::printf("kernel_counters: %s\n", detail.c_str());
+  EXPECT_EQ(LeftoversAfter(bench_dir_, ports(), seconds(2)), "");
 }
 
 }  // namespace

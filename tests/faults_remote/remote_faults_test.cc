@@ -17,6 +17,9 @@
 //   ControlLinkDown  eth-ctl of the loadgen namespace down during a wrk phase
 //   SshdStopped      the loadgen's sshd SIGSTOPped: before Connect (listener),
 //                    and during a command (the session's sshd processes)
+// and one that is no fault: the phase monitor reads each host's kernel
+// network counters inside that host's own network namespace (/proc/net/* is
+// per namespace), over its SSH connection.
 // Every fault is undone in the test's teardown (link up, SIGCONT). Each test
 // prints one "FAULT-TABLE |" line (fault | injected | time | first line of
 // the error | leftovers) for the table in docs/faults.md.
@@ -37,7 +40,9 @@
 #include "support/engine/load_engine.h"
 #include "support/host/local_host.h"
 #include "support/host/ssh_host.h"
+#include "support/judge/kernel_counters.h"
 #include "support/judge/validity.h"
+#include "support/run/phase_monitor.h"
 
 namespace fvbench {
 namespace {
@@ -512,6 +517,57 @@ TEST_F(RemoteFaults, SshdStoppedDuringACommandFailsWithinItsTimeout) {
               "sshd pids>, 1 s into a command with an 8 s timeout | %.1f s | %s | command after "
               "kill -CONT: %s\n",
               took, FirstLine(message).c_str(), left ? "LEFT" : "none");
+}
+
+// /proc/net/netstat and /proc/net/snmp are per network namespace: read over
+// each host's SSH connection, they are that namespace's. 5 connections from
+// the loadgen's namespace to nginx in the SUT's (made with `ip netns exec`,
+// not through the hosts under test) show up as the SUT's Tcp.PassiveOpens
+// and the loadgen's Tcp.ActiveOpens, and not the other way round; read in
+// one namespace for both (or in the controller's, which only routes them),
+// the two deltas could not differ so.
+TEST_F(RemoteFaults, KernelCountersAreReadInsideEachHostsOwnNamespace) {
+  ASSERT_NO_FATAL_FAILURE(StartNginx());
+  auto lg = ConnectTo(g_hosts.loadgen);
+  ASSERT_TRUE(lg.ok()) << lg.error().message;
+  MonitorOptions opt;
+  opt.period = std::chrono::minutes(10);  // the two kernel readings are what counts here
+  PhaseMonitor m(*sut_, **lg, {}, opt);
+  ASSERT_TRUE(m.Start().ok());
+  constexpr int kConnections = 5;
+  (void)Sh("for i in $(seq " + std::to_string(kConnections) + "); do ip netns exec " + g_hosts.ns("lg") +
+           " curl -sS -o /dev/null --max-time 5 http://" + g_hosts.target + ":" + std::to_string(kNginxPort) +
+           "/ || exit 1; done");
+  PhaseObservation o = m.Stop();
+  ASSERT_EQ(o.kernel.size(), 2u) << (o.problems.empty() ? "" : o.problems[0]);
+  const HostKernelCounters& sut = o.kernel[0].sut ? o.kernel[0] : o.kernel[1];
+  const HostKernelCounters& load = o.kernel[0].sut ? o.kernel[1] : o.kernel[0];
+  ASSERT_TRUE(sut.sut && !sut.loadgen && load.loadgen && !load.sut);
+  EXPECT_EQ(sut.host, g_hosts.sut);
+  EXPECT_EQ(load.host, g_hosts.loadgen);
+  auto delta = [](const HostKernelCounters& h, const char* name) -> uint64_t {
+    auto it = h.delta.deltas.find(name);
+    return it == h.delta.deltas.end() ? 0 : it->second;
+  };
+  std::printf("SUT %s: PassiveOpens +%llu ActiveOpens +%llu; loadgen %s: PassiveOpens +%llu ActiveOpens +%llu\n",
+              sut.host.c_str(), static_cast<unsigned long long>(delta(sut, "Tcp.PassiveOpens")),
+              static_cast<unsigned long long>(delta(sut, "Tcp.ActiveOpens")), load.host.c_str(),
+              static_cast<unsigned long long>(delta(load, "Tcp.PassiveOpens")),
+              static_cast<unsigned long long>(delta(load, "Tcp.ActiveOpens")));
+  EXPECT_GE(delta(sut, "Tcp.PassiveOpens"), static_cast<uint64_t>(kConnections));
+  EXPECT_LT(delta(sut, "Tcp.ActiveOpens"), static_cast<uint64_t>(kConnections));
+  EXPECT_GE(delta(load, "Tcp.ActiveOpens"), static_cast<uint64_t>(kConnections));
+  EXPECT_LT(delta(load, "Tcp.PassiveOpens"), static_cast<uint64_t>(kConnections));
+  // The phase's note names both hosts with their roles.
+  LoadResult result;
+  result.engine = "wrk";
+  result.kept_up = true;
+  std::string listed;
+  for (const ValidityCheck& c : CheckPhase(result, o, PhaseContext{}, ValidityParams{})) {
+    if (c.name == "kernel_counters") listed = c.detail;
+  }
+  EXPECT_THAT(listed, HasSubstr("host " + g_hosts.sut + " (SUT): "));
+  EXPECT_THAT(listed, HasSubstr("host " + g_hosts.loadgen + " (load generator): "));
 }
 
 }  // namespace

@@ -345,6 +345,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"K6_VER", "0.54.0", "a k6 release tag v<major>.<minor>.<patch>"},
                       BadValue{"K6_VER", "v0.54.0; rm -rf /", "a k6 release tag"},
                       BadValue{"FAIRVISOR_LOG_LEVEL", "verbose", "error_log level"},
+                      BadValue{"NGINX_LISTEN_BACKLOG", "0", "out of range 1..65535"},
+                      BadValue{"NGINX_LISTEN_BACKLOG", "65536", "out of range 1..65535"},
+                      BadValue{"NGINX_LISTEN_BACKLOG", "2k", "not an integer"},
                       BadValue{"FAIRVISOR_EDGE_SRC", "edge", "git URL or an absolute path"},
                       BadValue{"THROUGHPUT_SEARCH", "binary", "expected bisect or seed"},
                       BadValue{"THROUGHPUT_START", "0", "must be > 0"},
@@ -456,6 +459,15 @@ TEST(Config, WarmupMayBeZero) {
   ASSERT_TRUE(zero_point_zero.ok()) << zero_point_zero.error().message;
   EXPECT_EQ(zero_point_zero->warmup_dur_s, 0);
   EXPECT_EQ(LoadConfig(Inputs({{"BENCH_DIR", "/tmp/fv/../fv-bench/"}}))->bench_dir, "/tmp/fv-bench");
+}
+
+TEST(Config, ListenBacklogUnsetIsNginxsOwn) {
+  auto unset = LoadConfig(Inputs({}));
+  ASSERT_TRUE(unset.ok()) << unset.error().message;
+  EXPECT_EQ(unset->nginx_listen_backlog, 0);
+  auto two = LoadConfig(Inputs({{"NGINX_LISTEN_BACKLOG", "2"}}));
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  EXPECT_EQ(two->nginx_listen_backlog, 2);
 }
 
 }  // namespace

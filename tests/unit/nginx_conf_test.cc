@@ -246,6 +246,35 @@ TEST(RenderBaseline, SeedShape) {
   EXPECT_TRUE(Has(c, "location / { default_type text/plain; return 200 \"ok\\n\"; }"));
 }
 
+// NGINX_LISTEN_BACKLOG: on the measured listener of every config, never on
+// the status listener; absent when unset (nginx's own 511).
+TEST(ListenBacklog, OnEveryMeasuredListenerOnlyWhenSet) {
+  NginxParams p = Plain();
+  p.status_socket = "/b/run/x/logs/status.sock";
+  for (const std::string& c : {RenderBaselineConf(p), RenderBackendConf(p)}) EXPECT_FALSE(Has(c, "backlog")) << c;
+  p.listen_backlog = 2;
+  for (const std::string& c : {RenderBaselineConf(p), RenderBackendConf(p)}) {
+    EXPECT_TRUE(Has(c, "    listen 127.0.0.1:18482 backlog=2;\n")) << c;
+    EXPECT_TRUE(Has(c, "    listen unix:/b/run/x/logs/status.sock;\n")) << c;
+  }
+  FairvisorParams f = Params();
+  auto plain = RenderFairvisorConf(kTemplate, f);
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(Has(*plain, "backlog")) << *plain;
+  f.listen_backlog = 16;
+  f.status_socket = "/b/run/fv/logs/status.sock";
+  auto fv = RenderFairvisorConf(kTemplate, f);
+  ASSERT_TRUE(fv.ok()) << fv.error().message;
+  EXPECT_TRUE(Has(*fv, "    listen 127.0.0.1:18480 backlog=16;\n")) << *fv;
+  EXPECT_TRUE(Has(*fv, "    listen unix:/b/run/fv/logs/status.sock;\n")) << *fv;
+  // The template's own listen parameters are kept, the backlog after them.
+  std::string t = kTemplate;
+  t.replace(t.find("listen 8080;"), 12, "listen 8080 reuseport;");
+  auto kept = RenderFairvisorConf(t, f);
+  ASSERT_TRUE(kept.ok()) << kept.error().message;
+  EXPECT_TRUE(Has(*kept, "    listen 127.0.0.1:18480 reuseport backlog=16;\n")) << *kept;
+}
+
 TEST(RenderBackend, ChatCompletionBodyQuoted) {
   NginxParams p = Plain();
   p.prefix = "/b/run/backend";

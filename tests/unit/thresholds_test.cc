@@ -35,6 +35,21 @@ TEST(Thresholds, ParsesTheDocumentedExampleInFileOrder) {
   EXPECT_EQ(p->rules_for("throughput.complex"), nullptr);
 }
 
+TEST(Thresholds, KernelCounterMaximaInFileOrder) {
+  auto p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {},
+      "kernel_counters": {"Tcp.RetransSegs": {"<=": 100}, "TcpExt.TCPTimeouts": {"<": 1}}})",
+                                 "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(p->kernel_limits.size(), 2u);
+  EXPECT_EQ(p->kernel_limits[0].counter, "Tcp.RetransSegs");
+  EXPECT_EQ(p->kernel_limits[0].op, "<=");
+  EXPECT_EQ(p->kernel_limits[0].limit, 100u);
+  EXPECT_EQ(p->kernel_limits[1].counter, "TcpExt.TCPTimeouts");
+  EXPECT_EQ(p->kernel_limits[1].op, "<");
+  EXPECT_EQ(p->kernel_limits[1].limit, 1u);
+  EXPECT_TRUE(ParseThresholdProfile(kExample, "t.json")->kernel_limits.empty());
+}
+
 TEST(Thresholds, SeveralOperatorsOnOneMetric) {
   auto p = ParseThresholdProfile(
       R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_us": {">": 0, "<=": 20000}}}})", "t.json");
@@ -68,7 +83,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"SchemaVersion2", R"({"schema_version": 2, "scenarios": {}})", "schema_version: unsupported value 2"},
         BadCase{"NoScenarios", R"({"schema_version": 1})", "scenarios: missing"},
         BadCase{"UnknownTopKey", R"({"schema_version": 1, "scenario": {}})",
-                "scenario: unknown key (allowed: schema_version, description, scenarios)"},
+                "scenario: unknown key (allowed: schema_version, description, scenarios, kernel_counters)"},
+        BadCase{"KernelCounterNotWatched",
+                R"({"schema_version": 1, "scenarios": {}, "kernel_counters": {"Tcp.InSegs": {"<=": 1}}})",
+                "kernel_counters.Tcp.InSegs: not a watched kernel counter (allowed: Tcp.RetransSegs, "
+                "TcpExt.TCPTimeouts,"},
+        BadCase{"KernelCounterMinimum",
+                R"({"schema_version": 1, "scenarios": {}, "kernel_counters": {"Tcp.RetransSegs": {">=": 1}}})",
+                "kernel_counters.Tcp.RetransSegs.>=: unknown operator (a kernel counter takes a maximum: <=, <)"},
+        BadCase{"KernelCounterFraction",
+                R"({"schema_version": 1, "scenarios": {}, "kernel_counters": {"Tcp.RetransSegs": {"<=": 1.5}}})",
+                "kernel_counters.Tcp.RetransSegs.<=: limit must be a whole number 0..2^53"},
+        BadCase{"KernelCounterNegative",
+                R"({"schema_version": 1, "scenarios": {}, "kernel_counters": {"TcpExt.PruneCalled": {"<": -1}}})",
+                "kernel_counters.TcpExt.PruneCalled.<: limit must be a whole number"},
+        BadCase{"KernelCountersNotAnObject", R"({"schema_version": 1, "scenarios": {}, "kernel_counters": [1]})",
+                "kernel_counters: expected an object of counter"},
         BadCase{"UnknownScenario", R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
                 "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
                 "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm)"},

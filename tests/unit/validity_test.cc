@@ -318,6 +318,42 @@ TEST(ValidityCheckPhase, ZeroKernelCountersPassAndTheInformationalEntryListsWhat
                                    "went back: TcpExt.TCPAbortOnMemory 9 -> 0; gone at the end: TcpExt.Gone"));
 }
 
+// A threshold profile's maximum for an informational counter gates it: the
+// largest delta of any host against the limit, both sides of the bound.
+TEST(ValidityCheckPhase, AProfilesKernelCounterMaximumGatesTheLargestHostDelta) {
+  PhaseObservation o = Calm();
+  o.kernel = {Kernel("sut-a", true, false), Kernel("lg-b", false, true)};
+  o.kernel[0].delta.deltas["Tcp.RetransSegs"] = 40;
+  o.kernel[1].delta.deltas["Tcp.RetransSegs"] = 100;
+  PhaseContext ctx = Policy();
+  ctx.kernel_limits = {{"Tcp.RetransSegs", "<=", 100}, {"TcpExt.TCPTimeouts", "<", 1}};
+  auto v = CheckPhase(Healthy(), o, ctx, ValidityParams{});
+  EXPECT_TRUE(ValidityPassed(v)) << FailedValidity(v);  // 100 <= 100, 0 < 1
+  const ValidityCheck* r = Find(v, "kernel_Tcp.RetransSegs");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->informational);
+  EXPECT_DOUBLE_EQ(r->measured, 100);
+  EXPECT_THAT(r->detail, HasSubstr("host sut-a: Tcp.RetransSegs +40; host lg-b: Tcp.RetransSegs +100"));
+  ASSERT_NE(Find(v, "kernel_TcpExt.TCPTimeouts"), nullptr);
+  EXPECT_TRUE(Find(v, "kernel_TcpExt.TCPTimeouts")->passed);
+
+  o.kernel[0].delta.deltas["Tcp.RetransSegs"] = 101;
+  o.kernel[1].delta.deltas["TcpExt.TCPTimeouts"] = 1;
+  v = CheckPhase(Healthy(), o, ctx, ValidityParams{});
+  EXPECT_FALSE(ValidityPassed(v));
+  EXPECT_THAT(FailedValidity(v), HasSubstr("kernel_Tcp.RetransSegs: measured 101, limit <= 100"));
+  EXPECT_THAT(FailedValidity(v), HasSubstr("kernel_TcpExt.TCPTimeouts: measured 1, limit < 1"));
+
+  // Not read on any host: a missing number never passes.
+  ctx.kernel_limits = {{"TcpExt.PruneCalled", "<=", 5}};
+  v = CheckPhase(Healthy(), o, ctx, ValidityParams{});
+  ASSERT_NE(Find(v, "kernel_TcpExt.PruneCalled"), nullptr);
+  EXPECT_FALSE(Find(v, "kernel_TcpExt.PruneCalled")->passed);
+  EXPECT_THAT(Find(v, "kernel_TcpExt.PruneCalled")->detail, HasSubstr("host sut-a: TcpExt.PruneCalled not read"));
+  // No counters read at all (the monitor could not): no limit checks either.
+  EXPECT_EQ(Find(CheckPhase(Healthy(), Calm(), ctx, ValidityParams{}), "kernel_TcpExt.PruneCalled"), nullptr);
+}
+
 TEST(ValidityCheckPhase, KernelCountersNotReadAreNoChecks) {
   auto v = CheckPhase(Healthy(), Calm(), Policy(), ValidityParams{});
   EXPECT_EQ(Find(v, "kernel_listen_drops"), nullptr);
