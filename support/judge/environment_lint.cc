@@ -36,6 +36,7 @@ class Linter {
 
   void Run() {
     if (env_.role == "sut") {
+      ListenBacklog();
       QueueBound("somaxconn", "net.core.somaxconn");
       QueueBound("tcp_max_syn_backlog", "net.ipv4.tcp_max_syn_backlog");
     }
@@ -53,6 +54,18 @@ class Linter {
                                       fmt::format("{} {}: {} {}", env_.role, env_.host, key, why)});
   }
 
+  // nginx's own listen backlog (NGINX_LISTEN_BACKLOG, else 511) against the
+  // connections the phase opens at once: a run's setting, judged with the
+  // SUT host's queue sysctls since it bounds them.
+  void ListenBacklog() {
+    if (needs_.listen_backlog >= needs_.sut_connections) return;
+    Add(Severity::kWarn, "NGINX_LISTEN_BACKLOG", std::to_string(needs_.listen_backlog),
+        fmt::format("{}: nginx's listen backlog is below the {} connections the busiest phase opens to the SUT at "
+                    "once: while its workers are busy, SYNs beyond the queue are dropped and retried after 1 s; set "
+                    "NGINX_LISTEN_BACKLOG={} (and somaxconn at least as high)",
+                    needs_.listen_backlog, needs_.sut_connections, needs_.sut_connections));
+  }
+
   // The SUT's accept (or SYN) queue against the connections the phase opens
   // at once, as far as the listen backlog lets the queue grow.
   void QueueBound(const char* key, const char* sysctl) {
@@ -62,7 +75,7 @@ class Linter {
     if (!n || *n >= need) return;
     Add(Severity::kWarn, key, v,
         fmt::format("{} is below the {} connections the busiest phase opens to the SUT at once (nginx's listen "
-                    "backlog {}): SYNs beyond the queue are dropped and retried after 1 s; raise it with "
+                    "backlog {}, NGINX_LISTEN_BACKLOG): SYNs beyond the queue are dropped and retried after 1 s; raise it with "
                     "`sysctl -w {}={}`",
                     v, needs_.sut_connections, needs_.listen_backlog, sysctl, need));
   }

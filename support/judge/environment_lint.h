@@ -4,10 +4,10 @@
 //
 // Rules (a value the host does not expose, "", is never judged):
 //   somaxconn, tcp_max_syn_backlog (SUT host)   below the connections the SUT
-//       must accept at once, up to its listen backlog (nginx listens with
-//       511 on Linux when the directive sets no backlog=, as the rendered
-//       configurations do; the accept queue holds min(backlog, somaxconn)):
-//       warn. The engines open their connections at the phase's start; a
+//       must accept at once, up to its listen backlog (NGINX_LISTEN_BACKLOG;
+//       nginx listens with 511 on Linux when the directive sets no backlog=;
+//       the accept queue holds min(backlog, somaxconn)): warn. The listen
+//       backlog itself below those connections: warn, naming the variable. The engines open their connections at the phase's start; a
 //       queue that overflows drops SYNs, which the client retries after 1 s,
 //       a tail the phase's kernel counters then show (kernel_counters.h).
 //   ip_local_port_range (loadgen host)   fewer ports than the connections that

@@ -23,6 +23,7 @@ EnvironmentNeeds EnvironmentNeedsAt(const Config& c, const std::vector<LoadgenHo
   const int connections =
       c.connections > 0 ? static_cast<int>((static_cast<uint64_t>(c.connections) + processes - 1) / processes) : 0;
   EnvironmentNeeds n;
+  if (c.nginx_listen_backlog > 0) n.listen_backlog = static_cast<uint64_t>(c.nginx_listen_backlog);
   uint64_t per_process = 0;
   if (c.engine == Engine::kWrk) {
     std::string cpuset;

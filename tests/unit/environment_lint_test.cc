@@ -50,9 +50,24 @@ TEST(EnvironmentLint, SomaxconnNeedStopsAtTheListenBacklog) {
   EnvironmentNeeds n = Needs();
   n.sut_connections = 7500;
   auto f = Lint("sut", "somaxconn", "510", n);
+  ASSERT_THAT(f, SizeIs(2));
+  EXPECT_EQ(f[0].key, "NGINX_LISTEN_BACKLOG");
+  EXPECT_THAT(f[1].message, HasSubstr("sysctl -w net.core.somaxconn=511"));
+  EXPECT_THAT(Lint("sut", "somaxconn", "511", n), SizeIs(1));
+}
+
+TEST(EnvironmentLint, ListenBacklogBelowTheConnectionsWarnsNamingTheVariable) {
+  EnvironmentNeeds n = Needs();
+  n.listen_backlog = 2;
+  auto f = Lint("sut", "somaxconn", "4096", n);
   ASSERT_THAT(f, SizeIs(1));
-  EXPECT_THAT(f[0].message, HasSubstr("sysctl -w net.core.somaxconn=511"));
-  EXPECT_THAT(Lint("sut", "somaxconn", "511", n), IsEmpty());
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_EQ(f[0].value, "2");
+  EXPECT_THAT(f[0].message, HasSubstr("set NGINX_LISTEN_BACKLOG=400"));
+  n.listen_backlog = 400;
+  EXPECT_THAT(Lint("sut", "somaxconn", "4096", n), IsEmpty());
+  n.listen_backlog = 2;
+  EXPECT_THAT(Lint("loadgen", "somaxconn", "4096", n), IsEmpty());
 }
 
 TEST(EnvironmentLint, SynBacklogBelowTheConnectionsWarns) {

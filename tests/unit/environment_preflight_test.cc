@@ -31,6 +31,12 @@ TEST(EnvironmentPreflight, K6OneProcessHoldsItsMaxVus) {
   EXPECT_EQ(n.listen_backlog, 511u);
 }
 
+TEST(EnvironmentPreflight, TheListenBacklogIsNginxListenBacklogWhenSet) {
+  Config c = Base(Engine::kK6);
+  c.nginx_listen_backlog = 2;
+  EXPECT_EQ(EnvironmentNeedsAt(c, {}, 10000).listen_backlog, 2u);
+}
+
 TEST(EnvironmentPreflight, WrkUnpinnedCapsAtItsMaximum) {
   const EnvironmentNeeds n = EnvironmentNeedsAt(Base(Engine::kWrk), {}, 10000);  // 2000 -> 1000, 2 threads
   EXPECT_EQ(n.engine, "wrk");
