@@ -24,6 +24,7 @@
 #include "support/host/local_host.h"
 #include "support/host/usable_cpus.h"
 #include "support/host/ssh_host.h"
+#include "support/sut/environment_probe.h"
 #include "support/sut/nginx_conf.h"
 
 namespace fvbench {
@@ -230,6 +231,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   }
   if (!reused) {
     if (auto r = tb->ProvisionHosts(); !r) return r.error();
+    tb->ReadEnvironments();
   }
   if (!config.dry_run) tb->ReadControllerBootId();
   if (auto r = tb->PinHosts(); !r) return r.error();
@@ -409,6 +411,37 @@ Result<void> Testbed::ProvisionLoadgens() {
     }
   }
   return Ok();
+}
+
+// Each distinct host's machine facts, all at once (one command per host):
+// the SUT host, then each loadgen host that is not one already read (local
+// mode: the one host, as "sut"). A host whose probe fails is left out,
+// saying so on stderr: the facts describe a run, they never stop one.
+// DRY_RUN: the probes are in the plan, one after another, and nothing read
+// is recorded (a dry-run host answers nothing).
+void Testbed::ReadEnvironments() {
+  std::vector<std::pair<Host*, std::string>> hosts = {{sut_, "sut"}};
+  for (LoadgenHost& lg : loadgens_) {
+    Host* own = lg.owned ? lg.owned.get() : lg.host;
+    bool seen = false;
+    for (const auto& [h, role] : hosts) seen = seen || h == own || h->name() == own->name();
+    if (!seen) hosts.push_back({own, "loadgen"});
+  }
+  const auto policy = config_.dry_run ? std::launch::deferred : std::launch::async;
+  std::vector<std::future<Result<HostEnvironment>>> reads;
+  for (const auto& [h, role] : hosts) {
+    ProvisionInfo info = role == "sut" ? sut_info_ : ProvisionInfo{};
+    reads.push_back(std::async(policy, [h = h, role = role, info]() { return ReadHostEnvironment(*h, role, info); }));
+  }
+  environments_.clear();
+  for (auto& f : reads) {
+    auto e = f.get();
+    if (!e) {
+      std::fprintf(stderr, "fvbench: %s (left out of the run meta's environment)\n", e.error().message.c_str());
+    } else if (!config_.dry_run) {
+      environments_.push_back(std::move(*e));
+    }
+  }
 }
 
 // This machine's kernel boot_id, compared with the hosts' (MachineNote).

@@ -157,8 +157,13 @@ class Testbed {
   // ORESTY_CPUSET checked on the SUT host, or the first half of its CPUs
   // (detail::SutCpusetOf).
   const std::string& sut_cpuset() const { return sut_cpuset_; }
-  // The machine facts of the SUT host, then of each loadgen host
-  // (core/host_environment.h), read once at provisioning; Meta() carries them.
+  // The machine facts of the SUT host, then of each loadgen host that is
+  // another host (core/host_environment.h; sut/environment_probe.h), read
+  // once by the process that provisions, which writes the run meta; Meta()
+  // carries them. Local mode: one entry, role "sut" (the loadgen is that
+  // host). Empty in DRY_RUN (the probes are in the plan; a dry-run host
+  // answers nothing, so nothing is recorded), in a process that reused the
+  // provisioning, and for a Testbed OnHosts.
   const std::vector<HostEnvironment>& environments() const { return environments_; }
   // Replaces them: the flow tests' synthetic facts (OnHosts reads none).
   void set_environments(std::vector<HostEnvironment> envs) { environments_ = std::move(envs); }
@@ -199,6 +204,7 @@ class Testbed {
   Result<void> ProvisionHosts();
   Result<void> ProvisionLoadgens();
   void ReadControllerBootId();
+  void ReadEnvironments();
   Result<void> PinHosts();
   void KeepControllerOffSutCpus();
   void FindRemoteK6(LoadgenHost& lg);
