@@ -632,6 +632,7 @@ bool Testbed::ReuseProvisioning(const std::string& key) {
     }
   }
   for (size_t i = 0; i < hosts.size(); ++i) *hosts[i].info = state->hosts[i].info;
+  environments_ = state->environments;
   provisioning_note_ = fmt::format("provisioning of this run reused: {} host(s) checked in {:.2f} s (one fingerprint "
                                    "command each)",
                                    hosts.size(),
@@ -648,6 +649,7 @@ void Testbed::SaveProvisioning(const std::string& key) {
   std::vector<Result<std::string>> prints = Fingerprints(scripts);
   TestbedState state;
   state.key = key;
+  state.environments = environments_;
   for (size_t i = 0; i < hosts.size(); ++i) {
     if (!prints[i]) {
       provisioning_note_ += fmt::format("; not recorded for later processes ({} host {}: {})", hosts[i].role,

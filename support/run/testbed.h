@@ -159,11 +159,12 @@ class Testbed {
   const std::string& sut_cpuset() const { return sut_cpuset_; }
   // The machine facts of the SUT host, then of each loadgen host that is
   // another host (core/host_environment.h; sut/environment_probe.h), read
-  // once by the process that provisions, which writes the run meta; Meta()
-  // carries them. Local mode: one entry, role "sut" (the loadgen is that
-  // host). Empty in DRY_RUN (the probes are in the plan; a dry-run host
-  // answers nothing, so nothing is recorded), in a process that reused the
-  // provisioning, and for a Testbed OnHosts.
+  // once by the process that provisions (which writes the run meta) and
+  // kept with its record for the later processes that reuse it
+  // (testbed_state.h); Meta() carries them. Local mode: one entry, role
+  // "sut" (the loadgen is that host). Empty in DRY_RUN (the probes are in
+  // the plan; a dry-run host answers nothing, so nothing is recorded) and
+  // for a Testbed OnHosts.
   const std::vector<HostEnvironment>& environments() const { return environments_; }
   // Replaces them: the flow tests' synthetic facts (OnHosts reads none).
   void set_environments(std::vector<HostEnvironment> envs) { environments_ = std::move(envs); }
