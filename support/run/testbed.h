@@ -161,8 +161,9 @@ class Testbed {
   // another host (core/host_environment.h; sut/environment_probe.h), read
   // once by the process that provisions (which writes the run meta) and
   // kept with its record for the later processes that reuse it
-  // (testbed_state.h); Meta() carries them. Local mode: one entry, role
-  // "sut" (the loadgen is that host). Empty in DRY_RUN (the probes are in
+  // (testbed_state.h); Meta() carries them. A loadgen on the SUT's host
+  // (local mode) is that host's facts again under the role "loadgen",
+  // without the SUT runtime's keys (one probe read them). Empty in DRY_RUN (the probes are in
   // the plan; a dry-run host answers nothing, so nothing is recorded) and
   // for a Testbed OnHosts.
   const std::vector<HostEnvironment>& environments() const { return environments_; }

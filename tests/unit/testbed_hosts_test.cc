@@ -83,7 +83,8 @@ class TestbedHosts : public ::testing::Test {
       // The environment probe (sut/environment_probe.h): a kernel per host;
       // a host with 0 CPUs fails it.
       h->On("f kernel_release", FakeHost::Exit(facts.at(target).cpus == 0 ? 1 : 0,
-                                               "@kernel_release\n|6.1.0-" + target + "\n@somaxconn\n|4096\n"));
+                                               "@kernel_release\n|6.1.0-" + target + "\n@somaxconn\n|4096\n"
+                                               "@nginx_v\n|nginx version: nginx/1.22.1\n"));
       // BENCH_DIR's checks (host/dir_check.h) look at this machine's temporary BENCH_DIR.
       h->On("LC_ALL=C stat", [](const Command& cmd) -> Result<ExecResult> { return LocalHost().Run(cmd); });
       return std::unique_ptr<Host>(std::move(h));
@@ -206,6 +207,22 @@ TEST_F(TestbedHosts, EnvironmentOfEachHost) {
   EXPECT_EQ(envs[2].host, "root@b");
   EXPECT_EQ(envs[2].Get("somaxconn"), "4096");
   EXPECT_EQ(envs[2].Get("cpu_governor"), "");  // not exposed
+}
+
+// A loadgen on the SUT's host (as local mode): one probe, the host's facts
+// under both roles, the loadgen's without the SUT runtime's values.
+TEST_F(TestbedHosts, LoadgenOnTheSutsHostIsRecordedInBothRoles) {
+  const Config c = MakeConfig("root@sut");
+  auto tb = Open(c, {{"root@sut", {2, kBootA}}});
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  const std::vector<HostEnvironment> envs = (*tb)->Meta().environments;
+  ASSERT_EQ(envs.size(), 2u);
+  EXPECT_EQ(envs[0].role, "sut");
+  EXPECT_EQ(envs[0].Get("nginx_build"), "nginx version: nginx/1.22.1");
+  EXPECT_EQ(envs[1].role, "loadgen");
+  EXPECT_EQ(envs[1].host, "root@sut");
+  EXPECT_EQ(envs[1].Get("kernel_release"), "6.1.0-root@sut");
+  EXPECT_EQ(envs[1].Get("nginx_build"), "");
 }
 
 TEST_F(TestbedHosts, HostWhoseEnvironmentProbeFailsIsLeftOut) {
