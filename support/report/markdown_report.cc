@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "support/core/metric_names.h"
+#include "support/report/host_environment_markdown.h"
 #include "support/report/loadgens_markdown.h"
 #include "support/core/units_format.h"
 #include "support/judge/thresholds.h"
@@ -484,6 +485,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { ResourcesSection(o, results); }, "scenarios[].sut_usage"},
       {[&](std::string& o) { AppendLoadgensMarkdown(o, results); }, "scenarios[].load.loadgens"},  // several load generators only
       {[&](std::string& o) { EnvironmentSection(o, meta, comparison); }, ""},
+      {[&](std::string& o) { AppendHostEnvironmentMarkdown(o, meta.environments); }, ""},  // recorded environments only
   };
   std::vector<detail::MarkdownSection> sections;
   sections.reserve(std::size(parts));

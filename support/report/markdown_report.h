@@ -21,7 +21,9 @@
 //   SUT resources  CPU (cores) and RSS (MiB) of each SUT service per scenario;
 //   environment    engine + version, SUT runtime, edge source and commit,
 //                  hosts and cores, cpusets or "unpinned: engine and SUT share
-//                  cores", run times, profile, comparison source.
+//                  cores", run times, profile, comparison source;
+//   host environment  the machine facts per host (host_environment_markdown.h),
+//                  only when the run meta has them.
 //
 // `comparison` is the reference (reference.h) or, with FVBENCH_BASELINE, the
 // baseline (baseline.h; comparison->baseline is then true and cells say

@@ -24,6 +24,7 @@
 #include "support/host/local_host.h"
 #include "support/host/usable_cpus.h"
 #include "support/host/ssh_host.h"
+#include "support/sut/environment_probe.h"
 #include "support/sut/nginx_conf.h"
 
 namespace fvbench {
@@ -230,6 +231,7 @@ Result<std::unique_ptr<Testbed>> Testbed::Open(const Config& config, const HostC
   }
   if (!reused) {
     if (auto r = tb->ProvisionHosts(); !r) return r.error();
+    tb->ReadEnvironments();
   }
   if (!config.dry_run) tb->ReadControllerBootId();
   if (auto r = tb->PinHosts(); !r) return r.error();
@@ -409,6 +411,62 @@ Result<void> Testbed::ProvisionLoadgens() {
     }
   }
   return Ok();
+}
+
+// Each distinct host's machine facts, all at once (one command per host):
+// the SUT host, then each loadgen host that is another host. A loadgen on
+// the SUT's host (local mode) is recorded as that host's facts under the
+// role "loadgen" too, without the SUT runtime's keys: the preflight lint
+// judges each role's values (ports and nofile for a loadgen). A host whose
+// probe fails is left out, saying so on stderr: the facts describe a run,
+// they never stop one. DRY_RUN: the probes are in the plan, one after
+// another, and nothing read is recorded (a dry-run host answers nothing).
+void Testbed::ReadEnvironments() {
+  std::vector<std::pair<Host*, std::string>> hosts = {{sut_, "sut"}};
+  std::vector<std::string> loadgen_names;  // distinct, in LOADGEN_REMOTE's order
+  for (LoadgenHost& lg : loadgens_) {
+    Host* own = lg.owned ? lg.owned.get() : lg.host;
+    bool named = false;
+    for (const std::string& n : loadgen_names) named = named || n == own->name();
+    if (!named) loadgen_names.push_back(own->name());
+    bool seen = false;
+    for (const auto& [h, role] : hosts) seen = seen || h == own || h->name() == own->name();
+    if (!seen) hosts.push_back({own, "loadgen"});
+  }
+  const auto policy = config_.dry_run ? std::launch::deferred : std::launch::async;
+  std::vector<std::future<Result<HostEnvironment>>> reads;
+  for (const auto& [h, role] : hosts) {
+    ProvisionInfo info = role == "sut" ? sut_info_ : ProvisionInfo{};
+    reads.push_back(std::async(policy, [h = h, role = role, info]() { return ReadHostEnvironment(*h, role, info); }));
+  }
+  std::vector<HostEnvironment> read;
+  for (auto& f : reads) {
+    auto e = f.get();
+    if (!e) {
+      std::fprintf(stderr, "fvbench: %s (left out of the run meta's environment)\n", e.error().message.c_str());
+    } else {
+      read.push_back(std::move(*e));
+    }
+  }
+  environments_.clear();
+  if (config_.dry_run) return;
+  for (const HostEnvironment& e : read) {
+    if (e.role == "sut") environments_.push_back(e);
+  }
+  for (const std::string& name : loadgen_names) {
+    for (const HostEnvironment& e : read) {
+      if (e.host != name) continue;
+      HostEnvironment lg = e;
+      if (lg.role == "sut") {
+        lg.role = "loadgen";
+        for (const char* k : {"nginx_build", "luajit_version", "luajit_jit", "luajit_gc64", "nginx_worker_processes"}) {
+          lg.Set(k, "");
+        }
+      }
+      environments_.push_back(std::move(lg));
+      break;
+    }
+  }
 }
 
 // This machine's kernel boot_id, compared with the hosts' (MachineNote).
@@ -599,6 +657,7 @@ bool Testbed::ReuseProvisioning(const std::string& key) {
     }
   }
   for (size_t i = 0; i < hosts.size(); ++i) *hosts[i].info = state->hosts[i].info;
+  environments_ = state->environments;
   provisioning_note_ = fmt::format("provisioning of this run reused: {} host(s) checked in {:.2f} s (one fingerprint "
                                    "command each)",
                                    hosts.size(),
@@ -615,6 +674,7 @@ void Testbed::SaveProvisioning(const std::string& key) {
   std::vector<Result<std::string>> prints = Fingerprints(scripts);
   TestbedState state;
   state.key = key;
+  state.environments = environments_;
   for (size_t i = 0; i < hosts.size(); ++i) {
     if (!prints[i]) {
       provisioning_note_ += fmt::format("; not recorded for later processes ({} host {}: {})", hosts[i].role,

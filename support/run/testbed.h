@@ -157,8 +157,15 @@ class Testbed {
   // ORESTY_CPUSET checked on the SUT host, or the first half of its CPUs
   // (detail::SutCpusetOf).
   const std::string& sut_cpuset() const { return sut_cpuset_; }
-  // The machine facts of the SUT host, then of each loadgen host
-  // (core/host_environment.h), read once at provisioning; Meta() carries them.
+  // The machine facts of the SUT host, then of each loadgen host that is
+  // another host (core/host_environment.h; sut/environment_probe.h), read
+  // once by the process that provisions (which writes the run meta) and
+  // kept with its record for the later processes that reuse it
+  // (testbed_state.h); Meta() carries them. A loadgen on the SUT's host
+  // (local mode) is that host's facts again under the role "loadgen",
+  // without the SUT runtime's keys (one probe read them). Empty in DRY_RUN (the probes are in
+  // the plan; a dry-run host answers nothing, so nothing is recorded) and
+  // for a Testbed OnHosts.
   const std::vector<HostEnvironment>& environments() const { return environments_; }
   // Replaces them: the flow tests' synthetic facts (OnHosts reads none).
   void set_environments(std::vector<HostEnvironment> envs) { environments_ = std::move(envs); }
@@ -199,6 +206,7 @@ class Testbed {
   Result<void> ProvisionHosts();
   Result<void> ProvisionLoadgens();
   void ReadControllerBootId();
+  void ReadEnvironments();
   Result<void> PinHosts();
   void KeepControllerOffSutCpus();
   void FindRemoteK6(LoadgenHost& lg);

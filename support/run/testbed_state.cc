@@ -6,13 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/core/json_writer.h"
 
 namespace fvbench {
 namespace {
 
 using nlohmann::json;
 
-constexpr int kSchema = 2;  // 2: ProvisionInfo::boot_id
+constexpr int kSchema = 3;  // 2: ProvisionInfo::boot_id; 3: the hosts' environments
 
 json InfoToJson(const ProvisionInfo& i) {
   return json{{"host", i.host},
@@ -119,7 +120,11 @@ std::string TestbedStateToJson(const TestbedState& s) {
                          {"files", h.files},
                          {"fingerprint", h.fingerprint}});
   }
-  return json{{"schema_version", kSchema}, {"key", s.key}, {"hosts", hosts}}.dump(2) + "\n";
+  detail::JsonWriter w;
+  WriteEnvironments(w, s.environments);
+  return json{{"schema_version", kSchema}, {"key", s.key}, {"hosts", hosts}, {"environment", json::parse(w.Take())}}
+             .dump(2) +
+         "\n";
 }
 
 Result<TestbedState> TestbedStateFromJson(std::string_view text, const std::string& source) {
@@ -140,6 +145,9 @@ Result<TestbedState> TestbedStateFromJson(std::string_view text, const std::stri
       r.fingerprint = h.at("fingerprint").get<std::string>();
       s.hosts.push_back(std::move(r));
     }
+    auto envs = EnvironmentsFromJsonValue(doc.at("environment"), source + ": environment");
+    if (!envs) return envs.error();
+    s.environments = std::move(*envs);
     return s;
   } catch (const json::exception& e) {
     return Error{source + ": " + e.what()};

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/core/config.h"
+#include "support/core/host_environment.h"
 #include "support/core/result.h"
 #include "support/sut/provision.h"
 
@@ -32,6 +33,9 @@ struct HostRecord {
 struct TestbedState {
   std::string key;  // ProvisionKey() of the configuration provisioned for
   std::vector<HostRecord> hosts;
+  // The hosts' machine facts read at provisioning (Testbed::environments()):
+  // a later process reuses them with the rest, for its preflight lint.
+  std::vector<HostEnvironment> environments;
 };
 
 // The configuration that provisioning and shipping depend on, as text: hosts

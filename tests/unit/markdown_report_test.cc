@@ -74,6 +74,32 @@ TEST(MarkdownReport, ShowsVerdictsDeltasSearchAndEnvironment) {
   EXPECT_TRUE(Has(md, "| fairvisor edge | https://github.com/fairvisor/edge @ 0123456789abcdef")) << md;
 }
 
+// The machine facts per host (core/host_environment.h): a table key x
+// host, "not exposed" for a value a host does not expose, every known key a
+// row; absent when the meta has none (the golden meta has none).
+TEST(MarkdownReport, HostEnvironmentTable) {
+  RunMeta m = SampleMeta();
+  EXPECT_FALSE(Has(RenderMarkdownReport(GoldenRun(), m, nullptr), "### Host environment"));
+  HostEnvironment sut{"sut", "root@10.0.0.2", {}};
+  sut.Set("kernel_release", "6.1.0-18-amd64");
+  sut.Set("thp_enabled", "madvise");
+  sut.Set("nginx_build", "nginx version: nginx/1.22.1; configure arguments: --with-cc-opt='-g | x'");
+  HostEnvironment lg{"loadgen", "root@10.0.0.3", {}};
+  lg.Set("kernel_release", "6.8.0");
+  lg.Set("a_newer_key", "42");
+  m.environments = {sut, lg};
+  const std::string md = RenderMarkdownReport(GoldenRun(), m, nullptr);
+  EXPECT_TRUE(Has(md, "### Host environment\n")) << md;
+  EXPECT_TRUE(Has(md, "| | sut root@10.0.0.2 | loadgen root@10.0.0.3 |\n|---|---|---|\n")) << md;
+  EXPECT_TRUE(Has(md, "| kernel_release | 6.1.0-18-amd64 | 6.8.0 |")) << md;
+  EXPECT_TRUE(Has(md, "| thp_enabled | madvise | not exposed |")) << md;
+  EXPECT_TRUE(Has(md, "| cpu_governor | not exposed | not exposed |")) << md;
+  EXPECT_TRUE(Has(md, "configure arguments: --with-cc-opt='-g \\| x' | not exposed |")) << md;
+  EXPECT_TRUE(Has(md, "| a_newer_key | not exposed | 42 |")) << md;
+  // After the run's own environment table.
+  EXPECT_LT(md.find("### Environment\n"), md.find("### Host environment")) << md;
+}
+
 TEST(MarkdownReport, UnpinnedAndNoComparison) {
   RunMeta m = SampleMeta();
   m.sut_cpuset.clear();

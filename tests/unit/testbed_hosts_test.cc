@@ -80,6 +80,11 @@ class TestbedHosts : public ::testing::Test {
                                             "lua-cjson:amd64\tinstall ok installed\t2\n"
                                             "lua-resty-core\tinstall ok installed\t0.1\n"));
       h->On("nginx -v", FakeHost::Exit(0, "", "nginx version: nginx/1.22.1\n"));
+      // The environment probe (sut/environment_probe.h): a kernel per host;
+      // a host with 0 CPUs fails it.
+      h->On("f kernel_release", FakeHost::Exit(facts.at(target).cpus == 0 ? 1 : 0,
+                                               "@kernel_release\n|6.1.0-" + target + "\n@somaxconn\n|4096\n"
+                                               "@nginx_v\n|nginx version: nginx/1.22.1\n"));
       // BENCH_DIR's checks (host/dir_check.h) look at this machine's temporary BENCH_DIR.
       h->On("LC_ALL=C stat", [](const Command& cmd) -> Result<ExecResult> { return LocalHost().Run(cmd); });
       return std::unique_ptr<Host>(std::move(h));
@@ -182,6 +187,80 @@ TEST(SutCpusetOf, FromConfigAndTheSutHost) {
   auto bad = detail::SutCpusetOf(remote, sixteen, "root@sut");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.error().message, HasSubstr("ORESTY_CPUSET='20': CPU 20 does not exist or may not be used on host root@sut"));
+}
+
+// The machine facts of each host, read once at provisioning, SUT first:
+// what each host's probe printed, under its role and name. A host whose
+// probe fails is left out (the run goes on).
+TEST_F(TestbedHosts, EnvironmentOfEachHost) {
+  const Config c = MakeConfig("root@a,root@b");
+  auto tb = Open(c, {{"root@sut", {2, kBootA}}, {"root@a", {2, kBootB}}, {"root@b", {2, ""}}});
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  const std::vector<HostEnvironment> envs = (*tb)->Meta().environments;
+  ASSERT_EQ(envs.size(), 3u);
+  EXPECT_EQ(envs[0].role, "sut");
+  EXPECT_EQ(envs[0].host, "root@sut");
+  EXPECT_EQ(envs[0].Get("kernel_release"), "6.1.0-root@sut");
+  EXPECT_EQ(envs[1].role, "loadgen");
+  EXPECT_EQ(envs[1].host, "root@a");
+  EXPECT_EQ(envs[1].Get("kernel_release"), "6.1.0-root@a");
+  EXPECT_EQ(envs[2].host, "root@b");
+  EXPECT_EQ(envs[2].Get("somaxconn"), "4096");
+  EXPECT_EQ(envs[2].Get("cpu_governor"), "");  // not exposed
+}
+
+// A loadgen on the SUT's host (as local mode): one probe, the host's facts
+// under both roles, the loadgen's without the SUT runtime's values.
+TEST_F(TestbedHosts, LoadgenOnTheSutsHostIsRecordedInBothRoles) {
+  const Config c = MakeConfig("root@sut");
+  auto tb = Open(c, {{"root@sut", {2, kBootA}}});
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  const std::vector<HostEnvironment> envs = (*tb)->Meta().environments;
+  ASSERT_EQ(envs.size(), 2u);
+  EXPECT_EQ(envs[0].role, "sut");
+  EXPECT_EQ(envs[0].Get("nginx_build"), "nginx version: nginx/1.22.1");
+  EXPECT_EQ(envs[1].role, "loadgen");
+  EXPECT_EQ(envs[1].host, "root@sut");
+  EXPECT_EQ(envs[1].Get("kernel_release"), "6.1.0-root@sut");
+  EXPECT_EQ(envs[1].Get("nginx_build"), "");
+}
+
+TEST_F(TestbedHosts, HostWhoseEnvironmentProbeFailsIsLeftOut) {
+  const Config c = MakeConfig("root@a,root@b");
+  std::map<std::string, HostFacts> facts = {{"root@sut", {2, kBootA}}, {"root@a", {2, kBootB}}, {"root@b", {2, ""}}};
+  auto tb = Testbed::Open(c, [facts](const std::string&, const std::string& target,
+                                     const Config&) -> Result<std::unique_ptr<Host>> {
+    auto h = std::make_unique<FakeHost>(target);
+    h->On("p nproc", FakeHost::Exit(0, ProbeOut(facts.at(target))));
+    h->On("nginx -v", FakeHost::Exit(0, "", "nginx version: nginx/1.22.1\n"));
+    h->On("f kernel_release", FakeHost::Exit(target == "root@a" ? 2 : 0, "@kernel_release\n|6.1.0\n"));
+    h->On("LC_ALL=C stat", [](const Command& cmd) -> Result<ExecResult> { return LocalHost().Run(cmd); });
+    return std::unique_ptr<Host>(std::move(h));
+  });
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  const std::vector<HostEnvironment> envs = (*tb)->Meta().environments;
+  ASSERT_EQ(envs.size(), 2u);
+  EXPECT_EQ(envs[0].host, "root@sut");
+  EXPECT_EQ(envs[1].host, "root@b");
+}
+
+// DRY_RUN: the probes are in the plan, and nothing read is recorded.
+TEST_F(TestbedHosts, DryRunPlansTheEnvironmentProbesAndRecordsNone) {
+  const Config c = MakeConfig("root@a,root@b", {{"DRY_RUN", "1"}});
+  auto tb = Testbed::Open(c);
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  EXPECT_TRUE((*tb)->Meta().environments.empty());
+  const std::string plan = (*tb)->TakePlan();
+  for (const char* host : {"[root@sut] run: sh -c ", "[root@a] run: sh -c ", "[root@b] run: sh -c "}) {
+    bool probed = false;
+    size_t pos = 0;
+    while (!probed && (pos = plan.find(host, pos)) != std::string::npos) {
+      const size_t end = plan.find("\n[", pos + 1);
+      probed = plan.substr(pos, end - pos).find("f kernel_release") != std::string::npos;
+      pos += 1;
+    }
+    EXPECT_TRUE(probed) << host << " has no environment probe in the plan";
+  }
 }
 
 }  // namespace

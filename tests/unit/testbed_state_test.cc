@@ -39,6 +39,9 @@ TEST(TestbedState, JsonRoundTrip) {
   r.files = {"/tmp/fv-bench/policies/simple.json"};
   r.fingerprint = "boot=x\nbin=/usr/sbin/nginx 1 2 3\n";
   s.hosts.push_back(r);
+  HostEnvironment env{"sut", "root@h", {}};
+  env.Set("kernel_release", "6.1.0");
+  s.environments = {env};
   auto back = TestbedStateFromJson(TestbedStateToJson(s), "state.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->key, s.key);
@@ -48,6 +51,9 @@ TEST(TestbedState, JsonRoundTrip) {
   EXPECT_TRUE(back->hosts[0].info.edge_dirty);
   EXPECT_EQ(back->hosts[0].info.boot_id, r.info.boot_id);  // one kernel, one machine, in a reusing process too
   EXPECT_EQ(back->hosts[0].files, r.files);
+  ASSERT_EQ(back->environments.size(), 1u);  // the preflight lint of a reusing process reads them
+  EXPECT_EQ(back->environments[0].host, "root@h");
+  EXPECT_EQ(back->environments[0].Get("kernel_release"), "6.1.0");
   EXPECT_THAT(TestbedStateFromJson("{}", "state.json").error().message, HasSubstr("state.json"));
   EXPECT_THAT(TestbedStateFromJson("{\"schema_version\": 9}", "s").error().message, HasSubstr("schema_version 9"));
   EXPECT_FALSE(TestbedStateFromJson("not json", "s").ok());
@@ -139,6 +145,13 @@ TEST_F(ProvisionOnce, LaterProcessesReuseItAfterCheckingEachHost) {
   EXPECT_EQ((*second)->sut_info().nginx_bin, (*first)->sut_info().nginx_bin);
   EXPECT_EQ((*second)->loadgen_info().engine_version, (*first)->loadgen_info().engine_version);
   EXPECT_EQ((*second)->sut_info().cpus, (*first)->sut_info().cpus);
+  // The hosts' environments, read once by the first process (this machine's
+  // files under each host's name), reused with the rest.
+  ASSERT_EQ((*first)->environments().size(), 2u);
+  EXPECT_FALSE((*first)->environments()[0].Get("kernel_release").empty());
+  ASSERT_EQ((*second)->environments().size(), 2u);
+  EXPECT_EQ((*second)->environments()[1].host, (*first)->environments()[1].host);
+  EXPECT_EQ((*second)->environments()[0].Get("kernel_release"), (*first)->environments()[0].Get("kernel_release"));
 
   // A shipped file changed on a host: that host no longer matches; the
   // process provisions and ships again, and records it.
