@@ -11,7 +11,10 @@
 //
 // Most are counters since boot (per network namespace); a few are gauges or
 // settings (Tcp.CurrEstab, Tcp.MaxConn, Tcp.Rto*, Ip.Forwarding,
-// Ip.DefaultTTL: IsKernelGauge) and are left out of a delta.
+// Ip.DefaultTTL, Conntrack.entries: IsKernelGauge) and are left out of a
+// delta. The interfaces' drops (/proc/net/dev) and connection tracking's
+// statistics (/proc/net/stat/nf_conntrack) join them under "Dev." and
+// "Conntrack." (ParseNetDev, ParseConntrackStat).
 #pragma once
 
 #include <array>
@@ -34,6 +37,21 @@ using KernelCounters = std::map<std::string, int64_t>;
 // fit 64 bits).
 Result<KernelCounters> ParseKernelCounters(std::string_view text, std::string_view source);
 
+// The interface counters of /proc/net/dev (proc(5)), summed over every
+// interface of the host's network namespace: "Dev.RxErrs", "Dev.RxDrop",
+// "Dev.TxErrs", "Dev.TxDrop" (packets the driver or the stack dropped).
+// Err naming `source` and the line: an interface line without its 16
+// fields, a field that is not a count, no interface at all.
+Result<KernelCounters> ParseNetDev(std::string_view text, std::string_view source);
+
+// Connection tracking's statistics, /proc/net/stat/nf_conntrack (present
+// where nf_conntrack is loaded): a header of names, then one line per CPU of
+// hexadecimal values, summed into "Conntrack.<name>" ("Conntrack.drop":
+// packets dropped because the table was full; "Conntrack.early_drop",
+// "Conntrack.insert_failed"). "Conntrack.entries" is the table's size, a
+// gauge. Err naming `source` and the line.
+Result<KernelCounters> ParseConntrackStat(std::string_view text, std::string_view source);
+
 // True for the values that are not counters (see the header).
 bool IsKernelGauge(std::string_view name);
 
@@ -52,13 +70,16 @@ inline constexpr std::string_view kSynRetrans = "TcpExt.TCPSynRetrans";
 // moved: retransmitted segments and retransmission timeouts (a lost packet
 // costs a client at least the RTO, 200 ms), aborts and pressure from TCP's
 // memory limit (tcp_mem), receive-queue pruning, SYN cookies and full
-// request queues (a listen queue at its limit), and TIME_WAIT buckets beyond
-// tcp_max_tw_buckets.
-inline constexpr std::array<std::string_view, 10> kDistortingCounters = {
+// request queues (a listen queue at its limit), TIME_WAIT buckets beyond
+// tcp_max_tw_buckets, packets the interfaces dropped, and packets connection
+// tracking dropped or failed to insert (a full nf_conntrack table: the
+// connections it drops look like the SUT's timeouts).
+inline constexpr std::array<std::string_view, 15> kDistortingCounters = {
     "Tcp.RetransSegs",           "TcpExt.TCPTimeouts",     "TcpExt.TCPAbortOnMemory",
     "TcpExt.TCPMemoryPressures", "TcpExt.PruneCalled",     "TcpExt.TCPBacklogDrop",
     "TcpExt.SyncookiesSent",     "TcpExt.TCPReqQFullDrop", "TcpExt.TCPReqQFullDoCookies",
-    "TcpExt.TCPTimeWaitOverflow"};
+    "TcpExt.TCPTimeWaitOverflow", "Dev.RxDrop",            "Dev.TxDrop",
+    "Conntrack.drop",            "Conntrack.early_drop",   "Conntrack.insert_failed"};
 
 // A threshold profile's maximum for one of kDistortingCounters (thresholds.h
 // "kernel_counters"): the counter's delta over a measured phase, on each host

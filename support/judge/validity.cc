@@ -274,7 +274,7 @@ ValidityCheck KernelCounterList(const PhaseObservation& obs) {
   }
   return Informational("kernel_counters",
                        fmt::format("{}; watched (they distort a measurement without failing it; /proc/net/netstat, "
-                                   "/proc/net/snmp): {}",
+                                   "snmp, dev, stat/nf_conntrack): {}",
                                    parts, fmt::join(kDistortingCounters, ", ")));
 }
 
@@ -290,7 +290,8 @@ ValidityCheck CounterLimit(const PhaseObservation& obs, const KernelCounterLimit
   }
   return Make("kernel_" + l.counter, worst ? static_cast<double>(*worst) : kNaN, l.op.c_str(),
               static_cast<double>(l.limit),
-              fmt::format("the largest delta of {} over the phase on any host (/proc/net/netstat, /proc/net/snmp) "
+              fmt::format("the largest delta of {} over the phase on any host (/proc/net/netstat, snmp, dev, "
+                          "stat/nf_conntrack) "
                           "against the threshold profile's maximum: {}",
                           l.counter, parts));
 }

@@ -66,14 +66,26 @@ Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths)
   return out;
 }
 
-// One reading of a host's kernel network counters: both files, merged.
-// Err names the host and the file.
+// One reading of a host's kernel network counters: /proc/net/netstat,
+// /proc/net/snmp and /proc/net/dev, merged, and connection tracking's
+// statistics where nf_conntrack is loaded (its file is absent otherwise: not
+// read is not an error). Err names the host and the file.
 Result<KernelCounters> ReadKernelCounters(Host& host) {
+  using Parser = Result<KernelCounters> (*)(std::string_view, std::string_view);
+  struct Source {
+    const char* path;
+    Parser parse;
+    bool optional;
+  };
   KernelCounters all;
-  for (const char* path : {"/proc/net/netstat", "/proc/net/snmp"}) {
-    auto text = host.ReadFile(path, kProcFileCap);
-    if (!text) return Error{fmt::format("host {}: reading {}: {}", host.name(), path, text.error().message)};
-    auto parsed = ParseKernelCounters(*text, fmt::format("host {}: {}", host.name(), path));
+  for (const Source& f : {Source{"/proc/net/netstat", ParseKernelCounters, false},
+                          Source{"/proc/net/snmp", ParseKernelCounters, false},
+                          Source{"/proc/net/dev", ParseNetDev, false},
+                          Source{"/proc/net/stat/nf_conntrack", ParseConntrackStat, true}}) {
+    auto text = host.ReadFile(f.path, kProcFileCap);
+    if (!text && f.optional) continue;
+    if (!text) return Error{fmt::format("host {}: reading {}: {}", host.name(), f.path, text.error().message)};
+    auto parsed = f.parse(*text, fmt::format("host {}: {}", host.name(), f.path));
     if (!parsed) return parsed.error();
     all.insert(parsed->begin(), parsed->end());
   }

@@ -49,7 +49,8 @@
 // ([alert], [emerg], "worker_connections are not enough", "Too many open
 // files").
 //
-// Kernel network counters: /proc/net/netstat and /proc/net/snmp through
+// Kernel network counters: /proc/net/netstat, snmp and dev, and
+// stat/nf_conntrack where connection tracking is loaded, through
 // Host::ReadFile at Start (before the first sample) and at Stop (after the
 // last), on the SUT host and on each load-generator host (`loadgen` and
 // MonitorOptions::more_loadgens; a Host object given twice, as in local mode,

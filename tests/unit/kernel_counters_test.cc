@@ -63,6 +63,72 @@ TEST(KernelCounters, SnmpGolden) {
   EXPECT_EQ(r->count("Ip.Forwarding"), 1u);
 }
 
+TEST(KernelCounters, NetDevSumsEveryInterfacesErrorsAndDrops) {
+  auto r = ParseNetDev(Fixture("net_dev.txt"), "net_dev.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->size(), 4u);
+  EXPECT_EQ(r->at("Dev.RxDrop"), 0);
+  EXPECT_EQ(r->at("Dev.TxErrs"), 0);
+  // Two interfaces, the second with its counter glued to the colon as old
+  // kernels print large ones.
+  const std::string text =
+      "Inter-|   Receive |  Transmit\n"
+      " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls "
+      "carrier compressed\n"
+      "    lo: 100 10 1 2 0 0 0 0 100 10 3 4 0 0 0 0\n"
+      "  eth0:9999999999 10 5 6 0 0 0 0 100 10 7 8 0 0 0 0\n";
+  auto two = ParseNetDev(text, "dev");
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  EXPECT_EQ(two->at("Dev.RxErrs"), 6);
+  EXPECT_EQ(two->at("Dev.RxDrop"), 8);
+  EXPECT_EQ(two->at("Dev.TxErrs"), 10);
+  EXPECT_EQ(two->at("Dev.TxDrop"), 12);
+}
+
+TEST(KernelCounters, NetDevMalformedIsAnErrorNamingTheLine) {
+  EXPECT_THAT(ParseNetDev("", "dev").error().message, HasSubstr("dev: no interface lines"));
+  EXPECT_THAT(ParseNetDev("  lo: 1 2 3\n", "dev").error().message,
+              HasSubstr("dev: line 1: 3 fields after the interface, not 16"));
+  EXPECT_THAT(ParseNetDev("  lo: 1 2 x 0 0 0 0 0 1 2 0 0 0 0 0 0\n", "dev").error().message,
+              HasSubstr("dev: line 1: 'x' is not a count"));
+  EXPECT_THAT(ParseNetDev("lo 1 2\n", "dev").error().message, HasSubstr("does not open with \"<interface>:\""));
+}
+
+TEST(KernelCounters, ConntrackStatSumsTheCpusLinesAndKeepsEntriesAsAGauge) {
+  auto real = ParseConntrackStat(Fixture("nf_conntrack.txt"), "nf_conntrack.txt");
+  ASSERT_TRUE(real.ok()) << real.error().message;
+  EXPECT_EQ(real->at("Conntrack.drop"), 0);
+  EXPECT_EQ(real->count("Conntrack.insert_failed"), 1u);
+  const std::string text =
+      "entries  found drop early_drop insert_failed\n"
+      "0000002a  00000001 0000000a 00000000 00000001\n"
+      "0000002a  00000002 000000ff 00000003 00000000\n";
+  auto r = ParseConntrackStat(text, "ct");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->at("Conntrack.entries"), 42);  // the table, not 2 x 42
+  EXPECT_EQ(r->at("Conntrack.drop"), 10 + 255);
+  EXPECT_EQ(r->at("Conntrack.early_drop"), 3);
+  EXPECT_TRUE(IsKernelGauge("Conntrack.entries"));
+  KernelCounters after = *r;
+  after["Conntrack.entries"] = 7;
+  after["Conntrack.drop"] += 5;
+  const CounterDelta d = KernelCounterDelta(*r, after);
+  EXPECT_EQ(d.deltas.at("Conntrack.drop"), 5u);
+  EXPECT_EQ(d.deltas.count("Conntrack.entries"), 0u);
+  EXPECT_THAT(d.went_back, IsEmpty());
+}
+
+TEST(KernelCounters, ConntrackStatMalformedIsAnErrorNamingTheLine) {
+  EXPECT_THAT(ParseConntrackStat("", "ct").error().message, HasSubstr("ct: empty"));
+  EXPECT_THAT(ParseConntrackStat("found drop\n1 2\n", "ct").error().message, HasSubstr("ct: line 1"));
+  EXPECT_THAT(ParseConntrackStat("entries drop\n1\n", "ct").error().message,
+              HasSubstr("ct: line 2: 1 values for 2 names"));
+  EXPECT_THAT(ParseConntrackStat("entries drop\n1 zz\n", "ct").error().message,
+              HasSubstr("ct: line 2: drop is 'zz', not hexadecimal"));
+  EXPECT_THAT(ParseConntrackStat("entries drop\n1 ffffffffffffffff\n1 1\n", "ct").error().message,
+              HasSubstr("does not fit 64 bits"));
+}
+
 // The recorded overflow: backlog 1, 8 clients at once.
 TEST(KernelCounters, DeltaOfTheRecordedListenOverflow) {
   CounterDelta d = KernelCounterDelta(Reading("before"), Reading("after"));

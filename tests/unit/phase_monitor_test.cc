@@ -453,6 +453,11 @@ TEST(Monitor, AListenQueueOverflowOnThisKernelFailsThePhase) {
 
   ASSERT_EQ(o.kernel.size(), 1u) << (o.problems.empty() ? "" : o.problems[0]);
   EXPECT_GE(o.kernel[0].delta.deltas.at("TcpExt.ListenOverflows"), 1u);
+  // The interfaces' and, where loaded, connection tracking's counters too.
+  EXPECT_EQ(o.kernel[0].delta.deltas.count("Dev.RxDrop"), 1u);
+  if (std::ifstream("/proc/net/stat/nf_conntrack").good()) {
+    EXPECT_EQ(o.kernel[0].delta.deltas.count("Conntrack.drop"), 1u);
+  }
   LoadResult load;
   load.engine = "wrk";
   load.kept_up = true;
