@@ -58,7 +58,7 @@ inline constexpr EnvironmentKey kEnvironmentKeys[] = {
     {"luajit_version", "jit.version inside the SUT's nginx"},
     {"luajit_jit", "jit.status() inside the SUT's nginx: \"on\" or \"off\""},
     {"luajit_gc64", "ffi.abi(\"gc64\") inside the SUT's nginx: \"yes\" or \"no\""},
-    {"nginx_worker_processes", "ngx.worker.count() inside the SUT's edge"},
+    {"nginx_worker_processes", "the edge's worker_processes as fvbench renders it (FV_WORKER_PROCESSES, sut/nginx_conf.h)"},
 };
 
 struct EnvironmentValue {

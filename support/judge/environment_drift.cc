@@ -36,9 +36,29 @@ std::string OneLine(const std::string& value) {
 
 std::string Shown(const std::string& value) { return value.empty() ? std::string(kNotExposed) : value; }
 
-void HostChanges(const HostEnvironment& a, const HostEnvironment& b, std::vector<std::string>& out) {
+// One difference: the roles of a host it was seen under, the host, what.
+struct Change {
+  std::string roles;
+  std::string host;
+  std::string what;
+};
+
+// A change already listed for the same host under another role (local mode
+// records one machine as sut and as loadgen) gains that role instead of a
+// second line.
+void Add(std::vector<Change>& out, const std::string& role, const std::string& host, std::string what) {
+  for (Change& c : out) {
+    if (c.host == host && c.what == what) {
+      c.roles += "+" + role;
+      return;
+    }
+  }
+  out.push_back({role, host, std::move(what)});
+}
+
+void HostChanges(const HostEnvironment& a, const HostEnvironment& b, std::vector<Change>& out) {
   auto line = [&](const std::string& key, const std::string& va, const std::string& vb) {
-    if (va != vb) out.push_back(fmt::format("{} {}: {} {} -> {}", b.role, b.host, key, Shown(va), Shown(vb)));
+    if (va != vb) Add(out, b.role, b.host, fmt::format("{} {} -> {}", key, Shown(va), Shown(vb)));
   };
   for (const EnvironmentValue& v : b.values) line(v.key, a.Get(v.key), v.value);
   for (const EnvironmentValue& v : a.values) {
@@ -50,18 +70,20 @@ void HostChanges(const HostEnvironment& a, const HostEnvironment& b, std::vector
 
 std::vector<std::string> EnvironmentChanges(const std::vector<HostEnvironment>& before,
                                             const std::vector<HostEnvironment>& after) {
-  std::vector<std::string> out;
-  if (before.empty() || after.empty()) return out;
+  std::vector<Change> changes;
+  if (before.empty() || after.empty()) return {};
   for (const HostEnvironment& b : after) {
     if (const HostEnvironment* a = FindHost(before, b)) {
-      HostChanges(*a, b, out);
+      HostChanges(*a, b, changes);
     } else {
-      out.push_back(fmt::format("{} {}: in the later run only", b.role, b.host));
+      Add(changes, b.role, b.host, "in the later run only");
     }
   }
   for (const HostEnvironment& a : before) {
-    if (!FindHost(after, a)) out.push_back(fmt::format("{} {}: in the earlier run only", a.role, a.host));
+    if (!FindHost(after, a)) Add(changes, a.role, a.host, "in the earlier run only");
   }
+  std::vector<std::string> out;
+  for (const Change& c : changes) out.push_back(fmt::format("{} {}: {}", c.roles, c.host, c.what));
   return out;
 }
 

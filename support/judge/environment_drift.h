@@ -6,6 +6,8 @@
 //   "sut local: kernel_release 6.1.0-18 -> 6.8.0-31"
 //   "loadgen lg1: cpu_governor not exposed -> powersave"
 //   "loadgen lg2: in the later run only"
+//   "sut+loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31" (one machine
+//   recorded under both roles, as in local mode: one line)
 // Two environments are compared only when both were recorded: a run from
 // before environments were recorded (an empty list) changes nothing.
 #pragma once

@@ -849,6 +849,9 @@ RunMeta Testbed::Meta() const {
     m.sut_edge_workers = config_.fv_worker_processes == "auto" ? m.sut_nginx_workers
                                                                : std::stoi(config_.fv_worker_processes);
   }
+  for (HostEnvironment& e : m.environments) {
+    if (e.role == "sut" && m.sut_edge_workers > 0) e.Set("nginx_worker_processes", std::to_string(m.sut_edge_workers));
+  }
   m.latency_rps = config_.latency_rps;
   m.latency_dur_s = config_.latency_dur_s;
   m.warmup_s = config_.warmup_dur_s;

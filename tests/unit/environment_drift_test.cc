@@ -28,6 +28,23 @@ TEST(EnvironmentDrift, NamesEachChangedValueByHost) {
   EXPECT_THAT(EnvironmentChanges(a, a), IsEmpty());
 }
 
+// Local mode records one machine as sut and as loadgen: a change of the
+// machine is one line naming both roles; a change of one role's own value
+// (nginx_build is read on the SUT's entry only) stays its own.
+TEST(EnvironmentDrift, OneMachineUnderTwoRolesIsOneLine) {
+  std::vector<HostEnvironment> a = {Host("sut", "local", {{"kernel_release", "6.1"}, {"nginx_build", "1.22"}}),
+                                    Host("loadgen", "local", {{"kernel_release", "6.1"}})};
+  std::vector<HostEnvironment> b = {Host("sut", "local", {{"kernel_release", "6.8"}, {"nginx_build", "1.24"}}),
+                                    Host("loadgen", "local", {{"kernel_release", "6.8"}})};
+  EXPECT_THAT(EnvironmentChanges(a, b),
+              ElementsAre("sut+loadgen local: kernel_release 6.1 -> 6.8", "sut local: nginx_build 1.22 -> 1.24"));
+  b[1].host = "lg1";  // another machine: its own line
+  EXPECT_THAT(EnvironmentChanges(a, b), ElementsAre("sut local: kernel_release 6.1 -> 6.8",
+                                                    "sut local: nginx_build 1.22 -> 1.24",
+                                                    "loadgen lg1: in the later run only",
+                                                    "loadgen local: in the earlier run only"));
+}
+
 TEST(EnvironmentDrift, KeysAndHostsOnOneSideOnly) {
   std::vector<HostEnvironment> a = {Host("sut", "s", {{"thp_enabled", "always"}}), Host("loadgen", "l1", {})};
   std::vector<HostEnvironment> b = {Host("sut", "s", {{"clocksource", "tsc"}}), Host("loadgen", "l2", {})};

@@ -96,8 +96,7 @@ TEST(HistoryRender, AChangePointWhereTheEnvironmentChangedNamesWhatChanged) {
   const History h = KernelHistory(35);
   const auto series = BuildSeries(h);
   const std::string note =
-      "environment changed between runs 35 and 36: sut local: kernel_release 6.1.0-18 -> 6.8.0-31; "
-      "loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
+      "environment changed between runs 35 and 36: sut+loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
   const std::string shown = ShowSeries(series, 20, &h);
   EXPECT_NE(shown.find("  change at #35 (run 36"), std::string::npos) << shown;
   EXPECT_NE(shown.find("    " + note + "\n"), std::string::npos) << shown;

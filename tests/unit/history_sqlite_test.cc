@@ -241,8 +241,7 @@ std::pair<int, std::string> HistoryTool(const std::string& path, const std::stri
 // it happened.
 TEST_F(HistorySqlite, ShowAndCheckNameAnEnvironmentChangeAtTheChangePoint) {
   const std::string note =
-      "environment changed between runs 35 and 36: sut local: kernel_release 6.1.0-18 -> 6.8.0-31; "
-      "loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
+      "environment changed between runs 35 and 36: sut+loadgen local: kernel_release 6.1.0-18 -> 6.8.0-31";
   for (int kernel_from : {35, -1}) {
     SCOPED_TRACE(kernel_from);
     fs::remove(path_);

@@ -207,6 +207,10 @@ TEST_F(TestbedHosts, EnvironmentOfEachHost) {
   EXPECT_EQ(envs[2].host, "root@b");
   EXPECT_EQ(envs[2].Get("somaxconn"), "4096");
   EXPECT_EQ(envs[2].Get("cpu_governor"), "");  // not exposed
+  // The edge's worker_processes as rendered, on the SUT's entry only.
+  ASSERT_GT((*tb)->Meta().sut_edge_workers, 0);
+  EXPECT_EQ(envs[0].Get("nginx_worker_processes"), std::to_string((*tb)->Meta().sut_edge_workers));
+  EXPECT_EQ(envs[1].Get("nginx_worker_processes"), "");
 }
 
 // A loadgen on the SUT's host (as local mode): one probe, the host's facts
