@@ -123,6 +123,13 @@ Result<void> K6SampleReducer::CsvLine(std::string_view line) {
 }
 
 Result<void> K6SampleReducer::JsonLine(std::string_view line) {
+  // k6 writes one JSON object per line; anything else is another file.
+  const size_t first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos || line[first] != '{') {
+    return Error{fmt::format("{}:{}: not a k6 JSON line (k6 --out json writes one object per line): \"{}\"", source_,
+                             line_, line.substr(0, 60))};
+  }
+  ++json_objects_;
   if (JsonStringAfterLast(line, "\"metric\":\"") != kDuration) return Ok();
   if (JsonStringAfter(line, "\"type\":\"") != "Point") return Ok();
   const size_t data = line.find("\"data\":{");
@@ -189,6 +196,9 @@ Result<LatencyHistogram> K6SampleReducer::Finish() {
   }
   if (format_ == Format::kCsv && !have_header_) {
     return Error{fmt::format("{}: empty: no k6 CSV header line", source_)};
+  }
+  if (format_ == Format::kJson && json_objects_ == 0) {
+    return Error{fmt::format("{}: empty: no k6 JSON line", source_)};
   }
   return hist_;
 }

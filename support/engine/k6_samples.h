@@ -50,7 +50,8 @@ class K6SampleReducer {
   // on the loadgen host and by the k6 engine on the controller.
   Result<void> FeedFile(std::FILE* in);
   // The last line (without a trailing newline) and the result. Error when a
-  // CSV file had no header.
+  // CSV file had no header, a JSON file no line; a JSON line that is not an
+  // object is an Error as it is fed.
   Result<LatencyHistogram> Finish();
 
   uint64_t lines() const { return line_; }
@@ -69,6 +70,7 @@ class K6SampleReducer {
   uint64_t line_ = 0;
   uint64_t samples_ = 0;
   bool have_header_ = false;
+  uint64_t json_objects_ = 0;  // JSON lines seen (each an object)
   int col_name_ = -1, col_value_ = -1, col_error_code_ = -1;
   LatencyHistogram hist_;
 };

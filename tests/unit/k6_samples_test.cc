@@ -98,6 +98,11 @@ TEST(K6Samples, BadInputNamesFileAndLine) {
       {"{}\n{\"type\":\"Point\",\"data\":{\"value\":\"x\"},\"metric\":\"http_req_duration\"}\n", Format::kJson,
        "old.csv:2: http_req_duration value \"\"x\"\""},
       {"{\"type\":\"Point\",\"metric\":\"http_req_duration\"}", Format::kJson, "old.csv:1: http_req_duration point without data.value"},
+      // Not k6's JSON output at all: was reduced to an empty histogram, exit 0.
+      {"", Format::kJson, "old.csv: empty: no k6 JSON line"},
+      {"\n\n", Format::kJson, "old.csv: empty: no k6 JSON line"},
+      {"garbage\n", Format::kJson, "old.csv:1: not a k6 JSON line (k6 --out json writes one object per line): \"garbage\""},
+      {"{}\n[1,2]\n", Format::kJson, "old.csv:2: not a k6 JSON line"},
   };
   for (const auto& c : cases) {
     auto h = ReduceK6Samples(c.text, c.format, "old.csv");
