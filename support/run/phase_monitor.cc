@@ -66,10 +66,11 @@ Result<std::string> ReadFiles(Host& host, const std::vector<std::string>& paths)
   return out;
 }
 
-// One reading of a host's kernel network counters: /proc/net/netstat,
-// /proc/net/snmp and /proc/net/dev, merged, and connection tracking's
-// statistics where nf_conntrack is loaded (its file is absent otherwise: not
-// read is not an error). Err names the host and the file.
+// One reading of a host's kernel network counters: /proc/net/netstat and
+// /proc/net/snmp, and where the host has them /proc/net/dev and connection
+// tracking's statistics (absent without nf_conntrack), merged. Err names the
+// host and the file: one of the first two unreadable, or any that does not
+// parse.
 Result<KernelCounters> ReadKernelCounters(Host& host) {
   using Parser = Result<KernelCounters> (*)(std::string_view, std::string_view);
   struct Source {
@@ -80,7 +81,7 @@ Result<KernelCounters> ReadKernelCounters(Host& host) {
   KernelCounters all;
   for (const Source& f : {Source{"/proc/net/netstat", ParseKernelCounters, false},
                           Source{"/proc/net/snmp", ParseKernelCounters, false},
-                          Source{"/proc/net/dev", ParseNetDev, false},
+                          Source{"/proc/net/dev", ParseNetDev, true},
                           Source{"/proc/net/stat/nf_conntrack", ParseConntrackStat, true}}) {
     auto text = host.ReadFile(f.path, kProcFileCap);
     if (!text && f.optional) continue;
