@@ -20,6 +20,7 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -603,6 +604,18 @@ TEST_P(SshHostCommands, StartErrorsAreErrorsNotExitCodes) {
 // ------------------------------------------------------------ host keys ---
 
 // A second sshd in the SUT namespace on port 18222 with a fresh host key.
+// A new, empty directory of this test's own ("/tmp/<prefix>-XXXXXX"): a
+// directory named by the pid alone can be a crashed earlier run's, holding a
+// known_hosts that records another key for the second sshd's address.
+std::string FreshTmpDir(const std::string& prefix) {
+  std::string tmpl = "/tmp/" + prefix + "-XXXXXX";
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp " << tmpl << ": " << std::strerror(errno);
+    return "/tmp/" + prefix + "-" + std::to_string(::getpid());
+  }
+  return tmpl;
+}
+
 class SecondSshd {
  public:
   // sftp = false: the server allows exec but has no sftp subsystem.
@@ -663,7 +676,7 @@ class SecondSshd {
 
 TEST(SshHost, AcceptNewRecordsThenRefusesAChangedKey) {
   REQUIRE_HOSTS();
-  const std::string tmp = "/tmp/fvbench-ssh-keytest-" + std::to_string(::getpid());
+  const std::string tmp = FreshTmpDir("fvbench-ssh-keytest");
   SecondSshd second(tmp + "/sshd");
   auto started = second.Start();
   ASSERT_TRUE(started.ok()) << started.error().message;
@@ -722,7 +735,7 @@ TEST(SshHost, AcceptNewRecordsThenRefusesAChangedKey) {
 // accept-new never appends it. libssh reads neither marker line.
 TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
   REQUIRE_HOSTS();
-  const std::string tmp = "/tmp/fvbench-ssh-revoked-" + std::to_string(::getpid());
+  const std::string tmp = FreshTmpDir("fvbench-ssh-revoked");
   SecondSshd second(tmp + "/sshd");
   auto started = second.Start();
   ASSERT_TRUE(started.ok()) << started.error().message;
@@ -763,7 +776,7 @@ TEST(SshHost, RevokedHostKeyIsRefusedAndNeverAppended) {
 // still gets and gives its files, byte for byte (exec channels with cat).
 TEST_P(SshHostCommands, FilesTravelWithoutAnSftpSubsystem) {
   REQUIRE_HOSTS();
-  const std::string tmp = "/tmp/fvbench-ssh-nosftp-" + std::to_string(::getpid());
+  const std::string tmp = FreshTmpDir("fvbench-ssh-nosftp");
   SecondSshd second(tmp + "/sshd", /*sftp=*/false);
   auto started = second.Start();
   ASSERT_TRUE(started.ok()) << started.error().message;
@@ -819,7 +832,7 @@ TEST_P(SshHostCommands, FilesTravelWithoutAnSftpSubsystem) {
 
 TEST(SshHost, RefusedClientKeyNamesWhatWasTried) {
   REQUIRE_HOSTS();
-  const std::string tmp = "/tmp/fvbench-ssh-badkey-" + std::to_string(::getpid());
+  const std::string tmp = FreshTmpDir("fvbench-ssh-badkey");
   fs::create_directories(tmp);
   LocalHost local;
   auto kg = local.Run(Cmd({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp + "/other"}));
@@ -931,7 +944,7 @@ TEST(SshHost, LargeTransfersArriveIntact) {
   REQUIRE_HOSTS();
   auto h = ConnectOrDie(g_hosts.sut);
   ASSERT_NE(h, nullptr);
-  const std::string tmp = "/tmp/fvbench-ssh-xfer-" + std::to_string(::getpid());
+  const std::string tmp = FreshTmpDir("fvbench-ssh-xfer");
   fs::create_directories(tmp);
   const std::string data = RandomBytes(64u << 20, 42);
   const std::string sha = Sha256Hex(data);
@@ -1028,7 +1041,8 @@ class SentBack : public ::testing::TestWithParam<FilePath> {
     SshConnectOptions o;
     o.command_runner = mode == FilePath::kRunner || mode == FilePath::kRunnerWithoutSftp;
     if (mode == FilePath::kRunnerWithoutSftp || mode == FilePath::kExecWithoutSftp) {
-      const std::string tmp = "/tmp/fvbench-ssh-sentback-sshd-" + std::to_string(::getpid());
+      sshd_tmp_ = FreshTmpDir("fvbench-ssh-sentback-sshd");
+      const std::string& tmp = sshd_tmp_;
       second_ = std::make_unique<SecondSshd>(tmp + "/sshd", /*sftp=*/false);
       auto started = second_->Start();
       ASSERT_TRUE(started.ok()) << started.error().message;
@@ -1055,6 +1069,7 @@ class SentBack : public ::testing::TestWithParam<FilePath> {
     second_.reset();
     std::error_code ec;
     fs::remove_all(local_, ec);
+    if (!sshd_tmp_.empty()) fs::remove_all(sshd_tmp_, ec);
   }
   void Sh(const std::string& script) {
     auto r = h_->Run(Cmd({"sh", "-c", script, "sh", remote_}));
@@ -1069,6 +1084,7 @@ class SentBack : public ::testing::TestWithParam<FilePath> {
   std::unique_ptr<SecondSshd> second_;
   std::unique_ptr<SshHost> h_;
   std::string remote_, local_;
+  std::string sshd_tmp_;  // the second sshd's files and the known_hosts it is checked against
 };
 
 INSTANTIATE_TEST_SUITE_P(, SentBack,
