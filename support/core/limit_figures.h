@@ -59,6 +59,7 @@ struct LimitAccuracy {
   // Largest (admitted - allowed) / allowed over the keys, 0 when none is over.
   double over_admission = 0;
   std::string over_admission_key;  // the key with that largest excess ("" when none)
+  uint64_t over_admission_key_admitted = 0;  // what that key was admitted
   int keys_over = 0;
   // Largest (floor - admitted) / floor over the keys, 0 when none is under
   // (or when floor_per_key is 0).
@@ -67,6 +68,8 @@ struct LimitAccuracy {
 
   // The most admitted to one key in any 1 s window (whole bins), against
   // rate * 1 + burst.
+  double bin_s = 0;     // the log's bin width
+  int window_bins = 0;  // bins per window: round(1 / bin_s), at least 1
   uint64_t worst_window_admitted = 0;
   double window_allowed = 0;
   std::string worst_window_key;
