@@ -86,8 +86,10 @@ std::vector<Request> Simulate(Limiter limiter, int keys, double duration_s, cons
 }
 
 // What the SUT host's reducer writes for these requests (limits_log.h).
-std::string Reduce(const std::vector<Request>& requests, int64_t bin_ms = 100, uint64_t nokey = 0) {
-  if (requests.empty()) return fmt::format("fvbench-limits 1 {}\nlines {} first 0 last 0 nokey {} malformed 0\n", bin_ms, nokey, nokey);
+std::string Reduce(const std::vector<Request>& requests, int64_t bin_ms = 100) {
+  if (requests.empty()) {
+    return fmt::format("fvbench-limits 1 {}\nlines 0 first 0 last 0 nokey 0 malformed 0\n", bin_ms);
+  }
   const int64_t first = requests.front().ms, last = requests.back().ms;
   std::map<std::string, std::array<uint64_t, 3>> counts;
   std::map<std::pair<std::string, int64_t>, uint64_t> bins;
@@ -96,9 +98,8 @@ std::string Reduce(const std::vector<Request>& requests, int64_t bin_ms = 100, u
     ++counts[r.key][cls];
     if (cls == 0) ++bins[{r.key, (r.ms - first) / bin_ms}];
   }
-  std::string text = fmt::format("fvbench-limits 1 {}\nlines {} first {}.{:03} last {}.{:03} nokey {} malformed 0\n",
-                                 bin_ms, requests.size() + nokey, first / 1000, first % 1000, last / 1000,
-                                 last % 1000, nokey);
+  std::string text = fmt::format("fvbench-limits 1 {}\nlines {} first {}.{:03} last {}.{:03} nokey 0 malformed 0\n",
+                                 bin_ms, requests.size(), first / 1000, first % 1000, last / 1000, last % 1000);
   for (const auto& [kb, n] : bins) text += fmt::format("b {} {} {}\n", kb.first, kb.second, n);
   for (const auto& [key, c] : counts) text += fmt::format("k {} {} {} {}\n", key, c[0], c[1], c[2]);
   return text;
@@ -212,7 +213,9 @@ TEST(LimitAccuracy, KeySeenOnlyAtTheStartIsUnderAdmitted) {
   std::vector<Request> requests = Simulate(Limiter::kCorrect, 3, 10);
   // k9 sends 25 requests in the first 100 ms, then nothing: 20 admitted.
   Bucket b;
-  for (int i = 0; i < 25; ++i) requests.push_back({kStartMs + 2 * i, "k9", b.Take(kBucket, kStartMs + 2 * i) ? 200 : 429});
+  for (int i = 0; i < 25; ++i) {
+    requests.push_back({kStartMs + 2 * i, "k9", b.Take(kBucket, kStartMs + 2 * i) ? 200 : 429});
+  }
   std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) { return x.ms < y.ms; });
   const AccessLogCounts log = Log(requests);
   ASSERT_EQ(log.keys.size(), 4u);
@@ -366,7 +369,8 @@ std::string Bundle(const std::string& rules, const std::string& id = "p") {
   return R"({"bundle_version": 1, "policies": [{"id": ")" + id + R"(", "spec": {"rules": [)" + rules + "]}}]}";
 }
 
-const char kRule[] = R"({"name": "r1", "algorithm": "token_bucket", "algorithm_config": {"tokens_per_second": 5, "burst": 8}})";
+const char kRule[] =
+    R"({"name": "r1", "algorithm": "token_bucket", "algorithm_config": {"tokens_per_second": 5, "burst": 8}})";
 
 TEST(LimitPolicy, RpsAliasAndOtherAlgorithmsBeside) {
   auto r = TokenBucketOfPolicy(Bundle(R"({"algorithm": "token_bucket", "algorithm_config": {"rps": 3, "burst": 3}},

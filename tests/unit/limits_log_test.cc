@@ -50,11 +50,13 @@ TEST(LimitsLog, ParsesKeysSortedWithTheirBins) {
 
 TEST(LimitsLog, BinCountIsTheCeilingOfTheWindowPlusOne) {
   // 1.000 s at 100 ms: bins 0..10 (the last line falls in bin 10).
-  auto r = ParseLimitsLog("fvbench-limits 1 100\nlines 1 first 100 last 101.000 nokey 0 malformed 0\nk a 1 0 0\nb a 10 1\n");
+  auto r = ParseLimitsLog(
+      "fvbench-limits 1 100\nlines 1 first 100 last 101.000 nokey 0 malformed 0\nk a 1 0 0\nb a 10 1\n");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->keys[0].admitted_per_bin.size(), 11u);
   // 1.001 s: ceil(10.01) + 1 = 12.
-  r = ParseLimitsLog("fvbench-limits 1 100\nlines 1 first 100 last 101.001 nokey 0 malformed 0\nk a 1 0 0\nb a 11 1\n");
+  r = ParseLimitsLog(
+      "fvbench-limits 1 100\nlines 1 first 100 last 101.001 nokey 0 malformed 0\nk a 1 0 0\nb a 11 1\n");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->keys[0].admitted_per_bin.size(), 12u);
 }
@@ -67,7 +69,8 @@ TEST(LimitsLog, NoLinesIsAnEmptyLog) {
 }
 
 TEST(LimitsLog, FirstEqualToLastIsOneBin) {
-  auto r = ParseLimitsLog("fvbench-limits 1 100\nlines 3 first 5.5 last 5.500 nokey 0 malformed 0\nk a 2 1 0\nb a 0 2\n");
+  auto r = ParseLimitsLog(
+      "fvbench-limits 1 100\nlines 3 first 5.5 last 5.500 nokey 0 malformed 0\nk a 2 1 0\nb a 0 2\n");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_THAT(r->keys[0].admitted_per_bin, ElementsAre(2u));
 }
@@ -79,7 +82,8 @@ TEST(LimitsLog, KeyWithNothingAdmittedHasZeroBins) {
 }
 
 TEST(LimitsLog, BlankLinesTabsAndCarriageReturnsAreAccepted) {
-  auto r = ParseLimitsLog("fvbench-limits 1 100\r\n\nlines 1 first 1 last 1 nokey 0 malformed 0\r\nk\ta 1 0 0\r\nb a 0 1");
+  auto r = ParseLimitsLog(
+      "fvbench-limits 1 100\r\n\nlines 1 first 1 last 1 nokey 0 malformed 0\r\nk\ta 1 0 0\r\nb a 0 1");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->keys[0].admitted, 1u);
 }
