@@ -282,6 +282,25 @@ TEST(LimitAccuracy, OverAdmissionOfAHandMadeLog) {
   EXPECT_EQ(WindowCheck(a, 0.34).passed, true);   // 40 <= 40.2
 }
 
+TEST(LimitAccuracy, WorstWindowSlidesAcrossWholeSeconds) {
+  AccessLogCounts log;
+  log.bin_s = 0.25;  // 4 bins a window
+  log.first_unix = 0;
+  log.last_unix = 1.9;
+  // Whole seconds [0, 1) and [1, 2) hold 20 each; bins 2..5 hold 40.
+  log.keys = {{"a", 40, 0, 0, {0, 0, 20, 0, 0, 20, 0, 0}}, {"b", 31, 0, 0, {8, 8, 8, 7, 0, 0, 0, 0}}};
+  const LimitAccuracy a = AssessLimits(log, kBucket, 2, 0);
+  EXPECT_EQ(a.window_bins, 4);
+  EXPECT_EQ(a.worst_window_admitted, 40u);
+  EXPECT_EQ(a.worst_window_key, "a");
+  EXPECT_FALSE(WindowCheck(a).passed);
+  // One key's bins never add to another's.
+  log.keys[0].admitted_per_bin = {0, 0, 20, 0, 0, 0, 0, 0};
+  log.keys[0].admitted = 20;
+  EXPECT_EQ(AssessLimits(log, kBucket, 2, 0).worst_window_admitted, 31u);
+  EXPECT_EQ(AssessLimits(log, kBucket, 2, 0).worst_window_key, "b");
+}
+
 TEST(LimitChecks, KeysArrivedNamesWhatArrived) {
   AccessLogCounts log;
   log.lines = 2001;

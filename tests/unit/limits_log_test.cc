@@ -178,6 +178,14 @@ TEST(LimitsLog, RefusesMoreBinsThanTheMemoryBound) {
   EXPECT_THAT(r.error().message, StartsWith("l.txt: line 20003: 20001 keys of 1000 bins each are more than 20000000"));
 }
 
+TEST(LimitsLog, RefusesMoreKeysThanTheBound) {
+  std::string text = "fvbench-limits 1 100\nlines 200000 first 7 last 7 nokey 0 malformed 0\n";
+  for (uint64_t i = 0; i <= kMaxLimitsKeys; ++i) text += "k k" + std::to_string(i) + " 0 1 0\n";
+  auto r = ParseLimitsLog(text, "l.txt");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "l.txt: line 100003: more than 100000 keys");
+}
+
 TEST(LimitsLog, ShowsHostBytesEscaped) {
   auto r = ParseLimitsLog("fvbench-limits 1 100\nlines 1 first 1 last 1 nokey 0 malformed 0\n\x1b[2J 1\n", "l.txt");
   ASSERT_FALSE(r.ok());
