@@ -49,7 +49,9 @@ Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::
 //   request (a TokenBucketLimit not from TokenBucketOfPolicy may have burst 0);
 //   under_admission and keys_under: keys planned but absent from the log
 //   count as keys admitted 0 (under by 1.0 when floor_per_key > 0); the keys
-//   seen beyond keys_planned count as seen;
+//   seen beyond keys_planned count as seen; the floor assumes every key was
+//   offered more than the rate throughout (offered_rps / keys_planned > rate,
+//   rotated evenly): under-admission means nothing for a phase offered less;
 //   worst window: the most admitted to one key over any run of 1 / bin_s
 //   consecutive bins (sliding; all of a key's bins when it has fewer);
 //   window_allowed = rate * (window_bins * bin_s) + burst, which is
