@@ -1,7 +1,7 @@
 // What a limits scenario measures: how many requests edge admitted and
 // rejected per rate-limit key in one measured phase, counted by the SUT's own
 // access log, and how that compares with what the policy's token bucket
-// allows. Shapes only; judge/limits_log.h parses the counts, judge/
+// allows. Shapes only; judge/limits_log_parse.h parses the counts, judge/
 // limit_accuracy.h computes the figures.
 //
 // Units: times in seconds (Unix time for instants), rates in requests (=

@@ -1,6 +1,6 @@
 // How closely edge's limiter kept to its token bucket in one limits phase:
 // the policy's bucket, the figures of core/limit_figures.h LimitAccuracy from
-// the access log's counts (judge/limits_log.h), and the validity checks of a
+// the access log's counts (judge/limits_log_parse.h), and the validity checks of a
 // limits phase. Pure.
 //
 // Source of the bucket's semantics: edge's src/fairvisor/token_bucket.lua

@@ -1,11 +1,11 @@
-// libFuzzer target: ParseLimitsLog (support/judge/limits_log.h); contract in
+// libFuzzer target: ParseLimitsLog (support/judge/limits_log_parse.h); contract in
 // fuzz_contract.h. A parsed log also keeps the shape the header promises:
 // keys strictly sorted, each key's bins the window's count and summing to
 // its admitted, and the counts adding up to `lines`.
 #include <cstdio>
 #include <cstdlib>
 
-#include "support/judge/limits_log.h"
+#include "support/judge/limits_log_parse.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // AssessLimits and the limits checks (judge/limit_accuracy.h) on synthetic
 // access logs: a tiny token-bucket simulator offers every key 4x its rate,
 // decides each request with a correct bucket or a broken one, reduces the
-// decisions to the text the SUT host writes (judge/limits_log.h) and parses
+// decisions to the text the SUT host writes (judge/limits_log_parse.h) and parses
 // it back. A correct limiter passes; a bucket per worker and a bucket whose
 // state is forgotten every second are caught, with the figure. Also
 // TokenBucketOfPolicy on the real policy fixture and its refusals.
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "support/judge/limits_log.h"
+#include "support/judge/limits_log_parse.h"
 
 namespace fvbench::limit_accuracy_test {
 namespace {

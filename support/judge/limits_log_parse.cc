@@ -1,4 +1,4 @@
-#include "support/judge/limits_log.h"
+#include "support/judge/limits_log_parse.h"
 
 #include <fmt/format.h>
 

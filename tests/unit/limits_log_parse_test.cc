@@ -1,7 +1,7 @@
-// ParseLimitsLog (judge/limits_log.h): the reduced access log of a limits
+// ParseLimitsLog (judge/limits_log_parse.h): the reduced access log of a limits
 // phase, read back into AccessLogCounts, and every refusal with the line it
 // names.
-#include "support/judge/limits_log.h"
+#include "support/judge/limits_log_parse.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
