@@ -36,7 +36,10 @@
 //    milliseconds / bin_ms, rounded down (integer milliseconds: no float drift).
 //
 // Errors name the host, the path and the tail of awk's stderr: a log awk
-// cannot open (missing, unreadable), an awk that fails or cannot start.
+// cannot open (missing, unreadable), an awk that fails or cannot start. On a
+// DryRunHost (DRY_RUN) nothing runs and the text is "" (the parser's error).
+// ResetLimitsLog creates a missing log (truncate's way; nginx creates its
+// log when it starts) and fails where the directory is missing.
 #pragma once
 
 #include <string>
