@@ -17,6 +17,8 @@ std::string ListenBacklogParam(int backlog) {
   return backlog > 0 ? fmt::format(" backlog={}", backlog) : "";
 }
 
+std::string LimitsLogPath(const std::string& prefix) { return prefix + "/logs/limits.log"; }
+
 std::string NginxWorkerProcesses(const std::string& cpuset, int usable_cpus) {
   if (!cpuset.empty()) {
     if (auto cpus = ParseCpuList(cpuset); cpus && !cpus->empty()) return std::to_string(cpus->size());
@@ -207,6 +209,17 @@ std::string StatusServerForRegex(const std::string& socket) {
   return out;
 }
 
+// The access log lines of the http block as a std::regex_replace format
+// string (`$1` the block's indentation, nginx's `$` doubled), no trailing
+// newline: edge's image's access.log, or the limits log.
+std::string AccessLogForRegex(const FairvisorParams& p) {
+  if (!p.limits_log) return "$1  access_log " + p.prefix + "/logs/access.log;";
+  std::string format;
+  for (const char* c = kLimitsLogFormat; *c; ++c) format += *c == '$' ? std::string("$$") : std::string(1, *c);
+  return fmt::format("$1  log_format {0} '{1}';\n$1  access_log {2} {0};", kLimitsLogFormatName, format,
+                     LimitsLogPath(p.prefix));
+}
+
 constexpr char kTemplateSrc[] = "fairvisor edge docker/nginx.conf.template";
 
 // A ${...} left over is a variable this renderer does not know about.
@@ -242,7 +255,8 @@ struct Rewrite {
 // under its prefix (a link to the container's stdout), one line per request.
 // The same line is written here to <prefix>/logs/access.log; Debian's nginx
 // would otherwise open its compiled-in /var/log/nginx/access.log, which only
-// root may write and which no run removes.
+// root may write and which no run removes. With limits_log, the limits log
+// takes its place: one access log per request either way.
 std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   const std::string pfx = p.prefix;
   std::vector<Rewrite> rewrites;
@@ -264,8 +278,9 @@ std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   add("http {", R"(^(\s*)http\s*\{\s*$)",
                       fmt::format("$1http {{\n$1  client_body_temp_path {0}/tmp/client_body;\n"
                                   "$1  proxy_temp_path {0}/tmp/proxy;\n"
-                                  "$1  access_log {0}/logs/access.log;{1}",
-                                  pfx, p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
+                                  "{1}{2}",
+                                  pfx, AccessLogForRegex(p),
+                                  p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
                       1, 1);
   add("resolver ...;", R"(^(\s*)resolver\s+[^;]*;)",
                       p.resolver.empty()

@@ -31,6 +31,12 @@
 //                                  compiled-in temp paths under /var/lib/nginx)
 //   http {                      -> also followed by the status server below, when
 //                                  status_socket is set
+//   http {                      -> also followed by `access_log <prefix>/logs/access.log;`,
+//                                  or, when limits_log is set, instead by
+//                                    log_format fvbench_limits '$msec $status $http_x_bench_key';
+//                                    access_log <prefix>/logs/limits.log fvbench_limits;
+//                                  (the limits log: one line per request, the truth of
+//                                  the limits scenarios; run/limits_log.h reduces it)
 // and, for distro nginx, `load_module <module_dir>/ndk_http_module.so;` and
 // `load_module <module_dir>/ngx_http_lua_module.so;` prepended (OpenResty has
 // Lua built in).
@@ -126,7 +132,16 @@ struct FairvisorParams {
   std::string module_dir = kDebianNginxModuleDir;
   std::string status_socket;           // "" = no status listener
   int listen_backlog = 0;              // as NginxParams::listen_backlog
+  bool limits_log = false;             // access log in kLimitsLogFormat at LimitsLogPath(prefix)
 };
+
+// The limits log's format: `$msec $status $http_x_bench_key` (nginx writes
+// `-` for an absent header, and escapes `"`, `\` and bytes outside 0x20-0x7e
+// as \xHH; a space in the header is written as is).
+inline constexpr const char kLimitsLogFormatName[] = "fvbench_limits";
+inline constexpr const char kLimitsLogFormat[] = "$msec $status $http_x_bench_key";
+// <prefix>/logs/limits.log
+std::string LimitsLogPath(const std::string& prefix);
 
 // The five variables envsubst substitutes, by name. They must also be in the
 // nginx process's environment (the template's `env` directives pass FAIRVISOR_*

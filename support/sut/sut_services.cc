@@ -176,6 +176,8 @@ std::string SutServices::run_dir(const std::string& service) const {
   return layout::ServiceRunDir(cfg_.bench_dir, service);
 }
 
+std::string SutServices::limits_log_path() const { return LimitsLogPath(run_dir("fv")); }
+
 std::string SutServices::listen_addr() const {
   if (!cfg_.listen_addr.empty()) return cfg_.listen_addr;  // FV_LISTEN_ADDR (config.h)
   return cfg_.fairvisor_remote.empty() ? "127.0.0.1" : "0.0.0.0";
@@ -343,9 +345,9 @@ Result<void> SutServices::Start(const Spec& spec) {
   }
   {
     // A socket file left by a crashed nginx would make bind() fail; an access
-    // log of an earlier start would only grow.
+    // log (or limits log) of an earlier start would only grow.
     Command rm;
-    rm.argv = {"rm", "-f", "--", dir + "/logs/access.log"};
+    rm.argv = {"rm", "-f", "--", dir + "/logs/access.log", LimitsLogPath(dir)};
     if (!spec.status_socket.empty()) rm.argv.push_back(spec.status_socket);
     (void)host_.Run(rm);
   }
@@ -468,9 +470,14 @@ Result<void> SutServices::CheckReferencedFiles(const std::string& service, const
                            service, conf_path, missing)};
 }
 
-Result<void> SutServices::StartFairvisor(const std::string& mode, const std::string& policy_path) {
+Result<void> SutServices::StartFairvisor(const std::string& mode, const std::string& policy_path,
+                                         const FairvisorOptions& options) {
   if (mode != "decision_service" && mode != "reverse_proxy") {
     return Error{fmt::format("StartFairvisor: mode '{}' (expected decision_service or reverse_proxy)", mode)};
+  }
+  if (options.worker_processes < 0) {
+    return Error{fmt::format("StartFairvisor: worker_processes {} (expected > 0, or 0 for FV_WORKER_PROCESSES)",
+                             options.worker_processes)};
   }
   const std::string dir = run_dir("fv");
   const std::string tmpl_path = info_.edge_dir + "/docker/nginx.conf.template";
@@ -485,8 +492,10 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   p.prefix = dir;
   p.listen_addr = listen_addr();
   p.port = cfg_.fv_port;
-  p.worker_processes = cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cpuset_, info_.cores)
-                                                          : cfg_.fv_worker_processes;
+  p.worker_processes = options.worker_processes > 0 ? std::to_string(options.worker_processes)
+                       : cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cpuset_, info_.cores)
+                                                            : cfg_.fv_worker_processes;
+  p.limits_log = options.limits_log;
   p.worker_connections = WorkerConnections();
   p.log_level = cfg_.fv_log_level;
   p.mode = mode;
@@ -509,6 +518,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
       return Error{fmt::format("host {}: writing {}: {}", host_.name(), p.asn_map_path, w.error().message)};
     }
   }
+  fv_workers_ = p.worker_processes;
   Spec spec{"fv", cfg_.fv_port, *conf, FairvisorTemplateVars(p), true, p.status_socket};
   spec.env["FAIRVISOR_CONFIG_FILE"] = policy_path;
   spec.env["FAIRVISOR_SAAS_URL"] = "";  // standalone mode even if the caller's environment has one

@@ -73,6 +73,17 @@ struct PolicyEvidence {
   std::string summary() const;                // "HTTP 200; RateLimit: \"bench-simple\";r=...; ..."
 };
 
+// One edge start's choices beyond the Config (StartFairvisor).
+struct FairvisorOptions {
+  // Edge writes the limits log (nginx_conf.h: `$msec $status
+  // $http_x_bench_key`, one line per request) at limits_log_path() instead of
+  // logs/access.log; the start removes an earlier one.
+  bool limits_log = false;
+  // > 0: edge's worker_processes for this start; 0: FV_WORKER_PROCESSES,
+  // whose `auto` is one worker per CPU of the cpuset, else of the usable CPUs.
+  int worker_processes = 0;
+};
+
 class SutServices {
  public:
   // `cpuset`: the CPUs its nginx processes are pinned to (taskset -c), ""
@@ -86,7 +97,9 @@ class SutServices {
   Result<void> StartBackend();
   // mode: "decision_service" | "reverse_proxy" (FAIRVISOR_MODE). policy_path is
   // a file on the SUT host, readable by nginx's worker user (edge's workers read it).
-  Result<void> StartFairvisor(const std::string& mode, const std::string& policy_path);
+  // options: FairvisorOptions (a negative worker count is an Error).
+  Result<void> StartFairvisor(const std::string& mode, const std::string& policy_path,
+                              const FairvisorOptions& options = {});
   Result<void> StopAll();
   // Leftovers of an earlier run that was killed before it could stop its
   // services (e.g. a ctest timeout): "<service> pid <n>" for each stopped.
@@ -103,6 +116,10 @@ class SutServices {
   std::string ErrorLogSince(const std::string& service);
 
   std::string run_dir(const std::string& service) const;  // BENCH_DIR/run/<service>
+  // Edge's limits log: run_dir("fv")/logs/limits.log (FairvisorOptions::limits_log).
+  std::string limits_log_path() const;
+  // The worker_processes edge's config got at the last StartFairvisor ("" before).
+  const std::string& fv_worker_processes() const { return fv_workers_; }
   // FV_LISTEN_ADDR when set, else 127.0.0.1 locally / 0.0.0.0 remotely.
   std::string listen_addr() const;
   // Where the SUT host itself reaches the services (health, probes, edge's
@@ -156,6 +173,7 @@ class SutServices {
   std::optional<bool> stub_status_;               // `nginx -V` lists the module (asked once)
   std::string status_why_;
   std::map<std::string, std::string> status_sockets_;  // running service -> socket
+  std::string fv_workers_;                              // edge's worker_processes, last start
 };
 
 namespace detail {

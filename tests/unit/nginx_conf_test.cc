@@ -324,6 +324,31 @@ TEST(StatusListener, OwnServerOnAUnixSocketInEveryConfig) {
   EXPECT_EQ(std::count(fv->begin(), fv->end(), '{'), std::count(fv->begin(), fv->end(), '}'));
 }
 
+// The limits log takes the access log's place: the same config but for that
+// one line, which becomes a log_format and an access_log in it (nginx's `$`
+// variables kept through the regex replacement, before the status server).
+TEST(RenderFairvisor, LimitsLogReplacesTheAccessLog) {
+  FairvisorParams p = Params();
+  p.status_socket = "/b/run/fv/logs/status.sock";
+  auto off = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  p.limits_log = true;
+  auto on = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  const std::string access = "  access_log /b/run/fv/logs/access.log;\n";
+  const std::string limits =
+      "  log_format fvbench_limits '$msec $status $http_x_bench_key';\n"
+      "  access_log /b/run/fv/logs/limits.log fvbench_limits;\n";
+  EXPECT_EQ(LimitsLogPath("/b/run/fv"), "/b/run/fv/logs/limits.log");
+  EXPECT_FALSE(Has(*on, "access.log")) << *on;
+  EXPECT_TRUE(Has(*on, "  proxy_temp_path /b/run/fv/tmp/proxy;\n" + limits + "  server {  # fvbench status")) << *on;
+  std::string expected = *off;
+  const size_t at = expected.find(access);
+  ASSERT_NE(at, std::string::npos) << expected;
+  expected.replace(at, access.size(), limits);
+  EXPECT_EQ(*on, expected);
+}
+
 // 08_nginx_workers_vs_cpuset.env (fixtures/odd_inputs): one worker per CPU the nginx may use, never nginx's
 // own `auto` (online CPUs) when the count is known.
 TEST(NginxWorkerProcesses, OnePerCpuOfTheCpusetOrOfTheUsableCpus) {

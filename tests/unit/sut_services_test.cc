@@ -165,6 +165,48 @@ TEST(PolicyProbe, MessagesNameTheHeadersWithoutTheTokenAndALeftoverFileFails) {
   EXPECT_TRUE(Has(left.error().message, "could not remove /b/run/fv/probe.headers")) << left.error().message;
 }
 
+// FairvisorOptions: the limits log instead of access.log and a worker count
+// for one start; without options the config is as before (FV_WORKER_PROCESSES).
+TEST(StartFairvisor, OptionsPlaceTheLimitsLogAndTheWorkerCountOfOneStart) {
+  Config cfg;
+  cfg.bench_dir = "/b";
+  cfg.dry_run = true;  // DRY_RUN's template: no edge checkout read
+  cfg.fv_worker_processes = "4";
+  ProvisionInfo info;
+  info.edge_dir = "/e";
+  testing_fakes::FakeHost host("sut-host");
+  SutServices sut(host, cfg, info, "");
+  const std::string conf = "/b/run/fv/conf/nginx.conf";
+  ASSERT_TRUE(sut.StartFairvisor("reverse_proxy", "/b/p.json").ok());
+  const std::string plain = host.Files().at(conf);
+  EXPECT_TRUE(Has(plain, "worker_processes 4;\n")) << plain;
+  EXPECT_TRUE(Has(plain, "  access_log /b/run/fv/logs/access.log;\n")) << plain;
+  EXPECT_FALSE(Has(plain, "limits")) << plain;
+  EXPECT_EQ(sut.fv_worker_processes(), "4");
+  ASSERT_TRUE(sut.StopAll().ok());
+
+  FairvisorOptions o;
+  o.limits_log = true;
+  o.worker_processes = 1;
+  ASSERT_TRUE(sut.StartFairvisor("reverse_proxy", "/b/p.json", o).ok());
+  const std::string limits = host.Files().at(conf);
+  EXPECT_TRUE(Has(limits, "worker_processes 1;\n")) << limits;
+  EXPECT_TRUE(Has(limits, "  log_format fvbench_limits '$msec $status $http_x_bench_key';\n"
+                          "  access_log /b/run/fv/logs/limits.log fvbench_limits;\n"))
+      << limits;
+  EXPECT_FALSE(Has(limits, "access.log")) << limits;
+  EXPECT_EQ(sut.fv_worker_processes(), "1");
+  EXPECT_EQ(sut.limits_log_path(), "/b/run/fv/logs/limits.log");
+  // Each start begins both logs afresh.
+  EXPECT_EQ(host.Count("rm -f -- /b/run/fv/logs/access.log /b/run/fv/logs/limits.log"), 2u);
+  ASSERT_TRUE(sut.StopAll().ok());
+
+  o.worker_processes = -1;
+  auto bad = sut.StartFairvisor("reverse_proxy", "/b/p.json", o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(Has(bad.error().message, "worker_processes -1")) << bad.error().message;
+}
+
 // ---- end to end with LocalHost --------------------------------------------
 
 class SutE2E : public ::testing::Test {
