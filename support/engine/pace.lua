@@ -91,8 +91,12 @@
 --                           phase each key gets its share (sent / K) within
 --                           one request per thread; several instances each
 --                           do the same, so every key's offered rate is
---                           RATE / K. Each key's request is built once per
---                           thread in init(); request() only indexes it.
+--                           RATE / K. get, decision: each key's request is
+--                           built once per thread in init(); request() only
+--                           indexes it. post: the key's head is built in
+--                           init(), and request() concatenates a new string
+--                           per request as without keys; LuaJIT interns it,
+--                           and that costs more the larger K.
 --                           decision: key i comes from the client address
 --                           203.0.113.<i % 254 + 1> (K < 254: K addresses).
 --                           K = 0: the requests are exactly those without it.
