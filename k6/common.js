@@ -16,6 +16,12 @@
 //   BODY_FILE   KIND=post only: file whose content is the POST body
 //   PRE_VUS     constant-arrival-rate preAllocatedVUs, integer >= 1   (required)
 //   MAX_VUS     constant-arrival-rate maxVUs, integer >= PRE_VUS      (required)
+//   KEYS        rate-limit keys K, integer 0..100000                  (default 0)
+//               K > 0: every request carries `X-Bench-Key: k<i>` with
+//               i = exec.scenario.iterationInTest % K: iterations are
+//               numbered in the order the schedule starts them, across VUs
+//               and across the instances of a segmented test, so the keys
+//               are taken in turn and each is offered RATE / K. 0: no header.
 //
 // Sources (k6 0.4x .. 1.x):
 //   executor options  https://grafana.com/docs/k6/latest/using-k6/scenarios/executors/constant-arrival-rate/
@@ -24,7 +30,10 @@
 //     (init context only; k6 rejects an empty file name)
 //   Response.headers  keys are in Go canonical form (grafana/k6-docs PR #1232),
 //     so the gateway's "RateLimit" header is seen as "Ratelimit".
+//   exec.scenario.iterationInTest  https://grafana.com/docs/k6/latest/javascript-api/k6-execution/
+//     (zero-based, sequential, unique in the scenario in local and segmented runs)
 
+import exec from 'k6/execution';
 import http from 'k6/http';
 
 export function env(name, fallback) {
@@ -56,6 +65,25 @@ function positiveNumber(name) {
     throw new Error(`fvbench k6 script: ${name}='${raw}' must be a number > 0`);
   }
   return n;
+}
+
+// The header and bound of KEYS (support/engine/load_engine.h kBenchKeyHeader, kMaxBenchKeys).
+export const BENCH_KEY_HEADER = 'X-Bench-Key';
+const MAX_KEYS = 100000;
+
+export function keys() {
+  const raw = env('KEYS', '0');
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_KEYS) {
+    throw new Error(`fvbench k6 script: KEYS='${raw}' must be an integer in 0..${MAX_KEYS}`);
+  }
+  return n;
+}
+
+// This iteration's key, "k<i>", of n > 0 keys.
+/** @param {number} n */
+function benchKey(n) {
+  return `k${exec.scenario.iterationInTest % n}`;
 }
 
 export const KINDS = ['get', 'decision', 'post'];
@@ -98,14 +126,18 @@ export function arrivalScenario() {
 // Returns a function that sends one request of the configured kind and
 // returns the k6 Response. `body` is the POST body for KIND=post (read by the
 // calling script with open() in its init context).
+// With KEYS > 0 each request also carries its key header (benchKey); with
+// KEYS = 0 the requests are built exactly as without it.
 export function makeRequest(k, body) {
   const url = requiredEnv('TARGET_URL');
   const jwt = env('JWT', '');
+  const n = keys();
   /** @type {Record<string, string>} */
   const base = {};
   if (jwt) base['Authorization'] = 'Bearer ' + jwt;
 
   if (k === 'get') {
+    if (n > 0) return () => http.get(url, { headers: Object.assign({}, base, { [BENCH_KEY_HEADER]: benchKey(n) }) });
     const params = { headers: base };
     return () => http.get(url, params);
   }
@@ -120,6 +152,7 @@ export function makeRequest(k, body) {
         'X-Original-URI': '/v1/chat/completions',
         'X-Forwarded-For': `203.0.113.${(__VU % 254) + 1}`,
       });
+      if (n > 0) headers[BENCH_KEY_HEADER] = benchKey(n);
       return http.post(url, '{}', { headers: headers });
     };
   }
@@ -129,6 +162,7 @@ export function makeRequest(k, body) {
       'Content-Type': 'application/json',
       'X-Request-Id': `${__VU}-${__ITER}`,
     });
+    if (n > 0) headers[BENCH_KEY_HEADER] = benchKey(n);
     return http.post(url, body, { headers: headers });
   };
 }

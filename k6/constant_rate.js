@@ -3,7 +3,7 @@
 //
 //   [JWT=...] k6 run --quiet --no-color --include-system-env-vars -e TARGET_URL=... -e RATE=... \
 //     -e DURATION=... -e KIND=get|decision|post [-e BODY_FILE=...] \
-//     -e PRE_VUS=... -e MAX_VUS=... -e SUMMARY_OUT=/path/phase.json \
+//     -e PRE_VUS=... -e MAX_VUS=... -e KEYS=... -e SUMMARY_OUT=/path/phase.json \
 //     -e COUNT_RATELIMIT=0|1 constant_rate.js
 //
 // See common.js for the parameters and their sources. Additionally:

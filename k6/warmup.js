@@ -3,7 +3,7 @@
 //
 //   [JWT=...] k6 run --quiet --no-color --include-system-env-vars -e TARGET_URL=... -e RATE=... \
 //     -e DURATION=... -e KIND=get|decision|post [-e BODY_FILE=...] \
-//     -e PRE_VUS=... -e MAX_VUS=... warmup.js
+//     -e PRE_VUS=... -e MAX_VUS=... -e KEYS=... warmup.js
 //
 // Parameters and sources: see common.js.
 

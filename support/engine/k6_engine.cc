@@ -432,6 +432,7 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
     return bad(fmt::format("duration {} s must be > 0", spec.duration_s));
   }
   if (spec.connections < 0) return bad(fmt::format("connections {} must be >= 0", spec.connections));
+  if (auto k = CheckBenchKeys(spec.keys); !k) return bad(k.error().message);
   if (spec.kind == RequestKind::kPostJson && spec.body.empty()) return bad("post request without a body");
   if (scripts_dir.empty()) return bad("no k6 scripts directory");
 
@@ -486,6 +487,9 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   if (spec.kind == RequestKind::kPostJson) env("BODY_FILE", body_path);
   env("PRE_VUS", std::to_string(vus.pre));
   env("MAX_VUS", std::to_string(vus.max));
+  // Always set (0: none), so a KEYS in the caller's environment never
+  // reaches the script (--include-system-env-vars).
+  env("KEYS", std::to_string(spec.keys));
   if (measured) {
     env("SUMMARY_OUT", summary_out);
     env("COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0");

@@ -7,7 +7,8 @@
 //   [taskset -c <cpuset>] k6 run --quiet --no-color --include-system-env-vars
 //       -e TARGET_URL=<url> -e RATE=<R> -e DURATION=<D> -e KIND=get|decision|post
 //       [-e BODY_FILE=<remote_dir>/<phase>.body.json]
-//       -e PRE_VUS=<P> -e MAX_VUS=<M> -e SUMMARY_OUT=<remote_dir>/<phase>.json
+//       -e PRE_VUS=<P> -e MAX_VUS=<M> -e KEYS=<spec.keys>
+//       -e SUMMARY_OUT=<remote_dir>/<phase>.json
 //       -e COUNT_RATELIMIT=0|1 <scripts_dir>/constant_rate.js
 // with K6_NO_USAGE_REPORT=true, K6_NEW_MACHINE_READABLE_SUMMARY=false (keeps
 // k6 >= 1.5 on the handleSummary shape that support/engine/k6_summary.h
@@ -16,7 +17,8 @@
 // which every user of the loadgen host can read; k6 run copies its
 // environment into the script's __ENV (--include-system-env-vars, k6 docs
 // "Environment variables"; -e values override it). BODY_FILE only for
-// kPostJson (the body is written there first).
+// kPostJson (the body is written there first). KEYS (0 = none) is always
+// given, warmup included: k6/common.js puts X-Bench-Key: k<i> on each request.
 //   R = round(spec.rate_rps), >= 1 (k6's `rate` is an integer).
 //   D = spec.duration_s in seconds ("60", "0.5").
 //   P = spec.connections when > 0, else max(50, ceil(R / 100)): VUs for R
@@ -98,7 +100,8 @@
 // Errors name the phase and the host, and for a failed k6 the exit status (or
 // signal / timeout) and the tail of its stderr; a bad spec (empty phase or
 // phase with characters other than [A-Za-z0-9._-], no URL, rate < 0.5,
-// duration <= 0, negative connections, post without body) is rejected before
+// duration <= 0, negative connections, keys outside [0, kMaxBenchKeys],
+// post without body) is rejected before
 // anything runs.
 #pragma once
 

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "support/core/config.h"
 #include "support/engine/loadgen_limits.h"
 #include "support/host/host.h"
@@ -23,6 +25,21 @@ enum class RequestKind {
               // /v1/chat/completions, X-Forwarded-For: 203.0.113.<1..254>, Bearer jwt
   kPostJson,  // POST url with `body` (Content-Type: application/json), Bearer jwt
 };
+
+// Rate-limit keys (LoadSpec::keys > 0): every request carries the header
+// `X-Bench-Key: k<i>`, i = 0..keys-1, the keys taken in turn so that each
+// gets rate_rps / keys (edge's limits policy keys on it:
+// fixtures/policies/limits.json, limit_keys ["header:X-Bench-Key"]; the SUT
+// logs it as nginx's $http_x_bench_key). How each engine spreads them:
+// pace.lua (FVBENCH_KEYS) and k6/common.js (KEYS).
+inline constexpr const char kBenchKeyHeader[] = "X-Bench-Key";
+// At most this many keys: wrk's pace.lua builds every key's request once per
+// thread (about 100-300 bytes each) before the load starts.
+inline constexpr int kMaxBenchKeys = 100000;
+
+// The value of the key header for key i: "k<i>".
+inline std::string BenchKey(int i) { return fmt::format("k{}", i); }
+
 
 struct LoadSpec {
   std::string phase;         // file-safe phase name, e.g. "latency_raw_nginx", "throughput_simple_s03"
@@ -54,7 +71,19 @@ struct LoadSpec {
   // given the whole test's and splits them itself.
   std::string k6_segment;
   std::string k6_sequence;
+  // > 0: each request carries X-Bench-Key: k<i>, i cycling over 0..keys-1
+  // (kBenchKeyHeader above); 0: no such header.
+  int keys = 0;
 };
+
+// keys within [0, kMaxBenchKeys]; the error names the number and the bound.
+inline Result<void> CheckBenchKeys(int keys) {
+  if (keys < 0 || keys > kMaxBenchKeys) {
+    return Error{fmt::format("keys {}: the number of {} keys must be between 0 (none) and {}", keys,
+                             kBenchKeyHeader, kMaxBenchKeys)};
+  }
+  return Ok();
+}
 
 class LoadEngine {
  public:

@@ -83,6 +83,23 @@
 --                           slot 0 is its first delay(), as before.
 --   FVBENCH_OFFSET_US       this instance's schedule offset after START (µs, >= 0;
 --                           shard i of n at total rate R: i / R)
+--   FVBENCH_KEYS            rate-limit keys K (integer 0..100000; unset or 0: none):
+--                           K > 0 puts "X-Bench-Key: k<i>" on every request,
+--                           i = 0..K-1 taken in turn by each thread, thread j
+--                           (0-based, of THREADS) starting at floor(j * K /
+--                           THREADS), so the threads interleave and over a
+--                           phase each key gets its share (sent / K) within
+--                           one request per thread; several instances each
+--                           do the same, so every key's offered rate is
+--                           RATE / K. get, decision: each key's request is
+--                           built once per thread in init(); request() only
+--                           indexes it. post: the key's head is built in
+--                           init(), and request() concatenates a new string
+--                           per request as without keys; LuaJIT interns it,
+--                           and that costs more the larger K.
+--                           decision: key i comes from the client address
+--                           203.0.113.<i % 254 + 1> (K < 254: K addresses).
+--                           K = 0: the requests are exactly those without it.
 --
 -- A bad parameter raises a Lua error inside init(), which wrk does not
 -- protect: wrk prints "PANIC: unprotected error in call to Lua API (...)",
@@ -99,6 +116,10 @@ local requests = {}     -- pre-formatted request pool (get, decision)
 local n_requests = 0
 local next_request = 0
 local post_head, post_tail, thread_tag
+local post_heads        -- FVBENCH_KEYS > 0 with post: post_head per key (1 = k0)
+local n_keys = 0        -- FVBENCH_KEYS
+local next_key = 0
+local request_post_keyed  -- request() for post with keys (defined below request())
 local interval_us       -- slot spacing on this thread's timeline
 local start_us          -- slot 0, set by the first delay() call
 local n_slots = 0
@@ -195,6 +216,23 @@ local function head(method, extra)
   return table.concat(lines, "\r\n") .. "\r\n"
 end
 
+-- FVBENCH_KEYS: 0 when unset or empty, else an integer in 0..100000
+-- (load_engine.h kMaxBenchKeys).
+local function getenv_keys()
+  local raw = os.getenv("FVBENCH_KEYS") or ""
+  if raw == "" then return 0 end
+  local v = tonumber(raw)
+  if v == nil or v ~= math.floor(v) or v < 0 or v > 100000 then
+    error("pace.lua: FVBENCH_KEYS=" .. raw .. " is not an integer in 0..100000")
+  end
+  return v
+end
+
+-- The key header for key index i (0-based).
+local function key_header(i)
+  return "X-Bench-Key: k" .. i
+end
+
 local function read_file(path)
   local f, err = io.open(path, "rb")
   if f == nil then error("pace.lua: FVBENCH_BODY_FILE: " .. tostring(err)) end
@@ -213,6 +251,50 @@ function setup(thread)
   fvb_threads = fvb_threads or {}
   fvb_threads[#fvb_threads + 1] = thread
   thread:set("fvb_thread_index", #fvb_threads)
+end
+
+-- init()'s requests when FVBENCH_KEYS > 0 (see the header): one per key,
+-- requests[i + 1] or post_heads[i + 1] carrying key k<i>; the thread's
+-- first request is key floor(j * K / THREADS).
+local function init_keyed(kind, auth, threads)
+  local first = math.floor(((fvb_thread_index or 1) - 1) * n_keys / threads) % n_keys
+  if kind == "get" then
+    for i = 0, n_keys - 1 do
+      local extra = { key_header(i) }
+      for _, h in ipairs(auth) do extra[#extra + 1] = h end
+      requests[i + 1] = head("GET", extra) .. "\r\n"
+    end
+  elseif kind == "decision" then
+    for i = 0, n_keys - 1 do
+      local extra = {
+        "Content-Type: application/json",
+        "X-Original-Method: POST",
+        "X-Original-URI: /v1/chat/completions",
+        "X-Forwarded-For: 203.0.113." .. (i % 254 + 1),
+        "Content-Length: 2",
+        key_header(i),
+      }
+      for _, h in ipairs(auth) do extra[#extra + 1] = h end
+      requests[i + 1] = head("POST", extra) .. "\r\n{}"
+    end
+  elseif kind == "post" then
+    local body = read_file(getenv_required("FVBENCH_BODY_FILE"))
+    post_heads = {}
+    for i = 0, n_keys - 1 do
+      local extra = { "Content-Type: application/json", "Content-Length: " .. #body, key_header(i) }
+      for _, h in ipairs(auth) do extra[#extra + 1] = h end
+      post_heads[i + 1] = head("POST", extra) .. "X-Request-Id: "
+    end
+    post_tail = "\r\n\r\n" .. body
+    thread_tag = tostring(fvb_thread_index or 0) .. "-"
+    next_key = first
+    request = request_post_keyed
+    return
+  else
+    error("pace.lua: FVBENCH_KIND=" .. kind .. " is not one of get, decision, post")
+  end
+  n_requests = #requests
+  next_request = first
 end
 
 function init(args)
@@ -242,6 +324,8 @@ function init(args)
   local jwt = os.getenv("FVBENCH_JWT") or ""
   local auth = {}
   if jwt ~= "" then auth = { "Authorization: Bearer " .. jwt } end
+  n_keys = getenv_keys()
+  if n_keys > 0 then return init_keyed(kind, auth, threads) end
 
   if kind == "get" then
     requests[1] = head("GET", auth) .. "\r\n"
@@ -359,6 +443,16 @@ function request()
   next_request = next_request + 1
   if next_request > n_requests then next_request = 1 end
   return requests[next_request]
+end
+
+-- post with FVBENCH_KEYS > 0 (init_keyed installs it as request()): the
+-- request id as above, the key taken in turn.
+request_post_keyed = function()
+  record_send()
+  next_request = next_request + 1
+  next_key = next_key + 1
+  if next_key > n_keys then next_key = 1 end
+  return post_heads[next_key] .. thread_tag .. next_request .. post_tail
 end
 
 if counting then
@@ -611,6 +705,7 @@ function done(summary, latency, requests_stats)
   field("threads", num(#threads))
   field("threads_requested", num(tonumber(os.getenv("FVBENCH_THREADS") or "")))
   field("connections", num(tonumber(os.getenv("FVBENCH_CONNECTIONS") or "")))
+  field("keys", num(tonumber(os.getenv("FVBENCH_KEYS") or "") or 0))
   field("requests", num(summary.requests))
   field("sent", num(sent))
   field("scheduled", num(scheduled))

@@ -354,6 +354,7 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
                              FormatNumber(kMaxPhaseSeconds), FormatNumber(kMaxRateRps))};
   }
   if (spec.connections < 0) return Error{fmt::format("connections {} < 0", spec.connections)};
+  if (auto k = CheckBenchKeys(spec.keys); !k) return k.error();
   if (spec.kind == RequestKind::kPostJson && body_path.empty()) {
     return Error{"post phase without a body file"};
   }
@@ -394,6 +395,7 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_COUNT_RATELIMIT", spec.count_ratelimit ? "1" : "0"},
       {"FVBENCH_TIMEOUT_US", fmt::format("{}", static_cast<long>(kWrkRequestTimeoutUs))},
       {"FVBENCH_DURATION_S", fmt::format("{}", secs)},
+      {"FVBENCH_KEYS", fmt::format("{}", spec.keys)},
   };
   if (spec.latency_histogram) cmd.env["FVBENCH_HISTOGRAM"] = "1";
   if (synchronised) {

@@ -10,7 +10,8 @@
 //   [taskset -c <cpuset>] wrk -t<T> -c<C> -d<D>s --latency -s <scripts_dir>/pace.lua <url>
 // with FVBENCH_RATE, FVBENCH_THREADS, FVBENCH_CONNECTIONS, FVBENCH_KIND,
 // FVBENCH_JWT, FVBENCH_BODY_FILE, FVBENCH_COUNT_RATELIMIT, FVBENCH_TIMEOUT_US,
-// FVBENCH_DURATION_S (= D: each thread's schedule lasts D, see pace.lua done())
+// FVBENCH_DURATION_S (= D: each thread's schedule lasts D, see pace.lua done()),
+// FVBENCH_KEYS (= spec.keys: X-Bench-Key k0..k<keys-1>, 0 = none)
 // and FVBENCH_OUT=<remote_dir>/<phase>.json. Every FVBENCH_* variable is set
 // explicitly (empty or 0 when unused), so values inherited from the caller's
 // environment never leak into the script.

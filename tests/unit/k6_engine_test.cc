@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -167,6 +169,7 @@ TEST_F(K6EngineTest, MeasuredRunPassesParametersAndParsesSummary) {
                           "-e", "KIND=decision",
                           "-e", "PRE_VUS=100",
                           "-e", "MAX_VUS=500",
+                          "-e", "KEYS=0",
                           "-e", "SUMMARY_OUT=" + summary,
                           "-e", "COUNT_RATELIMIT=1",
                           kScripts + "/constant_rate.js"}));
@@ -228,6 +231,7 @@ TEST_F(K6EngineTest, PostBodyIsWrittenAndPassedAsFile) {
                           "-e", "BODY_FILE=" + remote_ + "/throughput_llm_s03.body.json",
                           "-e", "PRE_VUS=64",
                           "-e", "MAX_VUS=320",
+                          "-e", "KEYS=0",
                           "-e", "SUMMARY_OUT=" + remote_ + "/throughput_llm_s03.json",
                           "-e", "COUNT_RATELIMIT=0",
                           kScripts + "/constant_rate.js"}));
@@ -333,6 +337,7 @@ TEST_F(K6EngineTest, WarmupRunsWarmupScriptWithoutSummary) {
                           "-e", "KIND=decision",
                           "-e", "PRE_VUS=100",
                           "-e", "MAX_VUS=500",
+                          "-e", "KEYS=0",
                           kScripts + "/warmup.js"}));
 
   SetMode("crash", "handle_summary_latency_ok.json");
@@ -367,6 +372,42 @@ TEST_F(K6EngineTest, BadSpecIsRejectedBeforeRunning) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.error().message, HasSubstr("post request without a body"));
   EXPECT_FALSE(fs::exists(root_ + "/rec/argv"));
+}
+
+// KEYS reaches the script through -e, in the measured run and the warmup
+// alike, always (0: none; k6 copies its environment into __ENV, so a KEYS
+// there must not reach the script); a number outside [0, kMaxBenchKeys] is
+// refused.
+TEST(K6Plan, KeysArePassedAlwaysAndBounded) {
+  LoadSpec s;
+  s.phase = "limits_s00";
+  s.url = "http://127.0.0.1:8080/";
+  s.rate_rps = 700;
+  s.duration_s = 2;
+  for (const std::string summary : {"/r/limits_s00.json", ""}) {
+    auto plain = PlanK6Command(s, "/opt/s", summary, "");
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    EXPECT_THAT(plain->argv, ::testing::Contains("KEYS=0")) << summary;
+    LoadSpec keyed = s;
+    keyed.keys = 7;
+    auto cmd = PlanK6Command(keyed, "/opt/s", summary, "");
+    ASSERT_TRUE(cmd.ok()) << cmd.error().message;
+    const auto& a = cmd->argv;
+    auto it = std::find(a.begin(), a.end(), "KEYS=7");
+    ASSERT_NE(it, a.end()) << summary;
+    EXPECT_EQ(*(it - 1), "-e");
+    EXPECT_EQ(std::count_if(a.begin(), a.end(), [](const std::string& x) { return x.rfind("KEYS=", 0) == 0; }), 1);
+    EXPECT_EQ(a.back(), summary.empty() ? "/opt/s/warmup.js" : "/opt/s/constant_rate.js");
+  }
+  for (int bad : {-3, kMaxBenchKeys + 1}) {
+    LoadSpec b = s;
+    b.keys = bad;
+    auto r = PlanK6Command(b, "/opt/s", "/r/limits_s00.json", "");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().message,
+              fmt::format("k6 phase 'limits_s00': keys {}: the number of X-Bench-Key keys must be between 0 (none) "
+                          "and 100000", bad));
+  }
 }
 
 TEST(K6Vus, DerivedFromRate) {

@@ -91,6 +91,7 @@ std::vector<std::string> ExpectedRunArgv(size_t i, const std::string& scripts, c
           "-e", "KIND=get",
           "-e", "PRE_VUS=50",
           "-e", "MAX_VUS=250",
+          "-e", "KEYS=0",
           "-e", "SUMMARY_OUT=" + remote + "/" + p + ".json",
           "-e", "COUNT_RATELIMIT=0",
           scripts + "/constant_rate.js"};
@@ -125,7 +126,7 @@ TEST(K6Segments, TwoInstancesCommandLines) {
             "k6 run --quiet --no-color --include-system-env-vars --paused --address 127.0.0.1:6565 "
             "--execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg1.samples.csv "
             "-e TARGET_URL=http://127.0.0.1:8082/ -e RATE=1000 -e DURATION=2 -e KIND=get -e PRE_VUS=50 "
-            "-e MAX_VUS=250 -e SUMMARY_OUT=/r/latency_raw_nginx_lg1.json -e COUNT_RATELIMIT=0 "
+            "-e MAX_VUS=250 -e KEYS=0 -e SUMMARY_OUT=/r/latency_raw_nginx_lg1.json -e COUNT_RATELIMIT=0 "
             "/opt/s/constant_rate.js &\n"
             "pid=$!\n"
             "tries=0\n"
@@ -163,7 +164,7 @@ TEST(K6Segments, TwoInstancesCommandLines) {
             "k6 run --quiet --no-color --include-system-env-vars --paused --address 127.0.0.1:6566 "
             "--execution-segment 1/2:1 --execution-segment-sequence 0,1/2,1 --out csv=/r/latency_raw_nginx_lg2.samples.csv "
             "-e TARGET_URL=http://127.0.0.1:8082/ -e RATE=1000 -e DURATION=2 -e KIND=get -e PRE_VUS=50 "
-            "-e MAX_VUS=250 -e SUMMARY_OUT=/r/latency_raw_nginx_lg2.json -e COUNT_RATELIMIT=0 "
+            "-e MAX_VUS=250 -e KEYS=0 -e SUMMARY_OUT=/r/latency_raw_nginx_lg2.json -e COUNT_RATELIMIT=0 "
             "/opt/s/constant_rate.js &");
   EXPECT_THAT(cmds[1].argv[2], HasSubstr("until k6 status --address 127.0.0.1:6566 >/dev/null 2>&1; do\n"));
   EXPECT_THAT(cmds[1].argv[2], HasSubstr("wait_us=$(( 1733030000000000 - "));

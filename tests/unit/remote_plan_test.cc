@@ -166,7 +166,7 @@ TEST_F(RemotePlan, EdgeSearchStepsAndSecretsRedacted) {
       "[root@10.213.1.2] read: /srv/edge/docker/nginx.conf.template",
       "[root@10.213.1.2] write: " + b + "/run/fv/conf/nginx.conf",
       "[root@10.213.1.2] start: fv: ",
-      "-e DURATION=2 -e KIND=get -e PRE_VUS=50 -e MAX_VUS=250 " + b + "/scripts/warmup.js",
+      "-e DURATION=2 -e KIND=get -e PRE_VUS=50 -e MAX_VUS=250 -e KEYS=0 " + b + "/scripts/warmup.js",
       "-e SUMMARY_OUT=" + b + "/results/throughput_complex_s00",  // first search step
       "[root@10.213.2.2] fetch: ",
       "[root@10.213.1.2] stop: fv pid ",

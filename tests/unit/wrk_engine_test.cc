@@ -153,6 +153,37 @@ TEST(WrkPlan, DecisionKindName) {
   EXPECT_EQ(cmd->env.at("FVBENCH_KIND"), "decision");
 }
 
+// Rate-limit keys reach pace.lua as FVBENCH_KEYS, always set (0: none) so
+// that the caller's environment cannot add keys; outside [0, kMaxBenchKeys]
+// the spec is refused, naming the number and the bound.
+TEST(WrkPlan, KeysAreAlwaysPassedAndBounded) {
+  auto plain = PlanWrkCommand(Spec(), "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->env.at("FVBENCH_KEYS"), "0");
+  LoadSpec s = Spec();
+  s.keys = 7;
+  auto keyed = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(keyed.ok()) << keyed.error().message;
+  EXPECT_EQ(keyed->env.at("FVBENCH_KEYS"), "7");
+  EXPECT_EQ(keyed->argv, plain->argv);  // the keys change the requests, not wrk's options
+  EXPECT_THAT(WrkCommandLine(*keyed), HasSubstr("FVBENCH_KEYS=7 "));
+  s.keys = kMaxBenchKeys;
+  EXPECT_TRUE(PlanWrkCommand(s, "/opt/s", "/r/x.json", "").ok());
+  for (int bad : {-1, kMaxBenchKeys + 1}) {
+    s.keys = bad;
+    auto r = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().message, fmt::format("keys {}: the number of X-Bench-Key keys must be between 0 (none) and "
+                                             "100000", bad));
+  }
+}
+
+TEST(WrkPlan, BenchKeyNames) {
+  EXPECT_STREQ(kBenchKeyHeader, "X-Bench-Key");
+  EXPECT_EQ(BenchKey(0), "k0");
+  EXPECT_EQ(BenchKey(41), "k41");
+}
+
 // Several load generators: a common start, this process's offset,
 // and a -d that covers the wait for the start and 0.25 s for the window's
 // last responses; the schedule window stays the duration.
