@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,6 +115,9 @@ struct LoadResult {
   // offers more than the target rate: kept_up is false beyond 10 ms.
   double max_early_send_us = 0;
   std::optional<uint64_t> ratelimit_evidence;  // responses carrying RateLimit headers, when counted
+  // Responses per HTTP status, when the engine counted them (wrk's pace.lua
+  // with FVBENCH_COUNT_RATELIMIT=1); empty otherwise (k6, an older result).
+  std::map<int, uint64_t> status_counts;
   // Wall time (s) of the engine's command on the load generator, from start
   // to exit, as the controller measured it (0 = not measured: a parser alone,
   // an older result); several load generators (multi_loadgen.h): from their

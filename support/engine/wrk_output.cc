@@ -243,6 +243,7 @@ Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
       FVB_ASSIGN(n, r.Count(*it, "status_counts", key.c_str()));
       out.status_counts[static_cast<int>(code)] = n;
     }
+    out.load.status_counts = out.status_counts;
   }
   return Ok();
 }

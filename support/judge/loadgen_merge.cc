@@ -32,6 +32,7 @@ void AddCounts(LoadResult& m, const LoadResult& r, double& late_weighted) {
   m.interrupted += r.interrupted;
   m.failed += r.failed;
   m.non_2xx += r.non_2xx;
+  for (const auto& [status, n] : r.status_counts) m.status_counts[status] += n;
   m.achieved_rps += r.achieved_rps;
   m.kept_up = m.kept_up && r.kept_up;
   m.dropped_iterations += r.dropped_iterations;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "support/core/json_fields.h"
@@ -41,6 +42,12 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   }
   w.Field("failed", r.failed);
   w.Field("non_2xx", r.non_2xx);
+  if (!r.status_counts.empty()) {  // when counted (load_result.h)
+    w.Key("status_counts");
+    w.StartObject();
+    for (const auto& [status, n] : r.status_counts) w.Field(std::to_string(status), n);
+    w.EndObject();
+  }
   w.Field("achieved_rps", r.achieved_rps);
   w.Field("error_rate", r.error_rate);
   w.Key("latency_us");
@@ -85,6 +92,21 @@ void CheckPlausible(const LoadResult& r, const std::string& path) {
   }
 }
 
+// "status_counts": {"200": n, "429": n, ...}: keys are HTTP statuses
+// (100..999), values counts. Throws naming the key.
+std::map<int, uint64_t> ReadStatusCounts(const json& v, const std::string& path) {
+  const std::string spath = detail::JoinPath(path, "status_counts");
+  std::map<int, uint64_t> out;
+  for (const auto& [key, n] : detail::GetObject(v, "status_counts", path).items()) {
+    const bool digits = key.size() == 3 && std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || key[0] == '0') {
+      throw detail::JsonFieldError{fmt::format("{}: key \"{}\" is not an HTTP status", spath, key)};
+    }
+    out[std::stoi(key)] = detail::GetUint(v.at("status_counts"), key, spath);
+  }
+  return out;
+}
+
 }  // namespace
 
 LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
@@ -102,6 +124,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.interrupted = OptUint(v, "interrupted", path, 0);
   r.failed = GetUint(v, "failed", path);
   r.non_2xx = GetUint(v, "non_2xx", path);
+  if (v.contains("status_counts")) r.status_counts = ReadStatusCounts(v, path);
   r.achieved_rps = GetNumberOrNaN(v, "achieved_rps", path);
   r.error_rate = GetNumberOrNaN(v, "error_rate", path);
   std::string lpath = JoinPath(path, "latency_us");
