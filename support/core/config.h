@@ -30,7 +30,7 @@ enum class ThroughputSearchKind { kBisect, kSeed };
 
 // The policy bundles a policy directory (FVBENCH_POLICY_DIR, _B) holds, one
 // per scenario kind (fixtures/policies has the defaults).
-inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json"};
+inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json", "limits.json"};
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.
@@ -60,6 +60,14 @@ struct Config {
   double latency_rps = 10000;  // LATENCY_RPS, requests/s
   double latency_dur_s = 60;   // LATENCY_DUR, seconds measured
   double warmup_dur_s = 10;    // WARMUP_DUR, seconds of unmeasured warmup before each phase
+
+  // Limits scenarios (kLimitsScenarios): the load rotates over `limits_keys`
+  // rate-limit keys at `limits_overload` x the policy's per-key rate, for
+  // `limits_dur_s` measured seconds per phase.
+  bool limits = true;            // LIMITS=0 leaves them out of a run (their tests skip, saying so)
+  int limits_keys = 50;          // LIMITS_KEYS, 1..100000
+  double limits_overload = 4;    // LIMITS_OVERLOAD, offered / allowed, 1 < x <= 100
+  double limits_dur_s = 10;      // LIMITS_DUR, seconds measured
 
   // Throughput scenarios.
   double throughput_search_max = 150000;  // THROUGHPUT_SEARCH_MAX, RPS
@@ -117,6 +125,9 @@ struct Config {
   bool edge_skipped = false;
   NginxRuntime runtime = NginxRuntime::kAuto;                  // NGINX_RUNTIME: auto | openresty | nginx
   std::string fv_worker_processes = "auto";                    // FAIRVISOR_WORKER_PROCESSES
+  // FAIRVISOR_SHARED_DICT_SIZE: edge's lua_shared_dict of counters (its
+  // limiter state), an nginx size: digits and an optional k or m, 32k..64g.
+  std::string fv_shared_dict_size = "256m";
   std::string fv_log_level = "error";                          // FAIRVISOR_LOG_LEVEL (edge logs per-request lines at warn)
   int nginx_listen_backlog = 0;                                // NGINX_LISTEN_BACKLOG; 0 = nginx's own (511 on Linux)
   double health_timeout_s = 20;                                // HEALTH_TIMEOUT

@@ -188,6 +188,29 @@ Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c) 
   return Ok();
 }
 
+// An nginx size (ngx_parse_size: digits, then k or m) that nginx accepts for
+// a shared zone: at least 8 pages of 4 KiB (ngx_http_lua "too small"), at
+// most 64 GiB. Only digits and one unit letter reach edge's nginx.conf.
+static Result<void> LoadSharedDictSize(const EnvReader& r, Config& c) {
+  const std::string v = r.str("FAIRVISOR_SHARED_DICT_SIZE", c.fv_shared_dict_size);
+  const auto bad = [&](const char* why) {
+    return Error{fmt::format("FAIRVISOR_SHARED_DICT_SIZE='{}': {} (an nginx size such as 256m, 512k or 1048576; "
+                             "32k..64g)", v, why)};
+  };
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+  const std::string unit = v.substr(digits);
+  if (digits == 0 || digits > 11 || (unit != "" && unit != "k" && unit != "K" && unit != "m" && unit != "M")) {
+    return bad("not an nginx size");
+  }
+  const double scale = unit.empty() ? 1 : (unit == "k" || unit == "K") ? 1024.0 : 1024.0 * 1024;
+  const double bytes = std::stod(v.substr(0, digits)) * scale;
+  if (bytes < 32 * 1024) return bad("below 32k, the smallest shared zone nginx accepts");
+  if (bytes > 64.0 * 1024 * 1024 * 1024) return bad("above 64g");
+  c.fv_shared_dict_size = v;
+  return Ok();
+}
+
 Result<void> LoadSut(const EnvReader& r, Config& c) {
   auto rt = r.OneOf("NGINX_RUNTIME", "auto", {"auto", "openresty", "nginx"}, "auto, openresty or nginx");
   if (!rt) return rt.error();
@@ -197,6 +220,7 @@ Result<void> LoadSut(const EnvReader& r, Config& c) {
     auto v = r.Integer("FAIRVISOR_WORKER_PROCESSES", 1, 1, 1024, "auto or a worker count 1..1024");
     if (!v) return v.error();
   }
+  if (auto dict = LoadSharedDictSize(r, c); !dict) return dict;
   auto level = r.OneOf("FAIRVISOR_LOG_LEVEL", c.fv_log_level,
                        {"debug", "info", "notice", "warn", "error", "crit", "alert", "emerg"},
                        "an nginx error_log level (debug info notice warn error crit alert emerg)");

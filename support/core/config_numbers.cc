@@ -42,6 +42,23 @@ Result<void> LoadLatency(const EnvReader& r, Config& c) {
     if (!v) return v.error();
     *k.out = *v;
   }
+  return LoadLimits(r, c);
+}
+
+Result<void> LoadLimits(const EnvReader& r, Config& c) {
+  auto on = r.Flag("LIMITS", c.limits);
+  if (!on) return on.error();
+  c.limits = *on;
+  auto keys = r.Integer("LIMITS_KEYS", c.limits_keys, 1, 100000, "rate-limit keys");
+  if (!keys) return keys.error();
+  c.limits_keys = static_cast<int>(*keys);
+  auto overload = r.Number("LIMITS_OVERLOAD", c.limits_overload, NumRange{1, 100, true},
+                           "offered load / the keys' allowed rate");
+  if (!overload) return overload.error();
+  c.limits_overload = *overload;
+  auto dur = r.Seconds("LIMITS_DUR", c.limits_dur_s);
+  if (!dur) return dur.error();
+  c.limits_dur_s = *dur;
   return Ok();
 }
 

@@ -66,6 +66,7 @@ ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c) {
   ScenarioTimeInputs in;
   in.plan = RunPlanOf(c);
   in.latency_dur_s = c.latency_dur_s;
+  in.limits_dur_s = c.limits_dur_s;
   in.warmup_dur_s = c.warmup_dur_s;
   in.health_timeout_s = c.health_timeout_s;
   return in;
@@ -105,6 +106,16 @@ ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double qu
   return s.Bound();
 }
 
+ScenarioTimeBound LimitsScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  Sum s;
+  s.Add(kLimitsPhases * (c.warmup_dur_s + c.limits_dur_s),
+        fmt::format("{} phases x (WARMUP_DUR {} + LIMITS_DUR {})", kLimitsPhases, FormatNumber(c.warmup_dur_s),
+                    FormatNumber(c.limits_dur_s)));
+  s.Add(StartStop(c), fmt::format("edge restarted: 2 x HEALTH_TIMEOUT {}", FormatNumber(c.health_timeout_s)));
+  AddCommon(s, c, kLimitsPhases, quiet_timeout_s);
+  return s.Bound();
+}
+
 Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s) {
   ScenarioTimeBound latency = LatencyScenarioBound(c, quiet_timeout_s);
   if (latency.seconds > timeout_s) {
@@ -117,6 +128,8 @@ Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s,
                              ? "STEP_DUR or WARMUP_DUR"
                              : "THROUGHPUT_BUDGET_S, CONFIRM_DUR, STEP_DUR, WARMUP_DUR or REPEAT")};
   }
+  ScenarioTimeBound limits = LimitsScenarioBound(c, quiet_timeout_s);
+  if (limits.seconds > timeout_s) return Error{Message("limits", limits, timeout_s, "LIMITS_DUR or WARMUP_DUR")};
   return Ok();
 }
 

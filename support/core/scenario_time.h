@@ -33,6 +33,7 @@ namespace fvbench {
 struct ScenarioTimeInputs {
   RunPlan plan;
   double latency_dur_s = 0;
+  double limits_dur_s = 0;
   double warmup_dur_s = 0;
   double health_timeout_s = 0;
 };
@@ -45,8 +46,11 @@ struct ScenarioTimeBound {
 
 ScenarioTimeBound LatencyScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
 ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
+// A limits scenario's phases: one per edge worker setting, each after its warmup.
+inline constexpr int kLimitsPhases = 2;
+ScenarioTimeBound LimitsScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
 
-// Ok when both bounds are within `timeout_s`; else an Error such as
+// Ok when the three bounds are within `timeout_s`; else an Error such as
 //   "latency scenarios need up to 86681 s (WARMUP_DUR 1 + ...), above their
 //    ctest TIMEOUT of 7200 s: shorten LATENCY_DUR, or raise the TIMEOUT when
 //    configuring: cmake --preset default -DFVBENCH_SCENARIO_TIMEOUT=86681

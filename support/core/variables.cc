@@ -32,6 +32,18 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return Seconds(c.latency_dur_s); }},
     {"WARMUP_DUR", "Load", "10", false, "s", "unmeasured warmup seconds before each scenario (0 = none)",
      [](const Config& c) { return Seconds(c.warmup_dur_s); }},
+    {"LIMITS", "Load", "1", false, "0 or 1",
+     "1 runs the limits scenarios after the six (`ctest --preset local`); 0 leaves them out (their tests skip, "
+     "saying so)",
+     [](const Config& c) { return std::string(c.limits ? "1" : "0"); }},
+    {"LIMITS_KEYS", "Load", "50", false, "keys",
+     "rate-limit keys the limits scenarios rotate over (1..100000; header `X-Bench-Key`)",
+     [](const Config& c) { return std::to_string(c.limits_keys); }},
+    {"LIMITS_OVERLOAD", "Load", "4", false, "x",
+     "limits scenarios: offered rate / the keys' allowed rate (above 1, at most 100)",
+     [](const Config& c) { return FormatNumber(c.limits_overload); }},
+    {"LIMITS_DUR", "Load", "10", false, "s", "measured seconds per limits phase",
+     [](const Config& c) { return Seconds(c.limits_dur_s); }},
     {"REPEAT", "Load", "1", false, "runs",
      "runs per measured phase (1..100); the median is reported and gated, with its spread "
      "([Repeats](methodology.md#repeats)); in A/B mode the pairs per measured phase: default 5, at least 3",
@@ -143,6 +155,10 @@ const std::vector<VariableDoc> kVariables = {
      "edge's `worker_processes` (1..1024); auto = one per CPU of `ORESTY_CPUSET`, or per usable CPU of the SUT "
      "host (never nginx's own `auto`, which counts online CPUs)",
      [](const Config& c) { return c.fv_worker_processes; }},
+    {"FAIRVISOR_SHARED_DICT_SIZE", "The SUT", "256m", false, "nginx size",
+     "edge's `lua_shared_dict` of limiter state (32k..64g); a dict too small for the keys evicts buckets, "
+     "which start full again ([limits.md](limits.md))",
+     [](const Config& c) { return c.fv_shared_dict_size; }},
     {"FAIRVISOR_LOG_LEVEL", "The SUT", "error", false, "nginx level",
      "edge's error_log level. Not `warn`: at warn, edge writes two log lines per request (`rule_engine.lua` "
      "`evaluate global_shadow_state ...`), which the seed measured along with the gateway",
@@ -232,8 +248,8 @@ const std::vector<VariableDoc> kVariables = {
 
     // Inputs and comparisons
     {"FVBENCH_POLICY_DIR", "Inputs and comparisons", "`fixtures/policies`", true, "path",
-     "your own `simple.json`, `complex.json`, `llm.json` (their policy ids must stay `bench-simple`, "
-     "`bench-complex`, `bench-llm`); nginx workers read them, so they (and their directories) must be "
+     "your own `simple.json`, `complex.json`, `llm.json`, `limits.json` (their policy ids must stay "
+     "`bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`); nginx workers read them, so they (and their directories) must be "
      "world-readable",
      [](const Config& c) { return c.policy_dir; }},
     {"FVBENCH_THRESHOLDS", "Inputs and comparisons", "`thresholds/portable.json`", true, "path",

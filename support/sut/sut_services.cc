@@ -496,6 +496,7 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
                        : cfg_.fv_worker_processes == "auto" ? NginxWorkerProcesses(cpuset_, info_.cores)
                                                             : cfg_.fv_worker_processes;
   p.limits_log = options.limits_log;
+  p.shared_dict_size = cfg_.fv_shared_dict_size;
   p.worker_connections = WorkerConnections();
   p.log_level = cfg_.fv_log_level;
   p.mode = mode;

@@ -569,5 +569,47 @@ TEST(Config, SearchDefaultsAndOverrides) {
   EXPECT_TRUE(LoadConfig(Inputs({{"THROUGHPUT_SEARCH", "seed"}, {"THROUGHPUT_BUDGET_S", "30"}})).ok());
 }
 
+TEST(Config, SharedDictSizeIsAnNginxSizeNginxAccepts) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->fv_shared_dict_size, "256m");
+  for (const char* ok : {"32k", "32K", "1m", "65536", "65536m"}) {
+    auto c = LoadConfig(Inputs({{"FAIRVISOR_SHARED_DICT_SIZE", ok}}));
+    ASSERT_TRUE(c.ok()) << ok << ": " << c.error().message;
+    EXPECT_EQ(c->fv_shared_dict_size, ok);
+  }
+  for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
+           {"31k", "below 32k"}, {"65537m", "above 64g"}, {"1g", "not an nginx size"}, {"10m;", "not an nginx size"},
+           {"m", "not an nginx size"}, {"-1m", "not an nginx size"}, {"256 m", "not an nginx size"},
+           {"999999999999k", "not an nginx size"}}) {
+    auto c = LoadConfig(Inputs({{"FAIRVISOR_SHARED_DICT_SIZE", bad}}));
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_NE(c.error().message.find("FAIRVISOR_SHARED_DICT_SIZE='" + bad + "': " + why), std::string::npos)
+        << c.error().message;
+  }
+}
+
+TEST(Config, ReadsTheLimitsScenariosSettings) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_TRUE(d->limits);
+  EXPECT_EQ(d->limits_keys, 50);
+  EXPECT_DOUBLE_EQ(d->limits_overload, 4);
+  EXPECT_DOUBLE_EQ(d->limits_dur_s, 10);
+  auto c = LoadConfig(Inputs({{"LIMITS", "0"}, {"LIMITS_KEYS", "200"}, {"LIMITS_OVERLOAD", "1.5"}, {"LIMITS_DUR", "4"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_FALSE(c->limits);
+  EXPECT_EQ(c->limits_keys, 200);
+  EXPECT_DOUBLE_EQ(c->limits_overload, 1.5);
+  EXPECT_DOUBLE_EQ(c->limits_dur_s, 4);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"LIMITS_KEYS", "0"}, {"LIMITS_KEYS", "100001"}, {"LIMITS_KEYS", "-k1"}, {"LIMITS_OVERLOAD", "1"},
+           {"LIMITS_OVERLOAD", "101"}, {"LIMITS_DUR", "0"}, {"LIMITS", "maybe"}}) {
+    auto bad = LoadConfig(Inputs({{name, value}}));
+    ASSERT_FALSE(bad.ok()) << name << "=" << value;
+    EXPECT_NE(bad.error().message.find(name + "='" + value + "'"), std::string::npos) << bad.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace fvbench::config_test
