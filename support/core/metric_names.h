@@ -35,6 +35,10 @@ inline constexpr const char kMetricMax[] = "max_us";
 inline constexpr const char kMetricErrorRate[] = "error_rate";      // fraction 0..1 of scheduled requests
 inline constexpr const char kMetricAchievedRps[] = "achieved_rps";  // the engine's measured rate
 inline constexpr const char kMetricRps[] = "rps";                   // throughput: the reported max sustained rate
+// Limits scenarios (limit_figures.h), the worst of the scenario's phases, fractions:
+inline constexpr const char kMetricOverAdmission[] = "over_admission";    // (admitted - allowed) / allowed, worst key
+inline constexpr const char kMetricUnderAdmission[] = "under_admission";  // (floor - admitted) / floor, worst key
+inline constexpr const char kMetricWindowExcess[] = "window_excess";      // worst 1 s window / (rate + burst) - 1
 
 // The latency metric named `name`, or null.
 inline const LatencyMetric* FindLatencyMetric(const std::string& name) {

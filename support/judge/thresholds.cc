@@ -33,6 +33,8 @@ const std::vector<std::string> kLatencyRuleMetrics =
     Concat(LatencyNames(std::size(kLatencyMetrics)), {kMetricErrorRate, kMetricAchievedRps});
 const std::vector<std::string> kThroughputRuleMetrics =
     Concat({kMetricRps, kMetricErrorRate}, LatencyNames(std::size(kLatencyMetrics)));
+const std::vector<std::string> kLimitsRuleMetrics =
+    Concat({kMetricOverAdmission, kMetricUnderAdmission, kMetricWindowExcess}, LatencyNames(std::size(kLatencyMetrics)));
 const std::vector<std::string> kOperators = {"<=", "<", ">=", ">"};
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
@@ -45,10 +47,22 @@ std::vector<std::string> AllScenarioIds() {
   std::vector<std::string> ids;
   for (const char* id : kLatencyScenarios) ids.emplace_back(id);
   for (const char* id : kThroughputScenarios) ids.emplace_back(id);
+  for (const char* id : kLimitsScenarios) ids.emplace_back(id);
   return ids;
 }
 
 bool IsLatency(const std::string& id) { return id.rfind("latency.", 0) == 0; }
+bool IsLimits(const std::string& id) { return id.rfind("limits.", 0) == 0; }
+// The kind a scenario id starts with: "latency", "throughput" or "limits".
+std::string KindOf(const std::string& id) { return id.substr(0, id.find('.')); }
+
+const std::vector<std::string>& RuleMetricsOf(const std::string& id) {
+  return IsLatency(id) ? kLatencyRuleMetrics : IsLimits(id) ? kLimitsRuleMetrics : kThroughputRuleMetrics;
+}
+
+bool IsLimitsMetric(const std::string& metric) {
+  return metric == kMetricOverAdmission || metric == kMetricUnderAdmission || metric == kMetricWindowExcess;
+}
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
   throw detail::JsonFieldError{fmt::format("{}: {}", path, what)};
@@ -63,6 +77,7 @@ struct LimitRange {
 LimitRange RangeOf(const std::string& metric) {
   if (metric == "error_rate") return {1, "an error rate is a fraction 0..1"};
   if (metric == "rps" || metric == "achieved_rps") return {kMaxRateRps, "a rate is 0..1e9 requests per second"};
+  if (IsLimitsMetric(metric)) return {1000, "a share of what the bucket allows is 0..1000"};
   return {kMaxLatencyUs, "a latency is 0..1e15 µs"};
 }
 
@@ -95,7 +110,7 @@ void ParseRatioLimit(const ojson& limit, const std::string& id, const std::strin
   std::string target = to->get<std::string>();
   std::vector<std::string> same_kind;
   for (const std::string& other : AllScenarioIds()) {
-    if (other != id && IsLatency(other) == IsLatency(id)) same_kind.push_back(other);
+    if (other != id && KindOf(other) == KindOf(id)) same_kind.push_back(other);
   }
   if (!Contains(same_kind, target)) {
     Fail(opath + ".ratio_to",
@@ -117,11 +132,12 @@ void ParseReferenceLimit(const ojson& limit, const std::string& id, const std::s
       Fail(opath + "." + k, "unknown key of a reference limit (allowed: x_reference alone)");
     }
   }
-  const std::vector<std::string> carried =
-      IsLatency(id) ? LatencyNames(kPercentileCount) : std::vector<std::string>{kMetricRps};
+  const std::vector<std::string> carried = IsLatency(id)  ? LatencyNames(kPercentileCount)
+                                           : IsLimits(id) ? std::vector<std::string>{}
+                                                          : std::vector<std::string>{kMetricRps};
   if (!Contains(carried, metric)) {
     Fail(opath + ".x_reference", fmt::format("a reference has no {} for {} scenarios (x_reference allowed on: {})",
-                                             metric, IsLatency(id) ? "latency" : "throughput", Join(carried)));
+                                             metric, KindOf(id), carried.empty() ? "none" : Join(carried)));
   }
   const ojson& f = limit["x_reference"];
   CheckFactor(f, opath + ".x_reference");
@@ -179,14 +195,13 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
     std::string spath = "scenarios." + id;
     if (!Contains(ids, id)) Fail(spath, fmt::format("unknown scenario (allowed: {})", Join(ids)));
     if (!metrics.is_object()) Fail(spath, fmt::format("expected an object of metrics, got {}", metrics.type_name()));
-    const auto& allowed = IsLatency(id) ? kLatencyRuleMetrics : kThroughputRuleMetrics;
+    const auto& allowed = RuleMetricsOf(id);
     ScenarioThresholds st;
     st.scenario_id = id;
     for (const auto& [metric, ops] : metrics.items()) {
       std::string mpath = spath + "." + metric;
       if (!Contains(allowed, metric)) {
-        Fail(mpath, fmt::format("unknown metric (allowed for {} scenarios: {})",
-                                IsLatency(id) ? "latency" : "throughput", Join(allowed)));
+        Fail(mpath, fmt::format("unknown metric (allowed for {} scenarios: {})", KindOf(id), Join(allowed)));
       }
       if (!ops.is_object() || ops.empty()) {
         Fail(mpath, fmt::format("expected an object of operator -> limit, e.g. {{\"<=\": 20000}} (operators: {})",
@@ -279,12 +294,32 @@ Result<ThresholdProfile> LoadThresholdProfile(const std::string& path) {
   return ParseThresholdProfile(*text, path);
 }
 
+namespace {
+
+// A limits metric over the scenario's phases: the worst (largest); NaN
+// without a phase.
+double WorstLimitFigure(const ScenarioResult& r, const std::string& metric) {
+  double worst = std::numeric_limits<double>::quiet_NaN();
+  for (const LimitRun& run : r.limits) {
+    const LimitAccuracy& a = run.accuracy;
+    const double v = metric == kMetricOverAdmission    ? a.over_admission
+                     : metric == kMetricUnderAdmission ? a.under_admission
+                     : a.window_allowed > 0 ? static_cast<double>(a.worst_window_admitted) / a.window_allowed - 1
+                                            : std::numeric_limits<double>::quiet_NaN();
+    if (std::isnan(worst) || v > worst) worst = v;
+  }
+  return worst;
+}
+
+}  // namespace
+
 double MetricValue(const ScenarioResult& r, const std::string& metric) {
   const LoadResult& l = r.load;
   if (const LatencyMetric* m = FindLatencyMetric(metric)) return l.latency_us.*m->field;
   if (metric == kMetricErrorRate) return l.error_rate;
   if (metric == kMetricAchievedRps) return l.achieved_rps;
   if (metric == kMetricRps) return r.throughput_rps;
+  if (IsLimitsMetric(metric)) return WorstLimitFigure(r, metric);
   return std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -306,7 +341,7 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
       c.limit = c.reference ? rule.x_reference * *c.reference : std::numeric_limits<double>::quiet_NaN();
     }
     c.censored = r.measured && rule.metric != "error_rate" && rule.metric != "achieved_rps" &&
-                 rule.metric != "rps" && r.load.latency_us.IsCensored(c.measured);
+                 rule.metric != "rps" && !IsLimitsMetric(rule.metric) && r.load.latency_us.IsCensored(c.measured);
     // Never passes against a limit that is not a finite number, and a lower
     // bound (censored) proves nothing against an upper limit.
     const bool upper = rule.op == "<" || rule.op == "<=";

@@ -24,7 +24,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Fractions are shown as percentages, everything else as a number with its unit.
 bool IsFraction(const std::string& name) {
-  return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet";
+  return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet" ||
+         name == "limit_over_admission";
 }
 
 // A check's name without the "loadgen <host>#<i>: " of one load generator's
@@ -103,11 +104,14 @@ ValidityCheck EnoughRequests(const LoadResult& load, const PhaseContext& ctx, co
                         load.interrupted > 0 ? fmt::format("; {} in flight at the end, not counted", load.interrupted)
                                              : "")
           : fmt::format("{} requests - {} failed", load.requests, load.failed);
-  const double ok = load.scheduled > 0
-                        ? static_cast<double>(load.succeeded)
-                        : static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
+  double ok = load.scheduled > 0
+                  ? static_cast<double>(load.succeeded)
+                  : static_cast<double>(load.requests >= load.failed ? load.requests - load.failed : 0);
+  if (ctx.rejections_expected) ok += static_cast<double>(load.non_2xx);
   return Make("enough_requests", ok, ">=", std::floor(p.min_success_fraction * expected),
-              fmt::format("successful responses ({}) vs {} x {} RPS x {} s", successful,
+              fmt::format("{} responses ({}{}) vs {} x {} RPS x {} s",
+                          ctx.rejections_expected ? "answered" : "successful", successful,
+                          ctx.rejections_expected ? fmt::format("; {} non-2xx answers counted", load.non_2xx) : "",
                           FormatNumber(p.min_success_fraction), FormatNumber(load.target_rps),
                           FormatNumber(duration)));
 }

@@ -71,6 +71,10 @@ struct PhaseContext {
   // one check each, `kernel_<counter>` (e.g. kernel_Tcp.RetransSegs), its
   // measured value the largest delta of any host, failing above the limit.
   std::vector<KernelCounterLimit> kernel_limits;
+  // A limits phase: the limiter is meant to reject most requests, so
+  // enough_requests counts answered responses (2xx and non-2xx:
+  // LoadResult::succeeded + non_2xx), not 2xx alone.
+  bool rejections_expected = false;
 };
 
 std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObservation& obs,

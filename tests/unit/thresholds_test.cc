@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "kernel_counters: expected an object of counter"},
         BadCase{"UnknownScenario", R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
                 "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
-                "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm)"},
+                "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm, limits.accuracy)"},
         BadCase{"UnknownMetric", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
                 "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
                 "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
@@ -163,6 +163,13 @@ TEST(Thresholds, ShippedProfilesParseAndCoverEveryScenario) {
       for (const auto& r : *rules) has_rps_floor |= r.metric == "rps" && (r.op == ">" || r.op == ">=");
       EXPECT_TRUE(has_rps_floor) << name << " " << id << ": a throughput scenario must require some rate";
     }
+    for (const char* id : kLimitsScenarios) {
+      const auto* rules = p->rules_for(id);
+      ASSERT_NE(rules, nullptr) << name << " " << id;
+      bool gates_over = false;
+      for (const auto& r : *rules) gates_over |= r.metric == "over_admission" && (r.op == "<" || r.op == "<=");
+      EXPECT_TRUE(gates_over) << name << " " << id << ": a limits scenario must bound over-admission";
+    }
   }
 }
 
@@ -176,7 +183,8 @@ TEST(Thresholds, ReferenceProfileMatchesReferenceJson) {
   int compared = 0;
   for (const auto& s : p->scenarios) {
     for (const auto& r : s.rules) {
-      if (r.metric == "error_rate") continue;
+      // Not from the reference: the error rate, and the limits figures (a bucket's own bound).
+      if (r.metric == "error_rate" || s.scenario_id.rfind("limits.", 0) == 0) continue;
       auto v = ref->value(s.scenario_id, r.metric);
       ASSERT_TRUE(v.has_value()) << s.scenario_id << " " << r.metric << " has no reference value";
       if (r.metric == "rps") {
@@ -542,6 +550,64 @@ TEST(Thresholds, NoCheckPassesAgainstAnInfiniteLimit) {
   ASSERT_EQ(ratios.size(), 1u);
   EXPECT_FALSE(ratios[0].passed) << DescribeRatioCheck(ratios[0]);
   EXPECT_EQ(DescribeRatioCheck(ratios[0]).find("inf"), std::string::npos) << DescribeRatioCheck(ratios[0]);
+}
+
+// Limits scenarios: their own metrics, the worst of their phases.
+TEST(Thresholds, LimitsMetricsGateTheWorstPhase) {
+  auto p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {"limits.accuracy":
+      {"over_admission": {"<=": 0.02}, "window_excess": {"<=": 0.05}, "under_admission": {"<=": 0.1},
+       "p99_us": {"<": 100000}}}})",
+                                 "x.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ScenarioResult r;
+  r.id = "limits.accuracy";
+  r.measured = true;
+  r.load.latency_us = {100, 200, 300, 400, 500};
+  LimitRun all, one;
+  all.accuracy.over_admission = 0.5;  // a bucket per worker
+  all.accuracy.worst_window_admitted = 60;
+  all.accuracy.window_allowed = 30;
+  one.accuracy.over_admission = 0;
+  one.accuracy.worst_window_admitted = 30;
+  one.accuracy.window_allowed = 30;
+  one.accuracy.under_admission = 0.01;
+  r.limits = {all, one};
+  auto checks = Evaluate(*p, r, nullptr);
+  ASSERT_EQ(checks.size(), 4u);
+  EXPECT_EQ(checks[0].metric, "over_admission");
+  EXPECT_DOUBLE_EQ(checks[0].measured, 0.5);
+  EXPECT_FALSE(checks[0].passed);
+  EXPECT_EQ(checks[1].metric, "window_excess");
+  EXPECT_DOUBLE_EQ(checks[1].measured, 1.0);  // 60 / 30 - 1
+  EXPECT_FALSE(checks[1].passed);
+  EXPECT_DOUBLE_EQ(checks[2].measured, 0.01);
+  EXPECT_TRUE(checks[2].passed);
+  EXPECT_TRUE(checks[3].passed);
+  r.limits = {one};
+  checks = Evaluate(*p, r, nullptr);
+  EXPECT_TRUE(checks[0].passed);
+  EXPECT_TRUE(checks[1].passed);
+  // No phase: nothing measured, nothing passes.
+  r.limits.clear();
+  EXPECT_FALSE(Evaluate(*p, r, nullptr)[0].passed);
+}
+
+TEST(Thresholds, LimitsMetricsBelongToLimitsScenariosOnly) {
+  auto p = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"throughput.simple": {"over_admission": {"<=": 0.02}}}})", "x.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("unknown metric (allowed for throughput scenarios:"), std::string::npos)
+      << p.error().message;
+  p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {"limits.accuracy": {"rps": {">": 0}}}})",
+                            "x.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("allowed for limits scenarios: over_admission, under_admission, window_excess"),
+            std::string::npos)
+      << p.error().message;
+  p = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"limits.accuracy": {"p99_us": {"<=": {"x_reference": 2}}}}})", "x.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("x_reference allowed on: none"), std::string::npos) << p.error().message;
 }
 
 }  // namespace

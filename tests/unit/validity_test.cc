@@ -121,6 +121,28 @@ TEST(ValidityCheckPhase, EnoughRequestsUsesPlannedDuration) {
   EXPECT_TRUE(Find(CheckPhase(l, Calm(), Policy(), ValidityParams{}), "enough_requests")->passed);
 }
 
+// A limits phase: the limiter's 429s are answers, not missing responses.
+TEST(ValidityCheckPhase, EnoughRequestsCountsRejectionsWhenTheyAreExpected) {
+  LoadResult l = Healthy();
+  l.scheduled = 2000;
+  l.succeeded = 500;
+  l.non_2xx = 1490;
+  l.failed_sut = 1500;
+  l.failed = 1500;
+  PhaseContext limits = Policy();
+  EXPECT_FALSE(Find(CheckPhase(l, Calm(), limits, ValidityParams{}), "enough_requests")->passed);
+  limits.rejections_expected = true;
+  const std::vector<ValidityCheck> v = CheckPhase(l, Calm(), limits, ValidityParams{});
+  const ValidityCheck* c = Find(v, "enough_requests");
+  ASSERT_NE(c, nullptr);
+  EXPECT_DOUBLE_EQ(c->measured, 1990);  // >= floor(0.99 x 500 x 4) = 1980
+  EXPECT_TRUE(c->passed) << c->detail;
+  EXPECT_THAT(c->detail, HasSubstr("answered responses"));
+  EXPECT_THAT(c->detail, HasSubstr("1490 non-2xx answers counted"));
+  l.non_2xx = 1470;  // 1970 answered: 20 never answered at all
+  EXPECT_FALSE(Find(CheckPhase(l, Calm(), limits, ValidityParams{}), "enough_requests")->passed);
+}
+
 // Per scheduled request, the detail adds up: successes, the SUT's failures,
 // the engine's unsent slots and the requests in flight at the end.
 TEST(ValidityCheckPhase, EnoughRequestsNamesTheRequestsInFlightAtTheEnd) {
