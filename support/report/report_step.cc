@@ -28,10 +28,11 @@ namespace fs = std::filesystem;
 
 void Problem(const std::string& message) { std::fprintf(stderr, "fvbench report: %s\n", message.c_str()); }
 
-// Every scenario id, in report order (kLatencyScenarios, kThroughputScenarios).
+// Every scenario id, in report order (kLatencyScenarios, kThroughputScenarios, kLimitsScenarios).
 std::vector<std::string> ScenarioIds() {
   std::vector<std::string> ids(std::begin(kLatencyScenarios), std::end(kLatencyScenarios));
   ids.insert(ids.end(), std::begin(kThroughputScenarios), std::end(kThroughputScenarios));
+  ids.insert(ids.end(), std::begin(kLimitsScenarios), std::end(kLimitsScenarios));
   return ids;
 }
 

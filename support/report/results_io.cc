@@ -15,6 +15,7 @@
 #include "support/core/plausible.h"
 #include "support/judge/ratios.h"
 #include "support/report/ab_json.h"
+#include "support/report/limits_json.h"
 #include "support/report/load_result_json.h"
 
 namespace fvbench {
@@ -232,6 +233,9 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.Key("ab");
     WriteAbResult(w, *r.ab);
   }
+  if (!r.limits.empty()) {  // limits scenarios only (limits_json.h)
+    w.Array("limits", r.limits, [&](const LimitRun& run) { WriteLimitRun(w, run); });
+  }
   w.EndObject();
 }
 
@@ -380,6 +384,12 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   ReadValidity(v, path, r.validity, r.sut_usage);
   r.policy = GetString(v, "policy", path);
   if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
+  if (Present(v, "limits")) {
+    const json& runs = GetArray(v, "limits", path);
+    for (size_t i = 0; i < runs.size(); ++i) {
+      r.limits.push_back(LimitRunFromJsonValue(runs[i], fmt::format("{}[{}]", JoinPath(path, "limits"), i)));
+    }
+  }
   r.started_unix = GetNumberOrNaN(v, "started_unix", path);
   r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);
   r.load_s = OptNumberOrNull(v, "load_s", path);

@@ -195,3 +195,55 @@ TEST(MarkdownReport, CellEscaping) {
 
 }  // namespace
 }  // namespace fvbench::markdown_report_test
+
+namespace fvbench::markdown_report_test {
+namespace {
+
+TEST(MarkdownReport, LimiterAccuracyTableOneColumnPerPhase) {
+  std::vector<ScenarioResult> run = GoldenRun();
+  EXPECT_FALSE(Has(RenderMarkdownReport(run, SampleMeta(), nullptr), "### Limiter accuracy"));
+  ScenarioResult r;
+  r.id = "limits.accuracy";
+  r.measured = true;
+  for (int workers : {2, 1}) {
+    LimitRun lr;
+    lr.workers = workers;
+    lr.phase = "limits_accuracy_w" + std::to_string(workers);
+    lr.load.latency_us = {150, 300, 900, 1500, 2000};
+    LimitAccuracy& a = lr.accuracy;
+    a.limit = {10, 20};
+    a.keys_planned = 50;
+    a.keys_seen = 50;
+    a.window_s = 10;
+    a.offered_rps = 2000;
+    a.allowed_per_key = 120;
+    a.floor_per_key = 80;
+    a.admitted_min = 100;
+    a.admitted_median = 110;
+    a.admitted_max = workers == 2 ? 180 : 119;
+    a.over_admission = workers == 2 ? 0.5 : 0;
+    a.over_admission_key = workers == 2 ? "k3" : "";
+    a.keys_over = workers == 2 ? 4 : 0;
+    a.worst_window_admitted = workers == 2 ? 45 : 30;
+    a.window_allowed = 30;
+    a.worst_window_key = "k3";
+    a.admitted = 5500;
+    a.rejected = 14500;
+    a.reject_share = 0.725;
+    a.expected_reject_share = 0.7;
+    r.limits.push_back(lr);
+  }
+  run.push_back(r);
+  const std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "### Limiter accuracy: limits.accuracy\n")) << md;
+  EXPECT_TRUE(Has(md, "Token bucket per key: 10 tokens/s, burst 20")) << md;
+  EXPECT_TRUE(Has(md, "| | 2 workers | 1 worker |\n|---|---|---|\n")) << md;
+  EXPECT_TRUE(Has(md, "| keys seen / sent | 50 / 50 | 50 / 50 |")) << md;
+  EXPECT_TRUE(Has(md, "| admitted per key min / median / max | 100 / 110 / 180 | 100 / 110 / 119 |")) << md;
+  EXPECT_TRUE(Has(md, "| over-admission (worst key) | 50.00% (k3; 4 keys) | none |")) << md;
+  EXPECT_TRUE(Has(md, "| worst 1 s window (rate + burst) | 45 of 30 (k3) | 30 of 30 (k3) |")) << md;
+  EXPECT_TRUE(Has(md, "| 429 share (a correct limiter's least) | 72.50% (70.00%) |")) << md;
+}
+
+}  // namespace
+}  // namespace fvbench::markdown_report_test

@@ -1,5 +1,6 @@
 #include "support/report/results_io.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -610,6 +611,93 @@ TEST(ResultsIo, RecordedRunRewritesByteForByte) {
   ASSERT_EQ(again.size(), text->size());
   EXPECT_TRUE(again == *text) << "first difference at byte "
                               << std::mismatch(again.begin(), again.end(), text->begin()).first - again.begin();
+}
+
+LimitRun SampleLimitRun(int workers) {
+  LimitRun run;
+  run.workers = workers;
+  run.phase = fmt::format("limits_accuracy_w{}", workers);
+  run.load = RichScenario().load;
+  run.load.status_counts = {{200, 5000}, {429, 14800}, {502, 2}};
+  LimitAccuracy& a = run.accuracy;
+  a.limit = TokenBucketLimit{10, 20};
+  a.keys_planned = 50;
+  a.keys_seen = 49;
+  a.window_s = 9.9;
+  a.offered_rps = 2000;
+  a.allowed_per_key = 119;
+  a.floor_per_key = 79;
+  a.admitted_min = 80;
+  a.admitted_median = 100.5;
+  a.admitted_max = 130;
+  a.over_admission = 11.0 / 119;
+  a.over_admission_key = "k7";
+  a.keys_over = 1;
+  a.worst_window_admitted = 31;
+  a.window_allowed = 30;
+  a.worst_window_key = "k7";
+  a.admitted = 5000;
+  a.rejected = 14800;
+  a.other = 2;
+  a.reject_share = 14800.0 / 19802;
+  a.expected_reject_share = 0.7;
+  return run;
+}
+
+
+// A limits scenario's runs travel whole through its result file, and are
+// absent from the others' (older readers see nothing new).
+TEST(ResultsIo, LimitRunsRoundTripAndAreAbsentElsewhere) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("\"limits\""), std::string::npos);
+  r.id = "limits.accuracy";
+  r.limits = {SampleLimitRun(2), SampleLimitRun(1)};
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->limits.size(), 2u);
+  const LimitAccuracy& a = back->limits[0].accuracy;
+  EXPECT_EQ(back->limits[0].workers, 2);
+  EXPECT_EQ(back->limits[1].phase, "limits_accuracy_w1");
+  EXPECT_EQ(a.keys_seen, 49);
+  EXPECT_EQ(a.over_admission_key, "k7");
+  EXPECT_EQ(a.worst_window_admitted, 31u);
+  EXPECT_DOUBLE_EQ(a.limit.burst, 20);
+  EXPECT_DOUBLE_EQ(a.admitted_median, 100.5);
+  ExpectSameLoad(r.limits[0].load, back->limits[0].load);
+  EXPECT_EQ(back->limits[0].load.status_counts, r.limits[0].load.status_counts);
+  EXPECT_TRUE(back->load.status_counts.empty());
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+}
+
+TEST(ResultsIo, StatusCountsKeysAreHttpStatuses) {
+  ScenarioResult r = RichScenario();
+  r.load.status_counts = {{200, 10}};
+  nlohmann::json doc = nlohmann::json::parse(ScenarioResultToJson(r));
+  for (const char* bad : {"2000", "abc", "099", "-42"}) {
+    nlohmann::json d = doc;
+    d["scenario"]["load"]["status_counts"][bad] = 1;
+    auto back = ScenarioResultFromJson(d.dump(), "x.json");
+    ASSERT_FALSE(back.ok()) << bad;
+    EXPECT_NE(back.error().message.find(fmt::format("scenario.load.status_counts: key \"{}\" is not an HTTP status", bad)),
+              std::string::npos)
+        << back.error().message;
+  }
+  doc["scenario"]["load"]["status_counts"]["429"] = "many";
+  auto back = ScenarioResultFromJson(doc.dump(), "x.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("scenario.load.status_counts.429"), std::string::npos) << back.error().message;
+}
+
+TEST(ResultsIo, ALimitRunWithAMissingFigureIsNamed) {
+  ScenarioResult r = RichScenario();
+  r.limits = {SampleLimitRun(2)};
+  nlohmann::json doc = nlohmann::json::parse(ScenarioResultToJson(r));
+  doc["scenario"]["limits"][0]["accuracy"].erase("keys_seen");
+  auto back = ScenarioResultFromJson(doc.dump(), "x.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("scenario.limits[0].accuracy.keys_seen: missing"), std::string::npos)
+      << back.error().message;
 }
 
 }  // namespace

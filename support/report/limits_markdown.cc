@@ -1,0 +1,104 @@
+#include "support/report/limits_markdown.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "support/core/units_format.h"
+#include "support/report/markdown_text.h"
+
+namespace fvbench {
+
+namespace {
+
+using detail::FormatNumber;
+using detail::FormatPercent;
+using detail::FormatUs;
+using detail::MarkdownCell;
+
+std::string Workers(const LimitRun& run) {
+  return run.workers > 0 ? fmt::format("{} worker{}", run.workers, run.workers == 1 ? "" : "s") : run.phase;
+}
+
+std::string KeyNamed(double fraction, const std::string& key, int count) {
+  if (count == 0) return "none";
+  return fmt::format("{} ({}; {} key{})", FormatPercent(fraction), key.empty() ? "—" : key, count,
+                     count == 1 ? "" : "s");
+}
+
+struct Row {
+  const char* label;
+  std::function<std::string(const LimitRun&)> cell;
+};
+
+const std::vector<Row>& Rows() {
+  static const std::vector<Row> kRows = {
+      {"keys seen / sent", [](const LimitRun& r) {
+         return fmt::format("{} / {}", r.accuracy.keys_seen, r.accuracy.keys_planned);
+       }},
+      {"offered", [](const LimitRun& r) {
+         return fmt::format("{} RPS for {} s (access log window)", FormatNumber(r.accuracy.offered_rps),
+                            FormatNumber(r.accuracy.window_s));
+       }},
+      {"allowed per key (rate × window + burst)", [](const LimitRun& r) {
+         return fmt::format("{} (at least {})", FormatNumber(r.accuracy.allowed_per_key),
+                            FormatNumber(r.accuracy.floor_per_key));
+       }},
+      {"admitted per key min / median / max", [](const LimitRun& r) {
+         return fmt::format("{} / {} / {}", FormatNumber(r.accuracy.admitted_min),
+                            FormatNumber(r.accuracy.admitted_median), FormatNumber(r.accuracy.admitted_max));
+       }},
+      {"over-admission (worst key)", [](const LimitRun& r) {
+         return KeyNamed(r.accuracy.over_admission, r.accuracy.over_admission_key, r.accuracy.keys_over);
+       }},
+      {"under-admission", [](const LimitRun& r) {
+         return KeyNamed(r.accuracy.under_admission, "", r.accuracy.keys_under);
+       }},
+      {"worst 1 s window (rate + burst)", [](const LimitRun& r) {
+         return fmt::format("{} of {} ({})", r.accuracy.worst_window_admitted,
+                            FormatNumber(r.accuracy.window_allowed),
+                            r.accuracy.worst_window_key.empty() ? "—" : r.accuracy.worst_window_key);
+       }},
+      {"429 share (a correct limiter's least)", [](const LimitRun& r) {
+         return fmt::format("{} ({})", FormatPercent(r.accuracy.reject_share),
+                            FormatPercent(r.accuracy.expected_reject_share));
+       }},
+      {"admitted / rejected / other", [](const LimitRun& r) {
+         return fmt::format("{} / {} / {}", r.accuracy.admitted, r.accuracy.rejected, r.accuracy.other);
+       }},
+      {"p50 / p99, all statuses", [](const LimitRun& r) {
+         return fmt::format("{} / {}", FormatUs(r.load.latency_us.p50), FormatUs(r.load.latency_us.p99));
+       }},
+  };
+  return kRows;
+}
+
+void AppendScenario(std::string& out, const ScenarioResult& r) {
+  const LimitAccuracy& first = r.limits.front().accuracy;
+  out += fmt::format("### Limiter accuracy: {}\n\n", MarkdownCell(r.id));
+  out += fmt::format(
+      "Token bucket per key: {} tokens/s, burst {}; counted by edge's access log on the SUT host. A correct "
+      "limiter admits to a key at most rate × window + burst, and in any 1 s at most rate + burst.\n\n",
+      FormatNumber(first.limit.rate_per_s), FormatNumber(first.limit.burst));
+  out += "| |";
+  for (const LimitRun& run : r.limits) out += " " + MarkdownCell(Workers(run)) + " |";
+  out += "\n|---|";
+  for (size_t i = 0; i < r.limits.size(); ++i) out += "---|";
+  out += "\n";
+  for (const Row& row : Rows()) {
+    out += fmt::format("| {} |", row.label);
+    for (const LimitRun& run : r.limits) out += " " + MarkdownCell(row.cell(run)) + " |";
+    out += "\n";
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+void AppendLimitsMarkdown(std::string& out, const std::vector<ScenarioResult>& results) {
+  for (const ScenarioResult& r : results) {
+    if (!r.limits.empty()) AppendScenario(out, r);
+  }
+}
+
+}  // namespace fvbench
