@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/core/ab_result.h"
+#include "support/core/limit_figures.h"
 #include "support/core/load_result.h"
 #include "support/core/validity_check.h"
 
@@ -22,6 +23,8 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
                                                     "latency.reverse_proxy"};
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
+// The limiter's own scenarios (finite limits, many keys): run after the six.
+inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy"};
 
 // CPU and memory of one SUT service's nginx processes (the master's
 // descendants) during a measured phase (support/run/phase_monitor.h).
@@ -107,6 +110,18 @@ struct RatioCheck {
   bool passed = false;
 };
 
+// One measured phase of a limits scenario: edge with `workers` nginx workers,
+// the load rotating over the keys at a multiple of their limit, and what the
+// SUT's access log says it admitted (limit_figures.h). Its validity checks
+// (the access log's among them) are the scenario's `validity`, each detail
+// naming the phase.
+struct LimitRun {
+  int workers = 0;         // edge's worker_processes in this phase
+  std::string phase;       // the phase's file-safe name (its raw output's stem)
+  LimitAccuracy accuracy;
+  LoadResult load;         // what the engine measured, all statuses together
+};
+
 struct ScenarioResult {
   std::string id;                 // e.g. "latency.decision_service"
   bool measured = false;          // false: the scenario failed before it produced a number
@@ -152,6 +167,10 @@ struct ScenarioResult {
   // comparison. The fields above describe side A (the usual variables); the
   // thresholds gate A. Absent outside A/B mode and for raw nginx (the control).
   std::optional<AbResult> ab;
+  // Limits scenarios (kLimitsScenarios): each measured phase's accuracy, in
+  // the order run (all of edge's workers first, then one worker). `load` is
+  // the first one's. Empty for the other scenarios.
+  std::vector<LimitRun> limits;
   double started_unix = 0;
   double finished_unix = 0;
   // Set by the scenario runner (absent in older results and DRY_RUN): the

@@ -2,7 +2,7 @@
 // limits_log: one line per request, `$msec $status $http_x_bench_key`), the
 // truth of the limits scenarios: emptied before a measured phase and reduced
 // after it ON the SUT host (locally and over SSH alike), so only a small text
-// comes back through the command's stdout (judge/limits_log.h parses it).
+// comes back through the command's stdout (judge/limits_log_parse.h parses it).
 //
 // ResetLimitsLog: `truncate -s 0 -- <path>` (no shell). nginx opens access
 // logs with O_APPEND, so its writes continue at the new end.

@@ -22,6 +22,8 @@ const std::vector<ScenarioPlan>& AllScenarios() {
       {"throughput.llm", "LLM token estimation (token_bucket_llm)", ScenarioKind::kThroughput,
        SutSetup::kReverseProxy, "llm.json", "bench-llm", RequestKind::kPostJson, "POST",
        "/v1/chat/completions", true, true},
+      {"limits.accuracy", "Limiter accuracy (token bucket per key)", ScenarioKind::kLimits,
+       SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
   };
   return kAll;
 }

@@ -1,4 +1,4 @@
-// The six scenarios as data: what runs on the SUT, what the load engine
+// The scenarios as data: what runs on the SUT, what the load engine
 // sends, and which policy must be proven live first. Pure.
 #pragma once
 
@@ -9,7 +9,11 @@
 
 namespace fvbench {
 
-enum class ScenarioKind { kLatency, kThroughput };
+enum class ScenarioKind {
+  kLatency,     // one phase at LATENCY_RPS
+  kThroughput,  // the step search
+  kLimits,      // the limiter at LIMITS_OVERLOAD x its keys' rate, all workers then one (limits_flow.h)
+};
 enum class SutSetup {
   kBaseline,           // raw nginx on NGINX_PORT, returns 200 "ok"
   kDecisionService,    // fairvisor FAIRVISOR_MODE=decision_service on FV_PORT
@@ -33,7 +37,7 @@ struct ScenarioPlan {
 // A chat-completion request body for the LLM policy's simple_word estimator.
 extern const char* const kLlmBody;
 
-// All six, in the order a full run executes them.
+// The six, then the limits scenarios, in the order a full run executes them.
 const std::vector<ScenarioPlan>& AllScenarios();
 // nullptr when `id` is unknown.
 const ScenarioPlan* FindScenario(const std::string& id);

@@ -17,6 +17,8 @@
 #include "support/run/cost_parts.h"
 #include "support/run/environment_preflight.h"
 #include "support/run/hop_counters.h"
+#include "support/run/limits_log.h"
+#include "support/run/limits_phase.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
@@ -169,7 +171,7 @@ class ScenarioRun {
         kernel_limits_(std::move(kernel_limits)),
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
-        ab_mode_(c_.ab && !plan.policy_id.empty()),
+        ab_mode_(c_.ab && !plan.policy_id.empty() && plan.kind != ScenarioKind::kLimits),
         svc_(tb.sut(), c_, tb.sut_info(), tb.sut_cpuset()),
         svc_b_(tb.sut(), c_, tb.sut_info_b(), tb.sut_cpuset()) {}
 
@@ -186,10 +188,11 @@ class ScenarioRun {
 
   SutServices& Services(Side side) { return side == Side::kB ? svc_b_ : svc_; }
   std::string PolicyPath(Side side) const;
+  ProbeRequest Probe() const;
   bool Preflight();
   bool Start();
   Result<void> StartSut();
-  Result<std::string> StartEdge(Side side);
+  Result<std::string> StartEdge(Side side, int workers = 0);
   void PrepareSpec();
   void Warmup();
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
@@ -221,6 +224,9 @@ class ScenarioRun {
   void SetMeasured(const std::vector<MeasuredPhase>& runs);
   void LatencyFlow();
   void ThroughputFlow();
+  void LimitsFlow();
+  void LimitPhase();
+  double LimitsRate() const;
   Result<MeasuredPhase> SearchStep(const StepRequest& req, double& search_load_s);
   void ApplySearch(const SearchOutcome& so);
   AbRuns AbPairs(double rate, double dur, bool first_a_started);
@@ -252,6 +258,7 @@ class ScenarioRun {
   std::string phase_base_;   // plan id with '.' -> '_': the phase file names' stem
   std::string sharing_;      // PhaseContext::sharing
   int shared_cpus_ = 0;      // sharing: how many of the SUT's CPUs the engine's overlap (0: not known)
+  std::optional<TokenBucketLimit> limit_;    // limits scenarios: the policy's bucket (PrepareSpec)
   double load_s_ = 0;  // configured seconds of load run: warmups and measured phases
   CostParts cost_;     // where the time beyond load_s_ went (ScenarioResult::fixed_cost_parts_s)
 };
@@ -271,6 +278,8 @@ ScenarioResult ScenarioRun::Run() {
     } else {
       LatencyFlow();
     }
+  } else if (error_.empty() && plan_.kind == ScenarioKind::kLimits) {
+    LimitsFlow();
   } else if (error_.empty()) {
     ThroughputFlow();
   }
@@ -285,6 +294,15 @@ ScenarioResult ScenarioRun::Run() {
 // Testbed::Open: policy_dir for A, policy_dir_b for B).
 std::string ScenarioRun::PolicyPath(Side side) const {
   return (side == Side::kB ? tb_.policy_dir_b() : tb_.policy_dir()) + "/" + plan_.policy_file;
+}
+
+// The request that proves the policy live: the engine's request shape; in a
+// limits scenario with a key of its own (kLimitsProbeKey), whose bucket the
+// load never drains.
+ProbeRequest ScenarioRun::Probe() const {
+  ProbeRequest p = ProbeFor(plan_.request, plan_.path, jwt_, body_);
+  if (plan_.kind == ScenarioKind::kLimits) p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
+  return p;
 }
 
 // The preflight lint of the hosts' machine facts against this scenario's
@@ -331,15 +349,18 @@ Result<void> ScenarioRun::StartSut() {
 // live (CheckPolicyLive: no load error in edge's log, RateLimit evidence
 // naming the policy on a probe of the request shape the engine sends).
 // Returns the evidence's summary.
-Result<std::string> ScenarioRun::StartEdge(Side side) {
+Result<std::string> ScenarioRun::StartEdge(Side side, int workers) {
   SutServices& svc = Services(side);
   if (plan_.sut == SutSetup::kReverseProxy) {
     if (auto r = svc.StartBackend(); !r) return r.error();
   }
   const std::string policy = PolicyPath(side);
   const char* mode = plan_.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
-  if (auto r = svc.StartFairvisor(mode, policy); !r) return r.error();
-  auto ev = svc.CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
+  FairvisorOptions options;
+  options.limits_log = plan_.kind == ScenarioKind::kLimits;
+  options.worker_processes = workers;
+  if (auto r = svc.StartFairvisor(mode, policy, options); !r) return r.error();
+  auto ev = svc.CheckPolicyLive(plan_.policy_id, Probe());
   if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan_.policy_id, policy, ev.error().message)};
   return ev->summary();
 }
@@ -354,13 +375,25 @@ void ScenarioRun::PrepareSpec() {
   spec_.cpuset = tb_.loadgens().front().cpuset;  // one process; several get theirs (multi_loadgen.h)
   spec_.count_ratelimit = !plan_.policy_id.empty();
   phase_base_ = detail::PhaseFileStem(plan_.id);
+  if (plan_.kind == ScenarioKind::kLimits) {
+    spec_.keys = c_.limits_keys;
+    if (c_.dry_run) return;
+    auto limit = ReadTokenBucket(tb_.sut(), out_.policy, plan_.policy_id);
+    if (limit) {
+      limit_ = *limit;
+    } else {
+      error_ = limit.error().message;
+    }
+  }
   sharing_ = tb_.core_sharing();
   if (!sharing_.empty()) shared_cpus_ = SharedCpus(tb_.sut_cpus(), tb_.loadgen_cpus());
 }
 
 void ScenarioRun::Warmup() {
   if (c_.warmup_dur_s <= 0) return;
-  const double rate = plan_.kind == ScenarioKind::kLatency ? c_.latency_rps : c_.throughput_search_max * 0.5;
+  const double rate = plan_.kind == ScenarioKind::kLatency  ? c_.latency_rps
+                      : plan_.kind == ScenarioKind::kLimits ? LimitsRate()
+                                                             : c_.throughput_search_max * 0.5;
   LoadSpec w = spec_;
   w.phase = phase_base_ + "_warmup";
   w.rate_rps = rate;
@@ -528,6 +561,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
   ctx.kernel_limits = kernel_limits_;
+  ctx.rejections_expected = plan_.kind == ScenarioKind::kLimits;
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
@@ -597,6 +631,79 @@ void ScenarioRun::LatencyFlow() {
     }
   }
   if (!runs.empty()) SetMeasured(runs);
+}
+
+// Limits scenarios: the offered rate, LIMITS_OVERLOAD x the keys' allowed
+// rate (0 before the policy's bucket is read, or DRY_RUN's placeholder).
+double ScenarioRun::LimitsRate() const {
+  const double per_key = limit_ ? limit_->rate_per_s : kDryRunLimitRate;
+  return c_.limits_overload * c_.limits_keys * per_key;
+}
+
+// Limits scenarios: one phase on edge with all its workers (as started),
+// then, when that is more than one, one on a restarted edge with one worker
+// after its own warmup: cross-worker effects show as the difference.
+void ScenarioRun::LimitsFlow() {
+  LimitPhase();
+  if (!error_.empty() || svc_.fv_worker_processes() == "1") return;
+  {
+    TimedPart timed(cost_, "sut_start");
+    (void)svc_.StopAll();
+    if (auto live = StartEdge(Side::kA, 1); !live) {
+      error_ = "restarting edge with 1 worker: " + live.error().message;
+      return;
+    }
+  }
+  Warmup();
+  if (error_.empty()) LimitPhase();
+}
+
+// One limits phase: the access log emptied, the load at LimitsRate() over the
+// keys, then the log reduced on the SUT host and judged (limits_phase.h);
+// the run is labelled with the workers edge was started with.
+void ScenarioRun::LimitPhase() {
+  const std::string workers = svc_.fv_worker_processes();  // as edge was started
+  PhaseRequest req{spec_};
+  req.spec.rate_rps = LimitsRate();
+  req.spec.duration_s = c_.limits_dur_s;
+  req.spec.phase = fmt::format("{}_w{}", phase_base_, workers);
+  req.label = fmt::format("{} worker{}", workers, workers == "1" ? "" : "s");
+  if (!c_.dry_run) {
+    if (auto r = ResetLimitsLog(tb_.sut(), svc_.limits_log_path()); !r) {
+      error_ = r.error().message;
+      return;
+    }
+  }
+  progress_(fmt::format("{}: measuring {} RPS over {} keys for {} s ({})", plan_.id, FormatNumber(req.spec.rate_rps),
+                        c_.limits_keys, FormatNumber(req.spec.duration_s), req.label));
+  auto phase = MeasurePhase(req);
+  if (!phase) {
+    error_ = phase.error().message;
+    return;
+  }
+  LimitRun run;
+  run.workers = std::atoi(workers.c_str());
+  run.phase = req.spec.phase;
+  run.load = phase->load;
+  if (!c_.dry_run && limit_) {
+    auto judged = JudgeLimitPhase(tb_.sut(), svc_.limits_log_path(), *limit_, c_.limits_keys, *phase);
+    if (judged) {
+      run.accuracy = *judged;
+    } else {
+      error_ = fmt::format("{}: {}", req.spec.phase, judged.error().message);
+    }
+  }
+  for (ValidityCheck v : phase->validity) {
+    v.detail = fmt::format("{}: {}", req.label, v.detail);
+    out_.validity.push_back(std::move(v));
+  }
+  if (out_.limits.empty()) {
+    out_.measured = true;
+    out_.load = phase->load;
+    out_.sut_usage = phase->sut_usage;
+    for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
+  }
+  out_.limits.push_back(std::move(run));
 }
 
 // The throughput search (throughput_search.h) over MeasurePhase; every step
@@ -835,7 +942,7 @@ void ScenarioRun::AfterLoad(Side up) {
     if (auto r = CheckSutAfterLoad(services, tb_.sut()); !r) error_ = r.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty()) {
-    auto ev = services.CheckPolicyLive(plan_.policy_id, ProbeFor(plan_.request, plan_.path, jwt_, body_));
+    auto ev = services.CheckPolicyLive(plan_.policy_id, Probe());
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules(services);

@@ -50,7 +50,7 @@ class DefaultPlans : public ::testing::Test {
       EXPECT_EQ(r.error, "") << s.id << " (dry run) failed";
       plan += (*tb)->TakePlan();
     }
-    EXPECT_EQ(AllScenarios().size(), 6u);
+    EXPECT_EQ(AllScenarios().size(), 7u);
     return plan;
   }
 

@@ -1,0 +1,43 @@
+#include "support/run/limits_phase.h"
+
+#include <fmt/format.h>
+
+#include "support/host/file_caps.h"
+#include "support/judge/limit_accuracy.h"
+#include "support/judge/limits_log_parse.h"
+#include "support/run/limits_log.h"
+
+namespace fvbench {
+
+Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id) {
+  auto text = sut.ReadFile(policy_path, kPolicyFileCap);
+  if (!text) return text.error();
+  auto limit = TokenBucketOfPolicy(*text, policy_id);
+  if (!limit) return Error{fmt::format("{}: {}: {}", sut.name(), policy_path, limit.error().message)};
+  return *limit;
+}
+
+Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, const TokenBucketLimit& limit,
+                                      int keys, MeasuredPhase& phase) {
+  auto text = ReduceLimitsLog(sut, log_path, kLimitsBinMs);
+  if (!text) return text.error();
+  auto counts = ParseLimitsLog(*text, log_path);
+  if (!counts) {
+    return Error{fmt::format("the access log {} reduced on {}: {}", log_path, sut.name(), counts.error().message)};
+  }
+  const LoadResult& load = phase.load;
+  phase.validity.push_back(KeysArrivedCheck(*counts, keys));
+  // Requests outstanding when the engine stopped: nginx logs them, the
+  // engine never counts them (each connection has at most one).
+  phase.validity.push_back(LogAgreesWithEngineCheck(*counts, load.status_counts, load.connections));
+  LimitAccuracy acc = AssessLimits(*counts, limit, keys, load.target_rps);
+  // What the figures mean, said beside the phase's checks; the threshold
+  // profile's over_admission and window_excess rules decide whether they fail.
+  for (ValidityCheck c : {OverAdmissionCheck(acc), WindowCheck(acc)}) {
+    c.informational = true;
+    phase.validity.push_back(std::move(c));
+  }
+  return acc;
+}
+
+}  // namespace fvbench

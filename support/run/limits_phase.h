@@ -1,0 +1,42 @@
+// The SUT side of a limits phase: the token bucket edge enforces, read from
+// the copy of the policy it loaded, and the phase's access log reduced on the
+// SUT host (limits_log.h), parsed and judged (judge/limits_log_parse.h,
+// judge/limit_accuracy.h). The load itself is MeasurePhase's.
+#pragma once
+
+#include <string>
+
+#include "support/core/limit_figures.h"
+#include "support/core/result.h"
+#include "support/core/scenario_result.h"
+#include "support/host/host.h"
+
+namespace fvbench {
+
+// DRY_RUN plans a limits scenario without reading the policy: its per-key
+// rate is taken as this many tokens per second (the bench-limits policy's).
+inline constexpr double kDryRunLimitRate = 10;
+
+// The key the policy-live probes send (never one of the load's k<i>): the
+// load leaves their buckets empty, and a probe must be admitted.
+inline constexpr char kLimitsProbeKey[] = "fvbench-probe";
+
+// The access log's bins, in milliseconds: ten per second, so that the worst
+// 1 s window slides in 100 ms steps.
+inline constexpr int kLimitsBinMs = 100;
+
+// The policy `policy_id`'s one token_bucket rule in the file edge loaded on
+// the SUT host. Errors name the host, the file and what was wrong.
+Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id);
+
+// After a limits phase: the access log at `log_path` reduced on the SUT host
+// and parsed; the phase gains the checks that the keys arrived and that the
+// log agrees with the engine's counts, and, informational (the threshold
+// profile gates the figures), the over-admission and 1 s window read against
+// the bucket; returns the accuracy at the phase's
+// target rate. Errors (the log could not be read or parsed) name the host and
+// the log; the phase's load stays measured.
+Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, const TokenBucketLimit& limit,
+                                      int keys, MeasuredPhase& phase);
+
+}  // namespace fvbench

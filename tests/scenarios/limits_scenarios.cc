@@ -1,0 +1,15 @@
+// The limiter under load (limits_phase.h): the keys' token bucket from the
+// policy, LIMITS_KEYS keys offered LIMITS_OVERLOAD x their rate for
+// LIMITS_DUR s, the SUT's access log counting what edge admitted and
+// rejected per key; edge with all its workers, then with one.
+#include <gtest/gtest.h>
+
+#include "fixtures/fvbench_environment.h"
+
+namespace fvbench {
+
+// Admitted per key against rate x window + burst, the worst 1 s window,
+// the 429 share against the expected one (fixtures/policies/limits.json).
+TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
+
+}  // namespace fvbench
