@@ -32,6 +32,10 @@ struct AccessLogCounts {
   uint64_t lines = 0;
   uint64_t without_key = 0;  // lines whose key header was absent or empty
   uint64_t malformed = 0;    // lines that were not "<msec> <status> <key>"
+  // Lines logged before the phase's window (an earlier attempt of the phase:
+  // several load generators run a phase again when one started late), left
+  // out of every count above and below.
+  uint64_t before_window = 0;
   std::vector<KeyCounts> keys;  // sorted by key
 };
 
@@ -75,6 +79,7 @@ struct LimitAccuracy {
   std::string worst_window_key;
 
   uint64_t admitted = 0, rejected = 0, other = 0;  // all keys
+  uint64_t before_window = 0;  // AccessLogCounts::before_window: lines left out
   double reject_share = 0;           // rejected / (admitted + rejected + other)
   // 1 - keys_planned * allowed_per_key / (offered_rps * window_s), at least 0.
   double expected_reject_share = 0;

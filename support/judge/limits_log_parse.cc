@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,6 +106,7 @@ class Parser {
   Result<void> Totals(size_t line, const std::vector<std::string_view>& f);
   Result<void> Key(size_t line, const std::vector<std::string_view>& f);
   Result<void> Bin(size_t line, const std::vector<std::string_view>& f);
+  Result<void> Skipped(size_t line, const std::vector<std::string_view>& f);
   Result<AccessLogCounts> Assemble();
 
   std::string_view source_;
@@ -112,6 +114,7 @@ class Parser {
   uint64_t bins_ = 0;
   uint64_t lines_ = 0, nokey_ = 0, malformed_ = 0;
   uint64_t first_ms_ = 0, last_ms_ = 0;
+  std::optional<uint64_t> before_window_;
   std::map<std::string, KeyLine, std::less<>> keys_;
   std::map<std::pair<std::string, uint64_t>, BinLine> bins_by_key_;
   size_t last_line_ = 0;
@@ -229,6 +232,7 @@ Result<AccessLogCounts> Parser::Assemble() {
   out.lines = lines_;
   out.without_key = nokey_;
   out.malformed = malformed_;
+  out.before_window = before_window_.value_or(0);
   // Every total below is at most `lines` (checked as it grows): no overflow.
   uint64_t counted = 0;
   auto add = [&](uint64_t v) {
@@ -264,6 +268,15 @@ Result<AccessLogCounts> Parser::Assemble() {
   return out;
 }
 
+Result<void> Parser::Skipped(size_t line, const std::vector<std::string_view>& f) {
+  if (f.size() != 2) return Fail(line, fmt::format("an 's' line has {} fields, expected 2", f.size()));
+  if (before_window_) return Fail(line, "a second 's' line");
+  uint64_t n = 0;
+  if (!ToCount(f[1], n)) return Fail(line, fmt::format("skipped {} is not a count", Shown(f[1])));
+  before_window_ = n;
+  return Ok();
+}
+
 Result<AccessLogCounts> Parser::Run(std::string_view text) {
   size_t number = 0;
   int seen = 0;  // 0: expecting the header, 1: the totals, 2: k and b lines
@@ -285,8 +298,10 @@ Result<AccessLogCounts> Parser::Run(std::string_view text) {
       r = Key(number, f);
     } else if (f[0] == "b") {
       r = Bin(number, f);
+    } else if (f[0] == "s") {
+      r = Skipped(number, f);
     } else {
-      r = Fail(number, fmt::format("unknown line tag {}, expected 'k' or 'b'", Shown(f[0])));
+      r = Fail(number, fmt::format("unknown line tag {}, expected 'k', 'b' or 's'", Shown(f[0])));
     }
     if (!r) return r.error();
   }

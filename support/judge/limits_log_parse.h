@@ -7,6 +7,7 @@
 //   lines <n> first <msec> last <msec> nokey <n> malformed <n>
 //   k <key> <admitted> <rejected> <other>
 //   b <key> <bin> <admitted>
+//   s <n>
 //
 // Line 1, the header: format version 1 and the bin width in milliseconds, an
 // integer that divides 1000 (1, 2, 4, 5, ..., 100, ..., 1000), so that a 1 s
@@ -21,7 +22,9 @@
 //   `k` one line per key seen: responses 2xx (admitted), 429 (rejected),
 //       any other status (other);
 //   `b` one line per key and bin in which the key was admitted (admitted > 0;
-//       a 0 is accepted): bin = floor((msec - first) / bin) counted from 0.
+//       a 0 is accepted): bin = floor((msec - first) / bin) counted from 0;
+//   `s` at most once: lines logged before the phase's window, left out of
+//       every count (AccessLogCounts::before_window; 0 when absent).
 // Blank lines are skipped; fields are separated by spaces or tabs; a
 // trailing '\r' is ignored.
 //

@@ -43,6 +43,7 @@ constexpr CountField kCounts[] = {
     {"admitted", &LimitAccuracy::admitted},
     {"rejected", &LimitAccuracy::rejected},
     {"other", &LimitAccuracy::other},
+    {"before_window", &LimitAccuracy::before_window},
 };
 struct IntField {
   const char* name;

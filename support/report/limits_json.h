@@ -9,7 +9,7 @@
 //                 "over_admission_key_admitted", "keys_over",
 //                 "under_admission", "keys_under", "bin_s", "window_bins",
 //                 "worst_window_admitted", "window_allowed",
-//                 "worst_window_key", "admitted", "rejected", "other", "reject_share",
+//                 "worst_window_key", "admitted", "rejected", "other", "before_window", "reject_share",
 //                 "expected_reject_share"}}
 // Units as in limit_figures.h. Reading throws detail::JsonFieldError naming
 // the key path (json_fields.h).

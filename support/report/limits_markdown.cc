@@ -66,6 +66,9 @@ const std::vector<Row>& Rows() {
       {"admitted / rejected / other", [](const LimitRun& r) {
          return fmt::format("{} / {} / {}", r.accuracy.admitted, r.accuracy.rejected, r.accuracy.other);
        }},
+      {"log lines before the phase, left out", [](const LimitRun& r) {
+         return fmt::format("{}", r.accuracy.before_window);
+       }},
       {"p50 / p99, all statuses", [](const LimitRun& r) {
          return fmt::format("{} / {}", FormatUs(r.load.latency_us.p50), FormatUs(r.load.latency_us.p99));
        }},

@@ -52,14 +52,19 @@ namespace fvbench {
 inline constexpr int kMaxLimitsBinMs = 3600 * 1000;
 
 Result<void> ResetLimitsLog(Host& sut, const std::string& path);
-Result<std::string> ReduceLimitsLog(Host& sut, const std::string& path, int bin_ms);
+// window_ms > 0: only the lines of the last window_ms milliseconds before
+// the newest well-formed line are counted; the older ones are only counted,
+// in the `s` line (a phase run again after an attempt whose load generators
+// started late logged that attempt too). 0: every line, no `s` line.
+Result<std::string> ReduceLimitsLog(Host& sut, const std::string& path, int bin_ms, int window_ms = 0);
 
 namespace detail {
 // The awk program ReduceLimitsLog runs.
 extern const char kLimitsReduceAwk[];
 // ReduceLimitsLog with the awk to run (argv[0], looked up in PATH): the tests
 // run mawk and gawk both.
-Result<std::string> ReduceLimitsLogWith(Host& sut, const std::string& path, int bin_ms, const std::string& awk);
+Result<std::string> ReduceLimitsLogWith(Host& sut, const std::string& path, int bin_ms, const std::string& awk,
+                                        int window_ms = 0);
 }  // namespace detail
 
 }  // namespace fvbench

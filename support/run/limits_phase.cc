@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "support/host/file_caps.h"
 #include "support/judge/limit_accuracy.h"
 #include "support/judge/limits_log_parse.h"
@@ -19,7 +21,11 @@ Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_pa
 
 Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, const TokenBucketLimit& limit,
                                       int keys, MeasuredPhase& phase) {
-  auto text = ReduceLimitsLog(sut, log_path, kLimitsBinMs);
+  // The measured window and the requests still in flight after it: lines
+  // older than that are an earlier attempt's (multi_loadgen.h runs a phase
+  // again when a load generator started late).
+  const int window_ms = static_cast<int>(std::ceil(phase.load.duration_s * 1000)) + kLimitsWindowSlackMs;
+  auto text = ReduceLimitsLog(sut, log_path, kLimitsBinMs, window_ms);
   if (!text) return text.error();
   auto counts = ParseLimitsLog(*text, log_path);
   if (!counts) {
@@ -31,6 +37,7 @@ Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, co
   // engine never counts them (each connection has at most one).
   phase.validity.push_back(LogAgreesWithEngineCheck(*counts, load.status_counts, load.connections));
   LimitAccuracy acc = AssessLimits(*counts, limit, keys, load.target_rps);
+  acc.before_window = counts->before_window;
   // What the figures mean, said beside the phase's checks; the threshold
   // profile's over_admission and window_excess rules decide whether they fail.
   for (ValidityCheck c : {OverAdmissionCheck(acc), WindowCheck(acc)}) {

@@ -17,6 +17,11 @@ namespace fvbench {
 // rate is taken as this many tokens per second (the bench-limits policy's).
 inline constexpr double kDryRunLimitRate = 10;
 
+// The access log window of a phase: its measured duration and this much
+// more for the requests in flight at its end. Lines older than that are
+// counted apart (AccessLogCounts::before_window).
+inline constexpr int kLimitsWindowSlackMs = 500;
+
 // The key the policy-live probes send (never one of the load's k<i>): the
 // load leaves their buckets empty, and a probe must be admitted.
 inline constexpr char kLimitsProbeKey[] = "fvbench-probe";

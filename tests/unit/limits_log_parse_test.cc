@@ -48,6 +48,23 @@ TEST(LimitsLog, ParsesKeysSortedWithTheirBins) {
   EXPECT_THAT(r->keys[1].admitted_per_bin, ElementsAre(2u, 0u, 1u, 0u));
 }
 
+// The 's' line: lines before the phase's window, in no other count.
+TEST(LimitsLog, LinesBeforeTheWindowAreCountedApart) {
+  EXPECT_EQ(ParseLimitsLog(kTwoKeys)->before_window, 0u);
+  auto r = ParseLimitsLog(std::string(kTwoKeys) + "s 1240\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->before_window, 1240u);
+  EXPECT_EQ(r->lines, 12u);
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"s 1\ns 2\n", "line 10: a second 's' line"},
+           {"s -1\n", "line 9: skipped '-1' is not a count"},
+           {"s 1 2\n", "line 9: an 's' line has 3 fields, expected 2"}}) {
+    auto bad = ParseLimitsLog(std::string(kTwoKeys) + text, "x");
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos) << bad.error().message;
+  }
+}
+
 TEST(LimitsLog, BinCountIsTheCeilingOfTheWindowPlusOne) {
   // 1.000 s at 100 ms: bins 0..10 (the last line falls in bin 10).
   auto r = ParseLimitsLog(

@@ -137,6 +137,30 @@ TEST_P(LimitsReduce, CountsPerKeyAndBinsAdmittedFromTheFirstLine) {
   EXPECT_EQ(Canonical(*r), kExpected) << *r;
 }
 
+// A window of 1 s before the newest line (2.049): the lines older than
+// 1.049 are left out of every count and counted in the 's' line; malformed
+// lines, which have no time, stay counted.
+TEST_P(LimitsReduce, WindowLeavesOutOlderLinesAndCountsThem) {
+  WriteAll(dir_ + "/limits.log", kLog);
+  auto r = detail::ReduceLimitsLogWith(host_, dir_ + "/limits.log", 250, GetParam(), 1000);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::vector<std::string> expected = {
+      "fvbench-limits 1 250",
+      "lines 11 first 1764790001.099 last 1764790002.049 nokey 0 malformed 7",
+      "b k1 0 1",
+      "b k2 0 1",
+      "b k\\x22q 3 1",
+      "k k1 1 0 0",
+      "k k2 1 1 0",
+      "k k\\x22q 1 0 0",
+      "s 8",
+  };
+  EXPECT_EQ(Canonical(*r), expected) << *r;
+  auto bad = detail::ReduceLimitsLogWith(host_, dir_ + "/limits.log", 250, GetParam(), -1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("window -1 ms is below 0"), std::string::npos) << bad.error().message;
+}
+
 TEST_P(LimitsReduce, BinOfOneMillisecondAndOfAnHour) {
   WriteAll(dir_ + "/limits.log", "1764790000.001 200 a\n1764790000.002 200 a\n1764793600.001 200 a\n");
   auto ms = Reduce(dir_ + "/limits.log", 1);
