@@ -57,6 +57,23 @@ std::string MeasuredLine(const ScenarioResult& r) {
   return s;
 }
 
+std::string LimitLine(const LimitRun& run) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  const LimitAccuracy& a = run.accuracy;
+  const std::string over =
+      a.keys_over == 0 ? "none"
+                       : fmt::format("{} ({} keys, worst {})", FormatPercent(a.over_admission), a.keys_over,
+                                     a.over_admission_key);
+  return fmt::format(
+      "limits {} worker{}: admitted per key {}/{}/{} of {} allowed (floor {}), over-admission {}, worst 1 s {} of {}, "
+      "429 share {} (a correct limiter's least {}), {} log lines before the phase",
+      run.workers, run.workers == 1 ? "" : "s", FormatNumber(a.admitted_min), FormatNumber(a.admitted_median),
+      FormatNumber(a.admitted_max), FormatNumber(a.allowed_per_key), FormatNumber(a.floor_per_key), over,
+      a.worst_window_admitted, FormatNumber(a.window_allowed), FormatPercent(a.reject_share),
+      FormatPercent(a.expected_reject_share), a.before_window);
+}
+
 ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {
   ConsoleOutcome o;
   if (r.measured) {
@@ -74,6 +91,8 @@ ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& resul
                           DescribeValidity(v));
   }
   if (!r.sut_usage.empty()) o.text += "SUT usage: " + DescribeUsage(r.sut_usage) + "\n";
+  for (const LimitRun& run : r.limits) o.limits += (o.limits.empty() ? "" : "\n") + LimitLine(run);
+  if (!o.limits.empty()) o.text += o.limits + "\n";
   if (r.ab) {
     o.ab = "A/B " + r.ab->method;
     for (const AbComparison& c : r.ab->metrics) o.ab += "\nA/B " + DescribeAbMetric(c);

@@ -16,10 +16,17 @@ namespace fvbench {
 // the same lower-bound rule as the reports (MeasuredIsLowerBound).
 std::string MeasuredLine(const ScenarioResult& r);
 
+// A limits phase in one line: "limits 2 workers: admitted per key
+// 103/103/104 of 120 allowed (floor 80.2), over-admission none, worst 1 s
+// 13 of 30, 429 share 74.23% (a correct limiter's least 70.01%), 0 log lines
+// before the phase".
+std::string LimitLine(const LimitRun& run);
+
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured
   std::string checks;    // one "pass <check>" or "FAIL <check>" line per threshold check
   std::string ab;        // "A/B <method>", then one line per metric; empty outside A/B mode
+  std::string limits;    // limits scenarios: one LimitLine per phase; empty for the others
   std::string text;      // every line printed, each ending in '\n', the last "result: <path>"
 };
 

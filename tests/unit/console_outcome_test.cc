@@ -78,5 +78,40 @@ TEST(DescribeOutcome, ANotMeasuredResultPrintsOnlyItsFile) {
   EXPECT_EQ(o.text, "result: x.json\n");
 }
 
+TEST(DescribeOutcome, LimitsPhasesOneLineEach) {
+  ScenarioResult r;
+  r.id = "limits.accuracy";
+  r.measured = true;
+  LimitRun two;
+  two.workers = 2;
+  LimitAccuracy& a = two.accuracy;
+  a.admitted_min = 150;
+  a.admitted_median = 150;
+  a.admitted_max = 151;
+  a.allowed_per_key = 120;
+  a.floor_per_key = 80.2;
+  a.over_admission = 0.2569;
+  a.keys_over = 300;
+  a.over_admission_key = "k1";
+  a.worst_window_admitted = 16;
+  a.window_allowed = 30;
+  a.reject_share = 0;
+  a.expected_reject_share = 0.2002;
+  a.before_window = 3;
+  LimitRun one = two;
+  one.workers = 1;
+  one.accuracy.keys_over = 0;
+  r.limits = {two, one};
+  const ConsoleOutcome o = DescribeOutcome(r, "x.json");
+  EXPECT_EQ(o.limits,
+            "limits 2 workers: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission 25.69% (300 "
+            "keys, worst k1), worst 1 s 16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines "
+            "before the phase\n"
+            "limits 1 worker: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission none, worst 1 s "
+            "16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines before the phase");
+  EXPECT_NE(o.text.find(o.limits + "\n"), std::string::npos) << o.text;
+  EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").limits.empty());
+}
+
 }  // namespace
 }  // namespace fvbench::console_outcome_test
