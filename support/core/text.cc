@@ -7,6 +7,19 @@ namespace fvbench::detail {
 
 std::string_view TrimSpace(std::string_view s) { return Trim(s, " \t\r\n"); }
 
+std::vector<std::string_view> SplitFields(std::string_view line) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && blank(line[i])) ++i;
+    const size_t start = i;
+    while (i < line.size() && !blank(line[i])) ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
 std::string_view Trim(std::string_view s, std::string_view chars) { return TrimRight(TrimLeft(s, chars), chars); }
 
 std::string_view TrimLeft(std::string_view s, std::string_view chars) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fvbench::detail {
 
@@ -16,6 +17,10 @@ std::string_view TrimSpace(std::string_view s);
 std::string_view Trim(std::string_view s, std::string_view chars);
 std::string_view TrimLeft(std::string_view s, std::string_view chars);
 std::string_view TrimRight(std::string_view s, std::string_view chars);
+
+// The fields of `line` separated by runs of spaces, tabs and CRs (as /proc
+// files and reduced logs write them); none for a blank line.
+std::vector<std::string_view> SplitFields(std::string_view line);
 
 // `s` with A-Z as a-z; every other byte (UTF-8 included) unchanged.
 std::string AsciiLower(std::string_view s);

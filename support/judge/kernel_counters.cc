@@ -6,21 +6,12 @@
 #include <charconv>
 #include <cstdint>
 #include <vector>
+#include "support/core/text.h"
 
 namespace fvbench {
 namespace {
 
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
+using detail::SplitFields;
 
 // A line's "<Prefix>:" (without the colon) and the fields after it; "" when
 // the first field does not end in ':'.
@@ -50,7 +41,7 @@ Result<KernelCounters> ParseKernelCounters(std::string_view text, std::string_vi
     if (nl == std::string_view::npos) nl = text.size();
     std::string_view line = text.substr(pos, nl - pos);
     ++number;
-    if (!Fields(line).empty()) {
+    if (!SplitFields(line).empty()) {
       lines.push_back(line);
       numbers.push_back(number);
     }
@@ -58,7 +49,7 @@ Result<KernelCounters> ParseKernelCounters(std::string_view text, std::string_vi
   }
   if (lines.empty()) return Error{fmt::format("{}: no counter lines (empty)", source)};
   for (size_t i = 0; i < lines.size(); i += 2) {
-    const std::vector<std::string_view> names = Fields(lines[i]);
+    const std::vector<std::string_view> names = SplitFields(lines[i]);
     const std::string_view prefix = Prefix(names);
     if (prefix.empty()) {
       return Error{fmt::format("{}: line {}: '{}' does not open with \"<Prefix>:\"", source, numbers[i], Quoted(lines[i]))};
@@ -66,7 +57,7 @@ Result<KernelCounters> ParseKernelCounters(std::string_view text, std::string_vi
     if (i + 1 >= lines.size()) {
       return Error{fmt::format("{}: line {}: the header of '{}:' has no value line after it", source, numbers[i], prefix)};
     }
-    const std::vector<std::string_view> values = Fields(lines[i + 1]);
+    const std::vector<std::string_view> values = SplitFields(lines[i + 1]);
     if (Prefix(values) != prefix) {
       return Error{fmt::format("{}: line {}: the header of '{}:' is followed by '{}', not its values", source, numbers[i + 1],
                                prefix, Quoted(lines[i + 1]))};
@@ -127,11 +118,11 @@ Result<KernelCounters> ParseNetDev(std::string_view text, std::string_view sourc
   size_t interfaces = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     const size_t colon = lines[i].find(':');
-    if (lines[i].find('|') != std::string_view::npos || Fields(lines[i]).empty()) continue;  // the two headers
+    if (lines[i].find('|') != std::string_view::npos || SplitFields(lines[i]).empty()) continue;  // the two headers
     if (colon == std::string_view::npos) {
       return Error{fmt::format("{}: line {}: '{}' does not open with \"<interface>:\"", source, i + 1, Quoted(lines[i]))};
     }
-    const std::vector<std::string_view> f = Fields(lines[i].substr(colon + 1));
+    const std::vector<std::string_view> f = SplitFields(lines[i].substr(colon + 1));
     if (f.size() < kFields) {
       return Error{fmt::format("{}: line {}: {} fields after the interface, not {}", source, i + 1, f.size(), kFields)};
     }
@@ -151,17 +142,17 @@ Result<KernelCounters> ParseNetDev(std::string_view text, std::string_view sourc
 Result<KernelCounters> ParseConntrackStat(std::string_view text, std::string_view source) {
   std::vector<std::string_view> lines;
   for (std::string_view l : Lines(text)) {
-    if (!Fields(l).empty()) lines.push_back(l);
+    if (!SplitFields(l).empty()) lines.push_back(l);
   }
   if (lines.empty()) return Error{fmt::format("{}: empty", source)};
-  const std::vector<std::string_view> names = Fields(lines[0]);
+  const std::vector<std::string_view> names = SplitFields(lines[0]);
   if (names.empty() || names[0] != "entries") {
     return Error{fmt::format("{}: line 1: '{}' is not the header (entries ...)", source, Quoted(lines[0]))};
   }
   KernelCounters out;
   for (size_t k = 0; k < names.size(); ++k) out[fmt::format("Conntrack.{}", names[k])] = 0;
   for (size_t i = 1; i < lines.size(); ++i) {
-    const std::vector<std::string_view> values = Fields(lines[i]);
+    const std::vector<std::string_view> values = SplitFields(lines[i]);
     if (values.size() != names.size()) {
       return Error{fmt::format("{}: line {}: {} values for {} names", source, i + 1, values.size(), names.size())};
     }

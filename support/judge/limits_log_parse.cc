@@ -8,21 +8,12 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "support/core/text.h"
 
 namespace fvbench {
 namespace {
 
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
+using detail::SplitFields;
 
 // A field quoted for an error message: at most 60 bytes, bytes outside
 // 0x20..0x7e as \xNN (host data goes into messages printed on terminals).
@@ -283,7 +274,7 @@ Result<AccessLogCounts> Parser::Run(std::string_view text) {
   for (size_t pos = 0; pos < text.size();) {
     size_t nl = text.find('\n', pos);
     if (nl == std::string_view::npos) nl = text.size();
-    const std::vector<std::string_view> f = Fields(text.substr(pos, nl - pos));
+    const std::vector<std::string_view> f = SplitFields(text.substr(pos, nl - pos));
     pos = nl + 1;
     ++number;
     if (f.empty()) continue;

@@ -16,18 +16,6 @@ namespace fvbench {
 namespace detail {
 namespace {
 
-std::vector<std::string_view> SplitWs(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t b = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > b) out.push_back(s.substr(b, i - b));
-  }
-  return out;
-}
-
 template <class T>
 bool ToNum(std::string_view s, T& v) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -36,7 +24,7 @@ bool ToNum(std::string_view s, T& v) {
 
 bool ParseCpuLine(std::string_view line, int& cpu, CpuTicks& t) {
   if (line.size() < 4 || line.substr(0, 3) != "cpu" || line[3] < '0' || line[3] > '9') return false;
-  auto f = SplitWs(line);
+  auto f = SplitFields(line);
   if (f.size() < 5) return false;
   if (!ToNum(f[0].substr(3), cpu)) return false;
   uint64_t v[8] = {0};
@@ -57,7 +45,7 @@ bool ParsePidStatLine(std::string_view line, ProcStat& p) {
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) return false;
   if (!ToNum(line.substr(0, open), p.pid)) return false;
   p.comm = std::string(line.substr(open + 2, close - open - 2));
-  auto f = SplitWs(line.substr(close + 1));
+  auto f = SplitFields(line.substr(close + 1));
   // f[0] = field 3 (state); field k is f[k-3].
   if (f.size() < 22 || f[0].size() != 1) return false;
   p.state = f[0][0];
@@ -180,7 +168,7 @@ ServiceUsage UsageBetween(const std::string& service, const std::vector<int>& pi
 }
 
 Result<LoadAvg> ParseLoadAvg(std::string_view text) {
-  auto f = SplitWs(text.substr(0, text.find('\n')));
+  auto f = SplitFields(text.substr(0, text.find('\n')));
   LoadAvg l;
   size_t slash = f.size() >= 4 ? f[3].find('/') : std::string_view::npos;
   // from_chars(double) is available in GCC 11+.

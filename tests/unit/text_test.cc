@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <string>
 
 namespace fvbench::text_test {
@@ -68,6 +70,15 @@ TEST(Text, ShortCommitIsTwelveCharactersOrADash) {
   EXPECT_EQ(ShortCommit("0123456789abcdef0123"), "0123456789ab");
   EXPECT_EQ(ShortCommit("abc"), "abc");
   EXPECT_EQ(ShortCommit(""), "-");
+}
+
+TEST(Text, SplitFieldsOnRunsOfSpacesTabsAndCarriageReturns) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(detail::SplitFields("  a\tbb  c\r"), (V{"a", "bb", "c"}));
+  EXPECT_EQ(detail::SplitFields("k k1 3 2 0"), (V{"k", "k1", "3", "2", "0"}));
+  EXPECT_TRUE(detail::SplitFields(" \t\r ").empty());
+  EXPECT_TRUE(detail::SplitFields("").empty());
+  EXPECT_EQ(detail::SplitFields("x\ny"), (V{"x\ny"}));  // one line: a newline is not a separator
 }
 
 }  // namespace
