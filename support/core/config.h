@@ -30,7 +30,10 @@ enum class ThroughputSearchKind { kBisect, kSeed };
 
 // The policy bundles a policy directory (FVBENCH_POLICY_DIR, _B) holds, one
 // per scenario kind (fixtures/policies has the defaults).
-inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json", "limits.json"};
+inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json"};
+// The limits scenarios' bundle: required in FVBENCH_POLICY_DIR (not _B: they
+// have no A/B mode) only when they run (LIMITS=1).
+inline constexpr const char kLimitsPolicyFile[] = "limits.json";
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.
@@ -126,7 +129,7 @@ struct Config {
   NginxRuntime runtime = NginxRuntime::kAuto;                  // NGINX_RUNTIME: auto | openresty | nginx
   std::string fv_worker_processes = "auto";                    // FAIRVISOR_WORKER_PROCESSES
   // FAIRVISOR_SHARED_DICT_SIZE: edge's lua_shared_dict of counters (its
-  // limiter state), an nginx size: digits and an optional k or m, 32k..64g.
+  // limiter state), an nginx size: digits and an optional k or m, 32k..65536m.
   std::string fv_shared_dict_size = "256m";
   std::string fv_log_level = "error";                          // FAIRVISOR_LOG_LEVEL (edge logs per-request lines at warn)
   int nginx_listen_backlog = 0;                                // NGINX_LISTEN_BACKLOG; 0 = nginx's own (511 on Linux)

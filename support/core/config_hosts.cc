@@ -190,12 +190,12 @@ Result<void> LoadCpusets(const ConfigInputs& in, const EnvReader& r, Config& c) 
 
 // An nginx size (ngx_parse_size: digits, then k or m) that nginx accepts for
 // a shared zone: at least 8 pages of 4 KiB (ngx_http_lua "too small"), at
-// most 64 GiB. Only digits and one unit letter reach edge's nginx.conf.
+// most 65536m. Only digits and one unit letter reach edge's nginx.conf.
 static Result<void> LoadSharedDictSize(const EnvReader& r, Config& c) {
   const std::string v = r.str("FAIRVISOR_SHARED_DICT_SIZE", c.fv_shared_dict_size);
   const auto bad = [&](const char* why) {
     return Error{fmt::format("FAIRVISOR_SHARED_DICT_SIZE='{}': {} (an nginx size such as 256m, 512k or 1048576; "
-                             "32k..64g)", v, why)};
+                             "32k..65536m)", v, why)};
   };
   size_t digits = 0;
   while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
@@ -206,7 +206,7 @@ static Result<void> LoadSharedDictSize(const EnvReader& r, Config& c) {
   const double scale = unit.empty() ? 1 : (unit == "k" || unit == "K") ? 1024.0 : 1024.0 * 1024;
   const double bytes = std::stod(v.substr(0, digits)) * scale;
   if (bytes < 32 * 1024) return bad("below 32k, the smallest shared zone nginx accepts");
-  if (bytes > 64.0 * 1024 * 1024 * 1024) return bad("above 64g");
+  if (bytes > 64.0 * 1024 * 1024 * 1024) return bad("above 65536m");
   c.fv_shared_dict_size = v;
   return Ok();
 }

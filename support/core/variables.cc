@@ -156,7 +156,7 @@ const std::vector<VariableDoc> kVariables = {
      "host (never nginx's own `auto`, which counts online CPUs)",
      [](const Config& c) { return c.fv_worker_processes; }},
     {"FAIRVISOR_SHARED_DICT_SIZE", "The SUT", "256m", false, "nginx size",
-     "edge's `lua_shared_dict` of limiter state (32k..64g); a dict too small for the keys evicts buckets, "
+     "edge's `lua_shared_dict` of limiter state (32k..65536m; nginx takes k and m only); a dict too small for the keys evicts buckets, "
      "which start full again ([limits.md](limits.md))",
      [](const Config& c) { return c.fv_shared_dict_size; }},
     {"FAIRVISOR_LOG_LEVEL", "The SUT", "error", false, "nginx level",
@@ -248,8 +248,8 @@ const std::vector<VariableDoc> kVariables = {
 
     // Inputs and comparisons
     {"FVBENCH_POLICY_DIR", "Inputs and comparisons", "`fixtures/policies`", true, "path",
-     "your own `simple.json`, `complex.json`, `llm.json`, `limits.json` (their policy ids must stay "
-     "`bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`); nginx workers read them, so they (and their directories) must be "
+     "your own `simple.json`, `complex.json`, `llm.json`, and `limits.json` unless `LIMITS=0` (their policy "
+     "ids must stay `bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`); nginx workers read them, so they (and their directories) must be "
      "world-readable",
      [](const Config& c) { return c.policy_dir; }},
     {"FVBENCH_THRESHOLDS", "Inputs and comparisons", "`thresholds/portable.json`", true, "path",

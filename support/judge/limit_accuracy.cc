@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/core/text.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
@@ -109,7 +110,27 @@ std::string Bucket(const TokenBucketLimit& l) {
 
 }  // namespace
 
-Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::string_view policy_id) {
+namespace {
+
+// "" when the rule limits by exactly one key, header `header` (header names
+// compare without case, as HTTP's do); else why not.
+std::string KeyProblem(const nlohmann::json& rule, std::string_view header) {
+  const auto keys = rule.find("limit_keys");
+  const std::string shown = keys == rule.end() ? "no limit_keys" : keys->dump();
+  const std::string want = "header:" + detail::AsciiLower(header);
+  if (keys != rule.end() && keys->is_array() && keys->size() == 1 && (*keys)[0].is_string() &&
+      detail::AsciiLower((*keys)[0].get<std::string>()) == want) {
+    return "";
+  }
+  return fmt::format("its token_bucket rule {} limits by {}, but the load sends its keys in {}: the rule must "
+                     "limit by exactly [\"header:{}\"], or every request shares the buckets of fewer keys",
+                     rule.value("name", nlohmann::json("")).dump(), shown, header, header);
+}
+
+}  // namespace
+
+Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::string_view policy_id,
+                                             std::string_view key_header) {
   const std::string where = fmt::format("policy '{}'", policy_id);
   nlohmann::json doc;
   try {
@@ -150,6 +171,11 @@ Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::
   if (buckets.empty()) return Error{fmt::format("{}: no rule with \"algorithm\": \"token_bucket\"", where)};
   if (buckets.size() > 1) {
     return Error{fmt::format("{}: {} token_bucket rules ({}), expected exactly one", where, buckets.size(), names)};
+  }
+  if (!key_header.empty()) {
+    if (std::string why = KeyProblem(*buckets[0], key_header); !why.empty()) {
+      return Error{fmt::format("{}: {}", where, why)};
+    }
   }
   return BucketOfRule(*buckets[0], where);
 }
@@ -233,6 +259,24 @@ ValidityCheck KeysArrivedCheck(const AccessLogCounts& log, int keys_planned) {
   }
   const bool passed = static_cast<int64_t>(seen) == keys_planned && log.without_key == 0 && log.malformed == 0;
   return Make("limit_keys_arrived", static_cast<double>(seen), "==", keys_planned, passed, detail);
+}
+
+ValidityCheck OverloadCheck(const LimitAccuracy& acc, double min_ratio) {
+  const double per_key =
+      acc.keys_planned > 0 ? acc.offered_rps / acc.keys_planned * acc.window_s : std::numeric_limits<double>::quiet_NaN();
+  const double ratio = acc.allowed_per_key > 0 ? per_key / acc.allowed_per_key : std::numeric_limits<double>::quiet_NaN();
+  const bool passed = ratio >= min_ratio;  // NaN fails
+  std::string detail = fmt::format(
+      "each key was offered {} in the {} s window, {} x what the bucket ({}/s, burst {}) allows ({})",
+      detail::FormatNumber(std::round(per_key)), detail::FormatNumber(acc.window_s), detail::FormatNumber(ratio),
+      detail::FormatNumber(acc.limit.rate_per_s), detail::FormatNumber(acc.limit.burst),
+      detail::FormatNumber(acc.allowed_per_key));
+  if (!passed) {
+    detail += fmt::format(": a limiter that admits everything would look correct; raise LIMITS_OVERLOAD or "
+                          "LIMITS_DUR (at least {} x is needed)",
+                          detail::FormatNumber(min_ratio));
+  }
+  return Make("limit_overload", ratio, ">=", min_ratio, passed, detail);
 }
 
 ValidityCheck LogAgreesWithEngineCheck(const AccessLogCounts& log, uint64_t engine_2xx, uint64_t engine_429,

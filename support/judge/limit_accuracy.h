@@ -37,8 +37,11 @@ namespace fvbench {
 // rule or more than one, algorithm_config missing, a rate or burst missing
 // or not a positive number, burst < rate (edge refuses it), a request cost
 // other than 1 (cost_source other than "fixed", fixed_cost != 1: the figures
-// count requests as tokens).
-Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::string_view policy_id);
+// count requests as tokens). With `key_header`, also a rule that does not
+// limit by exactly ["header:<key_header>"] (the name without case): keys the
+// load rotates in that header would otherwise share fewer buckets.
+Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::string_view policy_id,
+                                             std::string_view key_header = "");
 
 // Every LimitAccuracy field, as its comments in limit_figures.h say, over
 // the whole log window (window_s = last_unix - first_unix, the same for every
@@ -94,6 +97,14 @@ ValidityCheck LogAgreesWithEngineCheck(const AccessLogCounts& log, uint64_t engi
 // fails with measured NaN.
 ValidityCheck LogAgreesWithEngineCheck(const AccessLogCounts& log, const std::map<int, uint64_t>& status_counts,
                                        uint64_t in_flight, double tolerance_fraction = kLogEngineTolerance);
+
+// "limit_overload": each key must be offered at least min_ratio x what its
+// bucket allows over the window (offered_rps / keys_planned x window_s
+// against allowed_per_key): below that, a limiter that admits everything
+// admits no more than the bucket allows and over-admission cannot show.
+// (measured = the ratio; fails as NaN without keys or window).
+inline constexpr double kMinOverload = 1.25;
+ValidityCheck OverloadCheck(const LimitAccuracy& acc, double min_ratio = kMinOverload);
 
 inline constexpr double kMaxOverAdmission = 0.02;
 ValidityCheck OverAdmissionCheck(const LimitAccuracy& acc, double max_fraction = kMaxOverAdmission);

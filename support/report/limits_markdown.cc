@@ -41,8 +41,10 @@ const std::vector<Row>& Rows() {
                             FormatNumber(r.accuracy.window_s));
        }},
       {"allowed per key (rate × window + burst)", [](const LimitRun& r) {
-         return fmt::format("{} (at least {})", FormatNumber(r.accuracy.allowed_per_key),
-                            FormatNumber(r.accuracy.floor_per_key));
+         return FormatNumber(r.accuracy.allowed_per_key);
+       }},
+      {"floor per key (rate × window − burst)", [](const LimitRun& r) {
+         return FormatNumber(r.accuracy.floor_per_key);
        }},
       {"admitted per key min / median / max", [](const LimitRun& r) {
          return fmt::format("{} / {} / {}", FormatNumber(r.accuracy.admitted_min),

@@ -253,7 +253,9 @@ void RatiosSection(std::string& out, const std::vector<Ratio>& ratios) {
 
 std::string MetricValueText(const std::string& metric, double v, bool is_limit) {
   if (std::isnan(v)) return "not measured";
-  if (metric == "error_rate") return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
+  const bool fraction = metric == kMetricErrorRate || metric == kMetricOverAdmission ||
+                        metric == kMetricUnderAdmission || metric == kMetricWindowExcess;
+  if (fraction) return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
   if (metric == "rps" || metric == "achieved_rps") return FormatNumber(v) + " RPS";
   return FormatNumber(v) + " µs";
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "support/engine/load_engine.h"
 #include "support/host/file_caps.h"
 #include "support/judge/limit_accuracy.h"
 #include "support/judge/limits_log_parse.h"
@@ -14,7 +15,7 @@ namespace fvbench {
 Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id) {
   auto text = sut.ReadFile(policy_path, kPolicyFileCap);
   if (!text) return text.error();
-  auto limit = TokenBucketOfPolicy(*text, policy_id);
+  auto limit = TokenBucketOfPolicy(*text, policy_id, kBenchKeyHeader);
   if (!limit) return Error{fmt::format("{}: {}: {}", sut.name(), policy_path, limit.error().message)};
   return *limit;
 }
@@ -38,6 +39,7 @@ Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, co
   phase.validity.push_back(LogAgreesWithEngineCheck(*counts, load.status_counts, load.connections));
   LimitAccuracy acc = AssessLimits(*counts, limit, keys, load.target_rps);
   acc.before_window = counts->before_window;
+  phase.validity.push_back(OverloadCheck(acc));
   // What the figures mean, said beside the phase's checks; the threshold
   // profile's over_admission and window_excess rules decide whether they fail.
   for (ValidityCheck c : {OverAdmissionCheck(acc), WindowCheck(acc)}) {

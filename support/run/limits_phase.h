@@ -31,7 +31,8 @@ inline constexpr char kLimitsProbeKey[] = "fvbench-probe";
 inline constexpr int kLimitsBinMs = 100;
 
 // The policy `policy_id`'s one token_bucket rule in the file edge loaded on
-// the SUT host. Errors name the host, the file and what was wrong.
+// the SUT host, which must limit by the load's key header (kBenchKeyHeader).
+// Errors name the host, the file and what was wrong.
 Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id);
 
 // After a limits phase: the access log at `log_path` reduced on the SUT host

@@ -305,11 +305,22 @@ ProbeRequest ScenarioRun::Probe() const {
   return p;
 }
 
-// The preflight lint of the hosts' machine facts against this scenario's
-// busiest phase (environment_preflight.h), before anything starts: false
-// (error_ set) when a finding refuses it. Its warnings are the run's, printed
+// Before anything starts: in a limits scenario, the policy's token bucket
+// (ReadTokenBucket); then the preflight lint of the hosts' machine facts
+// against this scenario's busiest phase (environment_preflight.h). False
+// (error_ set) when either refuses it. Its warnings are the run's, printed
 // once by the provision step and kept in the run meta (RunMeta::preflight).
 bool ScenarioRun::Preflight() {
+  if (plan_.kind == ScenarioKind::kLimits && !c_.dry_run) {
+    // The bucket the figures are judged by, from the copy edge will load:
+    // a policy the scenario cannot judge stops it before anything starts.
+    auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id);
+    if (!limit) {
+      error_ = limit.error().message;
+      return false;
+    }
+    limit_ = *limit;
+  }
   std::string refused;
   for (const EnvironmentFinding& f : PreflightFindings(tb_, plan_.kind)) {
     if (f.severity == EnvironmentFinding::Severity::kRefuse) refused += (refused.empty() ? "" : "; ") + f.message;
@@ -375,16 +386,7 @@ void ScenarioRun::PrepareSpec() {
   spec_.cpuset = tb_.loadgens().front().cpuset;  // one process; several get theirs (multi_loadgen.h)
   spec_.count_ratelimit = !plan_.policy_id.empty();
   phase_base_ = detail::PhaseFileStem(plan_.id);
-  if (plan_.kind == ScenarioKind::kLimits) {
-    spec_.keys = c_.limits_keys;
-    if (c_.dry_run) return;
-    auto limit = ReadTokenBucket(tb_.sut(), out_.policy, plan_.policy_id);
-    if (limit) {
-      limit_ = *limit;
-    } else {
-      error_ = limit.error().message;
-    }
-  }
+  if (plan_.kind == ScenarioKind::kLimits) spec_.keys = c_.limits_keys;
   sharing_ = tb_.core_sharing();
   if (!sharing_.empty()) shared_cpus_ = SharedCpus(tb_.sut_cpus(), tb_.loadgen_cpus());
 }

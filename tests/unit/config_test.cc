@@ -579,7 +579,7 @@ TEST(Config, SharedDictSizeIsAnNginxSizeNginxAccepts) {
     EXPECT_EQ(c->fv_shared_dict_size, ok);
   }
   for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
-           {"31k", "below 32k"}, {"65537m", "above 64g"}, {"1g", "not an nginx size"}, {"10m;", "not an nginx size"},
+           {"31k", "below 32k"}, {"65537m", "above 65536m"}, {"1g", "not an nginx size"}, {"10m;", "not an nginx size"},
            {"m", "not an nginx size"}, {"-1m", "not an nginx size"}, {"256 m", "not an nginx size"},
            {"999999999999k", "not an nginx size"}}) {
     auto c = LoadConfig(Inputs({{"FAIRVISOR_SHARED_DICT_SIZE", bad}}));
@@ -587,6 +587,24 @@ TEST(Config, SharedDictSizeIsAnNginxSizeNginxAccepts) {
     EXPECT_NE(c.error().message.find("FAIRVISOR_SHARED_DICT_SIZE='" + bad + "': " + why), std::string::npos)
         << c.error().message;
   }
+}
+
+// A policy directory of the six's three bundles still serves a run that
+// leaves the limits scenarios out; a run with them names the missing file.
+TEST(Config, LimitsPolicyIsRequiredOnlyWhenTheLimitsScenariosRun) {
+  auto without = [](EnvMap env) {
+    ConfigInputs in = Inputs(std::move(env));
+    in.file_exists = [](const std::string& p) { return p != "/pol/limits.json"; };
+    return LoadConfig(in);
+  };
+  auto off = without({{"FVBENCH_POLICY_DIR", "/pol"}, {"LIMITS", "0"}});
+  EXPECT_TRUE(off.ok()) << off.error().message;
+  auto on = without({{"FVBENCH_POLICY_DIR", "/pol"}});
+  ASSERT_FALSE(on.ok());
+  EXPECT_NE(on.error().message.find("FVBENCH_POLICY_DIR='/pol': missing policy file /pol/limits.json (the limits "
+                                    "scenarios' token bucket; LIMITS=0 leaves them out)"),
+            std::string::npos)
+      << on.error().message;
 }
 
 TEST(Config, ReadsTheLimitsScenariosSettings) {

@@ -391,6 +391,49 @@ std::string Bundle(const std::string& rules, const std::string& id = "p") {
 const char kRule[] =
     R"({"name": "r1", "algorithm": "token_bucket", "algorithm_config": {"tokens_per_second": 5, "burst": 8}})";
 
+// The scenario's keys travel in X-Bench-Key: a rule that limits by anything
+// else would let them share fewer buckets, and is refused by name.
+TEST(LimitPolicy, TheRuleMustLimitByTheKeyHeader) {
+  auto fixture = TokenBucketOfPolicy(Fixture("policies/limits.json"), "bench-limits", "X-Bench-Key");
+  ASSERT_TRUE(fixture.ok()) << fixture.error().message;
+  const std::string cfg = R"("algorithm": "token_bucket", "algorithm_config": {"tokens_per_second": 5, "burst": 8})";
+  EXPECT_TRUE(TokenBucketOfPolicy(Bundle(R"({"name": "r", "limit_keys": ["header:x-bench-key"], )" + cfg + "}"), "p",
+                                  "X-Bench-Key")
+                  .ok());
+  for (const char* keys : {R"("limit_keys": ["ip:address"], )", R"("limit_keys": ["header:X-Bench-Key", "jwt:sub"], )",
+                           ""}) {
+    auto r = TokenBucketOfPolicy(Bundle(std::string(R"({"name": "r", )") + keys + cfg + "}"), "p", "X-Bench-Key");
+    ASSERT_FALSE(r.ok()) << keys;
+    EXPECT_THAT(r.error().message, HasSubstr("policy 'p': its token_bucket rule \"r\" limits by ")) << keys;
+    EXPECT_THAT(r.error().message, HasSubstr("the rule must limit by exactly [\"header:X-Bench-Key\"]")) << keys;
+  }
+  // Without a key header, the keys are not looked at.
+  EXPECT_TRUE(TokenBucketOfPolicy(Bundle(R"({"name": "r", "limit_keys": ["ip:address"], )" + cfg + "}"), "p").ok());
+}
+
+// Offered per key against allowed: below 1.25 x, a limiter that admits
+// everything would read as correct.
+TEST(LimitChecks, OverloadTooLowToShowOverAdmissionIsInvalid) {
+  LimitAccuracy a;
+  a.limit = {10, 20};
+  a.keys_planned = 300;
+  a.window_s = 4;
+  a.offered_rps = 4500;  // 1.5 x: 60 per key in 4 s
+  a.allowed_per_key = 60;
+  ValidityCheck c = OverloadCheck(a);
+  EXPECT_EQ(c.name, "limit_overload");
+  EXPECT_FALSE(c.passed);
+  EXPECT_DOUBLE_EQ(c.measured, 1.0);
+  EXPECT_THAT(c.detail, HasSubstr("each key was offered 60 in the 4 s window, 1 x what the bucket (10/s, burst 20) "
+                                  "allows (60): a limiter that admits everything would look correct"));
+  a.offered_rps = 7500;  // 2.5 x
+  c = OverloadCheck(a);
+  EXPECT_TRUE(c.passed) << c.detail;
+  EXPECT_NEAR(c.measured, 100.0 / 60, 1e-9);
+  a.keys_planned = 0;
+  EXPECT_FALSE(OverloadCheck(a).passed);
+}
+
 TEST(LimitPolicy, RpsAliasAndOtherAlgorithmsBeside) {
   auto r = TokenBucketOfPolicy(Bundle(R"({"algorithm": "token_bucket", "algorithm_config": {"rps": 3, "burst": 3}},
                                          {"algorithm": "concurrency", "algorithm_config": {"max": 1}})"),
