@@ -258,7 +258,7 @@ class ScenarioRun {
   std::string phase_base_;   // plan id with '.' -> '_': the phase file names' stem
   std::string sharing_;      // PhaseContext::sharing
   int shared_cpus_ = 0;      // sharing: how many of the SUT's CPUs the engine's overlap (0: not known)
-  std::optional<TokenBucketLimit> limit_;    // limits scenarios: the policy's bucket (PrepareSpec)
+  std::optional<TokenBucketLimit> limit_;    // limits scenarios: the policy's bucket (Preflight)
   double load_s_ = 0;  // configured seconds of load run: warmups and measured phases
   CostParts cost_;     // where the time beyond load_s_ went (ScenarioResult::fixed_cost_parts_s)
 };
@@ -636,7 +636,7 @@ void ScenarioRun::LatencyFlow() {
 }
 
 // Limits scenarios: the offered rate, LIMITS_OVERLOAD x the keys' allowed
-// rate (0 before the policy's bucket is read, or DRY_RUN's placeholder).
+// rate (DRY_RUN, which reads no policy: kDryRunLimitRate per key).
 double ScenarioRun::LimitsRate() const {
   const double per_key = limit_ ? limit_->rate_per_s : kDryRunLimitRate;
   return c_.limits_overload * c_.limits_keys * per_key;
