@@ -83,6 +83,14 @@ struct LimitAccuracy {
   double reject_share = 0;           // rejected / (admitted + rejected + other)
   // 1 - keys_planned * allowed_per_key / (offered_rps * window_s), at least 0.
   double expected_reject_share = 0;
+
+  // For the plots (svg limits plots): each key's admitted count, ascending
+  // (one entry per key seen, at most LIMITS_KEYS: 100000), and the admitted
+  // count of all keys per whole second of the log, second 0 starting at
+  // first_unix (ceil(window_s) entries or one more: the bins are summed by
+  // floor(bin * bin_s)). Empty in results written before they were kept.
+  std::vector<uint64_t> admitted_per_key;
+  std::vector<uint64_t> admitted_per_second;
 };
 
 }  // namespace fvbench

@@ -97,6 +97,22 @@ uint64_t WorstWindow(const std::vector<uint64_t>& bins, size_t w) {
   return worst;
 }
 
+// All keys' admitted counts per whole second from first_unix: bin i falls
+// in second floor(i * bin_s) (a hair of tolerance against 0.1 * 30 landing
+// below 3). Empty without a bin width.
+std::vector<uint64_t> AdmittedPerSecond(const AccessLogCounts& log) {
+  std::vector<uint64_t> out;
+  if (!(log.bin_s > 0)) return out;
+  for (const KeyCounts& k : log.keys) {
+    for (size_t i = 0; i < k.admitted_per_bin.size(); ++i) {
+      const auto second = static_cast<size_t>(std::floor(static_cast<double>(i) * log.bin_s + 1e-9));
+      if (second >= out.size()) out.resize(second + 1, 0);
+      out[second] += k.admitted_per_bin[i];
+    }
+  }
+  return out;
+}
+
 std::string KeyList(const AccessLogCounts& log, size_t most) {
   std::string out;
   for (size_t i = 0; i < log.keys.size() && i < most; ++i) out += (i > 0 ? ", " : "") + log.keys[i].key;
@@ -227,6 +243,9 @@ LimitAccuracy AssessLimits(const AccessLogCounts& log, const TokenBucketLimit& l
     a.keys_under += unseen;
     a.under_admission = 1;
   }
+  a.admitted_per_key = admitted;
+  std::sort(a.admitted_per_key.begin(), a.admitted_per_key.end());
+  a.admitted_per_second = AdmittedPerSecond(log);
   if (!admitted.empty()) {
     a.admitted_min = static_cast<double>(*std::min_element(admitted.begin(), admitted.end()));
     a.admitted_max = static_cast<double>(*std::max_element(admitted.begin(), admitted.end()));

@@ -59,7 +59,10 @@ Result<TokenBucketLimit> TokenBucketOfPolicy(std::string_view policy_json, std::
 //   consecutive bins (sliding; all of a key's bins when it has fewer);
 //   window_allowed = rate * (window_bins * bin_s) + burst, which is
 //   rate * 1 + burst for the bin widths limits_log.h accepts;
-//   expected_reject_share: 0 when offered_rps * window_s is 0.
+//   expected_reject_share: 0 when offered_rps * window_s is 0;
+//   admitted_per_key: the keys seen, ascending (unseen keys are not in it);
+//   admitted_per_second: every key's admitted_per_bin summed, bin i into
+//   second floor(i * bin_s); empty when bin_s is not positive.
 LimitAccuracy AssessLimits(const AccessLogCounts& log, const TokenBucketLimit& limit, int keys_planned,
                            double offered_rps);
 

@@ -1,5 +1,7 @@
 #include "support/report/limits_json.h"
 
+#include <fmt/format.h>
+
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -65,6 +67,37 @@ constexpr TextField kTexts[] = {
     {"worst_window_key", &LimitAccuracy::worst_window_key},
 };
 
+// The plot series (limit_figures.h): at most this many entries each, the
+// largest LIMITS_KEYS (per key) and a day of seconds with room to spare.
+constexpr size_t kMaxSeries = 100000;
+struct SeriesField {
+  const char* name;
+  std::vector<uint64_t> LimitAccuracy::*field;
+};
+constexpr SeriesField kSeries[] = {
+    {"admitted_per_key", &LimitAccuracy::admitted_per_key},
+    {"admitted_per_second", &LimitAccuracy::admitted_per_second},
+};
+
+// Absent or null: empty (results written before the series were kept).
+std::vector<uint64_t> SeriesFromJson(const json& v, const char* name, const std::string& path) {
+  std::vector<uint64_t> out;
+  if (!v.contains(name) || v.at(name).is_null()) return out;
+  const json& items = GetArray(v, name, path);
+  const std::string at = JoinPath(path, name);
+  if (items.size() > kMaxSeries) {
+    throw JsonFieldError{fmt::format("{}: {} entries, more than {}", at, items.size(), kMaxSeries)};
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const json& n = items[i];
+    if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<int64_t>() >= 0)) {
+      throw JsonFieldError{fmt::format("{}[{}]: expected a non-negative integer, got {}", at, i, n.dump())};
+    }
+    out.push_back(n.get<uint64_t>());
+  }
+  return out;
+}
+
 void WriteAccuracy(JsonWriter& w, const LimitAccuracy& a) {
   w.StartObject();
   w.Field("rate_per_s", a.limit.rate_per_s);
@@ -73,6 +106,12 @@ void WriteAccuracy(JsonWriter& w, const LimitAccuracy& a) {
   for (const NumberField& f : kNumbers) w.Field(f.name, a.*f.field);
   for (const CountField& f : kCounts) w.Field(f.name, a.*f.field);
   for (const TextField& f : kTexts) w.Field(f.name, a.*f.field);
+  for (const SeriesField& f : kSeries) {
+    w.Key(f.name);
+    w.StartArray();
+    for (uint64_t n : a.*f.field) w.Uint(n);
+    w.EndArray();
+  }
   w.EndObject();
 }
 
@@ -91,6 +130,7 @@ LimitAccuracy AccuracyFromJson(const json& v, const std::string& path) {
   for (const NumberField& f : kNumbers) a.*f.field = GetNumberOrNaN(v, f.name, path);
   for (const CountField& f : kCounts) a.*f.field = GetUint(v, f.name, path);
   for (const TextField& f : kTexts) a.*f.field = GetString(v, f.name, path);
+  for (const SeriesField& f : kSeries) a.*f.field = SeriesFromJson(v, f.name, path);
   return a;
 }
 

@@ -10,8 +10,11 @@
 //                 "under_admission", "keys_under", "bin_s", "window_bins",
 //                 "worst_window_admitted", "window_allowed",
 //                 "worst_window_key", "admitted", "rejected", "other", "before_window", "reject_share",
-//                 "expected_reject_share"}}
-// Units as in limit_figures.h. Reading throws detail::JsonFieldError naming
+//                 "expected_reject_share",
+//                 "admitted_per_key": [count...], "admitted_per_second": [count...]}}
+// Units as in limit_figures.h. The two lists are the plots' (at most 100000
+// entries each: LIMITS_KEYS' largest; more is refused on read); absent or
+// null on read: empty (results written before they were kept). Reading throws detail::JsonFieldError naming
 // the key path (json_fields.h).
 #pragma once
 

@@ -301,6 +301,29 @@ TEST(LimitAccuracy, WorstWindowSlidesAcrossWholeSeconds) {
   EXPECT_EQ(AssessLimits(log, kBucket, 2, 0).worst_window_key, "b");
 }
 
+TEST(LimitAccuracy, PlotSeriesArePerKeyAscendingAndPerWholeSecond) {
+  AccessLogCounts log;
+  log.bin_s = 0.5;
+  log.first_unix = 100;
+  log.last_unix = 102;
+  // Keys of different bin counts; admitted need not be the bins' sum.
+  log.keys = {{"a", 40, 0, 0, {20, 10, 5, 5, 0}}, {"b", 50, 0, 0, {30, 10, 5}}, {"c", 7, 0, 0, {}}};
+  const LimitAccuracy a = AssessLimits(log, kBucket, 4, 0);
+  EXPECT_EQ(a.admitted_per_key, (std::vector<uint64_t>{7, 40, 50}));
+  // Second 0: bins 0, 1; second 1: bins 2, 3; second 2: bin 4.
+  EXPECT_EQ(a.admitted_per_second, (std::vector<uint64_t>{70, 15, 0}));
+  // 0.1 s bins: 0.1 x 30 is 3.0000000000000004 and 0.1 x 10 is 1, each bin
+  // lands in its own second.
+  AccessLogCounts fine;
+  fine.bin_s = 0.1;
+  fine.last_unix = 3.05;
+  fine.keys = {{"a", 31, 0, 0, std::vector<uint64_t>(31, 1)}};
+  EXPECT_EQ(AssessLimits(fine, kBucket, 1, 0).admitted_per_second, (std::vector<uint64_t>{10, 10, 10, 1}));
+  fine.bin_s = 0;
+  EXPECT_TRUE(AssessLimits(fine, kBucket, 1, 0).admitted_per_second.empty());
+  EXPECT_TRUE(AssessLimits(AccessLogCounts{}, kBucket, 1, 0).admitted_per_key.empty());
+}
+
 TEST(LimitChecks, KeysArrivedNamesWhatArrived) {
   AccessLogCounts log;
   log.lines = 2001;

@@ -641,7 +641,51 @@ LimitRun SampleLimitRun(int workers) {
   a.other = 2;
   a.reject_share = 14800.0 / 19802;
   a.expected_reject_share = 0.7;
+  a.admitted_per_key = {80, 95, 100, 101, 130};
+  a.admitted_per_second = {520, 498, 0, 503};
   return run;
+}
+
+// The plots' series travel through results.json, so a report re-rendered
+// from it draws the same plots; a results.json written before them reads as
+// empty series; a bad entry is named.
+TEST(ResultsIo, LimitPlotSeriesRoundTripThroughResultsJson) {
+  ScenarioResult r = RichScenario();
+  r.id = "limits.accuracy";
+  r.limits = {SampleLimitRun(2), SampleLimitRun(1)};
+  r.limits[1].accuracy.admitted_per_second.clear();
+  const std::string text = RunResultsToJson({r}, SampleMeta());
+  auto back = RunResultsFromJson(text, "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->scenarios.size(), 1u);
+  ASSERT_EQ(back->scenarios[0].limits.size(), 2u);
+  EXPECT_EQ(back->scenarios[0].limits[0].accuracy.admitted_per_key, (std::vector<uint64_t>{80, 95, 100, 101, 130}));
+  EXPECT_EQ(back->scenarios[0].limits[0].accuracy.admitted_per_second, (std::vector<uint64_t>{520, 498, 0, 503}));
+  EXPECT_TRUE(back->scenarios[0].limits[1].accuracy.admitted_per_second.empty());
+  EXPECT_EQ(RunResultsToJson(back->scenarios, back->meta), text);
+
+  nlohmann::json doc = nlohmann::json::parse(ScenarioResultToJson(r));
+  nlohmann::json older = doc;
+  older["scenario"]["limits"][0]["accuracy"].erase("admitted_per_key");
+  older["scenario"]["limits"][0]["accuracy"]["admitted_per_second"] = nullptr;
+  auto old_back = ScenarioResultFromJson(older.dump(), "x.json");
+  ASSERT_TRUE(old_back.ok()) << old_back.error().message;
+  EXPECT_TRUE(old_back->limits[0].accuracy.admitted_per_key.empty());
+  EXPECT_TRUE(old_back->limits[0].accuracy.admitted_per_second.empty());
+
+  nlohmann::json bad = doc;
+  bad["scenario"]["limits"][1]["accuracy"]["admitted_per_key"][2] = -3;
+  auto bad_back = ScenarioResultFromJson(bad.dump(), "x.json");
+  ASSERT_FALSE(bad_back.ok());
+  EXPECT_NE(bad_back.error().message.find("scenario.limits[1].accuracy.admitted_per_key[2]: expected a non-negative"),
+            std::string::npos)
+      << bad_back.error().message;
+  nlohmann::json huge = doc;
+  huge["scenario"]["limits"][0]["accuracy"]["admitted_per_second"] = std::vector<uint64_t>(100001, 1);
+  auto huge_back = ScenarioResultFromJson(huge.dump(), "x.json");
+  ASSERT_FALSE(huge_back.ok());
+  EXPECT_NE(huge_back.error().message.find("admitted_per_second: 100001 entries, more than 100000"), std::string::npos)
+      << huge_back.error().message;
 }
 
 
