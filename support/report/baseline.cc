@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "support/core/metric_names.h"
 #include "support/core/json_fields.h"
 #include "support/judge/ratios.h"
+#include "support/judge/thresholds.h"
 #include "support/report/results_io.h"
 #include "support/judge/verdict.h"
 
@@ -21,6 +23,7 @@ std::string AllowedIds() {
   std::vector<std::string> ids;
   for (const char* id : kLatencyScenarios) ids.emplace_back(id);
   for (const char* id : kThroughputScenarios) ids.emplace_back(id);
+  for (const char* id : kLimitsScenarios) ids.emplace_back(id);
   return fmt::format("{}", fmt::join(ids, ", "));
 }
 
@@ -29,6 +32,9 @@ bool KnownId(const std::string& id) {
     if (id == k) return true;
   }
   for (const char* k : kThroughputScenarios) {
+    if (id == k) return true;
+  }
+  for (const char* k : kLimitsScenarios) {
     if (id == k) return true;
   }
   return false;
@@ -70,6 +76,12 @@ Result<Reference> ParseBaseline(std::string_view text, const std::string& source
   ref->environments = run->meta.environments;
   for (const ScenarioResult& r : run->scenarios) {
     if (r.measured && r.id.rfind("latency.", 0) == 0) ref->values.try_emplace({r.id, kMetricMax}, r.load.latency_us.max);
+    if (!r.measured || r.limits.empty()) continue;
+    // The limits figures as a threshold profile gates them (the worst phase).
+    for (const char* metric : {kMetricOverAdmission, kMetricUnderAdmission, kMetricWindowExcess}) {
+      const double v = MetricValue(r, metric);
+      if (std::isfinite(v)) ref->values.try_emplace({r.id, metric}, v);
+    }
   }
   return ref;
 }

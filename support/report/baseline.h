@@ -18,7 +18,9 @@
 //
 // The Reference it yields has baseline = true; its values are the summary
 // blocks' (p50_us..p999_us, rps, ceiling flags) plus "max_us" of each measured
-// latency scenario.
+// latency scenario and over_admission, under_admission and window_excess of
+// each measured limits scenario (the worst phase, thresholds.h MetricValue),
+// which report.md's and summary.txt's limits sections show beside this run's.
 #pragma once
 
 #include <string>

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "support/core/metric_names.h"
 #include "support/core/units_format.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/thresholds.h"
@@ -72,6 +75,18 @@ std::string LimitLine(const LimitRun& run) {
       FormatNumber(a.admitted_max), FormatNumber(a.allowed_per_key), FormatNumber(a.floor_per_key), over,
       a.worst_window_admitted, FormatNumber(a.window_allowed), FormatPercent(a.reject_share),
       FormatPercent(a.expected_reject_share), a.before_window);
+}
+
+std::string LimitWorstLine(const ScenarioResult& r, const Reference* comparison) {
+  std::string out;
+  for (const char* metric : {kMetricOverAdmission, kMetricUnderAdmission, kMetricWindowExcess}) {
+    const double v = MetricValue(r, metric);
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", metric,
+                       std::isnan(v) ? std::string("—") : detail::FormatPercent(v));
+    const std::optional<double> base = comparison != nullptr ? comparison->value(r.id, metric) : std::nullopt;
+    if (base) out += fmt::format(" ({} {})", comparison->label(), detail::FormatPercent(*base));
+  }
+  return out;
 }
 
 ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/core/scenario_result.h"
+#include "support/judge/reference.h"
 
 namespace fvbench {
 
@@ -21,6 +22,13 @@ std::string MeasuredLine(const ScenarioResult& r);
 // 13 of 30, 429 share 74.23% (a correct limiter's least 70.01%), 0 log lines
 // before the phase".
 std::string LimitLine(const LimitRun& run);
+
+// A limits scenario's figures as a threshold profile gates them, the worst
+// of its phases (thresholds.h MetricValue), each with the comparison's value
+// when it has one (a baseline, baseline.h): "over_admission 50.00% (base
+// 0.00%), under_admission 0.00%, window_excess 93.33% (base 0.00%)". A
+// figure without a value (no phase) reads "—". `comparison` may be null.
+std::string LimitWorstLine(const ScenarioResult& r, const Reference* comparison);
 
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured

@@ -5,6 +5,8 @@
 #include <functional>
 
 #include "support/core/units_format.h"
+#include "support/report/console_outcome.h"
+#include "support/report/limits_plot.h"
 #include "support/report/markdown_text.h"
 
 namespace fvbench {
@@ -78,7 +80,7 @@ const std::vector<Row>& Rows() {
   return kRows;
 }
 
-void AppendScenario(std::string& out, const ScenarioResult& r) {
+void AppendScenario(std::string& out, const ScenarioResult& r, const Reference* comparison) {
   const LimitAccuracy& first = r.limits.front().accuracy;
   out += fmt::format("### Limiter accuracy: {}\n\n", MarkdownCell(r.id));
   out += fmt::format(
@@ -95,14 +97,20 @@ void AppendScenario(std::string& out, const ScenarioResult& r) {
     for (const LimitRun& run : r.limits) out += " " + MarkdownCell(row.cell(run)) + " |";
     out += "\n";
   }
-  out += "\n";
+  out += "\nWorst phase, as a threshold profile gates it: " + MarkdownCell(LimitWorstLine(r, comparison)) + ".\n";
+  const std::vector<std::string> plots = LimitsPlotFiles(r);
+  out += fmt::format(
+      "\nPlots beside this file: [{0}]({0}) (admitted per key, sorted, against allowed and floor), [{1}]({1}) "
+      "(admitted per second, all keys, against keys × rate).\n\n",
+      plots[0], plots[1]);
 }
 
 }  // namespace
 
-void AppendLimitsMarkdown(std::string& out, const std::vector<ScenarioResult>& results) {
+void AppendLimitsMarkdown(std::string& out, const std::vector<ScenarioResult>& results,
+                          const Reference* comparison) {
   for (const ScenarioResult& r : results) {
-    if (!r.limits.empty()) AppendScenario(out, r);
+    if (!r.limits.empty()) AppendScenario(out, r, comparison);
   }
 }
 

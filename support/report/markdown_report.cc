@@ -10,6 +10,7 @@
 #include "support/core/metric_names.h"
 #include "support/report/host_environment_markdown.h"
 #include "support/report/limits_markdown.h"
+#include "support/report/limits_plot.h"
 #include "support/report/loadgens_markdown.h"
 #include "support/core/units_format.h"
 #include "support/judge/thresholds.h"
@@ -427,6 +428,10 @@ void EnvironmentSection(std::string& out, const RunMeta& m, const Reference* cmp
 // cannot show files of the run, a viewer of the report directory can.
 void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) {
   std::vector<std::string> files = PlotFilesOfRun(results);
+  // The limits plots are linked from the "Limiter accuracy" section.
+  for (const ScenarioResult& r : results) {
+    for (const std::string& f : LimitsPlotFiles(r)) files.erase(std::remove(files.begin(), files.end(), f), files.end());
+  }
   if (files.empty()) return;
   out += "Plots beside this file: ";
   std::string sep;
@@ -455,6 +460,9 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
     std::replace(name.begin(), name.end(), '.', '_');
     files.push_back(name + ".svg");
   }
+  for (const ScenarioResult& r : results) {
+    for (std::string& f : LimitsPlotFiles(r)) files.push_back(std::move(f));
+  }
   return files;
 }
 
@@ -477,7 +485,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { LatencySection(o, report); }, ""},
       {[&](std::string& o) { ThroughputSection(o, report); }, ""},
       {[&](std::string& o) { StepsSection(o, results); }, "scenarios[].steps"},
-      {[&](std::string& o) { AppendLimitsMarkdown(o, results); }, "scenarios[].limits"},  // limits scenarios only
+      {[&](std::string& o) { AppendLimitsMarkdown(o, results, comparison); }, "scenarios[].limits"},  // limits scenarios only
       {[&](std::string& o) { o += RenderAbMarkdown(results, meta); }, "scenarios[].ab"},  // "" outside A/B mode
       {[&](std::string& o) { PlotsSection(o, results); }, ""},
       {[&](std::string& o) { RatiosSection(o, report.ratios); }, "same_run_ratios"},

@@ -13,7 +13,8 @@
 //   throughput     per policy: result ("at least N (ceiling reached)"),
 //                  comparison + delta, confirmed or not, resolution, seconds of
 //                  load, errors; every search step in a collapsible <details>;
-//   plots          links to the SVG plots of the scenarios run (PlotFilesOfRun);
+//   plots          links to the SVG plots of the scenarios run (PlotFilesOfRun;
+//                  the limits plots are linked from their own section);
 //   same-run ratios (ratios.h), threshold checks (measured, limit, reference)
 //                  and same-run ratio checks;
 //   validity       per scenario valid / INVALID, failed checks with measured
@@ -66,7 +67,8 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
 // The SVG plots (svg_plot.h RenderPlots) the report step writes beside
 // report.md, in RenderPlots' order: "latency.svg" when any latency scenario
 // has a result in `results`, "throughput_<policy>.svg" for each throughput
-// scenario that has one (throughput.simple -> throughput_simple.svg). A
+// scenario that has one (throughput.simple -> throughput_simple.svg), then
+// each limits scenario's two (limits_plot.h LimitsPlotFiles). A
 // scenario that was not run (no result: not selected, or skipped) gets no
 // plot file; report.md links exactly these.
 std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results);

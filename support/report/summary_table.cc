@@ -12,6 +12,7 @@
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 #include "support/report/ab_report.h"
+#include "support/report/console_outcome.h"
 
 namespace fvbench {
 
@@ -206,6 +207,23 @@ void LatencyBlock(std::string& out, const RunReport& report) {
   }
 }
 
+// The limits scenarios (none in a run of the six: nothing printed): each
+// phase's LimitLine and the worst phase's gated figures against the
+// comparison (console_outcome.h).
+void LimitsBlock(std::string& out, const RunReport& report) {
+  bool any = false;
+  for (const ScenarioResult& r : report.results) {
+    if (r.limits.empty()) continue;
+    if (!any) out += "\n  Limiter accuracy — admitted per key against the token bucket (docs/limits.md)\n";
+    any = true;
+    const LimitAccuracy& a = r.limits.front().accuracy;
+    out += fmt::format("\n  {}: token bucket {}/s, burst {} per key, {} keys\n", r.id, FormatNumber(a.limit.rate_per_s),
+                       FormatNumber(a.limit.burst), a.keys_planned);
+    for (const LimitRun& run : r.limits) out += "    " + LimitLine(run) + "\n";
+    out += "    worst phase: " + LimitWorstLine(r, report.cmp()) + "\n";
+  }
+}
+
 void ThroughputBlock(std::string& out, const RunReport& report) {
   const std::vector<ScenarioResult>& results = report.results;
   const RunMeta& m = report.meta;
@@ -390,6 +408,7 @@ std::string RenderSummaryTable(const RunReport& report) {
   Header(out, report);
   LatencyBlock(out, report);
   ThroughputBlock(out, report);
+  LimitsBlock(out, report);
   RatiosBlock(out, report.ratios);
   ChecksBlock(out, results);
   ValidityBlock(out, results);

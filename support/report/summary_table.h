@@ -14,6 +14,8 @@
 //    without a passing confirmation "UNCONFIRMED"; under each throughput row
 //    the search's resolution, load time and stop reason, then every step
 //    with its role (bracket / bisect / confirm) and duration;
+//  - limits scenarios: one line per phase (console_outcome.h LimitLine) and
+//    the worst phase's gated figures against the comparison (LimitWorstLine);
 //  - REPEAT=n: cells show the median with the min–max spread, e.g.
 //    "964 µs (812 µs–1.10 ms, n=3)";
 //  - the same-run ratios (ratios.h) and the ratio checks the report step

@@ -27,6 +27,8 @@
 //       steps), diamond bisect, square confirm. The reported result is a
 //       vertical line labelled with its value, "at least N (ceiling
 //       reached)" at a ceiling, "UNCONFIRMED" when not confirmed.
+//   limits_<name>_per_key.svg, limits_<name>_per_second.svg  a limits
+//       scenario's admitted counts against its token bucket (limits_plot.h).
 //
 // Contract: pure functions, result model in, SVG text (UTF-8, SVG 1.1, no
 // scripts, no external references) out. Output is deterministic and
@@ -81,7 +83,8 @@ std::string RenderLatencyPlot(const std::vector<ScenarioResult>& results, const 
 std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, const std::string& scenario_id,
                                  const RunMeta& meta, const Reference* reference);
 
-// latency.svg, then throughput_<policy>.svg for each of kThroughputScenarios.
+// latency.svg, then throughput_<policy>.svg for each of kThroughputScenarios,
+// then the limits plots of each result with limits runs (limits_plot.h).
 std::vector<PlotFile> RenderPlots(const RunReport& report);
 // The same for results not yet in a RunReport (tests, benchmarks).
 std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, const RunMeta& meta,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/report/markdown_report.h"
 #include "support/report/results_io.h"
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
@@ -70,7 +71,7 @@ std::vector<BadBaseline> BadBaselines() {
     v.push_back({"UnknownScenarioId", d.dump(),
                  "scenarios[2].id: unknown scenario 'latency.nginx' (allowed: latency.raw_nginx, "
                  "latency.decision_service, latency.reverse_proxy, throughput.simple, throughput.complex, "
-                 "throughput.llm)"});
+                 "throughput.llm, limits.accuracy)"});
   }
   {
     json d = GoodDoc();
@@ -157,6 +158,40 @@ TEST(Baseline, TableShowsDeltasToTheBaselineAndSaysSo) {
   EXPECT_NE(t.find("961 (base 1001, −4.0 %)"), std::string::npos) << t;
   EXPECT_NE(t.find("71 µs (base 71, +0.0 %)"), std::string::npos) << t;
   EXPECT_NE(t.find("4.13 ms (base 4.13, +0.0 %)"), std::string::npos) << t;  // max: baselines have it
+}
+
+// A run with limits.accuracy is a baseline; its worst phase's figures (the
+// ones a profile gates) are compared: summary.txt and report.md show them
+// beside this run's.
+TEST(Baseline, ALimitsScenarioIsABaselineAndItsFiguresAreCompared) {
+  auto run = SampleRunAllMeasured();
+  ScenarioResult limits = testing_samples::SampleLimits();
+  limits.limits[0].accuracy.over_admission = 0;  // the baseline's limiter kept to the bucket
+  limits.limits[0].accuracy.worst_window_admitted = 30;
+  run.push_back(limits);
+  auto base = ParseBaseline(RunResultsToJson(run, SampleMeta()), "/runs/main.json");
+  ASSERT_TRUE(base.ok()) << base.error().message;
+  EXPECT_DOUBLE_EQ(*base->value("limits.accuracy", "over_admission"), 0);
+  EXPECT_DOUBLE_EQ(*base->value("limits.accuracy", "under_admission"), 0);
+  EXPECT_DOUBLE_EQ(*base->value("limits.accuracy", "window_excess"), 0);
+  // This run over-admits (the sample's 2 workers phase: 100 %).
+  run.back() = testing_samples::SampleLimits();
+  const std::string t = RenderSummaryTable(run, SampleMeta(), &*base);
+  EXPECT_NE(t.find("Limiter accuracy"), std::string::npos) << t;
+  EXPECT_NE(t.find("limits.accuracy: token bucket 10/s, burst 20 per key, 6 keys"), std::string::npos) << t;
+  EXPECT_NE(t.find("    limits 2 workers: admitted per key 150/198/230 of 115 allowed"), std::string::npos) << t;
+  EXPECT_NE(t.find("worst phase: over_admission 100.00% (base 0.00%), under_admission 0.00% (base 0.00%), "
+                   "window_excess 93.33% (base 0.00%)"),
+            std::string::npos)
+      << t;
+  const std::string md = RenderMarkdownReport(run, SampleMeta(), &*base);
+  EXPECT_NE(md.find("Worst phase, as a threshold profile gates it: over_admission 100.00% (base 0.00%)"),
+            std::string::npos)
+      << md;
+  // Without a comparison, the figures alone; without limits, no section.
+  EXPECT_NE(RenderSummaryTable(run, SampleMeta(), nullptr).find("worst phase: over_admission 100.00%, under_admission 0.00%, window_excess 93.33%\n"),
+            std::string::npos);
+  EXPECT_EQ(RenderSummaryTable(SampleRunAllMeasured(), SampleMeta(), &*base).find("Limiter accuracy"), std::string::npos);
 }
 
 // A temp BENCH_DIR with report/results.json.

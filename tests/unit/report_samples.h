@@ -178,4 +178,50 @@ inline std::vector<ScenarioResult> SampleRunBisect() {
   return v;
 }
 
+// A limits.accuracy result: edge with 2 workers over-admitting (a bucket
+// per worker), then 1 worker keeping to the bucket (10/s, burst 20, 6 keys,
+// a 9.5 s window: allowed 115, floor 75); with the plots' series.
+inline ScenarioResult SampleLimits() {
+  ScenarioResult r;
+  r.id = "limits.accuracy";
+  r.measured = true;
+  for (int workers : {2, 1}) {
+    LimitRun lr;
+    lr.workers = workers;
+    lr.phase = "limits_accuracy_w" + std::to_string(workers);
+    lr.load = SampleLoad(240, 240, 150, 900, 0.7);
+    LimitAccuracy& a = lr.accuracy;
+    a.limit = {10, 20};
+    a.keys_planned = 6;
+    a.keys_seen = 6;
+    a.window_s = 9.5;
+    a.offered_rps = 240;
+    a.allowed_per_key = 115;
+    a.floor_per_key = 75;
+    a.admitted_per_key = workers == 2 ? std::vector<uint64_t>{150, 170, 190, 205, 210, 230}
+                                      : std::vector<uint64_t>{108, 110, 112, 113, 114, 115};
+    a.admitted_per_second = workers == 2 ? std::vector<uint64_t>{300, 120, 118, 121, 119, 120, 122, 118, 120, 97}
+                                         : std::vector<uint64_t>{180, 60, 61, 59, 60, 60, 61, 59, 60, 52};
+    a.admitted_min = static_cast<double>(a.admitted_per_key.front());
+    a.admitted_max = static_cast<double>(a.admitted_per_key.back());
+    a.admitted_median = (a.admitted_per_key[2] + a.admitted_per_key[3]) / 2.0;
+    a.keys_over = workers == 2 ? 6 : 0;
+    a.over_admission = workers == 2 ? (230 - 115) / 115.0 : 0;
+    a.over_admission_key = workers == 2 ? "k4" : "";
+    a.over_admission_key_admitted = workers == 2 ? 230 : 0;
+    a.bin_s = 0.1;
+    a.window_bins = 10;
+    a.worst_window_admitted = workers == 2 ? 58 : 30;
+    a.window_allowed = 30;
+    a.worst_window_key = "k4";
+    a.admitted = workers == 2 ? 1155 : 672;
+    a.rejected = 2280 - a.admitted;
+    a.reject_share = static_cast<double>(a.rejected) / 2280;
+    a.expected_reject_share = 1 - 6 * 115 / 2280.0;
+    r.limits.push_back(lr);
+  }
+  r.load = r.limits.front().load;
+  return r;
+}
+
 }  // namespace fvbench::testing_samples
