@@ -4,9 +4,11 @@
 // A series regresses when its last change point lies among its newest
 // `recent_runs` points, is significant (p <= the detector's max_p_value, as
 // FindChangePoints keeps only those), goes in the bad direction (up for
-// latency, error rate and edge CPU; down for max_rps; run_record.h
+// latency, error rate, edge CPU and the limits excesses; down for max_rps and
+// reject_share; run_record.h
 // HigherIsWorse) and its relative change of segment means is at least
-// `min_effect`.
+// `min_effect` (the limits fractions, run_record.h ChangeIsAbsolute: their
+// change in fraction points, mean after - mean before).
 #pragma once
 
 #include <string>
@@ -17,7 +19,7 @@
 namespace fvbench {
 
 struct GateOptions {
-  double min_effect = 0.03;  // fraction of the mean before
+  double min_effect = 0.03;  // fraction of the mean before (limits fractions: fraction points)
   size_t recent_runs = 10;   // the change point must lie among the newest this many points
 };
 

@@ -18,9 +18,9 @@ namespace {
 std::string LastChange(const MetricSeries& s, const History* history) {
   if (s.change_points.empty()) return "none";
   const ChangePoint& cp = s.change_points.back();
-  std::string out = fmt::format("#{}: `{}` -> `{}`, {:.6g} -> {:.6g} ({:+.1f}%), p = {:.3g}", cp.index,
+  std::string out = fmt::format("#{}: `{}` -> `{}`, {:.6g} -> {:.6g} ({}), p = {:.3g}", cp.index,
                      detail::ShortCommit(s.points[cp.index - 1].edge_commit), detail::ShortCommit(s.points[cp.index].edge_commit), cp.mean_before,
-                     cp.mean_after, 100 * cp.relative_change, cp.p_value);
+                     cp.mean_after, ChangeText(s.metric, cp), cp.p_value);
   if (history != nullptr) {
     const std::string note = EnvironmentChangeNote(*history, s.points[cp.index - 1].run_id, s.points[cp.index].run_id);
     if (!note.empty()) out += "; " + detail::MarkdownCell(note);

@@ -35,10 +35,10 @@ std::string ShowSeries(const std::vector<MetricSeries>& series, size_t last_poin
     const size_t n = s.points.size();
     out += fmt::format("{} {}: {} runs, {} change point(s)\n", s.scenario, s.metric, n, s.change_points.size());
     for (const ChangePoint& cp : s.change_points) {
-      out += fmt::format("  change at #{} (run {}, edge {} -> {}): {:.6g} -> {:.6g} ({:+.1f}%), p = {:.3g}\n",
+      out += fmt::format("  change at #{} (run {}, edge {} -> {}): {:.6g} -> {:.6g} ({}), p = {:.3g}\n",
                          cp.index, s.points[cp.index].run_id, detail::ShortCommit(s.points[cp.index - 1].edge_commit),
                          detail::ShortCommit(s.points[cp.index].edge_commit), cp.mean_before, cp.mean_after,
-                         100 * cp.relative_change, cp.p_value);
+                         ChangeText(s.metric, cp), cp.p_value);
       if (history != nullptr) {
         const std::string note =
             EnvironmentChangeNote(*history, s.points[cp.index - 1].run_id, s.points[cp.index].run_id);

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/core/metric_names.h"
 #include "support/core/plausible.h"
+#include "support/judge/thresholds.h"
 #include "support/judge/ratios.h"
 #include "support/report/results_io.h"
 #include "support/judge/verdict.h"
@@ -89,7 +91,17 @@ struct MetricSource {
   double value;
   std::string field;
   double max;
+  double min = 0;
 };
+
+// The lowest 429 share of the phases; NaN without a phase.
+double LowestRejectShare(const ScenarioResult& r) {
+  double lowest = std::nan("");
+  for (const LimitRun& run : r.limits) {
+    if (std::isnan(lowest) || run.accuracy.reject_share < lowest) lowest = run.accuracy.reject_share;
+  }
+  return lowest;
+}
 
 std::vector<MetricSource> MetricsOf(const ScenarioResult& r) {
   std::vector<MetricSource> out = {
@@ -99,6 +111,18 @@ std::vector<MetricSource> MetricsOf(const ScenarioResult& r) {
       {"error_rate", r.load.error_rate, "load.error_rate", 1},
   };
   if (r.id.rfind("throughput.", 0) == 0) out.push_back({"max_rps", r.throughput_rps, "throughput_rps", kMaxRateRps});
+  if (!r.limits.empty()) {
+    // A fraction of a bucket: far beyond any a limiter that limits at all
+    // admits (1e6 x what the bucket allows) is not a measurement.
+    constexpr double kMaxExcess = 1e6;
+    out.push_back({kMetricOverAdmission, MetricValue(r, kMetricOverAdmission), "limits[].accuracy.over_admission",
+                   kMaxExcess});
+    out.push_back({kMetricUnderAdmission, MetricValue(r, kMetricUnderAdmission),
+                   "limits[].accuracy.under_admission", 1});
+    out.push_back({kMetricWindowExcess, MetricValue(r, kMetricWindowExcess),
+                   "limits[].accuracy.worst_window_admitted / window_allowed - 1", kMaxExcess, -1});
+    out.push_back({"reject_share", LowestRejectShare(r), "limits[].accuracy.reject_share", 1});
+  }
   for (size_t i = 0; i < r.sut_usage.size(); ++i) {
     if (r.sut_usage[i].service == "fv") {
       out.push_back({"edge_cpu_cores", r.sut_usage[i].cpu_cores, fmt::format("sut_usage[{}].cpu_cores", i), 1e6});
@@ -120,7 +144,7 @@ Result<void> AddMetrics(const ScenarioResult& r, const std::string& reason, cons
       out.push_back({r.id, m.metric, 0, false, reason.empty() ? "no value (null in results.json)" : reason});
       continue;
     }
-    if (std::string why = WhyOutOfRange(m.value, 0, m.max); !why.empty()) {
+    if (std::string why = WhyOutOfRange(m.value, m.min, m.max); !why.empty()) {
       return Error{fmt::format("{}: {}.{} ({} of {}): {}; not recorded", source, at, m.field, m.metric, r.id, why)};
     }
     out.push_back({r.id, m.metric, m.value, reason.empty(), reason});
@@ -130,7 +154,12 @@ Result<void> AddMetrics(const ScenarioResult& r, const std::string& reason, cons
 
 }  // namespace
 
-bool HigherIsWorse(std::string_view metric) { return metric != "max_rps"; }
+bool HigherIsWorse(std::string_view metric) { return metric != "max_rps" && metric != "reject_share"; }
+
+bool ChangeIsAbsolute(std::string_view metric) {
+  return metric == kMetricOverAdmission || metric == kMetricUnderAdmission || metric == kMetricWindowExcess ||
+         metric == "reject_share";
+}
 
 bool IsEdgeCommitText(std::string_view s) {
   if (s.empty()) return true;

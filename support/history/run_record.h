@@ -8,6 +8,11 @@
 //   error_rate                fraction 0..1
 //   max_rps                   throughput scenarios: reported max sustained rate, RPS
 //   edge_cpu_cores            the edge's nginx processes ("fv" service), cores; when sampled
+//   over_admission, under_admission, window_excess
+//                             limits scenarios: the worst of the scenario's phases, as a
+//                             threshold profile gates them (thresholds.h MetricValue), fractions
+//   reject_share              limits scenarios: the lowest 429 share of the phases (the
+//                             phase that let the most through), fraction 0..1
 // A metric is evidence only when its scenario is usable: measured, not
 // interrupted, its verdict is not INVALID (verdict.h), and it is this run's
 // (not an earlier ctest run's result merged into the report, ratios.h). A FAIL verdict from
@@ -77,7 +82,14 @@ bool IsEdgeCommitText(std::string_view s);
 // bytes, no "..": usable as (part of) a file name as it is.
 bool IsScenarioId(std::string_view s);
 
-// Lower is better for every metric except max_rps.
+// Lower is better for every metric except max_rps and reject_share.
 bool HigherIsWorse(std::string_view metric);
+
+// The limits fractions (over_admission, under_admission, window_excess,
+// reject_share): a correct limiter holds them near 0 (reject_share near its
+// expected share), where a relative change means nothing, so `check` judges
+// their change in fraction points (mean after - mean before), not relative
+// to the mean before.
+bool ChangeIsAbsolute(std::string_view metric);
 
 }  // namespace fvbench

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "support/core/text.h"
+#include "support/history/run_record.h"
 
 namespace fvbench {
 namespace {
@@ -98,6 +99,11 @@ std::vector<MetricSeries> BuildSeries(const History& history, const ChangePointO
     out.push_back(std::move(s));
   }
   return out;
+}
+
+std::string ChangeText(std::string_view metric, const ChangePoint& cp) {
+  if (ChangeIsAbsolute(metric)) return fmt::format("{:+.1f} points", 100 * (cp.mean_after - cp.mean_before));
+  return fmt::format("{:+.1f}%", 100 * cp.relative_change);
 }
 
 }  // namespace fvbench

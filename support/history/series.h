@@ -49,4 +49,9 @@ Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, cons
 std::vector<MetricSeries> BuildSeries(const History& history, const ChangePointOptions& options = {},
                                       const SeriesOrder& order = {});
 
+// A change point's change as the history prints it: relative to the mean
+// before, "+8.1%"; for the limits fractions (run_record.h ChangeIsAbsolute),
+// in percentage points of the fraction, "+45.0 points".
+std::string ChangeText(std::string_view metric, const ChangePoint& cp);
+
 }  // namespace fvbench

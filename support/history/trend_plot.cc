@@ -79,8 +79,8 @@ std::string ChangeLines(const MetricSeries& s, const Axis& a) {
                        "stroke-dasharray=\"5,3\"/>\n",
                        x, a.y1, x, a.y0);
     const std::string label =
-        fmt::format("#{} {} -> {} {:+.1f}% p={:.3g}", cp.index, detail::ShortCommit(s.points[cp.index - 1].edge_commit),
-                    detail::ShortCommit(s.points[cp.index].edge_commit), 100 * cp.relative_change, cp.p_value);
+        fmt::format("#{} {} -> {} {} p={:.3g}", cp.index, detail::ShortCommit(s.points[cp.index - 1].edge_commit),
+                    detail::ShortCommit(s.points[cp.index].edge_commit), ChangeText(s.metric, cp), cp.p_value);
     const bool right_half = x > kWidth / 2;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"{}\">{}</text>\n",
                        right_half ? x - 3 : x + 3, a.y1 + 10 + 11.0 * static_cast<double>(c % 3),

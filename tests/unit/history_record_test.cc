@@ -9,9 +9,12 @@
 
 #include <cmath>
 
+#include "support/history/gate.h"
 #include "support/history/quoting.h"
 #include "support/history/run_record.h"
+#include "support/report/results_io.h"
 #include "tests/unit/history_samples.h"
+#include "tests/unit/report_samples.h"
 
 namespace fvbench::history_record_test {
 namespace {
@@ -102,6 +105,84 @@ TEST(HistoryRecord, MetricsAreInRangeAMissingOneIsNotEvidence) {
   }
   EXPECT_TRUE(found);
   for (const MetricRow& m : missing->metrics) EXPECT_TRUE(std::isfinite(m.value)) << m.scenario << " " << m.metric;
+}
+
+// A run with a limits scenario keeps its figures as the profile gates them
+// (the worst phase) and its lowest 429 share; read back from the recorded
+// results.json they are the same.
+TEST(HistoryRecord, ALimitsScenarioKeepsItsFigures) {
+  ScenarioResult limits = testing_samples::SampleLimits();
+  limits.started_unix = testing_samples::SampleMeta().started_unix + 400;
+  const std::string text = RunResultsToJson({limits}, testing_samples::SampleMeta());
+  auto rec = RunRecordFromResultsJson(text, "/ci/run8/results.json");
+  ASSERT_TRUE(rec.ok()) << rec.error().message;
+  std::map<std::string, double> got;
+  for (const MetricRow& m : rec->metrics) {
+    if (m.scenario != "limits.accuracy") continue;
+    EXPECT_TRUE(m.usable) << m.metric << ": " << m.reason;
+    got[m.metric] = m.value;
+  }
+  EXPECT_NEAR(got.at("over_admission"), 1.0, 1e-12);  // the 2 workers phase: (230 - 115) / 115
+  EXPECT_EQ(got.at("under_admission"), 0);
+  EXPECT_NEAR(got.at("window_excess"), 58 / 30.0 - 1, 1e-12);
+  EXPECT_NEAR(got.at("reject_share"), (2280 - 1155) / 2280.0, 1e-12);  // the phase that let the most through
+  EXPECT_TRUE(got.count("p99_us"));
+  // A worst window under rate + burst is a negative excess, recorded as one.
+  limits.limits[0].accuracy.worst_window_admitted = 20;
+  limits.limits[1].accuracy.worst_window_admitted = 15;
+  auto under = RunRecordFromResultsJson(RunResultsToJson({limits}, testing_samples::SampleMeta()), "r.json");
+  ASSERT_TRUE(under.ok()) << under.error().message;
+  for (const MetricRow& m : under->metrics) {
+    if (m.metric == "window_excess") EXPECT_NEAR(m.value, 20 / 30.0 - 1, 1e-12);
+  }
+  // Out of range is refused, naming the field.
+  nlohmann::json doc = nlohmann::json::parse(text);
+  doc["scenarios"][0]["limits"][1]["accuracy"]["under_admission"] = 1.5;
+  auto bad = RunRecordFromResultsJson(doc.dump(), "/ci/run8/results.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message,
+              HasSubstr("scenarios[0].limits[].accuracy.under_admission (under_admission of limits.accuracy): 1.5 is "
+                        "above 1"));
+  EXPECT_FALSE(HigherIsWorse("reject_share"));
+  EXPECT_TRUE(HigherIsWorse("over_admission"));
+}
+
+// over_admission sits at 0 while the limiter is right: a limiter that starts
+// over-admitting is a regression in fraction points (the relative change
+// from 0 is meaningless), named as such.
+TEST(HistoryGate, LimitsFractionsRegressInPointsFromZero) {
+  MetricSeries s;
+  s.scenario = "limits.accuracy";
+  s.metric = "over_admission";
+  std::vector<double> values(30, 0.0);
+  for (int i = 0; i < 5; ++i) values.push_back(0.4 + 0.01 * i);
+  for (size_t i = 0; i < values.size(); ++i) {
+    s.points.push_back({static_cast<int64_t>(i + 1), 1.7e9 + static_cast<double>(i), Commit(static_cast<int>(i)),
+                        values[i]});
+  }
+  s.change_points = FindChangePoints(values);
+  ASSERT_FALSE(s.change_points.empty());
+  EXPECT_EQ(s.change_points.back().relative_change, 0);  // from a mean of 0
+  const std::vector<Regression> found = FindRegressions({s});
+  ASSERT_EQ(found.size(), 1u);
+  const std::string text = DescribeRegression(found[0], s);
+  EXPECT_THAT(text, HasSubstr("limits.accuracy over_admission: +42.0 points (mean 0 over 30 runs -> mean 0.42"));
+  // Under 3 points: no regression; the same series as latency would not be
+  // one either (relative to 0).
+  for (double& v : values) v = v > 0 ? 0.02 : 0;
+  MetricSeries small = s;
+  for (size_t i = 0; i < values.size(); ++i) small.points[i].value = values[i];
+  small.change_points = FindChangePoints(values);
+  EXPECT_TRUE(FindRegressions({small}).empty());
+  // reject_share falling is the bad way.
+  MetricSeries share = s;
+  share.metric = "reject_share";
+  std::vector<double> shares(30, 0.75);
+  for (int i = 0; i < 5; ++i) shares.push_back(0.5);
+  for (size_t i = 0; i < shares.size(); ++i) share.points[i].value = shares[i];
+  share.change_points = FindChangePoints(shares);
+  ASSERT_EQ(FindRegressions({share}).size(), 1u);
+  EXPECT_THAT(DescribeRegression(FindRegressions({share})[0], share), HasSubstr("reject_share: -25.0 points"));
 }
 
 TEST(HistoryQuoting, CsvFieldsFollowRfc4180) {
