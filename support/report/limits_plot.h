@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "support/core/scenario_result.h"
-#include "support/report/svg_plot.h"
+#include "support/report/plot_file.h"
 
 namespace fvbench {
 

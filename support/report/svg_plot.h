@@ -61,14 +61,10 @@
 #include "support/core/run_meta.h"
 #include "support/core/scenario_result.h"
 #include "support/judge/reference.h"
+#include "support/report/plot_file.h"
 #include "support/report/run_report.h"
 
 namespace fvbench {
-
-struct PlotFile {
-  std::string name;  // file name inside the report directory, e.g. "latency.svg"
-  std::string svg;
-};
 
 // `reference` may be null (no reference lines).
 std::string RenderLatencyPlot(const std::vector<ScenarioResult>& results, const RunMeta& meta,
