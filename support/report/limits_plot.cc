@@ -236,9 +236,12 @@ std::string RenderLimitsPerSecondPlot(const ScenarioResult& r) {
                                   PhaseName(run)));
     } else {
       Series(svg, a.admitted_per_second, x, y, st, 0.5);
-      if (a.window_s > 0 && std::fabs(a.window_s - std::round(a.window_s)) > 1e-9) {
-        notes.push_back(fmt::format("{}: the last second is partial (the log's window is {} s)", PhaseName(run),
-                                    FormatNumber(a.window_s)));
+      // The last entry covers what the window holds beyond its whole
+      // seconds: a window of 10.03 s ends in a 0.03 s sliver, drawn low.
+      const double last = a.window_s - static_cast<double>(a.admitted_per_second.size() - 1);
+      if (a.window_s > 0 && last > 0 && last < 1 - 1e-9) {
+        notes.push_back(fmt::format("{}: the last point is {:.2f} s, not a whole second (the log's window is {:.2f} s)",
+                                    PhaseName(run), last, a.window_s));
       }
     }
     legend.push_back({fmt::format("{}: {} admitted in {} s", PhaseName(run), a.admitted, FormatNumber(a.window_s)),

@@ -14,7 +14,8 @@
 //       seconds from the log's first line, y: requests admitted), one line
 //       per phase, against keys × rate (the long-run rate a correct limiter
 //       holds to, dashed) and keys × (rate + burst) (the most in any 1 s,
-//       dotted). The last second is partial.
+//       dotted). The last point is what the window holds beyond its whole
+//       seconds (a note says how long).
 // <stem> is the scenario id with '.' -> '_' (limits.accuracy ->
 // limits_accuracy). Keys are the phase's keys_planned.
 //

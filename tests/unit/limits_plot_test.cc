@@ -85,7 +85,7 @@ TEST(LimitsPlot, PerSecondShowsEachPhaseAgainstKeysTimesRate) {
   EXPECT_EQ(Count(svg, ">keys × rate: 60/s<"), 1u);  // the same bucket and keys: drawn once
   EXPECT_NE(svg.find(">seconds from the phase&apos;s first log line<"), std::string::npos);
   EXPECT_NE(svg.find(">admitted per second, all keys (requests)<"), std::string::npos);
-  EXPECT_NE(svg.find("the last second is partial (the log&apos;s window is 9.5 s)"), std::string::npos);
+  EXPECT_NE(svg.find("2 workers: the last point is 0.50 s, not a whole second (the log&apos;s window is 9.50 s)"), std::string::npos);
   EXPECT_NE(svg.find(">1 worker: 672 admitted in 9.5 s<"), std::string::npos);
 }
 
