@@ -31,9 +31,10 @@ enum class ThroughputSearchKind { kBisect, kSeed };
 // The policy bundles a policy directory (FVBENCH_POLICY_DIR, _B) holds, one
 // per scenario kind (fixtures/policies has the defaults).
 inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json"};
-// The limits scenarios' bundle: required in FVBENCH_POLICY_DIR (not _B: they
-// have no A/B mode) only when they run (LIMITS=1).
-inline constexpr const char kLimitsPolicyFile[] = "limits.json";
+// The limits scenarios' bundles (limits.accuracy's, limits.llm's): required
+// in FVBENCH_POLICY_DIR (not _B: they have no A/B mode) only when they run
+// (LIMITS=1).
+inline constexpr const char* kLimitsPolicyFiles[] = {"limits.json", "limits_llm.json"};
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.

@@ -41,7 +41,8 @@ struct AccessLogCounts {
 
 // A token bucket rule as edge's token_bucket.lua applies it per key: the
 // bucket holds at most `burst` tokens, refills `rate_per_s` per second, and
-// one request takes one token.
+// one request takes one token. An LLM rule's bucket is given here in
+// requests: its tokens divided by what a request costs (judge/llm_bucket.h).
 struct TokenBucketLimit {
   double rate_per_s = 0;
   double burst = 0;

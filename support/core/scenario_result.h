@@ -24,7 +24,7 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
 // The limiter's own scenarios (finite limits, many keys): run after the six.
-inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy"};
+inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy", "limits.llm"};
 
 // CPU and memory of one SUT service's nginx processes (the master's
 // descendants) during a measured phase (support/run/phase_monitor.h).

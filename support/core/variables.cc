@@ -248,8 +248,8 @@ const std::vector<VariableDoc> kVariables = {
 
     // Inputs and comparisons
     {"FVBENCH_POLICY_DIR", "Inputs and comparisons", "`fixtures/policies`", true, "path",
-     "your own `simple.json`, `complex.json`, `llm.json`, and `limits.json` unless `LIMITS=0` (their policy "
-     "ids must stay `bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`); nginx workers read them, so they (and their directories) must be "
+     "your own `simple.json`, `complex.json`, `llm.json` and, unless `LIMITS=0`, `limits.json` and `limits_llm.json` "
+     "(their policy ids must stay `bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`, `bench-limits-llm`); nginx workers read them, so they (and their directories) must be "
      "world-readable",
      [](const Config& c) { return c.policy_dir; }},
     {"FVBENCH_THRESHOLDS", "Inputs and comparisons", "`thresholds/portable.json`", true, "path",

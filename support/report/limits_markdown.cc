@@ -84,7 +84,7 @@ void AppendScenario(std::string& out, const ScenarioResult& r, const Reference* 
   const LimitAccuracy& first = r.limits.front().accuracy;
   out += fmt::format("### Limiter accuracy: {}\n\n", MarkdownCell(r.id));
   out += fmt::format(
-      "Token bucket per key: {} tokens/s, burst {}; counted by edge's access log on the SUT host. A correct "
+      "Token bucket per key: {} requests/s, burst {}; counted by edge's access log on the SUT host. A correct "
       "limiter admits to a key at most rate × window + burst, and in any 1 s at most rate + burst.\n\n",
       FormatNumber(first.limit.rate_per_s), FormatNumber(first.limit.burst));
   out += "| |";

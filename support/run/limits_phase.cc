@@ -8,16 +8,29 @@
 #include "support/host/file_caps.h"
 #include "support/judge/limit_accuracy.h"
 #include "support/judge/limits_log_parse.h"
+#include "support/judge/llm_bucket.h"
 #include "support/run/limits_log.h"
 
 namespace fvbench {
 
-Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id) {
+Result<PolicyBucket> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id,
+                                     const std::string& algorithm) {
+  const auto refused = [&](const Error& e) {
+    return Error{fmt::format("{}: {}: {}", sut.name(), policy_path, e.message)};
+  };
+  if (algorithm != "token_bucket" && algorithm != "token_bucket_llm") {
+    return refused(Error{fmt::format("no limits scenario judges the algorithm '{}'", algorithm)});
+  }
   auto text = sut.ReadFile(policy_path, kPolicyFileCap);
   if (!text) return text.error();
+  if (algorithm == "token_bucket_llm") {
+    auto llm = LlmBucketOfPolicy(*text, policy_id, kBenchKeyHeader);
+    if (!llm) return refused(llm.error());
+    return PolicyBucket{llm->per_request, DescribeLlmBucket(*llm)};
+  }
   auto limit = TokenBucketOfPolicy(*text, policy_id, kBenchKeyHeader);
-  if (!limit) return Error{fmt::format("{}: {}: {}", sut.name(), policy_path, limit.error().message)};
-  return *limit;
+  if (!limit) return refused(limit.error());
+  return PolicyBucket{*limit, ""};
 }
 
 Result<LimitAccuracy> JudgeLimitPhase(Host& sut, const std::string& log_path, const TokenBucketLimit& limit,

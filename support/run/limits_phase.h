@@ -30,10 +30,22 @@ inline constexpr char kLimitsProbeKey[] = "fvbench-probe";
 // 1 s window slides in 100 ms steps.
 inline constexpr int kLimitsBinMs = 100;
 
-// The policy `policy_id`'s one token_bucket rule in the file edge loaded on
-// the SUT host, which must limit by the load's key header (kBenchKeyHeader).
-// Errors name the host, the file and what was wrong.
-Result<TokenBucketLimit> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id);
+// The bucket a limits phase is judged by, in requests, and what the
+// scenario's notes say of it ("" for a token_bucket rule: its tokens are
+// requests).
+struct PolicyBucket {
+  TokenBucketLimit limit;
+  std::string note;
+};
+
+// The policy `policy_id`'s one rule of `algorithm` in the file edge loaded
+// on the SUT host, which must limit by the load's key header
+// (kBenchKeyHeader): "token_bucket" (judge/limit_accuracy.h
+// TokenBucketOfPolicy) or "token_bucket_llm" (judge/llm_bucket.h
+// LlmBucketOfPolicy, its bucket divided by a request's cost). Errors name
+// the host, the file and what was wrong; another algorithm is refused.
+Result<PolicyBucket> ReadTokenBucket(Host& sut, const std::string& policy_path, const std::string& policy_id,
+                                     const std::string& algorithm = "token_bucket");
 
 // After a limits phase: the access log at `log_path` reduced on the SUT host
 // and parsed; the phase gains the checks that the keys arrived and that the

@@ -24,6 +24,9 @@ const std::vector<ScenarioPlan>& AllScenarios() {
        "/v1/chat/completions", true, true},
       {"limits.accuracy", "Limiter accuracy (token bucket per key)", ScenarioKind::kLimits,
        SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
+      {"limits.llm", "Limiter accuracy (token_bucket_llm per key)", ScenarioKind::kLimits, SutSetup::kReverseProxy,
+       "limits_llm.json", "bench-limits-llm", RequestKind::kPostJson, "POST", "/v1/chat/completions", false, true,
+       "token_bucket_llm"},
   };
   return kAll;
 }

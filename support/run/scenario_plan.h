@@ -32,6 +32,10 @@ struct ScenarioPlan {
   std::string path;          // request path on the SUT
   bool with_jwt = false;     // Authorization: Bearer <bench JWT>
   bool chat_body = false;    // POST body: a chat-completion request (kLlmBody)
+  // Limits scenarios: the algorithm of the policy's rule whose bucket the
+  // figures are judged by (limits_phase.h ReadTokenBucket): "token_bucket"
+  // or "token_bucket_llm".
+  std::string limit_algorithm = "token_bucket";
 };
 
 // A chat-completion request body for the LLM policy's simple_word estimator.

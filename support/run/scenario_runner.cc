@@ -314,12 +314,13 @@ bool ScenarioRun::Preflight() {
   if (plan_.kind == ScenarioKind::kLimits && !c_.dry_run) {
     // The bucket the figures are judged by, from the copy edge will load:
     // a policy the scenario cannot judge stops it before anything starts.
-    auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id);
+    auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id, plan_.limit_algorithm);
     if (!limit) {
       error_ = limit.error().message;
       return false;
     }
-    limit_ = *limit;
+    limit_ = limit->limit;
+    if (!limit->note.empty()) out_.notes.push_back(limit->note);
   }
   std::string refused;
   for (const EnvironmentFinding& f : PreflightFindings(tb_, plan_.kind)) {

@@ -12,4 +12,9 @@ namespace fvbench {
 // the 429 share against the expected one (fixtures/policies/limits.json).
 TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
 
+// The same for the LLM limiter (token_bucket_llm): its bucket in tokens
+// divided by a request's cost, default_max_completion
+// (fixtures/policies/limits_llm.json, docs/limits.md "The LLM limiter").
+TEST(limits, llm) { RunScenarioTest("limits.llm"); }
+
 }  // namespace fvbench

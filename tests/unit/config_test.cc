@@ -605,6 +605,13 @@ TEST(Config, LimitsPolicyIsRequiredOnlyWhenTheLimitsScenariosRun) {
                                     "scenarios' token bucket; LIMITS=0 leaves them out)"),
             std::string::npos)
       << on.error().message;
+  // limits.llm's bundle likewise.
+  ConfigInputs in = Inputs({{"FVBENCH_POLICY_DIR", "/pol"}});
+  in.file_exists = [](const std::string& p) { return p != "/pol/limits_llm.json"; };
+  auto llm = LoadConfig(in);
+  ASSERT_FALSE(llm.ok());
+  EXPECT_NE(llm.error().message.find("missing policy file /pol/limits_llm.json"), std::string::npos)
+      << llm.error().message;
 }
 
 TEST(Config, ReadsTheLimitsScenariosSettings) {

@@ -3,7 +3,8 @@
 // the reset against a writer holding the log open with O_APPEND, as nginx
 // does. Then end to end (LimitsLogE2E, ports 18550-18551): edge in
 // reverse_proxy mode with fixtures/policies/limits.json and the limits log
-// when FAIRVISOR_EDGE_SRC names an edge checkout (skipped otherwise).
+// when FAIRVISOR_EDGE_SRC names an edge checkout (skipped otherwise). Also
+// ReadTokenBucket (limits_phase.h) on the limits scenarios' policy files.
 #include "support/run/limits_log.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "support/core/scenario_result.h"
 #include "support/host/local_host.h"
+#include "support/run/limits_phase.h"
+#include "support/run/scenario_plan.h"
 #include "support/sut/provision.h"
 #include "support/sut/sut_services.h"
 
@@ -358,6 +362,36 @@ TEST_F(LimitsLogE2E, BurstOverTheBucketIsLoggedPerKey) {
     const std::string k = "k " + key + " " + std::to_string(admitted) + " " + std::to_string(rejected) + " 0";
     EXPECT_NE(std::find(lines.begin(), lines.end(), k), lines.end()) << "edge's log and curl disagree on " << k;
   }
+}
+
+// ReadTokenBucket (limits_phase.h) on the policy files as shipped: each
+// limits scenario's bucket in requests, a note for the LLM rule only, and
+// refusals naming the host and the file.
+using ReadBucket = TempDir;
+
+TEST_F(ReadBucket, EachLimitsScenarioReadsItsPolicysBucketInRequests) {
+  for (const char* id : kLimitsScenarios) {
+    const ScenarioPlan* plan = FindScenario(id);
+    ASSERT_NE(plan, nullptr) << id;
+    const std::string path = dir_ + "/" + plan->policy_file;
+    WriteAll(path, ReadAll(FixturesDir() + "/policies/" + plan->policy_file));
+    auto b = ReadTokenBucket(host_, path, plan->policy_id, plan->limit_algorithm);
+    ASSERT_TRUE(b.ok()) << id << ": " << b.error().message;
+    EXPECT_EQ(b->limit.rate_per_s, 10) << id;
+    EXPECT_EQ(b->limit.burst, 20) << id;
+    EXPECT_EQ(b->note.empty(), plan->limit_algorithm == "token_bucket") << id << ": " << b->note;
+  }
+  const std::string llm = dir_ + "/llm.json";
+  WriteAll(llm, ReadAll(FixturesDir() + "/policies/llm.json"));
+  auto keyed = ReadTokenBucket(host_, llm, "bench-llm", "token_bucket_llm");
+  ASSERT_FALSE(keyed.ok());
+  EXPECT_TRUE(Has(keyed.error().message, llm + ": policy 'bench-llm': its token_bucket_llm rule \"org-tpm\" limits by "
+                                         "[\"jwt:org_id\"]"))
+      << keyed.error().message;
+  auto other = ReadTokenBucket(host_, llm, "bench-llm", "cost_based");
+  ASSERT_FALSE(other.ok());
+  EXPECT_TRUE(Has(other.error().message, llm + ": no limits scenario judges the algorithm 'cost_based'"))
+      << other.error().message;
 }
 
 }  // namespace

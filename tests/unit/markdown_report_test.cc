@@ -236,7 +236,7 @@ TEST(MarkdownReport, LimiterAccuracyTableOneColumnPerPhase) {
   run.push_back(r);
   const std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
   EXPECT_TRUE(Has(md, "### Limiter accuracy: limits.accuracy\n")) << md;
-  EXPECT_TRUE(Has(md, "Token bucket per key: 10 tokens/s, burst 20")) << md;
+  EXPECT_TRUE(Has(md, "Token bucket per key: 10 requests/s, burst 20")) << md;
   EXPECT_TRUE(Has(md, "| | 2 workers | 1 worker |\n|---|---|---|\n")) << md;
   EXPECT_TRUE(Has(md, "| keys seen / sent | 50 / 50 | 50 / 50 |")) << md;
   EXPECT_TRUE(Has(md, "| admitted per key min / median / max | 100 / 110 / 180 | 100 / 110 / 119 |")) << md;
