@@ -24,6 +24,8 @@ const std::vector<ScenarioPlan>& AllScenarios() {
        "/v1/chat/completions", true, true},
       {"limits.accuracy", "Limiter accuracy (token bucket per key)", ScenarioKind::kLimits,
        SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
+      {"limits.reject_cost", "What a rejection costs (2xx vs 429 at one rate)", ScenarioKind::kRejectCost,
+       SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
   };
   return kAll;
 }

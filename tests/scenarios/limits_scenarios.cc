@@ -1,4 +1,4 @@
-// The limiter under load (limits_phase.h): the keys' token bucket from the
+// The limiter under load. limits.accuracy (limits_phase.h): the keys' token bucket from the
 // policy, LIMITS_KEYS keys offered LIMITS_OVERLOAD x their rate for
 // LIMITS_DUR s, the SUT's access log counting what edge admitted and
 // rejected per key; edge with all its workers, then with one.
@@ -11,5 +11,11 @@ namespace fvbench {
 // Admitted per key against rate x window + burst, the worst 1 s window,
 // the 429 share against the expected one (fixtures/policies/limits.json).
 TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
+
+// What a rejection costs (judge/reject_cost.h): at LATENCY_RPS for
+// LIMITS_DUR s, keys each offered half their rate (all admitted), then keys
+// each offered 20 x it (mostly 429); latency and edge's CPU per request of
+// both, and the ratios.
+TEST(limits, reject_cost) { RunScenarioTest("limits.reject_cost"); }
 
 }  // namespace fvbench
