@@ -36,7 +36,7 @@ ValidityCheck ShareCheck(const RejectCostPhase& p, const char* name, const char*
   v.passed = !std::isnan(p.reject_share) && passed;
   const std::string share = std::isnan(p.reject_share) ? "not known (no response)"
                                                        : detail::FormatPercent(p.reject_share);
-  v.detail = fmt::format("{} phase: 429 share {} ({}), must be {} {}{}", p.name, share, Counts(p), op,
+  v.detail = fmt::format("429 share {} ({}), must be {} {}{}", share, Counts(p), op,
                          detail::FormatPercent(limit), v.passed ? "" : ": the phase is INVALID");
   return v;
 }
