@@ -303,8 +303,8 @@ std::string ScenarioRun::PolicyPath(Side side) const {
 }
 
 // The request that proves the policy live: the engine's request shape; in a
-// limits scenario (limits.accuracy, limits.reject_cost) with a key of its own (kLimitsProbeKey), whose bucket the
-// load never drains.
+// limits scenario (limits.accuracy, limits.reject_cost) with a key of its
+// own (kLimitsProbeKey), whose bucket the load never drains.
 ProbeRequest ScenarioRun::Probe() const {
   ProbeRequest p = ProbeFor(plan_.request, plan_.path, jwt_, body_);
   if (plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost) {
