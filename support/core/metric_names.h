@@ -39,6 +39,10 @@ inline constexpr const char kMetricRps[] = "rps";                   // throughpu
 inline constexpr const char kMetricOverAdmission[] = "over_admission";    // (admitted - allowed) / allowed, worst key
 inline constexpr const char kMetricUnderAdmission[] = "under_admission";  // (floor - admitted) / floor, worst key
 inline constexpr const char kMetricWindowExcess[] = "window_excess";      // worst 1 s window / (rate + burst) - 1
+// limits.reject_cost (reject_cost_figures.h), rejected phase / admitted phase, plain ratios:
+inline constexpr const char kMetricRejectP50Ratio[] = "reject_p50_ratio";  // p50, all statuses
+inline constexpr const char kMetricRejectP99Ratio[] = "reject_p99_ratio";  // p99, all statuses
+inline constexpr const char kMetricRejectCpuRatio[] = "reject_cpu_ratio";  // edge CPU µs per request
 
 // The latency metric named `name`, or null.
 inline const LatencyMetric* FindLatencyMetric(const std::string& name) {

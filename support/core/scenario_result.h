@@ -13,6 +13,7 @@
 #include "support/core/ab_result.h"
 #include "support/core/limit_figures.h"
 #include "support/core/load_result.h"
+#include "support/core/reject_cost_figures.h"
 #include "support/core/validity_check.h"
 
 namespace fvbench {
@@ -24,7 +25,7 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
 // The limiter's own scenarios (finite limits, many keys): run after the six.
-inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy", "limits.llm"};
+inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy", "limits.llm", "limits.reject_cost"};
 
 // CPU and memory of one SUT service's nginx processes (the master's
 // descendants) during a measured phase (support/run/phase_monitor.h).
@@ -171,6 +172,10 @@ struct ScenarioResult {
   // the order run (all of edge's workers first, then one worker). `load` is
   // the first one's. Empty for the other scenarios.
   std::vector<LimitRun> limits;
+  // limits.reject_cost (reject_cost_figures.h): its two phases and the
+  // rejected / admitted ratios; `load` is the admitted phase's. Absent for
+  // the other scenarios.
+  std::optional<RejectCostRun> reject_cost;
   double started_unix = 0;
   double finished_unix = 0;
   // Set by the scenario runner (absent in older results and DRY_RUN): the

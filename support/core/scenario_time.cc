@@ -116,6 +116,15 @@ ScenarioTimeBound LimitsScenarioBound(const ScenarioTimeInputs& c, double quiet_
   return s.Bound();
 }
 
+ScenarioTimeBound RejectCostScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  Sum s;
+  s.Add(kRejectCostPhases * (c.warmup_dur_s + c.limits_dur_s),
+        fmt::format("{} phases x (WARMUP_DUR {} + LIMITS_DUR {})", kRejectCostPhases, FormatNumber(c.warmup_dur_s),
+                    FormatNumber(c.limits_dur_s)));
+  AddCommon(s, c, kRejectCostPhases, quiet_timeout_s);
+  return s.Bound();
+}
+
 Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s) {
   ScenarioTimeBound latency = LatencyScenarioBound(c, quiet_timeout_s);
   if (latency.seconds > timeout_s) {
@@ -130,6 +139,10 @@ Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s,
   }
   ScenarioTimeBound limits = LimitsScenarioBound(c, quiet_timeout_s);
   if (limits.seconds > timeout_s) return Error{Message("limits", limits, timeout_s, "LIMITS_DUR or WARMUP_DUR")};
+  ScenarioTimeBound reject_cost = RejectCostScenarioBound(c, quiet_timeout_s);
+  if (reject_cost.seconds > timeout_s) {
+    return Error{Message("limits", reject_cost, timeout_s, "LIMITS_DUR or WARMUP_DUR")};
+  }
   return Ok();
 }
 

@@ -49,8 +49,12 @@ ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double qu
 // A limits scenario's phases: one per edge worker setting, each after its warmup.
 inline constexpr int kLimitsPhases = 2;
 ScenarioTimeBound LimitsScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
+// limits.reject_cost: its two phases (admitted, rejected), each after its
+// warmup, on one edge.
+inline constexpr int kRejectCostPhases = 2;
+ScenarioTimeBound RejectCostScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
 
-// Ok when the three bounds are within `timeout_s`; else an Error such as
+// Ok when the four bounds are within `timeout_s`; else an Error such as
 //   "latency scenarios need up to 86681 s (WARMUP_DUR 1 + ...), above their
 //    ctest TIMEOUT of 7200 s: shorten LATENCY_DUR, or raise the TIMEOUT when
 //    configuring: cmake --preset default -DFVBENCH_SCENARIO_TIMEOUT=86681

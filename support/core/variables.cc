@@ -24,7 +24,8 @@ std::string Seconds(double s) { return FormatNumber(s); }
 // Progress and ctest.
 const std::vector<VariableDoc> kVariables = {
     // Load
-    {"LATENCY_RPS", "Load", "10000", false, "RPS", "arrival rate of the latency scenarios",
+    {"LATENCY_RPS", "Load", "10000", false, "RPS",
+     "arrival rate of the latency scenarios and of limits.reject_cost's two phases",
      [](const Config& c) { return FormatNumber(c.latency_rps); }},
     {"LATENCY_DUR", "Load", "60", false, "s",
      "measured seconds per latency scenario (with wrk this and `WARMUP_DUR`, `STEP_DUR`, `CONFIRM_DUR` are whole "

@@ -35,6 +35,8 @@ const std::vector<std::string> kThroughputRuleMetrics =
     Concat({kMetricRps, kMetricErrorRate}, LatencyNames(std::size(kLatencyMetrics)));
 const std::vector<std::string> kLimitsRuleMetrics =
     Concat({kMetricOverAdmission, kMetricUnderAdmission, kMetricWindowExcess}, LatencyNames(std::size(kLatencyMetrics)));
+const std::vector<std::string> kRejectCostRuleMetrics =
+    Concat({kMetricRejectP50Ratio, kMetricRejectP99Ratio, kMetricRejectCpuRatio}, LatencyNames(std::size(kLatencyMetrics)));
 const std::vector<std::string> kOperators = {"<=", "<", ">=", ">"};
 
 bool Contains(const std::vector<std::string>& v, const std::string& s) {
@@ -53,15 +55,23 @@ std::vector<std::string> AllScenarioIds() {
 
 bool IsLatency(const std::string& id) { return id.rfind("latency.", 0) == 0; }
 bool IsLimits(const std::string& id) { return id.rfind("limits.", 0) == 0; }
+bool IsRejectCost(const std::string& id) { return id == "limits.reject_cost"; }
 // The kind a scenario id starts with: "latency", "throughput" or "limits".
 std::string KindOf(const std::string& id) { return id.substr(0, id.find('.')); }
 
 const std::vector<std::string>& RuleMetricsOf(const std::string& id) {
-  return IsLatency(id) ? kLatencyRuleMetrics : IsLimits(id) ? kLimitsRuleMetrics : kThroughputRuleMetrics;
+  return IsLatency(id)      ? kLatencyRuleMetrics
+         : IsRejectCost(id) ? kRejectCostRuleMetrics
+         : IsLimits(id)     ? kLimitsRuleMetrics
+                            : kThroughputRuleMetrics;
 }
 
 bool IsLimitsMetric(const std::string& metric) {
   return metric == kMetricOverAdmission || metric == kMetricUnderAdmission || metric == kMetricWindowExcess;
+}
+
+bool IsRejectCostMetric(const std::string& metric) {
+  return metric == kMetricRejectP50Ratio || metric == kMetricRejectP99Ratio || metric == kMetricRejectCpuRatio;
 }
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) {
@@ -78,6 +88,7 @@ LimitRange RangeOf(const std::string& metric) {
   if (metric == "error_rate") return {1, "an error rate is a fraction 0..1"};
   if (metric == "rps" || metric == "achieved_rps") return {kMaxRateRps, "a rate is 0..1e9 requests per second"};
   if (IsLimitsMetric(metric)) return {1000, "a share of what the bucket allows is 0..1000"};
+  if (IsRejectCostMetric(metric)) return {1000, "a ratio of the rejected phase to the admitted one is 0..1000"};
   return {kMaxLatencyUs, "a latency is 0..1e15 µs"};
 }
 
@@ -311,6 +322,13 @@ double WorstLimitFigure(const ScenarioResult& r, const std::string& metric) {
   return worst;
 }
 
+// limits.reject_cost's ratio (rejected / admitted); NaN without its figures.
+double RejectCostFigure(const ScenarioResult& r, const std::string& metric) {
+  if (!r.reject_cost) return std::numeric_limits<double>::quiet_NaN();
+  const RejectCostRun& c = *r.reject_cost;
+  return metric == kMetricRejectP50Ratio ? c.p50_ratio : metric == kMetricRejectP99Ratio ? c.p99_ratio : c.cpu_ratio;
+}
+
 }  // namespace
 
 double MetricValue(const ScenarioResult& r, const std::string& metric) {
@@ -320,6 +338,7 @@ double MetricValue(const ScenarioResult& r, const std::string& metric) {
   if (metric == kMetricAchievedRps) return l.achieved_rps;
   if (metric == kMetricRps) return r.throughput_rps;
   if (IsLimitsMetric(metric)) return WorstLimitFigure(r, metric);
+  if (IsRejectCostMetric(metric)) return RejectCostFigure(r, metric);
   return std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -341,7 +360,8 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
       c.limit = c.reference ? rule.x_reference * *c.reference : std::numeric_limits<double>::quiet_NaN();
     }
     c.censored = r.measured && rule.metric != "error_rate" && rule.metric != "achieved_rps" &&
-                 rule.metric != "rps" && !IsLimitsMetric(rule.metric) && r.load.latency_us.IsCensored(c.measured);
+                 rule.metric != "rps" && !IsLimitsMetric(rule.metric) && !IsRejectCostMetric(rule.metric) &&
+                 r.load.latency_us.IsCensored(c.measured);
     // Never passes against a limit that is not a finite number, and a lower
     // bound (censored) proves nothing against an upper limit.
     const bool upper = rule.op == "<" || rule.op == "<=";

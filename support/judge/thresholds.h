@@ -13,6 +13,10 @@
 //   latency scenarios:    p50_us p90_us p99_us p999_us max_us error_rate achieved_rps
 //   throughput scenarios: rps (the reported max sustained rate, measured)
 //                         error_rate p50_us p90_us p99_us p999_us max_us (of the reported step)
+//   limits.accuracy:      over_admission under_admission window_excess (the worst phase's)
+//                         and the latency metrics (of its first phase)
+//   limits.reject_cost:   reject_p50_ratio reject_p99_ratio reject_cpu_ratio (rejected
+//                         phase / admitted phase) and the latency metrics (of the admitted phase)
 // Operators: "<=", "<", ">=", ">"; one metric may carry several ("> 0" and
 // "<= 20000"). A limit is an absolute number, or a same-run ratio limit:
 //   "p99_us": {"<=": {"ratio_to": "latency.raw_nginx", "factor": 3}}

@@ -89,6 +89,31 @@ std::string LimitWorstLine(const ScenarioResult& r, const Reference* comparison)
   return out;
 }
 
+namespace {
+
+std::string TimesOrNotKnown(double v) { return std::isnan(v) ? "not known" : fmt::format("{:.2f} x", v); }
+
+}  // namespace
+
+std::string RejectCostPhaseLine(const RejectCostPhase& p) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  const LatencyUs& l = p.load.latency_us;
+  return fmt::format(
+      "reject_cost {}: {} key{} at {} RPS each, achieved {} RPS, 2xx/{}/other {}/{}/{} (429 share {}), p50 {} p99 "
+      "{} p99.9 {} (all statuses), edge CPU {}",
+      p.name, p.keys, p.keys == 1 ? "" : "s", FormatNumber(p.offered_per_key_rps), FormatNumber(p.load.achieved_rps),
+      p.by_status ? "429" : "non-2xx", p.ok, p.rejected, p.other, FormatPercent(p.reject_share),
+      detail::FormatLatency(l, l.p50), detail::FormatLatency(l, l.p99), detail::FormatLatency(l, l.p999),
+      std::isnan(p.cpu_us_per_request) ? "not sampled"
+                                       : FormatNumber(std::round(p.cpu_us_per_request * 10) / 10) + " µs per request");
+}
+
+std::string RejectCostRatioLine(const RejectCostRun& run) {
+  return fmt::format("reject_cost rejected / admitted: p50 {}, p99 {}, CPU per request {}",
+                     TimesOrNotKnown(run.p50_ratio), TimesOrNotKnown(run.p99_ratio), TimesOrNotKnown(run.cpu_ratio));
+}
+
 ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {
   ConsoleOutcome o;
   if (r.measured) {
@@ -108,6 +133,11 @@ ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& resul
   if (!r.sut_usage.empty()) o.text += "SUT usage: " + DescribeUsage(r.sut_usage) + "\n";
   for (const LimitRun& run : r.limits) o.limits += (o.limits.empty() ? "" : "\n") + LimitLine(run);
   if (!o.limits.empty()) o.text += o.limits + "\n";
+  if (r.reject_cost) {
+    o.reject_cost = RejectCostPhaseLine(r.reject_cost->admitted) + "\n" + RejectCostPhaseLine(r.reject_cost->rejected) +
+                    "\n" + RejectCostRatioLine(*r.reject_cost);
+    o.text += o.reject_cost + "\n";
+  }
   if (r.ab) {
     o.ab = "A/B " + r.ab->method;
     for (const AbComparison& c : r.ab->metrics) o.ab += "\nA/B " + DescribeAbMetric(c);

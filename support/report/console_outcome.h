@@ -29,12 +29,22 @@ std::string LimitLine(const LimitRun& run);
 // 0.00%), under_admission 0.00%, window_excess 93.33% (base 0.00%)". A
 // figure without a value (no phase) reads "—". `comparison` may be null.
 std::string LimitWorstLine(const ScenarioResult& r, const Reference* comparison);
+// limits.reject_cost's phase in one line: "reject_cost rejected: 2 keys at
+// 250 RPS each, achieved 500 RPS, 2xx/429/other 80/1900/0 (429 share
+// 95.96%), p50 310 µs p99 1.20 ms p99.9 2.10 ms (all statuses), edge CPU
+// 75 µs per request"; and the ratios: "reject_cost rejected / admitted: p50
+// 0.75 x, p99 1.25 x, CPU per request 0.50 x".
+std::string RejectCostPhaseLine(const RejectCostPhase& p);
+std::string RejectCostRatioLine(const RejectCostRun& run);
 
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured
   std::string checks;    // one "pass <check>" or "FAIL <check>" line per threshold check
   std::string ab;        // "A/B <method>", then one line per metric; empty outside A/B mode
   std::string limits;    // limits scenarios: one LimitLine per phase; empty for the others
+  // limits.reject_cost: one RejectCostPhaseLine per phase, then the
+  // RejectCostRatioLine; empty for the others.
+  std::string reject_cost;
   std::string text;      // every line printed, each ending in '\n', the last "result: <path>"
 };
 

@@ -16,6 +16,7 @@
 #include "support/judge/ratios.h"
 #include "support/report/ab_json.h"
 #include "support/report/limits_json.h"
+#include "support/report/reject_cost_json.h"
 #include "support/report/load_result_json.h"
 
 namespace fvbench {
@@ -236,6 +237,10 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   if (!r.limits.empty()) {  // limits scenarios only (limits_json.h)
     w.Array("limits", r.limits, [&](const LimitRun& run) { WriteLimitRun(w, run); });
   }
+  if (r.reject_cost) {  // limits.reject_cost only (reject_cost_json.h)
+    w.Key("reject_cost");
+    WriteRejectCostRun(w, *r.reject_cost);
+  }
   w.EndObject();
 }
 
@@ -389,6 +394,9 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     for (size_t i = 0; i < runs.size(); ++i) {
       r.limits.push_back(LimitRunFromJsonValue(runs[i], fmt::format("{}[{}]", JoinPath(path, "limits"), i)));
     }
+  }
+  if (Present(v, "reject_cost")) {
+    r.reject_cost = RejectCostRunFromJsonValue(v.at("reject_cost"), JoinPath(path, "reject_cost"));
   }
   r.started_unix = GetNumberOrNaN(v, "started_unix", path);
   r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);

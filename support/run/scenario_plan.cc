@@ -27,6 +27,8 @@ const std::vector<ScenarioPlan>& AllScenarios() {
       {"limits.llm", "Limiter accuracy (token_bucket_llm per key)", ScenarioKind::kLimits, SutSetup::kReverseProxy,
        "limits_llm.json", "bench-limits-llm", RequestKind::kPostJson, "POST", "/v1/chat/completions", false, true,
        "token_bucket_llm"},
+      {"limits.reject_cost", "What a rejection costs (2xx vs 429 at one rate)", ScenarioKind::kRejectCost,
+       SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
   };
   return kAll;
 }

@@ -13,6 +13,7 @@ enum class ScenarioKind {
   kLatency,     // one phase at LATENCY_RPS
   kThroughput,  // the step search
   kLimits,      // the limiter at LIMITS_OVERLOAD x its keys' rate, all workers then one (limits_flow.h)
+  kRejectCost,  // what a rejection costs: all-admitted then mostly-rejected keys, both at LATENCY_RPS
 };
 enum class SutSetup {
   kBaseline,           // raw nginx on NGINX_PORT, returns 200 "ok"

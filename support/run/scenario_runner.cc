@@ -23,6 +23,7 @@
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
 #include "support/judge/ab_compare.h"
+#include "support/judge/reject_cost.h"
 #include "support/judge/repeats.h"
 #include "support/judge/rule_evidence.h"
 #include "support/judge/step_search.h"
@@ -171,7 +172,8 @@ class ScenarioRun {
         kernel_limits_(std::move(kernel_limits)),
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
-        ab_mode_(c_.ab && !plan.policy_id.empty() && plan.kind != ScenarioKind::kLimits),
+        ab_mode_(c_.ab && !plan.policy_id.empty() && plan.kind != ScenarioKind::kLimits &&
+                 plan.kind != ScenarioKind::kRejectCost),
         svc_(tb.sut(), c_, tb.sut_info(), tb.sut_cpuset()),
         svc_b_(tb.sut(), c_, tb.sut_info_b(), tb.sut_cpuset()) {}
 
@@ -194,7 +196,7 @@ class ScenarioRun {
   Result<void> StartSut();
   Result<std::string> StartEdge(Side side, int workers = 0);
   void PrepareSpec();
-  void Warmup();
+  void Warmup(const std::string& stem_suffix = "");
   std::unique_ptr<ProgressTicker> TickerFor(const LoadSpec& s, const std::string& label,
                                             std::optional<double> search_load_s, const SutServices& services) const;
   // What one phase watches while its engine runs, and what it saw.
@@ -227,6 +229,8 @@ class ScenarioRun {
   void LimitsFlow();
   void LimitPhase();
   double LimitsRate() const;
+  void RejectCostFlow();
+  Result<RejectCostPhase> RejectCostPhaseOf(const std::string& name, int keys);
   Result<MeasuredPhase> SearchStep(const StepRequest& req, double& search_load_s);
   void ApplySearch(const SearchOutcome& so);
   AbRuns AbPairs(double rate, double dur, bool first_a_started);
@@ -270,7 +274,7 @@ ScenarioResult ScenarioRun::Run() {
   if (!Preflight()) return Finish();
   if (!Start()) return Finish();
   PrepareSpec();
-  Warmup();
+  if (plan_.kind != ScenarioKind::kRejectCost) Warmup();  // RejectCostFlow warms each of its phases
   Side up = Side::kA;  // whose services are up after the flows
   if (error_.empty() && plan_.kind == ScenarioKind::kLatency) {
     if (ab_mode_) {
@@ -280,6 +284,8 @@ ScenarioResult ScenarioRun::Run() {
     }
   } else if (error_.empty() && plan_.kind == ScenarioKind::kLimits) {
     LimitsFlow();
+  } else if (error_.empty() && plan_.kind == ScenarioKind::kRejectCost) {
+    RejectCostFlow();
   } else if (error_.empty()) {
     ThroughputFlow();
   }
@@ -297,11 +303,13 @@ std::string ScenarioRun::PolicyPath(Side side) const {
 }
 
 // The request that proves the policy live: the engine's request shape; in a
-// limits scenario with a key of its own (kLimitsProbeKey), whose bucket the
-// load never drains.
+// limits scenario (limits.accuracy, limits.reject_cost) with a key of its
+// own (kLimitsProbeKey), whose bucket the load never drains.
 ProbeRequest ScenarioRun::Probe() const {
   ProbeRequest p = ProbeFor(plan_.request, plan_.path, jwt_, body_);
-  if (plan_.kind == ScenarioKind::kLimits) p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
+  if (plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost) {
+    p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
+  }
   return p;
 }
 
@@ -311,7 +319,7 @@ ProbeRequest ScenarioRun::Probe() const {
 // (error_ set) when either refuses it. Its warnings are the run's, printed
 // once by the provision step and kept in the run meta (RunMeta::preflight).
 bool ScenarioRun::Preflight() {
-  if (plan_.kind == ScenarioKind::kLimits && !c_.dry_run) {
+  if ((plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost) && !c_.dry_run) {
     // The bucket the figures are judged by, from the copy edge will load:
     // a policy the scenario cannot judge stops it before anything starts.
     auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id, plan_.limit_algorithm);
@@ -392,13 +400,15 @@ void ScenarioRun::PrepareSpec() {
   if (!sharing_.empty()) shared_cpus_ = SharedCpus(tb_.sut_cpus(), tb_.loadgen_cpus());
 }
 
-void ScenarioRun::Warmup() {
+// WARMUP_DUR s at the phase's rate over spec_'s keys, unmeasured; its file
+// stem is the phase base + stem_suffix + "_warmup".
+void ScenarioRun::Warmup(const std::string& stem_suffix) {
   if (c_.warmup_dur_s <= 0) return;
-  const double rate = plan_.kind == ScenarioKind::kLatency  ? c_.latency_rps
+  const double rate = plan_.kind == ScenarioKind::kLatency || plan_.kind == ScenarioKind::kRejectCost ? c_.latency_rps
                       : plan_.kind == ScenarioKind::kLimits ? LimitsRate()
                                                              : c_.throughput_search_max * 0.5;
   LoadSpec w = spec_;
-  w.phase = phase_base_ + "_warmup";
+  w.phase = phase_base_ + stem_suffix + "_warmup";
   w.rate_rps = rate;
   w.duration_s = c_.warmup_dur_s;
   w.count_ratelimit = false;
@@ -564,7 +574,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
   ctx.kernel_limits = kernel_limits_;
-  ctx.rejections_expected = plan_.kind == ScenarioKind::kLimits;
+  ctx.rejections_expected = plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost;
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
@@ -707,6 +717,73 @@ void ScenarioRun::LimitPhase() {
     for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   }
   out_.limits.push_back(std::move(run));
+}
+
+// limits.reject_cost: two phases at LATENCY_RPS for LIMITS_DUR s on the same
+// edge, each after its own warmup over its own keys (judge/reject_cost.h):
+// every key offered at most half its bucket's rate (admitted), then a few
+// keys offered at least 20 x it (rejected; the warmup leaves their buckets
+// empty). The result's `load` and SUT usage are the admitted phase's; the
+// ratios are the rejected phase's figures over the admitted one's.
+void ScenarioRun::RejectCostFlow() {
+  RejectCostRun run;
+  run.limit = limit_ ? *limit_ : TokenBucketLimit{kDryRunLimitRate, 0};
+  run.rate_rps = c_.latency_rps;
+  auto admitted = RejectCostPhaseOf("admitted", AdmittedPhaseKeys(run.rate_rps, run.limit.rate_per_s));
+  if (!admitted) {
+    error_ = admitted.error().message;
+    return;
+  }
+  run.admitted = std::move(*admitted);
+  auto rejected = RejectCostPhaseOf("rejected", RejectedPhaseKeys(run.rate_rps, run.limit.rate_per_s));
+  if (rejected) {
+    run.rejected = std::move(*rejected);
+    SetRejectCostRatios(run);
+  } else {
+    error_ = rejected.error().message;
+  }
+  out_.reject_cost = std::move(run);
+}
+
+// One limits.reject_cost phase over `keys` keys: its warmup, the measured
+// phase, its 429 share checked against the phase's bound (the check joins
+// the result's validity with the phase's others, each detail naming it).
+Result<RejectCostPhase> ScenarioRun::RejectCostPhaseOf(const std::string& name, int keys) {
+  spec_.keys = keys;
+  Warmup("_" + name);
+  if (!error_.empty()) return Error{name + " phase: " + error_};
+  PhaseRequest req{spec_};
+  req.spec.rate_rps = c_.latency_rps;
+  req.spec.duration_s = c_.limits_dur_s;
+  req.spec.phase = fmt::format("{}_{}", phase_base_, name);
+  req.label = name + " phase";
+  progress_(fmt::format("{}: measuring the {} phase: {} RPS over {} key{} for {} s", plan_.id, name,
+                        FormatNumber(req.spec.rate_rps), keys, keys == 1 ? "" : "s",
+                        FormatNumber(req.spec.duration_s)));
+  auto phase = MeasurePhase(req);
+  if (!phase) return phase.error();
+  RejectCostPhase p = MakeRejectCostPhase(name, req.spec.phase, keys, phase->load, FvCpu(phase->sut_usage));
+  if (!c_.dry_run) {
+    phase->validity.push_back(name == "admitted" ? AdmittedPhaseCheck(p) : RejectedPhaseCheck(p));
+    const LatencyUs& l = p.load.latency_us;
+    progress_(fmt::format("{}: {} phase p50 {} p99 {} (all statuses), 429 share {}, achieved {} RPS, edge CPU {}",
+                          plan_.id, name, detail::FormatLatency(l, l.p50), detail::FormatLatency(l, l.p99),
+                          FormatPercent(p.reject_share), FormatNumber(p.load.achieved_rps),
+                          std::isnan(p.cpu_us_per_request)
+                              ? "not sampled"
+                              : fmt::format("{:.1f} µs per request", p.cpu_us_per_request)));
+  }
+  for (ValidityCheck v : phase->validity) {
+    v.detail = fmt::format("{}: {}", req.label, v.detail);
+    out_.validity.push_back(std::move(v));
+  }
+  if (!out_.measured) {
+    out_.measured = true;
+    out_.load = phase->load;
+    out_.sut_usage = phase->sut_usage;
+    for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
+  }
+  return p;
 }
 
 // The throughput search (throughput_search.h) over MeasurePhase; every step
@@ -960,6 +1037,7 @@ void ScenarioRun::ForgetDryRunNumbers() {
   out_.throughput_rps = 0;
   out_.ceiling_reached = false;
   out_.ab.reset();
+  out_.reject_cost.reset();
   out_.notes = {"DRY_RUN=1: nothing was run or measured; the plan assumes every search step passes (the longest "
                 "search)"};
 }

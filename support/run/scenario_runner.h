@@ -42,7 +42,7 @@ using ProgressFn = std::function<void(const std::string&)>;
 
 // A short dispatcher (scenario_runner.cc, class ScenarioRun) over named
 // pieces: Start, Warmup, then LatencyFlow or ThroughputFlow (the search over
-// MeasurePhase), AbLatencyFlow / AbThroughputFlow (AbPairs, StartEdge per
+// MeasurePhase), LimitsFlow or RejectCostFlow (the limits scenarios), AbLatencyFlow / AbThroughputFlow (AbPairs, StartEdge per
 // side) in A/B mode, AfterLoad, Finish. MeasurePhase is the one measured
 // phase: a PhaseRequest (spec, progress label, the search's load so far,
 // side) in; quiet SUT, phase monitor, engine run, validity checks; a

@@ -1,4 +1,4 @@
-// The limiter under load (limits_phase.h): the keys' token bucket from the
+// The limiter under load. limits.accuracy (limits_phase.h): the keys' token bucket from the
 // policy, LIMITS_KEYS keys offered LIMITS_OVERLOAD x their rate for
 // LIMITS_DUR s, the SUT's access log counting what edge admitted and
 // rejected per key; edge with all its workers, then with one.
@@ -16,5 +16,10 @@ TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
 // divided by a request's cost, default_max_completion
 // (fixtures/policies/limits_llm.json, docs/limits.md "The LLM limiter").
 TEST(limits, llm) { RunScenarioTest("limits.llm"); }
+// What a rejection costs (judge/reject_cost.h): at LATENCY_RPS for
+// LIMITS_DUR s, keys each offered half their rate (all admitted), then keys
+// each offered 20 x it (mostly 429); latency and edge's CPU per request of
+// both, and the ratios.
+TEST(limits, reject_cost) { RunScenarioTest("limits.reject_cost"); }
 
 }  // namespace fvbench

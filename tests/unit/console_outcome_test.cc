@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace fvbench::console_outcome_test {
 namespace {
 
@@ -111,6 +113,42 @@ TEST(DescribeOutcome, LimitsPhasesOneLineEach) {
             "16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines before the phase");
   EXPECT_NE(o.text.find(o.limits + "\n"), std::string::npos) << o.text;
   EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").limits.empty());
+}
+
+TEST(DescribeOutcome, RejectCostPhasesThenRatios) {
+  ScenarioResult r;
+  r.id = "limits.reject_cost";
+  r.measured = true;
+  RejectCostRun run;
+  run.admitted.name = "admitted";
+  run.admitted.keys = 100;
+  run.admitted.offered_per_key_rps = 5;
+  run.admitted.load.achieved_rps = 500;
+  run.admitted.load.latency_us = {400, 500, 1200, 2100, 3000};
+  run.admitted.ok = 2000;
+  run.admitted.reject_share = 0;
+  run.admitted.cpu_us_per_request = 150.04;
+  run.rejected = run.admitted;
+  run.rejected.name = "rejected";
+  run.rejected.keys = 1;
+  run.rejected.offered_per_key_rps = 500;
+  run.rejected.by_status = false;
+  run.rejected.ok = 40;
+  run.rejected.rejected = 1960;
+  run.rejected.reject_share = 0.98;
+  run.rejected.cpu_us_per_request = std::nan("");
+  run.p50_ratio = 0.75;
+  run.p99_ratio = 1.25;
+  r.reject_cost = run;
+  const ConsoleOutcome o = DescribeOutcome(r, "x.json");
+  EXPECT_EQ(o.reject_cost,
+            "reject_cost admitted: 100 keys at 5 RPS each, achieved 500 RPS, 2xx/429/other 2000/0/0 (429 share "
+            "0.00%), p50 400 µs p99 1.20 ms p99.9 2.10 ms (all statuses), edge CPU 150 µs per request\n"
+            "reject_cost rejected: 1 key at 500 RPS each, achieved 500 RPS, 2xx/non-2xx/other 40/1960/0 (429 share "
+            "98.00%), p50 400 µs p99 1.20 ms p99.9 2.10 ms (all statuses), edge CPU not sampled\n"
+            "reject_cost rejected / admitted: p50 0.75 x, p99 1.25 x, CPU per request not known");
+  EXPECT_NE(o.text.find(o.reject_cost + "\n"), std::string::npos) << o.text;
+  EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").reject_cost.empty());
 }
 
 }  // namespace

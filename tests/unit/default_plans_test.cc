@@ -2,7 +2,7 @@
 // README's main command with nothing else set (local mode, edge cloned from
 // its default git URL into the default FV_DIR=/opt/fairvisor) and the seed's
 // three-variable remote example. Testbed::Open and RunScenario run every one
-// of the six scenarios on dry-run hosts; each must plan without an error.
+// of the scenarios on dry-run hosts; each must plan without an error.
 // (An edge cloned into the default FV_DIR was refused by every fairvisor
 // scenario: its paths equal the Docker image's /opt/fairvisor.)
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/run/scenario_plan.h"
 #include "support/run/scenario_runner.h"
@@ -50,7 +51,7 @@ class DefaultPlans : public ::testing::Test {
       EXPECT_EQ(r.error, "") << s.id << " (dry run) failed";
       plan += (*tb)->TakePlan();
     }
-    EXPECT_EQ(AllScenarios().size(), 8u);
+    EXPECT_EQ(AllScenarios().size(), 9u);
     return plan;
   }
 
@@ -86,6 +87,35 @@ TEST_F(DefaultPlans, SeedThreeVariableRemoteExample) {
   std::string plan = PlanEveryScenario(*c);
   EXPECT_TRUE(Has(plan, "[ubuntu@fairvisor-host]")) << plan;
   EXPECT_TRUE(Has(plan, "[ubuntu@loadgen-host]")) << plan;
+}
+
+// limits.reject_cost plans both of its phases, each after a warmup over its
+// own keys, at LATENCY_RPS: 1000 RPS against the 10 tokens/s of DRY_RUN's
+// bucket is 200 keys (5 RPS each) admitted, 5 keys (200 RPS each) rejected.
+TEST_F(DefaultPlans, RejectCostPlansBothPhasesWithTheirOwnKeys) {
+  auto c = MakeConfig({{"DRY_RUN", "1"}, {"LATENCY_RPS", "1000"}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto tb = Testbed::Open(*c);
+  ASSERT_TRUE(tb.ok()) << tb.error().message;
+  (void)(*tb)->TakePlan();
+  std::vector<std::string> progress;
+  ScenarioResult r = RunScenario(**tb, *FindScenario("limits.reject_cost"),
+                                 [&](const std::string& line) { progress.push_back(line); });
+  EXPECT_EQ(r.error, "");
+  const std::string plan = (*tb)->TakePlan();
+  // k6 (the default engine): each phase's warmup, then the phase, over the phase's keys.
+  const size_t admitted_warmup = plan.find("-e KEYS=200 " + bench_.string() + "/scripts/warmup.js");
+  const size_t admitted = plan.find("-e KEYS=200 -e SUMMARY_OUT=" + bench_.string() + "/results/limits_reject_cost_admitted.json");
+  const size_t rejected_warmup = plan.find("-e KEYS=5 " + bench_.string() + "/scripts/warmup.js");
+  const size_t rejected = plan.find("-e KEYS=5 -e SUMMARY_OUT=" + bench_.string() + "/results/limits_reject_cost_rejected.json");
+  ASSERT_NE(rejected, std::string::npos) << plan;
+  EXPECT_LT(admitted_warmup, admitted) << plan;
+  EXPECT_LT(admitted, rejected_warmup) << plan;
+  EXPECT_LT(rejected_warmup, rejected) << plan;
+  std::string lines;
+  for (const std::string& l : progress) lines += l + "\n";
+  EXPECT_TRUE(Has(lines, "measuring the admitted phase: 1000 RPS over 200 keys")) << lines;
+  EXPECT_TRUE(Has(lines, "measuring the rejected phase: 1000 RPS over 5 keys")) << lines;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "support/report/baseline.h"
@@ -243,6 +244,27 @@ TEST(MarkdownReport, LimiterAccuracyTableOneColumnPerPhase) {
   EXPECT_TRUE(Has(md, "| over-admission (worst key) | 50.00% (k3; 4 keys) | none |")) << md;
   EXPECT_TRUE(Has(md, "| worst 1 s window (rate + burst) | 45 of 30 (k3) | 30 of 30 (k3) |")) << md;
   EXPECT_TRUE(Has(md, "| 429 share (a correct limiter's least) | 72.50% (70.00%) |")) << md;
+}
+
+// limits.reject_cost: one column per phase, the 429 share beside the mix's
+// latency, the ratios; nothing for a run without it.
+TEST(MarkdownReport, RejectCostTableOneColumnPerPhase) {
+  std::vector<ScenarioResult> run = GoldenRun();
+  EXPECT_FALSE(Has(RenderMarkdownReport(run, SampleMeta(), nullptr), "What a rejection costs"));
+  ScenarioResult r = testing_samples::SampleRejectCost();
+  r.reject_cost->rejected.fv_cpu_cores = std::numeric_limits<double>::quiet_NaN();
+  r.reject_cost->rejected.cpu_us_per_request = std::numeric_limits<double>::quiet_NaN();
+  r.reject_cost->cpu_ratio = std::numeric_limits<double>::quiet_NaN();
+  run.push_back(r);
+  const std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "### What a rejection costs: limits.reject_cost\n")) << md;
+  EXPECT_TRUE(Has(md, "the rejected phase's latency is that of a mix")) << md;
+  EXPECT_TRUE(Has(md, "| | admitted | rejected |\n|---|---|---|\n")) << md;
+  EXPECT_TRUE(Has(md, "| keys (offered per key) | 2000 (5 RPS) | 50 (200 RPS) |")) << md;
+  EXPECT_TRUE(Has(md, "| 2xx / 429 / other | 599910 / 0 / 0 | 29990 / 569900 / 20 |")) << md;
+  EXPECT_TRUE(Has(md, "| 429 share | 0.00% | 95.00% |")) << md;
+  EXPECT_TRUE(Has(md, "| edge CPU per request | 150 µs (1.50 cores) | not sampled |")) << md;
+  EXPECT_TRUE(Has(md, "Rejected / admitted: p50 0.75 ×, p99 1.25 ×, edge CPU per request not known.")) << md;
 }
 
 }  // namespace

@@ -38,6 +38,43 @@ inline ScenarioResult SampleLatency(const std::string& id, double p50, double p9
   return r;
 }
 
+// A measured limits.reject_cost: the admitted phase all 2xx, the rejected
+// one 95 % 429, edge's CPU per request halved, p99 1.25 x.
+inline ScenarioResult SampleRejectCost() {
+  ScenarioResult r = SampleLatency("limits.reject_cost", 400, 1200);
+  RejectCostRun run;
+  run.limit = TokenBucketLimit{10, 20};
+  run.rate_rps = 10000;
+  run.admitted.name = "admitted";
+  run.admitted.phase = "limits_reject_cost_admitted";
+  run.admitted.keys = 2000;
+  run.admitted.offered_per_key_rps = 5;
+  run.admitted.load = r.load;
+  run.admitted.load.status_counts = {{200, 599910}};
+  run.admitted.ok = 599910;
+  run.admitted.reject_share = 0;
+  run.admitted.fv_cpu_cores = 1.5;
+  run.admitted.cpu_us_per_request = 150;
+  run.rejected = run.admitted;
+  run.rejected.name = "rejected";
+  run.rejected.phase = "limits_reject_cost_rejected";
+  run.rejected.keys = 50;
+  run.rejected.offered_per_key_rps = 200;
+  run.rejected.load = SampleLoad(10000, 9998.5, 300, 1500, 0.95);
+  run.rejected.load.status_counts = {{200, 29990}, {429, 569900}, {502, 20}};
+  run.rejected.ok = 29990;
+  run.rejected.rejected = 569900;
+  run.rejected.other = 20;
+  run.rejected.reject_share = 569900.0 / 599910;
+  run.rejected.fv_cpu_cores = 0.75;
+  run.rejected.cpu_us_per_request = 75;
+  run.p50_ratio = 0.75;
+  run.p99_ratio = 1.25;
+  run.cpu_ratio = 0.5;
+  r.reject_cost = run;
+  return r;
+}
+
 inline ScenarioResult SampleThroughput(const std::string& id, std::vector<double> achieved_per_step,
                                        int failing_step, bool ceiling) {
   static constexpr int kPct[] = {50, 70, 90, 100, 115, 130};

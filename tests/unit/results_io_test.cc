@@ -714,6 +714,43 @@ TEST(ResultsIo, LimitRunsRoundTripAndAreAbsentElsewhere) {
   EXPECT_EQ(ScenarioResultToJson(*back), text);
 }
 
+// limits.reject_cost's two phases and ratios travel whole through its
+// result file (a figure not known as null), and are absent from the others'.
+TEST(ResultsIo, RejectCostRoundTripsAndIsAbsentElsewhere) {
+  EXPECT_EQ(ScenarioResultToJson(RichScenario()).find("\"reject_cost\""), std::string::npos);
+  ScenarioResult r = testing_samples::SampleRejectCost();
+  r.reject_cost->rejected.fv_cpu_cores = std::numeric_limits<double>::quiet_NaN();
+  r.reject_cost->cpu_ratio = std::numeric_limits<double>::quiet_NaN();
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->reject_cost.has_value());
+  const RejectCostRun& b = *back->reject_cost;
+  EXPECT_DOUBLE_EQ(b.limit.burst, 20);
+  EXPECT_DOUBLE_EQ(b.rate_rps, 10000);
+  EXPECT_DOUBLE_EQ(b.p99_ratio, 1.25);
+  EXPECT_TRUE(std::isnan(b.cpu_ratio));
+  EXPECT_EQ(b.admitted.keys, 2000);
+  EXPECT_EQ(b.rejected.name, "rejected");
+  EXPECT_EQ(b.rejected.rejected, 569900u);
+  EXPECT_EQ(b.rejected.other, 20u);
+  EXPECT_TRUE(b.rejected.by_status);
+  EXPECT_TRUE(std::isnan(b.rejected.fv_cpu_cores));
+  EXPECT_DOUBLE_EQ(b.admitted.cpu_us_per_request, 150);
+  EXPECT_EQ(b.rejected.load.status_counts, r.reject_cost->rejected.load.status_counts);
+  ExpectSameLoad(r.reject_cost->rejected.load, b.rejected.load);
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+}
+
+TEST(ResultsIo, ARejectCostWithAMissingFigureIsNamed) {
+  nlohmann::json doc = nlohmann::json::parse(ScenarioResultToJson(testing_samples::SampleRejectCost()));
+  doc["scenario"]["reject_cost"]["rejected"].erase("keys");
+  auto back = ScenarioResultFromJson(doc.dump(), "x.json");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().message.find("scenario.reject_cost.rejected.keys: missing"), std::string::npos)
+      << back.error().message;
+}
+
 TEST(ResultsIo, StatusCountsKeysAreHttpStatuses) {
   ScenarioResult r = RichScenario();
   r.load.status_counts = {{200, 10}};

@@ -102,7 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownScenario", R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
                 "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
                 "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm, limits.accuracy, "
-                "limits.llm)"},
+                "limits.llm, limits.reject_cost)"},
         BadCase{"UnknownMetric", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
                 "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
                 "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
@@ -167,9 +167,11 @@ TEST(Thresholds, ShippedProfilesParseAndCoverEveryScenario) {
     for (const char* id : kLimitsScenarios) {
       const auto* rules = p->rules_for(id);
       ASSERT_NE(rules, nullptr) << name << " " << id;
-      bool gates_over = false;
-      for (const auto& r : *rules) gates_over |= r.metric == "over_admission" && (r.op == "<" || r.op == "<=");
-      EXPECT_TRUE(gates_over) << name << " " << id << ": a limits scenario must bound over-admission";
+      // limits.accuracy bounds over-admission; limits.reject_cost the rejected phase's p99.
+      const std::string gated = std::string(id) == "limits.reject_cost" ? "reject_p99_ratio" : "over_admission";
+      bool gates = false;
+      for (const auto& r : *rules) gates |= r.metric == gated && (r.op == "<" || r.op == "<=");
+      EXPECT_TRUE(gates) << name << " " << id << ": must bound " << gated;
     }
   }
 }
@@ -609,6 +611,47 @@ TEST(Thresholds, LimitsMetricsBelongToLimitsScenariosOnly) {
       R"({"schema_version": 1, "scenarios": {"limits.accuracy": {"p99_us": {"<=": {"x_reference": 2}}}}})", "x.json");
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("x_reference allowed on: none"), std::string::npos) << p.error().message;
+}
+
+// limits.reject_cost: its ratios, rejected phase / admitted phase; not
+// known (no figures) fails; the ratios belong to it alone.
+TEST(Thresholds, RejectCostRatiosGateTheRejectedPhase) {
+  auto p = ParseThresholdProfile(R"({"schema_version": 1, "scenarios": {"limits.reject_cost":
+      {"reject_p99_ratio": {"<=": 2}, "reject_cpu_ratio": {"<=": 1.5}, "reject_p50_ratio": {"<": 2}}}})",
+                                 "x.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ScenarioResult r;
+  r.id = "limits.reject_cost";
+  r.measured = true;
+  r.load.latency_us = {100, 200, 300, 400, 500};
+  RejectCostRun run;
+  run.p50_ratio = 0.9;
+  run.p99_ratio = 2.5;  // the rejected phase's p99 2.5 x the admitted one's
+  run.cpu_ratio = 0.6;
+  r.reject_cost = run;
+  auto checks = Evaluate(*p, r, nullptr);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].metric, "reject_p99_ratio");
+  EXPECT_DOUBLE_EQ(checks[0].measured, 2.5);
+  EXPECT_FALSE(checks[0].passed) << DescribeCheck(checks[0]);
+  EXPECT_FALSE(checks[0].censored);
+  EXPECT_TRUE(checks[1].passed) << DescribeCheck(checks[1]);
+  EXPECT_TRUE(checks[2].passed) << DescribeCheck(checks[2]);
+  r.reject_cost->p99_ratio = 1.2;
+  EXPECT_TRUE(Evaluate(*p, r, nullptr)[0].passed);
+  r.reject_cost.reset();
+  for (const ThresholdCheck& c : Evaluate(*p, r, nullptr)) EXPECT_FALSE(c.passed) << DescribeCheck(c);
+  auto bad = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"limits.accuracy": {"reject_p99_ratio": {"<=": 2}}}})", "x.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("unknown metric"), std::string::npos) << bad.error().message;
+  bad = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"limits.reject_cost": {"over_admission": {"<=": 0.02}}}})", "x.json");
+  ASSERT_FALSE(bad.ok());
+  bad = ParseThresholdProfile(
+      R"({"schema_version": 1, "scenarios": {"limits.reject_cost": {"reject_p99_ratio": {"<=": 5000}}}})", "x.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("a ratio of the rejected phase"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

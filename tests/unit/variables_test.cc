@@ -225,7 +225,7 @@ TEST(Variables, TextShowsTheValueInEffectAndNoSecret) {
 TEST(Variables, MarkdownTablesAndPageRewrite) {
   const std::string md = VariablesMarkdown();
   EXPECT_NE(md.find("\n### Load\n\n| variable | default | unit | meaning |\n|---|---|---|---|\n| `LATENCY_RPS` | "
-                    "10000 | RPS | arrival rate of the latency scenarios |\n"),
+                    "10000 | RPS | arrival rate of the latency scenarios and of limits.reject_cost's two phases |\n"),
             std::string::npos)
       << md;
   auto page = WithVariablesMarkdown("intro\n" + std::string(kVariablesBegin) + "\nOLD-TABLE\n" + kVariablesEnd + "\nafter\n");
