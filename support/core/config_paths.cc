@@ -111,10 +111,12 @@ Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& 
     std::string f = c.policy_dir + "/" + p;
     if (!in.file_exists(f)) return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}", c.policy_dir, f)};
   }
-  if (c.limits && !in.file_exists(c.policy_dir + "/" + kLimitsPolicyFile)) {
-    return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}/{} (the limits scenarios' token bucket; "
-                             "LIMITS=0 leaves them out)",
-                             c.policy_dir, c.policy_dir, kLimitsPolicyFile)};
+  for (const char* f : {kLimitsPolicyFile, kLimitsKeysPolicyFile}) {
+    if (c.limits && !in.file_exists(c.policy_dir + "/" + f)) {
+      return Error{fmt::format("FVBENCH_POLICY_DIR='{}': missing policy file {}/{} (the limits scenarios' token "
+                               "bucket; LIMITS=0 leaves them out)",
+                               c.policy_dir, c.policy_dir, f)};
+    }
   }
   for (auto [name, val] : {std::pair{"FVBENCH_THRESHOLDS", &c.thresholds}, std::pair{"FVBENCH_REFERENCE", &c.reference}}) {
     if (!in.file_exists(*val)) return Error{fmt::format("{}='{}': no such file", name, *val)};

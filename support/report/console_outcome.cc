@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "support/core/units_format.h"
 #include "support/judge/ab_compare.h"
+#include "support/judge/key_sweep_break.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 
@@ -74,6 +77,17 @@ std::string LimitLine(const LimitRun& run) {
       FormatPercent(a.expected_reject_share), a.before_window);
 }
 
+std::string KeySweepLine(const KeySweepPoint& p, const LimitRun& run) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  using detail::FormatUs;
+  const auto mib = [](const std::optional<double>& v) { return v ? fmt::format("{:.1f} MiB", *v) : "not sampled"; };
+  return fmt::format("keys {}: achieved {} RPS, p50 {} p99 {}, over-admission {} ({} keys over), edge RSS {} (peak {})",
+                     p.keys, FormatNumber(run.load.achieved_rps), FormatUs(run.load.latency_us.p50),
+                     FormatUs(run.load.latency_us.p99), FormatPercent(run.accuracy.over_admission),
+                     run.accuracy.keys_over, mib(p.fv_rss_mib), mib(p.fv_rss_peak_mib));
+}
+
 ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {
   ConsoleOutcome o;
   if (r.measured) {
@@ -93,6 +107,13 @@ ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& resul
   if (!r.sut_usage.empty()) o.text += "SUT usage: " + DescribeUsage(r.sut_usage) + "\n";
   for (const LimitRun& run : r.limits) o.limits += (o.limits.empty() ? "" : "\n") + LimitLine(run);
   if (!o.limits.empty()) o.text += o.limits + "\n";
+  for (size_t i = 0; i < r.key_sweep.size() && i < r.limits.size(); ++i) {
+    o.key_sweep += KeySweepLine(r.key_sweep[i], r.limits[i]) + "\n";
+  }
+  if (!r.key_sweep.empty()) {
+    o.key_sweep += "break: " + KeySweepBreakLine(r);
+    o.text += o.key_sweep + "\n";
+  }
   if (r.ab) {
     o.ab = "A/B " + r.ab->method;
     for (const AbComparison& c : r.ab->metrics) o.ab += "\nA/B " + DescribeAbMetric(c);

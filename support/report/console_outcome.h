@@ -22,11 +22,16 @@ std::string MeasuredLine(const ScenarioResult& r);
 // before the phase".
 std::string LimitLine(const LimitRun& run);
 
+// A limits.keys point in one line: "keys 1000: achieved 999 RPS, p50 1.10 ms
+// p99 3.20 ms, over-admission 0.00% (0 keys over), edge RSS 21.5 MiB (peak 22.0 MiB)".
+std::string KeySweepLine(const KeySweepPoint& p, const LimitRun& run);
+
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured
   std::string checks;    // one "pass <check>" or "FAIL <check>" line per threshold check
   std::string ab;        // "A/B <method>", then one line per metric; empty outside A/B mode
   std::string limits;    // limits scenarios: one LimitLine per phase; empty for the others
+  std::string key_sweep; // limits.keys: one KeySweepLine per point, then "break: <KeySweepBreakLine>"
   std::string text;      // every line printed, each ending in '\n', the last "result: <path>"
 };
 

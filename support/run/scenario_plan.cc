@@ -24,6 +24,8 @@ const std::vector<ScenarioPlan>& AllScenarios() {
        "/v1/chat/completions", true, true},
       {"limits.accuracy", "Limiter accuracy (token bucket per key)", ScenarioKind::kLimits,
        SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
+      {"limits.keys", "Limiter state at scale (key count sweep)", ScenarioKind::kKeySweep, SutSetup::kReverseProxy,
+       "limits_keys.json", "bench-limits-keys", RequestKind::kGet, "GET", "/", false, false},
   };
   return kAll;
 }

@@ -548,9 +548,11 @@ std::vector<Testbed::Shipment> Testbed::Shipments() const {
       out.push_back({sut_, true, config_.policy_dir + "/" + f, policy_dir() + "/" + f, 0644,
                      "policies (FVBENCH_POLICY_DIR)"});
     }
-    if (config_.limits) {
-      out.push_back({sut_, true, config_.policy_dir + "/" + kLimitsPolicyFile,
-                     policy_dir() + "/" + kLimitsPolicyFile, 0644, "policies (FVBENCH_POLICY_DIR)"});
+    for (const char* f : {kLimitsPolicyFile, kLimitsKeysPolicyFile}) {
+      if (config_.limits) {
+        out.push_back({sut_, true, config_.policy_dir + "/" + f, policy_dir() + "/" + f, 0644,
+                       "policies (FVBENCH_POLICY_DIR)"});
+      }
     }
     if (config_.ab) {
       for (const char* f : kPolicyFiles) {

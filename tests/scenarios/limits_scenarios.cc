@@ -12,4 +12,9 @@ namespace fvbench {
 // the 429 share against the expected one (fixtures/policies/limits.json).
 TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
 
+// limits.keys: LIMITS_KEYS_SWEEP key counts at LIMITS_KEYS_RPS against
+// fixtures/policies/limits_keys.json's small bucket, one judged phase per
+// point, the key count at which accuracy or p99 breaks (key_sweep_break.h).
+TEST(limits, keys) { RunScenarioTest("limits.keys"); }
+
 }  // namespace fvbench
