@@ -50,7 +50,7 @@ class DefaultPlans : public ::testing::Test {
       EXPECT_EQ(r.error, "") << s.id << " (dry run) failed";
       plan += (*tb)->TakePlan();
     }
-    EXPECT_EQ(AllScenarios().size(), 7u);
+    EXPECT_EQ(AllScenarios().size(), 8u);  // the six, limits.accuracy, limits.keys
     return plan;
   }
 
