@@ -31,10 +31,10 @@ enum class ThroughputSearchKind { kBisect, kSeed };
 // The policy bundles a policy directory (FVBENCH_POLICY_DIR, _B) holds, one
 // per scenario kind (fixtures/policies has the defaults).
 inline constexpr const char* kPolicyFiles[] = {"simple.json", "complex.json", "llm.json"};
-// The limits scenarios' bundles (limits.accuracy's, limits.llm's): required
+// The limits scenarios' bundles (limits.accuracy's, limits.llm's, limits.keys'): required
 // in FVBENCH_POLICY_DIR (not _B: they have no A/B mode) only when they run
 // (LIMITS=1).
-inline constexpr const char* kLimitsPolicyFiles[] = {"limits.json", "limits_llm.json"};
+inline constexpr const char* kLimitsPolicyFiles[] = {"limits.json", "limits_llm.json", "limits_keys.json"};
 
 struct Config {
   // Where things live on the SUT / loadgen hosts.
@@ -72,6 +72,9 @@ struct Config {
   int limits_keys = 50;          // LIMITS_KEYS, 1..100000
   double limits_overload = 4;    // LIMITS_OVERLOAD, offered / allowed, 1 < x <= 100
   double limits_dur_s = 10;      // LIMITS_DUR, seconds measured
+  // limits.keys (key_sweep.h): one point per key count, at a fixed total rate.
+  std::vector<int> limits_keys_sweep = {10, 100, 1000, 10000};  // LIMITS_KEYS_SWEEP, ascending, 1..100000
+  double limits_keys_rps = 1000;  // LIMITS_KEYS_RPS, requests/s over all keys
 
   // Throughput scenarios.
   double throughput_search_max = 150000;  // THROUGHPUT_SEARCH_MAX, RPS

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "support/core/config_parts.h"
+#include "support/core/key_sweep.h"
 #include "support/core/plausible.h"
 #include "support/core/run_plan.h"
 #include "support/core/scenario_time.h"
@@ -59,6 +60,15 @@ Result<void> LoadLimits(const EnvReader& r, Config& c) {
   auto dur = r.Seconds("LIMITS_DUR", c.limits_dur_s);
   if (!dur) return dur.error();
   c.limits_dur_s = *dur;
+  if (r.has("LIMITS_KEYS_SWEEP") || r.set_but_empty("LIMITS_KEYS_SWEEP")) {
+    auto sweep = ParseKeySweep(r.str("LIMITS_KEYS_SWEEP", ""));
+    if (!sweep) return sweep.error();
+    c.limits_keys_sweep = *sweep;
+  }
+  auto sweep_rps = r.Rate("LIMITS_KEYS_RPS", c.limits_keys_rps);
+  if (!sweep_rps) return sweep_rps.error();
+  c.limits_keys_rps = *sweep_rps;
+  if (c.limits) return CheckSweepLoad(c.limits_keys_sweep, c.limits_keys_rps, c.limits_dur_s, c.warmup_dur_s);
   return Ok();
 }
 

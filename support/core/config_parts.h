@@ -25,7 +25,7 @@ Result<void> LoadInputFiles(const ConfigInputs& in, const EnvReader& r, Config& 
 // config_numbers.cc
 Result<void> LoadPorts(const EnvReader& r, Config& c);
 Result<void> LoadLatency(const EnvReader& r, Config& c);     // LATENCY_*, WARMUP_DUR, HEALTH_TIMEOUT, LIMITS_*
-Result<void> LoadLimits(const EnvReader& r, Config& c);      // LIMITS_KEYS, LIMITS_OVERLOAD, LIMITS_DUR
+Result<void> LoadLimits(const EnvReader& r, Config& c);      // LIMITS_KEYS, LIMITS_OVERLOAD, LIMITS_DUR, LIMITS_KEYS_SWEEP, LIMITS_KEYS_RPS
 Result<void> LoadSearch(const EnvReader& r, Config& c);      // THROUGHPUT_*, STEP_DUR, CONFIRM_DUR
 Result<void> LoadCounts(const EnvReader& r, Config& c);      // REPEAT, LOADGEN_CONNECTIONS
 Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c);

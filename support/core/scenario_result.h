@@ -25,7 +25,7 @@ inline constexpr const char* kLatencyScenarios[] = {"latency.raw_nginx", "latenc
 inline constexpr const char* kThroughputScenarios[] = {"throughput.simple", "throughput.complex",
                                                        "throughput.llm"};
 // The limiter's own scenarios (finite limits, many keys): run after the six.
-inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy", "limits.llm", "limits.reject_cost"};
+inline constexpr const char* kLimitsScenarios[] = {"limits.accuracy", "limits.llm", "limits.reject_cost", "limits.keys"};
 
 // CPU and memory of one SUT service's nginx processes (the master's
 // descendants) during a measured phase (support/run/phase_monitor.h).
@@ -123,6 +123,18 @@ struct LimitRun {
   LoadResult load;         // what the engine measured, all statuses together
 };
 
+// One point of the limits.keys sweep (core/key_sweep.h): edge's limiter
+// state at `keys` keys. Its accuracy and load are the LimitRun at the same
+// index of ScenarioResult::limits.
+struct KeySweepPoint {
+  int keys = 0;
+  double duration_s = 0;  // measured seconds planned (SweepPointDuration)
+  // Edge's nginx processes' summed RSS at the phase's last sample and its
+  // peak, MiB (the phase's ServiceUsage "fv"); absent when not sampled.
+  std::optional<double> fv_rss_mib;
+  std::optional<double> fv_rss_peak_mib;
+};
+
 struct ScenarioResult {
   std::string id;                 // e.g. "latency.decision_service"
   bool measured = false;          // false: the scenario failed before it produced a number
@@ -176,6 +188,9 @@ struct ScenarioResult {
   // rejected / admitted ratios; `load` is the admitted phase's. Absent for
   // the other scenarios.
   std::optional<RejectCostRun> reject_cost;
+  // limits.keys: one entry per point, index for index with `limits` (the
+  // points' phases, in ascending key count). Empty for the other scenarios.
+  std::vector<KeySweepPoint> key_sweep;
   double started_unix = 0;
   double finished_unix = 0;
   // Set by the scenario runner (absent in older results and DRY_RUN): the

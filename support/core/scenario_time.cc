@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "support/core/key_sweep.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
@@ -67,6 +68,8 @@ ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c) {
   in.plan = RunPlanOf(c);
   in.latency_dur_s = c.latency_dur_s;
   in.limits_dur_s = c.limits_dur_s;
+  in.limits_keys_sweep = c.limits_keys_sweep;
+  in.limits_keys_rps = c.limits_keys_rps;
   in.warmup_dur_s = c.warmup_dur_s;
   in.health_timeout_s = c.health_timeout_s;
   return in;
@@ -125,6 +128,16 @@ ScenarioTimeBound RejectCostScenarioBound(const ScenarioTimeInputs& c, double qu
   return s.Bound();
 }
 
+ScenarioTimeBound KeySweepScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s) {
+  Sum s;
+  const size_t points = c.limits_keys_sweep.size();
+  s.Add(SweepLoadSeconds(c.limits_keys_sweep, c.limits_keys_rps, c.limits_dur_s, c.warmup_dur_s),
+        fmt::format("{} sweep points' warmups and phases (LIMITS_KEYS_SWEEP at LIMITS_KEYS_RPS {})", points,
+                    FormatNumber(c.limits_keys_rps)));
+  AddCommon(s, c, static_cast<double>(points), quiet_timeout_s);
+  return s.Bound();
+}
+
 Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s) {
   ScenarioTimeBound latency = LatencyScenarioBound(c, quiet_timeout_s);
   if (latency.seconds > timeout_s) {
@@ -142,6 +155,12 @@ Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s,
   ScenarioTimeBound reject_cost = RejectCostScenarioBound(c, quiet_timeout_s);
   if (reject_cost.seconds > timeout_s) {
     return Error{Message("limits", reject_cost, timeout_s, "LIMITS_DUR or WARMUP_DUR")};
+  }
+  if (c.limits_keys_rps > 0) {
+    ScenarioTimeBound sweep = KeySweepScenarioBound(c, quiet_timeout_s);
+    if (sweep.seconds > timeout_s) {
+      return Error{Message("limits.keys", sweep, timeout_s, "LIMITS_KEYS_SWEEP, LIMITS_DUR or WARMUP_DUR")};
+    }
   }
   return Ok();
 }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "support/core/config.h"
 #include "support/core/result.h"
@@ -34,6 +35,8 @@ struct ScenarioTimeInputs {
   RunPlan plan;
   double latency_dur_s = 0;
   double limits_dur_s = 0;
+  std::vector<int> limits_keys_sweep;  // limits.keys' points
+  double limits_keys_rps = 0;
   double warmup_dur_s = 0;
   double health_timeout_s = 0;
 };
@@ -53,6 +56,9 @@ ScenarioTimeBound LimitsScenarioBound(const ScenarioTimeInputs& c, double quiet_
 // warmup, on one edge.
 inline constexpr int kRejectCostPhases = 2;
 ScenarioTimeBound RejectCostScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
+// limits.keys: every point's warmup and measured phase (key_sweep.h
+// SweepLoadSeconds), one phase each, one start and stop of edge.
+ScenarioTimeBound KeySweepScenarioBound(const ScenarioTimeInputs& c, double quiet_timeout_s);
 
 // Ok when the four bounds are within `timeout_s`; else an Error such as
 //   "latency scenarios need up to 86681 s (WARMUP_DUR 1 + ...), above their

@@ -45,6 +45,15 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return FormatNumber(c.limits_overload); }},
     {"LIMITS_DUR", "Load", "10", false, "s", "measured seconds per limits phase",
      [](const Config& c) { return Seconds(c.limits_dur_s); }},
+    {"LIMITS_KEYS_SWEEP", "Load", "10,100,1000,10000", false, "keys",
+     "limits.keys: the key counts of the sweep, a comma list ascending in 1..100000 (one measured point each)",
+     [](const Config& c) {
+       std::string s;
+       for (int k : c.limits_keys_sweep) s += (s.empty() ? "" : ",") + std::to_string(k);
+       return s;
+     }},
+    {"LIMITS_KEYS_RPS", "Load", "1000", false, "RPS", "limits.keys: the fixed total rate over each point's keys",
+     [](const Config& c) { return FormatNumber(c.limits_keys_rps); }},
     {"REPEAT", "Load", "1", false, "runs",
      "runs per measured phase (1..100); the median is reported and gated, with its spread "
      "([Repeats](methodology.md#repeats)); in A/B mode the pairs per measured phase: default 5, at least 3",
@@ -249,8 +258,8 @@ const std::vector<VariableDoc> kVariables = {
 
     // Inputs and comparisons
     {"FVBENCH_POLICY_DIR", "Inputs and comparisons", "`fixtures/policies`", true, "path",
-     "your own `simple.json`, `complex.json`, `llm.json` and, unless `LIMITS=0`, `limits.json` and `limits_llm.json` "
-     "(their policy ids must stay `bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`, `bench-limits-llm`); nginx workers read them, so they (and their directories) must be "
+     "your own `simple.json`, `complex.json`, `llm.json` and, unless `LIMITS=0`, `limits.json`, `limits_llm.json` and `limits_keys.json` "
+     "(their policy ids must stay `bench-simple`, `bench-complex`, `bench-llm`, `bench-limits`, `bench-limits-llm`, `bench-limits-keys`); nginx workers read them, so they (and their directories) must be "
      "world-readable",
      [](const Config& c) { return c.policy_dir; }},
     {"FVBENCH_THRESHOLDS", "Inputs and comparisons", "`thresholds/portable.json`", true, "path",

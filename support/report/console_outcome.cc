@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "support/core/metric_names.h"
 #include "support/core/units_format.h"
 #include "support/judge/ab_compare.h"
+#include "support/judge/key_sweep_break.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 
@@ -114,6 +116,17 @@ std::string RejectCostRatioLine(const RejectCostRun& run) {
                      TimesOrNotKnown(run.p50_ratio), TimesOrNotKnown(run.p99_ratio), TimesOrNotKnown(run.cpu_ratio));
 }
 
+std::string KeySweepLine(const KeySweepPoint& p, const LimitRun& run) {
+  using detail::FormatNumber;
+  using detail::FormatPercent;
+  using detail::FormatUs;
+  const auto mib = [](const std::optional<double>& v) { return v ? fmt::format("{:.1f} MiB", *v) : "not sampled"; };
+  return fmt::format("keys {}: achieved {} RPS, p50 {} p99 {}, over-admission {} ({} keys over), edge RSS {} (peak {})",
+                     p.keys, FormatNumber(run.load.achieved_rps), FormatUs(run.load.latency_us.p50),
+                     FormatUs(run.load.latency_us.p99), FormatPercent(run.accuracy.over_admission),
+                     run.accuracy.keys_over, mib(p.fv_rss_mib), mib(p.fv_rss_peak_mib));
+}
+
 ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& result_path) {
   ConsoleOutcome o;
   if (r.measured) {
@@ -137,6 +150,13 @@ ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& resul
     o.reject_cost = RejectCostPhaseLine(r.reject_cost->admitted) + "\n" + RejectCostPhaseLine(r.reject_cost->rejected) +
                     "\n" + RejectCostRatioLine(*r.reject_cost);
     o.text += o.reject_cost + "\n";
+  }
+  for (size_t i = 0; i < r.key_sweep.size() && i < r.limits.size(); ++i) {
+    o.key_sweep += KeySweepLine(r.key_sweep[i], r.limits[i]) + "\n";
+  }
+  if (!r.key_sweep.empty()) {
+    o.key_sweep += "break: " + KeySweepBreakLine(r);
+    o.text += o.key_sweep + "\n";
   }
   if (r.ab) {
     o.ab = "A/B " + r.ab->method;

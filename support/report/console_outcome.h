@@ -36,6 +36,9 @@ std::string LimitWorstLine(const ScenarioResult& r, const Reference* comparison)
 // 0.75 x, p99 1.25 x, CPU per request 0.50 x".
 std::string RejectCostPhaseLine(const RejectCostPhase& p);
 std::string RejectCostRatioLine(const RejectCostRun& run);
+// A limits.keys point in one line: "keys 1000: achieved 999 RPS, p50 1.10 ms
+// p99 3.20 ms, over-admission 0.00% (0 keys over), edge RSS 21.5 MiB (peak 22.0 MiB)".
+std::string KeySweepLine(const KeySweepPoint& p, const LimitRun& run);
 
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured
@@ -45,6 +48,7 @@ struct ConsoleOutcome {
   // limits.reject_cost: one RejectCostPhaseLine per phase, then the
   // RejectCostRatioLine; empty for the others.
   std::string reject_cost;
+  std::string key_sweep; // limits.keys: one KeySweepLine per point, then "break: <KeySweepBreakLine>"
   std::string text;      // every line printed, each ending in '\n', the last "result: <path>"
 };
 

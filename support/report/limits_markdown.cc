@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <optional>
 
 #include "support/core/units_format.h"
 #include "support/report/console_outcome.h"
 #include "support/report/limits_plot.h"
+#include "support/judge/key_sweep_break.h"
 #include "support/report/markdown_text.h"
 
 namespace fvbench {
@@ -18,7 +20,8 @@ using detail::FormatPercent;
 using detail::FormatUs;
 using detail::MarkdownCell;
 
-std::string Workers(const LimitRun& run) {
+std::string Workers(const LimitRun& run, bool sweep) {
+  if (sweep) return fmt::format("{} keys", run.accuracy.keys_planned);
   return run.workers > 0 ? fmt::format("{} worker{}", run.workers, run.workers == 1 ? "" : "s") : run.phase;
 }
 
@@ -88,7 +91,7 @@ void AppendScenario(std::string& out, const ScenarioResult& r, const Reference* 
       "limiter admits to a key at most rate × window + burst, and in any 1 s at most rate + burst.\n\n",
       FormatNumber(first.limit.rate_per_s), FormatNumber(first.limit.burst));
   out += "| |";
-  for (const LimitRun& run : r.limits) out += " " + MarkdownCell(Workers(run)) + " |";
+  for (const LimitRun& run : r.limits) out += " " + MarkdownCell(Workers(run, !r.key_sweep.empty())) + " |";
   out += "\n|---|";
   for (size_t i = 0; i < r.limits.size(); ++i) out += "---|";
   out += "\n";
@@ -105,12 +108,35 @@ void AppendScenario(std::string& out, const ScenarioResult& r, const Reference* 
       plots[0], plots[1]);
 }
 
+std::string Mib(const std::optional<double>& v) { return v ? fmt::format("{:.1f} MiB", *v) : "not sampled"; }
+
+// limits.keys: one row per point and the break line (key_sweep_break.h).
+void AppendSweep(std::string& out, const ScenarioResult& r) {
+  out += fmt::format("#### Limiter state at scale: {}\n\n", MarkdownCell(r.id));
+  out += "| keys | measured | achieved | p50 / p99 | over-admission (keys over) | admitted per key max / allowed "
+         "| 429 share | edge RSS end / peak |\n|---|---|---|---|---|---|---|---|\n";
+  for (size_t i = 0; i < r.key_sweep.size() && i < r.limits.size(); ++i) {
+    const KeySweepPoint& p = r.key_sweep[i];
+    const LimitRun& run = r.limits[i];
+    const LimitAccuracy& a = run.accuracy;
+    out += fmt::format("| {} | {} s | {} RPS | {} / {} | {} ({}) | {} / {} | {} | {} / {} |\n", p.keys,
+                       FormatNumber(p.duration_s), FormatNumber(run.load.achieved_rps),
+                       FormatUs(run.load.latency_us.p50), FormatUs(run.load.latency_us.p99),
+                       FormatPercent(a.over_admission), a.keys_over, FormatNumber(a.admitted_max),
+                       FormatNumber(a.allowed_per_key), FormatPercent(a.reject_share), Mib(p.fv_rss_mib),
+                       Mib(p.fv_rss_peak_mib));
+  }
+  out += fmt::format("\nBreak point: {}. The shared dict's free space is not exposed by edge.\n\n",
+                     MarkdownCell(KeySweepBreakLine(r)));
+}
+
 }  // namespace
 
 void AppendLimitsMarkdown(std::string& out, const std::vector<ScenarioResult>& results,
                           const Reference* comparison) {
   for (const ScenarioResult& r : results) {
     if (!r.limits.empty()) AppendScenario(out, r, comparison);
+    if (!r.key_sweep.empty()) AppendSweep(out, r);
   }
 }
 

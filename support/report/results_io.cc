@@ -241,6 +241,16 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.Key("reject_cost");
     WriteRejectCostRun(w, *r.reject_cost);
   }
+  if (!r.key_sweep.empty()) {  // limits.keys only: one per point, index for index with "limits"
+    w.Array("key_sweep", r.key_sweep, [&](const KeySweepPoint& p) {
+      w.StartObject();
+      w.Field("keys", p.keys);
+      w.Field("duration_s", p.duration_s);
+      w.Field("fv_rss_mib", p.fv_rss_mib);
+      w.Field("fv_rss_peak_mib", p.fv_rss_peak_mib);
+      w.EndObject();
+    });
+  }
   w.EndObject();
 }
 
@@ -397,6 +407,23 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   }
   if (Present(v, "reject_cost")) {
     r.reject_cost = RejectCostRunFromJsonValue(v.at("reject_cost"), JoinPath(path, "reject_cost"));
+  }
+  if (Present(v, "key_sweep")) {
+    const json& points = GetArray(v, "key_sweep", path);
+    if (points.size() != r.limits.size()) {
+      throw JsonFieldError{fmt::format("{}: {} points, but {} limits runs (one per point)", JoinPath(path, "key_sweep"),
+                                       points.size(), r.limits.size())};
+    }
+    for (size_t i = 0; i < points.size(); ++i) {
+      const std::string pp = fmt::format("{}[{}]", JoinPath(path, "key_sweep"), i);
+      RequireObject(points[i], pp);
+      KeySweepPoint p;
+      p.keys = static_cast<int>(GetUint(points[i], "keys", pp));
+      p.duration_s = GetNumber(points[i], "duration_s", pp);
+      p.fv_rss_mib = OptNumberOrNull(points[i], "fv_rss_mib", pp);
+      p.fv_rss_peak_mib = OptNumberOrNull(points[i], "fv_rss_peak_mib", pp);
+      r.key_sweep.push_back(p);
+    }
   }
   r.started_unix = GetNumberOrNaN(v, "started_unix", path);
   r.finished_unix = GetNumberOrNaN(v, "finished_unix", path);

@@ -29,6 +29,8 @@ const std::vector<ScenarioPlan>& AllScenarios() {
        "token_bucket_llm"},
       {"limits.reject_cost", "What a rejection costs (2xx vs 429 at one rate)", ScenarioKind::kRejectCost,
        SutSetup::kReverseProxy, "limits.json", "bench-limits", RequestKind::kGet, "GET", "/", false, false},
+      {"limits.keys", "Limiter state at scale (key count sweep)", ScenarioKind::kKeySweep, SutSetup::kReverseProxy,
+       "limits_keys.json", "bench-limits-keys", RequestKind::kGet, "GET", "/", false, false},
   };
   return kAll;
 }

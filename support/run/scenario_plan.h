@@ -14,7 +14,11 @@ enum class ScenarioKind {
   kThroughput,  // the step search
   kLimits,      // the limiter at LIMITS_OVERLOAD x its keys' rate, all workers then one (limits_flow.h)
   kRejectCost,  // what a rejection costs: all-admitted then mostly-rejected keys, both at LATENCY_RPS
+  kKeySweep,    // limits.keys: one limits phase per LIMITS_KEYS_SWEEP point at LIMITS_KEYS_RPS (core/key_sweep.h)
 };
+// The kinds whose load rotates keys over a finite token bucket and whose
+// phases are judged by the access log (limits_phase.h).
+inline bool IsLimitsKind(ScenarioKind k) { return k == ScenarioKind::kLimits || k == ScenarioKind::kKeySweep; }
 enum class SutSetup {
   kBaseline,           // raw nginx on NGINX_PORT, returns 200 "ok"
   kDecisionService,    // fairvisor FAIRVISOR_MODE=decision_service on FV_PORT

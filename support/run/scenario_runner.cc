@@ -22,8 +22,10 @@
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
 #include "support/run/progress_ticker.h"
+#include "support/core/key_sweep.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/reject_cost.h"
+#include "support/judge/key_sweep_break.h"
 #include "support/judge/repeats.h"
 #include "support/judge/rule_evidence.h"
 #include "support/judge/step_search.h"
@@ -172,7 +174,7 @@ class ScenarioRun {
         kernel_limits_(std::move(kernel_limits)),
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
-        ab_mode_(c_.ab && !plan.policy_id.empty() && plan.kind != ScenarioKind::kLimits &&
+        ab_mode_(c_.ab && !plan.policy_id.empty() && !IsLimitsKind(plan.kind) &&
                  plan.kind != ScenarioKind::kRejectCost),
         svc_(tb.sut(), c_, tb.sut_info(), tb.sut_cpuset()),
         svc_b_(tb.sut(), c_, tb.sut_info_b(), tb.sut_cpuset()) {}
@@ -228,6 +230,10 @@ class ScenarioRun {
   void ThroughputFlow();
   void LimitsFlow();
   void LimitPhase();
+  void RecordLimitRun(const PhaseRequest& req, MeasuredPhase& phase, int keys, const std::string& workers);
+  void KeySweepFlow();
+  void SweepPoint(int keys);
+  void RunWarmup(const LoadSpec& w);
   double LimitsRate() const;
   void RejectCostFlow();
   Result<RejectCostPhase> RejectCostPhaseOf(const std::string& name, int keys);
@@ -274,7 +280,8 @@ ScenarioResult ScenarioRun::Run() {
   if (!Preflight()) return Finish();
   if (!Start()) return Finish();
   PrepareSpec();
-  if (plan_.kind != ScenarioKind::kRejectCost) Warmup();  // RejectCostFlow warms each of its phases
+  // RejectCostFlow warms each of its phases, the sweep each of its points
+  if (plan_.kind != ScenarioKind::kRejectCost && plan_.kind != ScenarioKind::kKeySweep) Warmup();
   Side up = Side::kA;  // whose services are up after the flows
   if (error_.empty() && plan_.kind == ScenarioKind::kLatency) {
     if (ab_mode_) {
@@ -286,6 +293,8 @@ ScenarioResult ScenarioRun::Run() {
     LimitsFlow();
   } else if (error_.empty() && plan_.kind == ScenarioKind::kRejectCost) {
     RejectCostFlow();
+  } else if (error_.empty() && plan_.kind == ScenarioKind::kKeySweep) {
+    KeySweepFlow();
   } else if (error_.empty()) {
     ThroughputFlow();
   }
@@ -307,9 +316,7 @@ std::string ScenarioRun::PolicyPath(Side side) const {
 // own (kLimitsProbeKey), whose bucket the load never drains.
 ProbeRequest ScenarioRun::Probe() const {
   ProbeRequest p = ProbeFor(plan_.request, plan_.path, jwt_, body_);
-  if (plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost) {
-    p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
-  }
+  if (IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost) p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
   return p;
 }
 
@@ -319,7 +326,7 @@ ProbeRequest ScenarioRun::Probe() const {
 // (error_ set) when either refuses it. Its warnings are the run's, printed
 // once by the provision step and kept in the run meta (RunMeta::preflight).
 bool ScenarioRun::Preflight() {
-  if ((plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost) && !c_.dry_run) {
+  if ((IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost) && !c_.dry_run) {
     // The bucket the figures are judged by, from the copy edge will load:
     // a policy the scenario cannot judge stops it before anything starts.
     auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id, plan_.limit_algorithm);
@@ -329,6 +336,12 @@ bool ScenarioRun::Preflight() {
     }
     limit_ = limit->limit;
     if (!limit->note.empty()) out_.notes.push_back(limit->note);
+    if (plan_.kind == ScenarioKind::kKeySweep) {
+      if (auto fits = CheckSweepOverload(c_.limits_keys_sweep, c_.limits_keys_rps, c_.limits_dur_s, *limit_); !fits) {
+        error_ = fits.error().message;
+        return false;
+      }
+    }
   }
   std::string refused;
   for (const EnvironmentFinding& f : PreflightFindings(tb_, plan_.kind)) {
@@ -377,7 +390,7 @@ Result<std::string> ScenarioRun::StartEdge(Side side, int workers) {
   const std::string policy = PolicyPath(side);
   const char* mode = plan_.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
   FairvisorOptions options;
-  options.limits_log = plan_.kind == ScenarioKind::kLimits;
+  options.limits_log = IsLimitsKind(plan_.kind);
   options.worker_processes = workers;
   if (auto r = svc.StartFairvisor(mode, policy, options); !r) return r.error();
   auto ev = svc.CheckPolicyLive(plan_.policy_id, Probe());
@@ -411,9 +424,15 @@ void ScenarioRun::Warmup(const std::string& stem_suffix) {
   w.phase = phase_base_ + stem_suffix + "_warmup";
   w.rate_rps = rate;
   w.duration_s = c_.warmup_dur_s;
+  RunWarmup(w);
+}
+
+// One unmeasured warmup phase as `w` says (its RateLimit headers not counted).
+void ScenarioRun::RunWarmup(const LoadSpec& spec) {
+  LoadSpec w = spec;
   w.count_ratelimit = false;
-  progress_(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan_.id, FormatNumber(rate),
-                        FormatNumber(c_.warmup_dur_s)));
+  progress_(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan_.id, FormatNumber(w.rate_rps),
+                        FormatNumber(w.duration_s)));
   auto ticker = TickerFor(w, "warmup", std::nullopt, svc_);
   ticker->Start();
   load_s_ += w.duration_s;
@@ -574,7 +593,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
   ctx.kernel_limits = kernel_limits_;
-  ctx.rejections_expected = plan_.kind == ScenarioKind::kLimits || plan_.kind == ScenarioKind::kRejectCost;
+  ctx.rejections_expected = IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost;
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
@@ -694,26 +713,34 @@ void ScenarioRun::LimitPhase() {
     error_ = phase.error().message;
     return;
   }
+  RecordLimitRun(req, *phase, c_.limits_keys, workers);
+}
+
+// A measured limits phase over `keys` keys judged by its access log
+// (JudgeLimitPhase) and added to the result's limits runs; its checks join
+// the result's validity, named by the phase's label; the first one is the
+// result's load.
+void ScenarioRun::RecordLimitRun(const PhaseRequest& req, MeasuredPhase& phase, int keys, const std::string& workers) {
   LimitRun run;
   run.workers = std::atoi(workers.c_str());
   run.phase = req.spec.phase;
-  run.load = phase->load;
+  run.load = phase.load;
   if (!c_.dry_run && limit_) {
-    auto judged = JudgeLimitPhase(tb_.sut(), svc_.limits_log_path(), *limit_, c_.limits_keys, *phase);
+    auto judged = JudgeLimitPhase(tb_.sut(), svc_.limits_log_path(), *limit_, keys, phase);
     if (judged) {
       run.accuracy = *judged;
     } else {
       error_ = fmt::format("{}: {}", req.spec.phase, judged.error().message);
     }
   }
-  for (ValidityCheck v : phase->validity) {
+  for (ValidityCheck v : phase.validity) {
     v.detail = fmt::format("{}: {}", req.label, v.detail);
     out_.validity.push_back(std::move(v));
   }
   if (out_.limits.empty()) {
     out_.measured = true;
-    out_.load = phase->load;
-    out_.sut_usage = phase->sut_usage;
+    out_.load = phase.load;
+    out_.sut_usage = phase.sut_usage;
     for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   }
   out_.limits.push_back(std::move(run));
@@ -784,6 +811,69 @@ Result<RejectCostPhase> ScenarioRun::RejectCostPhaseOf(const std::string& name, 
     for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   }
   return p;
+}
+
+// limits.keys: one point per LIMITS_KEYS_SWEEP key count on the edge as
+// started (all its workers), in ascending order, at LIMITS_KEYS_RPS; then
+// the break line (key_sweep_break.h) as a note.
+void ScenarioRun::KeySweepFlow() {
+  for (int keys : c_.limits_keys_sweep) {
+    SweepPoint(keys);
+    if (!error_.empty()) break;
+  }
+  if (!c_.dry_run && !out_.limits.empty()) out_.notes.push_back("key sweep: " + KeySweepBreakLine(out_));
+}
+
+// One sweep point: a warmup over the point's keys (SweepPointWarmup), the
+// access log emptied, the measured phase (SweepPointDuration) judged like a
+// limits phase, and edge's RSS from the phase's SUT usage.
+void ScenarioRun::SweepPoint(int keys) {
+  const std::string workers = svc_.fv_worker_processes();
+  const double rps = c_.limits_keys_rps;
+  LoadSpec w = spec_;
+  w.keys = keys;
+  w.phase = fmt::format("{}_k{}_warmup", phase_base_, keys);
+  w.rate_rps = rps;
+  w.duration_s = SweepPointWarmup(keys, rps, c_.warmup_dur_s);
+  if (w.duration_s > 0) RunWarmup(w);
+  if (!error_.empty()) return;
+  if (!c_.dry_run) {
+    if (auto r = ResetLimitsLog(tb_.sut(), svc_.limits_log_path()); !r) {
+      error_ = r.error().message;
+      return;
+    }
+  }
+  PhaseRequest req{spec_};
+  req.spec.keys = keys;
+  req.spec.rate_rps = rps;
+  req.spec.duration_s = SweepPointDuration(keys, rps, c_.limits_dur_s);
+  req.spec.phase = fmt::format("{}_k{}", phase_base_, keys);
+  req.label = fmt::format("{} keys", keys);
+  progress_(fmt::format("{}: measuring {} RPS over {} keys for {} s ({} worker{})", plan_.id, FormatNumber(rps), keys,
+                        FormatNumber(req.spec.duration_s), workers, workers == "1" ? "" : "s"));
+  auto phase = MeasurePhase(req);
+  if (!phase) {
+    error_ = phase.error().message;
+    return;
+  }
+  KeySweepPoint point;
+  point.keys = keys;
+  point.duration_s = req.spec.duration_s;
+  for (const ServiceUsage& u : phase->sut_usage) {
+    if (u.service == "fv") {
+      point.fv_rss_mib = u.rss_mib;
+      point.fv_rss_peak_mib = u.rss_peak_mib;
+    }
+  }
+  RecordLimitRun(req, *phase, keys, workers);
+  out_.key_sweep.push_back(point);
+  if (!c_.dry_run) {
+    const LimitRun& run = out_.limits.back();
+    progress_(fmt::format("{}: {} keys: p99 {}, over-admission {} ({} keys over), edge RSS {}", plan_.id, keys,
+                          FormatUs(run.load.latency_us.p99), FormatPercent(run.accuracy.over_admission),
+                          run.accuracy.keys_over,
+                          point.fv_rss_mib ? fmt::format("{:.1f} MiB", *point.fv_rss_mib) : "not sampled"));
+  }
 }
 
 // The throughput search (throughput_search.h) over MeasurePhase; every step

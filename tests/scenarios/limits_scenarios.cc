@@ -16,10 +16,16 @@ TEST(limits, accuracy) { RunScenarioTest("limits.accuracy"); }
 // divided by a request's cost, default_max_completion
 // (fixtures/policies/limits_llm.json, docs/limits.md "The LLM limiter").
 TEST(limits, llm) { RunScenarioTest("limits.llm"); }
+
 // What a rejection costs (judge/reject_cost.h): at LATENCY_RPS for
 // LIMITS_DUR s, keys each offered half their rate (all admitted), then keys
 // each offered 20 x it (mostly 429); latency and edge's CPU per request of
 // both, and the ratios.
 TEST(limits, reject_cost) { RunScenarioTest("limits.reject_cost"); }
+
+// limits.keys: LIMITS_KEYS_SWEEP key counts at LIMITS_KEYS_RPS against
+// fixtures/policies/limits_keys.json's small bucket, one judged phase per
+// point, the key count at which accuracy or p99 breaks (key_sweep_break.h).
+TEST(limits, keys) { RunScenarioTest("limits.keys"); }
 
 }  // namespace fvbench

@@ -71,7 +71,7 @@ std::vector<BadBaseline> BadBaselines() {
     v.push_back({"UnknownScenarioId", d.dump(),
                  "scenarios[2].id: unknown scenario 'latency.nginx' (allowed: latency.raw_nginx, "
                  "latency.decision_service, latency.reverse_proxy, throughput.simple, throughput.complex, "
-                 "throughput.llm, limits.accuracy)"});
+                 "throughput.llm, limits.accuracy, limits.llm, limits.reject_cost, limits.keys)"});
   }
   {
     json d = GoodDoc();

@@ -636,5 +636,36 @@ TEST(Config, ReadsTheLimitsScenariosSettings) {
   }
 }
 
+// limits.keys: LIMITS_KEYS_SWEEP's points and LIMITS_KEYS_RPS, a bad element
+// named, a sweep longer than the bound refused (unless LIMITS=0), and one that
+// cannot finish within the ctest TIMEOUT refused naming it.
+TEST(Config, ReadsTheKeySweepSettings) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->limits_keys_sweep, (std::vector<int>{10, 100, 1000, 10000}));
+  EXPECT_DOUBLE_EQ(d->limits_keys_rps, 1000);
+  auto c = LoadConfig(Inputs({{"LIMITS_KEYS_SWEEP", "5,50"}, {"LIMITS_KEYS_RPS", "200"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->limits_keys_sweep, (std::vector<int>{5, 50}));
+  EXPECT_DOUBLE_EQ(c->limits_keys_rps, 200);
+  for (const char* bad : {"10,x", "", "100,10", "0"}) {
+    auto r = LoadConfig(Inputs({{"LIMITS_KEYS_SWEEP", bad}}));
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("LIMITS_KEYS_SWEEP"), std::string::npos) << r.error().message;
+  }
+  auto rate = LoadConfig(Inputs({{"LIMITS_KEYS_RPS", "0"}}));
+  ASSERT_FALSE(rate.ok());
+  EXPECT_NE(rate.error().message.find("LIMITS_KEYS_RPS"), std::string::npos) << rate.error().message;
+  auto big = LoadConfig(Inputs({{"LIMITS_KEYS_SWEEP", "10,100000"}, {"LIMITS_KEYS_RPS", "100"}}));
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("above the bound of 3600 s"), std::string::npos) << big.error().message;
+  EXPECT_TRUE(LoadConfig(Inputs({{"LIMITS", "0"}, {"LIMITS_KEYS_SWEEP", "10,100000"}, {"LIMITS_KEYS_RPS", "100"}})).ok());
+  // 2050 s under a 1800 s TIMEOUT that the other scenarios fit in.
+  auto slow = LoadConfig(Inputs({{"LIMITS_KEYS_SWEEP", "10,60000"}, {"LIMITS_KEYS_RPS", "200"},
+                                 {"FVBENCH_SCENARIO_TIMEOUT_S", "1800"}}));
+  ASSERT_FALSE(slow.ok());
+  EXPECT_NE(slow.error().message.find("limits.keys scenarios need up to"), std::string::npos) << slow.error().message;
+}
+
 }  // namespace
 }  // namespace fvbench::config_test

@@ -151,5 +151,30 @@ TEST(DescribeOutcome, RejectCostPhasesThenRatios) {
   EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").reject_cost.empty());
 }
 
+TEST(DescribeOutcome, KeySweepOneLinePerPointAndTheBreak) {
+  ScenarioResult r;
+  r.id = "limits.keys";
+  r.measured = true;
+  LimitRun p10;
+  p10.accuracy.keys_planned = 10;
+  p10.load.achieved_rps = 1000;
+  p10.load.latency_us.p50 = 500;
+  p10.load.latency_us.p99 = 1000;
+  LimitRun p100 = p10;
+  p100.accuracy.keys_planned = 100;
+  p100.load.latency_us.p99 = 2500;
+  r.limits = {p10, p100};
+  r.key_sweep = {{10, 10, 20.0, 21.0}, {100, 10, std::nullopt, std::nullopt}};
+  const ConsoleOutcome o = DescribeOutcome(r, "x.json");
+  EXPECT_EQ(o.key_sweep,
+            "keys 10: achieved 1000 RPS, p50 500 µs p99 1.00 ms, over-admission 0.00% (0 keys over), edge RSS 20.0 MiB "
+            "(peak 21.0 MiB)\n"
+            "keys 100: achieved 1000 RPS, p50 500 µs p99 2.50 ms, over-admission 0.00% (0 keys over), edge RSS not "
+            "sampled (peak not sampled)\n"
+            "break: p99 breaks at K=100 (2.50 ms > 2 x 1.00 ms at the first point)");
+  EXPECT_NE(o.text.find(o.key_sweep + "\n"), std::string::npos) << o.text;
+  EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").key_sweep.empty());
+}
+
 }  // namespace
 }  // namespace fvbench::console_outcome_test

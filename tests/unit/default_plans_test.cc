@@ -51,7 +51,7 @@ class DefaultPlans : public ::testing::Test {
       EXPECT_EQ(r.error, "") << s.id << " (dry run) failed";
       plan += (*tb)->TakePlan();
     }
-    EXPECT_EQ(AllScenarios().size(), 9u);
+    EXPECT_EQ(AllScenarios().size(), 10u);  // the six, limits.accuracy, limits.llm, limits.reject_cost, limits.keys
     return plan;
   }
 

@@ -267,5 +267,38 @@ TEST(MarkdownReport, RejectCostTableOneColumnPerPhase) {
   EXPECT_TRUE(Has(md, "Rejected / admitted: p50 0.75 ×, p99 1.25 ×, edge CPU per request not known.")) << md;
 }
 
+// limits.keys: the phases' columns named by their key counts, one sweep row
+// per point, and the break line.
+TEST(MarkdownReport, KeySweepTableAndBreakLine) {
+  std::vector<ScenarioResult> run = GoldenRun();
+  ScenarioResult r;
+  r.id = "limits.keys";
+  r.measured = true;
+  for (int keys : {10, 1000}) {
+    LimitRun lr;
+    lr.workers = 2;
+    lr.phase = "limits_keys_k" + std::to_string(keys);
+    lr.load.latency_us = {150, 300, 900, 1500, 2000};
+    lr.load.achieved_rps = 999;
+    lr.accuracy.limit = {0.01, 1};
+    lr.accuracy.keys_planned = keys;
+    lr.accuracy.allowed_per_key = 1.1;
+    lr.accuracy.admitted_max = keys == 10 ? 1 : 5;
+    lr.accuracy.over_admission = keys == 10 ? 0 : 3.5454;
+    lr.accuracy.keys_over = keys == 10 ? 0 : 1000;
+    r.limits.push_back(lr);
+    r.key_sweep.push_back({keys, 10, keys == 10 ? std::optional<double>(20.4) : std::nullopt, 21.0});
+  }
+  run.push_back(r);
+  const std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(md, "| | 10 keys | 1000 keys |\n")) << md;
+  EXPECT_TRUE(Has(md, "#### Limiter state at scale: limits.keys\n")) << md;
+  EXPECT_TRUE(Has(md, "| 10 | 10 s | 999 RPS | 150 µs / 900 µs | 0.00% (0) | 1 / 1.1 | 0.00% | 20.4 MiB / 21.0 MiB |"))
+      << md;
+  EXPECT_TRUE(Has(md, "| 1000 | 10 s | 999 RPS |")) << md;
+  EXPECT_TRUE(Has(md, "not sampled / 21.0 MiB |")) << md;
+  EXPECT_TRUE(Has(md, "Break point: accuracy breaks at K=1000 (over-admission 354.54% > 2.00%).")) << md;
+}
+
 }  // namespace
 }  // namespace fvbench::markdown_report_test

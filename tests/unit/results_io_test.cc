@@ -751,6 +751,33 @@ TEST(ResultsIo, ARejectCostWithAMissingFigureIsNamed) {
       << back.error().message;
 }
 
+// limits.keys' points travel with their runs; a sweep whose point count
+// differs from its runs' is refused, naming both.
+TEST(ResultsIo, KeySweepRoundTripsAndMustMatchItsRuns) {
+  ScenarioResult r = RichScenario();
+  r.id = "limits.keys";
+  r.limits = {SampleLimitRun(2), SampleLimitRun(2)};
+  r.key_sweep = {{10, 10, 21.5, 22.25}, {10000, 50, std::nullopt, std::nullopt}};
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->key_sweep.size(), 2u);
+  EXPECT_EQ(back->key_sweep[1].keys, 10000);
+  EXPECT_DOUBLE_EQ(back->key_sweep[1].duration_s, 50);
+  EXPECT_FALSE(back->key_sweep[1].fv_rss_mib);
+  ASSERT_TRUE(back->key_sweep[0].fv_rss_peak_mib);
+  EXPECT_DOUBLE_EQ(*back->key_sweep[0].fv_rss_peak_mib, 22.25);
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+  nlohmann::json doc = nlohmann::json::parse(text);
+  doc["scenario"]["key_sweep"].erase(1);
+  auto bad = ScenarioResultFromJson(doc.dump(), "x.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("scenario.key_sweep: 1 points, but 2 limits runs"), std::string::npos)
+      << bad.error().message;
+  r.key_sweep.clear();
+  EXPECT_EQ(ScenarioResultToJson(r).find("\"key_sweep\""), std::string::npos);
+}
+
 TEST(ResultsIo, StatusCountsKeysAreHttpStatuses) {
   ScenarioResult r = RichScenario();
   r.load.status_counts = {{200, 10}};

@@ -102,7 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownScenario", R"({"schema_version": 1, "scenarios": {"latency.nginx": {}}})",
                 "scenarios.latency.nginx: unknown scenario (allowed: latency.raw_nginx, latency.decision_service, "
                 "latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm, limits.accuracy, "
-                "limits.llm, limits.reject_cost)"},
+                "limits.llm, limits.reject_cost, limits.keys)"},
         BadCase{"UnknownMetric", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
                 "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
                 "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
