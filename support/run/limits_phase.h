@@ -22,9 +22,12 @@ inline constexpr double kDryRunLimitRate = 10;
 // counted apart (AccessLogCounts::before_window).
 inline constexpr int kLimitsWindowSlackMs = 500;
 
-// The key the policy-live probes send (never one of the load's k<i>): the
-// load leaves their buckets empty, and a probe must be admitted.
+// The keys the policy-live probes send (never one of the load's k<i>): the
+// load leaves their buckets empty, and a probe must be admitted. The probe
+// after the load has a key of its own: a small bucket (limits.keys' one
+// token per 100 s) has not refilled the first probe's token by then.
 inline constexpr char kLimitsProbeKey[] = "fvbench-probe";
+inline constexpr char kLimitsAfterLoadProbeKey[] = "fvbench-probe-after-load";
 
 // The access log's bins, in milliseconds: ten per second, so that the worst
 // 1 s window slides in 100 ms steps.

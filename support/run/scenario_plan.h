@@ -16,9 +16,11 @@ enum class ScenarioKind {
   kRejectCost,  // what a rejection costs: all-admitted then mostly-rejected keys, both at LATENCY_RPS
   kKeySweep,    // limits.keys: one limits phase per LIMITS_KEYS_SWEEP point at LIMITS_KEYS_RPS (core/key_sweep.h)
 };
-// The kinds whose load rotates keys over a finite token bucket and whose
-// phases are judged by the access log (limits_phase.h).
-inline bool IsLimitsKind(ScenarioKind k) { return k == ScenarioKind::kLimits || k == ScenarioKind::kKeySweep; }
+// The kinds whose phases are judged by the SUT's access log (limits_phase.h).
+inline bool IsAccessLogJudged(ScenarioKind k) { return k == ScenarioKind::kLimits || k == ScenarioKind::kKeySweep; }
+// The limits scenarios' kinds: a finite token bucket loaded with keyed
+// requests (X-Bench-Key), 429s expected, no A/B mode, left out by LIMITS=0.
+inline bool IsLimitsKind(ScenarioKind k) { return IsAccessLogJudged(k) || k == ScenarioKind::kRejectCost; }
 enum class SutSetup {
   kBaseline,           // raw nginx on NGINX_PORT, returns 200 "ok"
   kDecisionService,    // fairvisor FAIRVISOR_MODE=decision_service on FV_PORT

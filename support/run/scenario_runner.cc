@@ -174,8 +174,7 @@ class ScenarioRun {
         kernel_limits_(std::move(kernel_limits)),
         jwt_(plan.with_jwt ? BenchJwt() : ""),
         body_(plan.chat_body ? kLlmBody : ""),
-        ab_mode_(c_.ab && !plan.policy_id.empty() && !IsLimitsKind(plan.kind) &&
-                 plan.kind != ScenarioKind::kRejectCost),
+        ab_mode_(c_.ab && !plan.policy_id.empty() && !IsLimitsKind(plan.kind)),
         svc_(tb.sut(), c_, tb.sut_info(), tb.sut_cpuset()),
         svc_b_(tb.sut(), c_, tb.sut_info_b(), tb.sut_cpuset()) {}
 
@@ -192,7 +191,7 @@ class ScenarioRun {
 
   SutServices& Services(Side side) { return side == Side::kB ? svc_b_ : svc_; }
   std::string PolicyPath(Side side) const;
-  ProbeRequest Probe() const;
+  ProbeRequest Probe(bool after_load = false) const;
   bool Preflight();
   bool Start();
   Result<void> StartSut();
@@ -312,11 +311,13 @@ std::string ScenarioRun::PolicyPath(Side side) const {
 }
 
 // The request that proves the policy live: the engine's request shape; in a
-// limits scenario (limits.accuracy, limits.reject_cost) with a key of its
-// own (kLimitsProbeKey), whose bucket the load never drains.
-ProbeRequest ScenarioRun::Probe() const {
+// limits scenario with a key of its own, whose bucket the load never drains
+// (kLimitsProbeKey before the load, kLimitsAfterLoadProbeKey after it).
+ProbeRequest ScenarioRun::Probe(bool after_load) const {
   ProbeRequest p = ProbeFor(plan_.request, plan_.path, jwt_, body_);
-  if (IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost) p.headers.emplace_back(kBenchKeyHeader, kLimitsProbeKey);
+  if (IsLimitsKind(plan_.kind)) {
+    p.headers.emplace_back(kBenchKeyHeader, after_load ? kLimitsAfterLoadProbeKey : kLimitsProbeKey);
+  }
   return p;
 }
 
@@ -326,7 +327,7 @@ ProbeRequest ScenarioRun::Probe() const {
 // (error_ set) when either refuses it. Its warnings are the run's, printed
 // once by the provision step and kept in the run meta (RunMeta::preflight).
 bool ScenarioRun::Preflight() {
-  if ((IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost) && !c_.dry_run) {
+  if (IsLimitsKind(plan_.kind) && !c_.dry_run) {
     // The bucket the figures are judged by, from the copy edge will load:
     // a policy the scenario cannot judge stops it before anything starts.
     auto limit = ReadTokenBucket(tb_.sut(), PolicyPath(Side::kA), plan_.policy_id, plan_.limit_algorithm);
@@ -390,7 +391,7 @@ Result<std::string> ScenarioRun::StartEdge(Side side, int workers) {
   const std::string policy = PolicyPath(side);
   const char* mode = plan_.sut == SutSetup::kDecisionService ? "decision_service" : "reverse_proxy";
   FairvisorOptions options;
-  options.limits_log = IsLimitsKind(plan_.kind);
+  options.limits_log = IsAccessLogJudged(plan_.kind);
   options.worker_processes = workers;
   if (auto r = svc.StartFairvisor(mode, policy, options); !r) return r.error();
   auto ev = svc.CheckPolicyLive(plan_.policy_id, Probe());
@@ -593,7 +594,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   ctx.planned_duration_s = s.duration_s;
   ctx.sharing = sharing_;
   ctx.kernel_limits = kernel_limits_;
-  ctx.rejections_expected = IsLimitsKind(plan_.kind) || plan_.kind == ScenarioKind::kRejectCost;
+  ctx.rejections_expected = IsLimitsKind(plan_.kind);
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
@@ -1112,7 +1113,7 @@ void ScenarioRun::AfterLoad(Side up) {
     if (auto r = CheckSutAfterLoad(services, tb_.sut()); !r) error_ = r.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty()) {
-    auto ev = services.CheckPolicyLive(plan_.policy_id, Probe());
+    auto ev = services.CheckPolicyLive(plan_.policy_id, Probe(true));
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules(services);
