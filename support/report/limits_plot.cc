@@ -34,7 +34,10 @@ std::string Stem(const std::string& id) {
   return s;
 }
 
-std::string PhaseName(const LimitRun& run) {
+// A phase's name in legends and labels: its key count in a key sweep
+// (limits.keys, whose points differ by keys), else its workers.
+std::string PhaseName(const ScenarioResult& r, const LimitRun& run) {
+  if (!r.key_sweep.empty()) return fmt::format("{} keys", run.accuracy.keys_planned);
   return run.workers > 0 ? fmt::format("{} worker{}", run.workers, run.workers == 1 ? "" : "s")
                          : Shorten(run.phase, 24);
 }
@@ -42,8 +45,11 @@ std::string PhaseName(const LimitRun& run) {
 std::string Subtitle(const ScenarioResult& r) {
   if (r.limits.empty()) return "";
   const LimitAccuracy& a = r.limits.front().accuracy;
+  const int last_keys = r.limits.back().accuracy.keys_planned;
+  const std::string keys = a.keys_planned == last_keys ? std::to_string(last_keys)
+                                                       : fmt::format("{} to {}", a.keys_planned, last_keys);
   return fmt::format("token bucket per key: {} tokens/s, burst {}; {} keys; counted by edge's access log",
-                     FormatNumber(a.limit.rate_per_s), FormatNumber(a.limit.burst), a.keys_planned);
+                     FormatNumber(a.limit.rate_per_s), FormatNumber(a.limit.burst), keys);
 }
 
 // Frame, grid, tick labels and axis titles; y grows upwards.
@@ -169,22 +175,22 @@ std::string RenderLimitsPerKeyPlot(const ScenarioResult& r) {
     // it at the left, the floor below it at the right, away from the curve
     // of a limiter that keeps between them; the phases' labels stacked.
     LimitLine(svg, y, a.allowed_per_key, st.color, kAllowedDash,
-              fmt::format("allowed {} ({})", FormatNumber(a.allowed_per_key), PhaseName(run)), kAbove - step, true);
+              fmt::format("allowed {} ({})", FormatNumber(a.allowed_per_key), PhaseName(r, run)), kAbove - step, true);
     if (a.floor_per_key > 0) {
       LimitLine(svg, y, a.floor_per_key, st.color, kFloorDash,
-                fmt::format("floor {} ({})", FormatNumber(a.floor_per_key), PhaseName(run)), kBelow + step, false);
+                fmt::format("floor {} ({})", FormatNumber(a.floor_per_key), PhaseName(r, run)), kBelow + step, false);
     }
     if (a.admitted_per_key.empty()) {
       notes.push_back(fmt::format("{}: no per-key counts in this result (written before they were kept)",
-                                  PhaseName(run)));
+                                  PhaseName(r, run)));
     } else {
       Series(svg, a.admitted_per_key, x, y, st, 1);
       if (a.admitted_per_key.size() > kMaxDrawn) {
-        notes.push_back(fmt::format("{}: {} keys, {} ranks spread evenly drawn", PhaseName(run),
+        notes.push_back(fmt::format("{}: {} keys, {} ranks spread evenly drawn", PhaseName(r, run),
                                     a.admitted_per_key.size(), kMaxDrawn));
       }
     }
-    legend.push_back({fmt::format("{}: {} keys over, {} under", PhaseName(run), a.keys_over, a.keys_under), st.color,
+    legend.push_back({fmt::format("{}: {} keys over, {} under", PhaseName(r, run), a.keys_over, a.keys_under), st.color,
                       "", st.shape});
   }
   legend.push_back({"allowed: rate × window + burst", kInk, kAllowedDash, 'o'});
@@ -233,7 +239,7 @@ std::string RenderLimitsPerSecondPlot(const ScenarioResult& r) {
     const PhaseStyle& st = StyleOf(i);
     if (a.admitted_per_second.empty()) {
       notes.push_back(fmt::format("{}: no per-second counts in this result (written before they were kept)",
-                                  PhaseName(run)));
+                                  PhaseName(r, run)));
     } else {
       Series(svg, a.admitted_per_second, x, y, st, 0.5);
       // The last entry covers what the window holds beyond its whole
@@ -241,10 +247,10 @@ std::string RenderLimitsPerSecondPlot(const ScenarioResult& r) {
       const double last = a.window_s - static_cast<double>(a.admitted_per_second.size() - 1);
       if (a.window_s > 0 && last > 0 && last < 1 - 1e-9) {
         notes.push_back(fmt::format("{}: the last point is {:.2f} s, not a whole second (the log's window is {:.2f} s)",
-                                    PhaseName(run), last, a.window_s));
+                                    PhaseName(r, run), last, a.window_s));
       }
     }
-    legend.push_back({fmt::format("{}: {} admitted in {} s", PhaseName(run), a.admitted, FormatNumber(a.window_s)),
+    legend.push_back({fmt::format("{}: {} admitted in {} s", PhaseName(r, run), a.admitted, FormatNumber(a.window_s)),
                       st.color, "", st.shape});
   }
   legend.push_back({"keys × rate: what a correct limiter holds to", kInk, kAllowedDash, 'o'});

@@ -77,6 +77,21 @@ TEST(LimitsPlot, PerKeyShowsEachPhaseAgainstAllowedAndFloor) {
   EXPECT_NE(svg.find(">250<"), std::string::npos);
 }
 
+// A key sweep (limits.keys) names its phases by their key counts, not by
+// the workers they share.
+TEST(LimitsPlot, KeySweepNamesPhasesByKeys) {
+  ScenarioResult r = SampleLimits();
+  r.id = "limits.keys";
+  r.limits[0].accuracy.keys_planned = 10;
+  r.limits[1].accuracy.keys_planned = 1000;
+  r.key_sweep = {{10, 10, std::nullopt, std::nullopt}, {1000, 10, std::nullopt, std::nullopt}};
+  const std::string svg = RenderLimitsPerKeyPlot(r);
+  EXPECT_NE(svg.find(">10 keys: 6 keys over, 0 under<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("(1000 keys)<"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("workers"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("burst 20; 10 to 1000 keys"), std::string::npos) << svg;
+}
+
 TEST(LimitsPlot, PerSecondShowsEachPhaseAgainstKeysTimesRate) {
   const std::string svg = RenderLimitsPerSecondPlot(SampleLimits());
   EXPECT_EQ(PolylinePoints(svg), (std::vector<size_t>{10, 10}));
