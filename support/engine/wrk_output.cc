@@ -241,9 +241,8 @@ Result<void> ReadOptional(const json& doc, const Reader& r, WrkOutput& out) {
       }
       uint64_t n = 0;
       FVB_ASSIGN(n, r.Count(*it, "status_counts", key.c_str()));
-      out.status_counts[static_cast<int>(code)] = n;
+      out.load.status_counts[static_cast<int>(code)] = n;
     }
-    out.load.status_counts = out.status_counts;
   }
   return Ok();
 }

@@ -91,7 +91,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -127,7 +126,6 @@ struct WrkOutput {
   // recorded means the percentiles include them. 0/0 when the JSON has none.
   uint64_t latency_samples = 0;
   uint64_t latency_recorded = 0;
-  std::map<int, uint64_t> status_counts;  // when counted in response()
   // The schedule window on the wall clock (µs since the Unix epoch; pace.lua
   // field `window`); all 0 when the JSON has none (older pace.lua).
   struct Window {

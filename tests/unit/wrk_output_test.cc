@@ -174,8 +174,8 @@ TEST(WrkOutput, CountedStatusesAndRateLimitHeaders) {
   ASSERT_TRUE(r->load.ratelimit_evidence.has_value());
   EXPECT_EQ(*r->load.ratelimit_evidence, 2002u);
   EXPECT_EQ(r->non_2xx_source, "response");
-  ASSERT_EQ(r->status_counts.size(), 1u);
-  EXPECT_EQ(r->status_counts.at(429), 2002u);
+  ASSERT_EQ(r->load.status_counts.size(), 1u);
+  EXPECT_EQ(r->load.status_counts.at(429), 2002u);
 }
 
 TEST(WrkOutput, UncountedStatusesFallBackToWrkErrors) {
@@ -193,7 +193,7 @@ TEST(WrkOutput, DecisionWithRateLimitHeadersOn200) {
   EXPECT_EQ(r->load.non_2xx, 0u);
   ASSERT_TRUE(r->load.ratelimit_evidence.has_value());
   EXPECT_EQ(*r->load.ratelimit_evidence, r->load.requests);
-  EXPECT_EQ(r->status_counts.at(200), r->load.requests);
+  EXPECT_EQ(r->load.status_counts.at(200), r->load.requests);
 }
 
 // wrk's connect/read/write counters count socket attempts (a failed write is
