@@ -241,7 +241,8 @@ Result<void> WholeSecondsForWrk(const Config& c) {
   const std::pair<const char*, double> durations[] = {{"LATENCY_DUR", c.latency_dur_s},
                                                       {"WARMUP_DUR", c.warmup_dur_s},
                                                       {"STEP_DUR", c.step_dur_s.value_or(0)},
-                                                      {"CONFIRM_DUR", c.confirm_dur_s.value_or(0)}};
+                                                      {"CONFIRM_DUR", c.confirm_dur_s.value_or(0)},
+                                                      {"LIMITS_DUR", c.limits_dur_s}};
   for (const auto& [name, seconds] : durations) {
     if (seconds != std::floor(seconds)) {
       // Only whole seconds that are accepted: never 0 for a phase (STEP_DUR=0.5 -> "use 1").

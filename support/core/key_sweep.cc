@@ -37,11 +37,11 @@ Result<std::vector<int>> ParseKeySweep(std::string_view text) {
 }
 
 double SweepPointDuration(int keys, double rps, double limits_dur_s) {
-  return std::max(limits_dur_s, kSweepRequestsPerKey * keys / rps);
+  return std::ceil(std::max(limits_dur_s, kSweepRequestsPerKey * keys / rps));
 }
 
 double SweepPointWarmup(int keys, double rps, double warmup_dur_s) {
-  return warmup_dur_s > 0 ? std::max(warmup_dur_s, keys / rps) : 0;
+  return warmup_dur_s > 0 ? std::ceil(std::max(warmup_dur_s, keys / rps)) : 0;
 }
 
 double SweepLoadSeconds(const std::vector<int>& points, double rps, double limits_dur_s, double warmup_dur_s) {

@@ -8,7 +8,9 @@
 // allows. A point measures for max(LIMITS_DUR, kSweepRequestsPerKey x K / R)
 // seconds, so that every key is sent at least that many requests, and warms
 // up (when WARMUP_DUR > 0) for max(WARMUP_DUR, K / R) seconds, so that every
-// key's bucket exists in edge's shared dict before the measured phase.
+// key's bucket exists in edge's shared dict before the measured phase; both
+// rounded up to whole seconds (wrk runs whole seconds: the planned length is
+// the one that runs).
 #pragma once
 
 #include <string_view>

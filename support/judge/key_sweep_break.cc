@@ -23,7 +23,10 @@ KeySweepBreak FindKeySweepBreak(const std::vector<LimitRun>& runs, double max_ov
       b.over_admission = run.accuracy.over_admission;
     }
     const double p99 = run.load.latency_us.p99;
-    if (p99_rule && !b.p99_keys && p99 > p99_factor * b.first_p99_us) {
+    if (!p99_rule) continue;
+    if (!(p99 > p99_factor * b.first_p99_us)) {
+      b.p99_keys.reset();  // the slow points before this one did not last
+    } else if (!b.p99_keys) {
       b.p99_keys = keys;
       b.p99_us = p99;
     }

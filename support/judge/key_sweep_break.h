@@ -16,14 +16,15 @@
 
 namespace fvbench {
 
-// The p99 rule: a point breaks when its p99 exceeds this many times the
-// first point's.
+// The p99 rule: the sweep breaks at the first point from which every point's
+// p99 exceeds this many times the first point's (a single slow point
+// followed by fast ones is noise, not a break).
 inline constexpr double kSweepP99Factor = 2;
 
 struct KeySweepBreak {
   std::optional<int> accuracy_keys;  // first K with over_admission > max_over_admission
   double over_admission = 0;         // that point's over_admission
-  std::optional<int> p99_keys;       // first K with p99 > p99_factor x the first point's p99
+  std::optional<int> p99_keys;       // first K from which every p99 > p99_factor x the first point's
   double p99_us = 0, first_p99_us = 0;
   int up_to_keys = 0;                // the largest K measured (0: no point)
 };

@@ -259,7 +259,12 @@ std::string MetricValueText(const std::string& metric, double v, bool is_limit) 
                         metric == kMetricUnderAdmission || metric == kMetricWindowExcess;
   if (fraction) return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
   if (metric == "rps" || metric == "achieved_rps") return FormatNumber(v) + " RPS";
-  return FormatNumber(v) + " µs";
+  const auto ends_with = [&](std::string_view tail) {
+    return metric.size() > tail.size() && metric.compare(metric.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends_with("_us")) return FormatNumber(v) + " µs";
+  if (ends_with("_ratio")) return FormatNumber(v) + " ×";  // reject_p99_ratio, ...
+  return FormatNumber(v);
 }
 
 void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results) {

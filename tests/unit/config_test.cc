@@ -198,7 +198,7 @@ TEST(Config, SloAtOrAboveTheEnginesRequestTimeoutIsRefused) {
 // wrk's -d takes whole seconds: LATENCY_DUR=1.5 ran 2 s while the report said
 // 1.5 s and the extra second counted as fixed cost (fresh-user trial).
 TEST(Config, FractionalDurationsAreRefusedForWrkOnly) {
-  for (const char* name : {"LATENCY_DUR", "WARMUP_DUR", "STEP_DUR", "CONFIRM_DUR"}) {
+  for (const char* name : {"LATENCY_DUR", "WARMUP_DUR", "STEP_DUR", "CONFIRM_DUR", "LIMITS_DUR"}) {
     // CONFIRM_DUR with 2 s steps: a confirmation no shorter than the steps
     // (CheckSearchLengths).
     const bool confirm = std::string(name) == "CONFIRM_DUR";

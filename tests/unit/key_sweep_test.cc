@@ -36,6 +36,8 @@ TEST(KeySweep, DurationsGiveEveryKeyItsRequests) {
   EXPECT_DOUBLE_EQ(SweepPointWarmup(10000, 1000, 2), 10);            // every key once
   EXPECT_DOUBLE_EQ(SweepPointWarmup(10, 1000, 2), 2);
   EXPECT_DOUBLE_EQ(SweepPointWarmup(10000, 1000, 0), 0);             // WARMUP_DUR=0: none
+  EXPECT_DOUBLE_EQ(SweepPointDuration(100, 150, 2), 4);              // 3.33 s: whole seconds, as wrk runs them
+  EXPECT_DOUBLE_EQ(SweepPointWarmup(500, 150, 1), 4);
   EXPECT_DOUBLE_EQ(SweepLoadSeconds({10, 100, 1000, 10000}, 1000, 10, 10), 10 + 10 + 10 + 50 + 4 * 10);
 }
 

@@ -265,6 +265,10 @@ TEST(MarkdownReport, RejectCostTableOneColumnPerPhase) {
   EXPECT_TRUE(Has(md, "| 429 share | 0.00% | 95.00% |")) << md;
   EXPECT_TRUE(Has(md, "| edge CPU per request | 150 µs (1.50 cores) | not sampled |")) << md;
   EXPECT_TRUE(Has(md, "Rejected / admitted: p50 0.75 ×, p99 1.25 ×, edge CPU per request not known.")) << md;
+  // Its gated ratio is a plain multiple in the checks table, not a latency.
+  run.back().checks.push_back({"reject_p99_ratio", "<=", 0.264, 2, std::nullopt, true});
+  const std::string checked = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_TRUE(Has(checked, "| limits.reject_cost | reject_p99_ratio | 0.264 × | <= 2 × | — | pass |")) << checked;
 }
 
 // limits.keys: the phases' columns named by their key counts, one sweep row
