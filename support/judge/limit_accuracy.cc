@@ -241,6 +241,19 @@ ValidityCheck OverloadCheck(const LimitAccuracy& acc, double min_ratio) {
   return Make("limit_overload", ratio, ">=", min_ratio, passed, detail);
 }
 
+Result<void> CheckPlannedOverload(double overload, double dur_s, const TokenBucketLimit& limit, double min_ratio) {
+  const double offered = overload * limit.rate_per_s * dur_s;
+  const double allowed = limit.rate_per_s * dur_s + limit.burst;
+  if (allowed > 0 && offered >= min_ratio * allowed) return Ok();
+  using detail::FormatNumber;
+  return Error{fmt::format(
+      "LIMITS_OVERLOAD={} with LIMITS_DUR={} s offers each key {} requests, under {} x the {} its bucket ({} "
+      "tokens/s, burst {}) allows: a limiter that admits everything would look correct; raise LIMITS_OVERLOAD or "
+      "LIMITS_DUR",
+      FormatNumber(overload), FormatNumber(dur_s), FormatNumber(offered), FormatNumber(min_ratio),
+      FormatNumber(allowed), FormatNumber(limit.rate_per_s), FormatNumber(limit.burst))};
+}
+
 ValidityCheck LogAgreesWithEngineCheck(const AccessLogCounts& log, uint64_t engine_2xx, uint64_t engine_429,
                                        uint64_t engine_other, uint64_t in_flight, double tolerance_fraction) {
   uint64_t log_2xx = 0, log_429 = 0, log_other = 0;

@@ -109,6 +109,12 @@ ValidityCheck LogAgreesWithEngineCheck(const AccessLogCounts& log, const std::ma
 inline constexpr double kMinOverload = 1.25;
 ValidityCheck OverloadCheck(const LimitAccuracy& acc, double min_ratio = kMinOverload);
 
+// The same before the load, from the plan: each key offered `overload` x
+// the bucket's rate for `dur_s` seconds against rate x dur_s + burst. Err
+// naming LIMITS_OVERLOAD and LIMITS_DUR when the ratio is under min_ratio.
+Result<void> CheckPlannedOverload(double overload, double dur_s, const TokenBucketLimit& limit,
+                                  double min_ratio = kMinOverload);
+
 inline constexpr double kMaxOverAdmission = 0.02;
 ValidityCheck OverAdmissionCheck(const LimitAccuracy& acc, double max_fraction = kMaxOverAdmission);
 ValidityCheck WindowCheck(const LimitAccuracy& acc, double max_fraction = kMaxOverAdmission);

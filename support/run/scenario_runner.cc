@@ -26,6 +26,7 @@
 #include "support/judge/ab_compare.h"
 #include "support/judge/reject_cost.h"
 #include "support/judge/key_sweep_break.h"
+#include "support/judge/limit_accuracy.h"
 #include "support/judge/repeats.h"
 #include "support/judge/rule_evidence.h"
 #include "support/judge/step_search.h"
@@ -337,6 +338,12 @@ bool ScenarioRun::Preflight() {
     }
     limit_ = limit->limit;
     if (!limit->note.empty()) out_.notes.push_back(limit->note);
+    if (plan_.kind == ScenarioKind::kLimits) {
+      if (auto fits = CheckPlannedOverload(c_.limits_overload, c_.limits_dur_s, *limit_); !fits) {
+        error_ = plan_.id + ": " + fits.error().message;
+        return false;
+      }
+    }
     if (plan_.kind == ScenarioKind::kKeySweep) {
       if (auto fits = CheckSweepOverload(c_.limits_keys_sweep, c_.limits_keys_rps, c_.limits_dur_s, *limit_); !fits) {
         error_ = fits.error().message;

@@ -436,6 +436,21 @@ TEST(LimitPolicy, TheRuleMustLimitByTheKeyHeader) {
 
 // Offered per key against allowed: below 1.25 x, a limiter that admits
 // everything would read as correct.
+// Before the load: the defaults (4 x for 10 s at 10/s burst 20: 400 of 120)
+// pass; 1.5 x for 1 s (15 of 30) is refused naming both variables.
+TEST(LimitChecks, PlannedOverloadRefusesWhatCouldNotShowOverAdmission) {
+  EXPECT_TRUE(CheckPlannedOverload(4, 10, {10, 20}).ok());
+  EXPECT_TRUE(CheckPlannedOverload(1.3, 1000, {10, 20}).ok());    // 13000 >= 1.25 x 10020
+  EXPECT_FALSE(CheckPlannedOverload(1.25, 1000, {10, 20}).ok());  // 12500 < 1.25 x 10020: the burst counts
+  auto low = CheckPlannedOverload(1.5, 1, {10, 20});
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error().message,
+            "LIMITS_OVERLOAD=1.5 with LIMITS_DUR=1 s offers each key 15 requests, under 1.25 x the 30 its bucket (10 "
+            "tokens/s, burst 20) allows: a limiter that admits everything would look correct; raise LIMITS_OVERLOAD "
+            "or LIMITS_DUR");
+  EXPECT_FALSE(CheckPlannedOverload(4, 10, {0, 0}).ok());  // a bucket that allows nothing: nothing to judge
+}
+
 TEST(LimitChecks, OverloadTooLowToShowOverAdmissionIsInvalid) {
   LimitAccuracy a;
   a.limit = {10, 20};
