@@ -71,9 +71,9 @@ std::string LimitLine(const LimitRun& run) {
                        : fmt::format("{} ({} keys, worst {})", FormatPercent(a.over_admission), a.keys_over,
                                      a.over_admission_key);
   return fmt::format(
-      "limits {} worker{}: admitted per key {}/{}/{} of {} allowed (floor {}), over-admission {}, worst 1 s {} of {}, "
+      "limits {} worker{}, {} keys: admitted per key {}/{}/{} of {} allowed (floor {}), over-admission {}, worst 1 s {} of {}, "
       "429 share {} (a correct limiter's least {}), {} log lines before the phase",
-      run.workers, run.workers == 1 ? "" : "s", FormatNumber(a.admitted_min), FormatNumber(a.admitted_median),
+      run.workers, run.workers == 1 ? "" : "s", a.keys_planned, FormatNumber(a.admitted_min), FormatNumber(a.admitted_median),
       FormatNumber(a.admitted_max), FormatNumber(a.allowed_per_key), FormatNumber(a.floor_per_key), over,
       a.worst_window_admitted, FormatNumber(a.window_allowed), FormatPercent(a.reject_share),
       FormatPercent(a.expected_reject_share), a.before_window);

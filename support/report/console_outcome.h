@@ -17,7 +17,7 @@ namespace fvbench {
 // the same lower-bound rule as the reports (MeasuredIsLowerBound).
 std::string MeasuredLine(const ScenarioResult& r);
 
-// A limits phase in one line: "limits 2 workers: admitted per key
+// A limits phase in one line: "limits 2 workers, 50 keys: admitted per key
 // 103/103/104 of 120 allowed (floor 80.2), over-admission none, worst 1 s
 // 13 of 30, 429 share 74.23% (a correct limiter's least 70.01%), 0 log lines
 // before the phase".

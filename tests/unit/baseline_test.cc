@@ -179,7 +179,7 @@ TEST(Baseline, ALimitsScenarioIsABaselineAndItsFiguresAreCompared) {
   const std::string t = RenderSummaryTable(run, SampleMeta(), &*base);
   EXPECT_NE(t.find("Limiter accuracy"), std::string::npos) << t;
   EXPECT_NE(t.find("limits.accuracy: token bucket 10/s, burst 20 per key, 6 keys"), std::string::npos) << t;
-  EXPECT_NE(t.find("    limits 2 workers: admitted per key 150/198/230 of 115 allowed"), std::string::npos) << t;
+  EXPECT_NE(t.find("    limits 2 workers, 6 keys: admitted per key 150/198/230 of 115 allowed"), std::string::npos) << t;
   EXPECT_NE(t.find("worst phase: over_admission 100.00% (base 0.00%), under_admission 0.00% (base 0.00%), "
                    "window_excess 93.33% (base 0.00%)"),
             std::string::npos)

@@ -94,6 +94,7 @@ TEST(DescribeOutcome, LimitsPhasesOneLineEach) {
   a.floor_per_key = 80.2;
   a.over_admission = 0.2569;
   a.keys_over = 300;
+  a.keys_planned = 300;
   a.over_admission_key = "k1";
   a.worst_window_admitted = 16;
   a.window_allowed = 30;
@@ -106,11 +107,11 @@ TEST(DescribeOutcome, LimitsPhasesOneLineEach) {
   r.limits = {two, one};
   const ConsoleOutcome o = DescribeOutcome(r, "x.json");
   EXPECT_EQ(o.limits,
-            "limits 2 workers: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission 25.69% (300 "
+            "limits 2 workers, 300 keys: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission 25.69% (300 "
             "keys, worst k1), worst 1 s 16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines "
             "before the phase\n"
-            "limits 1 worker: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission none, worst 1 s "
-            "16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines before the phase");
+            "limits 1 worker, 300 keys: admitted per key 150/150/151 of 120 allowed (floor 80.2), over-admission none, "
+            "worst 1 s 16 of 30, 429 share 0.00% (a correct limiter's least 20.02%), 3 log lines before the phase");
   EXPECT_NE(o.text.find(o.limits + "\n"), std::string::npos) << o.text;
   EXPECT_TRUE(DescribeOutcome(ScenarioResult{}, "y.json").limits.empty());
 }
