@@ -172,6 +172,38 @@ std::string Slurp(const std::string& path) {
   return ss.str();
 }
 
+// The SUT's bridge ports' packet counters at one time (s, this machine's clock).
+struct PortSample {
+  double t = 0;
+  uint64_t lg1 = 0, lg2 = 0;
+};
+
+// The span (s) a port's loadgen kept sending (`second`: lg2's port): the
+// longest stretch within [after, before] over which its counter grew by more
+// than 5 packets in every 100 ms (5 samples). A wrk's other packets are
+// bursts apart from it: its connections' handshakes when it is up (during
+// the lead) and their FIN/ACKs when it exits (at its -d, whole seconds, at
+// least 0.25 s after the window; the connections idle in between).
+// {0, 0}: none.
+std::pair<double, double> SendingSpan(const std::vector<PortSample>& samples, bool second, double after,
+                                      double before) {
+  double from = 0, to = 0, run_from = 0;
+  bool found = false, in_run = false;
+  for (size_t i = 5; i < samples.size(); ++i) {
+    const uint64_t a = second ? samples[i - 5].lg2 : samples[i - 5].lg1;
+    const uint64_t b = second ? samples[i].lg2 : samples[i].lg1;
+    if (samples[i - 5].t < after || samples[i].t > before || b - a <= 5) {
+      in_run = false;
+      continue;
+    }
+    if (!in_run) run_from = samples[i - 5].t;
+    in_run = true;
+    if (!found || samples[i].t - run_from > to - from) from = run_from, to = samples[i].t;
+    found = true;
+  }
+  return {from, to};
+}
+
 // What the SUT saw of each loadgen: the packets its bridge ports received
 // (eth-load-lg, eth-load-lg2: what each loadgen sent), read every 20 ms from
 // /proc/<pid>/net/dev of a process in the SUT's namespace (nginx), on this
@@ -181,7 +213,7 @@ class PortSampler {
   explicit PortSampler(int pid_in_sut) : path_("/proc/" + std::to_string(pid_in_sut) + "/net/dev") {
     thread_ = std::thread([this] {
       while (!stop_) {
-        Sample s;
+        PortSample s;
         s.t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
         std::ifstream f(path_);
         for (std::string line; std::getline(f, line);) {
@@ -202,31 +234,53 @@ class PortSampler {
     stop_ = true;
     if (thread_.joinable()) thread_.join();
   }
-  // The span (s, this machine's clock) in which a port's counter grew by
-  // more than 5 packets per 100 ms, within [after, before].
+  // SendingSpan over this sampler's samples.
   std::pair<double, double> Busy(bool second, double after, double before) const {
-    double from = 0, to = 0;
-    for (size_t i = 5; i < samples_.size(); ++i) {
-      if (samples_[i - 5].t < after || samples_[i].t > before) continue;
-      const uint64_t a = second ? samples_[i - 5].lg2 : samples_[i - 5].lg1;
-      const uint64_t b = second ? samples_[i].lg2 : samples_[i].lg1;
-      if (b - a <= 5) continue;
-      if (from == 0) from = samples_[i - 5].t;
-      to = samples_[i].t;
-    }
-    return {from, to};
+    return SendingSpan(samples_, second, after, before);
   }
 
  private:
-  struct Sample {
-    double t = 0;
-    uint64_t lg1 = 0, lg2 = 0;
-  };
   std::string path_;
-  std::vector<Sample> samples_;
+  std::vector<PortSample> samples_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
+
+// SendingSpan on counters as the ports show a phase (20 ms samples, t s
+// from the common start): lg's shard 0..3 s, its wrk's 40 connections
+// opened 1.2 s before and closed 0.75 s after (80 packets each time); lg2's
+// shard 0.9 s early, as with its clock 0.9 s ahead uncorrected.
+TEST(SendingSpan, IsTheShardNotItsConnectionsOpeningAndClosing) {
+  const double t0 = 1.8e9;  // the samples' clock: seconds since the epoch
+  std::vector<PortSample> samples;
+  PortSample c;
+  for (int k = -100; k <= 250; ++k) {
+    const double t = k * 0.02;
+    if (k == -60) c.lg1 += 80;  // lg's handshakes
+    if (k == -80) c.lg2 += 80;
+    if (t > 0 && t <= 3.0 + 1e-9) c.lg1 += 8;  // 200 requests/s and their ACKs
+    if (t > -0.9 && t <= 2.1 + 1e-9) c.lg2 += 8;
+    if (k == 188) c.lg1 += 80;  // lg's FIN/ACKs at 3.76 s
+    if (k == 160) c.lg2 += 80;
+    c.t = t0 + t;
+    samples.push_back(c);
+  }
+  // Each span runs from the 100 ms before its first packet to the 100 ms
+  // after its last (the windows that saw them).
+  const auto [a0, a1] = SendingSpan(samples, false, t0 - 1.5, t0 + 4.5);
+  EXPECT_NEAR(a0 - t0, -0.08, 0.001);
+  EXPECT_NEAR(a1 - t0, 3.08, 0.001) << "lg's connections closing read as its shard";
+  const auto [b0, b1] = SendingSpan(samples, true, t0 - 1.5, t0 + 4.5);
+  EXPECT_NEAR(b0 - t0, -0.98, 0.001) << "lg2's early shard not seen whole";
+  EXPECT_NEAR(b1 - t0, 2.18, 0.001);
+  // A shard that kept sending to its connections' close is read to it.
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const double t = samples[i].t - t0;
+    if (t > 3.0 + 1e-9) samples[i].lg1 += 8 * static_cast<uint64_t>(std::min(188.0, std::round(t / 0.02)) - 150);
+  }
+  EXPECT_NEAR(SendingSpan(samples, false, t0 - 1.5, t0 + 4.5).second - t0, 3.84, 0.001);
+  EXPECT_EQ(SendingSpan(samples, false, t0 + 5, t0 + 6), std::make_pair(0.0, 0.0)) << "none in range";
+}
 
 class LoadgenClocks : public ::testing::Test {
  protected:
@@ -340,16 +394,15 @@ TEST_F(LoadgenClocks, ClockAheadIsMeasuredAndTheShardsOverlapOnTheSut) {
   EXPECT_NEAR(r->loadgens[1].clock_offset_us, 0.9e6, 5000) << "lg2's offset";
   EXPECT_NEAR(r->loadgens[0].clock_offset_us, 0, 5000) << "lg's offset (one kernel with the controller)";
   EXPECT_LT(r->loadgen_start_skew_us, kMaxLoadgenStartSkewUs);
-  // The phase's own load (a first attempt's, if any, went before): from
-  // 0.3 s before its common start to 1 s after its window, on this
-  // machine's clock. Not earlier: each wrk opens its connections when it is
-  // up, during the lead, and that burst of handshakes is not its shard (with
-  // sessions whose runner is up, launches of ~1 s against a ~2 s lead put it
-  // 0.8 s before the start, read as lg2 busy 0.8 s early). Uncorrected,
-  // lg2's shard would still show 0.6 s early and end 0.9 s early.
+  // The phase's own load, on this machine's clock: each shard's longest
+  // stretch of sending (SendingSpan: not its wrk's connection bursts
+  // before and after it) from 1.5 s before the common start to 1.5 s after
+  // the window. The warmup's and a first attempt's load, if any, went
+  // before: at most their ends fall in that range, apart from the shard.
+  // Uncorrected, lg2's shard shows whole, 0.9 s early.
   const double start = std::min(r->loadgens[0].start_epoch_us, r->loadgens[1].start_epoch_us) / 1e6;
-  const auto [a0, a1] = sampler.Busy(false, start - 0.3, start + 4);
-  const auto [b0, b1] = sampler.Busy(true, start - 0.3, start + 4);
+  const auto [a0, a1] = sampler.Busy(false, start - 1.5, start + 4.5);
+  const auto [b0, b1] = sampler.Busy(true, start - 1.5, start + 4.5);
   ASSERT_GT(a1, a0);
   ASSERT_GT(b1, b0);
   const double overlap = (std::min(a1, b1) - std::max(a0, b0)) / (std::max(a1, b1) - std::min(a0, b0));
