@@ -65,9 +65,6 @@ Result<void> WriteLocal(const std::string& path, const std::string& content) {
   return detail::WriteTextFile(path, content);
 }
 
-// The command run under bash, which prints its children's CPU times after
-// it (bash builtin `times`: "0m1.512s 0m0.346s", user then system, on the
-// second line) to stderr, keeping the command's exit status.
 // The seconds of wrk's -d in a planned command ("-d12s" -> "12").
 std::string WrkSeconds(const Command& cmd) {
   for (const std::string& a : cmd.argv) {
@@ -76,8 +73,15 @@ std::string WrkSeconds(const Command& cmd) {
   return "?";
 }
 
+// The command run under bash, which prints its children's CPU times after
+// it (bash builtin `times`: "0m1.512s 0m0.346s", user then system, on the
+// second line) to stderr, keeping the command's exit status. --norc: a
+// bash -c whose environment says sshd started it (SSH_CLIENT, SHLVL < 2, as
+// a session's command runner leaves it) reads ~/.bashrc otherwise (Debian's
+// SSH_SOURCE_BASHRC), a conda or pyenv start-up that the warmup's command,
+// run without this wrapper, does not pay: every phase's launch would.
 std::vector<std::string> WithCpuTimes(const std::vector<std::string>& argv) {
-  std::vector<std::string> out{"bash", "-c", "\"$@\"; rc=$?; times >&2; exit $rc", "fvbench-wrk"};
+  std::vector<std::string> out{"bash", "--norc", "-c", "\"$@\"; rc=$?; times >&2; exit $rc", "fvbench-wrk"};
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
 }

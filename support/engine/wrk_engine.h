@@ -27,8 +27,9 @@
 //   multi_loadgen.h): also FVBENCH_START_EPOCH_US and FVBENCH_OFFSET_US
 //   (pace.lua header), D = ceil(start_wait_s + duration_s + 0.25) while
 //   FVBENCH_DURATION_S stays the window, and the command runs under
-//   `bash -c '"$@"; rc=$?; times >&2; exit $rc'` so that wrk's own CPU time
-//   is known (ChildCpuSeconds -> LoadResult::engine_cpu_s).
+//   `bash --norc -c '"$@"; rc=$?; times >&2; exit $rc'` so that wrk's own CPU
+//   time is known (ChildCpuSeconds -> LoadResult::engine_cpu_s); --norc: no
+//   ~/.bashrc read on the way, as bash does when it thinks sshd started it.
 //   --timeout=10s (kWrkRequestTimeoutUs; wrk's own default is 2 s):
 //   slower responses count as errors.timeout, censored latency samples
 //   (core/outcomes.h CensorAtTimeout).
@@ -113,7 +114,7 @@ inline constexpr double kWrkRatePerConnection = 5;  // req/s one connection is a
 inline constexpr int kWrkMaxConnections = 1000;
 
 // A synchronised phase (several load generators) runs the command under
-// `bash -c '"$@"; rc=$?; times >&2; exit $rc'`; this reads the children's
+// `bash --norc -c '"$@"; rc=$?; times >&2; exit $rc'`; this reads the children's
 // user + system CPU seconds from the last `times` line of its stderr
 // ("0m1.512s 0m0.346s" -> 1.858). nullopt when there is none.
 std::optional<double> ChildCpuSeconds(std::string_view stderr_text);

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -473,6 +474,55 @@ TEST_F(WrkEngineLocal, SynchronisedStartWaitsAndPacesTheWindow) {
   // test does not time (measured runs: docs/load-generators.md "Several load generators").
   EXPECT_GT(*out->window.first_send_lag_us, -kDefaultMaxSendLagUs) << "first send before the common start";
   EXPECT_LT(*out->window.first_send_lag_us, 1e6) << "first send vs the common start";
+}
+
+// A synchronised phase's command runs under bash (for `times`). Started by
+// an SSH session's command runner, its environment says sshd started it
+// (SSH_CLIENT, SHLVL < 2), and bash then reads ~/.bashrc (Debian's
+// SSH_SOURCE_BASHRC): a conda or pyenv start-up paid in every phase's
+// launch, not in the warmup's (no bash): the lead the warmup measured was
+// too short for every first phase. The wrapper must not read it.
+TEST_F(WrkEngineLocal, SynchronisedPhaseReadsNoBashrcWhenRunOverSsh) {
+  const std::string home = *dir_ + "/home";
+  std::filesystem::create_directories(home);
+  const std::string marker = *dir_ + "/bashrc-was-read";
+  std::ofstream(home + "/.bashrc") << "touch " << marker << "\n";
+  struct Env {
+    std::string name;
+    std::optional<std::string> old;
+  };
+  std::vector<Env> saved;
+  for (const char* n : {"HOME", "SSH_CLIENT", "SHLVL"}) {
+    const char* v = std::getenv(n);
+    saved.push_back({n, v ? std::optional<std::string>(v) : std::nullopt});
+  }
+  ::setenv("HOME", home.c_str(), 1);
+  ::setenv("SSH_CLIENT", "10.0.0.1 50000 22", 1);
+  ::unsetenv("SHLVL");
+  // (the environment as a command runner started by sshd has it, shown to be
+  // what makes bash read ~/.bashrc)
+  LocalHost local;
+  Command probe;
+  probe.argv = {"bash", "-c", "true"};
+  probe.timeout = std::chrono::seconds(10);
+  auto p = local.Run(probe);
+  const bool bash_reads_it = std::filesystem::exists(marker);
+  std::filesystem::remove(marker);
+  auto engine = MakeWrkEngine(*host_, kScripts);
+  LoadSpec s = Small("e2e_sync_norc", Url("/"));
+  s.start_wait_s = 1;
+  s.start_epoch_us = std::ceil(std::chrono::duration<double, std::micro>(
+                                   std::chrono::system_clock::now().time_since_epoch()).count() + 0.5e6);
+  auto r = engine->Run(s, *dir_ + "/remote", *dir_ + "/ctl");
+  for (const Env& e : saved) {
+    if (e.old) ::setenv(e.name.c_str(), e.old->c_str(), 1);
+    else ::unsetenv(e.name.c_str());
+  }
+  ASSERT_TRUE(p.ok() && p->success());
+  if (!bash_reads_it) GTEST_SKIP() << "this bash reads no ~/.bashrc for sshd (built without SSH_SOURCE_BASHRC)";
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "the phase's bash read ~/.bashrc";
+  EXPECT_GE(r->engine_cpu_s, 0) << "its `times` still read";
 }
 
 // Two processes share one phase (engine/multi_loadgen.h): each paces half
