@@ -61,7 +61,7 @@ Result<FoldedStacks> ParseFolded(std::string_view text, const std::string& where
     if (ec != std::errc() || end != count_text.data() + count_text.size()) {
       return fail(fmt::format("count '{}' is not a decimal integer", count_text.substr(0, 40)));
     }
-    std::string_view stack = line.substr(0, sep);
+    std::string_view stack = line.substr(first, sep - first);
     while (!stack.empty() && IsBlank(stack.back())) stack.remove_suffix(1);
     std::string problem = StackProblem(stack);
     if (!problem.empty()) return fail(problem);

@@ -8,7 +8,7 @@
 // the number of samples, a decimal integer. A frame may contain spaces (C++
 // signatures, a process name such as "nginx: worker"): the count is the last
 // whitespace-separated field of the line, and the stack is everything
-// before it. A frame never contains ';' (the collapsers replace it). Pure.
+// before it (without the blanks around it). A frame never contains ';' (the collapsers replace it). Pure.
 //
 // ParseFolded reads that text. Blank lines are skipped; a trailing '\r'
 // (CRLF files) is ignored; a stack that appears on several lines adds up; a
