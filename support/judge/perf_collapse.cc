@@ -80,9 +80,13 @@ std::string_view Basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+// stackcollapse-perf.pl's rule (a dso in brackets other than [unknown], or
+// vmlinux), without JIT code, and with module files (*.ko).
 bool IsKernelDso(std::string_view dso) {
-  return dso.rfind("[kernel.", 0) == 0 || Basename(dso) == "vmlinux" ||
-         (dso.size() > 3 && dso.substr(dso.size() - 3) == ".ko");
+  if (!dso.empty() && dso.front() == '[') {
+    return dso.find("unknown") == std::string_view::npos && dso.rfind("[JIT]", 0) != 0;
+  }
+  return Basename(dso) == "vmlinux" || (dso.size() > 3 && dso.substr(dso.size() - 3) == ".ko");
 }
 
 bool IsJitDso(std::string_view dso) {

@@ -27,9 +27,11 @@
 // root first: the process name (comm) as the root frame, then the frames
 // from the outermost caller to the leaf. Each frame is its symbol without
 // the `+0x...` offset, and
-//   - a kernel frame (dso `[kernel.kallsyms]`, `[kernel.*]`, `vmlinux`, or
-//     a module `*.ko`) gets the suffix `_[k]` (flamegraph.pl's kernel
-//     colour, as stackcollapse-perf.pl --kernel and inferno do);
+//   - a kernel frame gets the suffix `_[k]` (flamegraph.pl's kernel colour,
+//     as stackcollapse-perf.pl --kernel and inferno do): stackcollapse-perf.pl's
+//     rule, a dso in brackets (`[kernel.kallsyms]`, a module `[nf_tables]`,
+//     also `[vdso]`) other than `[unknown]` or `[JIT] ...`, or `vmlinux`;
+//     and a module file `*.ko`;
 //   - a frame whose symbol is `[unknown]` (or missing) in JIT code (dso
 //     `[JIT] tid <n>`, `//anon...`, or a `perf-<pid>.map` file) is `[JIT]`;
 //     JIT code that a perf map names keeps its name;
