@@ -68,7 +68,7 @@ std::string FrameColour(std::string_view name) {
   if (name.find(".lua:") != std::string_view::npos || name.find('@') != std::string_view::npos) {
     return Rgb(70 + 50 * v1, 175 + 45 * v2, 60 + 50 * v3);  // green
   }
-  return Rgb(205 + 50 * v1, 60 + 90 * v2, 40 + 40 * v3);  // red to yellow-red
+  return Rgb(205 + 50 * v1, 50 + 70 * v2, 40 + 40 * v3);  // red
 }
 
 // Differential colour: red grew, blue shrank, white unchanged (flamegraph.pl --negate off).

@@ -16,7 +16,7 @@
 // footnote says how many samples were in such frames. Colours are a hash of
 // the name within a family: kernel frames (ending "_[k]") orange, JIT code
 // ("[JIT]...") aqua, Lua frames (containing ".lua:" or "@") green, other
-// (C) frames red to yellow-red.
+// (C) frames red.
 //
 // RenderDiffFlameSvg: the differential graph of flamegraph.pl / difffolded.pl:
 // B's shape (widths: B's samples), each frame coloured by the change of its
