@@ -25,12 +25,16 @@ struct Node {
 };
 
 // Adds the stacks of `f` to the tree under `root`; side_b selects the count.
+// Frames past kMaxFlameDepth are left out (their samples stay in the frame
+// below): the tree, drawn and freed recursively, stays shallow.
 void AddStacks(Node& root, const FoldedStacks& f, bool side_b) {
   for (const auto& [stack, n] : f.counts) {
     if (n == 0) continue;
     Node* node = &root;
     (side_b ? node->b : node->a) += n;
-    for (std::string_view frame : SplitFrames(stack)) {
+    std::vector<std::string_view> frames = SplitFrames(stack);
+    if (frames.size() > kMaxFlameDepth) frames.resize(kMaxFlameDepth);
+    for (std::string_view frame : frames) {
       auto it = node->children.find(frame);
       if (it == node->children.end()) it = node->children.emplace(std::string(frame), Node{}).first;
       node = &it->second;

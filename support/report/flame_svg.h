@@ -13,7 +13,8 @@
 // the tooltip's share of all samples; the text is the name cut with "…" to
 // the box (none in a box under ~3 characters). A frame narrower than
 // min_width_share of the whole width is not drawn, nor anything above it; a
-// footnote says how many samples were in such frames. Colours are a hash of
+// footnote says how many samples were in such frames. Frames deeper than
+// kMaxFlameDepth in a stack are not drawn (perf records at most 127). Colours are a hash of
 // the name within a family: kernel frames (ending "_[k]") orange, JIT code
 // ("[JIT]...") aqua, Lua frames (containing ".lua:" or "@") green, other
 // (C) frames red.
@@ -28,12 +29,15 @@
 // a note saying there is nothing to normalise by.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "support/core/folded_stacks.h"
 
 namespace fvbench {
+
+inline constexpr size_t kMaxFlameDepth = 512;
 
 struct FlameSvgOptions {
   std::string title = "Flame graph";

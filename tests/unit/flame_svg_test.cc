@@ -151,6 +151,17 @@ TEST(FlameSvg, DiffColoursByChangePerRequest) {
   EXPECT_THAT(svg, HasSubstr("Stacks only in A (0.005 samples/request, 4.8 % of A) are not drawn."));
 }
 
+// A stack deeper than kMaxFlameDepth is cut there (the tree is drawn recursively).
+TEST(FlameSvg, VeryDeepStacksAreCut) {
+  FoldedStacks f;
+  std::string stack = "app";
+  for (size_t i = 1; i < 100000; ++i) stack += ";f" + std::to_string(i);
+  f.counts[stack] = 1;
+  const std::string svg = RenderFlameSvg(f, FlameSvgOptions{});
+  EXPECT_THAT(svg, HasSubstr("<title>f" + std::to_string(kMaxFlameDepth - 1) + " (1 samples"));
+  EXPECT_THAT(svg, Not(HasSubstr("<title>f" + std::to_string(kMaxFlameDepth) + " (")));
+}
+
 // rsvg-convert (librsvg) must accept the graphs: well-formed XML, valid SVG.
 TEST(FlameSvg, RsvgConvertAccepts) {
   if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) {
