@@ -47,14 +47,17 @@ std::vector<FrameShare> TopFrames(const FoldedStacks& f, size_t n, bool by_self)
   return all;
 }
 
-std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
-                                  uint64_t requests_b, size_t n) {
+namespace {
+
+// The deltas of named sample counts of A and B, each divided by its requests.
+std::vector<FrameDelta> Growth(const std::map<std::string, uint64_t>& a, uint64_t requests_a, uint64_t a_total,
+                               const std::map<std::string, uint64_t>& b, uint64_t requests_b, size_t n) {
   if (requests_a == 0 || requests_b == 0) return {};
   const double ra = static_cast<double>(requests_a), rb = static_cast<double>(requests_b);
-  const double a_all = static_cast<double>(a.total()) / ra;
+  const double a_all = static_cast<double>(a_total) / ra;
   std::map<std::string, FrameDelta> by_name;
-  for (const FrameShare& s : FrameShares(a)) by_name[s.frame].a_per_request = static_cast<double>(s.total) / ra;
-  for (const FrameShare& s : FrameShares(b)) by_name[s.frame].b_per_request = static_cast<double>(s.total) / rb;
+  for (const auto& [name, count] : a) by_name[name].a_per_request = static_cast<double>(count) / ra;
+  for (const auto& [name, count] : b) by_name[name].b_per_request = static_cast<double>(count) / rb;
   std::vector<FrameDelta> out;
   out.reserve(by_name.size());
   for (auto& [name, d] : by_name) {
@@ -70,6 +73,25 @@ std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, co
   });
   if (out.size() > n) out.resize(n);
   return out;
+}
+
+std::map<std::string, uint64_t> Totals(const FoldedStacks& f) {
+  std::map<std::string, uint64_t> out;
+  for (FrameShare& s : FrameShares(f)) out.emplace(std::move(s.frame), s.total);
+  return out;
+}
+
+}  // namespace
+
+std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
+                                  uint64_t requests_b, size_t n) {
+  if (requests_a == 0 || requests_b == 0) return {};
+  return Growth(Totals(a), requests_a, a.total(), Totals(b), requests_b, n);
+}
+
+std::vector<FrameDelta> TopStackGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
+                                       uint64_t requests_b, size_t n) {
+  return Growth(a.counts, requests_a, a.total(), b.counts, requests_b, n);
 }
 
 }  // namespace fvbench

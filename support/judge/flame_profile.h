@@ -18,7 +18,8 @@
 // of what a request cost in A); relative_change = delta / a (0 with new_in_b
 // true when the frame is not in A). Frames are ordered by delta_per_request,
 // largest first (shrinking frames last), ties by name. requests_a or
-// requests_b 0 (nothing to normalise by) gives no frames.
+// requests_b 0 (nothing to normalise by) gives no frames. TopStackGrowth
+// does the same per stack.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +51,11 @@ struct FrameDelta {
 // At most n frames by growth of total samples per request.
 std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
                                   uint64_t requests_b, size_t n);
+
+// As TopGrowth, per stack: `frame` is the whole stack ("root;...;leaf"),
+// its samples per request those of that exact stack.
+std::vector<FrameDelta> TopStackGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
+                                       uint64_t requests_b, size_t n);
 
 // Every frame of `f` with its self and total samples (shares of f.total()), by name.
 std::vector<FrameShare> FrameShares(const FoldedStacks& f);

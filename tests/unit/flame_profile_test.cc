@@ -56,6 +56,12 @@ TEST(FlameProfile, TopGrowthFindsTheFrameThatDoubled) {
   EXPECT_EQ(g[1].frame, "edge");  // its callers grew by as much
   EXPECT_EQ(g[1].delta_per_request, 4.0 / 1024);
   EXPECT_EQ(g[2].frame, "main");
+  auto stacks = TopStackGrowth(a, 1024, b, 2048, 10);
+  ASSERT_EQ(stacks.size(), 4u);
+  EXPECT_EQ(stacks[0].frame, "edge;main;b");
+  EXPECT_EQ(stacks[0].delta_per_request, 4.0 / 1024);
+  EXPECT_EQ(stacks[1].delta_per_request, 0.0);
+  EXPECT_TRUE(TopStackGrowth(a, 0, b, 1, 10).empty());
   auto all = TopGrowth(a, 1024, b, 2048, 100);
   ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[3].frame, "a");
