@@ -124,7 +124,7 @@ void SplitSymbolDso(std::string_view rest, std::string_view& sym, std::string_vi
 }
 
 std::string FrameName(std::string_view sym, std::string_view dso) {
-  sym = WithoutOffset(TrimBlanks(sym));
+  sym = TrimBlanks(WithoutOffset(TrimBlanks(sym)));  // "f +0x41" is "f", not "f "
   bool unknown = sym.empty() || sym == "[unknown]";
   std::string name;
   if (unknown && IsJitDso(dso)) {

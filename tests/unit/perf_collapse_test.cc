@@ -93,6 +93,8 @@ TEST(PerfCollapse, FrameNames) {
   EXPECT_EQ(fold("7f00 ngx_http_lua_content_handler+0x1a (/usr/lib/x.so)"), "app;ngx_http_lua_content_handler");
   EXPECT_EQ(fold("7f00 operator+ (/usr/lib/x.so)"), "app;operator+");
   EXPECT_EQ(fold("7f00 f+0xzz (/usr/lib/x.so)"), "app;f+0xzz");
+  EXPECT_EQ(fold("7f00 f   +0x41 (/usr/lib/x.so)"), "app;f");  // found by perf_collapse_fuzz
+  EXPECT_EQ(fold("7f00 +0x41 (/usr/lib/x.so)"), "app;+0x41");
   EXPECT_EQ(fold("ffffffff81000000 do_idle+0x1 ([kernel.kallsyms])"), "app;do_idle_[k]");
   EXPECT_EQ(fold("ffffffffc0000000 nft_do_chain+0x1 ([nf_tables])"), "app;nft_do_chain_[k]");
   EXPECT_EQ(fold("7f00 [unknown] ([JIT] tid 7)"), "app;[JIT]");
