@@ -232,6 +232,14 @@ class Svg {
     Attr("stroke-width", filled ? 1.0 : 2.0);
     Put("/>\n");
   }
+  // A group with a tooltip (renderers show <title> on hover): <g><title>..</title>
+  // then the group's elements, then EndGroup().
+  void Group(std::string_view title) {
+    Put("<g><title>");
+    Put(Escape(title));
+    Put("</title>");
+  }
+  void EndGroup() { Put("</g>\n"); }
   void Comment(std::string_view text) {
     std::string t(text);
     for (size_t p; (p = t.find("--")) != std::string::npos;) t.replace(p, 2, "- -");
