@@ -74,7 +74,8 @@ std::string LuaProfileModuleDir(const std::string& prefix) { return prefix + "/l
 std::string LuaProfileOutputDir(const std::string& prefix) { return prefix + "/lua_profile"; }
 
 Result<void> PlaceLuaProfile(Host& host, const std::string& prefix, const std::string& source_dir) {
-  const std::string src = source_dir + "/" + kLuaProfileModuleSource;
+  const std::string src = (source_dir.empty() ? std::string(FVBENCH_SOURCE_DIR) : source_dir) + "/" +
+                          kLuaProfileModuleSource;
   std::ifstream in(src, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();

@@ -66,7 +66,7 @@ std::string LuaProfileModuleDir(const std::string& prefix);
 std::string LuaProfileOutputDir(const std::string& prefix);
 
 // Writes the module (read from <source_dir>/kLuaProfileModuleSource on this
-// machine) to LuaProfileModuleDir(prefix) on `host` and makes
+// machine; source_dir "" = the tree this suite was built from) to LuaProfileModuleDir(prefix) on `host` and makes
 // LuaProfileOutputDir(prefix) (mode 01777), removing the files of an earlier
 // run from it. Errors name the host and the path.
 Result<void> PlaceLuaProfile(Host& host, const std::string& prefix, const std::string& source_dir);
