@@ -421,7 +421,8 @@ Result<void> WrapInitWorker(std::vector<std::string>& lines, const FairvisorPara
       const size_t nl = line.rfind('\n', d);
       const size_t start = nl == std::string::npos ? 0 : nl + 1;
       const std::string indent = line.substr(start, d - start);
-      line += fmt::format("\n{0}init_worker_by_lua_block {{  # fvbench: the Lua profiler's control\n"
+      line += fmt::format("\n{0}# fvbench: the Lua profiler's control (a `#` inside the block would be Lua)\n"
+                          "{0}init_worker_by_lua_block {{\n"
                           "{0}  {1}\n{0}}}",
                           indent, control);
       return Ok();
@@ -438,8 +439,8 @@ Result<void> WrapInitWorker(std::vector<std::string>& lines, const FairvisorPara
   std::string file = m[2].str();
   if (file.size() >= 2 && (file[0] == '"' || file[0] == '\'')) file = file.substr(1, file.size() - 2);
   const std::string indent = m[1].str();
-  line = fmt::format("{0}init_worker_by_lua_block {{  # fvbench: the Lua profiler's control, then edge's "
-                     "init_worker_by_lua_file\n"
+  line = fmt::format("{0}# fvbench: the Lua profiler's control, then edge's init_worker_by_lua_file\n"
+                     "{0}init_worker_by_lua_block {{\n"
                      "{0}  {1}\n"
                      "{0}  dofile({2})\n"
                      "{0}}}",

@@ -68,7 +68,8 @@
 //   lua_package_path "...";     -> "<prefix>/lua/?.lua;..." (exactly one expected: nginx
 //                                  takes one per http block, so the module's directory
 //                                  goes first in edge's own)
-//   init_worker_by_lua_file <f>;  -> init_worker_by_lua_block {
+//   init_worker_by_lua_file <f>;  -> # fvbench: ... (an nginx comment line)
+//                                    init_worker_by_lua_block {
 //                                      require("fvbench_lua_profile").init_worker("<prefix>/lua_profile")
 //                                      dofile("<f>")
 //                                    }

@@ -308,37 +308,107 @@ TEST_F(LuaProfileReal, TwoWorkersProfileTheNamedHotFunction) {
   EXPECT_FALSE(StopLuaProfile(host_, socket_).ok());
 }
 
+// Edge's own template rendered with profiles on (2 workers, port `port`),
+// written to <dir>/nginx.conf with the files it includes; "" without an edge checkout.
+std::string RenderEdge(LocalHost& host, const std::string& dir, int port, FairvisorParams& p) {
+  const char* edge = std::getenv("FAIRVISOR_EDGE_SRC");
+  if (!edge || !*edge) return "";
+  const std::string tmpl = Slurp(std::string(edge) + "/docker/nginx.conf.template");
+  EXPECT_FALSE(tmpl.empty());
+  EXPECT_TRUE(PlaceLuaProfile(host, dir, "").ok());
+  p.prefix = dir;
+  p.port = port;
+  p.worker_processes = "2";
+  p.mode = "decision_service";
+  p.fv_dir = edge;
+  p.asn_map_path = dir + "/asn_type.map";
+  p.tor_geo_path = dir + "/tor_exits.geo";
+  p.load_lua_modules = true;
+  p.status_socket = dir + "/logs/status.sock";
+  p.lua_profile = true;
+  auto conf = RenderFairvisorConf(tmpl, p);
+  EXPECT_TRUE(conf.ok()) << conf.error().message;
+  if (!conf.ok()) return "";
+  std::ofstream(p.asn_map_path) << "";
+  std::ofstream(p.tor_geo_path) << "";
+  std::filesystem::create_directories(dir + "/tmp");
+  std::ofstream(dir + "/nginx.conf") << *conf;
+  return *conf;
+}
+
+Command EdgeNginx(const std::string& dir, const FairvisorParams& p, std::vector<std::string> extra) {
+  Command c;
+  c.argv = {"nginx", "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log"};
+  c.argv.insert(c.argv.end(), extra.begin(), extra.end());
+  for (const auto& [k, v] : FairvisorTemplateVars(p)) c.env[k] = v;
+  c.env["FAIRVISOR_CONFIG_FILE"] = std::string(FVBENCH_SOURCE_DIR) + "/fixtures/policies/simple.json";
+  c.env["FAIRVISOR_SAAS_URL"] = "";
+  c.timeout = std::chrono::seconds(20);
+  return c;
+}
+
 // Edge's own template with profiles on passes `nginx -t` (the shared dict,
 // the init_worker block and the locations are valid nginx).
 TEST_F(LuaProfileReal, EdgeTemplateRenderedWithProfilesPassesNginxT) {
-  const char* edge = std::getenv("FAIRVISOR_EDGE_SRC");
-  if (!edge || !*edge) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout)";
-  const std::string tmpl = Slurp(std::string(edge) + "/docker/nginx.conf.template");
-  ASSERT_FALSE(tmpl.empty());
-  ASSERT_TRUE(PlaceLuaProfile(host_, dir_, "").ok());
   FairvisorParams p;
-  p.prefix = dir_;
-  p.port = 18650;
-  p.worker_processes = "2";
-  p.fv_dir = edge;
-  p.asn_map_path = dir_ + "/asn_type.map";
-  p.tor_geo_path = dir_ + "/tor_exits.geo";
-  p.load_lua_modules = true;
-  p.status_socket = dir_ + "/logs/status.sock";
-  p.lua_profile = true;
-  auto conf = RenderFairvisorConf(tmpl, p);
-  ASSERT_TRUE(conf.ok()) << conf.error().message;
-  std::ofstream(p.asn_map_path) << "";
-  std::ofstream(p.tor_geo_path) << "";
-  std::filesystem::create_directories(dir_ + "/tmp");
-  std::ofstream(dir_ + "/nginx.conf") << *conf;
-  Command t;
-  t.argv = {"nginx", "-t", "-p", dir_, "-c", dir_ + "/nginx.conf", "-e", dir_ + "/logs/error.log"};
-  for (const auto& [k, v] : FairvisorTemplateVars(p)) t.env[k] = v;
-  t.timeout = std::chrono::seconds(20);
-  auto r = host_.Run(t);
+  const std::string conf = RenderEdge(host_, dir_, 18650, p);
+  if (conf.empty()) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout)";
+  auto r = host_.Run(EdgeNginx(dir_, p, {"-t"}));
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_TRUE(r->success()) << r->err << "\n" << *conf;
+  EXPECT_TRUE(r->success()) << r->err << "\n" << conf;
+}
+
+// Edge in decision_service mode with the bench-simple policy under 3 s of
+// wrk: both workers profile, and edge's own modules (src/fairvisor/) hold at
+// least a quarter of the samples (about two thirds on a 2-core host).
+TEST_F(LuaProfileReal, EdgeDecisionServiceUnderLoad) {
+  FairvisorParams p;
+  port_ = 18651;
+  if (!PortFree(port_)) GTEST_SKIP() << "port " << port_ << " is taken";
+  const std::string conf = RenderEdge(host_, dir_, port_, p);
+  if (conf.empty()) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout)";
+  socket_ = p.status_socket;
+  auto svc = host_.StartService("edge-luaprof-test", EdgeNginx(dir_, p, {"-g", "daemon off;"}),
+                                dir_ + "/logs/stdout.log", dir_ + "/logs/stderr.log");
+  ASSERT_TRUE(svc.ok()) << svc.error().message;
+  nginx_ = *svc;
+  const std::string base = "http://127.0.0.1:" + std::to_string(port_);
+  bool ready = false;
+  for (int i = 0; i < 100 && !ready && host_.IsAlive(*svc); ++i) {
+    Command c;
+    c.argv = {"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "1", base + "/readyz"};
+    auto r = host_.Run(c);
+    ready = r.ok() && r->out == "200";
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(ready) << Slurp(dir_ + "/logs/error.log");
+  std::ofstream(dir_ + "/decision.lua")
+      << "wrk.method = \"POST\"\nwrk.body = \"{}\"\n"
+      << "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+      << "wrk.headers[\"X-Original-Method\"] = \"POST\"\n"
+      << "wrk.headers[\"X-Original-URI\"] = \"/v1/chat/completions\"\n"
+      << "wrk.headers[\"X-Forwarded-For\"] = \"203.0.113.1\"\n";
+  auto start = StartLuaProfile(host_, socket_, 1);
+  ASSERT_TRUE(start.ok()) << start.error().message;
+  Command wrk;
+  wrk.argv = {"wrk", "-t2", "-c8", "-d3s", "-s", dir_ + "/decision.lua", "--", base + "/v1/decision"};
+  wrk.timeout = std::chrono::seconds(15);
+  auto load = host_.Run(wrk);
+  ASSERT_TRUE(load.ok() && load->success()) << (load.ok() ? load->err : load.error().message);
+  auto stop = StopLuaProfile(host_, socket_);
+  ASSERT_TRUE(stop.ok()) << stop.error().message;
+  auto done = WaitLuaProfileFiles(host_, socket_, stop->gen, std::chrono::seconds(5));
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  EXPECT_EQ(done->files.size(), 2u);
+  std::string all;
+  for (const auto& [pid, path] : done->files) all += Slurp(path);
+  const Samples s = Count(all, "/fairvisor/");
+  EXPECT_GT(s.total, 50) << all;
+  EXPECT_GE(4 * s.with_frame, s.total) << "edge's modules in " << s.with_frame << " of " << s.total
+                                       << " samples:\n" << all;
+  std::cout << "edge modules: " << s.with_frame << " of " << s.total << " samples; wrk: "
+            << load->out.substr(load->out.find("Requests/sec")) << "top lines of one worker:\n"
+            << Lines(Slurp(done->files.begin()->second), 8);
 }
 
 }  // namespace

@@ -372,8 +372,8 @@ TEST(RenderFairvisor, LuaProfileIsTheOffConfigPlusFourChanges) {
   ReplaceOnce(expected, "lua_package_path \"/srv/edge/src/?.lua;;\";",
               "lua_package_path \"/b/run/fv/lua/?.lua;/srv/edge/src/?.lua;;\";");
   ReplaceOnce(expected, "  init_worker_by_lua_file /srv/edge/src/nginx/init_worker.lua;\n",
-              "  init_worker_by_lua_block {  # fvbench: the Lua profiler's control, then edge's "
-              "init_worker_by_lua_file\n"
+              "  # fvbench: the Lua profiler's control, then edge's init_worker_by_lua_file\n"
+              "  init_worker_by_lua_block {\n"
               "    require(\"fvbench_lua_profile\").init_worker(\"/b/run/fv/lua_profile\")\n"
               "    dofile(\"/srv/edge/src/nginx/init_worker.lua\")\n"
               "  }\n");
@@ -402,7 +402,8 @@ TEST(RenderFairvisor, LuaProfileWithoutEdgesInitWorkerGetsItsOwnBlock) {
   auto on = RenderFairvisorConf(tmpl, p);
   ASSERT_TRUE(on.ok()) << on.error().message;
   EXPECT_TRUE(Has(*on, "  lua_shared_dict fvbench_profile 1m;\n"
-                       "  init_worker_by_lua_block {  # fvbench: the Lua profiler's control\n"
+                       "  # fvbench: the Lua profiler's control (a `#` inside the block would be Lua)\n"
+                       "  init_worker_by_lua_block {\n"
                        "    require(\"fvbench_lua_profile\").init_worker(\"/b/run/fv/lua_profile\")\n"
                        "  }\n")) << *on;
   EXPECT_FALSE(Has(*on, "dofile")) << *on;
