@@ -173,7 +173,16 @@ Result<std::vector<std::string>> FetchLuaProfileFiles(Host& sut, const LuaProfil
                                                       const std::string& local_dir) {
   std::vector<std::string> out;
   for (const auto& [pid, remote] : state.files) {
-    const std::string local = fmt::format("{}/lua_profile.{}.folded", local_dir, pid);
+    // The path comes from the host: only a worker's own file name is fetched.
+    const std::string name = fmt::format("lua_profile.{}.folded", pid);
+    const size_t slash = remote.rfind('/');
+    if (remote.empty() || remote[0] != '/' || remote.find("/../") != std::string::npos ||
+        remote.substr(slash + 1) != name) {
+      return Error{fmt::format("host {}: worker {} names '{}' as its Lua profile (expected an absolute path "
+                               "ending in /{})",
+                               sut.name(), pid, remote, name)};
+    }
+    const std::string local = local_dir + "/" + name;
     if (auto f = sut.Fetch(remote, local, kLuaProfileCap); !f) {
       return Error{fmt::format("host {}: fetching the Lua profile of worker {} ({}) to {}: {}", sut.name(), pid,
                                remote, local, f.error().message)};

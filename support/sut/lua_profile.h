@@ -33,6 +33,12 @@
 // compiler. At most 4096 distinct stacks; the rest's samples are one
 // `[truncated] <n>` line.
 //
+// Cost outside a profile: with FairvisorParams::lua_profile on, each worker's
+// poll timer reads two dict keys every 0.1 s (a timer, not a request: the
+// status counters do not count it); jit.profile runs only between start and
+// stop. A worker started after a start (respawned) never writes that
+// generation's file: the wait then fails with the counts.
+//
 // The output directory <prefix>/lua_profile is made mode 01777 (like /tmp):
 // the workers of an nginx started as root run as another user (nobody) and
 // must create their files in it.
@@ -101,6 +107,8 @@ Result<LuaProfileState> WaitLuaProfileFiles(Host& sut, const std::string& status
 
 // Fetches each file of `state` to <local_dir>/lua_profile.<pid>.folded
 // (kLuaProfileCap); returns the local paths in pid order. local_dir must exist.
+// A path that is not absolute, holds "/../" or is not named
+// lua_profile.<its pid>.folded is refused (the paths come from the host).
 Result<std::vector<std::string>> FetchLuaProfileFiles(Host& sut, const LuaProfileState& state,
                                                       const std::string& local_dir);
 

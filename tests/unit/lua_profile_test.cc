@@ -130,8 +130,21 @@ TEST(LuaProfileWait, DoneWhenEveryWorkerWroteThenFetchedByPid) {
   missing.files[13] = "/p/none";
   auto failed = FetchLuaProfileFiles(host, missing, "/out");
   ASSERT_FALSE(failed.ok());
-  EXPECT_TRUE(Has(failed.error().message, "host sut1: fetching the Lua profile of worker 13 (/p/none)"))
+  EXPECT_TRUE(Has(failed.error().message, "host sut1: worker 13 names '/p/none' as its Lua profile"))
       << failed.error().message;
+  missing.files[13] = "/p/lua_profile.13.folded";  // named right, not there
+  failed = FetchLuaProfileFiles(host, missing, "/out");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(Has(failed.error().message, "host sut1: fetching the Lua profile of worker 13 "
+                                          "(/p/lua_profile.13.folded)"))
+      << failed.error().message;
+  for (const char* bad : {"/etc/shadow", "lua_profile.13.folded", "/p/../etc/lua_profile.13.folded",
+                          "/p/lua_profile.14.folded"}) {
+    missing.files[13] = bad;
+    failed = FetchLuaProfileFiles(host, missing, "/out");
+    ASSERT_FALSE(failed.ok()) << bad;
+    EXPECT_TRUE(Has(failed.error().message, "names '" + std::string(bad) + "'")) << failed.error().message;
+  }
 }
 
 // ---- real nginx --------------------------------------------------------------
