@@ -3,6 +3,7 @@
 #include "support/core/cpu_list.h"
 #include "support/core/text.h"
 
+#include "support/sut/lua_profile.h"
 #include "support/sut/nginx_files.h"
 
 #include <fmt/format.h>
@@ -113,16 +114,25 @@ const char kBackendChatCompletionJson[] =
     R"({"id":"chatcmpl-bench","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}})"
     "\n";
 
-std::string RenderStatusServer(const std::string& socket, const std::string& indent) {
+std::string RenderStatusServer(const std::string& socket, const std::string& indent, bool lua_profile) {
   if (socket.empty()) return "";
+  std::string profile;
+  if (lua_profile) {
+    for (const char* what : {"start", "stop", "state"}) {
+      profile += fmt::format("{0}  location = /fvbench_profile/{1} {{ content_by_lua_block {{ "
+                             "require(\"{2}\").http_{1}() }} }}\n",
+                             indent, what, kLuaProfileModuleName);
+    }
+  }
   return fmt::format(
       "{0}server {{  # fvbench status listener (progress lines), off the measured path\n"
       "{0}  listen unix:{1};\n"
       "{0}  access_log off;\n"
       "{0}  location = /fvbench_status {{ stub_status; }}\n"
+      "{2}"
       "{0}  location / {{ return 404; }}\n"
       "{0}}}\n",
-      indent, socket);
+      indent, socket, profile);
 }
 
 std::string RenderBaselineConf(const NginxParams& p) {
@@ -199,9 +209,9 @@ std::string EnvSubst(std::string_view text, const std::map<std::string, std::str
 namespace {
 // RenderStatusServer as a std::regex_replace format string: `$` doubled, no
 // trailing newline (the line is joined with one).
-std::string StatusServerForRegex(const std::string& socket) {
+std::string StatusServerForRegex(const std::string& socket, bool lua_profile) {
   std::string out;
-  for (char c : RenderStatusServer(socket, "  ")) {
+  for (char c : RenderStatusServer(socket, "  ", lua_profile)) {
     if (c == '$') out += '$';
     out += c;
   }
@@ -278,9 +288,12 @@ std::vector<Rewrite> Rewrites(const FairvisorParams& p) {
   add("http {", R"(^(\s*)http\s*\{\s*$)",
                       fmt::format("$1http {{\n$1  client_body_temp_path {0}/tmp/client_body;\n"
                                   "$1  proxy_temp_path {0}/tmp/proxy;\n"
-                                  "{1}{2}",
+                                  "{1}{2}{3}",
                                   pfx, AccessLogForRegex(p),
-                                  p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket)),
+                                  p.status_socket.empty() ? "" : "\n" + StatusServerForRegex(p.status_socket, p.lua_profile),
+                                  p.lua_profile ? fmt::format("\n$1  lua_shared_dict {} {};", kLuaProfileDict,
+                                                              kLuaProfileDictSize)
+                                                : ""),
                       1, 1);
   add("resolver ...;", R"(^(\s*)resolver\s+[^;]*;)",
                       p.resolver.empty()
@@ -347,6 +360,94 @@ Result<void> CheckRewrites(const std::vector<std::string>& lines, const std::vec
   return Ok();
 }
 
+// A Lua double-quoted string literal of `s`.
+std::string LuaString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') { out += "\\n"; continue; }
+    out += c;
+  }
+  return out + "\"";
+}
+
+// lua_package_path's first entry becomes the module's directory.
+Result<void> PrependLuaPackagePath(std::vector<std::string>& lines, const std::string& module_dir) {
+  int found = 0;
+  for (std::string& line : lines) {
+    if (IsComment(line) || DirectiveName(line) != "lua_package_path") continue;
+    ++found;
+    size_t at = line.find("lua_package_path") + std::string("lua_package_path").size();
+    at = line.find_first_not_of(" \t", at);
+    if (at == std::string::npos) break;
+    if (line[at] == '"' || line[at] == '\'') ++at;
+    line.insert(at, module_dir + "/?.lua;");
+  }
+  if (found != 1) {
+    return Error{fmt::format("{}: Lua profile: expected exactly one lua_package_path directive to put {} first, "
+                             "found {} (edge's template changed)",
+                             kTemplateSrc, module_dir, found)};
+  }
+  return Ok();
+}
+
+// Edge's init_worker_by_lua_file becomes a block that starts the profiler's
+// control first (nginx_conf.h says why); none: the block is added after the dict.
+Result<void> WrapInitWorker(std::vector<std::string>& lines, const FairvisorParams& p) {
+  const std::string control =
+      fmt::format("require({}).init_worker({})", LuaString(kLuaProfileModuleName),
+                  LuaString(LuaProfileOutputDir(p.prefix)));
+  std::vector<size_t> at;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (IsComment(lines[i])) continue;
+    std::string name = DirectiveName(lines[i]);
+    if (name.rfind("init_worker_by_lua", 0) != 0) continue;
+    if (name != "init_worker_by_lua_file") {
+      return Error{fmt::format("{} line {}: Lua profile: '{}' cannot be wrapped to start the profiler (only "
+                               "init_worker_by_lua_file can; edge's template changed)",
+                               kTemplateSrc, i + 1, detail::Trim(lines[i], " \t"))};
+    }
+    at.push_back(i);
+  }
+  if (at.size() > 1) {
+    return Error{fmt::format("{}: Lua profile: {} init_worker_by_lua_file directives (nginx takes one)",
+                             kTemplateSrc, at.size())};
+  }
+  if (at.empty()) {
+    const std::string dict = fmt::format("lua_shared_dict {} ", kLuaProfileDict);
+    for (std::string& line : lines) {
+      const size_t d = line.find(dict);
+      if (d == std::string::npos) continue;
+      const size_t nl = line.rfind('\n', d);
+      const size_t start = nl == std::string::npos ? 0 : nl + 1;
+      const std::string indent = line.substr(start, d - start);
+      line += fmt::format("\n{0}# fvbench: the Lua profiler's control (a `#` inside the block would be Lua)\n"
+                          "{0}init_worker_by_lua_block {{\n"
+                          "{0}  {1}\n{0}}}",
+                          indent, control);
+      return Ok();
+    }
+    return Error{fmt::format("{}: Lua profile: no `{}` line to add init_worker after", kTemplateSrc, dict)};
+  }
+  std::string& line = lines[at[0]];
+  static const std::regex re(R"(^(\s*)init_worker_by_lua_file\s+("[^"]*"|'[^']*'|[^\s;]+)\s*;\s*$)");
+  std::smatch m;
+  if (!std::regex_match(line, m, re)) {
+    return Error{fmt::format("{} line {}: Lua profile: expected `init_worker_by_lua_file <file>;`: '{}'",
+                             kTemplateSrc, at[0] + 1, detail::Trim(line, " \t"))};
+  }
+  std::string file = m[2].str();
+  if (file.size() >= 2 && (file[0] == '"' || file[0] == '\'')) file = file.substr(1, file.size() - 2);
+  const std::string indent = m[1].str();
+  line = fmt::format("{0}# fvbench: the Lua profiler's control, then edge's init_worker_by_lua_file\n"
+                     "{0}init_worker_by_lua_block {{\n"
+                     "{0}  {1}\n"
+                     "{0}  dofile({2})\n"
+                     "{0}}}",
+                     indent, control, LuaString(file));
+  return Ok();
+}
+
 }  // namespace
 
 Result<std::string> RenderFairvisorConf(std::string_view template_text, const FairvisorParams& p) {
@@ -356,6 +457,13 @@ Result<std::string> RenderFairvisorConf(std::string_view template_text, const Fa
   std::vector<bool> rewritten;
   const int edge_count = ApplyRewrites(lines, rewrites, p.fv_dir, rewritten);
   if (auto r = CheckRewrites(lines, rewrites, rewritten, edge_count); !r.ok()) return r.error();
+  if (p.lua_profile) {
+    if (p.status_socket.empty()) {
+      return Error{"Lua profile: needs the status listener (status_socket), which drives the profile"};
+    }
+    if (auto r = PrependLuaPackagePath(lines, LuaProfileModuleDir(p.prefix)); !r.ok()) return r.error();
+    if (auto r = WrapInitWorker(lines, p); !r.ok()) return r.error();
+  }
   std::string out;
   if (p.load_lua_modules) {
     out += fmt::format("load_module {}/ndk_http_module.so;\nload_module {}/ngx_http_lua_module.so;\n",

@@ -59,6 +59,35 @@
 // reachable from the network; nginx removes it on a clean stop, not after a
 // crash (the caller removes a stale one: bind() fails on an existing path).
 // Its path must fit sockaddr_un (at most kMaxUnixSocketPath bytes).
+//
+// Lua profiles (FairvisorParams::lua_profile; lua_profile.h the protocol, the
+// module support/sut/lua/fvbench_lua_profile.lua): off, the config is the
+// one above, byte for byte. On, four more changes, and status_socket must be set
+// (the profile is driven through it):
+//   http {                      -> also followed by `lua_shared_dict fvbench_profile 1m;`
+//   lua_package_path "...";     -> "<prefix>/lua/?.lua;..." (exactly one expected: nginx
+//                                  takes one per http block, so the module's directory
+//                                  goes first in edge's own)
+//   init_worker_by_lua_file <f>;  -> # fvbench: ... (an nginx comment line)
+//                                    init_worker_by_lua_block {
+//                                      require("fvbench_lua_profile").init_worker("<prefix>/lua_profile")
+//                                      dofile("<f>")
+//                                    }
+//   the status server           -> also location = /fvbench_profile/{start,stop,state},
+//                                  each `content_by_lua_block` calling the module
+// Why init_worker: jit.profile profiles one Lua VM, i.e. one worker, and its
+// interval timer does not survive fork, so it cannot start in the master
+// (init_by_lua); a request cannot start it either, since a request reaches
+// one worker only. nginx takes one init_worker_by_lua* per http block and
+// edge's template has its own (a file), so that directive becomes a block
+// that starts the module's control timer first and then runs edge's file
+// with dofile, unchanged (its top-level `return`s end the chunk as before;
+// an error in it is logged by nginx as an init_worker error as before).
+// A template without init_worker gets the block with the module's line only;
+// an init_worker_by_lua_block or init_worker_by_lua in it is an Error (it
+// cannot be wrapped line by line). ReferencedFiles (nginx_files.h) no longer
+// lists edge's init_worker file (it is an argument of dofile now): a wrong
+// path shows as /readyz never turning 200, with the error.log line.
 #pragma once
 
 #include <map>
@@ -97,7 +126,9 @@ struct NginxParams {
 inline constexpr size_t kMaxUnixSocketPath = 107;
 
 // The status server block, indented for the http block; "" when socket is "".
-std::string RenderStatusServer(const std::string& socket, const std::string& indent = "  ");
+// lua_profile adds the three /fvbench_profile/ locations.
+std::string RenderStatusServer(const std::string& socket, const std::string& indent = "  ",
+                               bool lua_profile = false);
 
 // Baseline and backend listen on `<listen_addr>:<port>`, with
 // ` backlog=<listen_backlog>` when that is set (the status listener never).
@@ -133,6 +164,7 @@ struct FairvisorParams {
   std::string status_socket;           // "" = no status listener
   int listen_backlog = 0;              // as NginxParams::listen_backlog
   bool limits_log = false;             // access log in kLimitsLogFormat at LimitsLogPath(prefix)
+  bool lua_profile = false;            // Lua profiles (above; lua_profile.h); needs status_socket
 };
 
 // The limits log's format: `$msec $status $http_x_bench_key` (nginx writes

@@ -15,6 +15,7 @@
 #include "support/core/text.h"
 #include "support/engine/jwt.h"
 #include "support/host/interrupts.h"
+#include "support/sut/lua_profile.h"
 #include "support/sut/nginx_conf.h"
 #include "support/sut/nginx_files.h"
 #include "support/host/shell_quote.h"
@@ -508,6 +509,14 @@ Result<void> SutServices::StartFairvisor(const std::string& mode, const std::str
   if (!info_.module_dir.empty()) p.module_dir = info_.module_dir;
   p.status_socket = StatusSocketFor("fv");
   p.listen_backlog = cfg_.nginx_listen_backlog;
+  if (options.lua_profile && !cfg_.dry_run) {
+    if (p.status_socket.empty()) {
+      return Error{fmt::format("host {}: Lua profile: edge gets no status listener to drive it: {}", host_.name(),
+                               status_why_)};
+    }
+    p.lua_profile = true;
+    if (auto placed = PlaceLuaProfile(host_, dir, cfg_.source_dir); !placed) return placed.error();
+  }
   auto conf = RenderFairvisorConf(*tmpl, p);
   if (!conf) return Error{fmt::format("{} (read from {} on host {})", conf.error().message, tmpl_path,
                                       host_.name())};

@@ -82,6 +82,11 @@ struct FairvisorOptions {
   // > 0: edge's worker_processes for this start; 0: FV_WORKER_PROCESSES,
   // whose `auto` is one worker per CPU of the cpuset, else of the usable CPUs.
   int worker_processes = 0;
+  // Lua profiles can be taken (lua_profile.h; FairvisorParams::lua_profile):
+  // the profiler module is placed under run_dir("fv") and edge's config
+  // wired to it. Needs the status listener (an Error naming why there is
+  // none); ignored under DRY_RUN, which has none.
+  bool lua_profile = false;
 };
 
 class SutServices {

@@ -349,6 +349,93 @@ TEST(RenderFairvisor, LimitsLogReplacesTheAccessLog) {
   EXPECT_EQ(*on, expected);
 }
 
+// Lua profiles on: the config without them plus exactly the four changes
+// nginx_conf.h lists; off (the default) nothing of them is there.
+void ReplaceOnce(std::string& s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  ASSERT_NE(at, std::string::npos) << from << "\nnot in\n" << s;
+  EXPECT_EQ(s.find(from, at + 1), std::string::npos) << from;
+  s.replace(at, from.size(), to);
+}
+
+TEST(RenderFairvisor, LuaProfileIsTheOffConfigPlusFourChanges) {
+  FairvisorParams p = Params();
+  p.status_socket = "/b/run/fv/logs/status.sock";
+  auto off = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_FALSE(Has(*off, "fvbench_profile")) << *off;
+  EXPECT_FALSE(Has(*off, "init_worker_by_lua_block")) << *off;
+  p.lua_profile = true;
+  auto on = RenderFairvisorConf(kTemplate, p);
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  std::string expected = *off;
+  ReplaceOnce(expected, "lua_package_path \"/srv/edge/src/?.lua;;\";",
+              "lua_package_path \"/b/run/fv/lua/?.lua;/srv/edge/src/?.lua;;\";");
+  ReplaceOnce(expected, "  init_worker_by_lua_file /srv/edge/src/nginx/init_worker.lua;\n",
+              "  # fvbench: the Lua profiler's control, then edge's init_worker_by_lua_file\n"
+              "  init_worker_by_lua_block {\n"
+              "    require(\"fvbench_lua_profile\").init_worker(\"/b/run/fv/lua_profile\")\n"
+              "    dofile(\"/srv/edge/src/nginx/init_worker.lua\")\n"
+              "  }\n");
+  ReplaceOnce(expected, "    location = /fvbench_status { stub_status; }\n    location / { return 404; }\n  }\n",
+              "    location = /fvbench_status { stub_status; }\n"
+              "    location = /fvbench_profile/start { content_by_lua_block { "
+              "require(\"fvbench_lua_profile\").http_start() } }\n"
+              "    location = /fvbench_profile/stop { content_by_lua_block { "
+              "require(\"fvbench_lua_profile\").http_stop() } }\n"
+              "    location = /fvbench_profile/state { content_by_lua_block { "
+              "require(\"fvbench_lua_profile\").http_state() } }\n"
+              "    location / { return 404; }\n  }\n"
+              "  lua_shared_dict fvbench_profile 1m;\n");
+  EXPECT_EQ(*on, expected);
+  EXPECT_EQ(std::count(on->begin(), on->end(), '{'), std::count(on->begin(), on->end(), '}'));
+  // Baseline and backend never get the locations.
+  EXPECT_FALSE(Has(RenderStatusServer("/s.sock"), "fvbench_profile"));
+}
+
+TEST(RenderFairvisor, LuaProfileWithoutEdgesInitWorkerGetsItsOwnBlock) {
+  FairvisorParams p = Params();
+  p.status_socket = "/b/run/fv/logs/status.sock";
+  p.lua_profile = true;
+  std::string tmpl = kTemplate;
+  ReplaceOnce(tmpl, "  init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;\n", "");
+  auto on = RenderFairvisorConf(tmpl, p);
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  EXPECT_TRUE(Has(*on, "  lua_shared_dict fvbench_profile 1m;\n"
+                       "  # fvbench: the Lua profiler's control (a `#` inside the block would be Lua)\n"
+                       "  init_worker_by_lua_block {\n"
+                       "    require(\"fvbench_lua_profile\").init_worker(\"/b/run/fv/lua_profile\")\n"
+                       "  }\n")) << *on;
+  EXPECT_FALSE(Has(*on, "dofile")) << *on;
+}
+
+TEST(RenderFairvisor, LuaProfileErrorsNameWhatIsMissing) {
+  FairvisorParams p = Params();
+  p.lua_profile = true;  // no status socket
+  auto r = RenderFairvisorConf(kTemplate, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "status_socket")) << r.error().message;
+
+  p.status_socket = "/b/run/fv/logs/status.sock";
+  std::string block = kTemplate;
+  ReplaceOnce(block, "  init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;\n",
+              "  init_worker_by_lua_block { ngx.log(ngx.ERR, 1) }\n");
+  r = RenderFairvisorConf(block, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "init_worker_by_lua_block { ngx.log(ngx.ERR, 1) }' cannot be wrapped"))
+      << r.error().message;
+
+  std::string no_path = kTemplate;
+  ReplaceOnce(no_path, "  lua_package_path \"/opt/fairvisor/src/?.lua;;\";\n", "");
+  ReplaceOnce(no_path, "init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;",
+              "init_worker_by_lua_file /opt/fairvisor/src/nginx/init_worker.lua;\n"
+              "  content_by_lua_file /opt/fairvisor/src/nginx/x.lua;");
+  r = RenderFairvisorConf(no_path, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(Has(r.error().message, "expected exactly one lua_package_path directive to put /b/run/fv/lua first, "
+                                     "found 0")) << r.error().message;
+}
+
 // 08_nginx_workers_vs_cpuset.env (fixtures/odd_inputs): one worker per CPU the nginx may use, never nginx's
 // own `auto` (online CPUs) when the count is known.
 TEST(NginxWorkerProcesses, OnePerCpuOfTheCpusetOrOfTheUsableCpus) {

@@ -2,9 +2,11 @@
 // ports 18400-18402: baseline + backend nginx always; fairvisor edge when
 // FAIRVISOR_EDGE_SRC names an edge checkout (skipped otherwise).
 #include "support/sut/sut_services.h"
+#include "support/sut/lua_profile.h"
 
 #include "support/judge/rule_evidence.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -494,6 +496,36 @@ INSTANTIATE_TEST_SUITE_P(Policies, FairvisorPolicy,
                                            PolicyCase{"llm.json", "bench-llm", "decision_service"},
                                            PolicyCase{"llm.json", "bench-llm", "reverse_proxy"}),
                          CaseName);
+
+// FairvisorOptions::lua_profile through SutServices: the module placed in
+// the run dir, edge's config wired to it, a profile started and stopped
+// through the status socket, one folded file per worker (2 workers).
+TEST_F(SutE2E, FairvisorLuaProfileOneFilePerWorker) {
+  if (!have_edge_) GTEST_SKIP() << "FAIRVISOR_EDGE_SRC is not set (an edge checkout to run)";
+  std::string policy = cfg_.bench_dir + "/policies/simple.json";
+  ASSERT_TRUE(host_.WriteFile(policy, ReadFile(FixturesDir() + "/policies/simple.json")).ok());
+  SutServices sut(host_, cfg_, info_, cfg_.oresty_cpuset);
+  FairvisorOptions o;
+  o.lua_profile = true;
+  o.worker_processes = 2;
+  auto s = sut.StartFairvisor("decision_service", policy, o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const std::string socket = sut.status_socket("fv");
+  if (socket.empty()) GTEST_SKIP() << "no status listener: " << sut.status_unavailable();
+  auto start = StartLuaProfile(host_, socket, 1);
+  ASSERT_TRUE(start.ok()) << start.error().message;
+  EXPECT_EQ(start->workers, 2);
+  for (int i = 0; i < 50; ++i) (void)Curl(kFvPort, "/readyz");
+  auto stop = StopLuaProfile(host_, socket);
+  ASSERT_TRUE(stop.ok()) << stop.error().message;
+  auto done = WaitLuaProfileFiles(host_, socket, stop->gen, std::chrono::seconds(5));
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  ASSERT_EQ(done->files.size(), 2u);
+  for (const auto& [pid, path] : done->files) {
+    EXPECT_EQ(path, fmt::format("{}/lua_profile.{}.folded", LuaProfileOutputDir(sut.run_dir("fv")), pid));
+  }
+  ASSERT_TRUE(sut.StopAll().ok());
+}
 
 // A rule whose limit key the requests never carry (the bench JWT has no
 // `tenant` claim) is skipped by edge on every request, with a warn line that
