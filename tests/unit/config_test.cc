@@ -722,3 +722,24 @@ TEST(Config, ReadsTheProfileSettings) {
 }
 
 }  // namespace fvbench::config_test
+
+namespace fvbench::config_test {
+
+// The profile phases count in the ctest TIMEOUT check: a warmup and two
+// FVBENCH_PROFILE_DUR phases more per latency / throughput scenario; off,
+// they count nothing.
+TEST(Config, ProfilePhasesCountInTheScenarioTimeout) {
+  const EnvMap base = {{"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}, {"FVBENCH_PROFILE_DUR", "3000"}};
+  EXPECT_TRUE(LoadConfig(Inputs(base)).ok());  // FVBENCH_PROFILE off
+  EnvMap on = base;
+  on["FVBENCH_PROFILE"] = "cpu";
+  auto c = LoadConfig(Inputs(on));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("profile WARMUP_DUR 10 + 2 x FVBENCH_PROFILE_DUR 3000"), std::string::npos)
+      << c.error().message;
+  EXPECT_NE(c.error().message.find("or FVBENCH_PROFILE_DUR"), std::string::npos) << c.error().message;
+  on["FVBENCH_PROFILE_DUR"] = "10";
+  EXPECT_TRUE(LoadConfig(Inputs(on)).ok());
+}
+
+}  // namespace fvbench::config_test
