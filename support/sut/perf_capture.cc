@@ -229,7 +229,13 @@ Result<void> PerfProfiler::Start(double secs) {
     Command c;
     c.argv = std::move(*argv);
     c.timeout = std::chrono::milliseconds(static_cast<long long>((secs + 60) * 1000));
-    rec.run = std::async(std::launch::async, [this, c] { return sut_.Run(c); });
+    if (opt_.dry_run) {  // recorded in the plan now, before the load it samples
+      std::promise<Result<ExecResult>> done;
+      done.set_value(sut_.Run(c));
+      rec.run = done.get_future();
+    } else {
+      rec.run = std::async(std::launch::async, [this, c] { return sut_.Run(c); });
+    }
   }
   return Ok();
 }
