@@ -128,7 +128,7 @@ Result<void> JudgePerfFacts(const PerfHostFacts& f, const std::string& host) {
 }
 
 Result<std::vector<std::string>> PerfRecordArgv(int hz, const std::vector<int>& pids, const std::string& data_path,
-                                                double secs) {
+                                                double secs, CallGraph call_graph) {
   if (hz < 1 || hz > kMaxProfileHz) return Error{fmt::format("perf record: {} Hz is outside 1..{}", hz, kMaxProfileHz)};
   if (pids.empty()) return Error{"perf record: no process to sample"};
   std::vector<std::string> ids;
@@ -140,7 +140,8 @@ Result<std::vector<std::string>> PerfRecordArgv(int hz, const std::vector<int>& 
   if (!(secs >= 1) || secs != std::floor(secs) || secs > 86400) {
     return Error{fmt::format("perf record: {} s is not a whole number of seconds 1..86400", secs)};
   }
-  return std::vector<std::string>{"perf", "record", "-e", "cpu-clock", "-F", std::to_string(hz), "-g", "-N",
+  return std::vector<std::string>{"perf", "record", "-e", "cpu-clock", "-F", std::to_string(hz), "--call-graph",
+                                  call_graph == CallGraph::kDwarf ? "dwarf" : "fp", "-N",
                                   "-p", fmt::format("{}", fmt::join(ids, ",")), "-o", data_path,
                                   "--", "sleep", fmt::format("{}", static_cast<long>(secs))};
 }
@@ -224,7 +225,7 @@ Result<void> PerfProfiler::Start(double secs) {
   seconds_ = secs;
   for (Recording& rec : recordings_) {
     auto argv = detail::PerfRecordArgv(opt_.hz, rec.pids, detail::PerfDataPath(rec.target.run_dir, rec.target.service),
-                                       secs);
+                                       secs, opt_.call_graph);
     if (!argv) return argv.error();
     Command c;
     c.argv = std::move(*argv);

@@ -27,8 +27,11 @@ namespace fs = std::filesystem;
 TEST(PerfRecordArgv, EachValueIsItsOwnWordAfterAFixedOption) {
   auto a = detail::PerfRecordArgv(99, {1234, 1235}, "/b/run/fv/fv.perf.data", 10);
   ASSERT_TRUE(a.ok()) << a.error().message;
-  EXPECT_THAT(*a, ElementsAre("perf", "record", "-e", "cpu-clock", "-F", "99", "-g", "-N", "-p", "1234,1235", "-o",
-                              "/b/run/fv/fv.perf.data", "--", "sleep", "10"));
+  EXPECT_THAT(*a, ElementsAre("perf", "record", "-e", "cpu-clock", "-F", "99", "--call-graph", "dwarf", "-N", "-p",
+                              "1234,1235", "-o", "/b/run/fv/fv.perf.data", "--", "sleep", "10"));
+  auto fp = detail::PerfRecordArgv(99, {1234}, "/d", 10, CallGraph::kFramePointers);
+  ASSERT_TRUE(fp.ok());
+  EXPECT_EQ(fp->at(7), "fp");
 }
 
 TEST(PerfRecordArgv, RefusesWhatCouldBeReadAsAnOptionOrIsNoWorker) {
@@ -183,8 +186,8 @@ TEST(PerfProfiler, RecordsTheWorkersThenScriptsFetchesAndRemoves) {
   EXPECT_EQ(got.files[0].path, (local / "fv.perf.txt").string());
   auto rec = sut.Find("perf record");
   ASSERT_TRUE(rec);
-  EXPECT_THAT(rec->argv, ElementsAre("perf", "record", "-e", "cpu-clock", "-F", "99", "-g", "-N", "-p", "501,502", "-o",
-                                     "/b/run/fv/fv.perf.data", "--", "sleep", "5"));
+  EXPECT_THAT(rec->argv, ElementsAre("perf", "record", "-e", "cpu-clock", "-F", "99", "--call-graph", "dwarf", "-N",
+                                     "-p", "501,502", "-o", "/b/run/fv/fv.perf.data", "--", "sleep", "5"));
   EXPECT_LT(sut.EventIndex("perf record"), sut.EventIndex("perf script"));
   EXPECT_LT(sut.EventIndex("perf script"), sut.EventIndex("fetch /b/run/fv/fv.perf.txt"));
   EXPECT_LT(sut.EventIndex("fetch /b/run/fv/fv.perf.txt"), sut.EventIndex("rm -f --"));
