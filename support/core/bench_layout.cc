@@ -28,6 +28,9 @@ std::string RawDir(const std::string& bench_dir) { return Under(bench_dir, kRaw)
 std::string ScenarioResultPath(const std::string& bench_dir, const std::string& scenario_id) {
   return ControllerDir(bench_dir) + "/" + scenario_id + ".json";
 }
+std::string ProfileDir(const std::string& bench_dir, const std::string& scenario_id) {
+  return ControllerDir(bench_dir) + "/profile/" + scenario_id;
+}
 std::string RunMetaPath(const std::string& bench_dir) { return ControllerDir(bench_dir) + "/run_meta.json"; }
 std::string PlanPath(const std::string& bench_dir) { return ControllerDir(bench_dir) + "/dry_run_plan.txt"; }
 std::string LeadPath(const std::string& bench_dir) { return ControllerDir(bench_dir) + "/loadgen_lead.json"; }

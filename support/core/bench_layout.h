@@ -10,6 +10,8 @@
 //       loadgen_lead.json                 the last measured loadgen launch lead
 //       dry_run_plan.txt                  DRY_RUN=1: the plan, secrets redacted
 //       raw/                              raw engine outputs pulled back per phase
+//       profile/<scenario id>/            FVBENCH_PROFILE: the profiles fetched from the SUT
+//                                         (<service>.perf.txt; run/profile_phase.h)
 //       raw/previous/, previous/          the run before this one
 //       dry-run/raw/, dry-run/loadgen_lead.json
 //                                         DRY_RUN=1: what the engines write on the
@@ -43,6 +45,7 @@ std::string RunMetaPath(const std::string& bench_dir);
 std::string PlanPath(const std::string& bench_dir);
 std::string LeadPath(const std::string& bench_dir);
 std::string TestbedStatePath(const std::string& bench_dir);
+std::string ProfileDir(const std::string& bench_dir, const std::string& scenario_id);  // controller-results/profile/<id>
 std::string DryRunRawDir(const std::string& bench_dir);    // controller-results/dry-run/raw
 std::string DryRunLeadPath(const std::string& bench_dir);  // controller-results/dry-run/loadgen_lead.json
 std::string ReportDir(const std::string& bench_dir);

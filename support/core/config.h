@@ -17,6 +17,7 @@
 
 #include "support/core/env_map.h"
 #include "support/core/jwt_secret.h"
+#include "support/core/profile_params.h"
 #include "support/core/progress_params.h"
 #include "support/core/result.h"
 #include "support/core/search_defaults.h"
@@ -180,6 +181,10 @@ struct Config {
   // (FVBENCH_PROGRESS_S; progress_params.h).
   ValidityParams validity;
   ProgressParams progress;
+
+  // Flame profiles after each scenario's verdict (FVBENCH_PROFILE*,
+  // profile_params.h; run/profile_phase.h). Off by default.
+  ProfileParams profile;
 
   // FVBENCH_JWT_SECRET: the HMAC key of the benchmark JWT (engine/jwt.h),
   // at least kMinJwtSecretBytes (RFC 7518 section 3.2); default the public,

@@ -242,7 +242,8 @@ Result<void> WholeSecondsForWrk(const Config& c) {
                                                       {"WARMUP_DUR", c.warmup_dur_s},
                                                       {"STEP_DUR", c.step_dur_s.value_or(0)},
                                                       {"CONFIRM_DUR", c.confirm_dur_s.value_or(0)},
-                                                      {"LIMITS_DUR", c.limits_dur_s}};
+                                                      {"LIMITS_DUR", c.limits_dur_s},
+                                                      {"FVBENCH_PROFILE_DUR", c.profile.duration_s}};
   for (const auto& [name, seconds] : durations) {
     if (seconds != std::floor(seconds)) {
       // Only whole seconds that are accepted: never 0 for a phase (STEP_DUR=0.5 -> "use 1").

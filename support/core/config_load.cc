@@ -24,6 +24,7 @@ Result<Config> LoadConfig(const ConfigInputs& in) {
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadInstalls(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadPorts(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadLatency(r, c); },
+      [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadProfile(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadSearch(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadCounts(r, c); },
       [](const ConfigInputs&, const EnvReader& r, Config& c) { return detail::LoadRemote(r, c); },

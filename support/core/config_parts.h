@@ -30,6 +30,9 @@ Result<void> LoadSearch(const EnvReader& r, Config& c);      // THROUGHPUT_*, ST
 Result<void> LoadCounts(const EnvReader& r, Config& c);      // REPEAT, LOADGEN_CONNECTIONS
 Result<void> LoadScenarioTimeout(const EnvReader& r, Config& c);
 
+// config_profile.cc
+Result<void> LoadProfile(const EnvReader& r, Config& c);     // FVBENCH_PROFILE, FVBENCH_PROFILE_DUR, _FRACTION, _HZ
+
 // config_hosts.cc
 Result<void> LoadInstalls(const EnvReader& r, Config& c);    // K6_VER, K6_SOURCE, K6_RELEASE_URL,
                                                              // FVBENCH_PACKAGE_LOCK_WAIT_S

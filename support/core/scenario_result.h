@@ -13,6 +13,7 @@
 #include "support/core/ab_result.h"
 #include "support/core/limit_figures.h"
 #include "support/core/load_result.h"
+#include "support/core/profile_result.h"
 #include "support/core/reject_cost_figures.h"
 #include "support/core/validity_check.h"
 
@@ -191,6 +192,9 @@ struct ScenarioResult {
   // limits.keys: one entry per point, index for index with `limits` (the
   // points' phases, in ascending key count). Empty for the other scenarios.
   std::vector<KeySweepPoint> key_sweep;
+  // FVBENCH_PROFILE on (profile_result.h): the profile phases run after the
+  // measured ones; absent when off.
+  std::optional<ProfileResult> profile;
   double started_unix = 0;
   double finished_unix = 0;
   // Set by the scenario runner (absent in older results and DRY_RUN): the

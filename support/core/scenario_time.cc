@@ -63,6 +63,14 @@ std::string Message(const char* kind, const ScenarioTimeBound& b, double timeout
 
 }  // namespace
 
+// The profile phases (profile_dur_s > 0): a warmup and two phases more.
+static void AddProfile(Sum& s, const ScenarioTimeInputs& c, double& phases) {
+  if (c.profile_dur_s <= 0) return;
+  s.Add(c.warmup_dur_s + 2 * c.profile_dur_s, fmt::format("profile WARMUP_DUR {} + 2 x FVBENCH_PROFILE_DUR {}",
+                                                           FormatNumber(c.warmup_dur_s), FormatNumber(c.profile_dur_s)));
+  phases += 2;
+}
+
 ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c) {
   ScenarioTimeInputs in;
   in.plan = RunPlanOf(c);
@@ -72,6 +80,7 @@ ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c) {
   in.limits_keys_rps = c.limits_keys_rps;
   in.warmup_dur_s = c.warmup_dur_s;
   in.health_timeout_s = c.health_timeout_s;
+  if (c.profile.on() && !c.ab) in.profile_dur_s = c.profile.duration_s;
   return in;
 }
 
@@ -86,6 +95,7 @@ ScenarioTimeBound LatencyScenarioBound(const ScenarioTimeInputs& c, double quiet
     s.Add(c.plan.latency_runs * c.latency_dur_s,
           fmt::format("REPEAT {} x LATENCY_DUR {}", c.plan.latency_runs, FormatNumber(c.latency_dur_s)));
   }
+  AddProfile(s, c, phases);
   AddCommon(s, c, phases, quiet_timeout_s);
   return s.Bound();
 }
@@ -105,6 +115,7 @@ ScenarioTimeBound ThroughputScenarioBound(const ScenarioTimeInputs& c, double qu
     AddAbPairs(s, c, c.plan.ab_throughput_run_s, "step");
     phases += 2.0 * c.plan.ab_pairs;
   }
+  AddProfile(s, c, phases);
   AddCommon(s, c, phases, quiet_timeout_s);
   return s.Bound();
 }
@@ -141,13 +152,17 @@ ScenarioTimeBound KeySweepScenarioBound(const ScenarioTimeInputs& c, double quie
 Result<void> CheckScenarioTimeout(const ScenarioTimeInputs& c, double timeout_s, double quiet_timeout_s) {
   ScenarioTimeBound latency = LatencyScenarioBound(c, quiet_timeout_s);
   if (latency.seconds > timeout_s) {
-    return Error{Message("latency", latency, timeout_s, "LATENCY_DUR, WARMUP_DUR or REPEAT")};
+    return Error{Message("latency", latency, timeout_s,
+                         c.profile_dur_s > 0 ? "LATENCY_DUR, WARMUP_DUR, REPEAT or FVBENCH_PROFILE_DUR"
+                                             : "LATENCY_DUR, WARMUP_DUR or REPEAT")};
   }
   ScenarioTimeBound throughput = ThroughputScenarioBound(c, quiet_timeout_s);
   if (throughput.seconds > timeout_s) {
     return Error{Message("throughput", throughput, timeout_s,
                          c.plan.search.seed
                              ? "STEP_DUR or WARMUP_DUR"
+                         : c.profile_dur_s > 0
+                             ? "THROUGHPUT_BUDGET_S, CONFIRM_DUR, STEP_DUR, WARMUP_DUR, REPEAT or FVBENCH_PROFILE_DUR"
                              : "THROUGHPUT_BUDGET_S, CONFIRM_DUR, STEP_DUR, WARMUP_DUR or REPEAT")};
   }
   ScenarioTimeBound limits = LimitsScenarioBound(c, quiet_timeout_s);

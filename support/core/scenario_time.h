@@ -39,6 +39,10 @@ struct ScenarioTimeInputs {
   double limits_keys_rps = 0;
   double warmup_dur_s = 0;
   double health_timeout_s = 0;
+  // FVBENCH_PROFILE on: each profile phase's length (FVBENCH_PROFILE_DUR);
+  // latency and throughput scenarios then run a warmup and two more phases
+  // outside A/B mode (run/profile_phase.h). 0 when off.
+  double profile_dur_s = 0;
 };
 ScenarioTimeInputs ScenarioTimeInputsOf(const Config& c);
 

@@ -20,7 +20,7 @@ std::string Cpuset(const Config& c, const std::string& set) {
 std::string Seconds(double s) { return FormatNumber(s); }
 
 // The groups, in order: Load, Throughput search, Load generator, Provisioning, The SUT,
-// Paths and CPUs, Remote mode, Inputs and comparisons, A/B mode, Validity,
+// Paths and CPUs, Remote mode, Inputs and comparisons, A/B mode, Flame profiles, Validity,
 // Progress and ctest.
 const std::vector<VariableDoc> kVariables = {
     // Load
@@ -301,6 +301,24 @@ const std::vector<VariableDoc> kVariables = {
     {"AB_GATE", "A/B mode", "0", false, "0 or 1",
      "1: a significant difference where B is worse fails the scenario (the message shows A, B, delta, CI, noise)",
      [](const Config& c) { return Flag(c.ab_gate); }},
+
+    // Flame profiles
+    {"FVBENCH_PROFILE", "Flame profiles", "0", false, "cpu, lua, both or 0",
+     "after each latency and throughput scenario's verdict: a phase without and one with the profiler, at the "
+     "rate below; `cpu` samples the SUT's nginx workers with `perf` (installed when provisioning; needs root or "
+     "`kernel.perf_event_paranoid` <= 1), `lua` edge's Lua code; empty or 0 = none. Never changes a verdict",
+     [](const Config& c) { return c.profile.Text(); }},
+    {"FVBENCH_PROFILE_DUR", "Flame profiles", "10", false, "s",
+     "seconds of each of the two profile phases (whole seconds with wrk)",
+     [](const Config& c) { return Seconds(c.profile.duration_s); }},
+    {"FVBENCH_PROFILE_FRACTION", "Flame profiles", "0.8", false, "fraction",
+     "throughput scenarios profile at this fraction of the rate the search confirmed (0 < x <= 1); latency "
+     "scenarios at `LATENCY_RPS`",
+     [](const Config& c) { return FormatNumber(c.profile.fraction); }},
+    {"FVBENCH_PROFILE_HZ", "Flame profiles", "99", false, "Hz",
+     "samples per second per CPU, 1..1000 (perf's own default is 4000; LuaJIT samples every round(1000 / Hz) "
+     "ms); 99 keeps the profiler's cost low and out of step with 100 Hz timers",
+     [](const Config& c) { return std::to_string(c.profile.hz); }},
 
     // Validity
     {"VALIDITY", "Validity", "fail", false, "choice",

@@ -30,6 +30,11 @@
 //                                          FVBENCH_POLICY_DIR (the suite's are ~1 KiB)
 //   nginx pid file                64 B     "<pid>\n"; pid_max is at most 4194304
 //   service owner file            512 B    "<hostname> <pid>\n"; a host name is < 256 B
+//   perf script text              per capture (PerfScriptCap): at most hz x (seconds + 5)
+//                                 samples per worker (one thread each, so at most one CPU),
+//                                 each a header line and at most 127 frames
+//                                 (kernel.perf_event_max_stack's default) of < 128 B: 16 KiB
+//                                 a sample; at least 1 MiB
 //   /proc file                    4 MiB    /proc/stat: ~100 B per CPU (8192 CPUs: 800 KiB)
 //                                          plus one count per interrupt; /proc/<pid>/cmdline
 //                                          is at most ARG_MAX (2 MiB with an 8 MiB stack)
@@ -41,6 +46,7 @@
 //                                          lines, far past any rate the check allows
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace fvbench {
@@ -71,5 +77,10 @@ inline constexpr uint64_t kErrorLogGrowthBytes = 16 * kMiB;
 inline constexpr uint64_t kK6SampleLinesPerRequest = 16;
 inline constexpr uint64_t kK6SampleLineBytes = 512;
 FileCap K6SamplesCap(double rate_rps, double duration_s);
+
+// perf script's text of one capture (perf_capture.h): 16 KiB per sample,
+// hz x (seconds + 5) samples per worker pid, at least 1 MiB.
+inline constexpr uint64_t kPerfSampleBytes = 16 * kKiB;
+FileCap PerfScriptCap(int hz, double seconds, size_t pids);
 
 }  // namespace fvbench

@@ -16,6 +16,7 @@
 #include "support/judge/ratios.h"
 #include "support/report/ab_json.h"
 #include "support/report/limits_json.h"
+#include "support/report/profile_json.h"
 #include "support/report/reject_cost_json.h"
 #include "support/report/load_result_json.h"
 
@@ -241,6 +242,10 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.Key("reject_cost");
     WriteRejectCostRun(w, *r.reject_cost);
   }
+  if (r.profile) {  // FVBENCH_PROFILE on only (profile_json.h)
+    w.Key("profile");
+    WriteProfileResult(w, *r.profile);
+  }
   if (!r.key_sweep.empty()) {  // limits.keys only: one per point, index for index with "limits"
     w.Array("key_sweep", r.key_sweep, [&](const KeySweepPoint& p) {
       w.StartObject();
@@ -408,6 +413,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   if (Present(v, "reject_cost")) {
     r.reject_cost = RejectCostRunFromJsonValue(v.at("reject_cost"), JoinPath(path, "reject_cost"));
   }
+  if (Present(v, "profile")) r.profile = ProfileResultFromJsonValue(v.at("profile"), JoinPath(path, "profile"));
   if (Present(v, "key_sweep")) {
     const json& points = GetArray(v, "key_sweep", path);
     if (points.size() != r.limits.size()) {

@@ -25,7 +25,8 @@
 // "search_rule" (written only when the result carries it),
 // "repeats", "spread", "ratio_checks"; "interrupted" (written only when
 // true); "ab" in A/B mode, ab_json.h; "limits" in limits scenarios,
-// limits_json.h; "reject_cost" in limits.reject_cost, reject_cost_json.h) are
+// limits_json.h; "reject_cost" in limits.reject_cost, reject_cost_json.h;
+// "profile" with FVBENCH_PROFILE on, profile_json.h) are
 // optional on read, so older schema_version 1 files still load.
 //
 // Readers reject a missing or different schema_version, and name the source

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "support/core/bench_layout.h"
 #include "support/core/cpu_list.h"
 #include "support/core/path_text.h"
 #include "support/engine/jwt.h"
@@ -21,6 +22,7 @@
 #include "support/run/limits_phase.h"
 #include "support/run/phase_monitor.h"
 #include "support/run/progress.h"
+#include "support/run/profile_phase.h"
 #include "support/run/progress_ticker.h"
 #include "support/core/key_sweep.h"
 #include "support/judge/ab_compare.h"
@@ -32,6 +34,7 @@
 #include "support/judge/step_search.h"
 #include "support/judge/sut_saturation.h"
 #include "support/judge/throughput_search.h"
+#include "support/sut/perf_capture.h"
 #include "support/sut/sut_services.h"
 #include "support/core/units_format.h"
 #include "support/judge/validity.h"
@@ -129,6 +132,8 @@ struct PhaseRequest {
   // In a search: its load seconds before this phase (the progress lines' budget).
   std::optional<double> search_load_s = std::nullopt;
   Side side = Side::kA;  // whose services are up
+  // Runs right before the engine's load (the profile phase starts its profilers).
+  std::function<void()> at_load_start = nullptr;
 };
 
 }  // namespace
@@ -246,6 +251,8 @@ class ScenarioRun {
   Side AbLatencyFlow();
   Side AbThroughputFlow();
   void AfterLoad(Side up);
+  void Profile(SutServices& services);
+  std::vector<std::unique_ptr<Profiler>> Profilers(SutServices& services) const;
   void CheckRules(SutServices& services);
   void ForgetDryRunNumbers();
   ScenarioResult Finish();
@@ -477,6 +484,7 @@ std::unique_ptr<ProgressTicker> ScenarioRun::TickerFor(const LoadSpec& s, const 
 Result<MeasuredPhase> ScenarioRun::MeasurePhase(const PhaseRequest& req) {
   const LoadSpec& s = req.spec;
   if (c_.dry_run) {
+    if (req.at_load_start) req.at_load_start();
     auto r = tb_.engine().Run(s, tb_.loadgen_dir(), tb_.raw_dir());
     if (!r) return r.error();
     return MeasuredPhase{std::move(*r)};
@@ -485,6 +493,7 @@ Result<MeasuredPhase> ScenarioRun::MeasurePhase(const PhaseRequest& req) {
   const std::optional<QuietOutcome> quiet = AwaitQuietSut(problems);
   PhaseWatch watch = StartWatching(req, problems);
   load_s_ += s.duration_s;
+  if (req.at_load_start) req.at_load_start();
   const auto t0 = std::chrono::steady_clock::now();
   auto r = tb_.engine().Run(s, tb_.loadgen_dir(), tb_.raw_dir());
   AddCost(cost_, "engine", SecondsSince(t0) - s.duration_s);
@@ -1124,7 +1133,63 @@ void ScenarioRun::AfterLoad(Side up) {
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules(services);
+  if (error_.empty() && c_.profile.on()) Profile(services);
   if (auto r = services.StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
+}
+
+// FVBENCH_PROFILE (profile_phase.h): after the checks of the measured
+// phases, on the services still up; latency and throughput scenarios only
+// (the limits scenarios' load is a rejection mix, A/B restarts edge per run).
+void ScenarioRun::Profile(SutServices& services) {
+  const bool throughput = plan_.kind == ScenarioKind::kThroughput;
+  if ((plan_.kind != ScenarioKind::kLatency && !throughput) || ab_mode_ || !out_.measured) {
+    progress_(fmt::format("{}: profile: not taken ({})", plan_.id,
+                          !out_.measured ? "nothing was measured"
+                          : ab_mode_     ? "A/B mode"
+                                         : "only latency and throughput scenarios are profiled"));
+    return;
+  }
+  ProfileSetup s;
+  s.scenario_id = plan_.id;
+  s.base = spec_;
+  s.phase_stem = phase_base_;
+  s.rate_rps = ProfileRate(c_, throughput, out_);
+  s.duration_s = c_.profile.duration_s;
+  s.warmup_s = c_.warmup_dur_s;
+  s.hz = c_.profile.hz;
+  s.profilers = c_.profile.Text();
+  s.cpu_service = plan_.sut == SutSetup::kBaseline ? "baseline" : "fv";
+  s.local_dir = layout::ProfileDir(c_.bench_dir, plan_.id);
+  s.results_dir = layout::ControllerDir(c_.bench_dir);
+  ProfileHooks h;
+  h.progress = progress_;
+  h.warmup = [this](const LoadSpec& w) -> Result<void> {
+    progress_(fmt::format("{}: warmup {} RPS for {} s (not measured)", plan_.id, FormatNumber(w.rate_rps),
+                          FormatNumber(w.duration_s)));
+    load_s_ += w.duration_s;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = tb_.engine().Warmup(w, tb_.loadgen_dir());
+    AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
+    return r;
+  };
+  h.measure = [this](const LoadSpec& spec, const std::string& label, const std::function<void()>& at_start) {
+    PhaseRequest req{spec, label};
+    req.at_load_start = at_start;
+    return MeasurePhase(req);
+  };
+  out_.profile = RunProfilePhases(s, Profilers(services), h);
+}
+
+// The profilers of FVBENCH_PROFILE on the services under load: edge, and the
+// backend behind reverse_proxy, or the raw nginx baseline.
+std::vector<std::unique_ptr<Profiler>> ScenarioRun::Profilers(SutServices& services) const {
+  std::vector<std::unique_ptr<Profiler>> p;
+  if (c_.profile.cpu) {
+    std::vector<PerfTarget> targets;
+    for (const ServiceHandle& h : services.handles()) targets.push_back({h.name, h.pid, services.run_dir(h.name)});
+    p.push_back(std::make_unique<PerfProfiler>(tb_.sut(), std::move(targets), PerfOptions{c_.profile.hz, c_.dry_run}));
+  }
+  return p;
 }
 
 // DRY_RUN: the engines returned placeholders (testbed.h): nothing of it is a result.
@@ -1136,6 +1201,7 @@ void ScenarioRun::ForgetDryRunNumbers() {
   out_.ceiling_reached = false;
   out_.ab.reset();
   out_.reject_cost.reset();
+  if (out_.profile) out_.profile->without = out_.profile->with = ProfilePhaseFigures{};
   out_.notes = {"DRY_RUN=1: nothing was run or measured; the plan assumes every search step passes (the longest "
                 "search)"};
 }

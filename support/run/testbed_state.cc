@@ -83,7 +83,8 @@ std::string ProvisionKey(const Config& c, const std::string& shipped_digest) {
       c.remote() ? "remote" : "local", c.fairvisor_remote, loadgens, c.ssh_opts,
       EngineName(c.engine), c.k6_version, c.k6_source, c.k6_release_url, static_cast<int>(c.runtime), c.edge_src,
       c.edge_ref, c.edge_skipped, c.fv_dir, c.ab, c.edge_src_b, c.edge_ref_b, c.fv_dir_b, c.bench_dir,
-      c.procs_per_host, c.oresty_cpuset, c.loadgen_cpuset, c.source_dir, shipped_digest);
+      c.procs_per_host, c.oresty_cpuset, c.loadgen_cpuset, c.source_dir, shipped_digest) +
+         (c.profile.cpu ? " perf=1" : "");  // FVBENCH_PROFILE=cpu|both provisions perf on the SUT
 }
 
 Result<std::string> LocalFilesDigest(const std::vector<std::string>& paths) {

@@ -40,7 +40,7 @@ struct TestbedState {
 
 // The configuration that provisioning and shipping depend on, as text: hosts
 // and SSH options, engine and runtime, edge source/ref/dir (and side B's),
-// BENCH_DIR, pins given; `shipped_digest` is the SHA-256 of the local files
+// BENCH_DIR, pins given, perf when FVBENCH_PROFILE needs it; `shipped_digest` is the SHA-256 of the local files
 // shipped (LocalFilesDigest).
 std::string ProvisionKey(const Config& c, const std::string& shipped_digest);
 

@@ -14,6 +14,7 @@
 #include "support/sut/k6_archive.h"
 #include "support/sut/os_packages.h"
 #include "support/sut/os_release.h"
+#include "support/sut/perf_capture.h"
 #include "support/sut/step_runner.h"
 #include "support/sut/vendor_repos.h"
 
@@ -63,6 +64,14 @@ p boot_id "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)"
 { cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release 2>/dev/null; } | sed 's/^/os_release./'
 )SH";
 
+// With FVBENCH_PROFILE=cpu or both, on the SUT: does perf run (perf_capture.h:
+// Ubuntu's `perf` is a wrapper that fails without the kernel's tools), and
+// the kernel release Ubuntu's package is named by.
+const char kPerfProbeScript[] = R"SH(
+perf --version >/dev/null 2>&1; p perf_rc "$?"
+p uname_r "$(uname -r 2>/dev/null)"
+)SH";
+
 struct Probe {
   std::map<std::string, std::string> kv;
   std::string get(const std::string& k) const {
@@ -73,8 +82,8 @@ struct Probe {
   std::vector<int> cpus;  // usable_cpus.h: the affinity within the cgroup's cpuset
 };
 
-Result<Probe> RunProbe(StepRunner& r) {
-  auto e = r.Sh("probe", std::string(kProbeScript) + kUsableCpusScript);
+Result<Probe> RunProbe(StepRunner& r, bool perf = false) {
+  auto e = r.Sh("probe", std::string(kProbeScript) + (perf ? kPerfProbeScript : "") + kUsableCpusScript);
   if (!e) return e.error();
   Probe p;
   p.kv = detail::ParseKeyValues(e->out);
@@ -271,8 +280,8 @@ struct ProbedHost {
   DetectedOs os;
   bool root = false;
 };
-Result<ProbedHost> ProbeHost(StepRunner& r, Host& host, const Config& cfg, ProvisionInfo& info) {
-  auto probe = RunProbe(r);
+Result<ProbedHost> ProbeHost(StepRunner& r, Host& host, const Config& cfg, ProvisionInfo& info, bool perf = false) {
+  auto probe = RunProbe(r, perf);
   if (!probe) return probe.error();
   auto os = DetectOs(*probe, host, cfg.dry_run);
   if (!os) return os.error();
@@ -295,8 +304,9 @@ Result<std::map<std::string, std::string>> QueryDistroPackages(StepRunner& r) {
 // What the SUT host lacks: Debian's nginx packages (when that is the runtime)
 // and the tools the run uses. `dpkg` gets the installed distro packages.
 Result<std::vector<std::string>> MissingOnSut(StepRunner& r, Host& host, const Config& cfg, const Probe& probe,
-                                              PackageFamily family, bool want_openresty, bool install_openresty,
+                                              const HostOs& os, bool want_openresty, bool install_openresty,
                                               std::map<std::string, std::string>& dpkg) {
+  const PackageFamily family = os.family;
   std::vector<std::string> missing;
   if (!want_openresty && probe.has("dpkg")) {
     auto d = QueryDistroPackages(r);
@@ -317,6 +327,11 @@ Result<std::vector<std::string>> MissingOnSut(StepRunner& r, Host& host, const C
     tools.insert(tools.end(), {Tool::kGpg, Tool::kCaCertificates});  // the signing key's check
   }
   for (const std::string& p : MissingTools(probe, family, tools)) missing.push_back(p);
+  if (cfg.profile.cpu && probe.get("perf_rc") != "0") {  // FVBENCH_PROFILE: perf (perf_capture.h)
+    auto perf = detail::PerfPackages(os, probe.get("uname_r"));
+    if (!perf) return Error{fmt::format("provision on host {}: {}", host.name(), perf.error().message)};
+    missing.insert(missing.end(), perf->begin(), perf->end());
+  }
   return missing;
 }
 
@@ -439,7 +454,7 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   StepRunner r(host, cfg);
   ProvisionInfo info;
   info.host = host.name();
-  auto probed = ProbeHost(r, host, cfg, info);
+  auto probed = ProbeHost(r, host, cfg, info, cfg.profile.cpu);
   if (!probed) return probed.error();
   Probe* probe = &probed->probe;
   const DetectedOs* os = &probed->os;
@@ -451,7 +466,7 @@ Result<ProvisionInfo> ProvisionSut(Host& host, const Config& cfg) {
   info.runtime_choice = runtime->why;
   const bool install_openresty = want_openresty && !probe->has("openresty");
   std::map<std::string, std::string> dpkg;
-  auto missing = MissingOnSut(r, host, cfg, *probe, os->os.family, want_openresty, install_openresty, dpkg);
+  auto missing = MissingOnSut(r, host, cfg, *probe, os->os, want_openresty, install_openresty, dpkg);
   if (!missing) return missing.error();
   if (auto i = InstallOnSut(r, *os, root, *missing, want_openresty, install_openresty, *probe, dpkg, info); !i) {
     return i.error();

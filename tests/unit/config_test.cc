@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <ostream>
+#include <tuple>
 
 namespace fvbench::config_test {
 namespace {
@@ -668,4 +669,77 @@ TEST(Config, ReadsTheKeySweepSettings) {
 }
 
 }  // namespace
+}  // namespace fvbench::config_test
+
+namespace fvbench::config_test {
+
+// FVBENCH_PROFILE*: off by default (and for empty or 0), the three kinds,
+// the lengths, fraction and rate; every bad value refused naming the
+// variable and the value.
+TEST(Config, ReadsTheProfileSettings) {
+  auto d = LoadConfig(Inputs({}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_FALSE(d->profile.on());
+  EXPECT_EQ(d->profile.Text(), "0");
+  EXPECT_DOUBLE_EQ(d->profile.duration_s, 10);
+  EXPECT_DOUBLE_EQ(d->profile.fraction, 0.8);
+  EXPECT_EQ(d->profile.hz, 99);
+  for (const char* off : {"", "0"}) {
+    auto c = LoadConfig(Inputs({{"FVBENCH_PROFILE", off}}));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_FALSE(c->profile.on()) << "'" << off << "'";
+  }
+  for (const auto& [v, cpu, lua] : std::vector<std::tuple<std::string, bool, bool>>{
+           {"cpu", true, false}, {"lua", false, true}, {"both", true, true}}) {
+    auto c = LoadConfig(Inputs({{"FVBENCH_PROFILE", v}}));
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_EQ(c->profile.cpu, cpu) << v;
+    EXPECT_EQ(c->profile.lua, lua) << v;
+    EXPECT_EQ(c->profile.Text(), v);
+  }
+  auto c = LoadConfig(Inputs({{"FVBENCH_PROFILE", "cpu"},
+                              {"FVBENCH_PROFILE_DUR", "5"},
+                              {"FVBENCH_PROFILE_FRACTION", "0.5"},
+                              {"FVBENCH_PROFILE_HZ", "1000"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_DOUBLE_EQ(c->profile.duration_s, 5);
+  EXPECT_DOUBLE_EQ(c->profile.fraction, 0.5);
+  EXPECT_EQ(c->profile.hz, 1000);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"FVBENCH_PROFILE", "1"},         {"FVBENCH_PROFILE", "CPU"},        {"FVBENCH_PROFILE", "perf"},
+           {"FVBENCH_PROFILE_DUR", "0"},     {"FVBENCH_PROFILE_DUR", "-3"},     {"FVBENCH_PROFILE_DUR", "10s"},
+           {"FVBENCH_PROFILE_FRACTION", "0"}, {"FVBENCH_PROFILE_FRACTION", "1.5"},
+           {"FVBENCH_PROFILE_HZ", "0"},      {"FVBENCH_PROFILE_HZ", "1001"},    {"FVBENCH_PROFILE_HZ", "99.5"}}) {
+    auto bad = LoadConfig(Inputs({{name, value}}));
+    ASSERT_FALSE(bad.ok()) << name << "=" << value;
+    EXPECT_NE(bad.error().message.find(name + "='" + value + "'"), std::string::npos) << bad.error().message;
+  }
+  // wrk runs whole seconds, as LATENCY_DUR.
+  auto wrk = LoadConfig(Inputs({{"LOADGEN_ENGINE", "wrk"}, {"FVBENCH_PROFILE_DUR", "2.5"}}));
+  ASSERT_FALSE(wrk.ok());
+  EXPECT_NE(wrk.error().message.find("FVBENCH_PROFILE_DUR=2.5: wrk runs whole seconds"), std::string::npos)
+      << wrk.error().message;
+}
+
+}  // namespace fvbench::config_test
+
+namespace fvbench::config_test {
+
+// The profile phases count in the ctest TIMEOUT check: a warmup and two
+// FVBENCH_PROFILE_DUR phases more per latency / throughput scenario; off,
+// they count nothing.
+TEST(Config, ProfilePhasesCountInTheScenarioTimeout) {
+  const EnvMap base = {{"FVBENCH_SCENARIO_TIMEOUT_S", "7200"}, {"FVBENCH_PROFILE_DUR", "3000"}};
+  EXPECT_TRUE(LoadConfig(Inputs(base)).ok());  // FVBENCH_PROFILE off
+  EnvMap on = base;
+  on["FVBENCH_PROFILE"] = "cpu";
+  auto c = LoadConfig(Inputs(on));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("profile WARMUP_DUR 10 + 2 x FVBENCH_PROFILE_DUR 3000"), std::string::npos)
+      << c.error().message;
+  EXPECT_NE(c.error().message.find("or FVBENCH_PROFILE_DUR"), std::string::npos) << c.error().message;
+  on["FVBENCH_PROFILE_DUR"] = "10";
+  EXPECT_TRUE(LoadConfig(Inputs(on)).ok());
+}
+
 }  // namespace fvbench::config_test

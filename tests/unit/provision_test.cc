@@ -150,6 +150,49 @@ TEST(ProvisionSut, InstallsOnlyMissingPackages) {
   EXPECT_EQ(info->installed, (std::vector<std::string>{"lua-cjson"}));
 }
 
+// FVBENCH_PROFILE=cpu: perf is probed (`perf --version`'s status) and its
+// package installed when it does not run (Debian: linux-perf; Ubuntu: the
+// wrapper and the running kernel's tools); off, the probe asks nothing of
+// perf and nothing more is installed.
+TEST(ProvisionSut, PerfIsProbedAndInstalledOnlyWhenCpuProfilesAreOn) {
+  ScriptedHost off;
+  off.On(kProbeMarker, Ok(ProbeOut()));
+  off.On("dpkg-query", Ok(kDpkgAll));
+  EdgeOk(off);
+  auto plain = ProvisionSut(off, LocalEdge());
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(off.Ran("perf"));
+  EXPECT_FALSE(off.Ran("apt-get install"));
+
+  ScriptedHost debian;
+  debian.On(kProbeMarker, Ok(ProbeOut({{"perf_rc", "127"}, {"uname_r", "6.1.0-18-amd64"}})));
+  debian.On("dpkg-query", Ok(kDpkgAll));
+  EdgeOk(debian);
+  Config c = LocalEdge();
+  c.profile.cpu = true;
+  auto info = ProvisionSut(debian, c);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_TRUE(debian.Ran("perf --version"));
+  EXPECT_TRUE(debian.Ran("apt-get install -y --no-install-recommends linux-perf"));
+
+  ScriptedHost ubuntu;
+  ubuntu.On(kProbeMarker, Ok(ProbeOut({{"perf_rc", "2"}, {"uname_r", "6.8.0-1012-aws"}, {"os_release.ID", "ubuntu"},
+                                       {"os_release.VERSION_ID", "\"24.04\""},
+                                       {"os_release.VERSION_CODENAME", "noble"}})));
+  ubuntu.On("dpkg-query", Ok(kDpkgAll));
+  EdgeOk(ubuntu);
+  auto u = ProvisionSut(ubuntu, c);
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  EXPECT_TRUE(ubuntu.Ran("apt-get install -y --no-install-recommends linux-tools-common linux-tools-6.8.0-1012-aws"));
+
+  ScriptedHost present;
+  present.On(kProbeMarker, Ok(ProbeOut({{"perf_rc", "0"}})));
+  present.On("dpkg-query", Ok(kDpkgAll));
+  EdgeOk(present);
+  ASSERT_TRUE(ProvisionSut(present, c).ok());
+  EXPECT_FALSE(present.Ran("apt-get install"));
+}
+
 TEST(ProvisionSut, GitIsInstalledOnlyWhenEdgeIsCloned) {
   ScriptedHost h;
   h.On(kProbeMarker, Ok(ProbeOut({{"git", ""}, {"ss", ""}})));

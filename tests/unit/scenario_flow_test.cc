@@ -7,6 +7,8 @@
 //  - a failing phase (k6 exits non-zero, or its summary is not JSON): the
 //    result file is still written, naming the failure, and a run measured
 //    before the failure (REPEAT=2) is kept in it;
+//  - FVBENCH_PROFILE=cpu: the profile phases after the measured one, before
+//    the SUT stops, and the measured result left as it was; off, none;
 //  - an earlier run's result file is set aside to previous/ before the run,
 //    and left where it is by DRY_RUN;
 //  - an interrupt (SIGTERM, support/host/interrupts.h) mid-phase, in a forked
@@ -207,6 +209,66 @@ TEST_F(ScenarioFlow, LatencyPhasesRunInOrderAndTheResultIsSavedAfterTheSutStops)
   EXPECT_EQ(saved.load.latency_us.p99, s.result.load.latency_us.p99);
   EXPECT_EQ(saved.load.raw_path, (bench_ / "controller-results" / "raw" / kPhase).string() + ".json");
   EXPECT_TRUE(fs::exists(saved.load.raw_path)) << "the raw k6 summary is kept on the controller";
+}
+
+// FVBENCH_PROFILE=cpu: after the measured phase (and its result's figures),
+// before the SUT stops: a warmup, the phase without the profiler, perf
+// recording the baseline's worker from the start of the phase with it,
+// perf script, the fetch into controller-results/profile/<id>/, the removal;
+// the measured result stays the first phase's, "profile" holds the two.
+TEST_F(ScenarioFlow, ProfilePhasesRunAfterTheMeasuredOneAndLeaveItAlone) {
+  AnswerMeasured([this](int) { return std::make_pair(0, summary_); });
+  host_.On("perf --version", FakeHost::Exit(0, "perf_rc=0\nuid=0\nparanoid=2\n"));
+  host_.OnPrefix("sh -c 'cat /proc/[0-9]*/stat",
+                 FakeHost::Exit(0, "1001 (nginx) S 1000 1000 1000 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 1 0 0\n"));
+  const std::string text = (bench_ / "run" / "baseline" / "baseline.perf.txt").string();
+  host_.On("perf script", [this, text](const Command&) -> Result<ExecResult> {
+    host_.SetFile(text, "nginx 1001 1.0: 10101010 cpu-clock:\n\tffff ngx_http_handler (/usr/sbin/nginx)\n\n");
+    return FakeHost::Exit(0);
+  });
+  SavedScenario s = Run(MakeConfig({{"FVBENCH_PROFILE", "cpu"}, {"FVBENCH_PROFILE_DUR", "3"}}));
+  ASSERT_TRUE(s.result.error.empty()) << s.result.error << "\nevents:\n" << AllEvents();
+  const std::string events = AllEvents();
+  EXPECT_EQ(measured_runs_, 3) << events;  // measured, without, with
+  EXPECT_EQ(host_.Count("/warmup.js"), 2u) << events;
+  const int measured = RunIndex("/constant_rate.js");
+  const int check = RunIndex("perf --version");
+  const int record = RunIndex("perf record");
+  const int script = RunIndex("perf script");
+  const int fetched = host_.EventIndex("fetch " + text);
+  const int removed = RunIndex("rm -f -- " + (bench_ / "run" / "baseline" / "baseline.perf.data").string());
+  const int stop = host_.EventIndex("stop baseline");
+  ASSERT_GE(record, 0) << events;
+  EXPECT_LT(measured, check) << events;
+  EXPECT_LT(check, record) << events;
+  EXPECT_LT(record, script) << events;
+  EXPECT_LT(script, fetched) << events;
+  EXPECT_LT(fetched, removed) << events;
+  EXPECT_LT(removed, stop) << events;
+  EXPECT_THAT(host_.Find("perf record")->argv, ::testing::Contains("1001"));
+  EXPECT_THAT(host_.Find("perf record")->argv, ::testing::Contains("3"));  // sleep FVBENCH_PROFILE_DUR
+  ScenarioResult saved = Saved();
+  EXPECT_EQ(saved.load.raw_path, (bench_ / "controller-results" / "raw" / kPhase).string() + ".json");
+  ASSERT_TRUE(saved.profile.has_value());
+  EXPECT_TRUE(saved.profile->errors.empty()) << saved.profile->errors.front();
+  EXPECT_EQ(saved.profile->rate_rps, 10000);
+  EXPECT_EQ(saved.profile->cpu_service, "baseline");
+  EXPECT_TRUE(saved.profile->without.measured);
+  EXPECT_TRUE(saved.profile->with.measured);
+  ASSERT_EQ(saved.profile->files.size(), 1u);
+  EXPECT_EQ(saved.profile->files[0].path, "profile/latency.raw_nginx/baseline.perf.txt");
+  EXPECT_TRUE(fs::exists(bench_ / "controller-results" / "profile" / "latency.raw_nginx" / "baseline.perf.txt"));
+}
+
+// Off (the default), no profile phase, no perf command, no "profile".
+TEST_F(ScenarioFlow, ProfilesOffRunNothingMore) {
+  AnswerMeasured([this](int) { return std::make_pair(0, summary_); });
+  SavedScenario s = Run(MakeConfig());
+  ASSERT_TRUE(s.result.error.empty()) << s.result.error;
+  EXPECT_EQ(measured_runs_, 1);
+  EXPECT_FALSE(host_.Ran("perf"));
+  EXPECT_FALSE(Saved().profile.has_value());
+  EXPECT_EQ(Slurp(ResultPath()).find("\"profile\""), std::string::npos);
 }
 
 // The preflight lint refuses a port range narrower than the loadgen host's

@@ -1,0 +1,89 @@
+#include "support/report/profile_json.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "support/core/json_fields.h"
+#include "support/core/json_writer.h"
+
+namespace fvbench::detail {
+
+using nlohmann::json;
+
+namespace {
+
+void WritePhase(JsonWriter& w, const ProfilePhaseFigures& p) {
+  w.StartObject();
+  w.Field("measured", p.measured);
+  w.Field("p99_us", p.p99_us);
+  w.Field("cpu_us_per_request", p.cpu_us_per_request);
+  w.Field("requests", p.requests);
+  w.EndObject();
+}
+
+ProfilePhaseFigures PhaseFromJson(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  ProfilePhaseFigures p;
+  p.measured = GetBool(v, "measured", path);
+  p.p99_us = GetNumberOrNaN(v, "p99_us", path);
+  p.cpu_us_per_request = GetNumberOrNaN(v, "cpu_us_per_request", path);
+  p.requests = GetUint(v, "requests", path);
+  return p;
+}
+
+}  // namespace
+
+void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
+  w.StartObject();
+  w.Field("profilers", p.profilers);
+  w.Field("rate_rps", p.rate_rps);
+  w.Field("duration_s", p.duration_s);
+  w.Field("hz", p.hz);
+  w.Field("cpu_service", p.cpu_service);
+  w.Key("without");
+  WritePhase(w, p.without);
+  w.Key("with");
+  WritePhase(w, p.with);
+  w.Array("files", p.files, [&](const ProfileFile& f) {
+    w.StartObject();
+    w.Field("service", f.service);
+    w.Field("level", f.level);
+    w.Field("path", f.path);
+    w.EndObject();
+  });
+  w.Array("errors", p.errors, [&](const std::string& e) { w.String(e); });
+  w.EndObject();
+}
+
+ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  ProfileResult p;
+  p.profilers = GetString(v, "profilers", path);
+  p.rate_rps = GetNumberOrNaN(v, "rate_rps", path);
+  p.duration_s = GetNumberOrNaN(v, "duration_s", path);
+  const uint64_t hz = GetUint(v, "hz", path);
+  if (hz > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+    throw JsonFieldError{JoinPath(path, "hz") + ": out of range"};
+  }
+  p.hz = static_cast<int>(hz);
+  p.cpu_service = GetString(v, "cpu_service", path);
+  p.without = PhaseFromJson(GetObject(v, "without", path), JoinPath(path, "without"));
+  p.with = PhaseFromJson(GetObject(v, "with", path), JoinPath(path, "with"));
+  const json& files = GetArray(v, "files", path);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", JoinPath(path, "files"), i);
+    RequireObject(files[i], at);
+    p.files.push_back({GetString(files[i], "service", at), GetString(files[i], "level", at),
+                       GetString(files[i], "path", at)});
+  }
+  const json& errors = GetArray(v, "errors", path);
+  for (size_t i = 0; i < errors.size(); ++i) {
+    if (!errors[i].is_string()) throw JsonFieldError{fmt::format("{}[{}]: not a string", JoinPath(path, "errors"), i)};
+    p.errors.push_back(errors[i].get<std::string>());
+  }
+  return p;
+}
+
+}  // namespace fvbench::detail
