@@ -35,6 +35,22 @@ struct ProfileFile {
   std::string path;     // relative to the controller's results dir: profile/<scenario id>/<file>
 };
 
+// One flame graph: the folded stacks of one service at one level (the perf
+// text collapsed, or every worker's Lua file merged), drawn as an SVG.
+struct ProfileFrameShare {
+  std::string frame;
+  double self_share = 0;   // of the graph's samples, 0..1
+  double total_share = 0;  // of the graph's samples, 0..1 (a frame once per stack)
+};
+struct ProfileFlame {
+  std::string service;      // fv | backend | baseline
+  std::string level;        // cpu | lua
+  uint64_t samples = 0;
+  std::string folded_path;  // relative to the controller's results dir
+  std::string svg_path;     // relative to the controller's results dir
+  std::vector<ProfileFrameShare> top;  // the frames with the most self samples, most first
+};
+
 struct ProfileResult {
   std::string profilers;       // FVBENCH_PROFILE as run: cpu | lua | both
   double rate_rps = 0;         // the rate both phases ran at
@@ -44,6 +60,7 @@ struct ProfileResult {
   ProfilePhaseFigures without;
   ProfilePhaseFigures with;
   std::vector<ProfileFile> files;
+  std::vector<ProfileFlame> flames;
   // Each failure, naming the fix (perf missing, perf_event_paranoid, a
   // phase's error); the profile phases never fail the scenario.
   std::vector<std::string> errors;

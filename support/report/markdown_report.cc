@@ -11,6 +11,7 @@
 #include "support/report/host_environment_markdown.h"
 #include "support/report/limits_markdown.h"
 #include "support/report/limits_plot.h"
+#include "support/report/profile_markdown.h"
 #include "support/report/reject_cost_markdown.h"
 #include "support/report/loadgens_markdown.h"
 #include "support/core/units_format.h"
@@ -494,6 +495,7 @@ std::string RenderMarkdownReport(const RunReport& report) {
       {[&](std::string& o) { AppendLimitsMarkdown(o, results, comparison); }, "scenarios[].limits"},  // limits scenarios only
       {[&](std::string& o) { AppendRejectCostMarkdown(o, results); }, "scenarios[].reject_cost"},  // limits.reject_cost only
       {[&](std::string& o) { o += RenderAbMarkdown(results, meta); }, "scenarios[].ab"},  // "" outside A/B mode
+      {[&](std::string& o) { AppendProfileMarkdown(o, results); }, "scenarios[].profile"},  // FVBENCH_PROFILE only
       {[&](std::string& o) { PlotsSection(o, results); }, ""},
       {[&](std::string& o) { RatiosSection(o, report.ratios); }, "same_run_ratios"},
       {[&](std::string& o) { ChecksSection(o, results); }, "scenarios[].checks, scenarios[].ratio_checks"},

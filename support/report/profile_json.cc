@@ -53,6 +53,22 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
     w.Field("path", f.path);
     w.EndObject();
   });
+  w.Array("flames", p.flames, [&](const ProfileFlame& f) {
+    w.StartObject();
+    w.Field("service", f.service);
+    w.Field("level", f.level);
+    w.Field("samples", f.samples);
+    w.Field("folded_path", f.folded_path);
+    w.Field("svg_path", f.svg_path);
+    w.Array("top", f.top, [&](const ProfileFrameShare& t) {
+      w.StartObject();
+      w.Field("frame", t.frame);
+      w.Field("self_share", t.self_share);
+      w.Field("total_share", t.total_share);
+      w.EndObject();
+    });
+    w.EndObject();
+  });
   w.Array("errors", p.errors, [&](const std::string& e) { w.String(e); });
   w.EndObject();
 }
@@ -77,6 +93,24 @@ ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path)
     RequireObject(files[i], at);
     p.files.push_back({GetString(files[i], "service", at), GetString(files[i], "level", at),
                        GetString(files[i], "path", at)});
+  }
+  if (v.contains("flames")) {
+    const json& flames = GetArray(v, "flames", path);
+    for (size_t i = 0; i < flames.size(); ++i) {
+      const std::string at = fmt::format("{}[{}]", JoinPath(path, "flames"), i);
+      RequireObject(flames[i], at);
+      ProfileFlame f{GetString(flames[i], "service", at), GetString(flames[i], "level", at),
+                     GetUint(flames[i], "samples", at), GetString(flames[i], "folded_path", at),
+                     GetString(flames[i], "svg_path", at), {}};
+      const json& top = GetArray(flames[i], "top", at);
+      for (size_t k = 0; k < top.size(); ++k) {
+        const std::string tat = fmt::format("{}[{}]", JoinPath(at, "top"), k);
+        RequireObject(top[k], tat);
+        f.top.push_back({GetString(top[k], "frame", tat), GetNumberOrNaN(top[k], "self_share", tat),
+                         GetNumberOrNaN(top[k], "total_share", tat)});
+      }
+      p.flames.push_back(std::move(f));
+    }
   }
   const json& errors = GetArray(v, "errors", path);
   for (size_t i = 0; i < errors.size(); ++i) {

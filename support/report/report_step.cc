@@ -16,6 +16,7 @@
 #include "support/judge/thresholds.h"
 #include "support/report/baseline.h"
 #include "support/report/markdown_report.h"
+#include "support/report/profile_flames.h"
 #include "support/report/results_io.h"
 #include "support/report/run_report.h"
 #include "support/report/summary_table.h"
@@ -179,6 +180,15 @@ int WriteRunReport(const Config& config, const ReportExtension& history) {
     std::fprintf(stderr, "fvbench report: %s (ratio checks not evaluated)\n", profile.error().message.c_str());
     ++bad;
   }
+  const std::string report_dir = layout::ReportDir(config.bench_dir);
+  std::error_code ec;
+  fs::create_directories(report_dir, ec);
+  // The flame graphs of FVBENCH_PROFILE's profiles (profile_flames.h), before
+  // the report is built: their summaries are part of results.json.
+  for (const std::string& p : WriteProfileFlames(run.results, layout::ControllerDir(config.bench_dir), report_dir)) {
+    Problem("flame graph: " + p);
+    ++bad;
+  }
   // Built once: every file below only formats it (run_report.h).
   const RunReport report = BuildRunReport(std::move(run.results), std::move(run.meta),
                                           comparison ? &*comparison : nullptr, profile ? &*profile : nullptr);
@@ -187,9 +197,6 @@ int WriteRunReport(const Config& config, const ReportExtension& history) {
   }
   std::string table = RenderSummaryTable(report);
   std::printf("%s\n", table.c_str());
-  const std::string report_dir = layout::ReportDir(config.bench_dir);
-  std::error_code ec;
-  fs::create_directories(report_dir, ec);
   WritePlots(report, report_dir, bad);
   WriteReportFiles(table, report, report_dir, bad);
   if (!config.history.empty() && history) AddHistory(config, history, report_dir, bad);

@@ -34,6 +34,7 @@
 #include "support/judge/step_search.h"
 #include "support/judge/sut_saturation.h"
 #include "support/judge/throughput_search.h"
+#include "support/sut/lua_profiler.h"
 #include "support/sut/perf_capture.h"
 #include "support/sut/sut_services.h"
 #include "support/core/units_format.h"
@@ -407,6 +408,9 @@ Result<std::string> ScenarioRun::StartEdge(Side side, int workers) {
   FairvisorOptions options;
   options.limits_log = IsAccessLogJudged(plan_.kind);
   options.worker_processes = workers;
+  // The Lua profile's locations and poll timer only where a profile is taken (Profile below).
+  options.lua_profile = c_.profile.lua && !ab_mode_ &&
+                        (plan_.kind == ScenarioKind::kLatency || plan_.kind == ScenarioKind::kThroughput);
   if (auto r = svc.StartFairvisor(mode, policy, options); !r) return r.error();
   auto ev = svc.CheckPolicyLive(plan_.policy_id, Probe());
   if (!ev) return Error{fmt::format("policy {} ({}) is not live: {}", plan_.policy_id, policy, ev.error().message)};
@@ -1188,6 +1192,10 @@ std::vector<std::unique_ptr<Profiler>> ScenarioRun::Profilers(SutServices& servi
     std::vector<PerfTarget> targets;
     for (const ServiceHandle& h : services.handles()) targets.push_back({h.name, h.pid, services.run_dir(h.name)});
     p.push_back(std::make_unique<PerfProfiler>(tb_.sut(), std::move(targets), PerfOptions{c_.profile.hz, c_.dry_run}));
+  }
+  if (c_.profile.lua && plan_.sut != SutSetup::kBaseline) {
+    p.push_back(std::make_unique<LuaProfiler>(tb_.sut(), services.status_socket("fv"),
+                                              LuaProfilePeriodMs(c_.profile.hz), c_.dry_run));
   }
   return p;
 }

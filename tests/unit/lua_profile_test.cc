@@ -6,6 +6,7 @@
 // 18600-18649); and `nginx -t` of edge's own template rendered with profiles
 // on, when FAIRVISOR_EDGE_SRC names an edge checkout.
 #include "support/sut/lua_profile.h"
+#include "support/sut/lua_profiler.h"
 
 #include <gtest/gtest.h>
 
@@ -426,3 +427,28 @@ TEST_F(LuaProfileReal, EdgeDecisionServiceUnderLoad) {
 
 }  // namespace
 }  // namespace fvbench::lua_profile_test
+
+namespace fvbench::lua_profiler_test {
+namespace {
+
+TEST(LuaProfiler, PeriodIsTheSamplingRateInWholeMilliseconds) {
+  EXPECT_EQ(LuaProfilePeriodMs(99), 10);
+  EXPECT_EQ(LuaProfilePeriodMs(1000), 1);
+  EXPECT_EQ(LuaProfilePeriodMs(1), 1000);
+  EXPECT_EQ(LuaProfilePeriodMs(0), kLuaProfileDefaultPeriodMs);
+}
+
+TEST(LuaProfiler, WithoutAStatusSocketItIsLeftOutNamingWhy) {
+  LocalHost host;
+  LuaProfiler p(host, "", 10, false);
+  auto r = p.Prepare();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("no status socket"), std::string::npos) << r.error().message;
+  LuaProfiler dry(host, "/tmp/none.sock", 10, true);
+  EXPECT_TRUE(dry.Prepare().ok());
+  EXPECT_TRUE(dry.Start(1).ok());
+  EXPECT_TRUE(dry.Finish("/tmp/unused").files.empty());
+}
+
+}  // namespace
+}  // namespace fvbench::lua_profiler_test

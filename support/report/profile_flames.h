@@ -1,0 +1,46 @@
+// The flame graphs of a run's profiles (ScenarioResult::profile): the files
+// the profilers fetched (perf script text at level "cpu", folded Lua stacks
+// at level "lua", one per edge worker) folded per service and level, written
+// beside report.md as
+//   flame_<scenario id>_<service>_<level>.folded   (flamegraph.pl / inferno / speedscope read it)
+//   flame_<scenario id>_<service>_<level>.svg      (flame_svg.h; no scripts needed)
+// and summarised in ProfileResult::flames (samples, the top frames by self
+// samples). Paths in ProfileResult::flames are relative to the report
+// directory.
+//
+// FoldProfileText and SummariseFlame are pure; WriteProfileFlames reads the
+// files under the controller's results directory (ProfileFile::path is
+// relative to it) and writes into the report directory. A file it cannot
+// read or fold is a problem named by path and line; the other graphs are
+// still drawn, and no measured figure changes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/core/folded_stacks.h"
+#include "support/core/profile_result.h"
+#include "support/core/result.h"
+#include "support/core/scenario_result.h"
+
+namespace fvbench {
+
+inline constexpr size_t kProfileTopFrames = 10;
+
+// level "cpu": CollapsePerfScript; "lua": ParseFolded; any other level is an Error.
+Result<FoldedStacks> FoldProfileText(const std::string& level, std::string_view text, const std::string& where);
+
+// File stem of one graph: flame_<scenario id>_<service>_<level>.
+std::string FlameFileStem(const std::string& scenario_id, const std::string& service, const std::string& level);
+
+// The summary of one graph; paths as given.
+ProfileFlame SummariseFlame(const std::string& service, const std::string& level, const FoldedStacks& f,
+                            const std::string& folded_path, const std::string& svg_path);
+
+// Folds, draws and summarises every profile of `results` (fills each
+// ProfileResult::flames); returns the problems met, one sentence each.
+std::vector<std::string> WriteProfileFlames(std::vector<ScenarioResult>& results, const std::string& controller_dir,
+                                            const std::string& report_dir);
+
+}  // namespace fvbench
