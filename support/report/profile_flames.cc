@@ -22,10 +22,34 @@ std::string FlameFileStem(const std::string& scenario_id, const std::string& ser
   return fmt::format("flame_{}_{}_{}", scenario_id, service, level);
 }
 
+namespace {
+
+// A Lua stack's leaf is its VM state ([N] compiled, [I] interpreted, [C] C
+// code, [G] GC, [J] the JIT compiler: sut/lua/fvbench_lua_profile.lua); the
+// top frames by self samples name the Lua function under it.
+bool IsVmState(std::string_view frame) {
+  return frame.size() == 3 && frame.front() == '[' && frame.back() == ']' && frame[1] >= 'A' && frame[1] <= 'Z';
+}
+
+FoldedStacks WithoutVmStates(const FoldedStacks& f) {
+  FoldedStacks out;
+  for (const auto& [stack, n] : f.counts) {
+    const size_t cut = stack.rfind(';');
+    const std::string_view leaf = cut == std::string::npos ? std::string_view(stack) : std::string_view(stack).substr(cut + 1);
+    std::string kept = IsVmState(leaf) ? stack.substr(0, cut == std::string::npos ? 0 : cut) : stack;
+    if (kept.empty()) kept = std::string(leaf);
+    out.counts[kept] += n;
+  }
+  return out;
+}
+
+}  // namespace
+
 ProfileFlame SummariseFlame(const std::string& service, const std::string& level, const FoldedStacks& f,
                             const std::string& folded_path, const std::string& svg_path) {
   ProfileFlame out{service, level, f.total(), folded_path, svg_path, {}};
-  for (const FrameShare& s : TopFrames(f, kProfileTopFrames, /*by_self=*/true)) {
+  const FoldedStacks ranked = level == "lua" ? WithoutVmStates(f) : f;
+  for (const FrameShare& s : TopFrames(ranked, kProfileTopFrames, /*by_self=*/true)) {
     out.top.push_back({s.frame, s.self_share, s.total_share});
   }
   return out;

@@ -34,7 +34,9 @@ Result<FoldedStacks> FoldProfileText(const std::string& level, std::string_view 
 // File stem of one graph: flame_<scenario id>_<service>_<level>.
 std::string FlameFileStem(const std::string& scenario_id, const std::string& service, const std::string& level);
 
-// The summary of one graph; paths as given.
+// The summary of one graph; paths as given. At level "lua" the top frames
+// are ranked without the VM-state leaf ([N], [I], [C], [G], [J]), so they
+// name Lua functions; the graph and the folded file keep it.
 ProfileFlame SummariseFlame(const std::string& service, const std::string& level, const FoldedStacks& f,
                             const std::string& folded_path, const std::string& svg_path);
 

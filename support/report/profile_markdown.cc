@@ -27,14 +27,14 @@ void Flame(std::string& out, const ProfileFlame& f) {
   out += "| frame | self | total |\n|---|---:|---:|\n";
   for (size_t i = 0; i < std::min(f.top.size(), kProfileMarkdownFrames); ++i) {
     const ProfileFrameShare& t = f.top[i];
-    out += fmt::format("| `{}` | {} | {} |\n", MarkdownCell(t.frame), Share(t.self_share), Share(t.total_share));
+    out += fmt::format("| {} | {} | {} |\n", MarkdownCell(t.frame), Share(t.self_share), Share(t.total_share));
   }
   out += "\n";
 }
 
 void Scenario(std::string& out, const ScenarioResult& r) {
   const ProfileResult& p = *r.profile;
-  out += fmt::format("### {}\n\n", MarkdownCell(r.id));
+  out += fmt::format("#### {}\n\n", MarkdownCell(r.id));
   out += fmt::format("FVBENCH_PROFILE={}: {} RPS, {} s without and {} s with the profiler, {} Hz.\n\n",
                      MarkdownCell(p.profilers), FormatNumber(p.rate_rps), FormatNumber(p.duration_s),
                      FormatNumber(p.duration_s), p.hz);
