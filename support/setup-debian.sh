@@ -38,6 +38,10 @@ packages=(
   libfaketime
   # jq: the tests read written JSON back with an independent reader; cmark-gfm: report.md rendered as GitHub does
   jq cmark-gfm
+  # report.html (support/report/html_report.h): report.md rendered by the cmark-gfm library
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
+  # chromium: report.html opened in a real headless browser (tests/browser/html_report_browser_test.cc)
+  chromium
 )
 
 # node + npm: the k6 scripts' type check (k6/typecheck/check.sh, in .ci/run)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "support/judge/reference.h"
 #include "support/judge/thresholds.h"
 #include "support/report/baseline.h"
+#include "support/report/html_report.h"
 #include "support/report/markdown_report.h"
 #include "support/report/profile_flames.h"
 #include "support/report/results_io.h"
@@ -97,6 +99,26 @@ void WriteReportFiles(const std::string& table, const RunReport& report, const s
       Problem(w->error().message);
       ++bad;
     }
+  }
+}
+
+// report.html (html_report.h) from report.md as it was written, the history's
+// section included, and the SVG files beside it; a failure leaves the others.
+void WriteHtmlReport(const std::string& report_dir, int& bad) {
+  auto md = detail::ReadTextFile(report_dir + "/report.md");
+  std::map<std::string, std::string> svgs;
+  std::error_code ec;
+  for (fs::directory_iterator it(report_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".svg" || !it->is_regular_file()) continue;
+    auto svg = detail::ReadTextFile(it->path().string());
+    if (svg) svgs[it->path().filename().string()] = std::move(*svg);
+    else Problem("report.html: " + svg.error().message + " (not in the page)");
+  }
+  auto html = md ? RenderHtmlReport(*md, svgs, "fvbench report") : Result<std::string>(md.error());
+  auto w = html ? detail::WriteTextFile(report_dir + "/report.html", *html) : Result<void>(html.error());
+  if (!w) {
+    Problem("report.html not written: " + w.error().message);
+    ++bad;
   }
 }
 
@@ -200,8 +222,11 @@ int WriteRunReport(const Config& config, const ReportExtension& history) {
   WritePlots(report, report_dir, bad);
   WriteReportFiles(table, report, report_dir, bad);
   if (!config.history.empty() && history) AddHistory(config, history, report_dir, bad);
-  std::printf("report: %s/summary.txt, %s/results.json, %s/report.md; per-scenario results and raw engine outputs in %s\n",
-              report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), layout::ControllerDir(config.bench_dir).c_str());
+  WriteHtmlReport(report_dir, bad);
+  std::printf("report: %s/summary.txt, %s/results.json, %s/report.md, %s/report.html; per-scenario results and raw "
+              "engine outputs in %s\n",
+              report_dir.c_str(), report_dir.c_str(), report_dir.c_str(), report_dir.c_str(),
+              layout::ControllerDir(config.bench_dir).c_str());
   const size_t ratio_failures = report.failed_ratio_checks.size();
   if (ratio_failures > 0) {
     std::fprintf(stderr, "fvbench report: %zu same-run ratio check(s) failed (profile %s)\n", ratio_failures,

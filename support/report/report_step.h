@@ -10,6 +10,8 @@
 //     -> RenderPlots          report/latency.svg, report/throughput_<policy>.svg
 //     -> SaveRunResults       report/results.json
 //     -> RenderMarkdownReport report/report.md
+//     -> RenderHtmlReport     report/report.html (html_report.h: report.md, with
+//                             the history's section, and the SVGs beside it in one page)
 //
 // With FVBENCH_BASELINE the table, plots and report.md compare with that
 // earlier run instead of the reference (baseline.h); thresholds keep the

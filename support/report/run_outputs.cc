@@ -52,7 +52,8 @@ Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir
       report_dir, layout::kPrevious,
       [](const fs::path& f) {
         const std::string name = f.filename().string();
-        return name == "summary.txt" || name == "results.json" || name == "report.md" || f.extension() == ".svg";
+        return name == "summary.txt" || name == "results.json" || name == "report.md" || name == "report.html" ||
+               f.extension() == ".svg";
       },
       "");
 }

@@ -79,9 +79,14 @@ TEST_F(ReportStep, WritesTableResultsReportAndThePlotsOfTheScenariosRun) {
   const int status = WriteRunReport(config_);
   const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("report: "), std::string::npos) << out;
-  for (const char* f : {"summary.txt", "results.json", "report.md", "latency.svg", "throughput_simple.svg"}) {
+  for (const char* f :
+       {"summary.txt", "results.json", "report.md", "report.html", "latency.svg", "throughput_simple.svg"}) {
     EXPECT_TRUE(fs::exists(Report(f))) << f;
   }
+  // report.html holds the plots themselves (html_report.h).
+  auto html = detail::ReadTextFile(Report("report.html"));
+  ASSERT_TRUE(html.ok());
+  EXPECT_NE(html->find("<figure id=\"figure-latency-svg\"><svg"), std::string::npos);
   auto written = detail::ReadTextFile(Report("results.json"));
   ASSERT_TRUE(written.ok());
   auto back = RunResultsFromJson(*written, "results.json");
@@ -104,6 +109,26 @@ TEST_F(ReportStep, UnreadableResultIsShownAsFailedAndFailsTheStep) {
   auto table = detail::ReadTextFile(Report("summary.txt"));
   ASSERT_TRUE(table.ok());
   EXPECT_NE(table->find("result file unreadable"), std::string::npos);
+}
+
+// report.html that cannot be written (a directory in its place): a named
+// problem and a failed step; report.md and results.json are written.
+TEST_F(ReportStep, HtmlReportNotWrittenFailsTheStepAndKeepsTheOtherFiles) {
+  ::testing::internal::CaptureStdout();
+  const int written = WriteRunReport(config_);
+  (void)::testing::internal::GetCapturedStdout();
+  ASSERT_EQ(written, 0) << "the recorded run's report step fails on its own";
+  fs::remove_all(bench_ / "report");
+  fs::create_directories(bench_ / "report" / "report.html");
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const int status = WriteRunReport(config_);
+  (void)::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(err.find("fvbench report: report.html not written: "), std::string::npos) << err;
+  EXPECT_TRUE(fs::exists(Report("report.md")));
+  EXPECT_TRUE(fs::exists(Report("results.json")));
 }
 
 TEST_F(ReportStep, RemovesAPlotOfAScenarioNotRunNow) {

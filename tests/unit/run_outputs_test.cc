@@ -41,7 +41,7 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   Write("gtest-xml/throughput.simple.xml", "<testsuites failures=\"0\"/>");
   Write("gtest-xml/stale/latency.raw_nginx.xml", "older");
   Write("gtest-xml/notes.txt", "kept");
-  for (const char* f : {"summary.txt", "results.json", "report.md", "latency.svg", "own-notes.txt"}) {
+  for (const char* f : {"summary.txt", "results.json", "report.md", "report.html", "latency.svg", "own-notes.txt"}) {
     Write(std::string("bench/report/") + f, "x");
   }
   Write("bench/controller-results/run_meta.json", R"({"schema_version":1,"started_unix":1000})");
@@ -49,9 +49,10 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   auto s = SetAsideEarlierOutputs(dir_ + "/gtest-xml", dir_ + "/bench", 2000);
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_THAT(s->moved, UnorderedElementsAre("latency.raw_nginx.xml", "throughput.simple.xml"));
-  EXPECT_THAT(s->report_moved, UnorderedElementsAre("summary.txt", "results.json", "report.md", "latency.svg"));
+  EXPECT_THAT(s->report_moved,
+              UnorderedElementsAre("summary.txt", "results.json", "report.md", "report.html", "latency.svg"));
   // Moved, not deleted: nothing measured is lost.
-  for (const char* f : {"summary.txt", "results.json", "report.md", "latency.svg"}) {
+  for (const char* f : {"summary.txt", "results.json", "report.md", "report.html", "latency.svg"}) {
     EXPECT_FALSE(Exists(std::string("bench/report/") + f)) << f;
     EXPECT_TRUE(Exists(std::string("bench/report/previous/") + f)) << f;
   }
