@@ -85,6 +85,10 @@ struct ProfileResult {
   double duration_s = 0;       // each phase's length
   int hz = 0;                  // samples per second (FVBENCH_PROFILE_HZ)
   std::string cpu_service;     // whose CPU cpu_us_per_request counts (fv, or baseline for raw nginx)
+  // The SUT's edge tree (FV_DIR as provisioned, this side's in A/B mode);
+  // the report shows Lua frames under it relative to it ("src/fairvisor/
+  // rule_engine.lua:evaluate"), so both sides' frames compare. "" keeps them.
+  std::string edge_dir;
   ProfilePhaseFigures without;
   ProfilePhaseFigures with;
   std::vector<ProfileFile> files;

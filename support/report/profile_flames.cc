@@ -116,7 +116,10 @@ Graphs FoldFiles(const ProfileResult& p, const std::string& controller_dir, std:
       problems.push_back(folded.error().message);
       continue;
     }
-    MergeInto(graphs[{file.service, file.level}], *folded);
+    const bool relative = file.level == "lua" && !p.edge_dir.empty();
+    MergeInto(graphs[{file.service, file.level}],
+              relative ? WithoutFramePrefix(*folded, p.edge_dir.back() == '/' ? p.edge_dir : p.edge_dir + "/")
+                       : *folded);
   }
   return graphs;
 }

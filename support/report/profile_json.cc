@@ -71,6 +71,7 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
   w.Field("duration_s", p.duration_s);
   w.Field("hz", p.hz);
   w.Field("cpu_service", p.cpu_service);
+  if (!p.edge_dir.empty()) w.Field("edge_dir", p.edge_dir);
   w.Key("without");
   WritePhase(w, p.without);
   w.Key("with");
@@ -142,6 +143,7 @@ ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path)
   }
   p.hz = static_cast<int>(hz);
   p.cpu_service = GetString(v, "cpu_service", path);
+  if (v.contains("edge_dir")) p.edge_dir = GetString(v, "edge_dir", path);
   p.without = PhaseFromJson(GetObject(v, "without", path), JoinPath(path, "without"));
   p.with = PhaseFromJson(GetObject(v, "with", path), JoinPath(path, "with"));
   const json& files = GetArray(v, "files", path);

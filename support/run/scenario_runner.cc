@@ -256,10 +256,10 @@ class ScenarioRun {
   Side AbThroughputFlow();
   void AfterLoad(Side up);
   bool ProfileTaken();
-  void Profile(SutServices& services);
+  void Profile(Side up);
   Side ProfileAb(Side up);
   ProfileResult ProfileSide(Side side, double rate, const std::string& local_dir);
-  ProfileResult RunProfile(SutServices& services, double rate, const std::string& stem, const std::string& local_dir);
+  ProfileResult RunProfile(Side side, double rate, const std::string& stem, const std::string& local_dir);
   std::vector<std::unique_ptr<Profiler>> Profilers(SutServices& services) const;
   void CheckRules(SutServices& services);
   void ForgetDryRunNumbers();
@@ -1149,7 +1149,7 @@ void ScenarioRun::AfterLoad(Side up) {
     if (ab_mode_) {
       up = ProfileAb(up);
     } else {
-      Profile(services);
+      Profile(up);
     }
   }
   if (auto r = Services(up).StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
@@ -1167,9 +1167,9 @@ bool ScenarioRun::ProfileTaken() {
 }
 
 // On the services still up, at the scenario's profile rate (ProfileRate).
-void ScenarioRun::Profile(SutServices& services) {
+void ScenarioRun::Profile(Side up) {
   const double rate = ProfileRate(c_, plan_.kind == ScenarioKind::kThroughput, out_);
-  out_.profile = RunProfile(services, rate, phase_base_, layout::ProfileDir(c_.bench_dir, plan_.id));
+  out_.profile = RunProfile(up, rate, phase_base_, layout::ProfileDir(c_.bench_dir, plan_.id));
 }
 
 // A/B mode: each side's edge started afresh (with the Lua profile's
@@ -1209,11 +1209,11 @@ ProfileResult ScenarioRun::ProfileSide(Side side, double rate, const std::string
     return p;
   }
   const std::string stem = phase_base_ + "_" + (side == Side::kB ? "b" : "a");
-  return RunProfile(Services(side), rate, stem, local_dir);
+  return RunProfile(side, rate, stem, local_dir);
 }
 
-ProfileResult ScenarioRun::RunProfile(SutServices& services, double rate, const std::string& stem,
-                                      const std::string& local_dir) {
+// The profile phases on `side`'s services (measured with its phase monitor).
+ProfileResult ScenarioRun::RunProfile(Side side, double rate, const std::string& stem, const std::string& local_dir) {
   ProfileSetup s;
   s.scenario_id = plan_.id;
   s.base = spec_;
@@ -1224,6 +1224,7 @@ ProfileResult ScenarioRun::RunProfile(SutServices& services, double rate, const 
   s.hz = c_.profile.hz;
   s.profilers = c_.profile.Text();
   s.cpu_service = plan_.sut == SutSetup::kBaseline ? "baseline" : "fv";
+  s.edge_dir = plan_.sut == SutSetup::kBaseline ? "" : (side == Side::kB ? tb_.sut_info_b() : tb_.sut_info()).edge_dir;
   s.local_dir = local_dir;
   s.results_dir = layout::ControllerDir(c_.bench_dir);
   ProfileHooks h;
@@ -1237,12 +1238,13 @@ ProfileResult ScenarioRun::RunProfile(SutServices& services, double rate, const 
     AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
     return r;
   };
-  h.measure = [this](const LoadSpec& spec, const std::string& label, const std::function<void()>& at_start) {
+  h.measure = [this, side](const LoadSpec& spec, const std::string& label, const std::function<void()>& at_start) {
     PhaseRequest req{spec, label};
+    req.side = side;
     req.at_load_start = at_start;
     return MeasurePhase(req);
   };
-  std::vector<std::unique_ptr<Profiler>> profilers = Profilers(services);
+  std::vector<std::unique_ptr<Profiler>> profilers = Profilers(Services(side));
   if (profilers.empty() && plan_.sut == SutSetup::kBaseline) {
     ProfileResult p;
     p.profilers = s.profilers;

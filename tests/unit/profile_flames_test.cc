@@ -141,15 +141,17 @@ TEST_F(WriteProfileFlamesTest, TheFlamesRoundTripAndReportMdShowsThem) {
 // with the same requests; that function tops B's growth, in µs of CPU per
 // request (samples x 1e6 / hz / requests), and the differential graph is drawn.
 TEST_F(WriteProfileFlamesTest, AbSidesAreDrawnApartAndBsGrowthNamesTheFunctionThatDoublesItsWork) {
-  Write(controller_ + "/profile/l/A/lua_profile.11.folded", "main;handler;double_me;[N] 20\nmain;handler;steady;[N] 30\n");
-  Write(controller_ + "/profile/l/B/lua_profile.21.folded", "main;handler;double_me;[N] 40\nmain;handler;steady;[I] 31\n");
+  Write(controller_ + "/profile/l/A/lua_profile.11.folded", "main;handler;/opt/a/src/w.lua:double_me;[N] 20\nmain;handler;steady;[N] 30\n");
+  Write(controller_ + "/profile/l/B/lua_profile.21.folded", "main;handler;/opt/b/src/w.lua:double_me;[N] 40\nmain;handler;steady;[I] 31\n");
   std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/l/A/lua_profile.11.folded"}})};
   ScenarioResult& r = results[0];
   r.profile->side = "A";
+  r.profile->edge_dir = "/opt/a";  // each side's tree: its Lua frames compare relative to it
   r.profile->hz = 100;  // 10 ms a sample at the Lua level
   r.profile->with.requests = 1000;
   r.profile_b = *r.profile;
   r.profile_b->side = "B";
+  r.profile_b->edge_dir = "/opt/b/";
   r.profile_b->files = {{"fv", "lua", "profile/l/B/lua_profile.21.folded"}};
   ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
   EXPECT_EQ(r.profile->flames.at(0).svg_path, "flame_latency.decision_service_A_fv_lua.svg");
@@ -165,7 +167,7 @@ TEST_F(WriteProfileFlamesTest, AbSidesAreDrawnApartAndBsGrowthNamesTheFunctionTh
   // Ranked by self: handler and main grew as much in total (every stack is
   // under them) but their own code did not.
   const ProfileFrameGrowth& top = d.top[0];
-  EXPECT_EQ(top.frame, "double_me");
+  EXPECT_EQ(top.frame, "src/w.lua:double_me");
   EXPECT_DOUBLE_EQ(top.a_self_us, 200);
   EXPECT_DOUBLE_EQ(top.b_self_us, 400);
   EXPECT_DOUBLE_EQ(top.a_total_us, 200);
@@ -187,7 +189,7 @@ TEST_F(WriteProfileFlamesTest, AbSidesAreDrawnApartAndBsGrowthNamesTheFunctionTh
   const std::string ab = RenderAbMarkdown(results, RunMeta{});
   EXPECT_THAT(ab, HasSubstr("Where B's CPU per request changed"));
   EXPECT_THAT(ab, HasSubstr("(flame_latency.decision_service_diff_fv_lua.svg); all frames: A 500 µs, B 710 µs per request"));
-  EXPECT_THAT(ab, HasSubstr("| double_me | 200 µs | 400 µs | 200 µs | 400 µs | +40.0 % |"));
+  EXPECT_THAT(ab, HasSubstr("| src/w.lua:double_me | 200 µs | 400 µs | 200 µs | 400 µs | +40.0 % |"));
   std::string md;
   AppendProfileMarkdown(md, results);
   EXPECT_THAT(md, HasSubstr("#### latency.decision_service, side A"));
