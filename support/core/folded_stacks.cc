@@ -106,4 +106,24 @@ std::vector<std::string_view> SplitFrames(std::string_view stack) {
   }
 }
 
+FoldedStacks WithoutFramePrefix(const FoldedStacks& f, std::string_view prefix) {
+  if (prefix.empty()) return f;
+  FoldedStacks out;
+  for (const auto& [stack, n] : f.counts) {
+    std::string cut;
+    cut.reserve(stack.size());
+    bool first = true;
+    for (std::string_view frame : SplitFrames(stack)) {
+      if (!first) cut += ';';
+      first = false;
+      const bool strip = frame.size() > prefix.size() && frame.substr(0, prefix.size()) == prefix;
+      cut += strip ? frame.substr(prefix.size()) : frame;
+    }
+    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+    uint64_t& into = out.counts[cut];
+    into = n > kMax - into ? kMax : into + n;
+  }
+  return out;
+}
+
 }  // namespace fvbench

@@ -44,5 +44,9 @@ std::string WriteFolded(const FoldedStacks& f);
 void MergeInto(FoldedStacks& into, const FoldedStacks& from);
 // The frames of a stack, root first: "a;b;c" -> {"a", "b", "c"}.
 std::vector<std::string_view> SplitFrames(std::string_view stack);
+// `f` with `prefix` cut from every frame that starts with it and is longer
+// ("/opt/edge/src/x.lua:f" -> "src/x.lua:f" for "/opt/edge/"); stacks that
+// become equal are merged. An empty prefix changes nothing.
+FoldedStacks WithoutFramePrefix(const FoldedStacks& f, std::string_view prefix);
 
 }  // namespace fvbench

@@ -21,11 +21,30 @@
 // most both levels can honour.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace fvbench {
 
 inline constexpr int kMaxProfileHz = 1000;
+inline constexpr int kLuaProfileDefaultPeriodMs = 10;
+
+// The jit.profile period for a sampling rate: 1000 / hz ms, rounded, within
+// 1..1000 (kLuaProfileDefaultPeriodMs for hz <= 0).
+inline int LuaProfilePeriodMs(int hz) {
+  if (hz <= 0) return kLuaProfileDefaultPeriodMs;
+  return std::clamp(static_cast<int>(std::lround(1000.0 / hz)), 1, 1000);
+}
+
+// The CPU time one sample stands for, in µs, at level "cpu" or "lua": perf's
+// cpu-clock event samples every 1/hz s of a thread's CPU time; jit.profile's
+// timer is SIGPROF from setitimer(ITIMER_PROF) (LuaJIT's src/lj_profile.c),
+// which counts the process's CPU time, every LuaProfilePeriodMs(hz) ms.
+inline double ProfileSampleUs(const std::string& level, int hz) {
+  if (level == "lua") return LuaProfilePeriodMs(hz) * 1000.0;
+  return hz > 0 ? 1e6 / hz : 0;
+}
 
 struct ProfileParams {
   bool cpu = false;        // FVBENCH_PROFILE=cpu or both: perf on the SUT's nginx workers

@@ -51,16 +51,49 @@ struct ProfileFlame {
   std::vector<ProfileFrameShare> top;  // the frames with the most self samples, most first
 };
 
+// A/B mode: how one frame's cost per request changed from side A's profile
+// to side B's, both taken at the same rate, ranked by its own code's growth
+// (self) with its callees' beside it (total). The cost of a sample is one
+// sampling period of CPU time (1/hz s: perf's cpu-clock and jit.profile
+// both sample CPU time), so samples x 1e6 / hz / requests is CPU µs per
+// request.
+struct ProfileFrameGrowth {
+  std::string frame;
+  double a_self_us = 0, b_self_us = 0;    // CPU µs per request with the frame as the leaf (its own code)
+  double a_total_us = 0, b_total_us = 0;  // CPU µs per request with the frame anywhere on the stack
+  double share_of_a = 0;  // (b_self - a_self) / all of A's µs per request: +0.05 = its own code added 5 % of A's cost
+  bool new_in_b = false;  // the leaf of no stack of A
+};
+// The differential flame graph of one service and level (B's shape,
+// coloured by the change per request from A) and the frames that grew most.
+struct ProfileDiff {
+  std::string service;  // fv | backend | baseline
+  std::string level;    // cpu | lua
+  uint64_t requests_a = 0, requests_b = 0;      // each side's "with" phase: what the samples are divided by
+  double a_us_per_request = 0, b_us_per_request = 0;  // all samples of the graph
+  std::string svg_path;                         // relative to the report directory
+  std::vector<ProfileFrameGrowth> top;          // by growth of self µs per request, most first; shrinking last
+};
+
 struct ProfileResult {
+  // "" outside A/B mode; in A/B mode "A" (ScenarioResult::profile) or "B"
+  // (ScenarioResult::profile_b): each side's edge started afresh for its
+  // profile phases, at the same rate.
+  std::string side;
   std::string profilers;       // FVBENCH_PROFILE as run: cpu | lua | both
   double rate_rps = 0;         // the rate both phases ran at
   double duration_s = 0;       // each phase's length
   int hz = 0;                  // samples per second (FVBENCH_PROFILE_HZ)
   std::string cpu_service;     // whose CPU cpu_us_per_request counts (fv, or baseline for raw nginx)
+  // The SUT's edge tree (FV_DIR as provisioned, this side's in A/B mode);
+  // the report shows Lua frames under it relative to it ("src/fairvisor/
+  // rule_engine.lua:evaluate"), so both sides' frames compare. "" keeps them.
+  std::string edge_dir;
   ProfilePhaseFigures without;
   ProfilePhaseFigures with;
   std::vector<ProfileFile> files;
   std::vector<ProfileFlame> flames;
+  std::vector<ProfileDiff> diffs;  // side B's only: B against A, per service and level both profiled
   // Each failure, naming the fix (perf missing, perf_event_paranoid, a
   // phase's error); the profile phases never fail the scenario.
   std::vector<std::string> errors;

@@ -193,8 +193,11 @@ struct ScenarioResult {
   // points' phases, in ascending key count). Empty for the other scenarios.
   std::vector<KeySweepPoint> key_sweep;
   // FVBENCH_PROFILE on (profile_result.h): the profile phases run after the
-  // measured ones; absent when off.
+  // measured ones; absent when off. In A/B mode `profile` is side A's and
+  // `profile_b` side B's (with the differential graphs); profile_b is absent
+  // otherwise.
   std::optional<ProfileResult> profile;
+  std::optional<ProfileResult> profile_b;
   double started_unix = 0;
   double finished_unix = 0;
   // Set by the scenario runner (absent in older results and DRY_RUN): the

@@ -81,7 +81,20 @@ std::map<std::string, uint64_t> Totals(const FoldedStacks& f) {
   return out;
 }
 
+std::map<std::string, uint64_t> Selves(const FoldedStacks& f) {
+  std::map<std::string, uint64_t> out;
+  for (FrameShare& s : FrameShares(f)) {
+    if (s.self > 0) out.emplace(std::move(s.frame), s.self);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<FrameDelta> TopSelfGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
+                                      uint64_t requests_b, size_t n) {
+  return Growth(Selves(a), requests_a, a.total(), Selves(b), requests_b, n);
+}
 
 std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
                                   uint64_t requests_b, size_t n) {

@@ -52,6 +52,12 @@ struct FrameDelta {
 std::vector<FrameDelta> TopGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
                                   uint64_t requests_b, size_t n);
 
+// As TopGrowth, by self samples (those of the stacks the frame is the leaf
+// of: where the time itself went, what `perf diff` compares); new_in_b when
+// the frame is the leaf of no stack of A.
+std::vector<FrameDelta> TopSelfGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,
+                                      uint64_t requests_b, size_t n);
+
 // As TopGrowth, per stack: `frame` is the whole stack ("root;...;leaf"),
 // its samples per request those of that exact stack.
 std::vector<FrameDelta> TopStackGrowth(const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b,

@@ -9,6 +9,7 @@
 #include "support/core/metric_names.h"
 #include "support/core/json_writer.h"
 #include "support/report/markdown_text.h"
+#include "support/report/profile_markdown.h"
 #include "support/report/results_io.h"
 #include "support/core/units_format.h"
 
@@ -63,6 +64,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
                          MarkdownCell(AbValueText(c.metric, c.a_median)), MarkdownCell(AbValueText(c.metric, c.b_median)),
                          MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(AbNoiseText(c)), verdict);
     }
+    if (r.profile_b) AppendProfileGrowthMarkdown(out, *r.profile_b);
   }
   return out;
 }

@@ -1,11 +1,13 @@
 #include "support/report/profile_flames.h"
 
+#include <filesystem>
 #include <map>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "support/core/json_fields.h"
+#include "support/core/profile_params.h"
 #include "support/judge/flame_profile.h"
 #include "support/judge/perf_collapse.h"
 #include "support/report/flame_svg.h"
@@ -18,8 +20,10 @@ Result<FoldedStacks> FoldProfileText(const std::string& level, std::string_view 
   return Error{fmt::format("{}: profile level '{}' is neither cpu nor lua", where, level)};
 }
 
-std::string FlameFileStem(const std::string& scenario_id, const std::string& service, const std::string& level) {
-  return fmt::format("flame_{}_{}_{}", scenario_id, service, level);
+std::string FlameFileStem(const std::string& scenario_id, const std::string& side, const std::string& service,
+                          const std::string& level) {
+  return side.empty() ? fmt::format("flame_{}_{}_{}", scenario_id, service, level)
+                      : fmt::format("flame_{}_{}_{}_{}", scenario_id, side, service, level);
 }
 
 namespace {
@@ -55,11 +59,118 @@ ProfileFlame SummariseFlame(const std::string& service, const std::string& level
   return out;
 }
 
+ProfileDiff DiffProfiles(const std::string& service, const std::string& level, const FoldedStacks& a,
+                         uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b, double sample_us,
+                         const std::string& svg_path) {
+  ProfileDiff d{service, level, requests_a, requests_b, 0, 0, svg_path, {}};
+  if (requests_a > 0) d.a_us_per_request = static_cast<double>(a.total()) * sample_us / static_cast<double>(requests_a);
+  if (requests_b > 0) d.b_us_per_request = static_cast<double>(b.total()) * sample_us / static_cast<double>(requests_b);
+  const FoldedStacks& ra = level == "lua" ? WithoutVmStates(a) : a;
+  const FoldedStacks& rb = level == "lua" ? WithoutVmStates(b) : b;
+  std::map<std::string, uint64_t> totals_a, totals_b;
+  for (const FrameShare& f : FrameShares(ra)) totals_a[f.frame] = f.total;
+  for (const FrameShare& f : FrameShares(rb)) totals_b[f.frame] = f.total;
+  auto us = [&](uint64_t samples, uint64_t requests) {
+    return requests == 0 ? 0.0 : static_cast<double>(samples) * sample_us / static_cast<double>(requests);
+  };
+  for (const FrameDelta& f : TopSelfGrowth(ra, requests_a, rb, requests_b, kProfileTopGrowth)) {
+    d.top.push_back({f.frame, f.a_per_request * sample_us, f.b_per_request * sample_us,
+                     us(totals_a[f.frame], requests_a), us(totals_b[f.frame], requests_b), f.delta_share_of_a,
+                     f.new_in_b});
+  }
+  return d;
+}
+
 namespace {
 
+namespace fs = std::filesystem;
+
+using Graphs = std::map<std::pair<std::string, std::string>, FoldedStacks>;  // (service, level) -> stacks
+
+// A fetched file's path as results.json gives it: relative, inside the controller's directory.
+bool InsideController(const std::string& path) {
+  const fs::path p(path);
+  if (p.empty() || p.is_absolute()) return false;
+  for (const fs::path& part : p) {
+    if (part == "..") return false;
+  }
+  return true;
+}
+
+Graphs FoldFiles(const ProfileResult& p, const std::string& controller_dir, std::vector<std::string>& problems) {
+  Graphs graphs;
+  for (const ProfileFile& file : p.files) {
+    if (!InsideController(file.path)) {
+      problems.push_back(fmt::format("profile file '{}' is not a relative path inside {}; not read", file.path,
+                                     controller_dir));
+      continue;
+    }
+    const std::string path = controller_dir + "/" + file.path;
+    auto text = detail::ReadTextFile(path);
+    if (!text) {
+      problems.push_back(text.error().message);
+      continue;
+    }
+    auto folded = FoldProfileText(file.level, *text, path);
+    if (!folded) {
+      problems.push_back(folded.error().message);
+      continue;
+    }
+    const bool relative = file.level == "lua" && !p.edge_dir.empty();
+    MergeInto(graphs[{file.service, file.level}],
+              relative ? WithoutFramePrefix(*folded, p.edge_dir.back() == '/' ? p.edge_dir : p.edge_dir + "/")
+                       : *folded);
+  }
+  return graphs;
+}
+
+std::string LevelText(const std::string& level) {
+  return level == "cpu" ? "perf (C level)" : "jit.profile (Lua level)";
+}
+
 std::string Subtitle(const ProfileResult& p, const std::string& service, const std::string& level, uint64_t samples) {
-  return fmt::format("{} {}, {} s at {} RPS, {} Hz, {} samples", service, level == "cpu" ? "perf (C level)" : "jit.profile (Lua level)",
-                     p.duration_s, p.rate_rps, p.hz, samples);
+  return fmt::format("{}{} {}, {} s at {} RPS, {} Hz, {} samples", p.side.empty() ? "" : "side " + p.side + ": ",
+                     service, LevelText(level), p.duration_s, p.rate_rps, p.hz, samples);
+}
+
+void WriteFile(const std::string& path, const std::string& text, std::vector<std::string>& problems) {
+  if (auto w = detail::WriteTextFile(path, text); !w) problems.push_back(w.error().message);
+}
+
+void DrawSide(const std::string& id, ProfileResult& p, const Graphs& graphs, const std::string& report_dir,
+              std::vector<std::string>& problems) {
+  p.flames.clear();
+  for (const auto& [key, stacks] : graphs) {
+    const auto& [service, level] = key;
+    const std::string stem = FlameFileStem(id, p.side, service, level);
+    FlameSvgOptions o;
+    o.title = fmt::format("{}: {} ({}){}", id, service, level, p.side.empty() ? "" : ", side " + p.side);
+    o.subtitle = Subtitle(p, service, level, stacks.total());
+    WriteFile(report_dir + "/" + stem + ".folded", WriteFolded(stacks), problems);
+    WriteFile(report_dir + "/" + stem + ".svg", RenderFlameSvg(stacks, o), problems);
+    p.flames.push_back(SummariseFlame(service, level, stacks, stem + ".folded", stem + ".svg"));
+  }
+}
+
+// Side B against side A, for every service and level both sides have.
+void DrawDiffs(const std::string& id, const ProfileResult& a, const Graphs& ga, ProfileResult& b, const Graphs& gb,
+               const std::string& report_dir, std::vector<std::string>& problems) {
+  b.diffs.clear();
+  for (const auto& [key, stacks_b] : gb) {
+    const auto found = ga.find(key);
+    if (found == ga.end()) continue;
+    const auto& [service, level] = key;
+    const std::string svg = FlameFileStem(id, "diff", service, level) + ".svg";
+    FlameSvgOptions o;
+    o.title = fmt::format("{}: {} ({}), B against A", id, service, level);
+    o.subtitle = fmt::format("{}; B's shape, red: more samples per request than A, blue: fewer; A {} requests, "
+                             "B {} requests at {} RPS",
+                             LevelText(level), a.with.requests, b.with.requests, b.rate_rps);
+    WriteFile(report_dir + "/" + svg,
+              RenderDiffFlameSvg(found->second, a.with.requests, stacks_b, b.with.requests, o), problems);
+    b.diffs.push_back(DiffProfiles(service, level, found->second, a.with.requests, stacks_b, b.with.requests,
+                                   ProfileSampleUs(level, b.hz), svg));
+  }
 }
 
 }  // namespace
@@ -68,35 +179,15 @@ std::vector<std::string> WriteProfileFlames(std::vector<ScenarioResult>& results
                                             const std::string& report_dir) {
   std::vector<std::string> problems;
   for (ScenarioResult& r : results) {
-    if (!r.profile) continue;
-    ProfileResult& p = *r.profile;
-    p.flames.clear();
-    std::map<std::pair<std::string, std::string>, FoldedStacks> graphs;  // (service, level) -> stacks
-    for (const ProfileFile& file : p.files) {
-      const std::string path = controller_dir + "/" + file.path;
-      auto text = detail::ReadTextFile(path);
-      if (!text) {
-        problems.push_back(text.error().message);
-        continue;
-      }
-      auto folded = FoldProfileText(file.level, *text, path);
-      if (!folded) {
-        problems.push_back(folded.error().message);
-        continue;
-      }
-      MergeInto(graphs[{file.service, file.level}], *folded);
+    Graphs ga, gb;
+    if (r.profile) {
+      ga = FoldFiles(*r.profile, controller_dir, problems);
+      DrawSide(r.id, *r.profile, ga, report_dir, problems);
     }
-    for (const auto& [key, stacks] : graphs) {
-      const auto& [service, level] = key;
-      const std::string stem = FlameFileStem(r.id, service, level);
-      FlameSvgOptions o;
-      o.title = fmt::format("{}: {} ({})", r.id, service, level);
-      o.subtitle = Subtitle(p, service, level, stacks.total());
-      for (const auto& [name, text] : {std::pair{stem + ".folded", WriteFolded(stacks)},
-                                       std::pair{stem + ".svg", RenderFlameSvg(stacks, o)}}) {
-        if (auto w = detail::WriteTextFile(report_dir + "/" + name, text); !w) problems.push_back(w.error().message);
-      }
-      p.flames.push_back(SummariseFlame(service, level, stacks, stem + ".folded", stem + ".svg"));
+    if (r.profile_b) {
+      gb = FoldFiles(*r.profile_b, controller_dir, problems);
+      DrawSide(r.id, *r.profile_b, gb, report_dir, problems);
+      if (r.profile) DrawDiffs(r.id, *r.profile, ga, *r.profile_b, gb, report_dir, problems);
     }
   }
   return problems;

@@ -5,8 +5,12 @@
 //   flame_<scenario id>_<service>_<level>.folded   (flamegraph.pl / inferno / speedscope read it)
 //   flame_<scenario id>_<service>_<level>.svg      (flame_svg.h; no scripts needed)
 // and summarised in ProfileResult::flames (samples, the top frames by self
-// samples). Paths in ProfileResult::flames are relative to the report
-// directory.
+// samples). In A/B mode each side's graphs carry its side in the stem
+// (flame_<id>_A_<service>_<level>, flame_<id>_B_...), and each service and
+// level profiled on both sides gets a differential graph
+//   flame_<scenario id>_diff_<service>_<level>.svg  (B's shape, coloured by the change per request)
+// summarised in side B's ProfileResult::diffs (DiffProfiles). Paths in
+// flames and diffs are relative to the report directory.
 //
 // FoldProfileText and SummariseFlame are pure; WriteProfileFlames reads the
 // files under the controller's results directory (ProfileFile::path is
@@ -31,8 +35,10 @@ inline constexpr size_t kProfileTopFrames = 10;
 // level "cpu": CollapsePerfScript; "lua": ParseFolded; any other level is an Error.
 Result<FoldedStacks> FoldProfileText(const std::string& level, std::string_view text, const std::string& where);
 
-// File stem of one graph: flame_<scenario id>_<service>_<level>.
-std::string FlameFileStem(const std::string& scenario_id, const std::string& service, const std::string& level);
+// File stem of one graph: flame_<scenario id>_<service>_<level>, with
+// "_<side>" after the id when side is not empty ("A", "B", or "diff").
+std::string FlameFileStem(const std::string& scenario_id, const std::string& side, const std::string& service,
+                          const std::string& level);
 
 // The summary of one graph; paths as given. At level "lua" the top frames
 // are ranked without the VM-state leaf ([N], [I], [C], [G], [J]), so they
@@ -40,8 +46,22 @@ std::string FlameFileStem(const std::string& scenario_id, const std::string& ser
 ProfileFlame SummariseFlame(const std::string& service, const std::string& level, const FoldedStacks& f,
                             const std::string& folded_path, const std::string& svg_path);
 
+inline constexpr size_t kProfileTopGrowth = 10;
+
+// B against A for one service and level: both sides' stacks, the requests
+// of each side's phase with the profiler, and the CPU µs one sample stands
+// for (ProfileSampleUs, the same on both sides). The frames ranked by the
+// growth of their self CPU µs per request (judge/flame_profile.h
+// TopSelfGrowth), with their total beside; at level "lua" without the
+// VM-state leaf, so a Lua function's self is its own code. svg_path as given.
+ProfileDiff DiffProfiles(const std::string& service, const std::string& level, const FoldedStacks& a,
+                         uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b, double sample_us,
+                         const std::string& svg_path);
+
 // Folds, draws and summarises every profile of `results` (fills each
-// ProfileResult::flames); returns the problems met, one sentence each.
+// ProfileResult::flames, and side B's diffs); returns the problems met, one
+// sentence each. A ProfileFile path that is absolute or climbs out of the
+// controller's directory ("..") is a problem and is not read.
 std::vector<std::string> WriteProfileFlames(std::vector<ScenarioResult>& results, const std::string& controller_dir,
                                             const std::string& report_dir);
 

@@ -33,15 +33,45 @@ ProfilePhaseFigures PhaseFromJson(const json& v, const std::string& path) {
   return p;
 }
 
+std::vector<ProfileDiff> DiffsFromJson(const json& diffs, const std::string& path) {
+  std::vector<ProfileDiff> out;
+  for (size_t i = 0; i < diffs.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", path, i);
+    RequireObject(diffs[i], at);
+    const json& d = diffs[i];
+    ProfileDiff diff{GetString(d, "service", at),
+                     GetString(d, "level", at),
+                     GetUint(d, "requests_a", at),
+                     GetUint(d, "requests_b", at),
+                     GetNumberOrNaN(d, "a_us_per_request", at),
+                     GetNumberOrNaN(d, "b_us_per_request", at),
+                     GetString(d, "svg_path", at),
+                     {}};
+    const json& top = GetArray(d, "top", at);
+    for (size_t k = 0; k < top.size(); ++k) {
+      const std::string tat = fmt::format("{}[{}]", JoinPath(at, "top"), k);
+      RequireObject(top[k], tat);
+      diff.top.push_back({GetString(top[k], "frame", tat), GetNumberOrNaN(top[k], "a_self_us", tat),
+                          GetNumberOrNaN(top[k], "b_self_us", tat), GetNumberOrNaN(top[k], "a_total_us", tat),
+                          GetNumberOrNaN(top[k], "b_total_us", tat), GetNumberOrNaN(top[k], "share_of_a", tat),
+                          GetBool(top[k], "new_in_b", tat)});
+    }
+    out.push_back(std::move(diff));
+  }
+  return out;
+}
+
 }  // namespace
 
 void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
   w.StartObject();
+  if (!p.side.empty()) w.Field("side", p.side);
   w.Field("profilers", p.profilers);
   w.Field("rate_rps", p.rate_rps);
   w.Field("duration_s", p.duration_s);
   w.Field("hz", p.hz);
   w.Field("cpu_service", p.cpu_service);
+  if (!p.edge_dir.empty()) w.Field("edge_dir", p.edge_dir);
   w.Key("without");
   WritePhase(w, p.without);
   w.Key("with");
@@ -69,6 +99,30 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
     });
     w.EndObject();
   });
+  if (!p.diffs.empty()) {
+    w.Array("diffs", p.diffs, [&](const ProfileDiff& d) {
+      w.StartObject();
+      w.Field("service", d.service);
+      w.Field("level", d.level);
+      w.Field("requests_a", d.requests_a);
+      w.Field("requests_b", d.requests_b);
+      w.Field("a_us_per_request", d.a_us_per_request);
+      w.Field("b_us_per_request", d.b_us_per_request);
+      w.Field("svg_path", d.svg_path);
+      w.Array("top", d.top, [&](const ProfileFrameGrowth& g) {
+        w.StartObject();
+        w.Field("frame", g.frame);
+        w.Field("a_self_us", g.a_self_us);
+        w.Field("b_self_us", g.b_self_us);
+        w.Field("a_total_us", g.a_total_us);
+        w.Field("b_total_us", g.b_total_us);
+        w.Field("share_of_a", g.share_of_a);
+        w.Field("new_in_b", g.new_in_b);
+        w.EndObject();
+      });
+      w.EndObject();
+    });
+  }
   w.Array("errors", p.errors, [&](const std::string& e) { w.String(e); });
   w.EndObject();
 }
@@ -76,6 +130,10 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
 ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path) {
   RequireObject(v, path);
   ProfileResult p;
+  if (v.contains("side")) {
+    p.side = GetString(v, "side", path);
+    if (p.side != "A" && p.side != "B") throw JsonFieldError{JoinPath(path, "side") + ": neither \"A\" nor \"B\""};
+  }
   p.profilers = GetString(v, "profilers", path);
   p.rate_rps = GetNumberOrNaN(v, "rate_rps", path);
   p.duration_s = GetNumberOrNaN(v, "duration_s", path);
@@ -85,6 +143,7 @@ ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path)
   }
   p.hz = static_cast<int>(hz);
   p.cpu_service = GetString(v, "cpu_service", path);
+  if (v.contains("edge_dir")) p.edge_dir = GetString(v, "edge_dir", path);
   p.without = PhaseFromJson(GetObject(v, "without", path), JoinPath(path, "without"));
   p.with = PhaseFromJson(GetObject(v, "with", path), JoinPath(path, "with"));
   const json& files = GetArray(v, "files", path);
@@ -112,6 +171,7 @@ ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path)
       p.flames.push_back(std::move(f));
     }
   }
+  if (v.contains("diffs")) p.diffs = DiffsFromJson(GetArray(v, "diffs", path), JoinPath(path, "diffs"));
   const json& errors = GetArray(v, "errors", path);
   for (size_t i = 0; i < errors.size(); ++i) {
     if (!errors[i].is_string()) throw JsonFieldError{fmt::format("{}[{}]: not a string", JoinPath(path, "errors"), i)};

@@ -17,11 +17,16 @@ using detail::MarkdownCell;
 
 std::string Us(double v) { return std::isnan(v) ? "not measured" : FormatNumber(std::round(v * 10) / 10) + " µs"; }
 
+// Per-frame CPU per request: two decimals (a frame's share is often under 1 µs).
+std::string UsFine(double v) { return std::isnan(v) ? "not measured" : FormatNumber(std::round(v * 100) / 100) + " µs"; }
+
 std::string Share(double v) { return fmt::format("{:.1f} %", v * 100); }
+
+std::string LevelName(const std::string& level) { return level == "cpu" ? "C level, perf" : "Lua level, jit.profile"; }
 
 void Flame(std::string& out, const ProfileFlame& f) {
   out += fmt::format("**{} ({})**: [{}]({}), {} samples ([folded]({}))\n\n", MarkdownCell(f.service),
-                     f.level == "cpu" ? "C level, perf" : "Lua level, jit.profile", MarkdownCell(f.svg_path),
+                     LevelName(f.level), MarkdownCell(f.svg_path),
                      f.svg_path, f.samples, f.folded_path);
   if (f.top.empty()) return;
   out += "| frame | self | total |\n|---|---:|---:|\n";
@@ -32,9 +37,10 @@ void Flame(std::string& out, const ProfileFlame& f) {
   out += "\n";
 }
 
-void Scenario(std::string& out, const ScenarioResult& r) {
-  const ProfileResult& p = *r.profile;
-  out += fmt::format("#### {}\n\n", MarkdownCell(r.id));
+std::string Signed(double v) { return fmt::format("{:+.1f} %", v * 100); }
+
+void Side(std::string& out, const std::string& id, const ProfileResult& p) {
+  out += fmt::format("#### {}{}\n\n", MarkdownCell(id), p.side.empty() ? "" : ", side " + MarkdownCell(p.side));
   out += fmt::format("FVBENCH_PROFILE={}: {} RPS, {} s without and {} s with the profiler, {} Hz.\n\n",
                      MarkdownCell(p.profilers), FormatNumber(p.rate_rps), FormatNumber(p.duration_s),
                      FormatNumber(p.duration_s), p.hz);
@@ -45,18 +51,50 @@ void Scenario(std::string& out, const ScenarioResult& r) {
   for (const ProfileFlame& f : p.flames) Flame(out, f);
   for (const std::string& e : p.errors) out += fmt::format("- profile problem: {}\n", MarkdownCell(e));
   if (!p.errors.empty()) out += "\n";
+  for (const ProfileDiff& d : p.diffs) {
+    out += fmt::format("Differential graph, B against A, {} ({}): [{}]({}) (frames that grew: in the A/B "
+                       "comparison)\n\n",
+                       MarkdownCell(d.service), LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path);
+  }
+}
+
+void Scenario(std::string& out, const ScenarioResult& r) {
+  if (r.profile) Side(out, r.id, *r.profile);
+  if (r.profile_b) Side(out, r.id, *r.profile_b);
 }
 
 }  // namespace
 
+void AppendProfileGrowthMarkdown(std::string& out, const ProfileResult& b) {
+  if (b.diffs.empty()) return;
+  out += fmt::format("\nWhere B's CPU per request changed (FVBENCH_PROFILE: both sides profiled at {} RPS; CPU µs per "
+                     "request = samples × the sampling period ÷ the requests of the phase; self: the frame's own code, "
+                     "total: with its callees; ranked by the growth of self, as a share of A's whole cost per request):\n",
+                     FormatNumber(b.rate_rps));
+  for (const ProfileDiff& d : b.diffs) {
+    out += fmt::format("\n**{} ({})**: [{}]({}); all frames: A {}, B {} per request\n\n", MarkdownCell(d.service),
+                       LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path, Us(d.a_us_per_request),
+                       Us(d.b_us_per_request));
+    if (d.top.empty()) continue;
+    out += "| frame | self A | self B | total A | total B | self change, of A's cost |\n|---|---:|---:|---:|---:|---:|\n";
+    for (size_t i = 0; i < std::min(d.top.size(), kProfileMarkdownFrames); ++i) {
+      const ProfileFrameGrowth& g = d.top[i];
+      out += fmt::format("| {} | {} | {} | {} | {} | {}{} |\n", MarkdownCell(g.frame), UsFine(g.a_self_us),
+                         UsFine(g.b_self_us), UsFine(g.a_total_us), UsFine(g.b_total_us), Signed(g.share_of_a),
+                         g.new_in_b ? " (new in B)" : "");
+    }
+  }
+}
+
 void AppendProfileMarkdown(std::string& out, const std::vector<ScenarioResult>& results) {
-  const bool any = std::any_of(results.begin(), results.end(), [](const ScenarioResult& r) { return r.profile.has_value(); });
+  const bool any = std::any_of(results.begin(), results.end(),
+                               [](const ScenarioResult& r) { return r.profile.has_value() || r.profile_b.has_value(); });
   if (!any) return;
   out += "### Where the SUT's time goes (FVBENCH_PROFILE)\n\n"
          "Profiles are taken in phases of their own after each scenario's measured phases; they are not part of "
          "the verdict. Self: samples in the frame itself; total: samples with the frame anywhere on the stack.\n\n";
   for (const ScenarioResult& r : results) {
-    if (r.profile) Scenario(out, r);
+    Scenario(out, r);
   }
 }
 

@@ -4,7 +4,13 @@
 // without and with it), a link to each flame graph (profile_flames.h) and
 // its top frames by self samples. The profile phases are never part of the
 // verdict; the section says so. Nothing when no result carries a profile.
-// Formats only.
+// In A/B mode a scenario has one such part per side and links its
+// differential graphs. Formats only.
+//
+// AppendProfileGrowthMarkdown: for the A/B section, side B's differential
+// graphs (ProfileResult::diffs): per service and level a link to the graph,
+// both sides' CPU µs per request, and the frames whose CPU per request grew
+// most. Nothing when there are no diffs.
 #pragma once
 
 #include <string>
@@ -17,5 +23,7 @@ namespace fvbench {
 inline constexpr size_t kProfileMarkdownFrames = 5;
 
 void AppendProfileMarkdown(std::string& out, const std::vector<ScenarioResult>& results);
+
+void AppendProfileGrowthMarkdown(std::string& out, const ProfileResult& b);
 
 }  // namespace fvbench

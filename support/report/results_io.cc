@@ -246,6 +246,10 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
     w.Key("profile");
     WriteProfileResult(w, *r.profile);
   }
+  if (r.profile_b) {  // A/B mode with FVBENCH_PROFILE only: side B's, with the diffs
+    w.Key("profile_b");
+    WriteProfileResult(w, *r.profile_b);
+  }
   if (!r.key_sweep.empty()) {  // limits.keys only: one per point, index for index with "limits"
     w.Array("key_sweep", r.key_sweep, [&](const KeySweepPoint& p) {
       w.StartObject();
@@ -414,6 +418,9 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
     r.reject_cost = RejectCostRunFromJsonValue(v.at("reject_cost"), JoinPath(path, "reject_cost"));
   }
   if (Present(v, "profile")) r.profile = ProfileResultFromJsonValue(v.at("profile"), JoinPath(path, "profile"));
+  if (Present(v, "profile_b")) {
+    r.profile_b = ProfileResultFromJsonValue(v.at("profile_b"), JoinPath(path, "profile_b"));
+  }
   if (Present(v, "key_sweep")) {
     const json& points = GetArray(v, "key_sweep", path);
     if (points.size() != r.limits.size()) {

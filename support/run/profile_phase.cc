@@ -60,6 +60,7 @@ ProfileResult RunProfilePhases(const ProfileSetup& setup, std::vector<std::uniqu
   out.duration_s = setup.duration_s;
   out.hz = setup.hz;
   out.cpu_service = setup.cpu_service;
+  out.edge_dir = setup.edge_dir;
   auto say = [&](const std::string& line) { hooks.progress(fmt::format("{}: {}", setup.scenario_id, line)); };
   auto fail = [&](const std::string& what) {
     out.errors.push_back(what);

@@ -45,6 +45,7 @@ struct ProfileSetup {
   int hz = 99;
   std::string profilers;      // FVBENCH_PROFILE's text: cpu | lua | both
   std::string cpu_service;    // fv | baseline: whose CPU per request is reported
+  std::string edge_dir;       // the SUT's edge tree (ProfileResult::edge_dir); "" for raw nginx
   std::string local_dir;      // layout::ProfileDir: where the profilers fetch to (emptied first)
   std::string results_dir;    // layout::ControllerDir: ProfileFile::path is relative to it
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <limits>
@@ -41,6 +42,8 @@
 #include "support/judge/validity.h"
 
 namespace fvbench {
+
+namespace fs = std::filesystem;
 namespace {
 
 using detail::FormatNumber;
@@ -252,7 +255,11 @@ class ScenarioRun {
   Side AbLatencyFlow();
   Side AbThroughputFlow();
   void AfterLoad(Side up);
-  void Profile(SutServices& services);
+  bool ProfileTaken();
+  void Profile(Side up);
+  Side ProfileAb(Side up);
+  ProfileResult ProfileSide(Side side, double rate, const std::string& local_dir);
+  ProfileResult RunProfile(Side side, double rate, const std::string& stem, const std::string& local_dir);
   std::vector<std::unique_ptr<Profiler>> Profilers(SutServices& services) const;
   void CheckRules(SutServices& services);
   void ForgetDryRunNumbers();
@@ -268,6 +275,7 @@ class ScenarioRun {
   // A/B mode (ab_compare.h): side B's services run edge from B's tree. One
   // side runs at a time; the flows pass which one (Side) to each piece.
   const bool ab_mode_;
+  bool profile_start_ = false;  // StartEdge: with the Lua profile's locations (ProfileAb's restarts)
   SutServices svc_;
   SutServices svc_b_;
   ScenarioResult out_;
@@ -409,7 +417,7 @@ Result<std::string> ScenarioRun::StartEdge(Side side, int workers) {
   options.limits_log = IsAccessLogJudged(plan_.kind);
   options.worker_processes = workers;
   // The Lua profile's locations and poll timer only where a profile is taken (Profile below).
-  options.lua_profile = c_.profile.lua && !ab_mode_ &&
+  options.lua_profile = c_.profile.lua && (!ab_mode_ || profile_start_) &&
                         (plan_.kind == ScenarioKind::kLatency || plan_.kind == ScenarioKind::kThroughput);
   if (auto r = svc.StartFairvisor(mode, policy, options); !r) return r.error();
   auto ev = svc.CheckPolicyLive(plan_.policy_id, Probe());
@@ -1137,33 +1145,87 @@ void ScenarioRun::AfterLoad(Side up) {
     if (!ev) error_ = "after the load: " + ev.error().message;
   }
   if (error_.empty() && !plan_.policy_id.empty() && !ab_mode_ && !c_.dry_run) CheckRules(services);
-  if (error_.empty() && c_.profile.on()) Profile(services);
-  if (auto r = services.StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
+  if (error_.empty() && c_.profile.on() && ProfileTaken()) {
+    if (ab_mode_) {
+      up = ProfileAb(up);
+    } else {
+      Profile(up);
+    }
+  }
+  if (auto r = Services(up).StopAll(); !r && error_.empty()) error_ = "stopping the SUT: " + r.error().message;
 }
 
 // FVBENCH_PROFILE (profile_phase.h): after the checks of the measured
-// phases, on the services still up; latency and throughput scenarios only
-// (the limits scenarios' load is a rejection mix, A/B restarts edge per run).
-void ScenarioRun::Profile(SutServices& services) {
-  const bool throughput = plan_.kind == ScenarioKind::kThroughput;
-  if ((plan_.kind != ScenarioKind::kLatency && !throughput) || ab_mode_ || !out_.measured) {
-    progress_(fmt::format("{}: profile: not taken ({})", plan_.id,
-                          !out_.measured ? "nothing was measured"
-                          : ab_mode_     ? "A/B mode"
-                                         : "only latency and throughput scenarios are profiled"));
-    return;
+// phases; latency and throughput scenarios only (the limits scenarios' load
+// is a rejection mix). Says why when not.
+bool ScenarioRun::ProfileTaken() {
+  const bool kind = plan_.kind == ScenarioKind::kLatency || plan_.kind == ScenarioKind::kThroughput;
+  if (kind && out_.measured) return true;
+  progress_(fmt::format("{}: profile: not taken ({})", plan_.id,
+                        !kind ? "only latency and throughput scenarios are profiled" : "nothing was measured"));
+  return false;
+}
+
+// On the services still up, at the scenario's profile rate (ProfileRate).
+void ScenarioRun::Profile(Side up) {
+  const double rate = ProfileRate(c_, plan_.kind == ScenarioKind::kThroughput, out_);
+  out_.profile = RunProfile(up, rate, phase_base_, layout::ProfileDir(c_.bench_dir, plan_.id));
+}
+
+// A/B mode: each side's edge started afresh (with the Lua profile's
+// locations) and profiled at the rate of the pairs, A then B, into
+// profile/<id>/A and /B; the report step draws B against A. Returns the side
+// whose services are up.
+Side ScenarioRun::ProfileAb(Side up) {
+  const double rate = plan_.kind == ScenarioKind::kThroughput ? (out_.ab ? out_.ab->rate_rps : 0) : c_.latency_rps;
+  const std::string dir = layout::ProfileDir(c_.bench_dir, plan_.id);
+  std::error_code ec;
+  fs::remove_all(dir, ec);  // the previous run's profiles of this scenario
+  for (Side side : {Side::kA, Side::kB}) {
+    ProfileResult p;
+    if (auto r = Services(up).StopAll(); !r) {
+      p.errors.push_back(fmt::format("stopping the SUT before side {}'s profile: {}", SideName(side), r.error().message));
+    } else {
+      up = side;
+      p = ProfileSide(side, rate, dir + "/" + SideName(side));
+    }
+    p.side = SideName(side);
+    if (p.profilers.empty()) p.profilers = c_.profile.Text();
+    (side == Side::kB ? out_.profile_b : out_.profile) = std::move(p);
   }
+  return up;
+}
+
+ProfileResult ScenarioRun::ProfileSide(Side side, double rate, const std::string& local_dir) {
+  progress_(fmt::format("{}: profile: starting side {}", plan_.id, SideName(side)));
+  profile_start_ = true;
+  auto started = StartEdge(side);
+  profile_start_ = false;
+  if (!started) {
+    ProfileResult p;
+    p.rate_rps = rate;
+    p.errors.push_back(fmt::format("starting side {} for its profile: {}", SideName(side), started.error().message));
+    progress_(fmt::format("{}: profile: {}", plan_.id, p.errors.back()));
+    return p;
+  }
+  const std::string stem = phase_base_ + "_" + (side == Side::kB ? "b" : "a");
+  return RunProfile(side, rate, stem, local_dir);
+}
+
+// The profile phases on `side`'s services (measured with its phase monitor).
+ProfileResult ScenarioRun::RunProfile(Side side, double rate, const std::string& stem, const std::string& local_dir) {
   ProfileSetup s;
   s.scenario_id = plan_.id;
   s.base = spec_;
-  s.phase_stem = phase_base_;
-  s.rate_rps = ProfileRate(c_, throughput, out_);
+  s.phase_stem = stem;
+  s.rate_rps = rate;
   s.duration_s = c_.profile.duration_s;
   s.warmup_s = c_.warmup_dur_s;
   s.hz = c_.profile.hz;
   s.profilers = c_.profile.Text();
   s.cpu_service = plan_.sut == SutSetup::kBaseline ? "baseline" : "fv";
-  s.local_dir = layout::ProfileDir(c_.bench_dir, plan_.id);
+  s.edge_dir = plan_.sut == SutSetup::kBaseline ? "" : (side == Side::kB ? tb_.sut_info_b() : tb_.sut_info()).edge_dir;
+  s.local_dir = local_dir;
   s.results_dir = layout::ControllerDir(c_.bench_dir);
   ProfileHooks h;
   h.progress = progress_;
@@ -1176,12 +1238,24 @@ void ScenarioRun::Profile(SutServices& services) {
     AddCost(cost_, "engine", SecondsSince(t0) - w.duration_s);
     return r;
   };
-  h.measure = [this](const LoadSpec& spec, const std::string& label, const std::function<void()>& at_start) {
+  h.measure = [this, side](const LoadSpec& spec, const std::string& label, const std::function<void()>& at_start) {
     PhaseRequest req{spec, label};
+    req.side = side;
     req.at_load_start = at_start;
     return MeasurePhase(req);
   };
-  out_.profile = RunProfilePhases(s, Profilers(services), h);
+  std::vector<std::unique_ptr<Profiler>> profilers = Profilers(Services(side));
+  if (profilers.empty() && plan_.sut == SutSetup::kBaseline) {
+    ProfileResult p;
+    p.profilers = s.profilers;
+    p.rate_rps = rate;
+    p.errors.push_back(fmt::format("FVBENCH_PROFILE={} profiles edge's Lua; the raw nginx baseline runs no Lua "
+                                   "(FVBENCH_PROFILE=cpu or both profile its nginx); the profile phases did not run",
+                                   s.profilers));
+    progress_(fmt::format("{}: profile: {}", plan_.id, p.errors.back()));
+    return p;
+  }
+  return RunProfilePhases(s, std::move(profilers), h);
 }
 
 // The profilers of FVBENCH_PROFILE on the services under load: edge, and the
@@ -1209,7 +1283,9 @@ void ScenarioRun::ForgetDryRunNumbers() {
   out_.ceiling_reached = false;
   out_.ab.reset();
   out_.reject_cost.reset();
-  if (out_.profile) out_.profile->without = out_.profile->with = ProfilePhaseFigures{};
+  for (std::optional<ProfileResult>* p : {&out_.profile, &out_.profile_b}) {
+    if (*p) (*p)->without = (*p)->with = ProfilePhaseFigures{};
+  }
   out_.notes = {"DRY_RUN=1: nothing was run or measured; the plan assumes every search step passes (the longest "
                 "search)"};
 }

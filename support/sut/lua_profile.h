@@ -50,6 +50,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/core/profile_params.h"
 #include "support/core/result.h"
 #include "support/host/file_caps.h"
 #include "support/host/host.h"
@@ -60,7 +61,6 @@ inline constexpr char kLuaProfileModuleName[] = "fvbench_lua_profile";          
 inline constexpr char kLuaProfileModuleSource[] = "support/sut/lua/fvbench_lua_profile.lua";  // under the source dir
 inline constexpr char kLuaProfileDict[] = "fvbench_profile";
 inline constexpr char kLuaProfileDictSize[] = "1m";
-inline constexpr int kLuaProfileDefaultPeriodMs = 10;
 
 // A folded file: at most 4096 stacks of at most 100 frames of a module path
 // and a function name (~80 B): 32 MiB.

@@ -11,11 +11,6 @@
 
 namespace fvbench {
 
-int LuaProfilePeriodMs(int hz) {
-  if (hz <= 0) return kLuaProfileDefaultPeriodMs;
-  return std::clamp(static_cast<int>(std::lround(1000.0 / hz)), 1, 1000);
-}
-
 Result<void> LuaProfiler::Prepare() {
   if (socket_.empty()) {
     return Error{fmt::format("host {}: edge has no status socket, so its Lua profile cannot be started", sut_.name())};

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "support/core/profile_params.h"
 #include "support/host/host.h"
 #include "support/sut/profiler.h"
 
@@ -35,8 +36,5 @@ class LuaProfiler : public Profiler {
   bool dry_run_;
   bool started_ = false;
 };
-
-// The jit.profile period for a sampling rate: 1000 / hz ms, rounded, within 1..1000.
-int LuaProfilePeriodMs(int hz);
 
 }  // namespace fvbench

@@ -1,4 +1,4 @@
-// TopFrames and TopGrowth (judge/flame_profile.h) on hand-built profiles.
+// TopFrames, TopGrowth and TopSelfGrowth (judge/flame_profile.h) on hand-built profiles.
 #include "support/judge/flame_profile.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +66,24 @@ TEST(FlameProfile, TopGrowthFindsTheFrameThatDoubled) {
   ASSERT_EQ(all.size(), 4u);
   EXPECT_EQ(all[3].frame, "a");
   EXPECT_DOUBLE_EQ(all[3].delta_per_request, 0.0);
+}
+
+// By self samples the callers that carried the growth drop out: only the
+// frames whose own code ran longer per request rank above zero.
+TEST(FlameProfile, TopSelfGrowthRanksTheFrameWhoseOwnCodeGrew) {
+  FoldedStacks a = Profile();
+  FoldedStacks b;
+  b.counts = {{"edge;main;a;a;a", 6}, {"edge;main;a", 2}, {"edge;main;b", 16}, {"edge;main", 4}, {"edge;main;c", 2}};
+  auto g = TopSelfGrowth(a, 1024, b, 2048, 10);
+  ASSERT_EQ(g.size(), 4u);  // a, b, main, c: edge is the leaf of no stack
+  EXPECT_EQ(g[0].frame, "b");
+  EXPECT_EQ(g[0].delta_per_request, 4.0 / 1024);
+  EXPECT_EQ(g[1].frame, "c");
+  EXPECT_TRUE(g[1].new_in_b);
+  EXPECT_EQ(g[1].delta_per_request, 1.0 / 1024);
+  EXPECT_EQ(g[2].delta_per_request, 0.0);
+  EXPECT_EQ(g[3].delta_per_request, 0.0);
+  EXPECT_TRUE(TopSelfGrowth(a, 1024, b, 0, 10).empty());
 }
 
 TEST(FlameProfile, TopGrowthNewAndShrinkingFramesAndNoRequests) {

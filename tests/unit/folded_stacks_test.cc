@@ -85,5 +85,19 @@ TEST(FoldedStacks, RefusesNamingTheLine) {
   }
 }
 
+TEST(FoldedStacks, WithoutFramePrefixCutsTheTreeFromEachFrameAndMergesWhatBecomesEqual) {
+  FoldedStacks f;
+  f.counts = {{"/opt/edge/src/a.lua:f;/opt/edge/src/b.lua:g", 2},
+              {"/opt/edge/src/a.lua:f;/usr/share/lua/x.lua:h", 1},
+              {"src/a.lua:f;src/b.lua:g", 3},
+              {"/opt/edge/;/opt/edge/x", 1}};
+  FoldedStacks cut = WithoutFramePrefix(f, "/opt/edge/");
+  EXPECT_EQ(cut.counts.at("src/a.lua:f;src/b.lua:g"), 5u);
+  EXPECT_EQ(cut.counts.at("src/a.lua:f;/usr/share/lua/x.lua:h"), 1u);
+  EXPECT_EQ(cut.counts.at("/opt/edge/;x"), 1u) << "a frame that is only the prefix stays";
+  EXPECT_EQ(cut.total(), f.total());
+  EXPECT_EQ(WithoutFramePrefix(f, "").counts, f.counts);
+}
+
 }  // namespace
 }  // namespace fvbench::folded_stacks_test

@@ -3,7 +3,8 @@
 // with the Lua module, 2 workers, a handler that spends most of its time in
 // one named Lua function, wrk load for 4 s, start / stop / wait / fetch
 // (skipped when nginx, its Lua module, wrk or curl is missing; ports
-// 18600-18649); and `nginx -t` of edge's own template rendered with profiles
+// 18600-18649), and an A/B of two loads where B doubles one function's
+// work; and `nginx -t` of edge's own template rendered with profiles
 // on, when FAIRVISOR_EDGE_SRC names an edge checkout.
 #include "support/sut/lua_profile.h"
 #include "support/sut/lua_profiler.h"
@@ -14,13 +15,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <thread>
 
+#include "support/core/folded_stacks.h"
 #include "support/host/local_host.h"
+#include "support/report/profile_flames.h"
 #include "support/sut/nginx_conf.h"
 #include "tests/unit/fake_host.h"
 
@@ -225,6 +230,12 @@ class LuaProfileReal : public ::testing::Test {
   // nginx with 2 workers: `/` spends most of its time in burn_named_function.
   void StartNginx() {
     ASSERT_TRUE(PlaceLuaProfile(host_, dir_, "").ok());
+    // /ab?n=N: double_me loops N times, steady 20000 times.
+    std::ofstream(LuaProfileModuleDir(dir_) + "/fvbench_ab_work.lua")
+        << "local M = {}\n"
+        << "local function double_me(n)\n  local s = 0\n  for i = 1, n do s = (s + i * 7) % 1000003 end\n  return s\nend\n"
+        << "local function steady(n)\n  local s = 1\n  for i = 1, n do s = (s * 31 + i) % 999983 end\n  return s\nend\n"
+        << "function M.run(n) return double_me(n) + steady(20000) end\nreturn M\n";
     socket_ = dir_ + "/logs/status.sock";
     std::mt19937 rng(std::random_device{}());
     for (int attempt = 0; attempt < 10 && !nginx_; ++attempt) {
@@ -251,6 +262,9 @@ class LuaProfileReal : public ::testing::Test {
           << "      end\n"
           << "      local function cheap_part() return ngx.var.uri end\n"
           << "      ngx.say(burn_named_function(100000), cheap_part())\n"
+          << "    } }\n"
+          << "    location /ab { content_by_lua_block {\n"
+          << "      ngx.say(require(\"fvbench_ab_work\").run(tonumber(ngx.var.arg_n)))\n"
           << "    } }\n  }\n}\n";
       std::filesystem::create_directories(dir_ + "/tmp");
       std::filesystem::remove(dir_ + "/logs/nginx.pid");
@@ -320,6 +334,72 @@ TEST_F(LuaProfileReal, TwoWorkersProfileTheNamedHotFunction) {
   }
   // No profile runs now: a second stop is refused.
   EXPECT_FALSE(StopLuaProfile(host_, socket_).ok());
+}
+
+// One profiled load of `url` for 3 s (wrk's closed loop, 2 connections) at
+// kAbHz samples a second: both workers' stacks merged, and the requests wrk
+// completed.
+constexpr int kAbHz = 500;
+struct ProfiledLoad {
+  FoldedStacks stacks;
+  uint64_t requests = 0;
+};
+ProfiledLoad Profiled(LocalHost& host, const std::string& socket, const std::string& url, const std::string& out) {
+  ProfiledLoad got;
+  auto start = StartLuaProfile(host, socket, LuaProfilePeriodMs(kAbHz));
+  EXPECT_TRUE(start.ok()) << start.error().message;
+  Command wrk;
+  wrk.argv = {"wrk", "-t1", "-c2", "-d3s", "--", url};
+  wrk.timeout = std::chrono::seconds(15);
+  auto load = host.Run(wrk);
+  EXPECT_TRUE(load.ok() && load->success()) << (load.ok() ? load->err : load.error().message);
+  auto stop = StopLuaProfile(host, socket);
+  EXPECT_TRUE(stop.ok()) << stop.error().message;
+  if (!load.ok() || !stop.ok()) return got;
+  std::smatch m;  // wrk's "  12345 requests in 3.00s, ..."
+  EXPECT_TRUE(std::regex_search(load->out, m, std::regex("([0-9]+) requests in"))) << load->out;
+  if (!m.empty()) got.requests = std::stoull(m[1].str());
+  auto done = WaitLuaProfileFiles(host, socket, stop->gen, std::chrono::seconds(5));
+  EXPECT_TRUE(done.ok()) << done.error().message;
+  if (!done.ok()) return got;
+  std::filesystem::create_directories(out);
+  auto local = FetchLuaProfileFiles(host, *done, out);
+  EXPECT_TRUE(local.ok()) << local.error().message;
+  for (const std::string& f : local.ok() ? *local : std::vector<std::string>{}) {
+    auto folded = ParseFolded(Slurp(f), f);
+    EXPECT_TRUE(folded.ok()) << folded.error().message;
+    if (folded.ok()) MergeInto(got.stacks, *folded);
+  }
+  return got;
+}
+
+// A real A/B: side B's double_me loops twice as often per request as side
+// A's, the rest is the same; ranked by growth per request, double_me is the
+// top frame of B against A (report/profile_flames.h DiffProfiles), and its
+// own CPU per request about doubled.
+TEST_F(LuaProfileReal, SideBDoublingOneFunctionTopsTheDifferential) {
+  StartNginx();
+  const std::string url = "http://127.0.0.1:" + std::to_string(port_) + "/ab?n=";
+  const ProfiledLoad a = Profiled(host_, socket_, url + "20000", dir_ + "/a");
+  const ProfiledLoad b = Profiled(host_, socket_, url + "40000", dir_ + "/b");
+  ASSERT_GT(a.requests, 0u);
+  ASSERT_GT(b.requests, 0u);
+  ASSERT_GT(a.stacks.total(), 100u) << WriteFolded(a.stacks);
+  ASSERT_GT(b.stacks.total(), 100u) << WriteFolded(b.stacks);
+  const double sample_us = ProfileSampleUs("lua", kAbHz);
+  const ProfileDiff d = DiffProfiles("fv", "lua", a.stacks, a.requests, b.stacks, b.requests, sample_us, "diff.svg");
+  ASSERT_FALSE(d.top.empty());
+  std::cout << "A " << a.requests << " requests, " << a.stacks.total() << " samples; B " << b.requests << " requests, "
+            << b.stacks.total() << " samples; all frames " << d.a_us_per_request << " -> " << d.b_us_per_request
+            << " µs per request\n";
+  for (size_t i = 0; i < std::min<size_t>(d.top.size(), 4); ++i) {
+    std::cout << "  " << d.top[i].frame << ": self " << d.top[i].a_self_us << " -> " << d.top[i].b_self_us
+              << " µs per request (" << d.top[i].share_of_a * 100 << " % of A)\n";
+  }
+  const std::string& top = d.top[0].frame;
+  EXPECT_EQ(top.substr(top.size() - std::min<size_t>(top.size(), 10)), ":double_me") << WriteFolded(b.stacks);
+  EXPECT_GT(d.top[0].b_self_us, 1.5 * d.top[0].a_self_us);
+  EXPECT_LT(d.top[0].b_self_us, 2.5 * d.top[0].a_self_us);
 }
 
 // Edge's own template rendered with profiles on (2 workers, port `port`),

@@ -7,11 +7,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
+#include "support/report/ab_report.h"
 #include "support/report/profile_markdown.h"
 #include "support/report/results_io.h"
 #include "tests/unit/golden.h"
@@ -133,6 +135,80 @@ TEST_F(WriteProfileFlamesTest, TheFlamesRoundTripAndReportMdShowsThem) {
   results[0].profile.reset();
   AppendProfileMarkdown(none, results);
   EXPECT_EQ(none, "");
+}
+
+// A/B: side B does twice the work in one function, at the same rate and
+// with the same requests; that function tops B's growth, in µs of CPU per
+// request (samples x 1e6 / hz / requests), and the differential graph is drawn.
+TEST_F(WriteProfileFlamesTest, AbSidesAreDrawnApartAndBsGrowthNamesTheFunctionThatDoublesItsWork) {
+  Write(controller_ + "/profile/l/A/lua_profile.11.folded", "main;handler;/opt/a/src/w.lua:double_me;[N] 20\nmain;handler;steady;[N] 30\n");
+  Write(controller_ + "/profile/l/B/lua_profile.21.folded", "main;handler;/opt/b/src/w.lua:double_me;[N] 40\nmain;handler;steady;[I] 31\n");
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/l/A/lua_profile.11.folded"}})};
+  ScenarioResult& r = results[0];
+  r.profile->side = "A";
+  r.profile->edge_dir = "/opt/a";  // each side's tree: its Lua frames compare relative to it
+  r.profile->hz = 100;  // 10 ms a sample at the Lua level
+  r.profile->with.requests = 1000;
+  r.profile_b = *r.profile;
+  r.profile_b->side = "B";
+  r.profile_b->edge_dir = "/opt/b/";
+  r.profile_b->files = {{"fv", "lua", "profile/l/B/lua_profile.21.folded"}};
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  EXPECT_EQ(r.profile->flames.at(0).svg_path, "flame_latency.decision_service_A_fv_lua.svg");
+  EXPECT_EQ(r.profile_b->flames.at(0).svg_path, "flame_latency.decision_service_B_fv_lua.svg");
+  EXPECT_TRUE(r.profile->diffs.empty());
+  ASSERT_EQ(r.profile_b->diffs.size(), 1u);
+  const ProfileDiff& d = r.profile_b->diffs[0];
+  EXPECT_EQ(d.svg_path, "flame_latency.decision_service_diff_fv_lua.svg");
+  EXPECT_TRUE(fs::exists(report_ + "/" + d.svg_path));
+  EXPECT_DOUBLE_EQ(d.a_us_per_request, 500);  // 50 samples x 10 ms / 1000 requests
+  EXPECT_DOUBLE_EQ(d.b_us_per_request, 710);
+  ASSERT_GE(d.top.size(), 2u);
+  // Ranked by self: handler and main grew as much in total (every stack is
+  // under them) but their own code did not.
+  const ProfileFrameGrowth& top = d.top[0];
+  EXPECT_EQ(top.frame, "src/w.lua:double_me");
+  EXPECT_DOUBLE_EQ(top.a_self_us, 200);
+  EXPECT_DOUBLE_EQ(top.b_self_us, 400);
+  EXPECT_DOUBLE_EQ(top.a_total_us, 200);
+  EXPECT_DOUBLE_EQ(top.share_of_a, 0.4);
+  EXPECT_EQ(d.top[1].frame, "steady");
+  EXPECT_DOUBLE_EQ(d.top[1].b_self_us, 310);
+  for (const ProfileFrameGrowth& g : d.top) {
+    EXPECT_NE(g.frame, "[I]") << "the VM-state leaf is not a frame of the ranking";
+    EXPECT_NE(g.frame, "main") << "no own samples: not ranked";
+  }
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+  ASSERT_TRUE(back->profile_b.has_value());
+  EXPECT_EQ(back->profile_b->diffs.at(0).top.size(), d.top.size());
+  r.ab = AbResult{};
+  r.ab->method = "latency";
+  const std::string ab = RenderAbMarkdown(results, RunMeta{});
+  EXPECT_THAT(ab, HasSubstr("Where B's CPU per request changed"));
+  EXPECT_THAT(ab, HasSubstr("(flame_latency.decision_service_diff_fv_lua.svg); all frames: A 500 µs, B 710 µs per request"));
+  EXPECT_THAT(ab, HasSubstr("| src/w.lua:double_me | 200 µs | 400 µs | 200 µs | 400 µs | +40.0 % |"));
+  std::string md;
+  AppendProfileMarkdown(md, results);
+  EXPECT_THAT(md, HasSubstr("#### latency.decision_service, side A"));
+  EXPECT_THAT(md, HasSubstr("#### latency.decision_service, side B"));
+  EXPECT_THAT(md, HasSubstr("Differential graph, B against A, fv (Lua level, jit.profile)"));
+}
+
+TEST_F(WriteProfileFlamesTest, AProfilePathOutsideTheControllerDirectoryIsNotRead) {
+  Write(root_.string() + "/secret.folded", "main;leak 5\n");
+  Write(controller_ + "/profile/l/lua_profile.11.folded", "main;hot 2\n");
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "../secret.folded"},
+                                                    {"fv", "lua", root_.string() + "/secret.folded"},
+                                                    {"fv", "lua", "profile/l/../../../secret.folded"},
+                                                    {"fv", "lua", "profile/l/lua_profile.11.folded"}})};
+  const std::vector<std::string> problems = WriteProfileFlames(results, controller_, report_);
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_THAT(problems[0], HasSubstr("profile file '../secret.folded' is not a relative path inside"));
+  ASSERT_EQ(results[0].profile->flames.size(), 1u);
+  EXPECT_EQ(results[0].profile->flames[0].samples, 2u) << "only the file inside was read";
 }
 
 }  // namespace
