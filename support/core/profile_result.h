@@ -67,10 +67,13 @@ struct ProfileFrameGrowth {
 // The differential flame graph of one service and level (B's shape,
 // coloured by the change per request from A) and the frames that grew most.
 struct ProfileDiff {
+  // What this profile is drawn against: "A" (side B against side A), or a
+  // scenario id ("throughput.simple": the same setup with the one-rule policy).
+  std::string against;
   std::string service;  // fv | backend | baseline
   std::string level;    // cpu | lua
   uint64_t requests_a = 0, requests_b = 0;      // each side's "with" phase: what the samples are divided by
-  double a_us_per_request = 0, b_us_per_request = 0;  // all samples of the graph
+  double a_us_per_request = 0, b_us_per_request = 0;  // all samples of the graph; NaN with no requests
   std::string svg_path;                         // relative to the report directory
   std::vector<ProfileFrameGrowth> top;          // by growth of self µs per request, most first; shrinking last
 };
@@ -93,7 +96,9 @@ struct ProfileResult {
   ProfilePhaseFigures with;
   std::vector<ProfileFile> files;
   std::vector<ProfileFlame> flames;
-  std::vector<ProfileDiff> diffs;  // side B's only: B against A, per service and level both profiled
+  // Per service and level both profiled: side B's against side A's, or a
+  // scenario's against another scenario's of the run (profile_flames.h).
+  std::vector<ProfileDiff> diffs;
   // Each failure, naming the fix (perf missing, perf_event_paranoid, a
   // phase's error); the profile phases never fail the scenario.
   std::vector<std::string> errors;

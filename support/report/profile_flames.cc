@@ -1,6 +1,7 @@
 #include "support/report/profile_flames.h"
 
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -59,10 +60,11 @@ ProfileFlame SummariseFlame(const std::string& service, const std::string& level
   return out;
 }
 
-ProfileDiff DiffProfiles(const std::string& service, const std::string& level, const FoldedStacks& a,
-                         uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b, double sample_us,
-                         const std::string& svg_path) {
-  ProfileDiff d{service, level, requests_a, requests_b, 0, 0, svg_path, {}};
+ProfileDiff DiffProfiles(const std::string& against, const std::string& service, const std::string& level,
+                         const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b,
+                         double sample_us, const std::string& svg_path) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  ProfileDiff d{against, service, level, requests_a, requests_b, kNaN, kNaN, svg_path, {}};
   if (requests_a > 0) d.a_us_per_request = static_cast<double>(a.total()) * sample_us / static_cast<double>(requests_a);
   if (requests_b > 0) d.b_us_per_request = static_cast<double>(b.total()) * sample_us / static_cast<double>(requests_b);
   const FoldedStacks& ra = level == "lua" ? WithoutVmStates(a) : a;
@@ -152,24 +154,32 @@ void DrawSide(const std::string& id, ProfileResult& p, const Graphs& graphs, con
   }
 }
 
-// Side B against side A, for every service and level both sides have.
-void DrawDiffs(const std::string& id, const ProfileResult& a, const Graphs& ga, ProfileResult& b, const Graphs& gb,
+// What a differential graph compares: B's profile against A's.
+struct Comparison {
+  std::string id;       // B's scenario
+  std::string against;  // "A", or A's scenario id
+  std::string stem;     // the graph's file stem side: "diff", or "vs_<A's id>"
+  std::string a_name, b_name;  // in the graph's title and subtitle
+};
+
+// B against A for every service and level both have, added to b.diffs.
+void DrawDiffs(const Comparison& c, const ProfileResult& a, const Graphs& ga, ProfileResult& b, const Graphs& gb,
                const std::string& report_dir, std::vector<std::string>& problems) {
-  b.diffs.clear();
   for (const auto& [key, stacks_b] : gb) {
     const auto found = ga.find(key);
     if (found == ga.end()) continue;
     const auto& [service, level] = key;
-    const std::string svg = FlameFileStem(id, "diff", service, level) + ".svg";
+    const std::string svg = FlameFileStem(c.id, c.stem, service, level) + ".svg";
     FlameSvgOptions o;
-    o.title = fmt::format("{}: {} ({}), B against A", id, service, level);
-    o.subtitle = fmt::format("{}; B's shape, red: more samples per request than A, blue: fewer; A {} requests, "
-                             "B {} requests at {} RPS",
-                             LevelText(level), a.with.requests, b.with.requests, b.rate_rps);
+    o.title = fmt::format("{}: {} ({}), {} against {}", c.id, service, level, c.b_name, c.a_name);
+    o.subtitle = fmt::format("{}; {}'s shape, red: more samples per request than {}, blue: fewer; {} {} requests at "
+                             "{} RPS, {} {} requests at {} RPS",
+                             LevelText(level), c.b_name, c.a_name, c.a_name, a.with.requests, a.rate_rps, c.b_name,
+                             b.with.requests, b.rate_rps);
     WriteFile(report_dir + "/" + svg,
               RenderDiffFlameSvg(found->second, a.with.requests, stacks_b, b.with.requests, o), problems);
-    b.diffs.push_back(DiffProfiles(service, level, found->second, a.with.requests, stacks_b, b.with.requests,
-                                   ProfileSampleUs(level, b.hz), svg));
+    b.diffs.push_back(DiffProfiles(c.against, service, level, found->second, a.with.requests, stacks_b,
+                                   b.with.requests, ProfileSampleUs(level, b.hz), svg));
   }
 }
 
@@ -178,17 +188,29 @@ void DrawDiffs(const std::string& id, const ProfileResult& a, const Graphs& ga, 
 std::vector<std::string> WriteProfileFlames(std::vector<ScenarioResult>& results, const std::string& controller_dir,
                                             const std::string& report_dir) {
   std::vector<std::string> problems;
+  std::map<std::string, std::pair<ProfileResult*, Graphs>> single;  // scenario id -> its profile outside A/B mode
   for (ScenarioResult& r : results) {
     Graphs ga, gb;
     if (r.profile) {
+      r.profile->diffs.clear();
       ga = FoldFiles(*r.profile, controller_dir, problems);
       DrawSide(r.id, *r.profile, ga, report_dir, problems);
     }
     if (r.profile_b) {
+      r.profile_b->diffs.clear();
       gb = FoldFiles(*r.profile_b, controller_dir, problems);
       DrawSide(r.id, *r.profile_b, gb, report_dir, problems);
-      if (r.profile) DrawDiffs(r.id, *r.profile, ga, *r.profile_b, gb, report_dir, problems);
+      if (r.profile) DrawDiffs({r.id, "A", "diff", "A", "B"}, *r.profile, ga, *r.profile_b, gb, report_dir, problems);
+    } else if (r.profile && r.profile->side.empty()) {
+      single[r.id] = {&*r.profile, std::move(ga)};
     }
+  }
+  for (const auto& [id, base] : kProfileComparisons) {
+    const auto b = single.find(id);
+    const auto a = single.find(base);
+    if (a == single.end() || b == single.end()) continue;
+    DrawDiffs({id, base, std::string("vs_") + base, base, id}, *a->second.first, a->second.second, *b->second.first,
+              b->second.second, report_dir, problems);
   }
   return problems;
 }

@@ -9,7 +9,11 @@
 // (flame_<id>_A_<service>_<level>, flame_<id>_B_...), and each service and
 // level profiled on both sides gets a differential graph
 //   flame_<scenario id>_diff_<service>_<level>.svg  (B's shape, coloured by the change per request)
-// summarised in side B's ProfileResult::diffs (DiffProfiles). Paths in
+// summarised in side B's ProfileResult::diffs (DiffProfiles). Outside A/B
+// mode a scenario of kProfileComparisons profiled in the same run as the
+// scenario it is compared with is drawn against it the same way,
+//   flame_<scenario id>_vs_<other id>_<service>_<level>.svg
+// in its own diffs (each at its own profile rate; per request). Paths in
 // flames and diffs are relative to the report directory.
 //
 // FoldProfileText and SummariseFlame are pure; WriteProfileFlames reads the
@@ -20,6 +24,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -48,13 +53,19 @@ ProfileFlame SummariseFlame(const std::string& service, const std::string& level
 
 inline constexpr size_t kProfileTopGrowth = 10;
 
+// {scenario, the scenario it is drawn against}: the policies of the
+// throughput scenarios over the same reverse-proxy setup, each against the
+// one-rule policy, so "why is complex slower" has an answer.
+inline constexpr std::pair<const char*, const char*> kProfileComparisons[] = {
+    {"throughput.complex", "throughput.simple"}, {"throughput.llm", "throughput.simple"}};
+
 // B against A for one service and level: both sides' stacks, the requests
 // of each side's phase with the profiler, and the CPU µs one sample stands
 // for (ProfileSampleUs, the same on both sides). The frames ranked by the
 // growth of their self CPU µs per request (judge/flame_profile.h
 // TopSelfGrowth), with their total beside; at level "lua" without the
 // VM-state leaf, so a Lua function's self is its own code. svg_path as given.
-ProfileDiff DiffProfiles(const std::string& service, const std::string& level, const FoldedStacks& a,
+ProfileDiff DiffProfiles(const std::string& against, const std::string& service, const std::string& level, const FoldedStacks& a,
                          uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b, double sample_us,
                          const std::string& svg_path);
 

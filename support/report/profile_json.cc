@@ -39,7 +39,8 @@ std::vector<ProfileDiff> DiffsFromJson(const json& diffs, const std::string& pat
     const std::string at = fmt::format("{}[{}]", path, i);
     RequireObject(diffs[i], at);
     const json& d = diffs[i];
-    ProfileDiff diff{GetString(d, "service", at),
+    ProfileDiff diff{GetString(d, "against", at),
+                     GetString(d, "service", at),
                      GetString(d, "level", at),
                      GetUint(d, "requests_a", at),
                      GetUint(d, "requests_b", at),
@@ -102,6 +103,7 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
   if (!p.diffs.empty()) {
     w.Array("diffs", p.diffs, [&](const ProfileDiff& d) {
       w.StartObject();
+      w.Field("against", d.against);
       w.Field("service", d.service);
       w.Field("level", d.level);
       w.Field("requests_a", d.requests_a);

@@ -39,6 +39,29 @@ void Flame(std::string& out, const ProfileFlame& f) {
 
 std::string Signed(double v) { return fmt::format("{:+.1f} %", v * 100); }
 
+constexpr const char* kGrowthMethod =
+    "CPU µs per request = samples × the sampling period ÷ the requests of the phase with the profiler; self: the "
+    "frame's own code, total: with its callees; ranked by the growth of self, as a share of the first one's whole "
+    "cost per request";
+
+// One differential graph: its link, both profiles' CPU per request and the
+// frames whose own CPU per request grew most, `b` against `a`.
+void Growth(std::string& out, const ProfileDiff& d, const std::string& a, const std::string& b) {
+  out += fmt::format("\n**{} ({})**: [{}]({}); all frames: {} {}, {} {} per request\n\n", MarkdownCell(d.service),
+                     LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path, MarkdownCell(a), Us(d.a_us_per_request),
+                     MarkdownCell(b), Us(d.b_us_per_request));
+  if (d.top.empty()) return;
+  out += fmt::format("| frame | self {0} | self {1} | total {0} | total {1} | self change, of {0}'s cost |\n"
+                     "|---|---:|---:|---:|---:|---:|\n",
+                     MarkdownCell(a), MarkdownCell(b));
+  for (size_t i = 0; i < std::min(d.top.size(), kProfileMarkdownFrames); ++i) {
+    const ProfileFrameGrowth& g = d.top[i];
+    out += fmt::format("| {} | {} | {} | {} | {} | {}{} |\n", MarkdownCell(g.frame), UsFine(g.a_self_us),
+                       UsFine(g.b_self_us), UsFine(g.a_total_us), UsFine(g.b_total_us), Signed(g.share_of_a),
+                       g.new_in_b ? fmt::format(" (new in {})", MarkdownCell(b)) : "");
+  }
+}
+
 void Side(std::string& out, const std::string& id, const ProfileResult& p) {
   out += fmt::format("#### {}{}\n\n", MarkdownCell(id), p.side.empty() ? "" : ", side " + MarkdownCell(p.side));
   out += fmt::format("FVBENCH_PROFILE={}: {} RPS, {} s without and {} s with the profiler, {} Hz.\n\n",
@@ -52,10 +75,21 @@ void Side(std::string& out, const std::string& id, const ProfileResult& p) {
   for (const std::string& e : p.errors) out += fmt::format("- profile problem: {}\n", MarkdownCell(e));
   if (!p.errors.empty()) out += "\n";
   for (const ProfileDiff& d : p.diffs) {
-    out += fmt::format("Differential graph, B against A, {} ({}): [{}]({}) (frames that grew: in the A/B "
-                       "comparison)\n\n",
-                       MarkdownCell(d.service), LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path);
+    if (d.against == "A") {
+      out += fmt::format("Differential graph, B against A, {} ({}): [{}]({}) (frames that grew: in the A/B "
+                         "comparison)\n\n",
+                         MarkdownCell(d.service), LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path);
+    }
   }
+  const bool against_scenario =
+      std::any_of(p.diffs.begin(), p.diffs.end(), [](const ProfileDiff& d) { return d.against != "A"; });
+  if (!against_scenario) return;
+  out += fmt::format("Against {} (profiled in this run, each scenario at its own profile rate; {}):\n",
+                     MarkdownCell(p.diffs.front().against), kGrowthMethod);
+  for (const ProfileDiff& d : p.diffs) {
+    if (d.against != "A") Growth(out, d, d.against, id);
+  }
+  out += "\n";
 }
 
 void Scenario(std::string& out, const ScenarioResult& r) {
@@ -66,23 +100,12 @@ void Scenario(std::string& out, const ScenarioResult& r) {
 }  // namespace
 
 void AppendProfileGrowthMarkdown(std::string& out, const ProfileResult& b) {
-  if (b.diffs.empty()) return;
-  out += fmt::format("\nWhere B's CPU per request changed (FVBENCH_PROFILE: both sides profiled at {} RPS; CPU µs per "
-                     "request = samples × the sampling period ÷ the requests of the phase; self: the frame's own code, "
-                     "total: with its callees; ranked by the growth of self, as a share of A's whole cost per request):\n",
-                     FormatNumber(b.rate_rps));
+  const bool any = std::any_of(b.diffs.begin(), b.diffs.end(), [](const ProfileDiff& d) { return d.against == "A"; });
+  if (!any) return;
+  out += fmt::format("\nWhere B's CPU per request changed (FVBENCH_PROFILE: both sides profiled at {} RPS; {}):\n",
+                     FormatNumber(b.rate_rps), kGrowthMethod);
   for (const ProfileDiff& d : b.diffs) {
-    out += fmt::format("\n**{} ({})**: [{}]({}); all frames: A {}, B {} per request\n\n", MarkdownCell(d.service),
-                       LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path, Us(d.a_us_per_request),
-                       Us(d.b_us_per_request));
-    if (d.top.empty()) continue;
-    out += "| frame | self A | self B | total A | total B | self change, of A's cost |\n|---|---:|---:|---:|---:|---:|\n";
-    for (size_t i = 0; i < std::min(d.top.size(), kProfileMarkdownFrames); ++i) {
-      const ProfileFrameGrowth& g = d.top[i];
-      out += fmt::format("| {} | {} | {} | {} | {} | {}{} |\n", MarkdownCell(g.frame), UsFine(g.a_self_us),
-                         UsFine(g.b_self_us), UsFine(g.a_total_us), UsFine(g.b_total_us), Signed(g.share_of_a),
-                         g.new_in_b ? " (new in B)" : "");
-    }
+    if (d.against == "A") Growth(out, d, "A", "B");
   }
 }
 

@@ -5,10 +5,12 @@
 // its top frames by self samples. The profile phases are never part of the
 // verdict; the section says so. Nothing when no result carries a profile.
 // In A/B mode a scenario has one such part per side and links its
-// differential graphs. Formats only.
+// differential graphs; a scenario drawn against another of the run
+// (profile_flames.h kProfileComparisons) lists the frames that grew against
+// it. Formats only.
 //
 // AppendProfileGrowthMarkdown: for the A/B section, side B's differential
-// graphs (ProfileResult::diffs): per service and level a link to the graph,
+// graphs against side A (ProfileResult::diffs): per service and level a link to the graph,
 // both sides' CPU µs per request, and the frames whose CPU per request grew
 // most. Nothing when there are no diffs.
 #pragma once

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -209,6 +210,49 @@ TEST_F(WriteProfileFlamesTest, AProfilePathOutsideTheControllerDirectoryIsNotRea
   EXPECT_THAT(problems[0], HasSubstr("profile file '../secret.folded' is not a relative path inside"));
   ASSERT_EQ(results[0].profile->flames.size(), 1u);
   EXPECT_EQ(results[0].profile->flames[0].samples, 2u) << "only the file inside was read";
+}
+
+// throughput.complex profiled in the same run as throughput.simple is drawn
+// against it (kProfileComparisons): the frame only the complex policy runs
+// tops its growth; a scenario without its counterpart gets no such graph.
+TEST_F(WriteProfileFlamesTest, ComplexIsDrawnAgainstSimpleWhenBothAreProfiled) {
+  Write(controller_ + "/profile/s/lua_profile.1.folded", "access;evaluate;one_rule 10\naccess 10\n");
+  Write(controller_ + "/profile/c/lua_profile.2.folded", "access;evaluate;one_rule 10\naccess;evaluate;jwt_decode 8\naccess 10\n");
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/s/lua_profile.1.folded"}}),
+                                         WithFiles({{"fv", "lua", "profile/c/lua_profile.2.folded"}}),
+                                         WithFiles({{"fv", "lua", "profile/s/lua_profile.1.folded"}})};
+  results[0].id = "throughput.simple";
+  results[1].id = "throughput.complex";
+  results[2].id = "throughput.llm";
+  results[0].profile->with.requests = 100;
+  results[1].profile->with.requests = 100;
+  results[2].profile->with.requests = 0;  // nothing to normalise by: drawn, no frames
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  EXPECT_TRUE(results[0].profile->diffs.empty());
+  ASSERT_EQ(results[1].profile->diffs.size(), 1u);
+  const ProfileDiff& d = results[1].profile->diffs[0];
+  EXPECT_EQ(d.against, "throughput.simple");
+  EXPECT_EQ(d.svg_path, "flame_throughput.complex_vs_throughput.simple_fv_lua.svg");
+  EXPECT_TRUE(fs::exists(report_ + "/" + d.svg_path));
+  ASSERT_FALSE(d.top.empty());
+  EXPECT_EQ(d.top[0].frame, "jwt_decode");
+  EXPECT_TRUE(d.top[0].new_in_b);
+  ASSERT_EQ(results[2].profile->diffs.size(), 1u);
+  EXPECT_TRUE(results[2].profile->diffs[0].top.empty());
+  EXPECT_TRUE(std::isnan(results[2].profile->diffs[0].b_us_per_request));
+  std::string md;
+  AppendProfileMarkdown(md, results);
+  EXPECT_THAT(md, HasSubstr("Against throughput.simple (profiled in this run"));
+  EXPECT_THAT(md, HasSubstr("| frame | self throughput.simple | self throughput.complex |"));
+  EXPECT_THAT(md, HasSubstr("throughput.simple 2000 µs, throughput.llm not measured per request"));
+  EXPECT_THAT(md, HasSubstr("| jwt_decode | 0 µs | 800 µs | 0 µs | 800 µs | +40.0 % (new in throughput.complex) |"));
+  std::string ab;
+  ab = RenderAbMarkdown(results, RunMeta{});
+  EXPECT_EQ(ab, "") << "no A/B result: no A/B section";
+  const std::string text = ScenarioResultToJson(results[1]);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->profile->diffs.at(0).against, "throughput.simple");
 }
 
 }  // namespace
