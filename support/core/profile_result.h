@@ -46,9 +46,14 @@ struct ProfileFlame {
   std::string service;      // fv | backend | baseline
   std::string level;        // cpu | lua
   uint64_t samples = 0;
-  std::string folded_path;  // relative to the controller's results dir
-  std::string svg_path;     // relative to the controller's results dir
+  std::string folded_path;  // relative to the report directory
+  std::string svg_path;     // relative to the report directory
   std::vector<ProfileFrameShare> top;  // the frames with the most self samples, most first
+  // The samples the service's CPU time in the phase with the profiler gives
+  // at one per sampling period (cpu_us_per_request x requests / the period;
+  // ProfileSampleUs): far more than `samples` means the profiler missed
+  // samples. Known for cpu_service only; NaN otherwise.
+  double expected_samples = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A/B mode: how one frame's cost per request changed from side A's profile

@@ -139,6 +139,12 @@ void WriteFile(const std::string& path, const std::string& text, std::vector<std
   if (auto w = detail::WriteTextFile(path, text); !w) problems.push_back(w.error().message);
 }
 
+double ExpectedSamples(const ProfileResult& p, const std::string& service, const std::string& level) {
+  const double sample_us = ProfileSampleUs(level, p.hz);
+  if (service != p.cpu_service || !(sample_us > 0) || !p.with.measured) return std::numeric_limits<double>::quiet_NaN();
+  return p.with.cpu_us_per_request * static_cast<double>(p.with.requests) / sample_us;  // NaN when the CPU is not known
+}
+
 void DrawSide(const std::string& id, ProfileResult& p, const Graphs& graphs, const std::string& report_dir,
               std::vector<std::string>& problems) {
   p.flames.clear();
@@ -151,6 +157,7 @@ void DrawSide(const std::string& id, ProfileResult& p, const Graphs& graphs, con
     WriteFile(report_dir + "/" + stem + ".folded", WriteFolded(stacks), problems);
     WriteFile(report_dir + "/" + stem + ".svg", RenderFlameSvg(stacks, o), problems);
     p.flames.push_back(SummariseFlame(service, level, stacks, stem + ".folded", stem + ".svg"));
+    p.flames.back().expected_samples = ExpectedSamples(p, service, level);
   }
 }
 

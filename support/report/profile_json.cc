@@ -89,6 +89,7 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
     w.Field("service", f.service);
     w.Field("level", f.level);
     w.Field("samples", f.samples);
+    w.Field("expected_samples", f.expected_samples);
     w.Field("folded_path", f.folded_path);
     w.Field("svg_path", f.svg_path);
     w.Array("top", f.top, [&](const ProfileFrameShare& t) {
@@ -170,6 +171,7 @@ ProfileResult ProfileResultFromJsonValue(const json& v, const std::string& path)
         f.top.push_back({GetString(top[k], "frame", tat), GetNumberOrNaN(top[k], "self_share", tat),
                          GetNumberOrNaN(top[k], "total_share", tat)});
       }
+      if (flames[i].contains("expected_samples")) f.expected_samples = GetNumberOrNaN(flames[i], "expected_samples", at);
       p.flames.push_back(std::move(f));
     }
   }

@@ -24,10 +24,21 @@ std::string Share(double v) { return fmt::format("{:.1f} %", v * 100); }
 
 std::string LevelName(const std::string& level) { return level == "cpu" ? "C level, perf" : "Lua level, jit.profile"; }
 
+// "42 samples", with what the service's CPU time would give beside it, and a
+// warning when the profiler caught fewer than half of those.
+std::string SamplesText(const ProfileFlame& f) {
+  std::string out = fmt::format("{} samples", f.samples);
+  if (std::isnan(f.expected_samples) || f.expected_samples < 1) return out;
+  out += fmt::format(" of ≈{} its CPU time in the phase gives", FormatNumber(std::round(f.expected_samples)));
+  if (static_cast<double>(f.samples) < 0.5 * f.expected_samples) {
+    out += " (**fewer than half: this profile missed samples; read its shares with care**)";
+  }
+  return out;
+}
+
 void Flame(std::string& out, const ProfileFlame& f) {
-  out += fmt::format("**{} ({})**: [{}]({}), {} samples ([folded]({}))\n\n", MarkdownCell(f.service),
-                     LevelName(f.level), MarkdownCell(f.svg_path),
-                     f.svg_path, f.samples, f.folded_path);
+  out += fmt::format("**{} ({})**: [{}]({}), {} ([folded]({}))\n\n", MarkdownCell(f.service), LevelName(f.level),
+                     MarkdownCell(f.svg_path), f.svg_path, SamplesText(f), f.folded_path);
   if (f.top.empty()) return;
   out += "| frame | self | total |\n|---|---:|---:|\n";
   for (size_t i = 0; i < std::min(f.top.size(), kProfileMarkdownFrames); ++i) {

@@ -255,5 +255,37 @@ TEST_F(WriteProfileFlamesTest, ComplexIsDrawnAgainstSimpleWhenBothAreProfiled) {
   EXPECT_EQ(back->profile->diffs.at(0).against, "throughput.simple");
 }
 
+// Each graph of the service whose CPU the phase measured says how many
+// samples that CPU time gives; a profile that caught fewer than half says so.
+TEST_F(WriteProfileFlamesTest, AGraphWithFarFewerSamplesThanItsCpuTimeGivesIsFlagged) {
+  Write(controller_ + "/profile/l/lua_profile.11.folded", "main;hot 10\n");
+  Write(controller_ + "/profile/l/backend.perf.txt", PerfFixture());
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/l/lua_profile.11.folded"},
+                                                    {"backend", "cpu", "profile/l/backend.perf.txt"}})};
+  ProfileResult& p = *results[0].profile;
+  p.cpu_service = "fv";
+  p.hz = 100;  // Lua level: 10 ms a sample
+  p.with = {1000, 500, 1000, true};  // p99, 500 µs CPU per request, 1000 requests: 0.5 s of CPU
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  ASSERT_EQ(p.flames.size(), 2u);
+  EXPECT_EQ(p.flames[1].service, "fv");
+  EXPECT_DOUBLE_EQ(p.flames[1].expected_samples, 50);
+  EXPECT_TRUE(std::isnan(p.flames[0].expected_samples)) << "the backend's CPU is not what the phase measured";
+  std::string md;
+  AppendProfileMarkdown(md, results);
+  EXPECT_THAT(md, HasSubstr("10 samples of ≈50 its CPU time in the phase gives (**fewer than half"));
+  EXPECT_THAT(md, HasSubstr("**backend (C level, perf)**: [flame_latency.decision_service_backend_cpu.svg]"
+                            "(flame_latency.decision_service_backend_cpu.svg), 61 samples ([folded]"));
+  p.with.cpu_us_per_request = 150;  // 15 expected: 10 is not fewer than half
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  std::string enough;
+  AppendProfileMarkdown(enough, results);
+  EXPECT_THAT(enough, HasSubstr("10 samples of ≈15 its CPU time in the phase gives ([folded]"));
+  const std::string text = ScenarioResultToJson(results[0]);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->profile->flames[1].expected_samples, 15);
+}
+
 }  // namespace
 }  // namespace fvbench::profile_flames_test
