@@ -19,4 +19,14 @@ std::string PhaseFileStem(std::string_view scenario_id) {
   return stem;
 }
 
+bool IsScenarioId(std::string_view id) {
+  if (id.empty() || id.size() > 100 || id.front() == '.' || id.front() == '-') return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace fvbench::detail

@@ -13,6 +13,11 @@ namespace fvbench::detail {
 // <stem>_s03_bisect, <stem>_warmup, ...).
 std::string PhaseFileStem(std::string_view scenario_id);
 
+// A scenario id is part of file names (phase files, plots, flame graphs): 1
+// to 100 ASCII letters, digits, '.', '_' or '-', not starting with '.' or
+// '-'. Every id of the plan is; a saved result whose id is not is refused.
+bool IsScenarioId(std::string_view id);
+
 // The last component of `path`: "/a/b/c.json" -> "c.json", "c" -> "c",
 // "/a/" -> "".
 std::string Basename(const std::string& path);

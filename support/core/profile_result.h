@@ -58,10 +58,10 @@ struct ProfileFlame {
 
 // A/B mode: how one frame's cost per request changed from side A's profile
 // to side B's, both taken at the same rate, ranked by its own code's growth
-// (self) with its callees' beside it (total). The cost of a sample is one
-// sampling period of CPU time (1/hz s: perf's cpu-clock and jit.profile
-// both sample CPU time), so samples x 1e6 / hz / requests is CPU µs per
-// request.
+// (self) with its callees' beside it (total), in CPU µs per request: a
+// frame's samples / requests x what a sample stands for (the measured CPU
+// time of the phase divided among its samples; report/profile_flames.h
+// SampleUs).
 struct ProfileFrameGrowth {
   std::string frame;
   double a_self_us = 0, b_self_us = 0;    // CPU µs per request with the frame as the leaf (its own code)
@@ -81,6 +81,7 @@ struct ProfileDiff {
   double a_us_per_request = 0, b_us_per_request = 0;  // all samples of the graph; NaN with no requests
   std::string svg_path;                         // relative to the report directory
   std::vector<ProfileFrameGrowth> top;          // by growth of self µs per request, most first; shrinking last
+  std::string not_compared;  // why there are no frames ("A has no samples"); "" when compared
 };
 
 struct ProfileResult {

@@ -60,26 +60,44 @@ ProfileFlame SummariseFlame(const std::string& service, const std::string& level
   return out;
 }
 
+double SampleUs(const ProfileResult& p, const std::string& service, const std::string& level, uint64_t samples) {
+  const ProfilePhaseFigures& w = p.with;
+  if (service == p.cpu_service && w.measured && samples > 0 && w.requests > 0 && w.cpu_us_per_request > 0) {
+    return w.cpu_us_per_request * static_cast<double>(w.requests) / static_cast<double>(samples);
+  }
+  return ProfileSampleUs(level, p.hz);
+}
+
 ProfileDiff DiffProfiles(const std::string& against, const std::string& service, const std::string& level,
-                         const FoldedStacks& a, uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b,
-                         double sample_us, const std::string& svg_path) {
+                         const DiffSide& a, const DiffSide& b, const std::string& svg_path) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  ProfileDiff d{against, service, level, requests_a, requests_b, kNaN, kNaN, svg_path, {}};
-  if (requests_a > 0) d.a_us_per_request = static_cast<double>(a.total()) * sample_us / static_cast<double>(requests_a);
-  if (requests_b > 0) d.b_us_per_request = static_cast<double>(b.total()) * sample_us / static_cast<double>(requests_b);
-  const FoldedStacks& ra = level == "lua" ? WithoutVmStates(a) : a;
-  const FoldedStacks& rb = level == "lua" ? WithoutVmStates(b) : b;
+  ProfileDiff d{against, service, level, a.requests, b.requests, kNaN, kNaN, svg_path, {}, ""};
+  auto per_request = [](uint64_t samples, const DiffSide& s) {
+    return s.requests == 0 ? kNaN : static_cast<double>(samples) * s.sample_us / static_cast<double>(s.requests);
+  };
+  d.a_us_per_request = per_request(a.stacks.total(), a);
+  d.b_us_per_request = per_request(b.stacks.total(), b);
+  if (a.stacks.total() == 0 || b.stacks.total() == 0 || a.requests == 0 || b.requests == 0) {
+    const bool a_lacks = a.stacks.total() == 0 || a.requests == 0;
+    d.not_compared = fmt::format("{} has no {}", a_lacks ? a.name : b.name,
+                                 (a_lacks ? a.requests : b.requests) == 0 ? "requests to divide by" : "samples");
+    return d;
+  }
+  const bool lua = level == "lua";
+  const FoldedStacks ra = lua ? WithoutVmStates(a.stacks) : a.stacks;
+  const FoldedStacks rb = lua ? WithoutVmStates(b.stacks) : b.stacks;
   std::map<std::string, uint64_t> totals_a, totals_b;
   for (const FrameShare& f : FrameShares(ra)) totals_a[f.frame] = f.total;
   for (const FrameShare& f : FrameShares(rb)) totals_b[f.frame] = f.total;
-  auto us = [&](uint64_t samples, uint64_t requests) {
-    return requests == 0 ? 0.0 : static_cast<double>(samples) * sample_us / static_cast<double>(requests);
-  };
-  for (const FrameDelta& f : TopSelfGrowth(ra, requests_a, rb, requests_b, kProfileTopGrowth)) {
-    d.top.push_back({f.frame, f.a_per_request * sample_us, f.b_per_request * sample_us,
-                     us(totals_a[f.frame], requests_a), us(totals_b[f.frame], requests_b), f.delta_share_of_a,
-                     f.new_in_b});
+  for (const FrameDelta& f : TopSelfGrowth(ra, a.requests, rb, b.requests, std::numeric_limits<size_t>::max())) {
+    const double a_self = f.a_per_request * a.sample_us, b_self = f.b_per_request * b.sample_us;
+    d.top.push_back({f.frame, a_self, b_self, per_request(totals_a[f.frame], a), per_request(totals_b[f.frame], b),
+                     (b_self - a_self) / d.a_us_per_request, f.new_in_b});
   }
+  std::stable_sort(d.top.begin(), d.top.end(), [](const ProfileFrameGrowth& x, const ProfileFrameGrowth& y) {
+    return x.b_self_us - x.a_self_us > y.b_self_us - y.a_self_us;
+  });
+  if (d.top.size() > kProfileTopGrowth) d.top.resize(kProfileTopGrowth);
   return d;
 }
 
@@ -185,8 +203,11 @@ void DrawDiffs(const Comparison& c, const ProfileResult& a, const Graphs& ga, Pr
                              b.with.requests, b.rate_rps);
     WriteFile(report_dir + "/" + svg,
               RenderDiffFlameSvg(found->second, a.with.requests, stacks_b, b.with.requests, o), problems);
-    b.diffs.push_back(DiffProfiles(c.against, service, level, found->second, a.with.requests, stacks_b,
-                                   b.with.requests, ProfileSampleUs(level, b.hz), svg));
+    const FoldedStacks& stacks_a = found->second;
+    b.diffs.push_back(DiffProfiles(
+        c.against, service, level,
+        DiffSide{stacks_a, a.with.requests, SampleUs(a, service, level, stacks_a.total()), c.a_name},
+        DiffSide{stacks_b, b.with.requests, SampleUs(b, service, level, stacks_b.total()), c.b_name}, svg));
   }
 }
 

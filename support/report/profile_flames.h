@@ -59,15 +59,33 @@ inline constexpr size_t kProfileTopGrowth = 10;
 inline constexpr std::pair<const char*, const char*> kProfileComparisons[] = {
     {"throughput.complex", "throughput.simple"}, {"throughput.llm", "throughput.simple"}};
 
-// B against A for one service and level: both sides' stacks, the requests
-// of each side's phase with the profiler, and the CPU µs one sample stands
-// for (ProfileSampleUs, the same on both sides). The frames ranked by the
-// growth of their self CPU µs per request (judge/flame_profile.h
-// TopSelfGrowth), with their total beside; at level "lua" without the
-// VM-state leaf, so a Lua function's self is its own code. svg_path as given.
-ProfileDiff DiffProfiles(const std::string& against, const std::string& service, const std::string& level, const FoldedStacks& a,
-                         uint64_t requests_a, const FoldedStacks& b, uint64_t requests_b, double sample_us,
-                         const std::string& svg_path);
+// One side of a comparison: its stacks of one service and level, the
+// requests of its phase with the profiler, and the CPU µs one sample stands
+// for (SampleUs).
+struct DiffSide {
+  const FoldedStacks& stacks;
+  uint64_t requests = 0;
+  double sample_us = 0;
+  std::string name;  // "A", "B" or a scenario id: in not_compared
+};
+
+// What one sample of `p`'s graph of `service` at `level` (with `samples`
+// samples) stands for, in CPU µs: for the service whose CPU the phase
+// measured, that CPU time divided among the samples (cpu_us_per_request x
+// requests / samples), so the graph's shares divide the measured cost and a
+// profiler that missed samples (jit.profile does) does not shrink it; for
+// another service the sampling period (ProfileSampleUs). The docs:
+// docs/running.md "CPU profiles and flame graphs".
+double SampleUs(const ProfileResult& p, const std::string& service, const std::string& level, uint64_t samples);
+
+// B against A for one service and level: the frames ranked by the growth of
+// their self CPU µs per request (samples / requests x sample_us; self from
+// judge/flame_profile.h TopSelfGrowth), with their total beside; at level
+// "lua" without the VM-state leaf, so a Lua function's self is its own code.
+// A side without samples or requests is not compared: no frames, and
+// not_compared says why. svg_path as given.
+ProfileDiff DiffProfiles(const std::string& against, const std::string& service, const std::string& level,
+                         const DiffSide& a, const DiffSide& b, const std::string& svg_path);
 
 // Folds, draws and summarises every profile of `results` (fills each
 // ProfileResult::flames, and side B's diffs); returns the problems met, one

@@ -47,7 +47,8 @@ std::vector<ProfileDiff> DiffsFromJson(const json& diffs, const std::string& pat
                      GetNumberOrNaN(d, "a_us_per_request", at),
                      GetNumberOrNaN(d, "b_us_per_request", at),
                      GetString(d, "svg_path", at),
-                     {}};
+                     {},
+                     d.contains("not_compared") ? GetString(d, "not_compared", at) : std::string()};
     const json& top = GetArray(d, "top", at);
     for (size_t k = 0; k < top.size(); ++k) {
       const std::string tat = fmt::format("{}[{}]", JoinPath(at, "top"), k);
@@ -112,6 +113,7 @@ void WriteProfileResult(JsonWriter& w, const ProfileResult& p) {
       w.Field("a_us_per_request", d.a_us_per_request);
       w.Field("b_us_per_request", d.b_us_per_request);
       w.Field("svg_path", d.svg_path);
+      if (!d.not_compared.empty()) w.Field("not_compared", d.not_compared);
       w.Array("top", d.top, [&](const ProfileFrameGrowth& g) {
         w.StartObject();
         w.Field("frame", g.frame);

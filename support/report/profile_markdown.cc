@@ -51,9 +51,9 @@ void Flame(std::string& out, const ProfileFlame& f) {
 std::string Signed(double v) { return fmt::format("{:+.1f} %", v * 100); }
 
 constexpr const char* kGrowthMethod =
-    "CPU µs per request = samples × the sampling period ÷ the requests of the phase with the profiler; self: the "
-    "frame's own code, total: with its callees; ranked by the growth of self, as a share of the first one's whole "
-    "cost per request";
+    "a frame's CPU µs per request = its share of the samples × the measured CPU per request of the phase with the "
+    "profiler (for another service: samples × the sampling period ÷ requests); self: the frame's own code, total: "
+    "with its callees; ranked by the growth of self, as a share of the first one's whole cost per request";
 
 // One differential graph: its link, both profiles' CPU per request and the
 // frames whose own CPU per request grew most, `b` against `a`.
@@ -61,6 +61,10 @@ void Growth(std::string& out, const ProfileDiff& d, const std::string& a, const 
   out += fmt::format("\n**{} ({})**: [{}]({}); all frames: {} {}, {} {} per request\n\n", MarkdownCell(d.service),
                      LevelName(d.level), MarkdownCell(d.svg_path), d.svg_path, MarkdownCell(a), Us(d.a_us_per_request),
                      MarkdownCell(b), Us(d.b_us_per_request));
+  if (!d.not_compared.empty()) {
+    out += fmt::format("Not compared: {}.\n", MarkdownCell(d.not_compared));
+    return;
+  }
   if (d.top.empty()) return;
   out += fmt::format("| frame | self {0} | self {1} | total {0} | total {1} | self change, of {0}'s cost |\n"
                      "|---|---:|---:|---:|---:|---:|\n",

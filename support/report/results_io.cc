@@ -16,6 +16,7 @@
 #include "support/judge/ratios.h"
 #include "support/report/ab_json.h"
 #include "support/report/limits_json.h"
+#include "support/core/path_text.h"
 #include "support/report/profile_json.h"
 #include "support/report/reject_cost_json.h"
 #include "support/report/load_result_json.h"
@@ -383,6 +384,11 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   RequireObject(v, path);
   ScenarioResult r;
   r.id = GetString(v, "id", path);
+  if (!detail::IsScenarioId(r.id)) {
+    throw JsonFieldError{fmt::format("{}: {:?} is not a scenario id (1 to 100 of A-Z a-z 0-9 . _ -, not starting "
+                                     "with '.' or '-'); it would name files",
+                                     JoinPath(path, "id"), r.id)};
+  }
   r.measured = GetBool(v, "measured", path);
   r.error = GetString(v, "error", path);
   r.load = LoadResultFromJsonValue(GetObject(v, "load", path), JoinPath(path, "load"));

@@ -387,7 +387,8 @@ TEST_F(LuaProfileReal, SideBDoublingOneFunctionTopsTheDifferential) {
   ASSERT_GT(a.stacks.total(), 100u) << WriteFolded(a.stacks);
   ASSERT_GT(b.stacks.total(), 100u) << WriteFolded(b.stacks);
   const double sample_us = ProfileSampleUs("lua", kAbHz);
-  const ProfileDiff d = DiffProfiles("A", "fv", "lua", a.stacks, a.requests, b.stacks, b.requests, sample_us, "diff.svg");
+  const ProfileDiff d = DiffProfiles("A", "fv", "lua", DiffSide{a.stacks, a.requests, sample_us, "A"},
+                                     DiffSide{b.stacks, b.requests, sample_us, "B"}, "diff.svg");
   ASSERT_FALSE(d.top.empty());
   std::cout << "A " << a.requests << " requests, " << a.stacks.total() << " samples; B " << b.requests << " requests, "
             << b.stacks.total() << " samples; all frames " << d.a_us_per_request << " -> " << d.b_us_per_request

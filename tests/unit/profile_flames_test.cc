@@ -239,6 +239,7 @@ TEST_F(WriteProfileFlamesTest, ComplexIsDrawnAgainstSimpleWhenBothAreProfiled) {
   EXPECT_TRUE(d.top[0].new_in_b);
   ASSERT_EQ(results[2].profile->diffs.size(), 1u);
   EXPECT_TRUE(results[2].profile->diffs[0].top.empty());
+  EXPECT_EQ(results[2].profile->diffs[0].not_compared, "throughput.llm has no requests to divide by");
   EXPECT_TRUE(std::isnan(results[2].profile->diffs[0].b_us_per_request));
   std::string md;
   AppendProfileMarkdown(md, results);
@@ -285,6 +286,41 @@ TEST_F(WriteProfileFlamesTest, AGraphWithFarFewerSamplesThanItsCpuTimeGivesIsFla
   auto back = ScenarioResultFromJson(text, "x.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_DOUBLE_EQ(back->profile->flames[1].expected_samples, 15);
+}
+
+// With the phase's CPU measured, a frame's µs per request is its share of
+// the samples x that CPU, whatever the profiler's sample count (jit.profile
+// misses samples); a side with no samples is not compared.
+TEST_F(WriteProfileFlamesTest, GrowthDividesTheMeasuredCpuAndASideWithoutSamplesIsNotCompared) {
+  Write(controller_ + "/profile/l/A/lua_profile.1.folded", "main;f;[N] 5\nmain;g;[N] 5\n");
+  Write(controller_ + "/profile/l/B/lua_profile.2.folded", "main;f;[N] 30\nmain;g;[N] 10\n");
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/l/A/lua_profile.1.folded"}})};
+  ScenarioResult& r = results[0];
+  r.profile->side = "A";
+  r.profile->cpu_service = "fv";
+  r.profile->with = {1000, 100, 1000, true};  // 100 µs CPU per request, whatever the 10 samples say
+  r.profile_b = *r.profile;
+  r.profile_b->side = "B";
+  r.profile_b->with = {1000, 200, 1000, true};
+  r.profile_b->files = {{"fv", "lua", "profile/l/B/lua_profile.2.folded"}};
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  const ProfileDiff& d = r.profile_b->diffs.at(0);
+  EXPECT_DOUBLE_EQ(d.a_us_per_request, 100);
+  EXPECT_DOUBLE_EQ(d.b_us_per_request, 200);
+  ASSERT_GE(d.top.size(), 2u);
+  EXPECT_EQ(d.top[0].frame, "f");
+  EXPECT_DOUBLE_EQ(d.top[0].a_self_us, 50);   // half of A's samples x 100 µs
+  EXPECT_DOUBLE_EQ(d.top[0].b_self_us, 150);  // three quarters of B's x 200 µs
+  EXPECT_DOUBLE_EQ(d.top[0].share_of_a, 1.0);
+  EXPECT_EQ(d.top[1].frame, "g");
+  EXPECT_DOUBLE_EQ(d.top[1].b_self_us, 50);
+  Write(controller_ + "/profile/l/A/lua_profile.1.folded", "");
+  ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
+  const ProfileDiff& none = r.profile_b->diffs.at(0);
+  EXPECT_TRUE(none.top.empty());
+  EXPECT_EQ(none.not_compared, "A has no samples");
+  r.ab = AbResult{};
+  EXPECT_THAT(RenderAbMarkdown(results, RunMeta{}), HasSubstr("Not compared: A has no samples."));
 }
 
 }  // namespace

@@ -808,5 +808,22 @@ TEST(ResultsIo, ALimitRunWithAMissingFigureIsNamed) {
       << back.error().message;
 }
 
+// A saved result's id names files (plots, flame graphs): an id that could
+// climb out of the report directory, or carry markup, is refused by name.
+TEST(ResultsIo, AnIdThatIsNotAScenarioIdIsRefused) {
+  ScenarioResult r = RichScenario();
+  for (const char* bad : {"x/../../../pwn", "../x", ".hidden", "-rf", "a b", "latency.<script>", ""}) {
+    r.id = bad;
+    auto back = ScenarioResultFromJson(ScenarioResultToJson(r), "saved.json");
+    ASSERT_FALSE(back.ok()) << bad;
+    EXPECT_NE(back.error().message.find("saved.json"), std::string::npos) << back.error().message;
+    EXPECT_NE(back.error().message.find("is not a scenario id"), std::string::npos) << back.error().message;
+  }
+  for (const char* good : {"latency.raw_nginx", "throughput.llm", "limits.reject_cost", "x-1"}) {
+    r.id = good;
+    EXPECT_TRUE(ScenarioResultFromJson(ScenarioResultToJson(r), "saved.json").ok()) << good;
+  }
+}
+
 }  // namespace
 }  // namespace fvbench::results_io_test
