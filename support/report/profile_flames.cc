@@ -126,6 +126,11 @@ Graphs FoldFiles(const ProfileResult& p, const std::string& controller_dir, std:
       continue;
     }
     const std::string path = controller_dir + "/" + file.path;
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(path, ec))) {
+      problems.push_back(fmt::format("{}: a symbolic link, not a profile the suite fetched; not read", path));
+      continue;
+    }
     auto text = detail::ReadTextFile(path);
     if (!text) {
       problems.push_back(text.error().message);

@@ -28,6 +28,7 @@ std::string LevelName(const std::string& level) { return level == "cpu" ? "C lev
 // warning when the profiler caught fewer than half of those.
 std::string SamplesText(const ProfileFlame& f) {
   std::string out = fmt::format("{} samples", f.samples);
+  if (f.samples > 0 && f.samples < kFewProfileSamples) out += " (few: its shares are rough)";
   if (std::isnan(f.expected_samples) || f.expected_samples < 1) return out;
   out += fmt::format(" of ≈{} its CPU time in the phase gives", FormatNumber(std::round(f.expected_samples)));
   if (static_cast<double>(f.samples) < 0.5 * f.expected_samples) {
@@ -79,13 +80,17 @@ void Growth(std::string& out, const ProfileDiff& d, const std::string& a, const 
 
 void Side(std::string& out, const std::string& id, const ProfileResult& p) {
   out += fmt::format("#### {}{}\n\n", MarkdownCell(id), p.side.empty() ? "" : ", side " + MarkdownCell(p.side));
-  out += fmt::format("FVBENCH_PROFILE={}: {} RPS, {} s without and {} s with the profiler, {} Hz.\n\n",
-                     MarkdownCell(p.profilers), FormatNumber(p.rate_rps), FormatNumber(p.duration_s),
-                     FormatNumber(p.duration_s), p.hz);
-  out += fmt::format("| the profiler's cost | without | with |\n|---|---:|---:|\n| p99 | {} | {} |\n"
-                     "| {} CPU per request | {} | {} |\n\n",
-                     Us(p.without.p99_us), Us(p.with.p99_us), MarkdownCell(p.cpu_service),
-                     Us(p.without.cpu_us_per_request), Us(p.with.cpu_us_per_request));
+  if (!p.without.measured && !p.with.measured) {
+    out += fmt::format("FVBENCH_PROFILE={}: the profile phases did not run.\n\n", MarkdownCell(p.profilers));
+  } else {
+    out += fmt::format("FVBENCH_PROFILE={}: {} RPS, {} s without and {} s with the profiler, {} Hz.\n\n",
+                       MarkdownCell(p.profilers), FormatNumber(p.rate_rps), FormatNumber(p.duration_s),
+                       FormatNumber(p.duration_s), p.hz);
+    out += fmt::format("| the profiler's cost | without | with |\n|---|---:|---:|\n| p99 | {} | {} |\n"
+                       "| {} CPU per request | {} | {} |\n\n",
+                       Us(p.without.p99_us), Us(p.with.p99_us), MarkdownCell(p.cpu_service),
+                       Us(p.without.cpu_us_per_request), Us(p.with.cpu_us_per_request));
+  }
   for (const ProfileFlame& f : p.flames) Flame(out, f);
   for (const std::string& e : p.errors) out += fmt::format("- profile problem: {}\n", MarkdownCell(e));
   if (!p.errors.empty()) out += "\n";

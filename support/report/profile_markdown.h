@@ -15,6 +15,7 @@
 // most. Nothing when there are no diffs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@
 namespace fvbench {
 
 inline constexpr size_t kProfileMarkdownFrames = 5;
+// A graph with fewer samples says its shares are rough (one sample is 2 %).
+inline constexpr uint64_t kFewProfileSamples = 50;
 
 void AppendProfileMarkdown(std::string& out, const std::vector<ScenarioResult>& results);
 

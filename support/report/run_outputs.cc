@@ -53,7 +53,7 @@ Result<std::vector<std::string>> MoveReportOutputs(const std::string& report_dir
       [](const fs::path& f) {
         const std::string name = f.filename().string();
         return name == "summary.txt" || name == "results.json" || name == "report.md" || name == "report.html" ||
-               f.extension() == ".svg";
+               f.extension() == ".svg" || f.extension() == ".folded";
       },
       "");
 }

@@ -7,7 +7,7 @@
 //     the directory as FVBENCH_GTEST_XML_DIR) moves to <dir>/stale/, out of
 //     the `gtest-xml/*.xml` a CI test-report view reads;
 //   - the report outputs (BENCH_DIR/report: summary.txt, results.json,
-//     report.md, report.html, *.svg) move to BENCH_DIR/report/previous/ (replacing older
+//     report.md, report.html, *.svg, *.folded) move to BENCH_DIR/report/previous/ (replacing older
 //     copies there): nothing measured is lost; fvbench.report writes this
 //     run's;
 //   - controller-results/run_meta.json is copied to

@@ -1249,6 +1249,9 @@ ProfileResult ScenarioRun::RunProfile(Side side, double rate, const std::string&
     ProfileResult p;
     p.profilers = s.profilers;
     p.rate_rps = rate;
+    p.duration_s = s.duration_s;
+    p.hz = s.hz;
+    p.cpu_service = s.cpu_service;
     p.errors.push_back(fmt::format("FVBENCH_PROFILE={} profiles edge's Lua; the raw nginx baseline runs no Lua "
                                    "(FVBENCH_PROFILE=cpu or both profile its nginx); the profile phases did not run",
                                    s.profilers));

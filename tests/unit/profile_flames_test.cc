@@ -274,14 +274,14 @@ TEST_F(WriteProfileFlamesTest, AGraphWithFarFewerSamplesThanItsCpuTimeGivesIsFla
   EXPECT_TRUE(std::isnan(p.flames[0].expected_samples)) << "the backend's CPU is not what the phase measured";
   std::string md;
   AppendProfileMarkdown(md, results);
-  EXPECT_THAT(md, HasSubstr("10 samples of ≈50 its CPU time in the phase gives (**fewer than half"));
+  EXPECT_THAT(md, HasSubstr("10 samples (few: its shares are rough) of ≈50 its CPU time in the phase gives (**fewer than half"));
   EXPECT_THAT(md, HasSubstr("**backend (C level, perf)**: [flame_latency.decision_service_backend_cpu.svg]"
                             "(flame_latency.decision_service_backend_cpu.svg), 61 samples ([folded]"));
   p.with.cpu_us_per_request = 150;  // 15 expected: 10 is not fewer than half
   ASSERT_TRUE(WriteProfileFlames(results, controller_, report_).empty());
   std::string enough;
   AppendProfileMarkdown(enough, results);
-  EXPECT_THAT(enough, HasSubstr("10 samples of ≈15 its CPU time in the phase gives ([folded]"));
+  EXPECT_THAT(enough, HasSubstr("10 samples (few: its shares are rough) of ≈15 its CPU time in the phase gives ([folded]"));
   const std::string text = ScenarioResultToJson(results[0]);
   auto back = ScenarioResultFromJson(text, "x.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -321,6 +321,17 @@ TEST_F(WriteProfileFlamesTest, GrowthDividesTheMeasuredCpuAndASideWithoutSamples
   EXPECT_EQ(none.not_compared, "A has no samples");
   r.ab = AbResult{};
   EXPECT_THAT(RenderAbMarkdown(results, RunMeta{}), HasSubstr("Not compared: A has no samples."));
+}
+
+TEST_F(WriteProfileFlamesTest, ASymbolicLinkInPlaceOfAProfileIsNotRead) {
+  Write(root_.string() + "/elsewhere.folded", "main;leak 5\n");
+  fs::create_directories(controller_ + "/profile/l");
+  fs::create_symlink(root_ / "elsewhere.folded", controller_ + "/profile/l/lua_profile.11.folded");
+  std::vector<ScenarioResult> results = {WithFiles({{"fv", "lua", "profile/l/lua_profile.11.folded"}})};
+  const std::vector<std::string> problems = WriteProfileFlames(results, controller_, report_);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_THAT(problems[0], HasSubstr("lua_profile.11.folded: a symbolic link"));
+  EXPECT_TRUE(results[0].profile->flames.empty());
 }
 
 }  // namespace

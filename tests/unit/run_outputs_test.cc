@@ -41,7 +41,8 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   Write("gtest-xml/throughput.simple.xml", "<testsuites failures=\"0\"/>");
   Write("gtest-xml/stale/latency.raw_nginx.xml", "older");
   Write("gtest-xml/notes.txt", "kept");
-  for (const char* f : {"summary.txt", "results.json", "report.md", "report.html", "latency.svg", "own-notes.txt"}) {
+  for (const char* f : {"summary.txt", "results.json", "report.md", "report.html", "latency.svg", "flame_x_fv_cpu.folded",
+                        "own-notes.txt"}) {
     Write(std::string("bench/report/") + f, "x");
   }
   Write("bench/controller-results/run_meta.json", R"({"schema_version":1,"started_unix":1000})");
@@ -50,7 +51,8 @@ TEST_F(RunOutputs, EarlierXmlReportAndMetaAreSetAside) {
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_THAT(s->moved, UnorderedElementsAre("latency.raw_nginx.xml", "throughput.simple.xml"));
   EXPECT_THAT(s->report_moved,
-              UnorderedElementsAre("summary.txt", "results.json", "report.md", "report.html", "latency.svg"));
+              UnorderedElementsAre("summary.txt", "results.json", "report.md", "report.html", "latency.svg",
+                                   "flame_x_fv_cpu.folded"));
   // Moved, not deleted: nothing measured is lost.
   for (const char* f : {"summary.txt", "results.json", "report.md", "report.html", "latency.svg"}) {
     EXPECT_FALSE(Exists(std::string("bench/report/") + f)) << f;
