@@ -40,9 +40,19 @@ packages=(
   jq cmark-gfm
   # report.html (support/report/html_report.h): report.md rendered by the cmark-gfm library
   libcmark-gfm-dev libcmark-gfm-extensions-dev
-  # chromium: report.html opened in a real headless browser (tests/browser/html_report_browser_test.cc)
+  # chromium: report.html opened in a real headless browser (tests/unit/html_report_browser_test.cc)
   chromium
+  # perf: FVBENCH_PROFILE=cpu|both on the local SUT, the perf fault test (tests/faults/perf_capture_real_test.cc)
+  # and .ci/run's A/B profile run. Ubuntu ships it as linux-tools-common (below).
+  linux-perf
 )
+
+# Ubuntu has no linux-perf: its perf is linux-tools-common's wrapper, which
+# runs the kernel's own linux-tools-<release> (installed when the archive has it).
+if [ -r /etc/os-release ] && [ "$(. /etc/os-release && echo "$ID")" = ubuntu ]; then
+  packages=("${packages[@]/linux-perf/linux-tools-common}")
+  if apt-cache show "linux-tools-$(uname -r)" >/dev/null 2>&1; then packages+=("linux-tools-$(uname -r)"); fi
+fi
 
 # node + npm: the k6 scripts' type check (k6/typecheck/check.sh, in .ci/run)
 # installs TypeScript and @types/k6 from the npm registry. A node that came

@@ -7,7 +7,7 @@
 // 8 of 192, perf_capture.h), and the SUT-side perf.data and text must be gone.
 //
 // Label `faults` (preset `faults`), root only like the other fault tests;
-// skips without nginx, wrk or a working perf. About 6 s.
+// fails without nginx, wrk or a working perf (support/setup-debian.sh installs them). About 6 s.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -65,9 +65,8 @@ bool Bindable(int port) {
 TEST(PerfCaptureReal, SamplesTheWorkerWithKernelAndNginxFrames) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root, like the other fault tests (preset faults)";
   LocalHost host;
-  if (!Runs(host, {"sh", "-c", "command -v nginx && command -v wrk && perf --version"})) {
-    GTEST_SKIP() << "nginx, wrk or perf not installed (support/setup-debian.sh; perf: linux-perf)";
-  }
+  ASSERT_TRUE(Runs(host, {"sh", "-c", "command -v nginx && command -v wrk && perf --version"}))
+      << "nginx, wrk or perf not installed: run support/setup-debian.sh (perf: linux-perf)";
   const std::string dir = "/tmp/fvb-perf-real-" + std::to_string(::getpid());
   fs::remove_all(dir);
   fs::create_directories(dir + "/logs");
