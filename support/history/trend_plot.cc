@@ -7,25 +7,12 @@
 #include <fmt/format.h>
 
 #include "support/core/text.h"
+#include "support/report/svg_writer.h"
 
 namespace fvbench {
 namespace {
 
 constexpr double kWidth = 900, kLeft = 80, kRight = 20, kPanel = 170, kGap = 60, kTop = 40;
-
-std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 struct Axis {
   double lo = 0, hi = 1;  // values at the panel's bottom and top
@@ -84,7 +71,7 @@ std::string ChangeLines(const MetricSeries& s, const Axis& a) {
     const bool right_half = x > kWidth / 2;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"{}\">{}</text>\n",
                        right_half ? x - 3 : x + 3, a.y1 + 10 + 11.0 * static_cast<double>(c % 3),
-                       right_half ? "end" : "start", Escape(label));
+                       right_half ? "end" : "start", svg::Escape(label));
   }
   return out;
 }
@@ -93,7 +80,7 @@ std::string Panel(const MetricSeries& s, double top) {
   const Axis a = MakeAxis(s, top);
   const size_t n = s.points.size();
   std::string out = fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-weight=\"bold\">{} ({} runs, {} change point(s))</text>\n",
-                                kLeft, top - 8, Escape(s.metric), n, s.change_points.size());
+                                kLeft, top - 8, svg::Escape(s.metric), n, s.change_points.size());
   out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#888\"/>\n",
                      kLeft, top, kWidth - kLeft - kRight, kPanel);
   for (int t = 0; t <= 4; ++t) {
@@ -137,7 +124,7 @@ std::string RenderTrendPlot(const std::vector<MetricSeries>& series, const std::
                                 "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
                                 "<text x=\"{:.1f}\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}: history, "
                                 "change points (E-Divisive) dashed, segment means red</text>\n",
-                                kWidth, height, kLeft, Escape(scenario));
+                                kWidth, height, kLeft, svg::Escape(scenario));
   for (size_t i = 0; i < panels.size(); ++i) out += Panel(*panels[i], kTop + 16 + static_cast<double>(i) * (kPanel + kGap));
   return out + "</svg>\n";
 }

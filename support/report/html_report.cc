@@ -10,24 +10,10 @@
 #include <set>
 #include <vector>
 
+#include "support/report/svg_writer.h"
+
 namespace fvbench {
 namespace {
-
-std::string EscapeHtml(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -190,7 +176,7 @@ class Page {
     if (svg.empty()) return;  // a file beside the page
     const std::string id = FigureId(url);
     if (placed_.insert(url).second) {
-      std::string figure = "<figure id=\"" + id + "\">" + svg + "<figcaption>" + EscapeHtml(url) +
+      std::string figure = "<figure id=\"" + id + "\">" + svg + "<figcaption>" + fvbench::svg::Escape(url) +
                            "</figcaption></figure>";
       // After the block and the figures already put after it, in link order.
       cmark_node* block = TopBlock(n);
@@ -264,7 +250,7 @@ Result<std::string> RenderHtmlReport(std::string_view markdown, const std::map<s
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   html += std::string("<meta http-equiv=\"Content-Security-Policy\" content=\"") + kHtmlReportCsp + "\">\n";
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  html += "<title>" + EscapeHtml(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+  html += "<title>" + fvbench::svg::Escape(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   html += body;
   html += "</body>\n</html>\n";
   std::free(body);
