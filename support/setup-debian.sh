@@ -45,6 +45,10 @@ packages=(
   # perf: FVBENCH_PROFILE=cpu|both on the local SUT, the perf fault test (tests/faults/perf_capture_real_test.cc)
   # and .ci/run's A/B profile run. Ubuntu ships it as linux-tools-common (below).
   linux-perf
+  # luajit: fixtures/inject/slow-edge-test.sh runs the injected CPU burn under the LuaJIT of the
+  # nginx Lua module: Debian 12's module links libluajit2 (OpenResty's branch), whose interpreter
+  # is luajit2 (package luajit conflicts with it and would remove the module). Elsewhere: luajit.
+  luajit2
 )
 
 # Ubuntu has no linux-perf: its perf is linux-tools-common's wrapper, which
@@ -61,6 +65,11 @@ if ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+# An archive without luajit2 has no libluajit2 either: its nginx Lua module links the original
+# LuaJIT, whose interpreter is luajit. (Read from the package lists; empty lists are updated first.)
+if ! apt-cache show luajit2 >/dev/null 2>&1 && ! apt-cache show luajit >/dev/null 2>&1; then $SUDO apt-get update -qq; fi
+if ! apt-cache show luajit2 >/dev/null 2>&1; then packages=("${packages[@]/luajit2/luajit}"); fi
 
 missing=()
 for p in "${packages[@]}"; do
