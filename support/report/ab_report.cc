@@ -118,6 +118,9 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
     }
     if (r.profile_b) AppendProfileGrowthMarkdown(out, *r.profile_b);
   }
+  // A blank line ends the last table: the next section's first line would
+  // otherwise be read as one more row.
+  if (!out.ends_with("\n\n")) out += "\n";
   return out;
 }
 

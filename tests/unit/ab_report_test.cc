@@ -156,6 +156,9 @@ TEST(AbReport, AaRunIsANoiseStudy) {
   const AaMetricNoise& p50 = sc.ab->aa[0];
   EXPECT_NEAR(*p50.drift, ((430.0 + 405 + 405) / 3 - (400.0 + 400 + 410) / 3) / ((400.0 + 400 + 410) / 3), 1e-12);
   EXPECT_NE(md.find("| p50 | 6 | "), std::string::npos) << md;
+  // The section ends its last table: what follows is not read as a row.
+  EXPECT_TRUE(md.ends_with("|\n\n")) << md;
+  EXPECT_TRUE(RenderAbMarkdown({AbScenario()}, AbMeta()).ends_with("(90 % power, 95 % CI).\n\n"));
   std::string con = RenderAbSection({sc}, AbMeta());
   EXPECT_NE(con.find("latency.decision_service (A/A noise study): "), std::string::npos) << con;
   EXPECT_NE(con.find("\n  edge CPU/req "), std::string::npos) << con;
