@@ -16,6 +16,7 @@ namespace fvbench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kCpuPerRequest = "fv_cpu_us_per_request";
 
 double Mean(const std::vector<double>& v) {
   double s = 0;
@@ -45,6 +46,7 @@ std::pair<const char*, const char*> Words(const std::string& metric) {
   if (metric == "error_rate") return {"has more errors", "has fewer errors"};
   if (metric == "achieved_rps") return {"achieved less", "achieved more"};
   if (metric == "fv_cpu_cores") return {"uses more CPU", "uses less CPU"};
+  if (metric == kCpuPerRequest) return {"uses more CPU per request", "uses less CPU per request"};
   return {"slower", "faster"};  // latencies
 }
 
@@ -63,6 +65,7 @@ std::string Amount(const std::string& metric, double v) {
   if (metric == "error_rate") return fmt::format("{:.2g} pp", v * 100);
   if (metric == "achieved_rps") return fmt::format("{:.2g} RPS", v);
   if (metric == "fv_cpu_cores") return fmt::format("{:.2g} cores", v);
+  if (metric == kCpuPerRequest) return fmt::format("{:.2g} µs/req", v);
   return fmt::format("{:.3g} µs", v);
 }
 
@@ -91,6 +94,19 @@ double StudentT975(int dof) {
   if (dof < 1) return kNaN;
   boost::math::students_t dist(static_cast<double>(dof));
   return boost::math::quantile(boost::math::complement(dist, 0.025));
+}
+
+double StudentTQuantile(int dof, double p) {
+  if (dof < 1 || !(p > 0 && p < 1)) return kNaN;
+  boost::math::students_t dist(static_cast<double>(dof));
+  return boost::math::quantile(boost::math::complement(dist, 1 - p));
+}
+
+double DetectableChange(AbScale scale, double sd, int n, double noise, double floor) {
+  if (n < 2) return kNaN;
+  const double shift = (StudentT975(n - 1) + StudentTQuantile(n - 1, 0.90)) * sd / std::sqrt(static_cast<double>(n));
+  const double power = scale == AbScale::kRatio ? std::exp(shift) - 1 : shift;
+  return std::max({power, noise, floor});
 }
 
 AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in, const std::vector<double>& b_in) {
@@ -163,6 +179,9 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
   const double half = StudentT975(static_cast<int>(n) - 1) * StdDev(d) / std::sqrt(static_cast<double>(n));
   c.ci_low = back(mean - half);
   c.ci_high = back(mean + half);
+  // The resolution as a change of delta's unit: relative to A's mean (ratio).
+  const double floor = spec.scale == AbScale::kRatio ? spec.resolution / Mean(a) : spec.resolution;
+  c.detectable = DetectableChange(spec.scale, StdDev(d), static_cast<int>(n), *c.noise, floor);
   const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
   const bool above_noise = std::fabs(*c.delta) > *c.noise;
   if (within_resolution && spec.resolution > 0) {
@@ -188,22 +207,27 @@ const std::vector<AbMetricSpec>& AbMetrics() {
       {kMetricErrorRate, AbScale::kAbsolute, AbBetter::kLower},
       {kMetricAchievedRps, AbScale::kRatio, AbBetter::kHigher},
       {"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower},
+      {kCpuPerRequest, AbScale::kRatio, AbBetter::kLower},
   };
   return kMetrics;
 }
 
+std::vector<double> AbMetricValues(const AbSide& s, const std::string& m) {
+  std::vector<double> v;
+  for (size_t i = 0; i < s.runs.size(); ++i) {
+    const LoadResult& r = s.runs[i];
+    const double cores = i < s.fv_cpu_cores.size() ? s.fv_cpu_cores[i] : kNaN;
+    if (const LatencyMetric* lm = FindLatencyMetric(m)) v.push_back(r.latency_us.*lm->field);
+    else if (m == kMetricErrorRate) v.push_back(r.error_rate);
+    else if (m == kMetricAchievedRps) v.push_back(r.achieved_rps);
+    else if (m == "fv_cpu_cores") v.push_back(cores);
+    else if (m == kCpuPerRequest) v.push_back(r.achieved_rps > 0 ? cores * 1e6 / r.achieved_rps : kNaN);
+    else v.push_back(kNaN);
+  }
+  return v;
+}
+
 std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
-  auto values = [](const AbSide& s, const std::string& m) {
-    std::vector<double> v;
-    for (size_t i = 0; i < s.runs.size(); ++i) {
-      const LoadResult& r = s.runs[i];
-      if (const LatencyMetric* lm = FindLatencyMetric(m)) v.push_back(r.latency_us.*lm->field);
-      else if (m == kMetricErrorRate) v.push_back(r.error_rate);
-      else if (m == kMetricAchievedRps) v.push_back(r.achieved_rps);
-      else if (m == "fv_cpu_cores") v.push_back(i < s.fv_cpu_cores.size() ? s.fv_cpu_cores[i] : kNaN);
-    }
-    return v;
-  };
   // The coarsest resolution over the runs of both sides (ab_compare.h); 0
   // when a run completed nothing or has no duration.
   uint64_t fewest = UINT64_MAX;
@@ -221,7 +245,8 @@ std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
     if (m.name == "error_rate") m.resolution = counted ? 1.0 / static_cast<double>(fewest) : 0;
     if (m.name == "achieved_rps") m.resolution = timed ? 1.0 / shortest : 0;
     if (m.name == "fv_cpu_cores") m.resolution = timed ? 0.01 / shortest : 0;  // one 10 ms tick (USER_HZ 100)
-    out.push_back(CompareAb(m, values(a, m.name), values(b, m.name)));
+    if (m.name == kCpuPerRequest) m.resolution = counted ? 0.01 * 1e6 / static_cast<double>(fewest) : 0;  // µs
+    out.push_back(CompareAb(m, AbMetricValues(a, m.name), AbMetricValues(b, m.name)));
   }
   return out;
 }
@@ -299,6 +324,7 @@ std::string AbMetricLabel(const std::string& m) {
   if (m == kMetricErrorRate) return "errors";
   if (m == kMetricAchievedRps) return "achieved";
   if (m == "fv_cpu_cores") return "edge CPU";
+  if (m == kCpuPerRequest) return "edge CPU/req";
   return MetricLabel(m);
 }
 
@@ -307,6 +333,7 @@ std::string AbValueText(const std::string& m, double v) {
   if (m == "error_rate") return detail::FormatPercent(v);
   if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
   if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
+  if (m == kCpuPerRequest) return detail::FormatFixed(v, 1) + " µs/req";
   return detail::FormatUs(v);
 }
 
@@ -314,6 +341,12 @@ std::string AbNoiseText(const AbComparison& c) {
   if (!c.noise) return "\u2014";
   return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.noise * 100, 1) + " %"
                                     : detail::FormatFixed(*c.noise * 100, 2) + " pp";
+}
+
+std::string AbDetectableText(const AbComparison& c) {
+  if (!c.detectable || !std::isfinite(*c.detectable)) return "\u2014";
+  return c.scale == AbScale::kRatio ? detail::FormatFixed(*c.detectable * 100, 1) + " %"
+                                    : detail::FormatFixed(*c.detectable * 100, 2) + " pp";
 }
 
 std::string DescribeAbMetric(const AbComparison& c) {

@@ -38,6 +38,24 @@
 //     ("no errors on either side").
 //   n < 2 pairs: kInsufficient (delta of the one pair shown, no CI; never
 //   significant). A and B of different lengths: the first min(len) pairs.
+//
+// Detectable change (AbComparison::detectable, same unit as delta): the
+// smallest |true change| this comparison would call significant with 90 %
+// power at the 95 % CI, from its own pairs. It is the usual approximation
+// of a paired t test's power, the "minimum detectable difference"
+// (t_{1-alpha/2,n-1} + t_{1-beta,n-1}) * s / sqrt(n) of Zar, "Biostatistical
+// Analysis", chapter "Paired-sample hypotheses" (as in any text on sample
+// size for paired t tests), with alpha = 0.05 and beta = 0.10:
+//   ratio:    power = exp((t975 + t90) * s / sqrt n) - 1   (an increase; s: SD of the d_i)
+//   absolute: power = (t975 + t90) * s / sqrt n
+//   detectable = max(power, noise, floor), floor = the resolution relative to
+//     the mean of A (ratio) or the resolution (absolute): a change at or below
+//     either is never significant, whatever the pairs say (see above).
+// The noise floor is the min-max spread of each side, which grows with more
+// pairs: more pairs shrink the power term but not this floor.
+// Empty where the CI is empty: n < 2, not applicable, and not estimable
+// (the pairs' spread is below what rounding can make, so s estimates
+// nothing, and such a comparison calls no change significant).
 #pragma once
 
 #include <optional>
@@ -54,17 +72,32 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a, c
 // Two-sided 95 % quantile of Student's t with `dof` >= 1 degrees of freedom
 // (boost::math::students_t, quantile(complement(t, 0.025))); NaN for dof < 1.
 double StudentT975(int dof);
+// The `p` quantile (0 < p < 1) of Student's t with `dof` >= 1 degrees of
+// freedom (Boost.Math; StudentTQuantile(d, 0.975) == StudentT975(d)); NaN
+// for dof < 1 or p outside (0, 1).
+double StudentTQuantile(int dof, double p);
+
+// The detectable change (see above) of n >= 2 pairs whose differences d_i
+// have sample SD `sd` (log scale for kRatio, metric unit for kAbsolute):
+// max(power term, noise, floor), in delta's unit. NaN for n < 2.
+double DetectableChange(AbScale scale, double sd, int n, double noise, double floor);
 
 // The metrics compared per run, in display order: p50_us p90_us p99_us
 // p999_us (lower is better; resolution 1 µs), error_rate (absolute, lower),
 // achieved_rps (higher), fv_cpu_cores (lower: edge's CPU at the same rate is
-// its work); the last three's resolution depends on the runs and is set by
-// CompareAbRuns.
+// its work), fv_cpu_us_per_request (lower: edge's CPU µs per request,
+// fv_cpu_cores * 1e6 / achieved_rps of the run); the last four's resolution
+// depends on the runs and is set by CompareAbRuns.
 const std::vector<AbMetricSpec>& AbMetrics();
+
+// One side's value of `metric` (AbMetrics) per run, in run order; NaN where
+// a run has none (CPU not sampled, no achieved rate).
+std::vector<double> AbMetricValues(const AbSide& side, const std::string& metric);
 
 // Every metric of AbMetrics() over the runs of the two sides, each with its
 // resolution from the runs (the coarsest: the run with the fewest requests,
-// the shortest run; 0 when a run has none).
+// the shortest run; 0 when a run has none): CPU per request one 10 ms clock
+// tick over the run's requests.
 std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b);
 
 // Short texts for reports:
@@ -79,13 +112,15 @@ std::string AbDeltaText(const AbComparison& c);
 // "—" when empty.
 std::string AbCiText(const AbComparison& c);
 // The row label of a metric: "p99" (metric_names.h), "errors", "achieved",
-// "edge CPU".
+// "edge CPU", "edge CPU/req".
 std::string AbMetricLabel(const std::string& metric);
-// A median in the metric's unit: "812 µs", "0.50 %", "1234 RPS", "0.42 cores";
-// "—" when not finite.
+// A median in the metric's unit: "812 µs", "0.50 %", "1234 RPS", "0.42 cores",
+// "236.5 µs/req"; "—" when not finite.
 std::string AbValueText(const std::string& metric, double value);
 // The noise: "6.0 %" (ratio) / "0.20 pp" (absolute); "—" when empty.
 std::string AbNoiseText(const AbComparison& c);
+// The detectable change, as the noise: "6.0 %" / "0.20 pp"; "—" when empty.
+std::string AbDetectableText(const AbComparison& c);
 // One metric on one line, for test output and the A/B gate's reasons:
 // "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
 std::string DescribeAbMetric(const AbComparison& c);

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
 #include "support/judge/ab_compare.h"
+#include "support/judge/noise_study.h"
 #include "support/report/load_result_json.h"
 
 namespace fvbench {
@@ -21,6 +23,7 @@ void WriteSide(detail::JsonWriter& w, const AbSide& s) {
   w.Field("edge_ref", s.edge_ref);
   w.Field("edge_commit", s.edge_commit);
   w.Field("policy", s.policy);
+  w.Field("policy_source", s.policy_source);
   w.Array("runs", s.runs, [&](const LoadResult& r) { detail::WriteLoadResult(w, r); });
   w.Array("fv_cpu_cores", s.fv_cpu_cores, [&](double c) { w.Number(c); });
   w.EndObject();
@@ -34,6 +37,7 @@ AbSide SideFromJson(const json& v, const std::string& path) {
   s.edge_ref = OptString(v, "edge_ref", path);
   s.edge_commit = OptString(v, "edge_commit", path);
   s.policy = OptString(v, "policy", path);
+  s.policy_source = OptString(v, "policy_source", path);
   const json& runs = GetArray(v, "runs", path);
   for (size_t i = 0; i < runs.size(); ++i) {
     s.runs.push_back(LoadResultFromJsonValue(runs[i], fmt::format("{}[{}]", JoinPath(path, "runs"), i)));
@@ -52,6 +56,35 @@ AbSide SideFromJson(const json& v, const std::string& path) {
     }
   }
   return s;
+}
+
+// "aa": {metric: {"runs", "cv", "spread", "drift"}}, in AbMetrics() order
+// where known.
+std::vector<AaMetricNoise> AaFromJson(const json& v, const std::string& path) {
+  using namespace detail;
+  RequireObject(v, path);
+  std::vector<AaMetricNoise> out;
+  for (const auto& [name, m] : v.items()) {
+    const std::string mp = JoinPath(path, name);
+    RequireObject(m, mp);
+    AaMetricNoise n;
+    n.metric = name;
+    n.runs = static_cast<int>(OptUint(m, "runs", mp, 0));
+    n.cv = OptNumberOrNull(m, "cv", mp);
+    n.spread = OptNumberOrNull(m, "spread", mp);
+    n.drift = OptNumberOrNull(m, "drift", mp);
+    out.push_back(std::move(n));
+  }
+  auto rank = [](const std::string& name) {
+    const auto& ms = AbMetrics();
+    for (size_t i = 0; i < ms.size(); ++i) {
+      if (ms[i].name == name) return i;
+    }
+    return ms.size();
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const AaMetricNoise& x, const AaMetricNoise& y) { return rank(x.metric) < rank(y.metric); });
+  return out;
 }
 
 }  // namespace
@@ -81,11 +114,26 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
     w.Field("ci_low", c.ci_low);
     w.Field("ci_high", c.ci_high);
     w.Field("noise", c.noise);
+    w.Field("detectable", c.detectable);
     w.Field("verdict", AbVerdictName(c.verdict));
     w.Field("verdict_text", AbVerdictText(c));
     w.Field("reason", c.reason);
     w.EndObject();
   });
+  if (!ab.aa.empty()) {
+    w.Key("aa");
+    w.StartObject();
+    for (const AaMetricNoise& n : ab.aa) {
+      w.Key(n.metric);
+      w.StartObject();
+      w.Field("runs", n.runs);
+      w.Field("cv", n.cv);
+      w.Field("spread", n.spread);
+      w.Field("drift", n.drift);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
   w.EndObject();
 }
 
@@ -100,6 +148,7 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
   ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
   ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
   const json& ms = GetArray(v, "metrics", path);
+  bool has_detectable = false;
   for (size_t i = 0; i < ms.size(); ++i) {
     const std::string mp = fmt::format("{}[{}]", JoinPath(path, "metrics"), i);
     const json& m = ms[i];
@@ -125,12 +174,27 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
     c.ci_low = OptNumberOrNull(m, "ci_low", mp);
     c.ci_high = OptNumberOrNull(m, "ci_high", mp);
     c.noise = OptNumberOrNull(m, "noise", mp);
+    c.detectable = OptNumberOrNull(m, "detectable", mp);
+    has_detectable = has_detectable || m.contains("detectable");
     c.reason = OptString(m, "reason", mp);
     if ((c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter) && !(c.delta && c.ci_low && c.ci_high)) {
       throw JsonFieldError{mp + ": a significant verdict needs delta, ci_low and ci_high"};
     }
     ab.metrics.push_back(std::move(c));
   }
+  // Results written before these fields existed: both are derived from the
+  // saved runs, as the run would have written them (the verdicts stay as
+  // saved).
+  if (!has_detectable && !ab.metrics.empty()) {
+    const std::vector<AbComparison> fresh = CompareAbRuns(ab.a, ab.b);
+    for (AbComparison& c : ab.metrics) {
+      for (const AbComparison& f : fresh) {
+        if (f.metric == c.metric) c.detectable = f.detectable;
+      }
+    }
+  }
+  if (v.contains("aa") && !v.at("aa").is_null()) ab.aa = AaFromJson(v.at("aa"), JoinPath(path, "aa"));
+  else if (IsAaStudy(ab.a, ab.b)) ab.aa = NoiseStudy(ab.a, ab.b);
   return ab;
 }
 

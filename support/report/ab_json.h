@@ -4,14 +4,18 @@
 // JSON of one scenario's "ab" (all numbers in the units of ab_compare.h):
 //   {"method": str, "rate_rps": RPS, "duration_s": s, "error": str,
 //    "gate": true (AB_GATE=1; absent = false),
-//    "a": {"edge_source", "edge_ref", "edge_commit", "policy": str,
+//    "a": {"edge_source", "edge_ref", "edge_commit", "policy", "policy_source": str,
 //          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},
 //    "b": {same},
 //    "metrics": [{"metric", "scale": "ratio"|"absolute", "better": "lower"|"higher",
 //                 "pairs", "a_median", "b_median",
-//                 "delta", "ci_low", "ci_high", "noise": number or null,
+//                 "delta", "ci_low", "ci_high", "noise", "detectable": number or null,
 //                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better"|"not_estimable",
-//                 "verdict_text": str (derived, ignored on read), "reason": str}]}
+//                 "verdict_text": str (derived, ignored on read), "reason": str}],
+//    "aa": {metric: {"runs", "cv", "spread", "drift": number or null}}  (A/A runs only; noise_study.h)}
+// Older documents: without "detectable" in any metric, each metric's is
+// derived from the saved runs (CompareAbRuns); without "aa", it is derived
+// (NoiseStudy) when the sides are an A/A study (IsAaStudy), else empty.
 // Reading throws detail::JsonFieldError naming the key path (json_fields.h).
 #pragma once
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -27,6 +28,43 @@ std::string SideLine(const char* name, const std::string& src, const std::string
                      policies.empty() ? "?" : policies);
 }
 
+// "With 10 pairs this comparison could detect changes of p99 40.0 % or more,
+// edge CPU/req 6.0 % or more (90 % power, 95 % CI)."; "" when no metric has
+// a detectable change.
+std::string DetectableSentence(const AbResult& ab) {
+  std::string list;
+  int pairs = 0;
+  for (const AbComparison& c : ab.metrics) {
+    if (!c.detectable || !std::isfinite(*c.detectable)) continue;
+    pairs = std::max(pairs, c.pairs);
+    list += fmt::format("{}{} {} or more", list.empty() ? "" : ", ", AbMetricLabel(c.metric), AbDetectableText(c));
+  }
+  if (list.empty()) return "";
+  return fmt::format("With {} pairs this comparison could detect changes of {} (90 % power, 95 % CI).", pairs, list);
+}
+
+// The A/A study's heading words and its noise rows (cells: metric, runs, CV,
+// spread, drift).
+constexpr const char* kAaHeading = "A/A noise study";
+constexpr const char* kAaWhat =
+    "Both sides are the same edge (source, ref, commit) and policy: every difference is run-to-run noise.";
+
+std::vector<std::string> AaCells(const AaMetricNoise& n) {
+  auto rel = [](const std::optional<double>& v) {
+    return v && std::isfinite(*v) ? detail::FormatFixed(*v * 100, 1) + " %" : std::string("\u2014");
+  };
+  const std::string drift = n.drift && std::isfinite(*n.drift) ? detail::FormatDeltaFraction(*n.drift) : "\u2014";
+  return {AbMetricLabel(n.metric), std::to_string(n.runs), rel(n.cv), rel(n.spread), drift};
+}
+
+std::string AaIntro(const AbResult& ab) {
+  int runs = 0;
+  for (const AaMetricNoise& n : ab.aa) runs = std::max(runs, n.runs);
+  return fmt::format("Noise over all {} runs of both sides in the order they ran: CV = SD / mean, spread = "
+                     "(max \u2212 min) / median, drift = mean of the later half against the earlier half.",
+                     runs);
+}
+
 }  // namespace
 
 std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const RunMeta& meta) {
@@ -48,24 +86,41 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
          "(errors: mean B − A in percentage points) with a 95 % Student-t CI; significant when the CI "
          "excludes 0 and |delta| exceeds the larger min–max spread of either side. Never significant: pairs whose "
          "differences vary by no more than rounding to the resolution (1 µs, one request) can make them (the CI is "
-         "not estimable), or a difference within that resolution.\n";
+         "not estimable), or a difference within that resolution. Detectable: the smallest change these pairs would call "
+         "significant with 90 % power, at least the noise (docs/ab.md \"Detectable change\").\n";
   if (meta.ab_gate) out += "\nAB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
-    out += fmt::format("\n### {}\n\n{}\n\n", detail::MarkdownCell(r.id),
+    const bool aa = !r.ab->aa.empty();
+    out += fmt::format("\n### {}{}\n\n{}\n\n", detail::MarkdownCell(r.id), aa ? std::string(": ") + kAaHeading : "",
                        detail::MarkdownCell(r.ab->method.empty() ? "?" : r.ab->method));
+    if (aa) out += std::string(kAaWhat) + "\n\n";
     if (!r.ab->error.empty()) out += "Stopped early: " + detail::MarkdownCell(r.ab->error) + "\n\n";
-    out += "| metric | A median | B median | delta | 95 % CI | noise | verdict |\n|---|---|---|---|---|---|---|\n";
+    out += "| metric | A median | B median | delta | 95 % CI | noise | detectable | verdict |\n"
+           "|---|---|---|---|---|---|---|---|\n";
     for (const AbComparison& c : r.ab->metrics) {
       using detail::MarkdownCell;
       std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(AbMetricLabel(c.metric)),
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(AbMetricLabel(c.metric)),
                          MarkdownCell(AbValueText(c.metric, c.a_median)), MarkdownCell(AbValueText(c.metric, c.b_median)),
-                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(AbNoiseText(c)), verdict);
+                         MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(AbNoiseText(c)),
+                         MarkdownCell(AbDetectableText(c)), verdict);
+    }
+    if (std::string d = DetectableSentence(*r.ab); !d.empty()) out += "\n" + d + "\n";
+    if (aa) {
+      out += "\n" + AaIntro(*r.ab) + "\n\n| metric | runs | CV | spread | drift |\n|---|---|---|---|---|\n";
+      for (const AaMetricNoise& n : r.ab->aa) {
+        std::vector<std::string> cells = AaCells(n);
+        out += fmt::format("| {} | {} | {} | {} | {} |\n", detail::MarkdownCell(cells[0]), cells[1], cells[2], cells[3],
+                           cells[4]);
+      }
     }
     if (r.profile_b) AppendProfileGrowthMarkdown(out, *r.profile_b);
   }
+  // A blank line ends the last table: the next section's first line would
+  // otherwise be read as one more row.
+  if (!out.ends_with("\n\n")) out += "\n";
   return out;
 }
 
@@ -81,25 +136,41 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
          "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
          "  the noise (the larger relative min\u2013max spread of the two sides' own runs); never when the pairs'\n"
          "  differences vary by no more than rounding to the resolution (1 \u00b5s, one request) can make them\n"
-         "  (\"not estimable\"), or the difference is within that resolution.\n";
+         "  (\"not estimable\"), or the difference is within that resolution. Detectable: the smallest change\n"
+         "  these pairs would call significant with 90 % power, at least the noise.\n";
   if (meta.ab_gate) out += "  AB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
-  constexpr size_t kM = 10, kV = 13, kD = 10, kC = 18, kN = 9;
+  constexpr size_t kM = 13, kV = 13, kD = 10, kC = 18, kN = 9, kT = 11;
   std::vector<std::string> significant;
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
     const AbResult& ab = *r.ab;
-    out += fmt::format("\n{}: {}\n", r.id, ab.method.empty() ? "?" : ab.method);
+    const bool aa = !ab.aa.empty();
+    out += fmt::format("\n{}{}: {}\n", r.id, aa ? std::string(" (") + kAaHeading + ")" : "",
+                       ab.method.empty() ? "?" : ab.method);
+    if (aa) out += "  " + std::string(kAaWhat) + "\n";
     if (!ab.error.empty()) out += "  stopped early: " + ab.error + "\n";
     out += "  " + PadRight("metric", kM) + PadRight("A median", kV) + PadRight("B median", kV) +
-           PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + "verdict\n";
+           PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + PadRight("detectable", kT) +
+           "verdict\n";
     for (const AbComparison& c : ab.metrics) {
       out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(AbValueText(c.metric, c.a_median), kV) +
              PadRight(AbValueText(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
-             PadRight(AbCiText(c), kC) + PadRight(AbNoiseText(c), kN) + AbVerdictText(c) + "\n";
+             PadRight(AbCiText(c), kC) + PadRight(AbNoiseText(c), kN) + PadRight(AbDetectableText(c), kT) +
+             AbVerdictText(c) + "\n";
       if (Significant(c)) {
         significant.push_back(fmt::format("{} {}: {}", r.id, AbMetricLabel(c.metric), AbVerdictText(c)));
+      }
+    }
+    if (std::string d = DetectableSentence(ab); !d.empty()) out += "  " + d + "\n";
+    if (aa) {
+      out += "  " + AaIntro(ab) + "\n";
+      out += "  " + PadRight("metric", kM) + PadRight("runs", 6) + PadRight("CV", 9) + PadRight("spread", 9) + "drift\n";
+      for (const AaMetricNoise& n : ab.aa) {
+        std::vector<std::string> cells = AaCells(n);
+        out += "  " + PadRight(cells[0], kM) + PadRight(cells[1], 6) + PadRight(cells[2], 9) + PadRight(cells[3], 9) +
+               cells[4] + "\n";
       }
     }
   }

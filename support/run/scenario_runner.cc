@@ -30,6 +30,7 @@
 #include "support/judge/reject_cost.h"
 #include "support/judge/key_sweep_break.h"
 #include "support/judge/limit_accuracy.h"
+#include "support/judge/noise_study.h"
 #include "support/judge/repeats.h"
 #include "support/judge/rule_evidence.h"
 #include "support/judge/step_search.h"
@@ -998,9 +999,9 @@ ScenarioRun::AbRuns ScenarioRun::AbPairs(double rate, double dur, bool first_a_s
   const ProvisionInfo& ia = tb_.sut_info();
   const ProvisionInfo& ib = tb_.sut_info_b();
   ab.a = AbSide{c_.edge_src, c_.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""), PolicyPath(Side::kA),
-                {}, {}};
+                c_.policy_dir + "/" + plan_.policy_file, {}, {}};
   ab.b = AbSide{c_.edge_src_b, c_.edge_ref_b, ib.edge_commit + (ib.edge_dirty ? " (dirty)" : ""),
-                PolicyPath(Side::kB), {}, {}};
+                PolicyPath(Side::kB), c_.policy_dir_b + "/" + plan_.policy_file, {}, {}};
   for (int i = 0; i < tb_.run_plan().ab_pairs && ab.error.empty(); ++i) {
     for (Side side : {Side::kA, Side::kB}) {
       if (!ab.error.empty()) break;
@@ -1009,6 +1010,7 @@ ScenarioRun::AbRuns ScenarioRun::AbPairs(double rate, double dur, bool first_a_s
     }
   }
   ab.metrics = CompareAbRuns(ab.a, ab.b);
+  if (IsAaStudy(ab.a, ab.b)) ab.aa = NoiseStudy(ab.a, ab.b);
   AttachAbValidity(runs);
   return runs;
 }

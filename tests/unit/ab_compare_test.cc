@@ -30,6 +30,61 @@ TEST(AbStudentT, KnownQuantiles) {
   EXPECT_TRUE(std::isnan(StudentT975(0)));
 }
 
+TEST(AbStudentT, OneSidedNinetyPercentQuantiles) {
+  // Tables of Student's t, one-sided 90 % (t_{0.90, dof}).
+  EXPECT_NEAR(StudentTQuantile(1, 0.90), 3.077683537, 1e-6);
+  EXPECT_NEAR(StudentTQuantile(2, 0.90), 1.885618083, 1e-6);
+  EXPECT_NEAR(StudentTQuantile(4, 0.90), 1.533206274, 1e-6);
+  EXPECT_NEAR(StudentTQuantile(9, 0.90), 1.383028738, 1e-6);
+  EXPECT_NEAR(StudentTQuantile(4, 0.975), StudentT975(4), 1e-12);
+  EXPECT_TRUE(std::isnan(StudentTQuantile(0, 0.90)));
+  EXPECT_TRUE(std::isnan(StudentTQuantile(3, 1.0)));
+}
+
+// The paired t test's detectable change, from the table values by hand:
+// (t_{0.975,n-1} + t_{0.90,n-1}) * s / sqrt n, back on the ratio scale, then
+// at least the noise and the resolution floor.
+TEST(AbDetectable, PowerTermNoiseAndFloor) {
+  const double t975_4 = 2.776445105, t90_4 = 1.533206274;
+  const double power = std::exp((t975_4 + t90_4) * 0.05 / std::sqrt(5.0)) - 1;  // 0.10116...
+  EXPECT_NEAR(power, 0.101163, 1e-5);
+  EXPECT_NEAR(DetectableChange(AbScale::kRatio, 0.05, 5, 0.02, 0.01), power, 1e-6);
+  EXPECT_DOUBLE_EQ(DetectableChange(AbScale::kRatio, 0.05, 5, 0.20, 0.01), 0.20);  // the noise binds
+  EXPECT_DOUBLE_EQ(DetectableChange(AbScale::kRatio, 0.05, 5, 0.02, 0.15), 0.15);  // the resolution binds
+  // Absolute scale: no exp, in the metric's unit.
+  const double t975_2 = 4.302652730, t90_2 = 1.885618083;
+  EXPECT_NEAR(DetectableChange(AbScale::kAbsolute, 0.001, 3, 0, 0), (t975_2 + t90_2) * 0.001 / std::sqrt(3.0), 1e-9);
+  EXPECT_TRUE(std::isnan(DetectableChange(AbScale::kRatio, 0.05, 1, 0, 0)));
+}
+
+TEST(AbDetectable, OfAComparison) {
+  // d = ln 1.18, ln 1.20, ln 1.22: s by hand, n = 3; the noise (B: 4 / 120)
+  // is below the power term, so the power term is the answer.
+  AbComparison t = CompareAb(kP99, {100, 100, 100}, {118, 120, 122});
+  double d1 = std::log(1.18), d2 = std::log(1.20), d3 = std::log(1.22);
+  double m = (d1 + d2 + d3) / 3;
+  double s = std::sqrt(((d1 - m) * (d1 - m) + (d2 - m) * (d2 - m) + (d3 - m) * (d3 - m)) / 2);
+  ASSERT_TRUE(t.detectable.has_value());
+  EXPECT_NEAR(*t.detectable, std::exp((4.302652730 + 1.885618083) * s / std::sqrt(3.0)) - 1, 1e-7);
+  EXPECT_GT(*t.detectable, *t.noise);
+  EXPECT_EQ(AbDetectableText(t), "6.1 %");
+  // Wide sides, steady pairs: the noise criterion is the floor.
+  AbComparison wide = CompareAb(kP99, {100, 200, 300}, {200, 380, 630});
+  EXPECT_NEAR(*wide.detectable, 430.0 / 380, 1e-12);
+  // Errors (absolute): pp.
+  AbComparison e = CompareAb(kErrors, {0, 0, 0, 0}, {0.010, 0.012, 0.011, 0.009});
+  ASSERT_TRUE(e.detectable.has_value());
+  EXPECT_GE(*e.detectable, *e.noise);
+  EXPECT_EQ(AbDetectableText(e).substr(AbDetectableText(e).size() - 3), " pp");
+  // No interval, no detectable change: one pair, n/a, not estimable.
+  EXPECT_FALSE(CompareAb(kP99, {1000}, {2000}).detectable.has_value());
+  EXPECT_FALSE(CompareAb(kErrors, {0, 0}, {0, 0}).detectable.has_value());
+  AbComparison same = CompareAb(kP99, {800, 900, 1000}, {800, 900, 1000});
+  EXPECT_EQ(same.verdict, AbVerdict::kNotEstimable);
+  EXPECT_FALSE(same.detectable.has_value());
+  EXPECT_EQ(AbDetectableText(same), "\u2014");
+}
+
 TEST(AbCompare, IdenticalDistributionsAreNotSignificant) {
   // Many seeds: A and B drawn from the same distribution must (almost) never
   // be called different; with both criteria a false call needs the CI to
@@ -203,9 +258,42 @@ TEST(AbCompare, RunsOfTwoSides) {
   EXPECT_EQ(cs[6].metric, "fv_cpu_cores");
   EXPECT_EQ(cs[6].verdict, AbVerdict::kBWorse);
   EXPECT_NE(AbVerdictText(cs[6]).find("B uses more CPU by "), std::string::npos);
+  // CPU per request: cores * 1e6 / achieved RPS of each run.
+  ASSERT_EQ(cs[7].metric, "fv_cpu_us_per_request");
+  EXPECT_EQ(AbMetricLabel(cs[7].metric), "edge CPU/req");
+  EXPECT_NEAR(cs[7].a_median, 510, 1e-9);
+  EXPECT_NEAR(cs[7].b_median, 810, 1e-9);
+  EXPECT_EQ(cs[7].verdict, AbVerdict::kBWorse);
+  EXPECT_NE(AbVerdictText(cs[7]).find("B uses more CPU per request by "), std::string::npos) << AbVerdictText(cs[7]);
+  EXPECT_EQ(AbValueText(cs[7].metric, cs[7].a_median), "510.0 µs/req");
   // CPU not sampled: n/a, never NaN in the text.
   a.fv_cpu_cores.clear();
   EXPECT_EQ(CompareAbRuns(a, b)[6].verdict, AbVerdict::kNotApplicable);
+  EXPECT_EQ(CompareAbRuns(a, b)[7].verdict, AbVerdict::kNotApplicable);
+}
+
+// CPU per request is resolved to one 10 ms clock tick over the run's
+// requests: 1e4 µs / 900 = 11 µs per request.
+TEST(AbCompare, CpuPerRequestResolutionIsOneTickOverTheRequests) {
+  AbSide a, b;
+  const double b_cores[] = {0.101, 0.103, 0.102};
+  for (int i = 0; i < 3; ++i) {
+    LoadResult r;
+    r.requests = 900;
+    r.duration_s = 3;
+    r.achieved_rps = 300;
+    r.latency_us = {100.0 + i, 200, 300, 400, 500};
+    a.runs.push_back(r);
+    b.runs.push_back(r);
+    a.fv_cpu_cores.push_back(0.1);
+    b.fv_cpu_cores.push_back(b_cores[i]);
+  }
+  const AbComparison c = CompareAbRuns(a, b)[7];
+  ASSERT_EQ(c.metric, "fv_cpu_us_per_request");
+  EXPECT_NE(c.reason.find("the difference, +6.7 µs/req, is within the measurement's resolution (11 µs/req)"),
+            std::string::npos)
+      << c.reason;
+  EXPECT_NE(c.verdict, AbVerdict::kBWorse);
 }
 
 // Zero variance: CompareAb on p50 A = {129,129,129},

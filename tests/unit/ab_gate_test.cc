@@ -47,8 +47,8 @@ AbResult BSlower() {
   ab.method = "latency: 500 RPS for 4 s per run, 3 pairs";
   ab.rate_rps = 500;
   ab.duration_s = 4;
-  ab.a = AbSide{"/edge", "main", "abc1234", "/b/policies/simple.json", {}, {}};
-  ab.b = AbSide{"/edge", "pr", "def5678", "/b/policies/simple.json", {}, {}};
+  ab.a = AbSide{"/edge", "main", "abc1234", "/b/policies/simple.json", "", {}, {}};
+  ab.b = AbSide{"/edge", "pr", "def5678", "/b/policies/simple.json", "", {}, {}};
   const double a_p50[] = {400, 410, 405}, b_p50[] = {520, 530, 515};
   for (int i = 0; i < 3; ++i) {
     ab.a.runs.push_back(Run(a_p50[i]));

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/judge/noise_study.h"
 #include "support/report/results_io.h"
 #include "support/report/summary_table.h"
 
@@ -36,8 +37,8 @@ ScenarioResult AbScenario() {
   ab.method = "latency: 500 RPS for 4 s per run, 3 pairs";
   ab.rate_rps = 500;
   ab.duration_s = 4;
-  ab.a = AbSide{"/edge", "", "abc123", "/b/policies/simple.json", {}, {}};
-  ab.b = AbSide{"/edge", "", "abc123", "/b/policies-b/simple.json", {}, {}};
+  ab.a = AbSide{"/edge", "", "abc123", "/b/policies/simple.json", "", {}, {}};
+  ab.b = AbSide{"/edge", "", "abc123", "/b/policies-b/simple.json", "", {}, {}};
   const double a_p50[] = {400, 410, 405}, b_p50[] = {520, 530, 515};
   for (int i = 0; i < 3; ++i) {
     ab.a.runs.push_back(Run(a_p50[i], 900 + i, 500, 0));
@@ -71,7 +72,7 @@ TEST(AbReport, SectionShowsEveryMetricAndTheVerdicts) {
   EXPECT_NE(s.find("A: edge /edge at abc123, policies /src/fixtures/policies"), std::string::npos) << s;
   EXPECT_NE(s.find("B: edge /edge at abc123, policies /tmp/heavier"), std::string::npos) << s;
   EXPECT_NE(s.find("latency.decision_service: latency: 500 RPS for 4 s per run, 3 pairs"), std::string::npos) << s;
-  for (const char* label : {"p50", "p90", "p99", "p99.9", "errors", "achieved", "edge CPU"}) {
+  for (const char* label : {"p50", "p90", "p99", "p99.9", "errors", "achieved", "edge CPU", "edge CPU/req"}) {
     EXPECT_NE(s.find("\n  " + std::string(label) + " "), std::string::npos) << label << "\n" << s;
   }
   EXPECT_NE(s.find("B slower by "), std::string::npos) << s;            // p50 +28 %
@@ -103,7 +104,8 @@ TEST(AbReport, MarkdownTable) {
   std::string md = RenderAbMarkdown({AbScenario()}, AbMeta());
   EXPECT_EQ(md.rfind("## A/B comparison\n", 0), 0u) << md;
   EXPECT_NE(md.find("### latency.decision_service"), std::string::npos);
-  EXPECT_NE(md.find("| metric | A median | B median | delta | 95 % CI | noise | verdict |"), std::string::npos);
+  EXPECT_NE(md.find("| metric | A median | B median | delta | 95 % CI | noise | detectable | verdict |"),
+            std::string::npos);
   EXPECT_NE(md.find("| p50 | "), std::string::npos) << md;
   EXPECT_NE(md.find("**B slower by "), std::string::npos) << md;
   EXPECT_NE(md.find("- **B**: edge `/edge` at `abc123`, policies `/tmp/heavier`"), std::string::npos) << md;
@@ -111,6 +113,117 @@ TEST(AbReport, MarkdownTable) {
   ScenarioResult plain;
   plain.id = "latency.raw_nginx";
   EXPECT_EQ(RenderAbMarkdown({plain}, RunMeta{}), "");
+}
+
+// The detectable change: a column, and one sentence per scenario listing the
+// metrics that have one, with the numbers of the column.
+TEST(AbReport, DetectableChangeIsSaid) {
+  const ScenarioResult sc = AbScenario();
+  const AbComparison& p50 = sc.ab->metrics[0];
+  ASSERT_TRUE(p50.detectable.has_value());
+  const std::string sentence = "With 3 pairs this comparison could detect changes of p50 " + AbDetectableText(p50) +
+                               " or more, ";
+  for (const std::string& s : {RenderAbMarkdown({sc}, AbMeta()), RenderAbSection({sc}, AbMeta())}) {
+    EXPECT_NE(s.find(sentence), std::string::npos) << s;
+    EXPECT_NE(s.find(" (90 % power, 95 % CI)."), std::string::npos) << s;
+    EXPECT_EQ(s.find("errors \u2014"), std::string::npos) << s;  // only metrics that have one
+    EXPECT_NE(s.find("detectable"), std::string::npos) << s;
+  }
+  std::string con = RenderAbSection({sc}, AbMeta());
+  EXPECT_NE(con.find(AbDetectableText(p50) + " "), std::string::npos) << con;
+  EXPECT_EQ(con.find("A/A noise study"), std::string::npos) << con;  // policies differ
+}
+
+ScenarioResult AaScenario() {
+  ScenarioResult sc = AbScenario();
+  sc.ab->a.policy_source = sc.ab->b.policy_source = "/src/fixtures/policies/simple.json";
+  sc.ab->b.runs = sc.ab->a.runs;
+  sc.ab->b.runs[1].latency_us.p50 = 430;
+  sc.ab->b.fv_cpu_cores = sc.ab->a.fv_cpu_cores;
+  sc.ab->metrics = CompareAbRuns(sc.ab->a, sc.ab->b);
+  sc.ab->aa = NoiseStudy(sc.ab->a, sc.ab->b);
+  return sc;
+}
+
+TEST(AbReport, AaRunIsANoiseStudy) {
+  const ScenarioResult sc = AaScenario();
+  ASSERT_FALSE(sc.ab->aa.empty());
+  std::string md = RenderAbMarkdown({sc}, AbMeta());
+  EXPECT_NE(md.find("### latency.decision_service: A/A noise study\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("Noise over all 6 runs of both sides in the order they ran"), std::string::npos) << md;
+  EXPECT_NE(md.find("| metric | runs | CV | spread | drift |"), std::string::npos) << md;
+  // p50 in time order 400 400 410 430 405 405: by hand.
+  const AaMetricNoise& p50 = sc.ab->aa[0];
+  EXPECT_NEAR(*p50.drift, ((430.0 + 405 + 405) / 3 - (400.0 + 400 + 410) / 3) / ((400.0 + 400 + 410) / 3), 1e-12);
+  EXPECT_NE(md.find("| p50 | 6 | "), std::string::npos) << md;
+  // The section ends its last table: what follows is not read as a row.
+  EXPECT_TRUE(md.ends_with("|\n\n")) << md;
+  EXPECT_TRUE(RenderAbMarkdown({AbScenario()}, AbMeta()).ends_with("(90 % power, 95 % CI).\n\n"));
+  std::string con = RenderAbSection({sc}, AbMeta());
+  EXPECT_NE(con.find("latency.decision_service (A/A noise study): "), std::string::npos) << con;
+  EXPECT_NE(con.find("\n  edge CPU/req "), std::string::npos) << con;
+  EXPECT_EQ(con.find("nan"), std::string::npos) << con;
+}
+
+TEST(AbReport, DetectableAndAaRoundTrip) {
+  const ScenarioResult sc = AaScenario();
+  const std::string text = ScenarioResultToJson(sc);
+  auto j = nlohmann::json::parse(text);
+  EXPECT_TRUE(j["scenario"]["ab"]["metrics"][0]["detectable"].is_number());
+  EXPECT_TRUE(j["scenario"]["ab"]["aa"]["p99_us"]["cv"].is_number()) << j["scenario"]["ab"]["aa"].dump();
+  EXPECT_EQ(j["scenario"]["ab"]["a"]["policy_source"], "/src/fixtures/policies/simple.json");
+  auto back = ScenarioResultFromJson(text, "aa.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->ab->metrics.size(), sc.ab->metrics.size());
+  for (size_t i = 0; i < sc.ab->metrics.size(); ++i) {
+    ASSERT_EQ(back->ab->metrics[i].detectable.has_value(), sc.ab->metrics[i].detectable.has_value()) << i;
+    if (sc.ab->metrics[i].detectable) {
+      EXPECT_DOUBLE_EQ(*back->ab->metrics[i].detectable, *sc.ab->metrics[i].detectable);
+    }
+  }
+  ASSERT_EQ(back->ab->aa.size(), sc.ab->aa.size());
+  for (size_t i = 0; i < sc.ab->aa.size(); ++i) {
+    EXPECT_EQ(back->ab->aa[i].metric, sc.ab->aa[i].metric) << i;  // in AbMetrics() order
+    EXPECT_EQ(back->ab->aa[i].runs, sc.ab->aa[i].runs) << i;
+    EXPECT_EQ(back->ab->aa[i].cv.has_value(), sc.ab->aa[i].cv.has_value()) << i;
+    ASSERT_EQ(back->ab->aa[i].drift.has_value(), sc.ab->aa[i].drift.has_value()) << i;
+    if (sc.ab->aa[i].drift) {
+      EXPECT_DOUBLE_EQ(*back->ab->aa[i].drift, *sc.ab->aa[i].drift) << i;
+    }
+  }
+  // What the document says is what is read, not derived again.
+  auto edited = nlohmann::json::parse(text);
+  edited["scenario"]["ab"]["metrics"][0]["detectable"] = 0.123;
+  edited["scenario"]["ab"]["aa"]["p99_us"]["cv"] = 0.5;
+  auto read = ScenarioResultFromJson(edited.dump(), "edited.json");
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_TRUE(read->ab->metrics[0].detectable.has_value());
+  EXPECT_DOUBLE_EQ(*read->ab->metrics[0].detectable, 0.123);
+  ASSERT_EQ(read->ab->aa[2].metric, "p99_us");
+  ASSERT_TRUE(read->ab->aa[2].cv.has_value());
+  EXPECT_DOUBLE_EQ(*read->ab->aa[2].cv, 0.5);
+  // A result written before "detectable", "aa" and "policy_source": it
+  // loads; "detectable" is derived from its runs; without the policy source
+  // it is not known to be an A/A run.
+  auto old = nlohmann::json::parse(text);
+  for (auto& m : old["scenario"]["ab"]["metrics"]) m.erase("detectable");
+  old["scenario"]["ab"].erase("aa");
+  auto derived = ScenarioResultFromJson(old.dump(), "old.json");
+  ASSERT_TRUE(derived.ok()) << derived.error().message;
+  ASSERT_TRUE(derived->ab->metrics[0].detectable.has_value());
+  EXPECT_DOUBLE_EQ(*derived->ab->metrics[0].detectable, *sc.ab->metrics[0].detectable);
+  EXPECT_EQ(derived->ab->aa.size(), sc.ab->aa.size());  // A/A sides: derived
+  old["scenario"]["ab"]["a"].erase("policy_source");
+  old["scenario"]["ab"]["b"].erase("policy_source");
+  auto older = ScenarioResultFromJson(old.dump(), "older.json");
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  EXPECT_TRUE(older->ab->aa.empty());
+  // A bad "aa" is named.
+  auto bad = nlohmann::json::parse(text);
+  bad["scenario"]["ab"]["aa"]["p99_us"]["cv"] = "low";
+  auto r = ScenarioResultFromJson(bad.dump(), "bad.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("ab.aa.p99_us.cv"), std::string::npos) << r.error().message;
 }
 
 TEST(AbReport, NoSectionWithoutAb) {
