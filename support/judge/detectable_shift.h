@@ -31,8 +31,8 @@
 // where the split is, so the detector's real power at delta is lower; the
 // detectable-shift test in tests/unit/detectable_shift_test.cc measures it
 // on synthetic series: at delta the gate catches about a third of the shifts
-// (nominal: 90 %), at 2 x delta about 90 % (docs/history.md "What check could
-// have detected").
+// (nominal: 90 %), at 2 x delta about 90 %
+// (docs/history.md "What check could have detected").
 //
 // Status: kTooFewRuns when m < min_reference_runs or k < min_recent_runs
 // (only the counts are set); kZeroMean when `relative` and the reference's

@@ -95,10 +95,10 @@ TEST(DetectableShift, TooFewRunsAndZeroMean) {
 // runs, which is what the gate asks (gate.h). The t-test equivalent is
 // optimistic for the permutation test (which must also find the split): the
 // gate catches about a third of the series shifted by the predicted shift
-// (nominal: 90 %) and about 90 % at twice it (docs/history.md "What check
-// could have detected"). The figures are printed; the assertions hold what was
-// measured, with a margin, so a change to the detector or the formula that
-// moves them shows here.
+// (nominal: 90 %) and about 90 % at twice it
+// (docs/history.md "What check could have detected"). The figures are
+// printed; the assertions hold what was measured, with a margin, so a change
+// to the detector or the formula that moves them shows here.
 struct Agreement {
   double predicted = 0;  // relative shift
   int series = 0;
