@@ -13,6 +13,7 @@
 #include "support/history/quoting.h"
 #include "support/history/run_record.h"
 #include "support/report/results_io.h"
+#include "tests/unit/detection_study.h"
 #include "tests/unit/history_samples.h"
 #include "tests/unit/report_samples.h"
 
@@ -183,6 +184,74 @@ TEST(HistoryGate, LimitsFractionsRegressInPointsFromZero) {
   share.change_points = FindChangePoints(shares);
   ASSERT_EQ(FindRegressions({share}).size(), 1u);
   EXPECT_THAT(DescribeRegression(FindRegressions({share})[0], share), HasSubstr("reject_share: -25.0 points"));
+}
+
+// A series of the given values, run ids 1.., one commit each.
+MetricSeries SeriesOf(const std::string& scenario, const std::string& metric, const std::vector<double>& values) {
+  MetricSeries s;
+  s.scenario = scenario;
+  s.metric = metric;
+  for (size_t i = 0; i < values.size(); ++i) {
+    s.points.push_back({static_cast<int64_t>(i + 1), 1.7e9 + static_cast<double>(i), Commit(static_cast<int>(i)),
+                        values[i]});
+  }
+  s.change_points = FindChangePoints(values);
+  return s;
+}
+
+// What check could have detected: the runs before the newest 10 are the
+// reference (detectable_shift_test.cc computes this one by hand: MAD-sd
+// 2.9652, mean 102, m = k = 10: 5.47 %; CV 2.9652 / 102 = 2.9 %).
+TEST(HistoryGate, SaysTheSmallestShiftItCouldDetect) {
+  std::vector<double> values = {100, 97, 130, 99, 100, 101, 90, 102, 103, 98};
+  for (int i = 0; i < 10; ++i) values.push_back(100 + (i % 2));
+  MetricSeries p99 = SeriesOf("latency.decision_service", "p99_us", values);
+  MetricSeries errors = SeriesOf("latency.decision_service", "error_rate", std::vector<double>(20, 0.0));
+  MetricSeries excess = SeriesOf("limits.accuracy", "over_admission", std::vector<double>(20, 0.0));
+  MetricSeries short_one = SeriesOf("limits.accuracy", "window_excess", std::vector<double>(7, 0.01));
+  ASSERT_TRUE(p99.change_points.empty());
+  const std::vector<SeriesSensitivity> found = GateSensitivity({p99, errors, excess, short_one});
+  ASSERT_EQ(found.size(), 4u);
+  EXPECT_EQ(DescribeSensitivity(found[0]),
+            "latency.decision_service p99_us: could detect a shift of 5.5% or more in the newest 10 runs "
+            "(noise CV 2.9% over 10 runs)");
+  EXPECT_EQ(DescribeSensitivity(found[1]),
+            "latency.decision_service error_rate: cannot detect a relative change: mean 0 over 10 runs");
+  EXPECT_EQ(DescribeSensitivity(found[2]),
+            "limits.accuracy over_admission: could detect a change of 3.0 points or more (the --min-effect floor; "
+            "the noise alone: 0.0 points) in the newest 10 runs (noise SD 0.0 points over 10 runs; sample SD, "
+            "most runs equal)");
+  EXPECT_EQ(DescribeSensitivity(found[3]), "limits.accuracy window_excess: not enough runs to tell (n=7)");
+  EXPECT_EQ(SummarizeSensitivity(found),
+            "latency.decision_service (newest 10 runs): p99_us 5.5%, error_rate n/a (mean 0)\n"
+            "limits.accuracy (newest 10 runs): over_admission 3.0 points, window_excess ? (n=7)\n");
+  // A shorter history compares fewer newest runs with at least 6 before them.
+  const std::vector<double> twelve(values.begin(), values.begin() + 12);
+  EXPECT_THAT(DescribeSensitivity(GateSensitivity({SeriesOf("s.x", "p50_us", twelve)})[0]),
+              HasSubstr("in the newest 6 runs (noise CV"));
+}
+
+// The reference starts at the last change point before the newest runs (an
+// accepted shift is not noise) and reaches back no further than the
+// detector's window (64) minus the newest runs.
+TEST(HistoryGate, DetectableShiftReferenceSinceTheLastChangeWithinTheWindow) {
+  detection_study::Rng rng(3);
+  std::vector<double> values;
+  for (int i = 0; i < 100; ++i) values.push_back(1000 * (1 + 0.01 * rng.Normal()));
+  EXPECT_THAT(DescribeSensitivity(GateSensitivity({SeriesOf("s.x", "p50_us", values)})[0]),
+              ::testing::MatchesRegex(".*in the newest 10 runs \\(noise CV [01]\\.[0-9]% over 54 runs\\)"));
+  for (size_t i = 60; i < values.size(); ++i) values[i] *= 1.3;
+  const MetricSeries shifted = SeriesOf("s.x", "p50_us", values);
+  ASSERT_EQ(shifted.change_points.size(), 1u);
+  ASSERT_EQ(shifted.change_points[0].index, 60u);
+  EXPECT_THAT(DescribeSensitivity(GateSensitivity({shifted})[0]),
+              HasSubstr("over 30 runs since the change at run 61)"));
+  // Fewer than 6 runs since it: not enough to tell.
+  const std::vector<double> soon(values.begin(), values.begin() + 74);
+  const MetricSeries recent = SeriesOf("s.x", "p50_us", soon);
+  ASSERT_FALSE(recent.change_points.empty());
+  EXPECT_EQ(DescribeSensitivity(GateSensitivity({recent})[0]),
+            "s.x p50_us: not enough runs to tell (n=4 since the change at run 61)");
 }
 
 TEST(HistoryQuoting, CsvFieldsFollowRfc4180) {

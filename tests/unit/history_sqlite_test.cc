@@ -264,6 +264,14 @@ TEST_F(HistorySqlite, ShowAndCheckNameAnEnvironmentChangeAtTheChangePoint) {
     auto [check_rc, checked] = HistoryTool(path_, "check");
     EXPECT_EQ(check_rc, 1) << checked;
     EXPECT_NE(checked.find("REGRESSION latency.decision_service p99_us"), std::string::npos) << checked;
+    // What it could have detected: a line per scenario; per metric with --verbose (only check reads it).
+    EXPECT_NE(checked.find("\n  latency.decision_service (newest 10 runs): "), std::string::npos) << checked;
+    EXPECT_NE(checked.find(", p99_us "), std::string::npos) << checked;
+    auto [verbose_rc, verbose] = HistoryTool(path_, "check --verbose");
+    EXPECT_EQ(verbose_rc, 1) << verbose;
+    EXPECT_NE(verbose.find("\n  latency.decision_service p99_us: could detect a shift of "), std::string::npos)
+        << verbose;
+    EXPECT_EQ(HistoryTool(path_, "show --verbose").first, 2);
     if (kernel_from >= 0) {
       EXPECT_NE(shown.find("    " + note + "\n"), std::string::npos) << shown;
       EXPECT_NE(checked.find("; " + note), std::string::npos) << checked;
