@@ -88,7 +88,12 @@ std::string WhyNotEstimable(const AbMetricSpec& spec, const std::vector<double>&
                      Amount(spec.name, spec.resolution));
 }
 
+// The upper quantile of the two-sided kAbCiLevel interval (0.995).
+double CiQuantile() { return 1 - (1 - kAbCiLevel) / 2; }
+
 }  // namespace
+
+std::string CiLevelText() { return fmt::format("{:g} %", kAbCiLevel * 100); }
 
 double StudentT975(int dof) {
   if (dof < 1) return kNaN;
@@ -102,11 +107,12 @@ double StudentTQuantile(int dof, double p) {
   return boost::math::quantile(boost::math::complement(dist, 1 - p));
 }
 
-double DetectableChange(AbScale scale, double sd, int n, double noise, double floor) {
+double DetectableChange(AbScale scale, double sd, int n, double floor) {
   if (n < 2) return kNaN;
-  const double shift = (StudentT975(n - 1) + StudentTQuantile(n - 1, 0.90)) * sd / std::sqrt(static_cast<double>(n));
+  const double shift = (StudentTQuantile(n - 1, CiQuantile()) + StudentTQuantile(n - 1, 0.90)) * sd /
+                       std::sqrt(static_cast<double>(n));
   const double power = scale == AbScale::kRatio ? std::exp(shift) - 1 : shift;
-  return std::max({power, noise, floor});
+  return std::max(power, floor);
 }
 
 AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in, const std::vector<double>& b_in) {
@@ -176,24 +182,24 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
     c.reason = at_resolution.empty() ? why : why + "; " + at_resolution;
     return c;
   }
-  const double half = StudentT975(static_cast<int>(n) - 1) * StdDev(d) / std::sqrt(static_cast<double>(n));
+  const double half =
+      StudentTQuantile(static_cast<int>(n) - 1, CiQuantile()) * StdDev(d) / std::sqrt(static_cast<double>(n));
   c.ci_low = back(mean - half);
   c.ci_high = back(mean + half);
   // The resolution as a change of delta's unit: relative to A's mean (ratio).
   const double floor = spec.scale == AbScale::kRatio ? spec.resolution / Mean(a) : spec.resolution;
-  c.detectable = DetectableChange(spec.scale, StdDev(d), static_cast<int>(n), *c.noise, floor);
+  c.detectable = DetectableChange(spec.scale, StdDev(d), static_cast<int>(n), floor);
   const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
-  const bool above_noise = std::fabs(*c.delta) > *c.noise;
   if (within_resolution && spec.resolution > 0) {
     c.verdict = AbVerdict::kNoDifference;
     c.reason = at_resolution;
-  } else if (excludes_zero && above_noise) {
+  } else if (excludes_zero) {
     const bool b_higher = *c.delta > 0;
     const bool worse = (spec.better == AbBetter::kLower) == b_higher;
     c.verdict = worse ? AbVerdict::kBWorse : AbVerdict::kBBetter;
   } else {
     c.verdict = AbVerdict::kNoDifference;
-    c.reason = !excludes_zero ? "the 95 % CI includes 0" : "within the run-to-run noise";
+    c.reason = fmt::format("the {} CI includes 0", CiLevelText());
   }
   return c;
 }
@@ -350,9 +356,9 @@ std::string AbDetectableText(const AbComparison& c) {
 }
 
 std::string DescribeAbMetric(const AbComparison& c) {
-  return fmt::format("{}: A {}, B {}, delta {} (95 % CI {}, noise {}): {}", AbMetricLabel(c.metric),
+  return fmt::format("{}: A {}, B {}, delta {} ({} CI {}, noise {}): {}", AbMetricLabel(c.metric),
                      AbValueText(c.metric, c.a_median), AbValueText(c.metric, c.b_median), AbDeltaText(c),
-                     AbCiText(c), AbNoiseText(c), AbVerdictText(c));
+                     CiLevelText(), AbCiText(c), AbNoiseText(c), AbVerdictText(c));
 }
 
 }  // namespace fvbench

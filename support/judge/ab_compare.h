@@ -10,17 +10,21 @@
 //     d_i   = ln(B_i / A_i)
 //     delta = exp(mean d) - 1              relative change of B against A (0.2 = B is 20 % higher)
 //     CI    = exp(mean d -/+ t * s / sqrt n) - 1
-//             s: sample standard deviation of d (n - 1), t: the 97.5 % quantile of
-//             Student's t with n - 1 degrees of freedom (Boost.Math), i.e. 95 % two-sided
+//             s: sample standard deviation of d (n - 1), t: the 99.5 % quantile of
+//             Student's t with n - 1 degrees of freedom (Boost.Math), i.e. 99 % two-sided
+//             (kAbCiLevel)
 //     noise = max over the two sides of (max - min) / median of that side's n values
-//             (its run-to-run spread; relative)
+//             (its run-to-run spread; relative): shown beside the verdict, not part of it
 //   absolute scale (error rate, fraction 0..1; zeros are ordinary values):
 //     d_i = B_i - A_i, delta = mean d, CI = mean d -/+ t * s / sqrt n,
 //     noise = max over the sides of (max - min); all three in fraction units.
-//   A difference is SIGNIFICANT when the CI excludes 0 AND |delta| > noise:
-//   B differs from A by more than either side differs from itself. The verdict
-//   then says which way, using the metric's direction (lower or higher is
-//   better): kBWorse / kBBetter.
+//   A difference is SIGNIFICANT when the 99 % CI excludes 0. The verdict then
+//   says which way, using the metric's direction (lower or higher is better):
+//   kBWorse / kBBetter. The pairs' own scatter is in s, so the interval
+//   already holds the run-to-run noise that pairing leaves; the sides' min-max
+//   spread also holds the slow drift that pairing cancels, and it grows with
+//   more pairs, so it is no criterion (docs/ab.md "How it decides" has the
+//   A/A and injected-regression runs behind the 99 %).
 //   Evidence comes first (n >= 2):
 //     - NOT ESTIMABLE (kNotEstimable, no CI; never significant) when the d_i
 //       do not vary by more than rounding to the measurement's resolution
@@ -41,18 +45,16 @@
 //
 // Detectable change (AbComparison::detectable, same unit as delta): the
 // smallest |true change| this comparison would call significant with 90 %
-// power at the 95 % CI, from its own pairs. It is the usual approximation
+// power at the 99 % CI, from its own pairs. It is the usual approximation
 // of a paired t test's power, the "minimum detectable difference"
 // (t_{1-alpha/2,n-1} + t_{1-beta,n-1}) * s / sqrt(n) of Zar, "Biostatistical
 // Analysis", chapter "Paired-sample hypotheses" (as in any text on sample
-// size for paired t tests), with alpha = 0.05 and beta = 0.10:
-//   ratio:    power = exp((t975 + t90) * s / sqrt n) - 1   (an increase; s: SD of the d_i)
-//   absolute: power = (t975 + t90) * s / sqrt n
-//   detectable = max(power, noise, floor), floor = the resolution relative to
-//     the mean of A (ratio) or the resolution (absolute): a change at or below
-//     either is never significant, whatever the pairs say (see above).
-// The noise floor is the min-max spread of each side, which grows with more
-// pairs: more pairs shrink the power term but not this floor.
+// size for paired t tests), with alpha = 0.01 and beta = 0.10:
+//   ratio:    power = exp((t995 + t90) * s / sqrt n) - 1   (an increase; s: SD of the d_i)
+//   absolute: power = (t995 + t90) * s / sqrt n
+//   detectable = max(power, floor), floor = the resolution relative to the
+//     mean of A (ratio) or the resolution (absolute): a change at or below it
+//     is never significant, whatever the pairs say (see above).
 // Empty where the CI is empty: n < 2, not applicable, and not estimable
 // (the pairs' spread is below what rounding can make, so s estimates
 // nothing, and such a comparison calls no change significant).
@@ -69,6 +71,11 @@ namespace fvbench {
 
 AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a, const std::vector<double>& b);
 
+// The two-sided confidence level of every A/B interval and verdict, and as
+// reports write it: "99 %".
+inline constexpr double kAbCiLevel = 0.99;
+std::string CiLevelText();
+
 // Two-sided 95 % quantile of Student's t with `dof` >= 1 degrees of freedom
 // (boost::math::students_t, quantile(complement(t, 0.025))); NaN for dof < 1.
 double StudentT975(int dof);
@@ -79,8 +86,8 @@ double StudentTQuantile(int dof, double p);
 
 // The detectable change (see above) of n >= 2 pairs whose differences d_i
 // have sample SD `sd` (log scale for kRatio, metric unit for kAbsolute):
-// max(power term, noise, floor), in delta's unit. NaN for n < 2.
-double DetectableChange(AbScale scale, double sd, int n, double noise, double floor);
+// max(power term, floor), in delta's unit. NaN for n < 2.
+double DetectableChange(AbScale scale, double sd, int n, double floor);
 
 // The metrics compared per run, in display order: p50_us p90_us p99_us
 // p999_us (lower is better; resolution 1 µs), error_rate (absolute, lower),
@@ -122,7 +129,7 @@ std::string AbNoiseText(const AbComparison& c);
 // The detectable change, as the noise: "6.0 %" / "0.20 pp"; "—" when empty.
 std::string AbDetectableText(const AbComparison& c);
 // One metric on one line, for test output and the A/B gate's reasons:
-// "p99: A 812 µs, B 1.02 ms, delta +25.6 % (95 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
+// "p99: A 812 µs, B 1.02 ms, delta +25.6 % (99 % CI +20.1..+31.4 %, noise 6.0 %): B slower by 25.6 % (CI 20.1..31.4 %)".
 std::string DescribeAbMetric(const AbComparison& c);
 // Stable names for JSON: "ratio"/"absolute", "lower"/"higher",
 // "n/a"/"insufficient"/"no_difference"/"b_worse"/"b_better"/"not_estimable";

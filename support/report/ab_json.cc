@@ -98,6 +98,7 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
   w.Field("duration_s", ab.duration_s);
   w.Field("error", ab.error);
   if (ab.gate) w.Field("gate", true);  // AB_GATE=1; absent = false (older documents too)
+  w.Field("ci_level", kAbCiLevel);
   w.Key("a");
   WriteSide(w, ab.a);
   w.Key("b");
@@ -148,7 +149,6 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
   ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
   ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
   const json& ms = GetArray(v, "metrics", path);
-  bool has_detectable = false;
   for (size_t i = 0; i < ms.size(); ++i) {
     const std::string mp = fmt::format("{}[{}]", JoinPath(path, "metrics"), i);
     const json& m = ms[i];
@@ -175,23 +175,17 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
     c.ci_high = OptNumberOrNull(m, "ci_high", mp);
     c.noise = OptNumberOrNull(m, "noise", mp);
     c.detectable = OptNumberOrNull(m, "detectable", mp);
-    has_detectable = has_detectable || m.contains("detectable");
     c.reason = OptString(m, "reason", mp);
     if ((c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter) && !(c.delta && c.ci_low && c.ci_high)) {
       throw JsonFieldError{mp + ": a significant verdict needs delta, ci_low and ci_high"};
     }
     ab.metrics.push_back(std::move(c));
   }
-  // Results written before these fields existed: both are derived from the
-  // saved runs, as the run would have written them (the verdicts stay as
-  // saved).
-  if (!has_detectable && !ab.metrics.empty()) {
-    const std::vector<AbComparison> fresh = CompareAbRuns(ab.a, ab.b);
-    for (AbComparison& c : ab.metrics) {
-      for (const AbComparison& f : fresh) {
-        if (f.metric == c.metric) c.detectable = f.detectable;
-      }
-    }
+  // Results compared under another rule (an older fvbench: no "ci_level",
+  // 95 % intervals and the noise criterion) are compared again from their
+  // saved runs, so that one report never mixes two rules.
+  if (OptNumber(v, "ci_level", path, 0.95) != kAbCiLevel && !ab.a.runs.empty() && !ab.b.runs.empty()) {
+    ab.metrics = CompareAbRuns(ab.a, ab.b);
   }
   if (v.contains("aa") && !v.at("aa").is_null()) ab.aa = AaFromJson(v.at("aa"), JoinPath(path, "aa"));
   else if (IsAaStudy(ab.a, ab.b)) ab.aa = NoiseStudy(ab.a, ab.b);

@@ -29,7 +29,7 @@ std::string SideLine(const char* name, const std::string& src, const std::string
 }
 
 // "With 10 pairs this comparison could detect changes of p99 40.0 % or more,
-// edge CPU/req 6.0 % or more (90 % power, 95 % CI)."; "" when no metric has
+// edge CPU/req 6.0 % or more (90 % power, 99 % CI)."; "" when no metric has
 // a detectable change.
 std::string DetectableSentence(const AbResult& ab) {
   std::string list;
@@ -40,7 +40,8 @@ std::string DetectableSentence(const AbResult& ab) {
     list += fmt::format("{}{} {} or more", list.empty() ? "" : ", ", AbMetricLabel(c.metric), AbDetectableText(c));
   }
   if (list.empty()) return "";
-  return fmt::format("With {} pairs this comparison could detect changes of {} (90 % power, 95 % CI).", pairs, list);
+  return fmt::format("With {} pairs this comparison could detect changes of {} (90 % power, {} CI).", pairs, list,
+                     CiLevelText());
 }
 
 // The A/A study's heading words and its noise rows (cells: metric, runs, CV,
@@ -82,12 +83,14 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
   std::string out = "## A/B comparison\n\n";
   out += side("A", meta.edge_source, meta.edge_ref, meta.edge_commit, meta.policy_dir);
   out += side("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
-  out += "\nRuns alternate A B A B on freshly started edges; delta = exp(mean ln(B/A)) − 1 over the pairs "
-         "(errors: mean B − A in percentage points) with a 95 % Student-t CI; significant when the CI "
-         "excludes 0 and |delta| exceeds the larger min–max spread of either side. Never significant: pairs whose "
-         "differences vary by no more than rounding to the resolution (1 µs, one request) can make them (the CI is "
-         "not estimable), or a difference within that resolution. Detectable: the smallest change these pairs would call "
-         "significant with 90 % power, at least the noise (docs/ab.md \"Detectable change\").\n";
+  out += fmt::format(
+      "\nRuns alternate A B A B on freshly started edges; delta = exp(mean ln(B/A)) − 1 over the pairs "
+      "(errors: mean B − A in percentage points) with a {0} Student-t CI; significant when the CI "
+      "excludes 0. Noise: the larger min–max spread of either side's runs (shown, not a criterion). Never "
+      "significant: pairs whose differences vary by no more than rounding to the resolution (1 µs, one request) "
+      "can make them (the CI is not estimable), or a difference within that resolution. Detectable: the smallest "
+      "change these pairs would call significant with 90 % power (docs/ab.md \"Detectable change\").\n",
+      CiLevelText());
   if (meta.ab_gate) out += "\nAB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
@@ -96,7 +99,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
                        detail::MarkdownCell(r.ab->method.empty() ? "?" : r.ab->method));
     if (aa) out += std::string(kAaWhat) + "\n\n";
     if (!r.ab->error.empty()) out += "Stopped early: " + detail::MarkdownCell(r.ab->error) + "\n\n";
-    out += "| metric | A median | B median | delta | 95 % CI | noise | detectable | verdict |\n"
+    out += "| metric | A median | B median | delta | " + CiLevelText() + " CI | noise | detectable | verdict |\n"
            "|---|---|---|---|---|---|---|---|\n";
     for (const AbComparison& c : r.ab->metrics) {
       using detail::MarkdownCell;
@@ -133,11 +136,11 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
   out += SideLine("B", meta.edge_source_b, meta.edge_ref_b, meta.edge_commit_b, meta.policy_dir_b);
   out += "  Runs alternate A B A B ..., each on a freshly started edge after the warmup; run i of A and of B\n"
          "  form pair i. delta = exp(mean ln(B/A)) \u2212 1 over the pairs (errors: mean B \u2212 A, percentage\n"
-         "  points), 95 % CI from Student's t (n \u2212 1); significant when the CI excludes 0 AND |delta| exceeds\n"
-         "  the noise (the larger relative min\u2013max spread of the two sides' own runs); never when the pairs'\n"
-         "  differences vary by no more than rounding to the resolution (1 \u00b5s, one request) can make them\n"
-         "  (\"not estimable\"), or the difference is within that resolution. Detectable: the smallest change\n"
-         "  these pairs would call significant with 90 % power, at least the noise.\n";
+         "  points), " + CiLevelText() + " CI from Student's t (n \u2212 1); significant when the CI excludes 0\n"
+         "  (noise, the larger relative min\u2013max spread of the two sides' own runs, is shown, not a criterion);\n"
+         "  never when the pairs' differences vary by no more than rounding to the resolution (1 \u00b5s, one\n"
+         "  request) can make them (\"not estimable\"), or the difference is within that resolution. Detectable:\n"
+         "  the smallest change these pairs would call significant with 90 % power.\n";
   if (meta.ab_gate) out += "  AB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
@@ -152,7 +155,7 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
     if (aa) out += "  " + std::string(kAaWhat) + "\n";
     if (!ab.error.empty()) out += "  stopped early: " + ab.error + "\n";
     out += "  " + PadRight("metric", kM) + PadRight("A median", kV) + PadRight("B median", kV) +
-           PadRight("delta", kD) + PadRight("95 % CI", kC) + PadRight("noise", kN) + PadRight("detectable", kT) +
+           PadRight("delta", kD) + PadRight(CiLevelText() + " CI", kC) + PadRight("noise", kN) + PadRight("detectable", kT) +
            "verdict\n";
     for (const AbComparison& c : ab.metrics) {
       out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(AbValueText(c.metric, c.a_median), kV) +

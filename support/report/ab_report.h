@@ -16,9 +16,9 @@ namespace fvbench {
 // The "A/B comparison" section: one header naming both sides (meta), the
 // method and the significance rule (and, with meta.ab_gate, that B worse
 // fails a scenario), then per scenario with an AbResult a
-// table of metric | A median | B median | delta | 95 % CI | noise | detectable | verdict,
+// table of metric | A median | B median | delta | 99 % CI | noise | detectable | verdict,
 // the sentence "With n pairs this comparison could detect changes of p99
-// 40.0 % or more, ... (90 % power, 95 % CI)." (metrics with a detectable
+// 40.0 % or more, ... (90 % power, 99 % CI)." (metrics with a detectable
 // change), and a last line counting the significant differences. A scenario
 // whose AbResult has `aa` (an A/A run) is headed "(A/A noise study)" and
 // adds a table metric | runs | CV | spread | drift. "" when no result has an
@@ -27,7 +27,7 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
 
 // The same section as Markdown (for the Markdown report / a CI job summary):
 // "## A/B comparison", the two sides and the rule, then per scenario a table
-// | metric | A median | B median | delta | 95 % CI | noise | detectable | verdict |,
+// | metric | A median | B median | delta | 99 % CI | noise | detectable | verdict |,
 // with significant verdicts in bold, and the detectable sentence; an A/A run
 // is headed "### <id>: A/A noise study" and adds its noise table. "" when no
 // result has an AbResult.

@@ -42,39 +42,36 @@ TEST(AbStudentT, OneSidedNinetyPercentQuantiles) {
 }
 
 // The paired t test's detectable change, from the table values by hand:
-// (t_{0.975,n-1} + t_{0.90,n-1}) * s / sqrt n, back on the ratio scale, then
-// at least the noise and the resolution floor.
-TEST(AbDetectable, PowerTermNoiseAndFloor) {
-  const double t975_4 = 2.776445105, t90_4 = 1.533206274;
-  const double power = std::exp((t975_4 + t90_4) * 0.05 / std::sqrt(5.0)) - 1;  // 0.10116...
-  EXPECT_NEAR(power, 0.101163, 1e-5);
-  EXPECT_NEAR(DetectableChange(AbScale::kRatio, 0.05, 5, 0.02, 0.01), power, 1e-6);
-  EXPECT_DOUBLE_EQ(DetectableChange(AbScale::kRatio, 0.05, 5, 0.20, 0.01), 0.20);  // the noise binds
-  EXPECT_DOUBLE_EQ(DetectableChange(AbScale::kRatio, 0.05, 5, 0.02, 0.15), 0.15);  // the resolution binds
+// (t_{0.995,n-1} + t_{0.90,n-1}) * s / sqrt n (a 99 % two-sided test, 90 %
+// power), back on the ratio scale, then at least the resolution floor.
+TEST(AbDetectable, PowerTermAndFloor) {
+  const double t995_4 = 4.604094871, t90_4 = 1.533206274;
+  const double power = std::exp((t995_4 + t90_4) * 0.05 / std::sqrt(5.0)) - 1;
+  EXPECT_NEAR(power, 0.147097, 1e-5);
+  EXPECT_NEAR(DetectableChange(AbScale::kRatio, 0.05, 5, 0.01), power, 1e-6);
+  EXPECT_DOUBLE_EQ(DetectableChange(AbScale::kRatio, 0.05, 5, 0.25), 0.25);  // the resolution binds
   // Absolute scale: no exp, in the metric's unit.
-  const double t975_2 = 4.302652730, t90_2 = 1.885618083;
-  EXPECT_NEAR(DetectableChange(AbScale::kAbsolute, 0.001, 3, 0, 0), (t975_2 + t90_2) * 0.001 / std::sqrt(3.0), 1e-9);
-  EXPECT_TRUE(std::isnan(DetectableChange(AbScale::kRatio, 0.05, 1, 0, 0)));
+  const double t995_2 = 9.924843201, t90_2 = 1.885618083;
+  EXPECT_NEAR(DetectableChange(AbScale::kAbsolute, 0.001, 3, 0), (t995_2 + t90_2) * 0.001 / std::sqrt(3.0), 1e-9);
+  EXPECT_TRUE(std::isnan(DetectableChange(AbScale::kRatio, 0.05, 1, 0)));
 }
 
 TEST(AbDetectable, OfAComparison) {
-  // d = ln 1.18, ln 1.20, ln 1.22: s by hand, n = 3; the noise (B: 4 / 120)
-  // is below the power term, so the power term is the answer.
+  // d = ln 1.18, ln 1.20, ln 1.22: s by hand, n = 3: the power term.
   AbComparison t = CompareAb(kP99, {100, 100, 100}, {118, 120, 122});
   double d1 = std::log(1.18), d2 = std::log(1.20), d3 = std::log(1.22);
   double m = (d1 + d2 + d3) / 3;
   double s = std::sqrt(((d1 - m) * (d1 - m) + (d2 - m) * (d2 - m) + (d3 - m) * (d3 - m)) / 2);
   ASSERT_TRUE(t.detectable.has_value());
-  EXPECT_NEAR(*t.detectable, std::exp((4.302652730 + 1.885618083) * s / std::sqrt(3.0)) - 1, 1e-7);
-  EXPECT_GT(*t.detectable, *t.noise);
-  EXPECT_EQ(AbDetectableText(t), "6.1 %");
-  // Wide sides, steady pairs: the noise criterion is the floor.
+  EXPECT_NEAR(*t.detectable, std::exp((9.924843201 + 1.885618083) * s / std::sqrt(3.0)) - 1, 1e-7);
+  EXPECT_EQ(AbDetectableText(t), "12.0 %");
+  // Wide sides, steady pairs: the sides' spread (noise 113 %) is no floor.
   AbComparison wide = CompareAb(kP99, {100, 200, 300}, {200, 380, 630});
-  EXPECT_NEAR(*wide.detectable, 430.0 / 380, 1e-12);
+  EXPECT_LT(*wide.detectable, *wide.noise);
   // Errors (absolute): pp.
   AbComparison e = CompareAb(kErrors, {0, 0, 0, 0}, {0.010, 0.012, 0.011, 0.009});
   ASSERT_TRUE(e.detectable.has_value());
-  EXPECT_GE(*e.detectable, *e.noise);
+  EXPECT_GT(*e.detectable, 0);
   EXPECT_EQ(AbDetectableText(e).substr(AbDetectableText(e).size() - 3), " pp");
   // No interval, no detectable change: one pair, n/a, not estimable.
   EXPECT_FALSE(CompareAb(kP99, {1000}, {2000}).detectable.has_value());
@@ -86,9 +83,9 @@ TEST(AbDetectable, OfAComparison) {
 }
 
 TEST(AbCompare, IdenticalDistributionsAreNotSignificant) {
-  // Many seeds: A and B drawn from the same distribution must (almost) never
-  // be called different; with both criteria a false call needs the CI to
-  // exclude 0 (5 %) AND the mean shift to exceed either side's whole spread.
+  // Many seeds: A and B drawn from the same distribution are called
+  // different about as often as the 99 % CI allows (1 %: 2 of 200 expected;
+  // P(more than 6) < 0.5 %).
   int significant = 0;
   for (unsigned seed = 1; seed <= 200; ++seed) {
     std::mt19937 rng(seed);
@@ -99,7 +96,7 @@ TEST(AbCompare, IdenticalDistributionsAreNotSignificant) {
     ASSERT_TRUE(c.ci_low && c.ci_high && c.noise);
     if (c.verdict != AbVerdict::kNoDifference) ++significant;
   }
-  EXPECT_LE(significant, 2) << "false positives out of 200";
+  EXPECT_LE(significant, 6) << "false positives out of 200";
 }
 
 TEST(AbCompare, SameValuesAreNoDifference) {
@@ -112,7 +109,7 @@ TEST(AbCompare, SameValuesAreNoDifference) {
   AbComparison s = CompareAb(kP99, {800, 900, 1000}, {810, 890, 1005});
   EXPECT_EQ(s.verdict, AbVerdict::kNoDifference);
   EXPECT_EQ(AbVerdictText(s), "no significant difference");
-  EXPECT_EQ(s.reason, "the 95 % CI includes 0");
+  EXPECT_EQ(s.reason, "the 99 % CI includes 0");
 }
 
 TEST(AbCompare, TwentyPercentShiftWithTwoPercentNoiseIsSignificant) {
@@ -140,14 +137,14 @@ TEST(AbCompare, TwentyPercentShiftWithTwoPercentNoiseIsSignificant) {
 }
 
 TEST(AbCompare, ExactDeltaAndInterval) {
-  // |delta| must EXCEED the noise: equal is not enough. Each side spans 200
-  // around a median 200 (side A) / 400 around 400 (B): noise 100 %, delta
-  // exp(mean d) - 1 = +100 % (d = ln 2, ln 1.9, ln 2.1).
+  // The sides' own spread is no criterion: each spans 200 around a median
+  // 200 (side A) / 430 around 380 (B), noise 113 %, yet every pair doubles
+  // (d = ln 2, ln 1.9, ln 2.1): the pairs say B is worse.
   AbComparison c = CompareAb(kP99, {100, 200, 300}, {200, 380, 630});
   EXPECT_NEAR(*c.delta, std::exp((std::log(2.0) + std::log(1.9) + std::log(2.1)) / 3) - 1, 1e-12);
   EXPECT_NEAR(*c.noise, 430.0 / 380, 1e-12);
-  EXPECT_EQ(c.verdict, AbVerdict::kNoDifference);
-  EXPECT_EQ(c.reason, "within the run-to-run noise");
+  EXPECT_GT(*c.noise, *c.delta);
+  EXPECT_EQ(c.verdict, AbVerdict::kBWorse);
   // d = ln 2 in every pair: s = 0, an interval of zero width is no evidence:
   // not estimable, never significant (ab-zero-variance.cc).
   AbComparison same_d = CompareAb(kP99, {100, 200, 300}, {200, 400, 600});
@@ -160,7 +157,7 @@ TEST(AbCompare, ExactDeltaAndInterval) {
   double d1 = std::log(1.18), d2 = std::log(1.20), d3 = std::log(1.22);
   double m = (d1 + d2 + d3) / 3;
   double s = std::sqrt(((d1 - m) * (d1 - m) + (d2 - m) * (d2 - m) + (d3 - m) * (d3 - m)) / 2);
-  double half = 4.302652729911275 * s / std::sqrt(3.0);
+  double half = 9.924843200918 * s / std::sqrt(3.0);  // t_{0.995,2}
   EXPECT_NEAR(*t.delta, std::exp(m) - 1, 1e-12);
   EXPECT_NEAR(*t.ci_low, std::exp(m - half) - 1, 1e-9);
   EXPECT_NEAR(*t.ci_high, std::exp(m + half) - 1, 1e-9);
@@ -168,11 +165,11 @@ TEST(AbCompare, ExactDeltaAndInterval) {
   EXPECT_EQ(t.verdict, AbVerdict::kBWorse);
   EXPECT_EQ(AbDeltaText(t), "+20.0 %");
 
-  // The same mean with 10x the scatter: three pairs cannot tell (t(2) = 4.3).
+  // The same mean with 10x the scatter: three pairs cannot tell (t(2) = 9.9).
   AbComparison wide = CompareAb(kP99, {100, 100, 100}, {110, 120, 130});
   EXPECT_LT(*wide.ci_low, 0.0);
   EXPECT_EQ(wide.verdict, AbVerdict::kNoDifference);
-  EXPECT_EQ(wide.reason, "the 95 % CI includes 0");
+  EXPECT_EQ(wide.reason, "the 99 % CI includes 0");
 }
 
 TEST(AbCompare, OnePairIsInsufficient) {

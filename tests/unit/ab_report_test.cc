@@ -104,7 +104,7 @@ TEST(AbReport, MarkdownTable) {
   std::string md = RenderAbMarkdown({AbScenario()}, AbMeta());
   EXPECT_EQ(md.rfind("## A/B comparison\n", 0), 0u) << md;
   EXPECT_NE(md.find("### latency.decision_service"), std::string::npos);
-  EXPECT_NE(md.find("| metric | A median | B median | delta | 95 % CI | noise | detectable | verdict |"),
+  EXPECT_NE(md.find("| metric | A median | B median | delta | 99 % CI | noise | detectable | verdict |"),
             std::string::npos);
   EXPECT_NE(md.find("| p50 | "), std::string::npos) << md;
   EXPECT_NE(md.find("**B slower by "), std::string::npos) << md;
@@ -125,7 +125,7 @@ TEST(AbReport, DetectableChangeIsSaid) {
                                " or more, ";
   for (const std::string& s : {RenderAbMarkdown({sc}, AbMeta()), RenderAbSection({sc}, AbMeta())}) {
     EXPECT_NE(s.find(sentence), std::string::npos) << s;
-    EXPECT_NE(s.find(" (90 % power, 95 % CI)."), std::string::npos) << s;
+    EXPECT_NE(s.find(" (90 % power, 99 % CI)."), std::string::npos) << s;
     EXPECT_EQ(s.find("errors \u2014"), std::string::npos) << s;  // only metrics that have one
     EXPECT_NE(s.find("detectable"), std::string::npos) << s;
   }
@@ -158,7 +158,7 @@ TEST(AbReport, AaRunIsANoiseStudy) {
   EXPECT_NE(md.find("| p50 | 6 | "), std::string::npos) << md;
   // The section ends its last table: what follows is not read as a row.
   EXPECT_TRUE(md.ends_with("|\n\n")) << md;
-  EXPECT_TRUE(RenderAbMarkdown({AbScenario()}, AbMeta()).ends_with("(90 % power, 95 % CI).\n\n"));
+  EXPECT_TRUE(RenderAbMarkdown({AbScenario()}, AbMeta()).ends_with("(90 % power, 99 % CI).\n\n"));
   std::string con = RenderAbSection({sc}, AbMeta());
   EXPECT_NE(con.find("latency.decision_service (A/A noise study): "), std::string::npos) << con;
   EXPECT_NE(con.find("\n  edge CPU/req "), std::string::npos) << con;
@@ -202,16 +202,33 @@ TEST(AbReport, DetectableAndAaRoundTrip) {
   ASSERT_EQ(read->ab->aa[2].metric, "p99_us");
   ASSERT_TRUE(read->ab->aa[2].cv.has_value());
   EXPECT_DOUBLE_EQ(*read->ab->aa[2].cv, 0.5);
-  // A result written before "detectable", "aa" and "policy_source": it
-  // loads; "detectable" is derived from its runs; without the policy source
-  // it is not known to be an A/A run.
+  // A result written before "ci_level", "detectable", "aa" and
+  // "policy_source" (decided under the 95 % and noise rule): it loads; its
+  // metrics are compared again from its runs under the current rule, the
+  // saved verdicts and intervals set aside; without the policy source it is
+  // not known to be an A/A run.
   auto old = nlohmann::json::parse(text);
+  old["scenario"]["ab"].erase("ci_level");
   for (auto& m : old["scenario"]["ab"]["metrics"]) m.erase("detectable");
+  old["scenario"]["ab"]["metrics"][0]["verdict"] = "b_worse";
+  old["scenario"]["ab"]["metrics"][0]["ci_low"] = 0.5;
+  old["scenario"]["ab"]["metrics"][0]["ci_high"] = 0.7;
   old["scenario"]["ab"].erase("aa");
   auto derived = ScenarioResultFromJson(old.dump(), "old.json");
   ASSERT_TRUE(derived.ok()) << derived.error().message;
   ASSERT_TRUE(derived->ab->metrics[0].detectable.has_value());
   EXPECT_DOUBLE_EQ(*derived->ab->metrics[0].detectable, *sc.ab->metrics[0].detectable);
+  EXPECT_EQ(derived->ab->metrics[0].verdict, sc.ab->metrics[0].verdict);
+  EXPECT_EQ(derived->ab->metrics[0].ci_low, sc.ab->metrics[0].ci_low);
+  EXPECT_EQ(derived->ab->metrics.size(), sc.ab->metrics.size());
+  // Saved at this level: read as saved.
+  auto same_level = nlohmann::json::parse(text);
+  same_level["scenario"]["ab"]["metrics"][0]["verdict"] = "b_worse";
+  same_level["scenario"]["ab"]["metrics"][0]["ci_low"] = 0.5;
+  same_level["scenario"]["ab"]["metrics"][0]["ci_high"] = 0.7;
+  auto as_saved = ScenarioResultFromJson(same_level.dump(), "same.json");
+  ASSERT_TRUE(as_saved.ok()) << as_saved.error().message;
+  EXPECT_EQ(as_saved->ab->metrics[0].verdict, AbVerdict::kBWorse);
   EXPECT_EQ(derived->ab->aa.size(), sc.ab->aa.size());  // A/A sides: derived
   old["scenario"]["ab"]["a"].erase("policy_source");
   old["scenario"]["ab"]["b"].erase("policy_source");
