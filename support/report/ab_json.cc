@@ -181,14 +181,18 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
     }
     ab.metrics.push_back(std::move(c));
   }
-  // Results compared under another rule (an older fvbench: no "ci_level",
-  // 95 % intervals and the noise criterion) are compared again from their
-  // saved runs, so that one report never mixes two rules.
-  if (OptNumber(v, "ci_level", path, 0.95) != kAbCiLevel && !ab.a.runs.empty() && !ab.b.runs.empty()) {
-    ab.metrics = CompareAbRuns(ab.a, ab.b);
+  if (v.contains("ci_level") && !v.at("ci_level").is_null()) {
+    const double level = OptNumber(v, "ci_level", path, kAbCiLevel);
+    if (!(level > 0 && level < 1)) {
+      throw JsonFieldError{JoinPath(path, "ci_level") + ": expected a confidence level between 0 and 1, got " +
+                           v.at("ci_level").dump()};
+    }
   }
-  if (v.contains("aa") && !v.at("aa").is_null()) ab.aa = AaFromJson(v.at("aa"), JoinPath(path, "aa"));
-  else if (IsAaStudy(ab.a, ab.b)) ab.aa = NoiseStudy(ab.a, ab.b);
+  if (v.contains("aa") && !v.at("aa").is_null()) AaFromJson(v.at("aa"), JoinPath(path, "aa"));  // checked only
+  // The comparisons and the A/A noise are derived data: computed again from
+  // the saved runs under this fvbench's rule (ab_json.h).
+  ab.metrics = CompareAbRuns(ab.a, ab.b);
+  ab.aa = IsAaStudy(ab.a, ab.b) ? NoiseStudy(ab.a, ab.b) : std::vector<AaMetricNoise>{};
   return ab;
 }
 

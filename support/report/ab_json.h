@@ -14,12 +14,13 @@
 //                 "verdict": "n/a"|"insufficient"|"no_difference"|"b_worse"|"b_better"|"not_estimable",
 //                 "verdict_text": str (derived, ignored on read), "reason": str}],
 //    "aa": {metric: {"runs", "cv", "spread", "drift": number or null}}  (A/A runs only; noise_study.h)}
-// Older documents: without "ci_level", or with another level (they were
-// decided with 95 % intervals and the sides' min-max spread as a second
-// criterion), "metrics" is computed again from the saved runs under the
-// current rule (CompareAbRuns; verdicts, and so the A/B gate, may differ from
-// the ones saved); without "aa", it is derived (NoiseStudy) when the sides
-// are an A/A study (IsAaStudy), else empty.
+// Reading: "metrics" and "aa" are derived data. Their shapes are checked,
+// then both are computed again from the saved runs (CompareAbRuns, and
+// NoiseStudy when IsAaStudy), so a report rendered from saved results shows
+// what the runs say under this fvbench's rule: a hand-edited verdict, CI or
+// "aa", or a document decided under an earlier rule (no "ci_level": 95 %
+// intervals and the sides' min-max spread as a second criterion), reads as
+// its runs decide. "ci_level", when present, must be a level in (0, 1).
 // Reading throws detail::JsonFieldError naming the key path (json_fields.h).
 #pragma once
 
