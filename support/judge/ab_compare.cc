@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -17,20 +16,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kCpuPerRequest = "fv_cpu_us_per_request";
-
-double Mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
-}
-
-// Sample standard deviation (n - 1); 0 for one value.
-double StdDev(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  double m = Mean(v), s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / static_cast<double>(v.size() - 1));
-}
 
 // (max - min) / median (relative) or max - min (absolute) of one side.
 double SideNoise(const std::vector<double>& v, AbScale scale) {
@@ -95,17 +80,7 @@ double CiQuantile() { return 1 - (1 - kAbCiLevel) / 2; }
 
 std::string CiLevelText() { return fmt::format("{:g} %", kAbCiLevel * 100); }
 
-double StudentT975(int dof) {
-  if (dof < 1) return kNaN;
-  boost::math::students_t dist(static_cast<double>(dof));
-  return boost::math::quantile(boost::math::complement(dist, 0.025));
-}
-
-double StudentTQuantile(int dof, double p) {
-  if (dof < 1 || !(p > 0 && p < 1)) return kNaN;
-  boost::math::students_t dist(static_cast<double>(dof));
-  return boost::math::quantile(boost::math::complement(dist, 1 - p));
-}
+double StudentT975(int dof) { return StudentTQuantile(dof, 0.975); }
 
 double DetectableChange(AbScale scale, double sd, int n, double floor) {
   if (n < 2) return kNaN;
@@ -157,7 +132,7 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
       return c;
     }
   }
-  const double mean = Mean(d);
+  const double mean = SampleMean(d);
   auto back = [&](double x) { return spec.scale == AbScale::kRatio ? std::exp(x) - 1 : x; };
   c.delta = back(mean);
   if (n < 2) {
@@ -170,7 +145,7 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
   // The difference in the metric's unit, against the resolution.
   std::vector<double> diff(n);
   for (size_t i = 0; i < n; ++i) diff[i] = b[i] - a[i];
-  const double mean_diff = Mean(diff);
+  const double mean_diff = SampleMean(diff);
   const bool within_resolution = std::fabs(mean_diff) <= spec.resolution;
   const std::string at_resolution =
       within_resolution && spec.resolution > 0
@@ -183,12 +158,12 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
     return c;
   }
   const double half =
-      StudentTQuantile(static_cast<int>(n) - 1, CiQuantile()) * StdDev(d) / std::sqrt(static_cast<double>(n));
+      StudentTQuantile(static_cast<int>(n) - 1, CiQuantile()) * SampleStdDev(d) / std::sqrt(static_cast<double>(n));
   c.ci_low = back(mean - half);
   c.ci_high = back(mean + half);
   // The resolution as a change of delta's unit: relative to A's mean (ratio).
-  const double floor = spec.scale == AbScale::kRatio ? spec.resolution / Mean(a) : spec.resolution;
-  c.detectable = DetectableChange(spec.scale, StdDev(d), static_cast<int>(n), floor);
+  const double floor = spec.scale == AbScale::kRatio ? spec.resolution / SampleMean(a) : spec.resolution;
+  c.detectable = DetectableChange(spec.scale, SampleStdDev(d), static_cast<int>(n), floor);
   const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
   if (within_resolution && spec.resolution > 0) {
     c.verdict = AbVerdict::kNoDifference;

@@ -66,6 +66,7 @@
 
 #include "support/core/ab_result.h"
 #include "support/core/load_result.h"
+#include "support/judge/sample_stats.h"
 
 namespace fvbench {
 
@@ -76,13 +77,9 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a, c
 inline constexpr double kAbCiLevel = 0.99;
 std::string CiLevelText();
 
-// Two-sided 95 % quantile of Student's t with `dof` >= 1 degrees of freedom
-// (boost::math::students_t, quantile(complement(t, 0.025))); NaN for dof < 1.
+// Two-sided 95 % quantile of Student's t with `dof` >= 1 degrees of freedom:
+// StudentTQuantile(dof, 0.975) (sample_stats.h); NaN for dof < 1.
 double StudentT975(int dof);
-// The `p` quantile (0 < p < 1) of Student's t with `dof` >= 1 degrees of
-// freedom (Boost.Math; StudentTQuantile(d, 0.975) == StudentT975(d)); NaN
-// for dof < 1 or p outside (0, 1).
-double StudentTQuantile(int dof, double p);
 
 // The detectable change (see above) of n >= 2 pairs whose differences d_i
 // have sample SD `sd` (log scale for kRatio, metric unit for kAbsolute):

@@ -4,29 +4,10 @@
 #include <cmath>
 #include <vector>
 
-#include <boost/math/distributions/students_t.hpp>
+#include "support/judge/repeats.h"
+#include "support/judge/sample_stats.h"
 
 namespace fvbench {
-namespace {
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t h = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
-  const double upper = v[h];
-  if (v.size() % 2) return upper;
-  const double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h));
-  return (lower + upper) / 2;
-}
-
-double SampleSd(std::span<const double> x, double mean) {
-  if (x.size() < 2) return 0;
-  double ss = 0;
-  for (double v : x) ss += (v - mean) * (v - mean);
-  return std::sqrt(ss / static_cast<double>(x.size() - 1));
-}
-
-}  // namespace
 
 double MadSd(std::span<const double> x) {
   if (x.empty()) return 0;
@@ -46,17 +27,15 @@ DetectableShift SmallestDetectableShift(std::span<const double> reference, size_
       recent_runs < std::max<size_t>(options.min_recent_runs, 1)) {
     return r;
   }
-  double sum = 0;
-  for (double v : reference) sum += v;
   const double m = static_cast<double>(r.reference_runs), k = static_cast<double>(recent_runs);
-  r.reference_mean = sum / m;
+  r.reference_mean = SampleMean(reference);
   r.noise = MadSd(reference);
   if (r.noise == 0) {
-    r.noise = SampleSd(reference, r.reference_mean);
+    r.noise = SampleStdDev(reference);
     r.noise_is_sd = true;
   }
-  const boost::math::students_t t(m + k - 2);
-  r.factor = boost::math::quantile(t, 1 - options.max_p_value / 2) + boost::math::quantile(t, options.power);
+  const int dof = static_cast<int>(r.reference_runs + recent_runs - 2);
+  r.factor = StudentTQuantile(dof, 1 - options.max_p_value / 2) + StudentTQuantile(dof, options.power);
   const double delta = r.factor * r.noise * std::sqrt(1 / m + 1 / k);
   if (options.relative && r.reference_mean == 0) {
     r.status = DetectableShift::Status::kZeroMean;

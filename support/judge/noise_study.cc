@@ -5,15 +5,10 @@
 
 #include "support/judge/ab_compare.h"
 #include "support/judge/repeats.h"
+#include "support/judge/sample_stats.h"
 
 namespace fvbench {
 namespace {
-
-double Mean(const double* begin, const double* end) {
-  double s = 0;
-  for (const double* p = begin; p != end; ++p) s += *p;
-  return s / static_cast<double>(end - begin);
-}
 
 std::optional<double> Relative(double num, double den) {
   if (den == 0 || !std::isfinite(num) || !std::isfinite(den)) return std::nullopt;
@@ -38,14 +33,11 @@ AaMetricNoise NoiseOf(const std::string& metric, const std::vector<double>& in) 
   if (v.size() < 2) return out;
   const double* b = v.data();
   const double* e = b + v.size();
-  const double mean = Mean(b, e);
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  out.cv = Relative(std::sqrt(ss / static_cast<double>(v.size() - 1)), mean);
+  out.cv = Relative(SampleStdDev(v), SampleMean(v));
   auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   out.spread = Relative(*hi - *lo, Median(v));
   const size_t half = v.size() / 2;
-  const double first = Mean(b, b + half), last = Mean(e - half, e);
+  const double first = SampleMean({b, half}), last = SampleMean({e - half, half});
   out.drift = Relative(last - first, first);
   return out;
 }
