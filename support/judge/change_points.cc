@@ -48,12 +48,20 @@ class SplitScanner {
     for (size_t r = 0; r < n_; ++r) ranks_[order[r]] = r;
     if (scale == ChangePointOptions::Scale::kRanks) ToMidRanks(order);
     if (scale == ChangePointOptions::Scale::kWinsorized) Winsorize(order, winsor_k);
+    double largest = 0;
+    for (double v : values_) largest = std::max(largest, std::fabs(v));
+    tolerance_ = 1e-9 * static_cast<double>(n_) * largest;
     cnt_.resize(n_ + 1);
     sum_.resize(n_ + 1);
     left_.resize(n_ + 1);
     right_.resize(n_ + 1);
   }
   size_t size() const { return n_; }
+  // Q is a difference of sums of n^2 distances: rounding leaves it off by
+  // about 1e-16 x n x the largest |value| (a constant series of 0.37 gives
+  // Q near 1e-16, not 0). Values of Q within this tolerance are equal, and
+  // a split whose Q is within it of 0 separates nothing.
+  double tolerance() const { return tolerance_; }
 
   void ToMidRanks(const std::vector<size_t>& order) {
     std::vector<double> mid(n_);
@@ -145,6 +153,7 @@ class SplitScanner {
   }
 
   size_t n_;
+  double tolerance_ = 0;
   std::vector<double> values_;
   std::vector<size_t> ranks_;
   std::vector<size_t> cnt_;
@@ -158,7 +167,8 @@ struct Tested {
 };
 
 // Permutation test: the observed statistic against the best Q of each
-// shuffled segment. Stops once #{>=} exceeds what a significant p allows.
+// shuffled segment (a permutation within the tolerance of the observed Q
+// counts as at least as large). Stops once #{>=} exceeds what a significant p allows.
 Tested PermutationTest(SplitScanner& scanner, double observed, const ChangePointOptions& o, uint64_t seed) {
   SplitMix64 rng(seed);
   const int allowed = static_cast<int>(std::floor(o.max_p_value * (o.permutations + 1) + 1e-9)) - 1;
@@ -167,7 +177,7 @@ Tested PermutationTest(SplitScanner& scanner, double observed, const ChangePoint
     scanner.Shuffle(rng);
     scanner.Scan();
     ++done;
-    if (scanner.Best(static_cast<size_t>(o.min_segment)).q >= observed) {
+    if (scanner.Best(static_cast<size_t>(o.min_segment)).q >= observed - scanner.tolerance()) {
       if (++at_least > allowed) break;
     }
   }
@@ -207,7 +217,8 @@ void DivideWindow(std::span<const double> x, size_t lo, size_t hi, const ChangeP
     if (b - a >= 2 * min_seg) {
       SplitScanner sc(x.subspan(a, b - a), o.scale, o.winsor_k);
       sc.Scan();
-      s.split = sc.Best(min_seg);
+      const Split best = sc.Best(min_seg);
+      if (best.q > sc.tolerance()) s.split = best;
     }
     return s;
   };
@@ -236,7 +247,7 @@ Tested Retest(std::span<const double> x, size_t a, size_t c, size_t b, const Cha
   SplitScanner sc(x.subspan(lo, hi - lo), o.scale, o.winsor_k);
   sc.Scan();
   const double observed = sc.Q(c - lo);
-  if (observed <= 0) return {};
+  if (observed <= sc.tolerance()) return {};
   return PermutationTest(sc, observed, o, MixSeed(o.seed, lo, hi, c + 2));
 }
 

@@ -69,6 +69,24 @@ TEST(ChangePoints, DeterministicForAFixedSeedAndShortSeriesHaveNone) {
   EXPECT_TRUE(FindChangePoints(std::vector<double>(100, 7.0)).empty());
 }
 
+// A constant series whose value is not a binary fraction: the split
+// statistics are 0 up to rounding, in the order observed and in every
+// permutation alike, so there is no change point and no p below 1.
+TEST(ChangePoints, ConstantSeriesOfAnyValueHaveNone) {
+  using Scale = ChangePointOptions::Scale;
+  for (double v : {0.37, 0.4123456789, 1370.1, 1e-7, 2.9e6}) {
+    for (size_t n : {15u, 25u, 30u, 64u, 200u}) {
+      for (Scale s : {Scale::kValues, Scale::kRanks, Scale::kWinsorized}) {
+        ChangePointOptions o;
+        o.scale = s;
+        auto cps = FindChangePoints(std::vector<double>(n, v), o);
+        EXPECT_TRUE(cps.empty()) << "value " << v << ", " << n << " runs, scale " << static_cast<int>(s)
+                                 << ": change point at " << cps[0].index << ", p " << cps[0].p_value;
+      }
+    }
+  }
+}
+
 // The robust scales: Q is the definition's on the transformed segment
 // (mid-ranks; values clipped to median +- k x 1.4826 x MAD), ties and a
 // constant series give no change point, a clear step is found on every scale.
