@@ -282,6 +282,33 @@ TEST_F(HistorySqlite, ShowAndCheckNameAnEnvironmentChangeAtTheChangePoint) {
   }
 }
 
+// Options given wrongly are usage errors (exit 2) naming the option and the
+// value; a count of runs is written in digits.
+TEST_F(HistorySqlite, BadOptionsAreUsageErrors) {
+  {
+    auto db = Open();
+    AppendHistory(*db, 2, -1, 1, 4);
+  }
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"check --order x", "--order 'x': expected time or commit"},
+      {"show --order commit", "--order commit needs --commits FILE"},
+      {"check --commits /nonexistent", "--commits is for --order commit"},
+      {"check --recent 1e3", "--recent needs a whole number in 1..1000000000, got '1e3'"},
+      {"check --recent 10.0", "--recent needs a whole number in 1..1000000000, got '10.0'"},
+      {"show --last +5", "--last needs a whole number in 0..1000000000, got '+5'"},
+      {"check --min-effect 3", "--min-effect needs a fraction (0.03 = 3 %) in 0..1, got '3'"},
+  };
+  for (const auto& [args, message] : bad) {
+    auto [rc, out] = HistoryTool(path_, args);
+    EXPECT_EQ(rc, 2) << args << ": " << out;
+    EXPECT_NE(out.find(message), std::string::npos) << args << ": " << out;
+  }
+  // A --commits file that cannot be read is no usage error.
+  auto [rc, out] = HistoryTool(path_, "check --order commit --commits /nonexistent/commits.txt");
+  EXPECT_EQ(rc, 4) << out;
+  EXPECT_EQ(HistoryTool(path_, "check --recent 5").first, 0);
+}
+
 TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
   auto db = Open();
   AppendHistory(*db, 2, -1, 1, 4);
