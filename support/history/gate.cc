@@ -137,7 +137,7 @@ std::string SummarizeSensitivity(const std::vector<SeriesSensitivity>& all) {
       const SeriesSensitivity& s = all[x];
       out += fmt::format("{} {} ", x == i ? "" : ",", s.metric);
       switch (s.shift.status) {
-        case DetectableShift::Status::kTooFewRuns: out += fmt::format("? ({})", TooFewText(s)); break;
+        case DetectableShift::Status::kTooFewRuns: out += fmt::format("too few runs ({})", TooFewText(s)); break;
         case DetectableShift::Status::kZeroMean: out += "n/a (mean 0)"; break;
         case DetectableShift::Status::kOk:
           out += ShiftText(s, s.shift.shift);

@@ -224,7 +224,7 @@ TEST(HistoryGate, SaysTheSmallestShiftItCouldDetect) {
   EXPECT_EQ(DescribeSensitivity(found[3]), "limits.accuracy window_excess: not enough runs to tell (n=7)");
   EXPECT_EQ(SummarizeSensitivity(found),
             "latency.decision_service (newest 10 runs): p99_us 5.5%, error_rate n/a (mean 0)\n"
-            "limits.accuracy (newest 10 runs): over_admission 3.0 points, window_excess ? (n=7)\n");
+            "limits.accuracy (newest 10 runs): over_admission 3.0 points, window_excess too few runs (n=7)\n");
   // A shorter history compares fewer newest runs with at least 6 before them.
   const std::vector<double> twelve(values.begin(), values.begin() + 12);
   EXPECT_THAT(DescribeSensitivity(GateSensitivity({SeriesOf("s.x", "p50_us", twelve)})[0]),
