@@ -37,8 +37,11 @@
 //      of an injected set (edge burning 8 or 17 us per request), checked
 //      after each appended run, as CI would after each record; controls
 //      append A/A runs of another set instead. Per metric: the measured
-//      shift (mean appended / mean before - 1), what check prints after
-//      min(10, appended) runs, and after which appended runs check fails.
+//      shift (mean appended / mean before - 1), the detectable shift
+//      predicted from the runs before (the last 64 - k of them, k =
+//      min(10, appended)), what check prints after k appended runs (from the
+//      last change point before the newest 10 on), and after which appended
+//      runs check fails.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -355,8 +358,9 @@ std::vector<Injection> Injections(const std::vector<Run>& runs) {
 std::string InjectionTable(const std::vector<Run>& runs) {
   std::string out =
       "\n### 4. Real injected runs appended to A/A runs (checked after each appended run)\n\n"
-      "| series (runs before -> runs appended) | metric | measured shift | check prints (newest 10) | check fails after appended run |\n"
-      "|---|---|---|---|---|\n";
+      "| series (runs before -> runs appended) | metric | measured shift | predicted from the runs before | "
+      "check prints (newest 10) | check fails after appended run |\n"
+      "|---|---|---|---|---|---|\n";
   for (const Injection& c : Injections(runs)) {
     for (const char* m : kMetrics) {
       const std::vector<double> before = Values(c.before, m), appended = Values(c.appended, m);
@@ -369,8 +373,15 @@ std::string InjectionTable(const std::vector<Run>& runs) {
         if (g.fired) failing.push_back(j + 1);
         if (j + 1 == std::min(kRecent, appended.size())) printed = g.shift;
       }
-      out += fmt::format("| {} ({} -> {}) | {} | {:+.1f} % | {} | {} |\n", c.name, before.size(), appended.size(), m,
-                         100 * (SampleMean(appended) / SampleMean(before) - 1), PrintedShift(printed), Ranges(failing));
+      // The shift check would print with the newest runs injected and no change point among the runs before:
+      // SmallestDetectableShift of the last (window - k) runs before them.
+      const size_t k = std::min(kRecent, appended.size());
+      const size_t ref = std::min(before.size(), kMaxLength - k);
+      const DetectableShift predicted =
+          SmallestDetectableShift(std::vector<double>(before.end() - static_cast<long>(ref), before.end()), k);
+      out += fmt::format("| {} ({} -> {}) | {} | {:+.1f} % | {} | {} | {} |\n", c.name, before.size(), appended.size(), m,
+                         100 * (SampleMean(appended) / SampleMean(before) - 1), PrintedShift(predicted),
+                         PrintedShift(printed), Ranges(failing));
     }
   }
   return out;
