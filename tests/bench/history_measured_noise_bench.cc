@@ -7,8 +7,9 @@
 // latency.reverse_proxy at 2000 RPS and throughput.simple at a fixed 2607 RPS
 // in A/A sets; the file's header says how they were measured). Runs whose
 // validity failed are left out, as the history never takes an INVALID run as
-// evidence. Prints the tables of docs/history.md "The gate on measured
-// noise"; deterministic (fixed seeds, own generator):
+// evidence. Prints the tables of
+// docs/history.md "The gate on measured noise"; deterministic (fixed seeds,
+// own generator):
 //
 //   build/tests/history_measured_noise_bench
 //
