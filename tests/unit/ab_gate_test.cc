@@ -177,9 +177,10 @@ TEST_F(AbGate, BWorseWithoutTheGatePassesEverywhere) {
   EXPECT_TRUE(saved.ok()) << saved.error().message;
 }
 
-// AB_GATE_METRICS=fv_cpu_us_per_request (docs/regression-check.md "The gate
-// on it, in CI"): B worse only in latencies passes everywhere, each latency
-// regression printed and reported as not gated.
+// AB_GATE_METRICS=fv_cpu_us_per_request, the recommended CI gate
+// (docs/regression-check.md "The gate on it, in CI"): B worse only in
+// latencies passes everywhere, each latency regression printed and reported
+// as not gated.
 TEST_F(AbGate, BWorseOnlyInLatencyPassesAGateOnCpuPerRequest) {
   EXPECT_TRUE(SaveRun(/*ab_gate=*/true, {"fv_cpu_us_per_request"}).empty());
   EXPECT_NE(printed_.find("A/B: B worse, not gated (AB_GATE_METRICS): p99: "), std::string::npos) << printed_;
