@@ -83,10 +83,25 @@ struct AbResult {
   // the runs in time order (NoiseStudy); empty otherwise.
   std::vector<AaMetricNoise> aa;
   std::string error;       // why the A/B part stopped early ("" when all pairs ran)
-  // AB_GATE=1 was set for this scenario: a metric whose verdict is kBWorse
-  // fails it (verdict.h). Recorded with the result so a report of saved
-  // results judges it as the run did. In JSON only when true.
+  // AB_GATE=1 was set for this scenario: a gated metric whose verdict is
+  // kBWorse fails it (verdict.h). Recorded with the result so a report of
+  // saved results judges it as the run did. In JSON only when true.
   bool gate = false;
+  // AB_GATE_METRICS: the metrics the gate is on (names of
+  // metric_names.h kAbMetricNames, each once); empty = every metric. A
+  // metric outside the list where B is worse is reported, never failed. In
+  // JSON only when not empty.
+  std::vector<std::string> gate_metrics;
+
+  // True when the gate is on and covers `metric`.
+  bool Gates(const std::string& metric) const {
+    if (!gate) return false;
+    if (gate_metrics.empty()) return true;
+    for (const std::string& m : gate_metrics) {
+      if (m == metric) return true;
+    }
+    return false;
+  }
 };
 
 }  // namespace fvbench

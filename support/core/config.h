@@ -173,6 +173,10 @@ struct Config {
   // AB_GATE=1: a significant difference where B is worse fails the scenario
   // (the regression gate); 0 (default): reported only.
   bool ab_gate = false;
+  // AB_GATE_METRICS: the metrics AB_GATE fails a scenario on, each a name of
+  // metric_names.h kAbMetricNames, once, in the order given (only with
+  // AB_GATE=1); empty (unset) = every metric. The others are reported only.
+  std::vector<std::string> ab_gate_metrics;
   // B's tree is A's (same source and ref): provisioning prepares it once.
   bool ab_same_edge() const { return edge_src_b == edge_src && edge_ref_b == edge_ref; }
 

@@ -1,10 +1,13 @@
 // LoadConfig's A/B mode (config.h, config_parts.h): FVBENCH_AB and the *_B
-// variables, each B value validated like A's. REPEAT: default 5 in A/B mode,
-// at least 3.
+// variables, each B value validated like A's; AB_GATE and AB_GATE_METRICS.
+// REPEAT: default 5 in A/B mode, at least 3.
 #include <fmt/format.h>
+
+#include <string_view>
 
 #include "support/core/command_values.h"
 #include "support/core/config_parts.h"
+#include "support/core/metric_names.h"
 
 namespace fvbench::detail {
 namespace {
@@ -71,6 +74,55 @@ Result<void> CheckSideB(const ConfigInputs& in, Config& c) {
   return Ok();
 }
 
+// "(expected a comma-separated list of A/B metrics: p50_us, ..., fv_cpu_us_per_request)".
+std::string AllowedGateMetrics() {
+  return fmt::format("(expected a comma-separated list of A/B metrics, each once: {})",
+                     fmt::join(kAbMetricNames, ", "));
+}
+
+// AB_GATE_METRICS: unset = {} (every metric). Refused: set but empty, set
+// without AB_GATE=1, an empty item, a name that is no A/B metric, a name
+// given twice; the error names the item (1-based) and the allowed names.
+Result<std::vector<std::string>> LoadGateMetrics(const EnvReader& r, bool gate) {
+  constexpr const char* kVar = "AB_GATE_METRICS";
+  if (r.set_but_empty(kVar)) {
+    return Error{fmt::format("{}='': set but empty; unset it (AB_GATE=1 then gates on every A/B metric), or name "
+                             "the metrics to gate on {}", kVar, AllowedGateMetrics())};
+  }
+  if (!r.has(kVar)) return std::vector<std::string>{};
+  const std::string text = r.str(kVar, "");
+  if (!gate) {
+    return Error{fmt::format("{}='{}' is set but AB_GATE is not 1: it names the metrics AB_GATE=1 fails a scenario "
+                             "on; set AB_GATE=1, or unset {}", kVar, text, kVar)};
+  }
+  std::vector<std::string> metrics;
+  std::string_view rest = text;
+  for (int i = 1;; ++i) {
+    const size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    const std::string name(item);
+    const std::string where = fmt::format("{}='{}': item {}", kVar, text, i);
+    if (name.empty()) return Error{fmt::format("{} is empty {}", where, AllowedGateMetrics())};
+    if (!IsAbMetricName(name)) {
+      // A report's label ("p99") for its key ("p99_us").
+      std::string hint;
+      for (const LatencyMetric& m : kLatencyMetrics) {
+        if (name == m.label && IsAbMetricName(m.name)) hint = fmt::format(" (the key of {} is {})", m.label, m.name);
+      }
+      return Error{fmt::format("{} '{}' is not an A/B metric{} {}", where, name, hint, AllowedGateMetrics())};
+    }
+    for (const std::string& m : metrics) {
+      if (m == name) return Error{fmt::format("{} '{}' is given twice {}", where, name, AllowedGateMetrics())};
+    }
+    metrics.push_back(name);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return metrics;
+}
+
 }  // namespace
 
 Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c) {
@@ -86,6 +138,9 @@ Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c)
   auto gate = r.Flag("AB_GATE", c.ab_gate);
   if (!gate) return gate.error();
   c.ab_gate = *gate;
+  auto gate_metrics = LoadGateMetrics(r, c.ab_gate);
+  if (!gate_metrics) return gate_metrics.error();
+  c.ab_gate_metrics = std::move(*gate_metrics);
   if (!c.ab) return Ok();
   if (!r.has("REPEAT")) {
     c.repeat = 5;

@@ -43,6 +43,24 @@ inline constexpr const char kMetricWindowExcess[] = "window_excess";      // wor
 inline constexpr const char kMetricRejectP50Ratio[] = "reject_p50_ratio";  // p50, all statuses
 inline constexpr const char kMetricRejectP99Ratio[] = "reject_p99_ratio";  // p99, all statuses
 inline constexpr const char kMetricRejectCpuRatio[] = "reject_cpu_ratio";  // edge CPU µs per request
+// A/B comparisons only (ab_compare.h), edge's CPU per run of a side:
+inline constexpr const char kMetricFvCpuCores[] = "fv_cpu_cores";                  // cores busy
+inline constexpr const char kMetricFvCpuUsPerRequest[] = "fv_cpu_us_per_request";  // µs per request
+
+// The metrics an A/B comparison compares, in display order: the keys of
+// results.json's ab.metrics[].metric and the names AB_GATE_METRICS takes
+// (judge/ab_compare.h AbMetrics() holds their statistics, in this order).
+inline constexpr const char* kAbMetricNames[] = {kMetricP50,        kMetricP90,         kMetricP99,
+                                                 kMetricP999,       kMetricErrorRate,   kMetricAchievedRps,
+                                                 kMetricFvCpuCores, kMetricFvCpuUsPerRequest};
+
+// True when `name` is one of kAbMetricNames.
+inline bool IsAbMetricName(const std::string& name) {
+  for (const char* m : kAbMetricNames) {
+    if (name == m) return true;
+  }
+  return false;
+}
 
 // The latency metric named `name`, or null.
 inline const LatencyMetric* FindLatencyMetric(const std::string& name) {

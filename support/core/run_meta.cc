@@ -9,6 +9,7 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
+#include "support/core/metric_names.h"
 #include "support/core/units_format.h"
 
 namespace fvbench {
@@ -93,10 +94,36 @@ void WriteRunMeta(detail::JsonWriter& w, const RunMeta& m) {
     w.Field("pairs", m.ab_pairs);
     w.Field("rate_fraction", m.ab_rate_fraction);
     if (m.ab_gate) w.Field("gate", true);  // absent = false (runs recorded before it too)
+    if (!m.ab_gate_metrics.empty()) {  // absent = every metric (runs recorded before it too)
+      w.Array("gate_metrics", m.ab_gate_metrics, [&](const std::string& name) { w.String(name); });
+    }
     w.EndObject();
   }
   w.EndObject();
 }
+
+namespace detail {
+
+std::vector<std::string> AbGateMetricsFromJson(const json& obj, const std::string& path) {
+  std::vector<std::string> names;
+  if (!obj.contains("gate_metrics") || obj.at("gate_metrics").is_null()) return names;
+  const json& a = GetArray(obj, "gate_metrics", path);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", JoinPath(path, "gate_metrics"), i);
+    if (!a[i].is_string() || !IsAbMetricName(a[i].get<std::string>())) {
+      throw JsonFieldError{fmt::format("{}: expected an A/B metric ({}), got {}", at, fmt::join(kAbMetricNames, ", "),
+                                       a[i].dump())};
+    }
+    const std::string name = a[i].get<std::string>();
+    for (const std::string& n : names) {
+      if (n == name) throw JsonFieldError{fmt::format("{}: '{}' is listed twice", at, name)};
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace detail
 
 Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
   using namespace detail;
@@ -163,6 +190,7 @@ Result<RunMeta> RunMetaFromJsonValue(const json& v, const std::string& path) {
       m.ab_pairs = static_cast<int>(OptUint(ab, "pairs", ap, 0));
       m.ab_rate_fraction = OptNumber(ab, "rate_fraction", ap, 0);
       m.ab_gate = OptBool(ab, "gate", ap, false);
+      m.ab_gate_metrics = AbGateMetricsFromJson(ab, ap);
     }
   } catch (const JsonFieldError& e) {
     return Error{e.message};

@@ -84,6 +84,10 @@ struct RunMeta {
   int ab_pairs = 0;               // REPEAT: A/B pairs per measured phase
   double ab_rate_fraction = 0;    // AB_RATE_FRACTION (throughput A/B runs, of A's maximum)
   bool ab_gate = false;           // AB_GATE: B significantly worse fails a scenario; "gate" in JSON only when true
+  // AB_GATE_METRICS: the metrics the gate is on (kAbMetricNames); empty =
+  // every metric. "gate_metrics" in JSON only when not empty (absent in
+  // runs recorded before it: every metric).
+  std::vector<std::string> ab_gate_metrics;
 };
 
 // Unix seconds -> "2026-03-04T12:34:56Z"; "" for 0, a negative or non-finite
@@ -101,6 +105,14 @@ class JsonWriter;  // json_writer.h
 // wrong type is an Error naming `path`.<field>.
 void WriteRunMeta(detail::JsonWriter& w, const RunMeta& meta);
 Result<RunMeta> RunMetaFromJsonValue(const nlohmann::json& v, const std::string& path);
+
+namespace detail {
+// "gate_metrics" of `obj` (meta.ab, and a scenario's "ab", report/ab_json.h):
+// absent or null -> {} (every metric); otherwise an array of names of
+// metric_names.h kAbMetricNames, each once. Throws JsonFieldError naming
+// `path`.gate_metrics[i] for anything else.
+std::vector<std::string> AbGateMetricsFromJson(const nlohmann::json& obj, const std::string& path);
+}  // namespace detail
 
 std::string RunMetaToJson(const RunMeta& meta);
 Result<RunMeta> RunMetaFromJson(std::string_view text, const std::string& source_name);

@@ -18,6 +18,12 @@ std::string Cpuset(const Config& c, const std::string& set) {
   return c.cpusets_auto ? set + " (split 50/50)" : set;
 }
 std::string Seconds(double s) { return FormatNumber(s); }
+std::string GateMetrics(const Config& c) {
+  if (c.ab_gate_metrics.empty()) return "(every metric)";
+  std::string s;
+  for (const std::string& m : c.ab_gate_metrics) s += (s.empty() ? "" : ",") + m;
+  return s;
+}
 
 // The groups, in order: Load, Throughput search, Load generator, Provisioning, The SUT,
 // Paths and CPUs, Remote mode, Inputs and comparisons, A/B mode, Flame profiles, Validity,
@@ -299,8 +305,16 @@ const std::vector<VariableDoc> kVariables = {
      "throughput A/B runs go at this fraction of A's searched maximum (0 < x ≤ 1)",
      [](const Config& c) { return FormatNumber(c.ab_rate_fraction); }},
     {"AB_GATE", "A/B mode", "0", false, "0 or 1",
-     "1: a significant difference where B is worse fails the scenario (the message shows A, B, delta, CI, noise)",
+     "1: a significant difference where B is worse fails the scenario (the message shows A, B, delta, CI, "
+     "noise); on every A/B metric, or those of `AB_GATE_METRICS`",
      [](const Config& c) { return Flag(c.ab_gate); }},
+    {"AB_GATE_METRICS", "A/B mode", "(every metric)", false, "metric names",
+     "with `AB_GATE=1`: the metrics whose significant worsening fails the scenario, a comma list of the A/B "
+     "metric keys `p50_us`, `p90_us`, `p99_us`, `p999_us`, `error_rate`, `achieved_rps`, `fv_cpu_cores`, "
+     "`fv_cpu_us_per_request` (each once); the others are reported, not gated. For CI: `fv_cpu_us_per_request` "
+     "(\"did edge get more expensive\", the quietest signal), optionally with `p99_us` "
+     "([regression-check.md](regression-check.md#the-gate-on-it-in-ci))",
+     [](const Config& c) { return GateMetrics(c); }},
 
     // Flame profiles
     {"FVBENCH_PROFILE", "Flame profiles", "0", false, "cpu, lua, both or 0",

@@ -15,7 +15,8 @@ namespace fvbench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char* kCpuPerRequest = "fv_cpu_us_per_request";
+constexpr const char* kCpuPerRequest = kMetricFvCpuUsPerRequest;
+constexpr const char* kCpuCores = kMetricFvCpuCores;
 
 // (max - min) / median (relative) or max - min (absolute) of one side.
 double SideNoise(const std::vector<double>& v, AbScale scale) {
@@ -30,7 +31,7 @@ double SideNoise(const std::vector<double>& v, AbScale scale) {
 std::pair<const char*, const char*> Words(const std::string& metric) {
   if (metric == "error_rate") return {"has more errors", "has fewer errors"};
   if (metric == "achieved_rps") return {"achieved less", "achieved more"};
-  if (metric == "fv_cpu_cores") return {"uses more CPU", "uses less CPU"};
+  if (metric == kCpuCores) return {"uses more CPU", "uses less CPU"};
   if (metric == kCpuPerRequest) return {"uses more CPU per request", "uses less CPU per request"};
   return {"slower", "faster"};  // latencies
 }
@@ -49,7 +50,7 @@ std::string Shown(double v) { return std::isnan(v) ? "not measured" : fmt::forma
 std::string Amount(const std::string& metric, double v) {
   if (metric == "error_rate") return fmt::format("{:.2g} pp", v * 100);
   if (metric == "achieved_rps") return fmt::format("{:.2g} RPS", v);
-  if (metric == "fv_cpu_cores") return fmt::format("{:.2g} cores", v);
+  if (metric == kCpuCores) return fmt::format("{:.2g} cores", v);
   if (metric == kCpuPerRequest) return fmt::format("{:.2g} µs/req", v);
   return fmt::format("{:.3g} µs", v);
 }
@@ -187,7 +188,7 @@ const std::vector<AbMetricSpec>& AbMetrics() {
       {kMetricP999, AbScale::kRatio, AbBetter::kLower, 1},
       {kMetricErrorRate, AbScale::kAbsolute, AbBetter::kLower},
       {kMetricAchievedRps, AbScale::kRatio, AbBetter::kHigher},
-      {"fv_cpu_cores", AbScale::kRatio, AbBetter::kLower},
+      {kCpuCores, AbScale::kRatio, AbBetter::kLower},
       {kCpuPerRequest, AbScale::kRatio, AbBetter::kLower},
   };
   return kMetrics;
@@ -201,7 +202,7 @@ std::vector<double> AbMetricValues(const AbSide& s, const std::string& m) {
     if (const LatencyMetric* lm = FindLatencyMetric(m)) v.push_back(r.latency_us.*lm->field);
     else if (m == kMetricErrorRate) v.push_back(r.error_rate);
     else if (m == kMetricAchievedRps) v.push_back(r.achieved_rps);
-    else if (m == "fv_cpu_cores") v.push_back(cores);
+    else if (m == kCpuCores) v.push_back(cores);
     else if (m == kCpuPerRequest) v.push_back(r.achieved_rps > 0 ? cores * 1e6 / r.achieved_rps : kNaN);
     else v.push_back(kNaN);
   }
@@ -225,7 +226,7 @@ std::vector<AbComparison> CompareAbRuns(const AbSide& a, const AbSide& b) {
   for (AbMetricSpec m : AbMetrics()) {
     if (m.name == "error_rate") m.resolution = counted ? 1.0 / static_cast<double>(fewest) : 0;
     if (m.name == "achieved_rps") m.resolution = timed ? 1.0 / shortest : 0;
-    if (m.name == "fv_cpu_cores") m.resolution = timed ? 0.01 / shortest : 0;  // one 10 ms tick (USER_HZ 100)
+    if (m.name == kCpuCores) m.resolution = timed ? 0.01 / shortest : 0;  // one 10 ms tick (USER_HZ 100)
     if (m.name == kCpuPerRequest) m.resolution = counted ? 0.01 * 1e6 / static_cast<double>(fewest) : 0;  // µs
     out.push_back(CompareAb(m, AbMetricValues(a, m.name), AbMetricValues(b, m.name)));
   }
@@ -304,7 +305,7 @@ std::optional<AbVerdict> AbVerdictFromName(const std::string& s) {
 std::string AbMetricLabel(const std::string& m) {
   if (m == kMetricErrorRate) return "errors";
   if (m == kMetricAchievedRps) return "achieved";
-  if (m == "fv_cpu_cores") return "edge CPU";
+  if (m == kCpuCores) return "edge CPU";
   if (m == kCpuPerRequest) return "edge CPU/req";
   return MetricLabel(m);
 }
@@ -313,7 +314,7 @@ std::string AbValueText(const std::string& m, double v) {
   if (!std::isfinite(v)) return "\u2014";
   if (m == "error_rate") return detail::FormatPercent(v);
   if (m == "achieved_rps") return detail::FormatRps(v) + " RPS";
-  if (m == "fv_cpu_cores") return detail::FormatFixed(v, 2) + " cores";
+  if (m == kCpuCores) return detail::FormatFixed(v, 2) + " cores";
   if (m == kCpuPerRequest) return detail::FormatFixed(v, 1) + " µs/req";
   return detail::FormatUs(v);
 }

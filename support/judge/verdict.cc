@@ -44,11 +44,16 @@ void JudgeChecks(const ScenarioResult& r, std::vector<std::string>& parts, Judge
                               fmt::join(failed, ", ")));
 }
 
+// A metric the gate is on fails; one it is not on is a note (AB_GATE_METRICS).
 void JudgeAbGate(const ScenarioResult& r, std::vector<std::string>& parts, Judgement& j) {
   if (!r.ab || !r.ab->gate) return;
   std::vector<std::string> worse;
   for (const AbComparison& c : r.ab->metrics) {
     if (c.verdict != AbVerdict::kBWorse) continue;
+    if (!r.ab->Gates(c.metric)) {
+      j.warnings.push_back("A/B: B worse, not gated (AB_GATE_METRICS): " + DescribeAbMetric(c));
+      continue;
+    }
     worse.push_back(AbMetricLabel(c.metric));
     j.failures.push_back("A/B regression (AB_GATE=1): " + DescribeAbMetric(c));
   }
@@ -111,9 +116,12 @@ VerdictCounts CountVerdicts(const std::vector<ScenarioResult>& results) {
   return n;
 }
 
-void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate) {
+void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate,
+                  const std::vector<std::string>& ab_gate_metrics) {
   if (profile) r.checks = Evaluate(*profile, r, reference);
-  if (r.ab) r.ab->gate = ab_gate;
+  if (!r.ab) return;
+  r.ab->gate = ab_gate;
+  r.ab->gate_metrics = ab_gate ? ab_gate_metrics : std::vector<std::string>{};
 }
 
 }  // namespace fvbench

@@ -7,7 +7,8 @@
 //            recorded an error after measuring, or a threshold check or a
 //            same-run ratio check failed, or the A/B gate was on
 //            (AbResult::gate, AB_GATE=1) and side B is significantly worse
-//            on a metric (AbVerdict::kBWorse);
+//            (AbVerdict::kBWorse) on a metric the gate covers (every metric,
+//            or those of AB_GATE_METRICS: AbResult::Gates);
 //   INVALID  it measured, but a validity check of the reported phase failed
 //            (validity.h: the number is not worth reporting), and nothing
 //            above made it FAIL;
@@ -48,13 +49,16 @@ struct Judgement {
   // error (whole; "not measured: (no error message recorded)" when a result
   // without a number has none), each failed threshold check (thresholds.h DescribeCheck),
   // each failed ratio check ("ratio check failed: " DescribeRatioCheck), each
-  // metric where B is worse under the gate ("A/B regression (AB_GATE=1): "
+  // gated metric where B is worse ("A/B regression (AB_GATE=1): "
   // ab_compare.h DescribeAbMetric), each failed validity check under
   // VALIDITY=fail ("validity check failed: " DescribeValidity). Empty for PASS,
   // and for INVALID under VALIDITY=warn.
   std::vector<std::string> failures;
-  // Under VALIDITY=warn, each failed validity check: "INVALID (VALIDITY=warn,
-  // not failed): " DescribeValidity.
+  // Lines the scenario's test prints and does not fail on, in this order:
+  // under the A/B gate, each metric where B is worse that AB_GATE_METRICS
+  // leaves out ("A/B: B worse, not gated (AB_GATE_METRICS): "
+  // DescribeAbMetric); under VALIDITY=warn, each failed validity check
+  // ("INVALID (VALIDITY=warn, not failed): " DescribeValidity).
   std::vector<std::string> warnings;
 };
 
@@ -63,9 +67,11 @@ Judgement JudgeScenario(const ScenarioResult& r, const GatePolicy& policy = {});
 // The checks a scenario's result carries into its file, so that the reports
 // and `fvbench_baseline save` judge it as its test does: the threshold
 // profile's (thresholds.h Evaluate against `reference`; none when `profile` is
-// null) and, in A/B mode, whether the A/B gate applies (AbResult::gate, from
-// AB_GATE).
-void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate);
+// null) and, in A/B mode, whether the A/B gate applies and on which metrics
+// (AbResult::gate and gate_metrics, from AB_GATE and AB_GATE_METRICS; empty =
+// every metric; recorded only with the gate on).
+void AddRunChecks(ScenarioResult& r, const ThresholdProfile* profile, const Reference* reference, bool ab_gate,
+                  const std::vector<std::string>& ab_gate_metrics);
 
 // "PASS" | "FAIL" | "INVALID".
 const char* VerdictName(Verdict v);

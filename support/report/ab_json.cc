@@ -8,6 +8,7 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
+#include "support/core/run_meta.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/noise_study.h"
 #include "support/report/load_result_json.h"
@@ -98,6 +99,9 @@ void WriteAbResult(JsonWriter& w, const AbResult& ab) {
   w.Field("duration_s", ab.duration_s);
   w.Field("error", ab.error);
   if (ab.gate) w.Field("gate", true);  // AB_GATE=1; absent = false (older documents too)
+  if (!ab.gate_metrics.empty()) {       // AB_GATE_METRICS; absent = every metric (older documents too)
+    w.Array("gate_metrics", ab.gate_metrics, [&](const std::string& m) { w.String(m); });
+  }
   w.Field("ci_level", kAbCiLevel);
   w.Key("a");
   WriteSide(w, ab.a);
@@ -146,6 +150,7 @@ AbResult AbResultFromJsonValue(const json& v, const std::string& path) {
   ab.duration_s = OptNumber(v, "duration_s", path, 0);
   ab.error = OptString(v, "error", path);
   ab.gate = OptBool(v, "gate", path, false);
+  ab.gate_metrics = AbGateMetricsFromJson(v, path);
   ab.a = SideFromJson(GetObject(v, "a", path), JoinPath(path, "a"));
   ab.b = SideFromJson(GetObject(v, "b", path), JoinPath(path, "b"));
   const json& ms = GetArray(v, "metrics", path);

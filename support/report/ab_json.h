@@ -4,6 +4,7 @@
 // JSON of one scenario's "ab" (all numbers in the units of ab_compare.h):
 //   {"method": str, "rate_rps": RPS, "duration_s": s, "error": str,
 //    "gate": true (AB_GATE=1; absent = false),
+//    "gate_metrics": [metric...] (AB_GATE_METRICS, the metrics the gate is on; absent = every metric),
 //    "ci_level": 0.99 (kAbCiLevel, ab_compare.h: the level of every CI and verdict),
 //    "a": {"edge_source", "edge_ref", "edge_commit", "policy", "policy_source": str,
 //          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},

@@ -21,6 +21,31 @@ bool Significant(const AbComparison& c) {
   return c.verdict == AbVerdict::kBWorse || c.verdict == AbVerdict::kBBetter;
 }
 
+// Under the gate, B significantly worse on a metric AB_GATE_METRICS leaves
+// out: reported, marked "(not gated)".
+bool WorseNotGated(const AbResult& ab, const AbComparison& c) {
+  return ab.gate && c.verdict == AbVerdict::kBWorse && !ab.Gates(c.metric);
+}
+constexpr const char* kNotGated = " (not gated)";
+
+// The AB_GATE line, "" without the gate: "AB_GATE=1: a metric where B is
+// significantly worse fails its scenario." (every metric), or "AB_GATE=1 on
+// edge CPU/req (AB_GATE_METRICS=fv_cpu_us_per_request): B significantly
+// worse there fails its scenario; other metrics are reported, not gated.";
+// `code` formats the variable's value (a Markdown code span or as is).
+std::string GateLine(const RunMeta& meta, std::string (*code)(const std::string&)) {
+  if (!meta.ab_gate) return "";
+  if (meta.ab_gate_metrics.empty()) return "AB_GATE=1: a metric where B is significantly worse fails its scenario.";
+  std::vector<std::string> labels;
+  for (const std::string& m : meta.ab_gate_metrics) labels.push_back(AbMetricLabel(m));
+  return fmt::format("AB_GATE=1 on {} ({}): B significantly worse there fails its scenario; other metrics are "
+                     "reported, not gated.",
+                     fmt::join(labels, ", "),
+                     code(fmt::format("AB_GATE_METRICS={}", fmt::join(meta.ab_gate_metrics, ","))));
+}
+std::string AsIs(const std::string& s) { return s; }
+std::string CodeSpan(const std::string& s) { return detail::MarkdownCodeSpan(s); }
+
 std::string SideLine(const char* name, const std::string& src, const std::string& ref, const std::string& commit,
                      const std::string& policies) {
   return fmt::format("  {}: edge {}{}{}, policies {}\n", name, src.empty() ? "?" : src,
@@ -91,7 +116,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
       "can make them (the CI is not estimable), or a difference within that resolution. Detectable: the smallest "
       "change these pairs would call significant with 90 % power (docs/ab.md \"Detectable change\").\n",
       CiLevelText());
-  if (meta.ab_gate) out += "\nAB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
+  if (std::string gate = GateLine(meta, CodeSpan); !gate.empty()) out += "\n" + gate + "\n";
   for (const ScenarioResult& r : results) {
     if (!r.ab) continue;
     const bool aa = !r.ab->aa.empty();
@@ -105,6 +130,7 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
       using detail::MarkdownCell;
       std::string verdict = MarkdownCell(AbVerdictText(c));
       if (Significant(c)) verdict = "**" + verdict + "**";
+      if (WorseNotGated(*r.ab, c)) verdict += kNotGated;
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", MarkdownCell(AbMetricLabel(c.metric)),
                          MarkdownCell(AbValueText(c.metric, c.a_median)), MarkdownCell(AbValueText(c.metric, c.b_median)),
                          MarkdownCell(AbDeltaText(c)), MarkdownCell(AbCiText(c)), MarkdownCell(AbNoiseText(c)),
@@ -141,7 +167,7 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
          "  never when the pairs' differences vary by no more than rounding to the resolution (1 \u00b5s, one\n"
          "  request) can make them (\"not estimable\"), or the difference is within that resolution. Detectable:\n"
          "  the smallest change these pairs would call significant with 90 % power.\n";
-  if (meta.ab_gate) out += "  AB_GATE=1: a metric where B is significantly worse fails its scenario.\n";
+  if (std::string gate = GateLine(meta, AsIs); !gate.empty()) out += "  " + gate + "\n";
   // A column wider than its slot still ends with a space before the next one.
   auto PadRight = [](const std::string& cell, size_t width) { return detail::PadRight(cell + " ", width); };
   constexpr size_t kM = 13, kV = 13, kD = 10, kC = 18, kN = 9, kT = 11;
@@ -161,9 +187,10 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
       out += "  " + PadRight(AbMetricLabel(c.metric), kM) + PadRight(AbValueText(c.metric, c.a_median), kV) +
              PadRight(AbValueText(c.metric, c.b_median), kV) + PadRight(AbDeltaText(c), kD) +
              PadRight(AbCiText(c), kC) + PadRight(AbNoiseText(c), kN) + PadRight(AbDetectableText(c), kT) +
-             AbVerdictText(c) + "\n";
+             AbVerdictText(c) + (WorseNotGated(ab, c) ? kNotGated : "") + "\n";
       if (Significant(c)) {
-        significant.push_back(fmt::format("{} {}: {}", r.id, AbMetricLabel(c.metric), AbVerdictText(c)));
+        significant.push_back(fmt::format("{} {}: {}{}", r.id, AbMetricLabel(c.metric), AbVerdictText(c),
+                                          WorseNotGated(ab, c) ? kNotGated : ""));
       }
     }
     if (std::string d = DetectableSentence(ab); !d.empty()) out += "  " + d + "\n";

@@ -877,6 +877,7 @@ RunMeta Testbed::Meta() const {
     m.ab_pairs = run_plan_.ab_pairs;
     m.ab_rate_fraction = config_.ab_rate_fraction;
     m.ab_gate = config_.ab_gate;
+    if (config_.ab_gate) m.ab_gate_metrics = config_.ab_gate_metrics;
   }
   return m;
 }

@@ -37,7 +37,7 @@ SavedScenario RunAndSaveScenario(Testbed& tb, const ScenarioPlan& plan, const Th
   UnregisterCleanup(cleanup);
   out.path = layout::ScenarioResultPath(tb.config().bench_dir, out.result.id);
   if (tb.config().dry_run) return out;
-  AddRunChecks(out.result, profile, reference, tb.config().ab_gate);
+  AddRunChecks(out.result, profile, reference, tb.config().ab_gate, tb.config().ab_gate_metrics);
   if (auto saved = SaveScenarioResult(out.path, out.result); !saved) out.save_error = saved.error().message;
   return out;
 }

@@ -29,7 +29,8 @@ struct SavedScenario {
 // (RunScenario) with an interrupt cleanup registered that saves an
 // "interrupted by signal N" result (ScenarioResult::interrupted) in its
 // place; then, except in DRY_RUN, adds the run's checks (verdict.h
-// AddRunChecks, AB_GATE from the testbed's config) and saves the result file.
+// AddRunChecks, AB_GATE and AB_GATE_METRICS from the testbed's config) and
+// saves the result file.
 SavedScenario RunAndSaveScenario(Testbed& tb, const ScenarioPlan& plan, const ThresholdProfile* profile,
                                  const Reference* reference, const ProgressFn& progress);
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <random>
 
+#include "support/core/metric_names.h"
+
 namespace fvbench::ab_compare_test {
 namespace {
 
@@ -226,6 +228,18 @@ TEST(AbCompare, ZeroLatencyIsNotApplicable) {
   EXPECT_NE(c.reason.find("pair 2"), std::string::npos) << c.reason;
   AbComparison nan = CompareAb(kP99, {100, 100}, {100, std::nan("")});
   EXPECT_EQ(nan.verdict, AbVerdict::kNotApplicable);
+}
+
+// The names AB_GATE_METRICS takes (core/metric_names.h) are the metrics
+// compared, in the same order.
+TEST(AbCompare, MetricNamesAreTheComparedMetrics) {
+  std::vector<std::string> compared, listed;
+  for (const AbMetricSpec& m : AbMetrics()) compared.push_back(m.name);
+  for (const char* m : kAbMetricNames) listed.push_back(m);
+  EXPECT_EQ(compared, listed);
+  EXPECT_TRUE(IsAbMetricName("fv_cpu_us_per_request"));
+  EXPECT_FALSE(IsAbMetricName("max_us"));
+  EXPECT_FALSE(IsAbMetricName("p99"));
 }
 
 TEST(AbCompare, RunsOfTwoSides) {

@@ -84,6 +84,73 @@ TEST(AbConfig, BadValuesAreNamed) {
   }
 }
 
+TEST(AbConfig, GateMetricsDefaultToEveryMetric) {
+  auto c = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"AB_GATE", "1"}}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(c->ab_gate);
+  EXPECT_TRUE(c->ab_gate_metrics.empty());
+}
+
+TEST(AbConfig, GateMetricsAreTheNamesGivenInOrder) {
+  auto one = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"AB_GATE", "1"}, {"AB_GATE_METRICS", "fv_cpu_us_per_request"}}));
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  EXPECT_EQ(one->ab_gate_metrics, std::vector<std::string>{"fv_cpu_us_per_request"});
+  auto two = LoadConfig(
+      Inputs({{"FVBENCH_AB", "1"}, {"AB_GATE", "1"}, {"AB_GATE_METRICS", "fv_cpu_us_per_request, p99_us"}}));
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  EXPECT_EQ(two->ab_gate_metrics, (std::vector<std::string>{"fv_cpu_us_per_request", "p99_us"}));
+  auto all = LoadConfig(Inputs({{"FVBENCH_AB", "1"}, {"AB_GATE", "1"},
+                                {"AB_GATE_METRICS", "p50_us,p90_us,p99_us,p999_us,error_rate,achieved_rps,"
+                                                    "fv_cpu_cores,fv_cpu_us_per_request"}}));
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(all->ab_gate_metrics.size(), 8u);
+}
+
+// Each bad value names the variable, the bad item and the allowed names.
+TEST(AbConfig, BadGateMetricsAreNamed) {
+  const std::string allowed =
+      "(expected a comma-separated list of A/B metrics, each once: p50_us, p90_us, p99_us, p999_us, error_rate, "
+      "achieved_rps, fv_cpu_cores, fv_cpu_us_per_request)";
+  const Bad cases[] = {
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "fv_cpu"}},
+       "AB_GATE_METRICS='fv_cpu': item 1 'fv_cpu' is not an A/B metric (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "p99"}},
+       "AB_GATE_METRICS='p99': item 1 'p99' is not an A/B metric (the key of p99 is p99_us) (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "max_us"}}, "item 1 'max_us' is not an A/B metric (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "p99_us,,fv_cpu_cores"}},
+       "AB_GATE_METRICS='p99_us,,fv_cpu_cores': item 2 is empty (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "p99_us,"}}, "AB_GATE_METRICS='p99_us,': item 2 is empty (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", " , p99_us"}}, "item 1 is empty (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", "p99_us,fv_cpu_cores,p99_us"}},
+       "AB_GATE_METRICS='p99_us,fv_cpu_cores,p99_us': item 3 'p99_us' is given twice (expected"},
+      {{{"AB_GATE", "1"}, {"AB_GATE_METRICS", ""}},
+       "AB_GATE_METRICS='': set but empty; unset it (AB_GATE=1 then gates on every A/B metric), or name the "
+       "metrics to gate on (expected"},
+  };
+  for (const Bad& b : cases) {
+    EnvMap env = b.env;
+    env["FVBENCH_AB"] = "1";
+    auto c = LoadConfig(Inputs(env));
+    ASSERT_FALSE(c.ok()) << b.expect;
+    EXPECT_NE(c.error().message.find(b.expect), std::string::npos) << c.error().message;
+    EXPECT_NE(c.error().message.find(allowed), std::string::npos) << c.error().message;
+  }
+}
+
+TEST(AbConfig, GateMetricsWithoutTheGateAreRefused) {
+  for (const char* gate : {"", "0"}) {
+    EnvMap env = {{"FVBENCH_AB", "1"}, {"AB_GATE_METRICS", "fv_cpu_us_per_request"}};
+    if (*gate) env["AB_GATE"] = gate;
+    auto c = LoadConfig(Inputs(env));
+    ASSERT_FALSE(c.ok()) << "AB_GATE=" << gate;
+    EXPECT_NE(c.error().message.find("AB_GATE_METRICS='fv_cpu_us_per_request' is set but AB_GATE is not 1: it "
+                                     "names the metrics AB_GATE=1 fails a scenario on; set AB_GATE=1, or unset "
+                                     "AB_GATE_METRICS"),
+              std::string::npos)
+        << c.error().message;
+  }
+}
+
 // A *_B variable that would change nothing is refused (before any host is
 // touched: provision loads the Config first), naming it and what to set.
 TEST(AbConfig, BVariableWithoutAnyAbRunIsRefused) {

@@ -252,6 +252,99 @@ TEST(AbReport, DetectableAndAaRoundTrip) {
   EXPECT_NE(r.error().message.find("ab.aa.p99_us.cv"), std::string::npos) << r.error().message;
 }
 
+// AB_GATE_METRICS: the AB_GATE line names the gated metrics, and a metric
+// where B is worse that the gate leaves out is marked "(not gated)".
+TEST(AbReport, GateMetricsAreSaidAndUngatedWorseIsMarked) {
+  ScenarioResult sc = AbScenario();
+  ASSERT_EQ(sc.ab->metrics[0].verdict, AbVerdict::kBWorse);  // p50
+  sc.ab->gate = true;
+  sc.ab->gate_metrics = {"fv_cpu_us_per_request"};
+  RunMeta meta = AbMeta();
+  meta.ab_gate = true;
+  meta.ab_gate_metrics = {"fv_cpu_us_per_request"};
+  const std::string con = RenderAbSection({sc}, meta);
+  EXPECT_NE(con.find("\n  AB_GATE=1 on edge CPU/req (AB_GATE_METRICS=fv_cpu_us_per_request): B significantly worse "
+                     "there fails its scenario; other metrics are reported, not gated.\n"),
+            std::string::npos)
+      << con;
+  EXPECT_EQ(con.find("a metric where B is significantly worse"), std::string::npos) << con;
+  const std::string p50 = AbVerdictText(sc.ab->metrics[0]);
+  EXPECT_NE(con.find(p50 + " (not gated)\n"), std::string::npos) << con;
+  EXPECT_NE(con.find("latency.decision_service p50: " + p50 + " (not gated)\n"), std::string::npos) << con;
+  const std::string md = RenderAbMarkdown({sc}, meta);
+  EXPECT_NE(md.find("\nAB_GATE=1 on edge CPU/req (`AB_GATE_METRICS=fv_cpu_us_per_request`): B significantly worse "
+                    "there fails its scenario; other metrics are reported, not gated.\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("**" + p50 + "** (not gated) |"), std::string::npos) << md;
+
+  // Two metrics, in the order given.
+  meta.ab_gate_metrics = {"p99_us", "fv_cpu_us_per_request"};
+  EXPECT_NE(RenderAbSection({sc}, meta).find("AB_GATE=1 on p99, edge CPU/req (AB_GATE_METRICS=p99_us,"
+                                             "fv_cpu_us_per_request): "),
+            std::string::npos);
+
+  // Gated on every metric (AB_GATE_METRICS unset), or not gated at all: nothing marked.
+  sc.ab->gate_metrics.clear();
+  meta.ab_gate_metrics.clear();
+  for (const std::string& s : {RenderAbSection({sc}, meta), RenderAbMarkdown({sc}, meta)}) {
+    EXPECT_NE(s.find("AB_GATE=1: a metric where B is significantly worse fails its scenario.\n"), std::string::npos)
+        << s;
+    EXPECT_EQ(s.find("not gated"), std::string::npos) << s;
+  }
+  sc.ab->gate = false;
+  meta.ab_gate = false;
+  for (const std::string& s : {RenderAbSection({sc}, meta), RenderAbMarkdown({sc}, meta)}) {
+    EXPECT_EQ(s.find("AB_GATE"), std::string::npos) << s;
+    EXPECT_EQ(s.find("not gated"), std::string::npos) << s;
+  }
+}
+
+// "gate_metrics" in a scenario's "ab" and in meta.ab: written when set, read
+// back; absent (documents written before it) = every metric; a bad one is named.
+TEST(AbReport, GateMetricsRoundTrip) {
+  ScenarioResult sc = AbScenario();
+  sc.ab->gate = true;
+  sc.ab->gate_metrics = {"fv_cpu_us_per_request", "p99_us"};
+  RunMeta meta = AbMeta();
+  meta.ab_gate = true;
+  meta.ab_gate_metrics = sc.ab->gate_metrics;
+  const std::string text = RunResultsToJson({sc}, meta);
+  const auto j = nlohmann::json::parse(text);
+  const auto expected = nlohmann::json::parse(R"(["fv_cpu_us_per_request", "p99_us"])");
+  EXPECT_EQ(j["meta"]["ab"]["gate_metrics"], expected);
+  EXPECT_EQ(j["scenarios"][0]["ab"]["gate_metrics"], expected) << j["scenarios"][0].dump().substr(0, 300);
+  auto back = RunResultsFromJson(text, "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->meta.ab_gate_metrics, meta.ab_gate_metrics);
+  ASSERT_TRUE(back->scenarios[0].ab);
+  EXPECT_EQ(back->scenarios[0].ab->gate_metrics, sc.ab->gate_metrics);
+
+  // Every metric gated: no key at all, and a document without it reads so.
+  sc.ab->gate_metrics.clear();
+  meta.ab_gate_metrics.clear();
+  const auto all = nlohmann::json::parse(RunResultsToJson({sc}, meta));
+  EXPECT_FALSE(all["meta"]["ab"].contains("gate_metrics"));
+  EXPECT_FALSE(all["scenarios"][0]["ab"].contains("gate_metrics"));
+  auto old = RunResultsFromJson(all.dump(), "old.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(old->meta.ab_gate);
+  EXPECT_TRUE(old->meta.ab_gate_metrics.empty());
+  EXPECT_TRUE(old->scenarios[0].ab->gate);
+  EXPECT_TRUE(old->scenarios[0].ab->gate_metrics.empty());
+
+  for (const char* bad : {R"(["p99"])", R"(["p99_us", "p99_us"])", R"([1])", R"("p99_us")"}) {
+    for (const char* where : {"meta", "scenario"}) {
+      auto edited = j;
+      if (std::string(where) == "meta") edited["meta"]["ab"]["gate_metrics"] = nlohmann::json::parse(bad);
+      else edited["scenarios"][0]["ab"]["gate_metrics"] = nlohmann::json::parse(bad);
+      auto r = RunResultsFromJson(edited.dump(), "bad.json");
+      ASSERT_FALSE(r.ok()) << where << " " << bad;
+      EXPECT_NE(r.error().message.find("ab.gate_metrics"), std::string::npos) << r.error().message;
+    }
+  }
+}
+
 TEST(AbReport, NoSectionWithoutAb) {
   ScenarioResult plain;
   plain.id = "latency.raw_nginx";

@@ -66,6 +66,7 @@ std::vector<EnvMap> Environments() {
        {"FV_DIR_B", "/opt/fairvisor-pr"},
        {"AB_RATE_FRACTION", "0.5"},
        {"AB_GATE", "1"},
+       {"AB_GATE_METRICS", "fv_cpu_us_per_request,p99_us"},
        {"REPEAT", "3"},
        {"FVBENCH_SCENARIO_TIMEOUT_S", "1000000"},
        {"FAIRVISOR_WORKER_PROCESSES", "2"},

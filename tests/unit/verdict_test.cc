@@ -132,6 +132,47 @@ TEST(Verdict, BWorseFailsOnlyWithTheGateRecorded) {
             std::vector<std::string>{"A/B regression (AB_GATE=1): " + DescribeAbMetric(r.ab->metrics[1])});
 }
 
+// AB_GATE_METRICS=fv_cpu_us_per_request: B worse only in p99 passes, the
+// p99 regression printed as not gated; B worse in edge CPU per request fails.
+TEST(Verdict, GateMetricsDecideWhichWorseMetricFails) {
+  ScenarioResult r = SampleRunAllMeasured()[1];
+  r.ab = BWorseInP99();
+  AddRunChecks(r, nullptr, nullptr, /*ab_gate=*/true, {"fv_cpu_us_per_request"});
+  EXPECT_EQ(r.ab->gate_metrics, std::vector<std::string>{"fv_cpu_us_per_request"});
+  const Judgement p99_only = JudgeScenario(r);
+  EXPECT_EQ(p99_only.verdict, Verdict::kPass);
+  EXPECT_EQ(p99_only.summary, "");
+  EXPECT_TRUE(p99_only.failures.empty()) << ::testing::PrintToString(p99_only.failures);
+  EXPECT_EQ(p99_only.warnings, std::vector<std::string>{"A/B: B worse, not gated (AB_GATE_METRICS): " +
+                                                        DescribeAbMetric(r.ab->metrics[1])});
+
+  AbComparison cpu = r.ab->metrics[1];
+  cpu.metric = "fv_cpu_us_per_request";
+  cpu.a_median = 180;
+  cpu.b_median = 200;
+  r.ab->metrics.push_back(cpu);
+  const Judgement both = JudgeScenario(r);
+  EXPECT_EQ(both.verdict, Verdict::kFail);
+  EXPECT_EQ(both.summary, "A/B gate failed (AB_GATE=1): B worse in edge CPU/req");
+  EXPECT_EQ(both.failures, std::vector<std::string>{"A/B regression (AB_GATE=1): " + DescribeAbMetric(cpu)});
+  EXPECT_EQ(both.warnings.size(), 1u);
+
+  // The same result gated on every metric (AB_GATE_METRICS unset) fails on both.
+  AddRunChecks(r, nullptr, nullptr, /*ab_gate=*/true, {});
+  const Judgement all = JudgeScenario(r);
+  EXPECT_EQ(all.verdict, Verdict::kFail);
+  EXPECT_EQ(all.summary, "A/B gate failed (AB_GATE=1): B worse in p99, edge CPU/req");
+  EXPECT_EQ(all.failures.size(), 2u);
+  EXPECT_TRUE(all.warnings.empty());
+
+  // Without the gate, gate metrics are neither recorded nor judged.
+  AddRunChecks(r, nullptr, nullptr, /*ab_gate=*/false, {"fv_cpu_us_per_request"});
+  EXPECT_TRUE(r.ab->gate_metrics.empty());
+  const Judgement off = JudgeScenario(r);
+  EXPECT_EQ(off.verdict, Verdict::kPass);
+  EXPECT_TRUE(off.warnings.empty());
+}
+
 TEST(Verdict, CountsEachVerdict) {
   auto run = SampleRunAllMeasured();
   run[1].validity = {FailedValidity()};
