@@ -39,14 +39,7 @@ std::string Change(const Headroom& h, std::string_view point_noun) {
   return detail::FormatDeltaFraction(h.kind == HeadroomKind::kFall ? -h.size : h.size);
 }
 
-}  // namespace
-
-bool HeadroomInPoints(std::string_view metric) {
-  return metric == kMetricErrorRate || metric == kMetricOverAdmission || metric == kMetricUnderAdmission ||
-         metric == kMetricWindowExcess;
-}
-
-Headroom ComputeHeadroom(std::string_view metric, std::string_view op, double measured, double limit, bool passed) {
+Headroom Compute(std::string_view metric, std::string_view op, double measured, double limit, bool passed) {
   const bool points = HeadroomInPoints(metric);
   if (!passed) return Of(HeadroomKind::kFailsNow, 0, points);
   if (!std::isfinite(measured) || !std::isfinite(limit) || (!Upper(op) && !Lower(op))) {
@@ -69,6 +62,21 @@ Headroom ComputeHeadroom(std::string_view metric, std::string_view op, double me
   }
   if (measured <= 0) return Of(HeadroomKind::kUndefined, kNaN, points);
   return Of(HeadroomKind::kRise, limit / measured - 1, points);
+}
+
+}  // namespace
+
+bool HeadroomInPoints(std::string_view metric) {
+  return metric == kMetricErrorRate || metric == kMetricOverAdmission || metric == kMetricUnderAdmission ||
+         metric == kMetricWindowExcess;
+}
+
+Headroom ComputeHeadroom(std::string_view metric, std::string_view op, double measured, double limit, bool passed) {
+  const Headroom h = Compute(metric, op, measured, limit, passed);
+  if ((h.kind == HeadroomKind::kRise || h.kind == HeadroomKind::kFall) && !(h.size >= 0)) {
+    return Of(HeadroomKind::kUndefined, kNaN, h.points);  // passed, yet its numbers are over the limit
+  }
+  return h;
 }
 
 Headroom CheckHeadroom(const ThresholdCheck& c) {

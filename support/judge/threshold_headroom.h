@@ -27,9 +27,10 @@
 //     catches nothing;
 //   - "> 0" on a relative metric (achieved_rps > 0, rps > 0): a fall of
 //     exactly 1 (100 %), i.e. it catches only a total loss;
-//   - a relative metric measured as 0 (or below) under an upper limit, an
-//     unknown operator, a non-finite value on a passing check: kUndefined,
-//     size NaN (no relative change of 0 exists).
+//   - a relative metric measured as 0 (or below) under an upper limit (no
+//     relative change of 0 exists), an unknown operator, a non-finite value
+//     on a passing check, a check flagged passed whose numbers are over its
+//     limit (made by hand, not by Evaluate): kUndefined, size NaN.
 #pragma once
 
 #include <limits>

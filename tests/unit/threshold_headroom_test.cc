@@ -91,6 +91,10 @@ TEST(ThresholdHeadroom, OddInputsOnAPassingCheckAreUndefined) {
   EXPECT_EQ(ComputeHeadroom("p99_us", "<=", 50, kInf, true).kind, HeadroomKind::kUndefined);
   EXPECT_EQ(ComputeHeadroom("p99_us", "==", 50, 100, true).kind, HeadroomKind::kUndefined);
   EXPECT_EQ(ComputeHeadroom("p99_us", "<=", -5, 100, true).kind, HeadroomKind::kUndefined);
+  // Flagged passed, yet over the limit: no negative headroom is shown.
+  EXPECT_EQ(ComputeHeadroom("rps", ">=", 1296, 24815, true).kind, HeadroomKind::kUndefined);
+  EXPECT_EQ(ComputeHeadroom("p99_us", "<=", 2000, 639, true).kind, HeadroomKind::kUndefined);
+  EXPECT_EQ(ComputeHeadroom("error_rate", "<", 0.02, 0.01, true).kind, HeadroomKind::kUndefined);
 }
 
 TEST(ThresholdHeadroom, FractionMetricsAreInPointsEvenAtZero) {
