@@ -9,6 +9,7 @@
 #include "support/core/units_format.h"
 #include "support/judge/ab_compare.h"
 #include "support/judge/key_sweep_break.h"
+#include "support/judge/threshold_headroom.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 
@@ -134,7 +135,8 @@ ConsoleOutcome DescribeOutcome(const ScenarioResult& r, const std::string& resul
     o.text += o.measured + "\n";
   }
   for (const ThresholdCheck& c : r.checks) {
-    const std::string line = std::string(c.passed ? "pass " : "FAIL ") + DescribeCheck(c);
+    std::string line = std::string(c.passed ? "pass " : "FAIL ") + DescribeCheck(c);
+    if (c.passed) line += ": " + DescribeHeadroom(CheckHeadroom(c));
     o.text += "check: " + line + "\n";
     o.checks += (o.checks.empty() ? "" : "\n") + line;
   }

@@ -1,6 +1,7 @@
 // What a scenario test prints when its scenario is done (ctest's output and
 // the JUnit <system-out>), as text: the measured line, every threshold check
-// (passed or not, measured vs limit vs reference), notes, validity checks, the
+// (passed or not, measured vs limit vs reference; a passed one with the change
+// it catches, threshold_headroom.h), notes, validity checks, the
 // SUT's usage, the A/B comparison and the result file's path. Pure: the
 // GoogleTest glue prints it and records three parts as gtest XML properties.
 #pragma once
@@ -42,7 +43,7 @@ std::string KeySweepLine(const KeySweepPoint& p, const LimitRun& run);
 
 struct ConsoleOutcome {
   std::string measured;  // MeasuredLine; empty when nothing was measured
-  std::string checks;    // one "pass <check>" or "FAIL <check>" line per threshold check
+  std::string checks;    // one "pass <check>: catches ..." or "FAIL <check>" line per threshold check
   std::string ab;        // "A/B <method>", then one line per metric; empty outside A/B mode
   std::string limits;    // limits scenarios: one LimitLine per phase; empty for the others
   // limits.reject_cost: one RejectCostPhaseLine per phase, then the

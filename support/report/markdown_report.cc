@@ -15,6 +15,7 @@
 #include "support/report/reject_cost_markdown.h"
 #include "support/report/loadgens_markdown.h"
 #include "support/core/units_format.h"
+#include "support/judge/threshold_headroom.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 #include "support/judge/verdict.h"
@@ -277,22 +278,24 @@ void ChecksSection(std::string& out, const std::vector<ScenarioResult>& results)
   if (!any && !any_ratio) return;
   out += "### Threshold checks\n\n";
   if (any) {
-    out += "| Scenario | Metric | Measured | Limit | Reference | Check |\n|---|---|---:|---:|---:|---|\n";
+    out += "| Scenario | Metric | Measured | Limit | Reference | Check | Catches |\n|---|---|---:|---:|---:|---|---|\n";
     for (const auto& r : results) {
       for (const ThresholdCheck& c : r.checks) {
         AppendRow(out, {r.id, c.metric, MetricValueText(c.metric, c.measured, false),
                     c.op + " " + MetricValueText(c.metric, c.limit, true),
-                    c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? Cell("pass") : Cell::Strong("FAIL")});
+                    c.reference ? MetricValueText(c.metric, *c.reference, false) : "—", c.passed ? Cell("pass") : Cell::Strong("FAIL"),
+                    HeadroomCell(CheckHeadroom(c))});
       }
     }
     out += "\n";
   }
   if (any_ratio) {
     out += "Same-run ratio checks (evaluated by fvbench.report):\n\n"
-           "| Scenario | Check | Check result |\n|---|---|---|\n";
+           "| Scenario | Check | Check result | Catches |\n|---|---|---|---|\n";
     for (const auto& r : results) {
       for (const RatioCheck& c : r.ratio_checks) {
-        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? Cell("pass") : Cell::Strong("FAIL")});
+        AppendRow(out, {r.id, DescribeRatioCheck(c), c.passed ? Cell("pass") : Cell::Strong("FAIL"),
+                        HeadroomCell(RatioCheckHeadroom(c))});
       }
     }
     out += "\n";

@@ -15,8 +15,9 @@
 //                  load, errors; every search step in a collapsible <details>;
 //   plots          links to the SVG plots of the scenarios run (PlotFilesOfRun;
 //                  the limits plots are linked from their own section);
-//   same-run ratios (ratios.h), threshold checks (measured, limit, reference)
-//                  and same-run ratio checks;
+//   same-run ratios (ratios.h), threshold checks (measured, limit, reference,
+//                  the change each catches: threshold_headroom.h) and same-run
+//                  ratio checks (with the change each catches);
 //   validity       per scenario valid / INVALID, failed checks with measured
 //                  and limit, informational notes, errors, notes;
 //   SUT resources  CPU (cores) and RSS (MiB) of each SUT service per scenario;

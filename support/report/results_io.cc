@@ -14,6 +14,7 @@
 #include "support/core/json_writer.h"
 #include "support/core/plausible.h"
 #include "support/judge/ratios.h"
+#include "support/judge/threshold_headroom.h"
 #include "support/report/ab_json.h"
 #include "support/report/limits_json.h"
 #include "support/core/path_text.h"
@@ -106,6 +107,17 @@ void WriteStep(detail::JsonWriter& w, const StepResult& s) {
   w.EndObject();
 }
 
+// What a check catches (threshold_headroom.h), derived from its other
+// fields and not read back: {"kind": "rise", "size": 184.8, "unit": "relative"}.
+void WriteHeadroom(detail::JsonWriter& w, const Headroom& h) {
+  w.Key("headroom");
+  w.StartObject();
+  w.Field("kind", HeadroomKindName(h.kind));
+  w.Field("size", h.size);
+  w.Field("unit", h.points ? "points" : "relative");
+  w.EndObject();
+}
+
 void WriteCheck(detail::JsonWriter& w, const ThresholdCheck& c) {
   w.StartObject();
   w.Field("metric", c.metric);
@@ -115,6 +127,7 @@ void WriteCheck(detail::JsonWriter& w, const ThresholdCheck& c) {
   w.Field("reference", c.reference);
   if (c.censored) w.Field("censored", true);  // measured is a lower bound (timeouts)
   w.Field("passed", c.passed);
+  WriteHeadroom(w, CheckHeadroom(c));
   w.EndObject();
 }
 
@@ -128,6 +141,7 @@ void WriteRatioCheck(detail::JsonWriter& w, const RatioCheck& c) {
   w.Field("base", c.base);
   w.Field("limit", c.limit);
   w.Field("passed", c.passed);
+  WriteHeadroom(w, RatioCheckHeadroom(c));
   w.EndObject();
 }
 

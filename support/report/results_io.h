@@ -20,6 +20,11 @@
 //       "same_run_ratios": [{"scenario", "base", "metric", "value", "base_value", "ratio"}, ...]}
 //                                                      RunReport::ratios; derived, not read back
 //
+// Each check and ratio check carries "headroom": {"kind": "rise" | "fall" |
+// "fails_now" | "never" | "undefined", "size": number or null, "unit":
+// "relative" | "points"}, the change that would fail it
+// (threshold_headroom.h); derived from the check's other fields, not read back.
+//
 // Fields added after the first documents (a step's "role"; a scenario's
 // "search", "confirmed", "search_resolution", "search_load_s", "search_stop",
 // "search_rule" (written only when the result carries it),

@@ -9,6 +9,7 @@
 
 #include "support/core/metric_names.h"
 #include "support/core/units_format.h"
+#include "support/judge/threshold_headroom.h"
 #include "support/judge/thresholds.h"
 #include "support/judge/validity.h"
 #include "support/report/ab_report.h"
@@ -334,7 +335,8 @@ void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
   out += "\n  Threshold checks\n";
   for (const auto& r : results) {
     for (const auto& c : r.checks) {
-      out += fmt::format("    {}  {}: {}\n", c.passed ? "pass" : "FAIL", r.id, DescribeCheck(c));
+      out += fmt::format("    {}  {}: {}{}\n", c.passed ? "pass" : "FAIL", r.id, DescribeCheck(c),
+                         c.passed ? ": " + DescribeHeadroom(CheckHeadroom(c)) : "");
     }
   }
   bool any_ratio = false;
@@ -343,7 +345,8 @@ void ChecksBlock(std::string& out, const std::vector<ScenarioResult>& results) {
   out += "\n  Same-run ratio checks (evaluated by fvbench.report)\n";
   for (const auto& r : results) {
     for (const auto& c : r.ratio_checks) {
-      out += fmt::format("    {}  {}: {}\n", c.passed ? "pass" : "FAIL", r.id, DescribeRatioCheck(c));
+      out += fmt::format("    {}  {}: {}{}\n", c.passed ? "pass" : "FAIL", r.id, DescribeRatioCheck(c),
+                         c.passed ? ": " + DescribeHeadroom(RatioCheckHeadroom(c)) : "");
     }
   }
 }

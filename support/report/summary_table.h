@@ -22,7 +22,8 @@
 //    evaluated (thresholds.h);
 //  - the engine, SUT, cpusets (or "unpinned: engine and SUT share cores"),
 //    error rates, whether the engine kept up, every step, every threshold
-//    check and every validity note are shown.
+//    check (a passed one, threshold or ratio, with the change it catches:
+//    threshold_headroom.h) and every validity note are shown.
 // A reporter: it formats the RunReport (run_report.h: ratios, deltas, the
 // load-mismatch warning are computed there) and computes nothing.
 #pragma once

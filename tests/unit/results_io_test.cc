@@ -165,6 +165,41 @@ TEST(ResultsIo, ScenarioRoundTrips) {
   EXPECT_EQ(ScenarioResultToJson(*back), text);
 }
 
+// Each check carries what it catches (threshold_headroom.h), derived from
+// its other fields: written, not read back, so a document without it (older
+// files) reads the same and is written again with it.
+TEST(ResultsIo, ChecksCarryTheirHeadroomAndOlderFilesWithoutItRead) {
+  ScenarioResult r = RichScenario();
+  const std::string text = ScenarioResultToJson(r);
+  json doc = json::parse(text);
+  const json& checks = doc["scenario"]["checks"];
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0]["headroom"]["kind"], "fall");  // rps 1296.5 >= 500
+  EXPECT_NEAR(checks[0]["headroom"]["size"].get<double>(), 1 - 500 / 1296.5, 1e-12);
+  EXPECT_EQ(checks[0]["headroom"]["unit"], "relative");
+  EXPECT_EQ(checks[1]["headroom"]["kind"], "rise");  // error_rate 0.1 % < 1 %: 0.9 points
+  EXPECT_NEAR(checks[1]["headroom"]["size"].get<double>(), 0.009, 1e-12);
+  EXPECT_EQ(checks[1]["headroom"]["unit"], "points");
+  EXPECT_EQ(checks[2]["headroom"], json::parse(R"({"kind": "fails_now", "size": 0, "unit": "relative"})"));
+  const json& ratio = doc["scenario"]["ratio_checks"][0]["headroom"];  // rps 1296.5 >= 600
+  EXPECT_EQ(ratio["kind"], "fall");
+  EXPECT_NEAR(ratio["size"].get<double>(), 1 - 600 / 1296.5, 1e-12);
+
+  json old = doc;
+  for (json& c : old["scenario"]["checks"]) c.erase("headroom");
+  for (json& c : old["scenario"]["ratio_checks"]) c.erase("headroom");
+  auto back = ScenarioResultFromJson(old.dump(), "old.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameScenario(r, *back);
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+
+  ScenarioResult undefined = r;  // a passing check of nothing measurable: size null
+  undefined.checks = {{"p99_us", "<=", 0, 100, std::nullopt, true}};
+  const json u = json::parse(ScenarioResultToJson(undefined))["scenario"]["checks"][0]["headroom"];
+  EXPECT_EQ(u, json::parse(R"({"kind": "undefined", "size": null, "unit": "relative"})"));
+  EXPECT_TRUE(ScenarioResultFromJson(ScenarioResultToJson(undefined), "u.json").ok());
+}
+
 // The time a scenario cost: its configured load, the rest
 // of its wall time, and each phase's engine wall time, written when known.
 TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
