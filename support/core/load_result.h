@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/core/interval_series.h"
 #include "support/core/loadgen_instance.h"
 #include "support/core/validity_check.h"
 
@@ -156,6 +157,9 @@ struct LoadResult {
   // scenario runner adds to the phase's checks: one instance that fell
   // behind invalidates the phase and is named.
   std::vector<ValidityCheck> loadgen_checks;
+  // Counts per interval of the phase (interval_series.h); empty when the
+  // engine wrote none (k6, an older wrk output).
+  IntervalSeries intervals;
 };
 
 // The wrk pacing bounds behind kept_up (wrk_output.h) and the validity check

@@ -74,6 +74,9 @@ struct LoadSpec {
   // > 0: each request carries X-Bench-Key: k<i>, i cycling over 0..keys-1
   // (kBenchKeyHeader above); 0: no such header.
   int keys = 0;
+  // wrk: the width of pace.lua's counts per interval (µs, whole, 1000 ..
+  // 3600e6; FVBENCH_INTERVAL_US); 0: pace.lua's 1 s, what the suite uses.
+  double interval_us = 0;
 };
 
 // keys within [0, kMaxBenchKeys]; the error names the number and the bound.

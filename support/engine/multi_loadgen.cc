@@ -254,6 +254,7 @@ class MultiLoadgenEngine : public LoadEngine {
       const double offset = OffsetOf(i, offsets);
       o.start_epoch_us -= offset;
       o.end_epoch_us -= offset;
+      if (!o.result->intervals.empty()) o.result->intervals.start_epoch_us -= offset;  // onto the controller's clock
       ProcessStart st;
       st.name = processes_[i].name;
       st.host = HostOf(i);

@@ -53,6 +53,42 @@
 --   Exact non-2xx counting needs response(), which makes wrk parse every
 --   header into a Lua table; it is enabled only with FVBENCH_COUNT_RATELIMIT=1.
 --
+-- Results over time (done()'s field `intervals`)
+-- ----------------------------------------------
+-- * Counts per interval of FVBENCH_INTERVAL_US (1 s) on the phase's clock:
+--   interval 1 starts at the common start (FVBENCH_START_EPOCH_US, without
+--   OFFSET, so that several instances' intervals line up), or, unsynchronised,
+--   at the process's first setup() (wrk's start, to within a millisecond,
+--   before any slot). `start_epoch_us` is that origin on this host's wall
+--   clock, `width_us` the width; every series has one count per interval.
+--   An event before the origin (a connection up before the common start)
+--   counts in interval 1.
+-- * scheduled: the slots that fell due in the interval, by slot time, from
+--   each thread's schedule in done() (the same slots as the field
+--   `scheduled`: the series sums to it exactly, slots cut off at stop
+--   left out in their intervals).
+-- * sent: paced sends, by the time they left (sums to `sent`).
+-- * late_10ms: of those, the sends more than 10 ms behind their slot (sums
+--   to send_lag_us.late_10ms).
+-- * completed: responses, by the time wrk finished them. wrk keeps its
+--   latency histogram in C and response() gets no timing and no connection,
+--   so latency per interval is out of reach; but after a response completes
+--   (pending back to 0) wrk sets c->delayed and its connection's next
+--   socket_writeable calls delay(): each delay() call is one completed
+--   response, except each connection's first (wrk gives a thread
+--   CONNECTIONS / THREADS connections; FVBENCH_CONNECTIONS unset: none is
+--   left out). A request whose connection failed is not answered and calls
+--   no delay(); a response completed just before wrk stopped its thread may
+--   find no delay() after it, so the series sums to at most `requests`.
+--   Within one interval a stall that the SUT then catches up on is not
+--   visible in these counts (the backlog completes in the same interval):
+--   an interval with no completion while slots fell due is a stall at
+--   least as long as the interval.
+-- * Cost: each event adds to its interval's count in a table indexed by the
+--   interval; the interval's end is compared per event and the index
+--   computed only when it is passed (roll_interval), so memory grows with the
+--   phase's seconds, not its requests.
+--
 -- Parameters (environment; wrk's main Lua state, where done() runs, gets no
 -- script arguments):
 --   FVBENCH_RATE            total target rate, requests/s (> 0), required
@@ -83,6 +119,9 @@
 --                           slot 0 is its first delay(), as before.
 --   FVBENCH_OFFSET_US       this instance's schedule offset after START (µs, >= 0;
 --                           shard i of n at total rate R: i / R)
+--   FVBENCH_INTERVAL_US     width of the counting intervals (µs, whole, 1000 ..
+--                           3600e6; unset: 1 s, which the suite uses: it
+--                           passes none); see "Results over time"
 --   FVBENCH_KEYS            rate-limit keys K (integer 0..100000; unset or 0: none):
 --                           K > 0 puts "X-Bench-Key: k<i>" on every request,
 --                           i = 0..K-1 taken in turn by each thread, thread j
@@ -151,6 +190,18 @@ fvb_queue = {}    -- slots claimed by a connection's delay() and not sent yet
 fvb_first_lag_us = 0   -- its first send (slot 0) - slot 0's time, µs (may be < 0: early)
 fvb_sync_offset_us = -1  -- synchronised: its slot 0 after the instance's (j / rate), µs; -1: not synchronised
 fvb_missed = 0    -- synchronised: slots that fell due before the thread was up, skipped (see delay())
+-- Counts per interval (header, "Results over time"): index 1 is the interval
+-- that starts at the phase's origin. Filled in by roll_interval(), read by
+-- done(); an interval in which this thread saw nothing stays nil (0).
+local iv_sent, iv_completed, iv_late = {}, {}, {}
+fvb_iv_sent = iv_sent
+fvb_iv_completed = iv_completed
+fvb_iv_late = iv_late
+fvb_origin_us = nil    -- interval 1 starts here (monotonic µs; set in init())
+fvb_iv_width_us = 1e6  -- FVBENCH_INTERVAL_US
+local iv_index = 0     -- the interval events are counted in now (0: none yet)
+local iv_end_us = -math.huge  -- when it ends: the next event at or after it rolls
+local firsts_left = 0  -- this thread's connections whose first delay() has not come yet
 
 local function getenv_required(name)
   local v = os.getenv(name)
@@ -233,6 +284,18 @@ local function key_header(i)
   return "X-Bench-Key: k" .. i
 end
 
+-- FVBENCH_INTERVAL_US: the width of the counting intervals, µs; 1 s when
+-- unset or empty (the suite passes none).
+local function getenv_interval_width()
+  local raw = os.getenv("FVBENCH_INTERVAL_US") or ""
+  if raw == "" then return 1e6 end
+  local v = tonumber(raw)
+  if v == nil or v ~= math.floor(v) or v < 1000 or v > 3600e6 then
+    error("pace.lua: FVBENCH_INTERVAL_US=" .. raw .. " is not a whole number of µs in 1000..3600000000")
+  end
+  return v
+end
+
 local function read_file(path)
   local f, err = io.open(path, "rb")
   if f == nil then error("pace.lua: FVBENCH_BODY_FILE: " .. tostring(err)) end
@@ -251,6 +314,10 @@ function setup(thread)
   fvb_threads = fvb_threads or {}
   fvb_threads[#fvb_threads + 1] = thread
   thread:set("fvb_thread_index", #fvb_threads)
+  -- Unsynchronised, the intervals start at the first setup(): one origin
+  -- for every thread of the process (CLOCK_MONOTONIC is the host's).
+  fvb_first_setup_us = fvb_first_setup_us or fvb_setup_us
+  thread:set("fvb_setup_origin_us", fvb_first_setup_us)
 end
 
 -- init()'s requests when FVBENCH_KEYS > 0 (see the header): one per key,
@@ -304,6 +371,11 @@ function init(args)
   getenv_required("FVBENCH_OUT")
   fvb_thread_rate = rate / threads
   interval_us = 1e6 / fvb_thread_rate
+  fvb_iv_width_us = getenv_interval_width()
+  -- wrk gives each thread CONNECTIONS / THREADS connections (wrk.c main);
+  -- each one's first delay() answers no response.
+  firsts_left = math.floor((tonumber(os.getenv("FVBENCH_CONNECTIONS") or "") or 0) / threads)
+  fvb_origin_us = fvb_setup_origin_us or now_us()
   local start_epoch = os.getenv("FVBENCH_START_EPOCH_US") or ""
   if start_epoch ~= "" then
     local epoch = getenv_number("FVBENCH_START_EPOCH_US")
@@ -318,6 +390,8 @@ function init(args)
     fvb_sync_offset_us = ((fvb_thread_index or 1) - 1) * 1e6 / rate
     start_us = sync_start_us + fvb_sync_offset_us
     fvb_start_us = start_us
+    -- every instance's intervals start at the common start (not + OFFSET)
+    fvb_origin_us = epoch - epoch_minus_mono_us
   end
 
   local kind = getenv_required("FVBENCH_KIND")
@@ -373,8 +447,33 @@ local function skip_missed(now)
   fvb_missed = n_slots
 end
 
+-- Moves the counting to the interval that holds `now` (an event at or
+-- after the current one's end; events come in time order within a
+-- thread). Events before the origin (a synchronised thread's connections
+-- come up before the common start) count in interval 1. Runs once per
+-- interval and thread, not per request.
+local function roll_interval(now)
+  local i = math.floor((now - fvb_origin_us) / fvb_iv_width_us)
+  if i < 0 then i = 0 end
+  iv_end_us = fvb_origin_us + (i + 1) * fvb_iv_width_us
+  iv_index = i + 1
+  if iv_sent[iv_index] == nil then
+    iv_sent[iv_index] = 0
+    iv_completed[iv_index] = 0
+    iv_late[iv_index] = 0
+  end
+end
+
 function delay()
   local now = now_us()
+  -- wrk calls delay() on a connection when its response completed (and
+  -- once when it first came up): a completion, counted in its interval
+  if now >= iv_end_us then roll_interval(now) end
+  if firsts_left > 0 then
+    firsts_left = firsts_left - 1
+  else
+    iv_completed[iv_index] = iv_completed[iv_index] + 1
+  end
   if start_us == nil then
     start_us = now
     fvb_start_us = now
@@ -419,6 +518,8 @@ local function record_send()
   local lag = now - slot
   if fvb_sent == 0 then fvb_first_lag_us = lag end
   fvb_sent = fvb_sent + 1
+  if now >= iv_end_us then roll_interval(now) end
+  iv_sent[iv_index] = iv_sent[iv_index] + 1
   if lag <= 0 then
     if -lag > fvb_early_max then fvb_early_max = -lag end
     return
@@ -429,6 +530,7 @@ local function record_send()
     fvb_late_1ms = fvb_late_1ms + 1
     if lag > 10000 then
       fvb_late_10ms = fvb_late_10ms + 1
+      iv_late[iv_index] = iv_late[iv_index] + 1
       if exhausted then fvb_late_10ms_exhausted = fvb_late_10ms_exhausted + 1 end
     end
   end
@@ -541,15 +643,80 @@ end
 -- it stays never sent. done() reports these as unsent_at_stop and leaves
 -- them out of `scheduled`.
 local ON_TIME_US = 10000
-local function thread_unsent_at_stop(t, counted, t_start, t_rate)
+
+-- Thread t's slots (slot k at t_start + k x spacing, k from 0) due before
+-- the end of interval i (1-based), within 0..counted: the one rule that
+-- places a slot in an interval (add_thread_scheduled, slot_interval).
+local function slots_before_end(t, i, counted, t_start, spacing)
+  local before = math.ceil((t:get("fvb_origin_us") + i * t:get("fvb_iv_width_us") - t_start) / spacing)
+  if before < 0 then return 0 end
+  if before > counted then return counted end
+  return before
+end
+
+-- The interval slot k was counted in by add_thread_scheduled.
+local function slot_interval(t, k, counted, t_start, spacing)
+  local i = math.floor((t_start + k * spacing - t:get("fvb_origin_us")) / t:get("fvb_iv_width_us")) + 1
+  if i < 1 then i = 1 end
+  while slots_before_end(t, i, counted, t_start, spacing) <= k do i = i + 1 end
+  while i > 1 and slots_before_end(t, i - 1, counted, t_start, spacing) > k do i = i - 1 end
+  return i
+end
+
+-- `scheduled_iv` (interval -> count) loses each cut slot in its interval.
+local function thread_unsent_at_stop(t, counted, t_start, t_rate, scheduled_iv)
   if counted <= 0 or t_rate <= 0 then return 0 end
   local interval = 1e6 / t_rate
   local counted_end = t_start + counted * interval
   local n = 0
   for _, due in pairs(t:get("fvb_queue") or {}) do
-    if due < counted_end - interval / 2 and due >= counted_end - ON_TIME_US then n = n + 1 end
+    if due < counted_end - interval / 2 and due >= counted_end - ON_TIME_US then
+      n = n + 1
+      local k = math.floor((due - t_start) / interval + 0.5)
+      local i = slot_interval(t, k, counted, t_start, interval)
+      scheduled_iv[i] = (scheduled_iv[i] or 0) - 1
+    end
   end
   return n
+end
+
+-- Adds one thread's `counted` slots to `scheduled_iv` (interval -> count),
+-- each in the interval its time falls in: the slots before each interval's
+-- end less those before the previous one's, so they sum to `counted` exactly.
+local function add_thread_scheduled(scheduled_iv, t, counted, t_start, t_rate)
+  if counted <= 0 or t_rate <= 0 then return end
+  local spacing = 1e6 / t_rate
+  local i, before_prev = 1, 0
+  while before_prev < counted do
+    local before = slots_before_end(t, i, counted, t_start, spacing)
+    scheduled_iv[i] = (scheduled_iv[i] or 0) + before - before_prev
+    before_prev = before
+    i = i + 1
+  end
+end
+
+-- Adds a thread's counts (interval -> count) into `into`.
+local function add_intervals(into, counts)
+  for i, n in pairs(counts or {}) do into[i] = (into[i] or 0) + n end
+end
+
+-- The field `intervals`: counts per interval on the phase's clock, every
+-- series as long as the longest (0 where nothing happened).
+local function intervals_json(origin_epoch_us, width_us, series)
+  local n = 0
+  for _, s in ipairs(series) do
+    for i, _ in pairs(s[2]) do if i > n then n = i end end
+  end
+  local parts = {
+    '"start_epoch_us":' .. string.format("%d", math.floor(origin_epoch_us + 0.5)),
+    '"width_us":' .. string.format("%d", width_us),
+  }
+  for _, s in ipairs(series) do
+    local values = {}
+    for i = 1, n do values[i] = string.format("%d", s[2][i] or 0) end
+    parts[#parts + 1] = '"' .. s[1] .. '":[' .. table.concat(values, ",") .. "]"
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
 end
 
 -- The latency histogram in fvbench's mergeable layout (support/core/
@@ -666,6 +833,7 @@ function done(summary, latency, requests_stats)
   local unsent_at_stop = 0
   local missed = 0
   local first_lag, first_start = nil, nil  -- the earliest first send's lag; unsynchronised: earliest slot 0
+  local iv_scheduled, iv_sent_all, iv_completed_all, iv_late_all = {}, {}, {}, {}
   for _, t in ipairs(threads) do
     local counted, t_start, t_rate =
       thread_scheduled(t, wrk_start_us, window_end, done_us, sync_start ~= nil, duration_us)
@@ -674,8 +842,12 @@ function done(summary, latency, requests_stats)
       if first_lag == nil or lag0 < first_lag then first_lag = lag0 end
       if not sync_start and (first_start == nil or t_start < first_start) then first_start = t_start end
     end
+    add_thread_scheduled(iv_scheduled, t, counted, t_start, t_rate)
+    add_intervals(iv_sent_all, t:get("fvb_iv_sent"))
+    add_intervals(iv_completed_all, t:get("fvb_iv_completed"))
+    add_intervals(iv_late_all, t:get("fvb_iv_late"))
     local cut = 0  -- synchronised: wrk's stop comes >= 0.25 s after the window, it cuts off no slot
-    if sync_start == nil then cut = thread_unsent_at_stop(t, counted, t_start, t_rate) end
+    if sync_start == nil then cut = thread_unsent_at_stop(t, counted, t_start, t_rate, iv_scheduled) end
     scheduled = scheduled + counted - cut
     unsent_at_stop = unsent_at_stop + cut
     sent = sent + t:get("fvb_sent")
@@ -779,6 +951,13 @@ function done(summary, latency, requests_stats)
   if os.getenv("FVBENCH_HISTOGRAM") == "1" then
     field("histogram", histogram_json(latency, timeouts, tonumber(os.getenv("FVBENCH_TIMEOUT_US") or "") or 2e6))
   end
+  -- The intervals' origin on the wall clock: the common start, or the
+  -- first setup() (each thread's fvb_origin_us).
+  local iv_origin_epoch = start_epoch or ((fvb_first_setup_us or wrk_start_us) + epoch_minus_mono_us)
+  local iv_width = (threads[1] and threads[1]:get("fvb_iv_width_us")) or 1e6
+  field("intervals", intervals_json(iv_origin_epoch, iv_width, {
+    { "scheduled", iv_scheduled }, { "sent", iv_sent_all },
+    { "completed", iv_completed_all }, { "late_10ms", iv_late_all } }))
   field("send_lag_us", "{" .. table.concat({
     '"max":' .. num(lag_max), '"mean":' .. num(sent > 0 and lag_sum / sent or 0),
     '"late_1ms":' .. num(late1), '"late_10ms":' .. num(late10),

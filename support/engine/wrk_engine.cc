@@ -359,6 +359,10 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
   }
   if (spec.connections < 0) return Error{fmt::format("connections {} < 0", spec.connections)};
   if (auto k = CheckBenchKeys(spec.keys); !k) return k.error();
+  if (spec.interval_us != 0 &&
+      !(spec.interval_us >= 1000 && spec.interval_us <= 3600e6 && spec.interval_us == std::floor(spec.interval_us))) {
+    return Error{fmt::format("interval_us {} is not a whole number of µs in 1000..3600000000", spec.interval_us)};
+  }
   if (spec.kind == RequestKind::kPostJson && body_path.empty()) {
     return Error{"post phase without a body file"};
   }
@@ -402,6 +406,7 @@ Result<Command> PlanWrkCommand(const LoadSpec& spec, const std::string& scripts_
       {"FVBENCH_KEYS", fmt::format("{}", spec.keys)},
   };
   if (spec.latency_histogram) cmd.env["FVBENCH_HISTOGRAM"] = "1";
+  if (spec.interval_us > 0) cmd.env["FVBENCH_INTERVAL_US"] = fmt::format("{:.0f}", spec.interval_us);
   if (synchronised) {
     cmd.env["FVBENCH_START_EPOCH_US"] = fmt::format("{:.0f}", spec.start_epoch_us);
     cmd.env["FVBENCH_OFFSET_US"] = fmt::format("{:.3f}", spec.offset_us);

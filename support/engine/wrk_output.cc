@@ -280,6 +280,62 @@ Result<void> ReadWindowAndHistogram(const json& doc, const Reader& r, WrkOutput&
   return Ok();
 }
 
+// One series of `intervals`: an array of counts.
+Result<std::vector<uint64_t>> ReadSeries(const json& obj, const Reader& r, const char* name) {
+  const json* v = nullptr;
+  FVB_ASSIGN(v, r.Field(obj, "intervals", name));
+  if (!v->is_array()) return r.Fail(fmt::format("field `intervals.{}` is a {}, expected an array of counts", name, v->type_name()));
+  std::vector<uint64_t> out;
+  out.reserve(v->size());
+  for (size_t i = 0; i < v->size(); ++i) {
+    const json& n = (*v)[i];
+    if (!n.is_number_unsigned() &&
+        !(n.is_number_float() && n.get<double>() >= 0 && n.get<double>() == std::floor(n.get<double>()) &&
+          n.get<double>() <= 9007199254740992.0)) {
+      return r.Fail(fmt::format("field `intervals.{}[{}]` is {}, expected a whole count >= 0", name, i, n.dump()));
+    }
+    out.push_back(n.is_number_unsigned() ? n.get<uint64_t>() : static_cast<uint64_t>(n.get<double>()));
+  }
+  return out;
+}
+
+// The counts per interval (field `intervals`, pace.lua "Results over time"),
+// when written: four series of one length, summing to the phase's own
+// counts where pace.lua makes them (scheduled, sent, late_10ms).
+Result<void> ReadIntervals(const json& doc, const Reader& r, WrkOutput& out) {
+  auto it = doc.find("intervals");
+  if (it == doc.end() || it->is_null()) return Ok();
+  if (!it->is_object()) return r.Fail(fmt::format("field `intervals` is a {}, expected an object", it->type_name()));
+  IntervalSeries s;
+  FVB_ASSIGN(s.start_epoch_us, r.NonNegative(*it, "intervals", "start_epoch_us"));
+  FVB_ASSIGN(s.width_us, r.Number(*it, "intervals", "width_us"));
+  if (!(s.width_us > 0)) return r.Fail(fmt::format("field `intervals.width_us` is {}, expected > 0", s.width_us));
+  FVB_ASSIGN(s.scheduled, ReadSeries(*it, r, "scheduled"));
+  FVB_ASSIGN(s.sent, ReadSeries(*it, r, "sent"));
+  FVB_ASSIGN(s.completed, ReadSeries(*it, r, "completed"));
+  FVB_ASSIGN(s.late_10ms, ReadSeries(*it, r, "late_10ms"));
+  const size_t n = s.scheduled.size();
+  if (s.sent.size() != n || s.completed.size() != n || s.late_10ms.size() != n) {
+    return r.Fail(fmt::format("field `intervals`: series of different lengths (scheduled {}, sent {}, completed {}, "
+                              "late_10ms {})",
+                              n, s.sent.size(), s.completed.size(), s.late_10ms.size()));
+  }
+  if (auto it_s = doc.find("scheduled");
+      it_s != doc.end() && it_s->is_number() && static_cast<double>(SeriesTotal(s.scheduled)) != it_s->get<double>()) {
+    return r.Fail(fmt::format("field `intervals.scheduled` sums to {}, but `scheduled` is {}", SeriesTotal(s.scheduled),
+                              it_s->dump()));
+  }
+  if (SeriesTotal(s.sent) != out.sent) {
+    return r.Fail(fmt::format("field `intervals.sent` sums to {}, but `sent` is {}", SeriesTotal(s.sent), out.sent));
+  }
+  if (SeriesTotal(s.late_10ms) != out.send_lag.late_10ms) {
+    return r.Fail(fmt::format("field `intervals.late_10ms` sums to {}, but `send_lag_us.late_10ms` is {}",
+                              SeriesTotal(s.late_10ms), out.send_lag.late_10ms));
+  }
+  out.load.intervals = std::move(s);
+  return Ok();
+}
+
 // Timeouts as censored latency samples (outcomes.h CensorAtTimeout).
 Result<void> CensorTimeouts(const json& doc, const Reader& r, WrkOutput& out) {
   double timeout_us = kWrkDefaultTimeoutUs;
@@ -346,6 +402,7 @@ Result<WrkOutput> ParseWrkPaceOutput(std::string_view text, const std::string& s
   if (auto s = ReadLatencyAndLag(*doc, r, out); !s) return s.error();
   if (auto s = ReadOptional(*doc, r, out); !s) return s.error();
   if (auto s = ReadWindowAndHistogram(*doc, r, out); !s) return s.error();
+  if (auto s = ReadIntervals(*doc, r, out); !s) return s.error();
   if (auto s = CensorTimeouts(*doc, r, out); !s) return s.error();
   if (auto s = Derive(*doc, r, target_rps, max_late_share, out); !s) return s.error();
   return out;

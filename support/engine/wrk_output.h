@@ -13,7 +13,9 @@
 //   first_send_lag_us, wrk_start_epoch_us (optional), missed_slots
 //   (optional)} (optional: the schedule window on the loadgen host's clock),
 //   histogram (optional: the mergeable latency histogram,
-//   core/latency_histogram_json.h, written with FVBENCH_HISTOGRAM=1).
+//   core/latency_histogram_json.h, written with FVBENCH_HISTOGRAM=1),
+//   intervals {start_epoch_us, width_us (> 0), scheduled, sent, completed,
+//   late_10ms (arrays of counts, one length)} (optional: counts per interval).
 //   Meaning of every field: the header comment of support/engine/pace.lua.
 //
 // Mapping to LoadResult (support/core/load_result.h):
@@ -81,11 +83,15 @@
 //   max_send_lag_us = send_lag_us.max; ratelimit_evidence copied when present.
 //   connections  = the field (wrk's -c as pace.lua echoes it), 0 when absent;
 //                  latency_us.mean = latency_us.mean, 0 when absent.
+//   intervals    = the field (core/interval_series.h), on this host's clock;
+//                  empty when absent (older pace.lua).
 //   engine "wrk"; engine_version empty (the engine fills it); raw_path = source_name.
 //
 // Errors (never a silent 0): empty text, invalid/truncated JSON (with the byte
 // offset), wrong schema, a missing field, a field of the wrong type, a negative
-// or fractional count, and a target_rate that differs from `target_rps`
+// or fractional count, interval series of different lengths or whose sums
+// differ from `scheduled`, `sent` or `send_lag_us.late_10ms` (pace.lua makes
+// them equal), and a target_rate that differs from `target_rps`
 // (relative 1e-6) or threads != threads_requested (the offered rate was not the
 // one asked for). Every message starts with `source_name` and names the field.
 #pragma once

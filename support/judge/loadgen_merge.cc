@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace fvbench {
@@ -98,7 +99,40 @@ std::vector<ValidityCheck> InstanceChecks(const LoadgenInstance& i, const LoadRe
   return out;
 }
 
+// Adds `from` into `into` from interval `at` on, growing it as needed.
+void AddSeries(std::vector<uint64_t>& into, const std::vector<uint64_t>& from, size_t at) {
+  if (into.size() < at + from.size()) into.resize(at + from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) into[at + i] += from[i];
+}
+
 }  // namespace
+
+Result<IntervalSeries> MergeIntervalSeries(const std::vector<IntervalSeries>& series) {
+  IntervalSeries out;
+  if (series.empty()) return out;
+  double earliest = series.front().start_epoch_us;
+  for (const IntervalSeries& s : series) {
+    if (s.empty()) return IntervalSeries{};
+    if (s.width_us != series.front().width_us) {
+      return Error{fmt::format("merging counts per interval: widths differ ({} µs and {} µs)",
+                               series.front().width_us, s.width_us)};
+    }
+    earliest = std::min(earliest, s.start_epoch_us);
+  }
+  out.start_epoch_us = earliest;
+  out.width_us = series.front().width_us;
+  for (const IntervalSeries& s : series) {
+    const auto at = static_cast<size_t>(std::llround((s.start_epoch_us - earliest) / out.width_us));
+    AddSeries(out.scheduled, s.scheduled, at);
+    AddSeries(out.sent, s.sent, at);
+    AddSeries(out.completed, s.completed, at);
+    AddSeries(out.late_10ms, s.late_10ms, at);
+  }
+  // one length: a series that ended earlier is 0 in the later intervals
+  const size_t n = std::max({out.scheduled.size(), out.sent.size(), out.completed.size(), out.late_10ms.size()});
+  for (auto* v : {&out.scheduled, &out.sent, &out.completed, &out.late_10ms}) v->resize(n, 0);
+  return out;
+}
 
 Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const ValidityParams& params,
                                   double max_start_skew_us) {
@@ -128,6 +162,11 @@ Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const Va
     for (auto& c : InstanceChecks(m.loadgens.back(), run.result, params)) out.checks.push_back(std::move(c));
   }
   m.latency_us = latency.ToLatencyUs();
+  std::vector<IntervalSeries> series;
+  for (const InstanceRun& run : runs) series.push_back(run.result.intervals);
+  auto intervals = MergeIntervalSeries(series);
+  if (!intervals) return intervals.error();
+  m.intervals = std::move(*intervals);
   MergePool(m, runs);
   m.late_pool_exhausted_share = MergedPoolExhaustedShare(runs);
   m.late_send_share = m.requests > 0 ? late_weighted / static_cast<double>(m.requests) : 0;

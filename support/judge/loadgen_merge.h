@@ -49,7 +49,18 @@ struct MergedPhase {
   std::vector<ValidityCheck> checks;  // per instance, then start_skew
 };
 
-// Error when `runs` is empty or the histograms cannot merge (different request timeouts).
+// The instances' counts per interval (core/interval_series.h) summed per
+// interval on the common clock: each series is placed at the whole number of
+// intervals its start lies after the earliest start (rounded: synchronised
+// instances start together, to within their clocks' measured offsets), and
+// the merged series starts at the earliest start. Empty when `series` is, or
+// when any instance has none (k6, an older output): a sum over some
+// instances would not be the phase's. Error when two widths differ.
+Result<IntervalSeries> MergeIntervalSeries(const std::vector<IntervalSeries>& series);
+
+// Error when `runs` is empty, the histograms cannot merge (different request
+// timeouts) or the interval series cannot (different widths). The merged
+// result's `intervals` are MergeIntervalSeries of the instances'.
 Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const ValidityParams& params,
                                   double max_start_skew_us = kMaxLoadgenStartSkewUs);
 

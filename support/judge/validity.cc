@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "support/core/units_format.h"
+#include "support/judge/interval_checks.h"
 #include "support/judge/kernel_counters.h"
 #include "support/judge/proc_sample.h"
 
@@ -25,7 +26,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Fractions are shown as percentages, everything else as a number with its unit.
 bool IsFraction(const std::string& name) {
   return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet" ||
-         name == "limit_over_admission";
+         name == "limit_over_admission" || name == "rate_drift";
 }
 
 // A check's name without the "loadgen <host>#<i>: " of one load generator's
@@ -327,6 +328,7 @@ std::vector<ValidityCheck> CheckPhase(const LoadResult& load, const PhaseObserva
   out.push_back(Make("achieved_rate", achieved, ">=", p.min_achieved_fraction,
                      fmt::format("achieved {} of target {} RPS", FormatNumber(load.achieved_rps),
                                  FormatNumber(load.target_rps))));
+  for (ValidityCheck& c : IntervalChecks(load)) out.push_back(std::move(c));
   if (obs.loadgen_busy) out.push_back(LoadgenCpu(obs, ctx, p));
   if (obs.quiet) out.push_back(SutQuiet(*obs.quiet, p));
   if (!obs.logs.empty()) LogChecks(obs, p, out);

@@ -13,6 +13,11 @@
 //                    pace.lua send lag within bound); measured = dropped
 //                    iterations (k6) or max send lag µs (wrk)
 //   achieved_rate    achieved / target >= min_achieved_fraction (0.97)
+//   interval_stalls, rate_drift (or the informational `intervals`)
+//                    from the counts per interval, when the engine wrote
+//                    them (interval_checks.h): no judged interval without a
+//                    completed response; the completed share of the
+//                    schedule within 10 % between the two halves
 //   loadgen_cpu      busy fraction of the engine's cpuset during the phase
 //                    <= max_loadgen_busy (0.80: a load generator busier than
 //                    80 % of its cpuset is flagged); absent when not sampled

@@ -26,6 +26,24 @@ void WriteLatencyUs(JsonWriter& w, const LatencyUs& l, bool with_max) {
   w.EndObject();
 }
 
+namespace {
+
+// "intervals": {start_epoch_us, width_us, scheduled: [...], sent, completed,
+// late_10ms} (core/interval_series.h); absent when the engine wrote none.
+void WriteIntervals(JsonWriter& w, const IntervalSeries& s) {
+  w.Key("intervals");
+  w.StartObject();
+  w.Field("start_epoch_us", s.start_epoch_us);
+  w.Field("width_us", s.width_us);
+  w.Array("scheduled", s.scheduled, [&](uint64_t n) { w.Uint(n); });
+  w.Array("sent", s.sent, [&](uint64_t n) { w.Uint(n); });
+  w.Array("completed", s.completed, [&](uint64_t n) { w.Uint(n); });
+  w.Array("late_10ms", s.late_10ms, [&](uint64_t n) { w.Uint(n); });
+  w.EndObject();
+}
+
+}  // namespace
+
 void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.StartObject();
   w.Field("engine", r.engine);
@@ -64,6 +82,7 @@ void WriteLoadResult(JsonWriter& w, const LoadResult& r) {
   w.Field("ratelimit_evidence", r.ratelimit_evidence);
   w.Field("raw_path", r.raw_path);
   WriteLoadgens(w, r);  // several load generators only
+  if (!r.intervals.empty()) WriteIntervals(w, r.intervals);
   w.EndObject();
 }
 
@@ -105,6 +124,39 @@ std::map<int, uint64_t> ReadStatusCounts(const json& v, const std::string& path)
     out[std::stoi(key)] = detail::GetUint(v.at("status_counts"), key, spath);
   }
   return out;
+}
+
+// "intervals" as WriteIntervals writes it: width > 0, four series of one
+// length. Throws naming the key.
+IntervalSeries ReadIntervals(const json& v, const std::string& path) {
+  const std::string ipath = JoinPath(path, "intervals");
+  const json& o = GetObject(v, "intervals", path);
+  IntervalSeries s;
+  s.start_epoch_us = GetNumber(o, "start_epoch_us", ipath);
+  s.width_us = GetNumber(o, "width_us", ipath);
+  if (!(s.width_us > 0) || !(s.start_epoch_us >= 0)) {
+    throw JsonFieldError{fmt::format("{}: width_us {} is not > 0 or start_epoch_us {} is negative", ipath,
+                                     s.width_us, s.start_epoch_us)};
+  }
+  auto series = [&](const char* key, std::vector<uint64_t>& out) {
+    const json& a = GetArray(o, key, ipath);
+    const std::string apath = JoinPath(ipath, key);
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!a[i].is_number_unsigned()) {
+        throw JsonFieldError{fmt::format("{}[{}]: {} is not a count", apath, i, a[i].dump())};
+      }
+      out.push_back(a[i].get<uint64_t>());
+    }
+  };
+  series("scheduled", s.scheduled);
+  series("sent", s.sent);
+  series("completed", s.completed);
+  series("late_10ms", s.late_10ms);
+  const size_t n = s.scheduled.size();
+  if (s.sent.size() != n || s.completed.size() != n || s.late_10ms.size() != n) {
+    throw JsonFieldError{fmt::format("{}: series of different lengths", ipath)};
+  }
+  return s;
 }
 
 }  // namespace
@@ -150,6 +202,7 @@ LoadResult LoadResultFromJsonValue(const json& v, const std::string& path) {
   r.ratelimit_evidence = OptUintOrNull(v, "ratelimit_evidence", path);
   r.raw_path = GetString(v, "raw_path", path);
   ReadLoadgens(v, path, r);
+  if (v.contains("intervals")) r.intervals = ReadIntervals(v, path);  // absent in older files and for k6
   CheckPlausible(r, path);
   return r;
 }

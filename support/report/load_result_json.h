@@ -1,7 +1,9 @@
 // The JSON object of one LoadResult (load_result.h) and of its latency block,
 // shared by a scenario's result (results_io.h) and an A/B side's runs
 // (ab_json.h). Field names as in the struct; "latency_us": {p50, p90, p99,
-// p999, max} in µs; non-finite numbers are written as null and read as NaN.
+// p999, max} in µs; "intervals" (core/interval_series.h) only when the
+// engine wrote counts per interval (absent: an empty series, as in older
+// files); non-finite numbers are written as null and read as NaN.
 #pragma once
 
 #include <string>

@@ -17,9 +17,17 @@
 //       ~160 bytes: beyond wrk's 10 s timeout. p99.9 and max must read
 //       ">= 10 s" (censored), p99 stay a measured value, and a p99.9 gate
 //       fail naming the censoring.
+//   StallOf300msIsFlaggedInItsIntervalsOnly  200 RPS for 10 s, counted per
+//       100 ms interval (pace.lua FVBENCH_INTERVAL_US); 5 s in, nginx's one
+//       process (master_process off: it is the worker) is stopped (SIGSTOP)
+//       for 300 ms, then continued. The intervals wholly inside the stop
+//       complete nothing, every interval without a completion overlaps the
+//       stop, every other full interval completes at least half its slots,
+//       and the phase's validity fails on interval_stalls.
 //
 // Label `faults` (preset `faults`), root only like the other fault tests;
 // skips without nginx or wrk. The figures are printed as MEASURED lines.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -39,6 +47,7 @@
 #include "support/engine/load_engine.h"
 #include "support/host/local_host.h"
 #include "support/judge/thresholds.h"
+#include "support/judge/validity.h"
 
 namespace fvbench {
 namespace {
@@ -122,7 +131,7 @@ class MeasuredOutcomes : public ::testing::Test {
   // the server block's body.
   void WriteConfig(const std::string& http_extra, const std::string& locations) {
     std::ofstream(dir_ + "/nginx.conf")
-        << "worker_processes 1;\ndaemon off;\npid " << dir_ << "/nginx.pid;\nerror_log " << dir_
+        << main_extra_ << "worker_processes 1;\ndaemon off;\npid " << dir_ << "/nginx.pid;\nerror_log " << dir_
         << "/logs/error.log;\nevents { worker_connections 1024; }\nhttp {\n  log_format st '$status "
            "$request_time';\n  access_log "
         << dir_ << "/logs/access.log st;\n  keepalive_requests 100000;\n" << http_extra << "  server {\n    listen 127.0.0.1:"
@@ -152,6 +161,7 @@ class MeasuredOutcomes : public ::testing::Test {
   }
 
   LocalHost host_;
+  std::string main_extra_;  // directives before worker_processes
   std::string dir_;
   int port_ = 0;
   ServiceHandle nginx_;
@@ -199,6 +209,65 @@ TEST_F(MeasuredOutcomes, OutageOf200msIsReportedWithinOnePoint) {
   EXPECT_GT(truth, 0.02) << "the outage lost too few requests to test anything";
   EXPECT_NEAR(r->error_rate, truth, 0.01) << "raw: " << r->raw_path;
   EXPECT_NEAR(static_cast<double>(r->scheduled), scheduled_truth, 0.01 * scheduled_truth);
+}
+
+double EpochUs() {
+  return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+TEST_F(MeasuredOutcomes, StallOf300msIsFlaggedInItsIntervalsOnly) {
+  main_extra_ = "master_process off;\n";  // nginx_.pid is the process that answers
+  WriteConfig("", "    location / { return 200 \"ok\\n\"; }\n");
+  ASSERT_NO_FATAL_FAILURE(StartNginx());
+  auto engine = MakeWrkEngine(host_, FVBENCH_SOURCE_DIR "/support/engine");
+  LoadSpec s = Spec("measured_stall", 200, 10);
+  s.interval_us = 100000;
+  auto run = std::async(std::launch::async, [&] { return engine->Run(s, dir_ + "/remote", dir_ + "/ctl"); });
+  std::this_thread::sleep_for(milliseconds(5000));
+  const double stop_us = EpochUs();
+  ASSERT_EQ(::kill(nginx_.pid, SIGSTOP), 0);
+  std::this_thread::sleep_for(milliseconds(300));
+  const double cont_us = EpochUs();
+  ASSERT_EQ(::kill(nginx_.pid, SIGCONT), 0);
+  auto r = run.get();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  StopNginx();
+
+  const IntervalSeries& iv = r->intervals;
+  ASSERT_FALSE(iv.empty()) << "raw: " << r->raw_path;
+  EXPECT_EQ(iv.width_us, 100000);
+  const double w = iv.width_us;
+  std::string series;
+  size_t stalled = 0, inside = 0;
+  for (size_t i = 0; i < iv.size(); ++i) {
+    const double from = iv.start_epoch_us + static_cast<double>(i) * w, to = from + w;
+    series += fmt::format("{}{}/{}", i == 0 ? "" : " ", iv.completed[i], iv.scheduled[i]);
+    const bool judged = iv.scheduled[i] >= 10;  // half of a full interval's 20 slots
+    const bool overlaps = from < cont_us + 5000 && to > stop_us;
+    if (from >= stop_us + 5000 && to <= cont_us) {  // wholly inside the stop
+      ++inside;
+      EXPECT_EQ(iv.completed[i], 0u) << "interval " << i << " lies inside the stop";
+    }
+    if (judged && iv.completed[i] == 0) {
+      ++stalled;
+      EXPECT_TRUE(overlaps) << "interval " << i << " completed nothing outside the stop";
+    }
+    // away from the stop (its neighbours may hold the backlog or lose a few)
+    if (judged && (to <= stop_us - w || from >= cont_us + w)) {
+      EXPECT_GE(2 * iv.completed[i], iv.scheduled[i]) << "interval " << i << " far below its schedule";
+    }
+  }
+  const auto checks = CheckPhase(*r, PhaseObservation{}, PhaseContext{}, ValidityParams{});
+  const std::string failed = FailedValidity(checks);
+  std::printf("MEASURED | SIGSTOP 300 ms at 5 s of a 10 s phase, 200 RPS, 100 ms intervals | stop at %.3f s of the "
+              "series, %.3f s long | %zu intervals without a completion (%zu wholly inside) | completed/scheduled "
+              "per interval: %s | failed validity: %s\n",
+              (stop_us - iv.start_epoch_us) / 1e6, (cont_us - stop_us) / 1e6, stalled, inside, series.c_str(),
+              failed.c_str());
+  EXPECT_GE(inside, 2u);
+  EXPECT_GE(stalled, inside);
+  EXPECT_LE(stalled, inside + 2);
+  EXPECT_THAT(failed, HasSubstr("interval_stalls: measured"));
 }
 
 TEST_F(MeasuredOutcomes, TimeoutsAreCensoredAndFailAP999Gate) {

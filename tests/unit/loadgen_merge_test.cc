@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <random>
+#include <string>
 
 #include "support/judge/loadgen_shards.h"
 
@@ -198,6 +201,86 @@ TEST(LoadgenMerge, RefusesNothingAndDifferentTimeouts) {
   auto merged = MergeLoadgens(runs, ValidityParams{});
   ASSERT_FALSE(merged.ok());
   EXPECT_NE(merged.error().message.find("loadgen b#0"), std::string::npos) << merged.error().message;
+}
+
+// One instance's counts per interval: `n` intervals from `start_us`, the
+// counts drawn from `seed` (sent and late no more than scheduled).
+IntervalSeries Series(double start_us, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<uint64_t> count(0, 1000);
+  IntervalSeries s;
+  s.start_epoch_us = start_us;
+  s.width_us = 1e6;
+  for (size_t i = 0; i < n; ++i) {
+    s.scheduled.push_back(count(rng));
+    s.sent.push_back(s.scheduled.back() - s.scheduled.back() / 10);
+    s.completed.push_back(count(rng));
+    s.late_10ms.push_back(s.sent.back() / 7);
+  }
+  return s;
+}
+
+// Two and four instances, started on the common start to within their
+// clocks' offsets (µs) and one a whole interval later: the merged series sum,
+// interval for interval, to the instances' (checked against an independent
+// sum by wall-clock second), and their totals to the sum of their totals.
+TEST(LoadgenMerge, IntervalsSumPerIntervalOnTheCommonClock) {
+  const double start = 1'700'000'000'000'000.0;
+  for (size_t n : {2u, 4u}) {
+    std::vector<InstanceRun> runs;
+    std::map<int64_t, std::array<uint64_t, 4>> by_second;  // second since `start` -> the four counts
+    uint64_t totals[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < n; ++i) {
+      InstanceRun run = Instance("lg" + std::to_string(i), 100, 1000, 1000, start, 100, i + 1);
+      // instance 1 starts a whole interval later (+ 40 µs of clock error); the others within ±300 µs
+      const double at = start + (i == 1 ? 1e6 + 40 : (static_cast<double>(i) - 1.5) * 200);
+      run.result.intervals = Series(at, 10 + i, 7 * n + i);
+      const IntervalSeries& s = run.result.intervals;
+      for (size_t k = 0; k < s.size(); ++k) {
+        const auto second = static_cast<int64_t>(std::llround((s.start_epoch_us - start) / 1e6)) + static_cast<int64_t>(k);
+        const uint64_t v[4] = {s.scheduled[k], s.sent[k], s.completed[k], s.late_10ms[k]};
+        for (int f = 0; f < 4; ++f) {
+          by_second[second][f] += v[f];
+          totals[f] += v[f];
+        }
+      }
+      runs.push_back(run);
+    }
+    auto m = MergeLoadgens(runs, ValidityParams{});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    const IntervalSeries& s = m->merged.intervals;
+    ASSERT_FALSE(s.empty());
+    EXPECT_DOUBLE_EQ(s.start_epoch_us, start - 1.5 * 200);  // the earliest start
+    EXPECT_DOUBLE_EQ(s.width_us, 1e6);
+    ASSERT_EQ(s.size(), by_second.size()) << n << " instances";
+    for (size_t k = 0; k < s.size(); ++k) {
+      const auto& want = by_second[static_cast<int64_t>(k)];
+      EXPECT_EQ(s.scheduled[k], want[0]) << n << " instances, interval " << k;
+      EXPECT_EQ(s.sent[k], want[1]) << n << " instances, interval " << k;
+      EXPECT_EQ(s.completed[k], want[2]) << n << " instances, interval " << k;
+      EXPECT_EQ(s.late_10ms[k], want[3]) << n << " instances, interval " << k;
+    }
+    EXPECT_EQ(SeriesTotal(s.scheduled), totals[0]);
+    EXPECT_EQ(SeriesTotal(s.sent), totals[1]);
+    EXPECT_EQ(SeriesTotal(s.completed), totals[2]);
+    EXPECT_EQ(SeriesTotal(s.late_10ms), totals[3]);
+  }
+}
+
+// An instance without counts per interval (k6, an older pace.lua): no
+// merged series, not a partial one. Widths that differ cannot merge.
+TEST(LoadgenMerge, IntervalsAbsentAnywhereOrOfOtherWidths) {
+  std::vector<IntervalSeries> some{Series(1e15, 5, 1), IntervalSeries{}};
+  auto none = MergeIntervalSeries(some);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  EXPECT_TRUE(MergeIntervalSeries({})->empty());
+  IntervalSeries other = Series(1e15, 5, 2);
+  other.width_us = 500000;
+  auto bad = MergeIntervalSeries({Series(1e15, 5, 1), other});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("widths differ (1000000 µs and 500000 µs)"), std::string::npos)
+      << bad.error().message;
 }
 
 }  // namespace

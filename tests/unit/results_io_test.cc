@@ -217,6 +217,43 @@ TEST(ResultsIo, LoadAndFixedCostRoundTripAndAreAbsentWhenUnknown) {
   EXPECT_EQ(back->load.wall_s, 20.12);
 }
 
+// Counts per interval of the phase and of each search step: written when
+// the engine gave them, read back equal; a file without them (an older run,
+// k6) reads as an empty series; a malformed one is named.
+TEST(ResultsIo, IntervalSeriesRoundTripAndAreAbsentWhenUnknown) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("\"intervals\""), std::string::npos);
+  IntervalSeries s;
+  s.start_epoch_us = 1700000000000000;
+  s.width_us = 1e6;
+  s.scheduled = {200, 200, 200};
+  s.sent = {200, 199, 201};
+  s.completed = {200, 0, 400};
+  s.late_10ms = {0, 60, 0};
+  r.load.intervals = s;
+  r.steps[1].load.intervals = s;
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  for (const IntervalSeries* b : {&back->load.intervals, &back->steps[1].load.intervals}) {
+    EXPECT_EQ(b->start_epoch_us, s.start_epoch_us);
+    EXPECT_EQ(b->width_us, s.width_us);
+    EXPECT_EQ(b->scheduled, s.scheduled);
+    EXPECT_EQ(b->sent, s.sent);
+    EXPECT_EQ(b->completed, s.completed);
+    EXPECT_EQ(b->late_10ms, s.late_10ms);
+  }
+  EXPECT_TRUE(back->steps[0].load.intervals.empty());
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+  json bad = json::parse(text);
+  ASSERT_TRUE(bad["scenario"]["load"]["intervals"].is_object());
+  bad["scenario"]["load"]["intervals"]["completed"] = {200, 0};
+  auto refused = ScenarioResultFromJson(bad.dump(), "x.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("intervals: series of different lengths"), std::string::npos)
+      << refused.error().message;
+}
+
 TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
   ScenarioResult r = RichScenario();
   EXPECT_EQ(ScenarioResultToJson(r).find("fixed_cost_parts_s"), std::string::npos);

@@ -179,6 +179,25 @@ TEST(WrkPlan, KeysAreAlwaysPassedAndBounded) {
   }
 }
 
+// The width of pace.lua's counts per interval: not passed unless asked
+// (pace.lua's 1 s), passed as whole µs when asked, refused out of range.
+TEST(WrkPlan, IntervalWidthOnlyWhenAskedAndBounded) {
+  auto plain = PlanWrkCommand(Spec(), "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->env.count("FVBENCH_INTERVAL_US"), 0u);
+  LoadSpec s = Spec();
+  s.interval_us = 100000;
+  auto tenth = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+  ASSERT_TRUE(tenth.ok()) << tenth.error().message;
+  EXPECT_EQ(tenth->env.at("FVBENCH_INTERVAL_US"), "100000");
+  for (double bad : {-1.0, 999.0, 1500.5, 3601e6}) {
+    s.interval_us = bad;
+    auto r = PlanWrkCommand(s, "/opt/s", "/r/x.json", "");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_THAT(r.error().message, HasSubstr("is not a whole number of µs in 1000..3600000000"));
+  }
+}
+
 TEST(WrkPlan, BenchKeyNames) {
   EXPECT_STREQ(kBenchKeyHeader, "X-Bench-Key");
   EXPECT_EQ(BenchKey(0), "k0");

@@ -512,6 +512,77 @@ TEST(WrkOutput, BadWindowOrHistogramNamesTheField) {
   }
 }
 
+// Counts per interval (pace.lua "Results over time"): read as written;
+// absent (an older pace.lua) is an empty series, not an error.
+TEST(WrkOutput, IntervalsAreReadAndMayBeAbsent) {
+  auto old = ParseWrkPaceOutput(Doc(), "old.json", 500);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(old->load.intervals.empty());
+  auto r = ParseWrkPaceOutput(
+      WithFields(R"("scheduled":1000,"intervals":{"start_epoch_us":1700000000000000,"width_us":1000000,)"
+                 R"("scheduled":[500,500,0],"sent":[499,501,0],"completed":[498,500,2],"late_10ms":[0,0,0]})"),
+      "iv.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const IntervalSeries& s = r->load.intervals;
+  EXPECT_DOUBLE_EQ(s.start_epoch_us, 1700000000000000.0);
+  EXPECT_DOUBLE_EQ(s.width_us, 1e6);
+  EXPECT_EQ(s.scheduled, (std::vector<uint64_t>{500, 500, 0}));
+  EXPECT_EQ(s.sent, (std::vector<uint64_t>{499, 501, 0}));
+  EXPECT_EQ(s.completed, (std::vector<uint64_t>{498, 500, 2}));
+  EXPECT_EQ(s.late_10ms, (std::vector<uint64_t>{0, 0, 0}));
+}
+
+// Recorded (fixtures/wrk/README.md): the series sum to the phase's counts.
+TEST(WrkOutput, RecordedIntervalsSumToThePhase) {
+  auto r = ParseWrkPaceOutput(Fixture("paced_get_500rps_intervals.json"), "iv.json", 500);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const IntervalSeries& s = r->load.intervals;
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_DOUBLE_EQ(s.width_us, 1e6);
+  EXPECT_EQ(s.scheduled, (std::vector<uint64_t>{498, 500, 500, 13}));
+  EXPECT_EQ(SeriesTotal(s.scheduled), 1511u);
+  EXPECT_EQ(SeriesTotal(s.sent), r->sent);
+  EXPECT_EQ(SeriesTotal(s.completed), r->load.requests);
+  EXPECT_EQ(SeriesTotal(s.late_10ms), r->send_lag.late_10ms);
+}
+
+TEST(WrkOutput, BadIntervalsNameTheField) {
+  const std::string good_series = R"("scheduled":[500,500],"sent":[500,500],"completed":[500,500],"late_10ms":[0,0])";
+  struct Case {
+    std::string intervals, want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"[]", "field `intervals` is a array, expected an object"},
+           {R"({"width_us":1000000,)" + good_series + "}", "missing field `intervals.start_epoch_us`"},
+           {R"({"start_epoch_us":1,"width_us":0,)" + good_series + "}", "`intervals.width_us` is 0, expected > 0"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,500],"late_10ms":[0,0]})",
+            "missing field `intervals.completed`"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,500],"completed":[500,-1],)"
+            R"("late_10ms":[0,0]})",
+            "`intervals.completed[1]` is -1"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,500],"completed":"x",)"
+            R"("late_10ms":[0,0]})",
+            "`intervals.completed` is a string"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,500],"completed":[1000],)"
+            R"("late_10ms":[0,0]})",
+            "series of different lengths (scheduled 2, sent 2, completed 1, late_10ms 2)"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,499],"completed":[500,500],)"
+            R"("late_10ms":[0,0]})",
+            "`intervals.sent` sums to 999, but `sent` is 1000"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,500],"sent":[500,500],"completed":[500,500],)"
+            R"("late_10ms":[0,1]})",
+            "`intervals.late_10ms` sums to 1, but `send_lag_us.late_10ms` is 0"},
+           {R"({"start_epoch_us":1,"width_us":1000000,"scheduled":[500,499],"sent":[500,500],"completed":[500,500],)"
+            R"("late_10ms":[0,0]})",
+            "`intervals.scheduled` sums to 999, but `scheduled` is 1000"},
+       }) {
+    auto r = ParseWrkPaceOutput(WithFields(R"("scheduled":1000,"intervals":)" + c.intervals), "bad.json", 500);
+    ASSERT_FALSE(r.ok()) << c.intervals;
+    EXPECT_THAT(r.error().message, HasSubstr(c.want)) << c.intervals;
+    EXPECT_THAT(r.error().message, HasSubstr("bad.json")) << c.intervals;
+  }
+}
+
 // A loadgen's result padded after the document (valid JSON, then NUL
 // bytes): nlohmann would stop at the first NUL and accept it.
 // Refused naming the file, as is any content after the document.

@@ -1,0 +1,124 @@
+// IntervalChecks (judge/interval_checks.h): a stall, a drift, and the
+// phases they do not judge; and that CheckPhase carries them.
+#include "support/judge/interval_checks.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/judge/validity.h"
+
+namespace fvbench::interval_checks_test {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A 200 RPS phase of `n` 1 s intervals, every slot answered in its interval.
+LoadResult Steady(size_t n, double rate = 200) {
+  LoadResult r;
+  r.engine = "wrk";
+  r.target_rps = rate;
+  r.intervals.start_epoch_us = 1.7e15;
+  r.intervals.width_us = 1e6;
+  for (size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<uint64_t>(rate);
+    r.intervals.scheduled.push_back(k);
+    r.intervals.sent.push_back(k);
+    r.intervals.completed.push_back(k);
+    r.intervals.late_10ms.push_back(0);
+  }
+  return r;
+}
+
+const ValidityCheck* Find(const std::vector<ValidityCheck>& checks, const std::string& name) {
+  for (const ValidityCheck& c : checks) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+TEST(IntervalChecks, SteadyPhasePasses) {
+  const auto checks = IntervalChecks(Steady(10));
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0].name, "interval_stalls");
+  EXPECT_TRUE(checks[0].passed);
+  EXPECT_EQ(checks[1].name, "rate_drift");
+  EXPECT_TRUE(checks[1].passed);
+  EXPECT_DOUBLE_EQ(checks[1].measured, 0);
+}
+
+// Slots due and nothing completed in interval 5: a stall, named by its
+// seconds; the backlog answered in interval 6 keeps the halves level.
+TEST(IntervalChecks, AnIntervalWithoutCompletionsIsAStall) {
+  LoadResult r = Steady(10);
+  r.intervals.completed[5] = 0;
+  r.intervals.completed[6] = 400;
+  const auto checks = IntervalChecks(r);
+  const ValidityCheck* stall = Find(checks, "interval_stalls");
+  ASSERT_NE(stall, nullptr);
+  EXPECT_FALSE(stall->passed);
+  EXPECT_FALSE(stall->informational);
+  EXPECT_EQ(stall->measured, 1);
+  EXPECT_THAT(stall->detail, HasSubstr("5-6 s: 0 of 200 scheduled completed"));
+  EXPECT_TRUE(Find(checks, "rate_drift")->passed);
+}
+
+// The partial intervals at the window's ends (fewer than half a full
+// interval's slots) are not judged, even without completions.
+TEST(IntervalChecks, PartialEndsAreNotJudged) {
+  LoadResult r = Steady(10);
+  r.intervals.scheduled.insert(r.intervals.scheduled.begin(), 3);
+  r.intervals.sent.insert(r.intervals.sent.begin(), 0);
+  r.intervals.completed.insert(r.intervals.completed.begin(), 0);
+  r.intervals.late_10ms.insert(r.intervals.late_10ms.begin(), 0);
+  r.intervals.scheduled.push_back(99);
+  r.intervals.sent.push_back(99);
+  r.intervals.completed.push_back(0);
+  r.intervals.late_10ms.push_back(0);
+  const auto checks = IntervalChecks(r);
+  EXPECT_TRUE(Find(checks, "interval_stalls")->passed) << Find(checks, "interval_stalls")->detail;
+  EXPECT_THAT(Find(checks, "interval_stalls")->detail, HasSubstr("of 10 judged (>= 100 slots due)"));
+}
+
+// The second half completing 20 % less of its schedule than the first.
+TEST(IntervalChecks, SecondHalfBelowTheFirstIsADrift) {
+  LoadResult r = Steady(8);
+  for (size_t i = 4; i < 8; ++i) r.intervals.completed[i] = 160;
+  const ValidityCheck* drift = Find(IntervalChecks(r), "rate_drift");
+  ASSERT_NE(drift, nullptr);
+  EXPECT_FALSE(drift->passed);
+  EXPECT_NEAR(drift->measured, 0.2, 1e-12);
+  EXPECT_DOUBLE_EQ(drift->limit, kMaxRateDrift);
+  // within the bound: 5 % less
+  for (size_t i = 4; i < 8; ++i) r.intervals.completed[i] = 190;
+  EXPECT_TRUE(Find(IntervalChecks(r), "rate_drift")->passed);
+}
+
+TEST(IntervalChecks, NoSeriesNoCheckFewIntervalsNoDriftLowRateInformational) {
+  LoadResult none = Steady(0);
+  none.intervals = IntervalSeries{};
+  EXPECT_TRUE(IntervalChecks(none).empty());
+  const auto three = IntervalChecks(Steady(3));
+  ASSERT_EQ(three.size(), 1u);
+  EXPECT_EQ(three[0].name, "interval_stalls");
+  const auto slow = IntervalChecks(Steady(10, 1));
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].name, "intervals");
+  EXPECT_TRUE(slow[0].informational);
+}
+
+// CheckPhase carries them, and a stall fails the phase's validity.
+TEST(IntervalChecks, CheckPhaseReportsAStall) {
+  LoadResult r = Steady(10);
+  r.requests = 2000;
+  r.achieved_rps = 200;
+  r.duration_s = 10;
+  EXPECT_TRUE(ValidityPassed(CheckPhase(r, PhaseObservation{}, PhaseContext{}, ValidityParams{})) ||
+              FailedValidity(CheckPhase(r, PhaseObservation{}, PhaseContext{}, ValidityParams{})).find("interval") ==
+                  std::string::npos);
+  r.intervals.completed[5] = 0;
+  const auto checks = CheckPhase(r, PhaseObservation{}, PhaseContext{}, ValidityParams{});
+  EXPECT_THAT(FailedValidity(checks), HasSubstr("interval_stalls: measured 1, limit <= 0"));
+}
+
+}  // namespace
+}  // namespace fvbench::interval_checks_test
