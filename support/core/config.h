@@ -65,6 +65,7 @@ struct Config {
   double latency_rps = 10000;  // LATENCY_RPS, requests/s
   double latency_dur_s = 60;   // LATENCY_DUR, seconds measured
   double warmup_dur_s = 10;    // WARMUP_DUR, seconds of unmeasured warmup before each phase
+  double interval_s = 1;       // FVBENCH_INTERVAL_S: width of a wrk phase's counts per interval, s (0.001 .. 3600, whole ms)
 
   // Limits scenarios (kLimitsScenarios): the load rotates over `limits_keys`
   // rate-limit keys at `limits_overload` x the policy's per-key rate, for

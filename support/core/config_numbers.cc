@@ -2,6 +2,8 @@
 // and the ctest TIMEOUT check (config_parts.h). Durations, budgets and rates
 // end up in integer types (wrk -d seconds, k6 nanoseconds, timeouts in ms,
 // k6's rate): EnvReader's Seconds and Rate keep them within plausible.h's bounds.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "support/core/config_parts.h"
@@ -43,6 +45,15 @@ Result<void> LoadLatency(const EnvReader& r, Config& c) {
     if (!v) return v.error();
     *k.out = *v;
   }
+  auto interval = r.Number("FVBENCH_INTERVAL_S", c.interval_s, NumRange{0.001, 3600},
+                           "seconds per counting interval, a whole number of milliseconds");
+  if (!interval) return interval.error();
+  if (std::fabs(*interval * 1000 - std::round(*interval * 1000)) > 1e-6) {
+    return Error{fmt::format("FVBENCH_INTERVAL_S={}: expected seconds per counting interval, a whole number of "
+                             "milliseconds from 0.001 to 3600 (e.g. 1 or 0.1)",
+                             r.str("FVBENCH_INTERVAL_S", ""))};
+  }
+  c.interval_s = std::round(*interval * 1000) / 1000;
   return LoadLimits(r, c);
 }
 

@@ -39,6 +39,10 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return Seconds(c.latency_dur_s); }},
     {"WARMUP_DUR", "Load", "10", false, "s", "unmeasured warmup seconds before each scenario (0 = none)",
      [](const Config& c) { return Seconds(c.warmup_dur_s); }},
+    {"FVBENCH_INTERVAL_S", "Load", "1", false, "s",
+     "wrk phases: width of the counts per interval (scheduled, sent, completed, late sends; results.json "
+     "`intervals`) and of the stall check, 0.001..3600 in whole ms (0.1 sees a stall of a few hundred ms)",
+     [](const Config& c) { return FormatNumber(c.interval_s); }},
     {"LIMITS", "Load", "1", false, "0 or 1",
      "1 runs the limits scenarios after the six (`ctest --preset local`); 0 leaves them out (their tests skip, "
      "saying so)",

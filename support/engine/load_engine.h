@@ -75,7 +75,8 @@ struct LoadSpec {
   // (kBenchKeyHeader above); 0: no such header.
   int keys = 0;
   // wrk: the width of pace.lua's counts per interval (µs, whole, 1000 ..
-  // 3600e6; FVBENCH_INTERVAL_US); 0: pace.lua's 1 s, what the suite uses.
+  // 3600e6; FVBENCH_INTERVAL_US); 0: pace.lua's own 1 s. The scenarios set
+  // it from FVBENCH_INTERVAL_S (config.h interval_s).
   double interval_us = 0;
 };
 

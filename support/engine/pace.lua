@@ -120,8 +120,9 @@
 --   FVBENCH_OFFSET_US       this instance's schedule offset after START (µs, >= 0;
 --                           shard i of n at total rate R: i / R)
 --   FVBENCH_INTERVAL_US     width of the counting intervals (µs, whole, 1000 ..
---                           3600e6; unset: 1 s, which the suite uses: it
---                           passes none); see "Results over time"
+--                           3600e6; unset: 1 s; the suite passes
+--                           FVBENCH_INTERVAL_S, 1 s by default); see
+--                           "Results over time"
 --   FVBENCH_KEYS            rate-limit keys K (integer 0..100000; unset or 0: none):
 --                           K > 0 puts "X-Bench-Key: k<i>" on every request,
 --                           i = 0..K-1 taken in turn by each thread, thread j

@@ -435,6 +435,7 @@ void ScenarioRun::PrepareSpec() {
   spec_.connections = c_.connections;
   spec_.cpuset = tb_.loadgens().front().cpuset;  // one process; several get theirs (multi_loadgen.h)
   spec_.count_ratelimit = !plan_.policy_id.empty();
+  spec_.interval_us = std::round(c_.interval_s * 1e3) * 1e3;  // FVBENCH_INTERVAL_S, whole ms
   phase_base_ = detail::PhaseFileStem(plan_.id);
   if (plan_.kind == ScenarioKind::kLimits) spec_.keys = c_.limits_keys;
   sharing_ = tb_.core_sharing();

@@ -462,6 +462,24 @@ TEST(Config, WarmupMayBeZero) {
   EXPECT_EQ(LoadConfig(Inputs({{"BENCH_DIR", "/tmp/fv/../fv-bench/"}}))->bench_dir, "/tmp/fv-bench");
 }
 
+// FVBENCH_INTERVAL_S: seconds per counting interval, whole milliseconds from
+// 0.001 to 3600; the default is 1 s; a bad value is named with its text.
+TEST(Config, CountingIntervalIsWholeMilliseconds) {
+  auto unset = LoadConfig(Inputs({}));
+  ASSERT_TRUE(unset.ok()) << unset.error().message;
+  EXPECT_EQ(unset->interval_s, 1);
+  auto tenth = LoadConfig(Inputs({{"FVBENCH_INTERVAL_S", "0.1"}}));
+  ASSERT_TRUE(tenth.ok()) << tenth.error().message;
+  EXPECT_EQ(tenth->interval_s, 0.1);
+  for (const char* bad : {"0", "-1", "0.0005", "0.0015", "3601", "1e300", "nan", "1s", ""}) {
+    auto c = LoadConfig(Inputs({{"FVBENCH_INTERVAL_S", bad}}));
+    if (std::string(bad).empty() && c.ok()) continue;  // set but empty: the default, as for other numbers
+    ASSERT_FALSE(c.ok()) << "FVBENCH_INTERVAL_S=" << bad << " was accepted";
+    EXPECT_NE(c.error().message.find("FVBENCH_INTERVAL_S"), std::string::npos) << c.error().message;
+    EXPECT_NE(c.error().message.find(bad), std::string::npos) << c.error().message;
+  }
+}
+
 TEST(Config, ListenBacklogUnsetIsNginxsOwn) {
   auto unset = LoadConfig(Inputs({}));
   ASSERT_TRUE(unset.ok()) << unset.error().message;
