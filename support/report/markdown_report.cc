@@ -11,6 +11,7 @@
 #include "support/report/host_environment_markdown.h"
 #include "support/report/limits_markdown.h"
 #include "support/report/limits_plot.h"
+#include "support/report/timeline_plot.h"
 #include "support/report/profile_markdown.h"
 #include "support/report/reject_cost_markdown.h"
 #include "support/report/loadgens_markdown.h"
@@ -443,16 +444,18 @@ void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) 
     for (const std::string& f : LimitsPlotFiles(r)) files.erase(std::remove(files.begin(), files.end(), f), files.end());
   }
   if (files.empty()) return;
+  // Each kind's description after its last file (the kinds come in runs).
+  auto kind = [](const std::string& f) {
+    if (f == "latency.svg") return " (percentile curves)";
+    if (f.rfind("timeline_", 0) == 0) return " (the measured phase per interval: scheduled and completed per second, "
+                                             "late sends, stalls shaded)";
+    return " (search steps: p99, errors and achieved rate per target)";
+  };
   out += "Plots beside this file: ";
-  std::string sep;
-  bool throughput = false;
-  for (const std::string& f : files) {
-    out += fmt::format("{}[{}]({})", sep, f, f);
-    if (f == "latency.svg") out += " (percentile curves)";
-    else throughput = true;
-    sep = ", ";
+  for (size_t i = 0; i < files.size(); ++i) {
+    out += fmt::format("{}[{}]({})", i == 0 ? "" : ", ", files[i], files[i]);
+    if (i + 1 == files.size() || std::string_view(kind(files[i])) != kind(files[i + 1])) out += kind(files[i]);
   }
-  if (throughput) out += " (search steps: p99, errors and achieved rate per target)";
   out += ".\n\n";
 }
 
@@ -472,6 +475,9 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
   }
   for (const ScenarioResult& r : results) {
     for (std::string& f : LimitsPlotFiles(r)) files.push_back(std::move(f));
+  }
+  for (const ScenarioResult& r : results) {
+    if (std::string f = TimelinePlotFile(r); !f.empty()) files.push_back(std::move(f));
   }
   return files;
 }

@@ -69,7 +69,9 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
 // report.md, in RenderPlots' order: "latency.svg" when any latency scenario
 // has a result in `results`, "throughput_<policy>.svg" for each throughput
 // scenario that has one (throughput.simple -> throughput_simple.svg), then
-// each limits scenario's two (limits_plot.h LimitsPlotFiles). A
+// each limits scenario's two (limits_plot.h LimitsPlotFiles), then the
+// timeline of each result whose phase has intervals (timeline_plot.h
+// TimelinePlotFile: none for k6 or an older result). A
 // scenario that was not run (no result: not selected, or skipped) gets no
 // plot file; report.md links exactly these.
 std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results);

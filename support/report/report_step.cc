@@ -70,9 +70,21 @@ std::optional<Reference> LoadComparison(const Config& config, int& bad) {
 // pass rule each throughput search used (ScenarioResult::search_rule); only
 // those of scenarios that were run (PlotFilesOfRun, as report.md links them).
 // A plot left from an earlier run for a scenario not run now is removed: it
-// is not this report's.
+// is not this report's. So is a timeline (timeline_plot.h) of a scenario
+// whose phase has no intervals now.
 void WritePlots(const RunReport& report, const std::string& report_dir, int& bad) {
   const std::vector<std::string> wanted = PlotFilesOfRun(report.results);
+  std::vector<fs::path> stale;
+  std::error_code ec;
+  for (fs::directory_iterator it(report_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("timeline_", 0) != 0 || it->path().extension() != ".svg") continue;
+    if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) stale.push_back(it->path());
+  }
+  for (const fs::path& p : stale) {
+    std::error_code rm;
+    fs::remove(p, rm);
+  }
   std::string names;
   for (const PlotFile& f : RenderPlots(report)) {
     if (std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {

@@ -17,6 +17,7 @@
 #include "support/judge/validity.h"
 #include "support/report/limits_plot.h"
 #include "support/report/svg_writer.h"
+#include "support/report/timeline_plot.h"
 
 namespace fvbench {
 namespace {
@@ -789,6 +790,7 @@ std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, co
   files.push_back({"latency.svg", RenderLatencyPlot(results, meta, reference)});
   for (const auto& p : kPolicies) files.push_back({p.file, RenderThroughputPlot(results, p.id, meta, reference)});
   for (PlotFile& f : RenderLimitsPlots(results)) files.push_back(std::move(f));
+  for (PlotFile& f : RenderTimelinePlots(results)) files.push_back(std::move(f));
   return files;
 }
 

@@ -29,6 +29,9 @@
 //       reached)" at a ceiling, "UNCONFIRMED" when not confirmed.
 //   limits_<name>_per_key.svg, limits_<name>_per_second.svg  a limits
 //       scenario's admitted counts against its token bucket (limits_plot.h).
+//   timeline_<scenario>.svg  a scenario's measured phase over time: rates
+//       per interval and the stalls (timeline_plot.h); only a phase with
+//       counts per interval has one.
 //
 // Contract: pure functions, result model in, SVG text (UTF-8, SVG 1.1, no
 // scripts, no external references) out. Output is deterministic and
@@ -80,7 +83,8 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
                                  const RunMeta& meta, const Reference* reference);
 
 // latency.svg, then throughput_<policy>.svg for each of kThroughputScenarios,
-// then the limits plots of each result with limits runs (limits_plot.h).
+// then the limits plots of each result with limits runs (limits_plot.h),
+// then the timeline of each result whose phase has intervals (timeline_plot.h).
 std::vector<PlotFile> RenderPlots(const RunReport& report);
 // The same for results not yet in a RunReport (tests, benchmarks).
 std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, const RunMeta& meta,

@@ -142,5 +142,16 @@ TEST_F(ReportStep, RemovesAPlotOfAScenarioNotRunNow) {
   EXPECT_TRUE(fs::exists(Report("throughput_simple.svg")));
 }
 
+TEST_F(ReportStep, RemovesATimelineOfAPhaseWithoutIntervalsNow) {
+  fs::create_directories(bench_ / "report");
+  ASSERT_TRUE(detail::WriteTextFile(Report("timeline_latency_raw_nginx.svg"), "<svg/>").ok());
+  ASSERT_TRUE(detail::WriteTextFile(Report("timeline_notes.txt"), "kept").ok());
+  ::testing::internal::CaptureStdout();
+  (void)WriteRunReport(config_);
+  (void)::testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(fs::exists(Report("timeline_latency_raw_nginx.svg")));
+  EXPECT_TRUE(fs::exists(Report("timeline_notes.txt")));
+}
+
 }  // namespace
 }  // namespace fvbench::report_step_test

@@ -1,0 +1,40 @@
+// The timeline of a scenario's main measured phase, written by the report
+// step beside report.md and linked from its list of plots:
+//
+//   timeline_<stem>.svg  the counts per interval of ScenarioResult::load
+//       (latency: the measured phase; throughput: the reported step), from
+//       LoadResult::intervals (core/interval_series.h). x: seconds from the
+//       series' start (interval i spans i x width .. (i + 1) x width), y:
+//       requests per second (count / width). Three lines, a point at each
+//       interval's middle: slots scheduled, responses completed, and sends
+//       more than 10 ms behind their slot. An interval the stall check
+//       flags (judge/interval_checks.h "interval_stalls": slots due and no
+//       response completed) is shaded over the frame's height, with a
+//       tooltip naming it; a note under the plot counts them.
+//
+// <stem> is the scenario id with '.' -> '_' (latency.raw_nginx ->
+// timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6,
+// a result written before they were kept) has no timeline: no file name, no
+// plot. Same contract as svg_plot.h: pure, deterministic,
+// locale-independent, text escaped, no coordinate NaN; a reporter computing
+// only layout (the stall rule is the judge's, called, not repeated).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "support/core/scenario_result.h"
+#include "support/report/plot_file.h"
+
+namespace fvbench {
+
+// "timeline_<stem>.svg", or "" when r.load carries no intervals.
+std::string TimelinePlotFile(const ScenarioResult& r);
+
+// The SVG of r.load's intervals (an empty frame with a note when it has none).
+std::string RenderTimelinePlot(const ScenarioResult& r);
+
+// The timeline of every result that has one, in `results` order.
+std::vector<PlotFile> RenderTimelinePlots(const std::vector<ScenarioResult>& results);
+
+}  // namespace fvbench

@@ -1,0 +1,189 @@
+// The timeline plot (support/report/timeline_plot.h): the stalled interval
+// shaded where the judge flags it, the axis labels and the rates per second,
+// no file for a phase without intervals, its place in the run's plots and in
+// report.md's list, report.html drawing it, and rsvg-convert accepting it.
+#include "support/report/timeline_plot.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "support/report/html_report.h"
+#include "support/report/markdown_report.h"
+#include "support/report/svg_plot.h"
+#include "tests/unit/report_samples.h"
+
+namespace fvbench::timeline_plot_test {
+namespace {
+
+using testing_samples::SampleLatency;
+using testing_samples::SampleMeta;
+using testing_samples::SampleRun;
+
+constexpr const char* kStallFill = R"(fill="#f7c6cf")";
+
+// A wrk phase at 100 RPS in 1 s intervals, 10 intervals, nothing completed
+// in interval 4 (4-5 s), 7 sends late in interval 3.
+ScenarioResult WithIntervals(const std::string& id = "latency.decision_service") {
+  ScenarioResult r = SampleLatency(id, 300, 2000);
+  r.load.engine = "wrk";
+  r.load.target_rps = 100;
+  IntervalSeries& s = r.load.intervals;
+  s.start_epoch_us = 1772600000e6;
+  s.width_us = 1e6;
+  s.scheduled.assign(10, 100);
+  s.sent.assign(10, 100);
+  s.completed.assign(10, 100);
+  s.late_10ms.assign(10, 0);
+  s.completed[4] = 0;
+  s.completed[5] = 200;  // the stall's responses, late
+  s.late_10ms[3] = 7;
+  return r;
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
+  return n;
+}
+
+// The x attribute and width of each rect with the stall fill.
+std::vector<std::pair<double, double>> StallRects(const std::string& svg) {
+  static const std::regex rect(R"re(<rect x="([-0-9.]+)" y="[-0-9.]+" width="([-0-9.]+)" height="[-0-9.]+" fill="#f7c6cf"/>)re");
+  std::vector<std::pair<double, double>> out;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), rect), end; it != end; ++it) {
+    out.emplace_back(std::stod((*it)[1].str()), std::stod((*it)[2].str()));
+  }
+  return out;
+}
+
+TEST(TimelinePlot, StallShadedWithAxisLabels) {
+  const ScenarioResult r = WithIntervals();
+  EXPECT_EQ(TimelinePlotFile(r), "timeline_latency_decision_service.svg");
+  const std::string svg = RenderTimelinePlot(r);
+  // One shaded interval (plus the legend's swatch), over 4-5 s of the 0-10 s
+  // axis: frame x 84..560, so 84 + 0.4 x 476 = 274.4, 47.6 wide.
+  const auto rects = StallRects(svg);
+  ASSERT_EQ(rects.size(), 2u) << svg;
+  EXPECT_NEAR(rects[0].first, 274.4, 0.05);
+  EXPECT_NEAR(rects[0].second, 47.6, 0.05);
+  EXPECT_NE(svg.find("<title>stall 4-5 s: 0 of 100 scheduled completed</title>"), std::string::npos);
+  EXPECT_NE(svg.find("1 stalled interval shaded"), std::string::npos);
+  EXPECT_NE(svg.find("stall: slots due, none completed"), std::string::npos);
+  // Axes: seconds from the start, rates per second (the 200 completed in
+  // 5-6 s is the top: the axis reaches 250 with ticks of 50).
+  EXPECT_NE(svg.find(">seconds from the phase&apos;s start</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">per second (requests)</text>"), std::string::npos);
+  for (const char* tick : {">0</text>", ">2</text>", ">10</text>", ">100</text>", ">200</text>"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  EXPECT_NE(svg.find("measured phase: wrk, target 100 RPS; 10 intervals of 1 s"), std::string::npos);
+  EXPECT_NE(svg.find("scheduled: 1000 slots fell due"), std::string::npos);
+  EXPECT_NE(svg.find("late: 7 sent &gt; 10 ms behind"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 3u);
+  EXPECT_EQ(svg.find("NaN"), std::string::npos);
+  EXPECT_EQ(svg, RenderTimelinePlot(r));  // deterministic
+}
+
+TEST(TimelinePlot, RatesAreCountsPerSecondOfTheInterval) {
+  // Half-second intervals: 50 per interval is 100 per second, the same
+  // line as the 1 s series' (its y: the same top and ticks).
+  ScenarioResult a = WithIntervals();
+  a.load.intervals.completed[4] = 100;
+  ScenarioResult b = a;
+  IntervalSeries& s = b.load.intervals;
+  s.width_us = 0.5e6;
+  for (auto* v : {&s.scheduled, &s.sent, &s.completed, &s.late_10ms}) {
+    for (uint64_t& c : *v) c /= 2;
+  }
+  b.load.intervals.completed[5] = 100;
+  const std::string sa = RenderTimelinePlot(a), sb = RenderTimelinePlot(b);
+  EXPECT_NE(sb.find(">200</text>"), std::string::npos);
+  EXPECT_EQ(sb.find(">500</text>"), std::string::npos);  // not counts x 2 x 2
+  EXPECT_NE(sb.find("10 intervals of 0.5 s"), std::string::npos);
+}
+
+TEST(TimelinePlot, StallRuleIsTheJudges) {
+  // Partial intervals at the ends (fewer than half a full interval's slots
+  // due) are not judged: nothing completed there is no stall.
+  ScenarioResult r = WithIntervals();
+  r.load.intervals.completed[4] = 100;
+  r.load.intervals.scheduled[0] = 30;
+  r.load.intervals.completed[0] = 0;
+  EXPECT_TRUE(StallRects(RenderTimelinePlot(r)).empty());
+  EXPECT_NE(RenderTimelinePlot(r).find("no stall"), std::string::npos);
+  // Under 2 slots per interval the judge does not look for stalls: neither
+  // does the plot, and it says why.
+  r.load.target_rps = 1;
+  r.load.intervals.scheduled.assign(10, 1);
+  r.load.intervals.completed.assign(10, 0);
+  const std::string svg = RenderTimelinePlot(r);
+  EXPECT_TRUE(StallRects(svg).empty());
+  EXPECT_NE(svg.find("stalls and drift not judged"), std::string::npos);
+}
+
+TEST(TimelinePlot, NoIntervalsNoFile) {
+  const std::vector<ScenarioResult> run = SampleRun();  // k6: no intervals
+  for (const ScenarioResult& r : run) EXPECT_EQ(TimelinePlotFile(r), "") << r.id;
+  EXPECT_TRUE(RenderTimelinePlots(run).empty());
+  for (const std::string& f : PlotFilesOfRun(run)) EXPECT_EQ(f.rfind("timeline_", 0), std::string::npos) << f;
+  EXPECT_EQ(RenderMarkdownReport(run, SampleMeta(), nullptr).find("timeline_"), std::string::npos);
+}
+
+TEST(TimelinePlot, ListedWithTheRunsPlotsAndDrawnInTheHtml) {
+  std::vector<ScenarioResult> run = SampleRun();
+  run[1] = WithIntervals();
+  run[3].load.intervals = WithIntervals().load.intervals;  // throughput.simple's reported step
+  run[3].load.target_rps = 100;  // (at its own target, 100 slots an interval would not be judged)
+  const std::vector<std::string> files = PlotFilesOfRun(run);
+  ASSERT_GE(files.size(), 2u);
+  EXPECT_EQ(files[files.size() - 2], "timeline_latency_decision_service.svg");
+  EXPECT_EQ(files.back(), "timeline_throughput_simple.svg");
+  std::vector<std::string> rendered;
+  std::map<std::string, std::string> svgs;
+  for (const PlotFile& f : RenderPlots(run, SampleMeta(), nullptr)) {
+    rendered.push_back(f.name);
+    svgs[f.name] = f.svg;
+  }
+  // RenderPlots' order; it renders every throughput plot, the report step
+  // writes those of PlotFilesOfRun.
+  ASSERT_GE(rendered.size(), 2u);
+  EXPECT_EQ(std::vector<std::string>(rendered.end() - 2, rendered.end()),
+            std::vector<std::string>(files.end() - 2, files.end()));
+  EXPECT_NE(svgs["timeline_throughput_simple.svg"].find("reported step: "), std::string::npos);
+  const std::string md = RenderMarkdownReport(run, SampleMeta(), nullptr);
+  EXPECT_NE(md.find("[timeline_latency_decision_service.svg](timeline_latency_decision_service.svg), "
+                    "[timeline_throughput_simple.svg](timeline_throughput_simple.svg) (the measured phase per "
+                    "interval"),
+            std::string::npos)
+      << md;
+  // The throughput plots keep their own description, before the timelines.
+  EXPECT_NE(md.find("(throughput_complex.svg) (search steps: p99, errors and achieved rate per target), "
+                    "[timeline_"),
+            std::string::npos);
+  auto html = RenderHtmlReport(md, svgs, "t");
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_NE(html->find("<figure id=\""), std::string::npos);
+  EXPECT_NE(html->find("Over time: latency.decision_service"), std::string::npos);
+  EXPECT_NE(html->find("Over time: throughput.simple"), std::string::npos);
+  EXPECT_EQ(Count(*html, kStallFill), 4u);  // both plots: the interval and the legend's swatch
+}
+
+TEST(TimelinePlot, RsvgConvertAcceptsIt) {
+  if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) GTEST_SKIP() << "rsvg-convert not installed";
+  std::string in = ::testing::TempDir() + "timeline_plot.svg";
+  std::ofstream(in, std::ios::binary | std::ios::trunc) << RenderTimelinePlot(WithIntervals());
+  std::string cmd = "rsvg-convert -f png -o '" + in + ".png' '" + in + "' 2>'" + in + ".err'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream err_in(in + ".err");
+  std::stringstream err;
+  err << err_in.rdbuf();
+  EXPECT_TRUE(err.str().empty()) << err.str();
+}
+
+}  // namespace
+}  // namespace fvbench::timeline_plot_test
