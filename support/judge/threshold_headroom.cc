@@ -52,6 +52,8 @@ Headroom Compute(std::string_view metric, std::string_view op, double measured, 
       }
       return Of(HeadroomKind::kRise, limit - measured, points);
     }
+    // A fraction is never below 0 either.
+    if (limit < 0 || (op == ">=" && limit == 0)) return Of(HeadroomKind::kNever, kNaN, points);
     return Of(HeadroomKind::kFall, measured - limit, points);
   }
   if (Lower(op)) {
@@ -95,6 +97,7 @@ std::string DescribeHeadroom(const Headroom& h) {
     case HeadroomKind::kRise:
     case HeadroomKind::kFall:
       if (h.total_loss_only()) return "catches only a total loss (a fall of \u2212100 %)";
+      if (h.size == 0) return fmt::format("catches any {}", h.kind == HeadroomKind::kRise ? "rise" : "fall");
       return fmt::format("catches a {} of {} or more", h.kind == HeadroomKind::kRise ? "rise" : "fall",
                          Change(h, "percentage point"));
   }
@@ -109,6 +112,7 @@ std::string HeadroomCell(const Headroom& h) {
     case HeadroomKind::kRise:
     case HeadroomKind::kFall:
       if (h.total_loss_only()) return "total loss only";
+      if (h.size == 0) return fmt::format("any {}", h.kind == HeadroomKind::kRise ? "rise" : "fall");
       return fmt::format("{} of {}", h.kind == HeadroomKind::kRise ? "rise" : "fall", Change(h, "point"));
   }
   return "";

@@ -22,7 +22,7 @@
 //     that is not finite, a censored latency under an upper limit: whatever
 //     made it fail): kFailsNow, size 0;
 //   - no value the metric can take fails it: kNever ("> L" or ">= L" with
-//     L < 0, ">= 0": a rate or latency is never below 0; error_rate "<= L"
+//     L < 0, ">= 0": a rate, latency or fraction is never below 0; error_rate "<= L"
 //     with L >= 1 or "< L" with L > 1: an error rate is at most 1). It
 //     catches nothing;
 //   - "> 0" on a relative metric (achieved_rps > 0, rps > 0): a fall of
@@ -72,10 +72,11 @@ Headroom RatioCheckHeadroom(const RatioCheck& c);
 //   "catches a fall of −15.0 % or more"
 //   "catches only a total loss (a fall of −100 %)"
 //   "catches a rise of +1 percentage point or more"   (+0.5 percentage points, ...)
+//   "catches any rise"   (a size of 0: the value sits on a "<=" limit)
 //   "fails now"   "catches no change"   "headroom not defined"
 std::string DescribeHeadroom(const Headroom& h);
 // The same, short, for a table cell: "rise of +18481.2 %", "fall of −15.0 %",
-// "total loss only", "rise of +1 point", "fails now", "no change", "—".
+// "total loss only", "rise of +1 point", "any rise", "fails now", "no change", "—".
 std::string HeadroomCell(const Headroom& h);
 // results.json's name of a kind: "rise", "fall", "fails_now", "never", "undefined".
 const char* HeadroomKindName(HeadroomKind k);

@@ -40,7 +40,11 @@ TEST(ThresholdHeadroom, AtTheLimitAnyChangeTowardsItFails) {
   Headroom h = ComputeHeadroom("p99_us", "<=", 640, 640, true);
   EXPECT_EQ(h.kind, HeadroomKind::kRise);
   EXPECT_EQ(h.size, 0);
-  EXPECT_EQ(DescribeHeadroom(h), "catches a rise of +0.0 % or more");
+  EXPECT_EQ(DescribeHeadroom(h), "catches any rise");
+  EXPECT_EQ(HeadroomCell(h), "any rise");
+  Headroom zero_errors = ComputeHeadroom("error_rate", "<=", 0, 0, true);
+  EXPECT_EQ(zero_errors.kind, HeadroomKind::kRise);
+  EXPECT_EQ(DescribeHeadroom(zero_errors), "catches any rise");
 }
 
 TEST(ThresholdHeadroom, GreaterThanZeroOnARateCatchesOnlyATotalLoss) {
@@ -57,7 +61,9 @@ TEST(ThresholdHeadroom, GreaterThanZeroOnARateCatchesOnlyATotalLoss) {
 
 TEST(ThresholdHeadroom, ALowerLimitNoRateCanBreakCatchesNothing) {
   for (Headroom h : {ComputeHeadroom("rps", ">=", 500, 0, true), ComputeHeadroom("rps", ">", 500, -1, true),
-                     ComputeHeadroom("achieved_rps", ">=", 0, 0, true)}) {
+                     ComputeHeadroom("achieved_rps", ">=", 0, 0, true),
+                     ComputeHeadroom("error_rate", ">=", 0, 0, true), ComputeHeadroom("error_rate", ">=", 0.2, 0, true),
+                     ComputeHeadroom("over_admission", ">", 0.1, -0.5, true)}) {
     EXPECT_EQ(h.kind, HeadroomKind::kNever);
     EXPECT_TRUE(std::isnan(h.size));
     EXPECT_EQ(DescribeHeadroom(h), "catches no change");
