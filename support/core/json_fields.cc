@@ -14,6 +14,7 @@
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace fvbench::detail {
 
@@ -204,8 +205,34 @@ Result<json> ParseJsonText(std::string_view text, const std::string& source_name
 
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name) {
   if (auto nul = RefuseNulBytes(text, source_name); !nul) return nul.error();
+  using Event = nlohmann::ordered_json::parse_event_t;
+  std::vector<std::vector<std::string>> keys;  // per open object (or array: empty), the keys so far
+  std::vector<std::string> path;               // the key under which each open container sits
+  std::string last_key, duplicate;
+  auto watch = [&](int, Event event, nlohmann::ordered_json& value) {
+    if (event == Event::object_start || event == Event::array_start) {
+      path.push_back(last_key);
+      keys.emplace_back();
+    } else if (event == Event::object_end || event == Event::array_end) {
+      if (!keys.empty()) keys.pop_back();
+      if (!path.empty()) path.pop_back();
+    } else if (event == Event::key) {
+      last_key = value.get<std::string>();
+      auto& seen = keys.back();
+      if (duplicate.empty() && std::find(seen.begin(), seen.end(), last_key) != seen.end()) {
+        std::string at;
+        for (size_t i = 1; i < path.size(); ++i) at += (at.empty() ? "" : ".") + path[i];
+        duplicate = fmt::format("{}: {}the key '{}' appears twice (a JSON parser keeps only the last)", source_name,
+                                at.empty() ? "" : at + ": ", last_key);
+      }
+      seen.push_back(last_key);
+    }
+    return true;
+  };
   try {
-    return nlohmann::ordered_json::parse(text.begin(), text.end());
+    auto doc = nlohmann::ordered_json::parse(text.begin(), text.end(), watch);
+    if (!duplicate.empty()) return Error{duplicate};
+    return doc;
   } catch (const nlohmann::ordered_json::exception& e) {
     return Error{fmt::format("{}: not valid JSON: {}{}{}", source_name, e.what(), AfterDocumentHint(e.what()),
                              OverflowPosition(text, e))};

@@ -67,6 +67,11 @@ std::string AfterDocumentHint(std::string_view parse_error_text);
 // Parses `text`, returning an Error "<source>: not valid JSON: <detail>"
 // (RefuseNulBytes first).
 Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& source_name);
+// For files people write (threshold profiles): as ParseJsonText, keeping
+// the keys' order, and an object that holds one key twice is an Error naming
+// the key and its path ("<source>: scenarios.latency.raw_nginx.p99_us: the
+// key '<=' appears twice"): a JSON parser keeps the last of them, so the
+// first would vanish without a word (RFC 8259 4: names SHOULD be unique).
 Result<nlohmann::ordered_json> ParseOrderedJsonText(std::string_view text, const std::string& source_name);
 
 // The whole of a regular file, at most `max_bytes` of it. Error names the
