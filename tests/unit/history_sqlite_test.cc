@@ -344,6 +344,26 @@ TEST_F(HistorySqlite, ACommitOrderThatLeavesOutEveryRunFails) {
       << out;
 }
 
+// --recent beyond the history: the last line says the runs looked at and
+// the newest runs the could-detect lines compare, as those lines do.
+TEST_F(HistorySqlite, ARecentBeyondTheHistoryIsSaidCapped) {
+  {
+    auto db = Open();
+    AppendHistory(*db, 12, -1, 1, 4);
+  }
+  auto [rc, out] = HistoryTool(path_, "check --recent 1000");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\n  latency.decision_service (newest 6 runs): "), std::string::npos) << out;
+  EXPECT_NE(out.find("among the newest 12 runs (--recent 1000 capped to 12: the longest series has 12 runs; could "
+                     "detect: the newest 6 against the runs before them) ("),
+            std::string::npos)
+      << out;
+  std::tie(rc, out) = HistoryTool(path_, "check --recent 12");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("among the newest 12 runs ("), std::string::npos) << out;
+  EXPECT_EQ(out.find("capped"), std::string::npos) << out;
+}
+
 TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
   auto db = Open();
   AppendHistory(*db, 2, -1, 1, 4);
