@@ -49,6 +49,7 @@ std::map<int64_t, size_t> RunRanks(const History& history, const SeriesOrder& or
 
 Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, const std::string& source) {
   std::vector<std::string> out;
+  std::multimap<std::string, std::pair<std::string, size_t>> seen;  // first 7 hex digits -> commit, its line
   size_t line_no = 0;
   while (!text.empty()) {
     const size_t end = text.find('\n');
@@ -63,6 +64,15 @@ Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, cons
                                line_no, line)};
     }
     line = detail::AsciiLower(line);
+    const auto [from, to] = seen.equal_range(line.substr(0, 7));
+    for (auto it = from; it != to; ++it) {
+      if (SameCommit(it->second.first, line)) {
+        return Error{fmt::format("{}:{}: commit {} is listed twice (also on line {}): a commit sequence names each "
+                                 "commit once",
+                                 source, line_no, line, it->second.second)};
+      }
+    }
+    seen.emplace(line.substr(0, 7), std::make_pair(line, line_no));
     out.push_back(line);
   }
   return out;

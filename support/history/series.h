@@ -42,7 +42,9 @@ struct SeriesOrder {
 };
 
 // One commit per line; blank lines and lines starting with '#' are skipped.
-// Error naming `source` and the line when a line is not 7-40 hex digits.
+// Error naming `source` and the line when a line is not 7-40 hex digits, or
+// names a commit an earlier line names (the same hash, or one a prefix of the
+// other: an abbreviation of it). No lines: an empty sequence.
 Result<std::vector<std::string>> ParseCommitSequence(std::string_view text, const std::string& source);
 
 // Series in (scenario, metric) order, change points found with `options`.

@@ -180,6 +180,17 @@ TEST(HistoryRender, CommitSequenceErrorsNameTheLine) {
   auto upper = ParseCommitSequence("ABCDEF0123\n", "l");
   ASSERT_TRUE(upper.ok());
   EXPECT_EQ((*upper)[0], "abcdef0123");
+  // A commit twice, or once abbreviated: which place would its runs take?
+  for (const char* twice : {"abcdef0123\n1234567\nabcdef0123\n", "abcdef0123\n1234567\nABCDEF0\n"}) {
+    auto dup = ParseCommitSequence(twice, "list.txt");
+    ASSERT_FALSE(dup.ok()) << twice;
+    EXPECT_NE(dup.error().message.find("list.txt:3: commit abcdef0"), std::string::npos) << dup.error().message;
+    EXPECT_NE(dup.error().message.find("listed twice (also on line 1)"), std::string::npos) << dup.error().message;
+  }
+  // Two commits sharing their first 7 digits are two commits.
+  auto clash = ParseCommitSequence("abcdef01\nabcdef02\n", "l");
+  ASSERT_TRUE(clash.ok()) << clash.error().message;
+  EXPECT_EQ(clash->size(), 2u);
 }
 
 }  // namespace

@@ -309,6 +309,61 @@ TEST_F(HistorySqlite, BadOptionsAreUsageErrors) {
   EXPECT_EQ(HistoryTool(path_, "check --recent 5").first, 0);
 }
 
+// --order commit with a sequence that places no run (an empty or foreign
+// git rev-list) fails: a check on no runs is no pass. Runs left out are
+// counted as runs, naming the file.
+TEST_F(HistorySqlite, ACommitOrderThatLeavesOutEveryRunFails) {
+  {
+    auto db = Open();
+    AppendHistory(*db, 12, -1, 1, 4);
+  }
+  const std::string empty = (dir_ / "empty.txt").string();
+  const std::string foreign = (dir_ / "foreign.txt").string();
+  const std::string some = (dir_ / "some.txt").string();
+  std::ofstream(empty) << "# nothing\n";
+  std::ofstream(foreign) << "0123456789abcdef0123456789abcdef01234567\n";
+  std::ofstream(some) << Commit(0) << "\n" << Commit(1) << "\n" << Commit(2) << "\n";
+  for (const char* cmd : {"check", "show", "plot " }) {
+    SCOPED_TRACE(cmd);
+    const std::string plot_dir = std::string(cmd) == "plot " ? (dir_ / "plots").string() : "";
+    auto [rc, out] = HistoryTool(path_, fmt::format("{}{} --order commit --commits '{}'", cmd, plot_dir, empty));
+    EXPECT_EQ(rc, 4) << out;
+    EXPECT_NE(out.find("--commits " + empty + ": lists no commit"), std::string::npos) << out;
+    std::tie(rc, out) = HistoryTool(path_, fmt::format("{}{} --order commit --commits '{}'", cmd, plot_dir, foreign));
+    EXPECT_EQ(rc, 4) << out;
+    EXPECT_NE(out.find("--commits " + foreign + ": none of its 1 commit(s) is the edge commit of a run in the "
+                       "history, so the commit order leaves out all 12 run(s)"),
+              std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("passed"), std::string::npos) << out;
+  }
+  auto [rc, out] = HistoryTool(path_, fmt::format("check --order commit --commits '{}'", some));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("fvbench_history: 9 of 12 runs left out: their edge commit is not in " + some + "\n"),
+            std::string::npos)
+      << out;
+}
+
+// --recent beyond the history: the last line says the runs looked at and
+// the newest runs the could-detect lines compare, as those lines do.
+TEST_F(HistorySqlite, ARecentBeyondTheHistoryIsSaidCapped) {
+  {
+    auto db = Open();
+    AppendHistory(*db, 12, -1, 1, 4);
+  }
+  auto [rc, out] = HistoryTool(path_, "check --recent 1000");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\n  latency.decision_service (newest 6 runs): "), std::string::npos) << out;
+  EXPECT_NE(out.find("among the newest 12 runs (--recent 1000 capped to 12: the longest series has 12 runs; could "
+                     "detect: the newest 6 against the runs before them) ("),
+            std::string::npos)
+      << out;
+  std::tie(rc, out) = HistoryTool(path_, "check --recent 12");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("among the newest 12 runs ("), std::string::npos) << out;
+  EXPECT_EQ(out.find("capped"), std::string::npos) << out;
+}
+
 TEST_F(HistorySqlite, OtavaCsvHasTimeCommitAndOneColumnPerMetric) {
   auto db = Open();
   AppendHistory(*db, 2, -1, 1, 4);
