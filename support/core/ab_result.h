@@ -37,7 +37,10 @@ struct AbComparison {
   double a_median = 0;            // median of A's values (metric unit); NaN when none
   double b_median = 0;
   std::optional<double> delta;    // ratio: relative (0.2 = +20 %); absolute: metric unit
-  std::optional<double> ci_low;   // 99 % CI of delta (kAbCiLevel), same unit; empty for n < 2 or n/a
+  // 99 % CI of delta (kAbCiLevel), same unit, or the rounding bounds of pairs
+  // that all differ beyond the resolution one way (ab_compare.h); empty for
+  // n < 2, n/a or not estimable.
+  std::optional<double> ci_low;
   std::optional<double> ci_high;
   std::optional<double> noise;    // run-to-run noise, same unit as delta; empty for n < 2 or n/a
   // The smallest |change| this comparison would call significant with 90 %

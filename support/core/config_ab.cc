@@ -1,5 +1,6 @@
 // LoadConfig's A/B mode (config.h, config_parts.h): FVBENCH_AB and the *_B
-// variables, each B value validated like A's; AB_GATE and AB_GATE_METRICS.
+// variables, each B value validated like A's; AB_GATE and AB_GATE_METRICS
+// (AB_GATE=1 without A/B mode is refused: it would gate nothing).
 // REPEAT: default 5 in A/B mode, at least 3.
 #include <fmt/format.h>
 
@@ -141,6 +142,16 @@ Result<void> LoadAbConfig(const ConfigInputs& in, const EnvReader& r, Config& c)
   auto gate_metrics = LoadGateMetrics(r, c.ab_gate);
   if (!gate_metrics) return gate_metrics.error();
   c.ab_gate_metrics = std::move(*gate_metrics);
+  if (!c.ab && c.ab_gate) {
+    // Without A/B mode no scenario has sides, so the gate would check nothing
+    // and a CI job that forgot FVBENCH_AB=1 would read as gated.
+    const std::string metrics =
+        r.has("AB_GATE_METRICS") ? fmt::format(" (with AB_GATE_METRICS='{}')", r.str("AB_GATE_METRICS", "")) : "";
+    return Error{fmt::format("AB_GATE=1{} is set but A/B mode is off (FVBENCH_AB is {} and no *_B variable is set): "
+                             "the gate would check nothing; set FVBENCH_AB=1 or a *_B variable ({}) for an A/B run, "
+                             "or unset AB_GATE",
+                             metrics, *ab == "0" ? "0" : "unset", fmt::join(kBVars, ", "))};
+  }
   if (!c.ab) return Ok();
   if (!r.has("REPEAT")) {
     c.repeat = 5;

@@ -310,7 +310,8 @@ const std::vector<VariableDoc> kVariables = {
      [](const Config& c) { return FormatNumber(c.ab_rate_fraction); }},
     {"AB_GATE", "A/B mode", "0", false, "0 or 1",
      "1: a significant difference where B is worse fails the scenario (the message shows A, B, delta, CI, "
-     "noise); on every A/B metric, or those of `AB_GATE_METRICS`",
+     "noise); on every A/B metric, or those of `AB_GATE_METRICS`; refused outside A/B mode (`FVBENCH_AB=1` or a side B "
+     "variable)",
      [](const Config& c) { return Flag(c.ab_gate); }},
     {"AB_GATE_METRICS", "A/B mode", "(every metric)", false, "metric names",
      "with `AB_GATE=1`: the metrics whose significant worsening fails the scenario, a comma list of the A/B "

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "support/core/metric_names.h"
 #include "support/core/units_format.h"
@@ -72,6 +74,37 @@ std::string WhyNotEstimable(const AbMetricSpec& spec, const std::vector<double>&
   return fmt::format("the pairs' differences vary by no more than rounding to the measurement's resolution ({}) "
                      "can make them: no interval can be estimated",
                      Amount(spec.name, spec.resolution));
+}
+
+// The interval of a comparison whose pairs differ beyond rounding, or
+// nullopt when they do not (ab_compare.h "Beyond the resolution"): every
+// |B_i - A_i| > res > 0, all of one sign, and for the ratio scale every
+// A_i > res. Each pair's change is bounded with its difference widened by
+// res (B_i - A_i -/+ res) over A widened by res (A_i -/+ res); the interval
+// is the smallest and the largest of those bounds over the pairs.
+std::optional<std::pair<double, double>> BeyondResolution(const AbMetricSpec& spec, const std::vector<double>& a,
+                                                          const std::vector<double>& b) {
+  const double res = spec.resolution;
+  if (!(res > 0)) return std::nullopt;
+  const bool up = b[0] > a[0];
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double diff = b[i] - a[i];
+    if (!(std::fabs(diff) > res) || (diff > 0) != up) return std::nullopt;
+    if (spec.scale == AbScale::kAbsolute) {
+      lo = std::min(lo, diff - res);
+      hi = std::max(hi, diff + res);
+      continue;
+    }
+    if (!(a[i] > res)) return std::nullopt;
+    for (double d : {diff - res, diff + res}) {
+      for (double base : {a[i] - res, a[i] + res}) {
+        lo = std::min(lo, d / base);
+        hi = std::max(hi, d / base);
+      }
+    }
+  }
+  return std::make_pair(lo, hi);
 }
 
 // The upper quantile of the two-sided kAbCiLevel interval (0.995).
@@ -153,7 +186,18 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
           ? fmt::format("the difference, {}{}, is within the measurement's resolution ({})", mean_diff < 0 ? "-" : "+",
                         Amount(spec.name, std::fabs(mean_diff)), Amount(spec.name, spec.resolution))
           : "";
+  // The resolution as a change of delta's unit: relative to A's mean (ratio).
+  const double floor = spec.scale == AbScale::kRatio ? spec.resolution / SampleMean(a) : spec.resolution;
   if (std::string why = WhyNotEstimable(spec, a, b, d); !why.empty()) {
+    if (auto bounds = BeyondResolution(spec, a, b)) {
+      // Every pair beyond rounding, one way: the sign is certain (ab_compare.h).
+      c.ci_low = bounds->first;
+      c.ci_high = bounds->second;
+      c.detectable = floor;
+      const bool worse = (spec.better == AbBetter::kLower) == (*c.ci_low > 0);
+      c.verdict = worse ? AbVerdict::kBWorse : AbVerdict::kBBetter;
+      return c;
+    }
     c.verdict = AbVerdict::kNotEstimable;
     c.reason = at_resolution.empty() ? why : why + "; " + at_resolution;
     return c;
@@ -162,8 +206,6 @@ AbComparison CompareAb(const AbMetricSpec& spec, const std::vector<double>& a_in
       StudentTQuantile(static_cast<int>(n) - 1, CiQuantile()) * SampleStdDev(d) / std::sqrt(static_cast<double>(n));
   c.ci_low = back(mean - half);
   c.ci_high = back(mean + half);
-  // The resolution as a change of delta's unit: relative to A's mean (ratio).
-  const double floor = spec.scale == AbScale::kRatio ? spec.resolution / SampleMean(a) : spec.resolution;
   c.detectable = DetectableChange(spec.scale, SampleStdDev(d), static_cast<int>(n), floor);
   const bool excludes_zero = *c.ci_low > 0 || *c.ci_high < 0;
   if (within_resolution && spec.resolution > 0) {

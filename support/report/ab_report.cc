@@ -113,7 +113,9 @@ std::string RenderAbMarkdown(const std::vector<ScenarioResult>& results, const R
       "(errors: mean B − A in percentage points) with a {0} Student-t CI; significant when the CI "
       "excludes 0. Noise: the larger min–max spread of either side's runs (shown, not a criterion). Never "
       "significant: pairs whose differences vary by no more than rounding to the resolution (1 µs, one request) "
-      "can make them (the CI is not estimable), or a difference within that resolution. Detectable: the smallest "
+      "can make them (the CI is not estimable), unless every pair differs by more than the resolution in the same "
+      "direction (then significant, the CI being the pairs' differences widened by the resolution), or a difference "
+      "within that resolution. Detectable: the smallest "
       "change these pairs would call significant with 90 % power (docs/ab.md \"Detectable change\").\n",
       CiLevelText());
   if (std::string gate = GateLine(meta, CodeSpan); !gate.empty()) out += "\n" + gate + "\n";
@@ -165,7 +167,9 @@ std::string RenderAbSection(const std::vector<ScenarioResult>& results, const Ru
          "  points), " + CiLevelText() + " CI from Student's t (n \u2212 1); significant when the CI excludes 0\n"
          "  (noise, the larger relative min\u2013max spread of the two sides' own runs, is shown, not a criterion);\n"
          "  never when the pairs' differences vary by no more than rounding to the resolution (1 \u00b5s, one\n"
-         "  request) can make them (\"not estimable\"), or the difference is within that resolution. Detectable:\n"
+         "  request) can make them (\"not estimable\") unless every pair differs by more than the resolution in\n"
+         "  the same direction (then significant, the CI being the pairs' differences widened by the resolution),\n"
+         "  or the difference is within that resolution. Detectable:\n"
          "  the smallest change these pairs would call significant with 90 % power.\n";
   if (std::string gate = GateLine(meta, AsIs); !gate.empty()) out += "  " + gate + "\n";
   // A column wider than its slot still ends with a space before the next one.

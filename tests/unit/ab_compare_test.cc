@@ -260,8 +260,11 @@ TEST(AbCompare, RunsOfTwoSides) {
   EXPECT_EQ(cs[0].metric, "p50_us");
   EXPECT_EQ(cs[0].verdict, AbVerdict::kBWorse);
   EXPECT_NEAR(*cs[0].delta, std::cbrt(150.0 / 100 * 148 / 103 * 146 / 106) - 1, 1e-12);
-  // p90: exactly +50 % in every pair, values rounded to 1 µs: not estimable.
-  EXPECT_EQ(cs[1].verdict, AbVerdict::kNotEstimable);
+  // p90: exactly +100 µs (+50 %) in every pair, far beyond the 1 µs
+  // resolution: significant, with the rounding bounds as its interval.
+  EXPECT_EQ(cs[1].verdict, AbVerdict::kBWorse);
+  EXPECT_NEAR(*cs[1].ci_low, 99.0 / 201, 1e-12);
+  EXPECT_NEAR(*cs[1].ci_high, 101.0 / 199, 1e-12);
   EXPECT_EQ(cs[4].metric, "error_rate");
   EXPECT_EQ(cs[4].verdict, AbVerdict::kNoDifference);
   EXPECT_EQ(cs[5].metric, "achieved_rps");
@@ -305,6 +308,55 @@ TEST(AbCompare, CpuPerRequestResolutionIsOneTickOverTheRequests) {
             std::string::npos)
       << c.reason;
   EXPECT_NE(c.verdict, AbVerdict::kBWorse);
+}
+
+// The same regression in every pair: edge CPU/req 312.5 -> 624.6 µs/req in
+// all 3 pairs (res 2.5 µs/req: one 10 ms tick over 4000 requests). Every
+// pair differs by far more than the resolution, one way: the sign is certain
+// whatever the rounding, so B is worse, with the pairs' rounding bounds as
+// the interval (ab_compare.h "Beyond the resolution"); B better the other
+// way round. Within the resolution, or pairs of both signs: not estimable.
+TEST(AbCompare, SameRegressionInEveryPairBeyondTheResolutionIsSignificant) {
+  AbSide a, b;
+  for (int i = 0; i < 3; ++i) {
+    LoadResult r;
+    r.requests = 4000;
+    r.duration_s = 4;
+    r.achieved_rps = 1000;
+    r.latency_us = {400.0 + i, 500, 600, 700, 800};
+    a.runs.push_back(r);
+    b.runs.push_back(r);
+    a.fv_cpu_cores.push_back(0.3125);
+    b.fv_cpu_cores.push_back(0.6246);
+  }
+  const AbComparison c = CompareAbRuns(a, b)[7];
+  ASSERT_EQ(c.metric, "fv_cpu_us_per_request");
+  EXPECT_EQ(c.verdict, AbVerdict::kBWorse) << AbVerdictText(c);
+  EXPECT_NEAR(*c.delta, 624.6 / 312.5 - 1, 1e-9);
+  ASSERT_TRUE(c.ci_low && c.ci_high);
+  EXPECT_NEAR(*c.ci_low, (312.1 - 2.5) / (312.5 + 2.5), 1e-9);
+  EXPECT_NEAR(*c.ci_high, (312.1 + 2.5) / (312.5 - 2.5), 1e-9);
+  EXPECT_EQ(AbVerdictText(c), "B uses more CPU per request by 99.9 % (CI 98.3..101.5 %)");
+  EXPECT_EQ(AbCiText(c), "+98.3..+101.5 %");
+  ASSERT_TRUE(c.detectable.has_value());
+  EXPECT_NEAR(*c.detectable, 2.5 / 312.5, 1e-9);
+
+  const AbMetricSpec p50{"p50_us", AbScale::kRatio, AbBetter::kLower, 1};
+  const AbMetricSpec err{"error_rate", AbScale::kAbsolute, AbBetter::kLower, 0.001};
+  // B faster by 100 µs in every pair.
+  AbComparison f = CompareAb(p50, {500, 500, 500}, {400, 400, 400});
+  EXPECT_EQ(f.verdict, AbVerdict::kBBetter) << AbVerdictText(f);
+  EXPECT_NEAR(*f.ci_low, -101.0 / 499, 1e-12);
+  EXPECT_NEAR(*f.ci_high, -99.0 / 501, 1e-12);
+  // Absolute: the smallest and largest difference widened by the resolution.
+  AbComparison e = CompareAb(err, {0, 0.001, 0}, {0.010, 0.011, 0.0105});
+  EXPECT_EQ(e.verdict, AbVerdict::kBWorse) << AbVerdictText(e);
+  EXPECT_NEAR(*e.ci_low, 0.009, 1e-12);
+  EXPECT_NEAR(*e.ci_high, 0.0115, 1e-12);
+  // 2 µs in one pair, 1 µs (the resolution) in another: not estimable.
+  EXPECT_EQ(CompareAb(p50, {500, 500, 500}, {502, 501, 502}).verdict, AbVerdict::kNotEstimable);
+  // No resolution known: identical differences stay not estimable.
+  EXPECT_EQ(CompareAb(kP99, {100, 200, 300}, {200, 400, 600}).verdict, AbVerdict::kNotEstimable);
 }
 
 // Zero variance: CompareAb on p50 A = {129,129,129},

@@ -151,6 +151,37 @@ TEST(AbConfig, GateMetricsWithoutTheGateAreRefused) {
   }
 }
 
+// AB_GATE=1 (with or without AB_GATE_METRICS) without A/B mode would gate
+// nothing: refused before any host is touched, naming AB_GATE and what
+// turns A/B mode on. AB_GATE=0 stays valid; with FVBENCH_AB=1 or a *_B
+// variable the gate is on.
+TEST(AbConfig, GateWithoutAbModeIsRefused) {
+  for (const char* ab : {"", "0"}) {
+    for (const char* metrics : {"", "fv_cpu_us_per_request"}) {
+      EnvMap env = {{"AB_GATE", "1"}};
+      if (*ab) env["FVBENCH_AB"] = ab;
+      if (*metrics) env["AB_GATE_METRICS"] = metrics;
+      auto c = LoadConfig(Inputs(env));
+      ASSERT_FALSE(c.ok()) << "FVBENCH_AB=" << ab << " AB_GATE_METRICS=" << metrics;
+      const std::string& m = c.error().message;
+      EXPECT_EQ(m.rfind("AB_GATE=1", 0), 0u) << m;
+      EXPECT_NE(m.find(std::string("is set but A/B mode is off (FVBENCH_AB is ") + (*ab ? "0" : "unset") +
+                       " and no *_B variable is set)"),
+                std::string::npos) << m;
+      EXPECT_NE(m.find("set FVBENCH_AB=1 or a *_B variable (FAIRVISOR_EDGE_SRC_B, FAIRVISOR_EDGE_REF_B, "
+                       "FVBENCH_POLICY_DIR_B, FV_DIR_B) for an A/B run, or unset AB_GATE"),
+                std::string::npos) << m;
+      EXPECT_EQ(m.find("with AB_GATE_METRICS='fv_cpu_us_per_request'") != std::string::npos, *metrics != 0) << m;
+    }
+  }
+  auto off = LoadConfig(Inputs({{"AB_GATE", "0"}}));
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_FALSE(off->ab_gate);
+  auto by_b = LoadConfig(Inputs({{"AB_GATE", "1"}, {"FAIRVISOR_EDGE_REF_B", "feature"}}));
+  ASSERT_TRUE(by_b.ok()) << by_b.error().message;
+  EXPECT_TRUE(by_b->ab && by_b->ab_gate);
+}
+
 // A *_B variable that would change nothing is refused (before any host is
 // touched: provision loads the Config first), naming it and what to set.
 TEST(AbConfig, BVariableWithoutAnyAbRunIsRefused) {

@@ -358,6 +358,26 @@ TEST(AbReport, SummaryTableCarriesTheSection) {
   EXPECT_NE(t.find("A/B comparison"), std::string::npos);
 }
 
+// The same regression in every pair (edge CPU/req 600 -> 900 µs/req in all 3
+// pairs): a significant difference in the console's summary, never "no
+// significant difference".
+TEST(AbReport, SameRegressionInEveryPairIsInTheSummary) {
+  ScenarioResult sc = AbScenario();
+  for (int i = 0; i < 3; ++i) {
+    sc.ab->a.runs[i] = ab_report_test::Run(400, 900, 500, 0);
+    sc.ab->b.runs[i] = ab_report_test::Run(400, 900, 500, 0);
+    sc.ab->a.fv_cpu_cores[i] = 0.30;
+    sc.ab->b.fv_cpu_cores[i] = 0.45;
+  }
+  sc.ab->metrics = CompareAbRuns(sc.ab->a, sc.ab->b);
+  const std::string con = RenderAbSection({sc}, AbMeta());
+  EXPECT_EQ(con.find("no significant difference"), std::string::npos) << con;
+  EXPECT_NE(con.find("A/B: 2 significant differences:\n"), std::string::npos) << con;
+  EXPECT_NE(con.find("\n  latency.decision_service edge CPU/req: B uses more CPU per request by 50.0 %"),
+            std::string::npos)
+      << con;
+}
+
 TEST(AbReport, ScenarioJsonRoundTrip) {
   ScenarioResult s = AbScenario();
   std::string text = ScenarioResultToJson(s);

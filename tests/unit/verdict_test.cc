@@ -173,6 +173,30 @@ TEST(Verdict, GateMetricsDecideWhichWorseMetricFails) {
   EXPECT_TRUE(off.warnings.empty());
 }
 
+// A regression that is the same in every pair, far beyond the resolution
+// (edge CPU 0.3125 -> 0.6246 cores, 312.5 -> 624.6 µs/req, in all 3 pairs):
+// B worse, so the gate fails on it like on any significant worse metric.
+TEST(Verdict, GateFailsOnTheSameRegressionInEveryPair) {
+  ScenarioResult r = SampleRunAllMeasured()[1];
+  AbResult ab;
+  for (int i = 0; i < 3; ++i) {
+    LoadResult run = r.load;
+    run.requests = 4000;
+    run.duration_s = 4;
+    run.achieved_rps = 1000;
+    ab.a.runs.push_back(run);
+    ab.b.runs.push_back(run);
+    ab.a.fv_cpu_cores.push_back(0.3125);
+    ab.b.fv_cpu_cores.push_back(0.6246);
+  }
+  ab.metrics = CompareAbRuns(ab.a, ab.b);
+  ab.gate = true;
+  r.ab = ab;
+  const Judgement j = JudgeScenario(r);
+  EXPECT_EQ(j.verdict, Verdict::kFail);
+  EXPECT_EQ(j.summary, "A/B gate failed (AB_GATE=1): B worse in edge CPU, edge CPU/req");
+}
+
 TEST(Verdict, CountsEachVerdict) {
   auto run = SampleRunAllMeasured();
   run[1].validity = {FailedValidity()};
