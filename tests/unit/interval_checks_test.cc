@@ -36,6 +36,9 @@ const ValidityCheck* Find(const std::vector<ValidityCheck>& checks, const std::s
   return nullptr;
 }
 
+// A pointer into a temporary vector would dangle at the end of the statement.
+const ValidityCheck* Find(std::vector<ValidityCheck>&& checks, const std::string& name) = delete;
+
 TEST(IntervalChecks, SteadyPhasePasses) {
   const auto checks = IntervalChecks(Steady(10));
   ASSERT_EQ(checks.size(), 2u);
@@ -83,14 +86,17 @@ TEST(IntervalChecks, PartialEndsAreNotJudged) {
 TEST(IntervalChecks, SecondHalfBelowTheFirstIsADrift) {
   LoadResult r = Steady(8);
   for (size_t i = 4; i < 8; ++i) r.intervals.completed[i] = 160;
-  const ValidityCheck* drift = Find(IntervalChecks(r), "rate_drift");
+  const std::vector<ValidityCheck> checks = IntervalChecks(r);
+  const ValidityCheck* drift = Find(checks, "rate_drift");
   ASSERT_NE(drift, nullptr);
   EXPECT_FALSE(drift->passed);
   EXPECT_NEAR(drift->measured, 0.2, 1e-12);
   EXPECT_DOUBLE_EQ(drift->limit, kMaxRateDrift);
   // within the bound: 5 % less
   for (size_t i = 4; i < 8; ++i) r.intervals.completed[i] = 190;
-  EXPECT_TRUE(Find(IntervalChecks(r), "rate_drift")->passed);
+  const std::vector<ValidityCheck> within = IntervalChecks(r);
+  ASSERT_NE(Find(within, "rate_drift"), nullptr);
+  EXPECT_TRUE(Find(within, "rate_drift")->passed);
 }
 
 TEST(IntervalChecks, NoSeriesNoCheckFewIntervalsNoDriftLowRateInformational) {
