@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "support/core/units_format.h"
+#include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
 
 namespace fvbench {
@@ -15,7 +16,8 @@ namespace {
 using detail::FormatNumber;
 using namespace svg;  // NOLINT: the shared writer (svg_writer.h)
 
-constexpr double kWidth = 820, kX0 = 84, kX1 = 560, kY0 = 78, kY1 = 388;
+constexpr double kWidth = kLinePlotWidth, kX0 = kLinePlotX0, kX1 = kLinePlotX1, kY0 = kLinePlotY0,
+                 kY1 = kLinePlotY1;
 // Over this many points a series is drawn at this many ranks.
 constexpr size_t kMaxDrawn = 1000;
 // Markers on every point up to this many points.
@@ -52,23 +54,11 @@ std::string Subtitle(const ScenarioResult& r) {
                      FormatNumber(a.limit.rate_per_s), FormatNumber(a.limit.burst), keys);
 }
 
-// Frame, grid, tick labels and axis titles; y grows upwards.
+// White background, then the shared frame (line_plot_frame.h).
 void DrawFrame(Svg& svg, const LinAxis& x, const LinAxis& y, const std::string& x_title,
                const std::string& y_title) {
   svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "#ffffff");
-  for (double v : y.Ticks()) {
-    const double py = y.Map(v);
-    svg.Line(kX0, py, kX1, py, kGrid, 1);
-    svg.Text(kX0 - 6, py + 4, TickLabel(v, y.step), 11, "end");
-  }
-  for (double v : x.Ticks()) {
-    const double px = x.Map(v);
-    svg.Line(px, kY1, px, kY1 + 4, kInk, 1);
-    svg.Text(px, kY1 + 17, TickLabel(v, x.step), 11, "middle");
-  }
-  svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "none", kInk, 1);
-  svg.Text((kX0 + kX1) / 2, kY1 + 36, x_title, 12, "middle");
-  svg.Text(22, (kY0 + kY1) / 2, y_title, 12, "middle", kInk, false, true);
+  DrawLinePlotFrame(svg, x, y, x_title, y_title);
 }
 
 // A horizontal limit line across the frame, its label's baseline `dy`

@@ -7,6 +7,7 @@
 
 #include "support/core/units_format.h"
 #include "support/judge/interval_checks.h"
+#include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
 
 namespace fvbench {
@@ -15,7 +16,8 @@ namespace {
 using detail::FormatNumber;
 using namespace svg;  // NOLINT: the shared writer (svg_writer.h)
 
-constexpr double kWidth = 820, kX0 = 84, kX1 = 560, kY0 = 78, kY1 = 388;
+constexpr double kWidth = kLinePlotWidth, kX0 = kLinePlotX0, kX1 = kLinePlotX1, kY0 = kLinePlotY0,
+                 kY1 = kLinePlotY1;
 // Markers on every point up to this many intervals.
 constexpr size_t kMaxMarkers = 60;
 constexpr const char* kStallFill = "#f7c6cf";
@@ -54,22 +56,6 @@ std::string Stem(const std::string& id) {
   std::string s = id;
   std::replace(s.begin(), s.end(), '.', '_');
   return s;
-}
-
-void DrawFrame(Svg& svg, const LinAxis& x, const LinAxis& y) {
-  for (double v : y.Ticks()) {
-    const double py = y.Map(v);
-    svg.Line(kX0, py, kX1, py, kGrid, 1);
-    svg.Text(kX0 - 6, py + 4, TickLabel(v, y.step), 11, "end");
-  }
-  for (double v : x.Ticks()) {
-    const double px = x.Map(v);
-    svg.Line(px, kY1, px, kY1 + 4, kInk, 1);
-    svg.Text(px, kY1 + 17, TickLabel(v, x.step), 11, "middle");
-  }
-  svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "none", kInk, 1);
-  svg.Text((kX0 + kX1) / 2, kY1 + 36, "seconds from the phase's start", 12, "middle");
-  svg.Text(22, (kY0 + kY1) / 2, "per second (requests)", 12, "middle", kInk, false, true);
 }
 
 struct Line {
@@ -151,7 +137,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
     svg.EndGroup();
   }
-  DrawFrame(svg, x, y);
+  DrawLinePlotFrame(svg, x, y, "seconds from the phase's start", "per second (requests)");
   const std::vector<Line> lines = {
       {&s.scheduled, kBlue, 'o', kScheduledDash,
        fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))},
