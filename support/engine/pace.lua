@@ -268,16 +268,22 @@ local function head(method, extra)
   return table.concat(lines, "\r\n") .. "\r\n"
 end
 
+-- A whole number from the environment variable `name` in lo..hi; `default`
+-- when unset or empty; else a Lua error "pace.lua: NAME=<raw> is not <what>".
+local function getenv_whole(name, default, lo, hi, what)
+  local raw = os.getenv(name) or ""
+  if raw == "" then return default end
+  local v = tonumber(raw)
+  if v == nil or v ~= math.floor(v) or v < lo or v > hi then
+    error("pace.lua: " .. name .. "=" .. raw .. " is not " .. what)
+  end
+  return v
+end
+
 -- FVBENCH_KEYS: 0 when unset or empty, else an integer in 0..100000
 -- (load_engine.h kMaxBenchKeys).
 local function getenv_keys()
-  local raw = os.getenv("FVBENCH_KEYS") or ""
-  if raw == "" then return 0 end
-  local v = tonumber(raw)
-  if v == nil or v ~= math.floor(v) or v < 0 or v > 100000 then
-    error("pace.lua: FVBENCH_KEYS=" .. raw .. " is not an integer in 0..100000")
-  end
-  return v
+  return getenv_whole("FVBENCH_KEYS", 0, 0, 100000, "an integer in 0..100000")
 end
 
 -- The key header for key index i (0-based).
@@ -286,15 +292,9 @@ local function key_header(i)
 end
 
 -- FVBENCH_INTERVAL_US: the width of the counting intervals, µs; 1 s when
--- unset or empty (the suite passes none).
+-- unset or empty (the suite passes FVBENCH_INTERVAL_S's, 1 s by default).
 local function getenv_interval_width()
-  local raw = os.getenv("FVBENCH_INTERVAL_US") or ""
-  if raw == "" then return 1e6 end
-  local v = tonumber(raw)
-  if v == nil or v ~= math.floor(v) or v < 1000 or v > 3600e6 then
-    error("pace.lua: FVBENCH_INTERVAL_US=" .. raw .. " is not a whole number of µs in 1000..3600000000")
-  end
-  return v
+  return getenv_whole("FVBENCH_INTERVAL_US", 1e6, 1000, 3600e6, "a whole number of µs in 1000..3600000000")
 end
 
 local function read_file(path)
