@@ -34,16 +34,27 @@ std::string Span(size_t i, double width_us) {
                      FormatNumber(static_cast<double>(i + 1) * width_us / 1e6));
 }
 
-ValidityCheck Stalls(const IntervalSeries& s, const Judged& j) {
-  uint64_t stalled = 0;
-  std::string listed;
+std::vector<size_t> Stalled(const IntervalSeries& s, const Judged& j) {
+  std::vector<size_t> out;
   for (size_t i : j.index) {
-    if (s.completed[i] != 0) continue;
-    ++stalled;
-    if (stalled <= 10) {
-      listed += fmt::format("{}{}: 0 of {} scheduled completed", listed.empty() ? "" : ", ", Span(i, s.width_us),
-                            s.scheduled[i]);
-    }
+    if (s.completed[i] == 0) out.push_back(i);
+  }
+  return out;
+}
+
+bool Judgeable(const LoadResult& load) {
+  const IntervalSeries& s = load.intervals;
+  return !s.empty() && s.size() != 0 && load.target_rps * s.width_us / 1e6 >= 2;
+}
+
+ValidityCheck Stalls(const IntervalSeries& s, const Judged& j) {
+  const std::vector<size_t> stalls = Stalled(s, j);
+  const size_t stalled = stalls.size();
+  std::string listed;
+  for (size_t k = 0; k < stalled && k < 10; ++k) {
+    const size_t i = stalls[k];
+    listed += fmt::format("{}{}: 0 of {} scheduled completed", listed.empty() ? "" : ", ", Span(i, s.width_us),
+                          s.scheduled[i]);
   }
   ValidityCheck c{"interval_stalls", stalled == 0, false, "<=", static_cast<double>(stalled), 0, ""};
   c.detail = fmt::format("intervals of {} s with slots due and no response completed, of {} judged (>= {} slots "
@@ -77,7 +88,7 @@ ValidityCheck Drift(const IntervalSeries& s, const Judged& j) {
 std::vector<ValidityCheck> IntervalChecks(const LoadResult& load) {
   const IntervalSeries& s = load.intervals;
   if (s.empty() || s.size() == 0) return {};
-  if (!(load.target_rps * s.width_us / 1e6 >= 2)) {
+  if (!Judgeable(load)) {
     ValidityCheck c{"intervals", true, true, "", std::numeric_limits<double>::quiet_NaN(),
                     std::numeric_limits<double>::quiet_NaN(), ""};
     c.detail = fmt::format("stalls and drift not judged: {} RPS x {} s intervals is fewer than 2 slots per interval",
@@ -88,6 +99,11 @@ std::vector<ValidityCheck> IntervalChecks(const LoadResult& load) {
   std::vector<ValidityCheck> out{Stalls(s, j)};
   if (j.index.size() >= 4) out.push_back(Drift(s, j));
   return out;
+}
+
+std::vector<size_t> StalledIntervals(const LoadResult& load) {
+  if (!Judgeable(load)) return {};
+  return Stalled(load.intervals, JudgedIntervals(load.intervals, load.target_rps));
 }
 
 }  // namespace fvbench

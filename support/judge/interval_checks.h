@@ -34,4 +34,9 @@ inline constexpr double kMaxRateDrift = 0.10;  // 10 %: second half vs first hal
 
 std::vector<ValidityCheck> IntervalChecks(const LoadResult& load);
 
+// The 0-based indexes of the intervals interval_stalls counts: judged, and
+// no response completed. Empty when the phase has no series or is not
+// judged (fewer than 2 slots per interval).
+std::vector<size_t> StalledIntervals(const LoadResult& load);
+
 }  // namespace fvbench

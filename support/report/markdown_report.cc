@@ -11,6 +11,7 @@
 #include "support/report/host_environment_markdown.h"
 #include "support/report/limits_markdown.h"
 #include "support/report/limits_plot.h"
+#include "support/report/steps_timeline_plot.h"
 #include "support/report/timeline_plot.h"
 #include "support/report/profile_markdown.h"
 #include "support/report/reject_cost_markdown.h"
@@ -449,6 +450,8 @@ void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) 
     if (f == "latency.svg") return " (percentile curves)";
     if (f.rfind("timeline_", 0) == 0) return " (the measured phase per interval: scheduled and completed per second, "
                                              "late sends, stalls shaded)";
+    if (f.rfind("steps_timeline_", 0) == 0) return " (every search step per interval on one time axis, stalls "
+                                                   "shaded)";
     return " (search steps: p99, errors and achieved rate per target)";
   };
   out += "Plots beside this file: ";
@@ -478,6 +481,9 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
   }
   for (const ScenarioResult& r : results) {
     if (std::string f = TimelinePlotFile(r); !f.empty()) files.push_back(std::move(f));
+  }
+  for (const ScenarioResult& r : results) {
+    if (std::string f = StepsTimelinePlotFile(r); !f.empty()) files.push_back(std::move(f));
   }
   return files;
 }

@@ -71,7 +71,9 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
 // scenario that has one (throughput.simple -> throughput_simple.svg), then
 // each limits scenario's two (limits_plot.h LimitsPlotFiles), then the
 // timeline of each result whose phase has intervals (timeline_plot.h
-// TimelinePlotFile: none for k6 or an older result). A
+// TimelinePlotFile: none for k6 or an older result), then the steps
+// timeline of each result whose search steps have intervals
+// (steps_timeline_plot.h StepsTimelinePlotFile). A
 // scenario that was not run (no result: not selected, or skipped) gets no
 // plot file; report.md links exactly these.
 std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results);

@@ -17,6 +17,7 @@
 #include "support/judge/validity.h"
 #include "support/report/limits_plot.h"
 #include "support/report/svg_writer.h"
+#include "support/report/steps_timeline_plot.h"
 #include "support/report/timeline_plot.h"
 
 namespace fvbench {
@@ -791,6 +792,7 @@ std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, co
   for (const auto& p : kPolicies) files.push_back({p.file, RenderThroughputPlot(results, p.id, meta, reference)});
   for (PlotFile& f : RenderLimitsPlots(results)) files.push_back(std::move(f));
   for (PlotFile& f : RenderTimelinePlots(results)) files.push_back(std::move(f));
+  for (PlotFile& f : RenderStepsTimelinePlots(results)) files.push_back(std::move(f));
   return files;
 }
 

@@ -1,0 +1,178 @@
+#include "support/report/steps_timeline_plot.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "support/core/units_format.h"
+#include "support/judge/interval_checks.h"
+#include "support/report/line_plot_frame.h"
+#include "support/report/svg_writer.h"
+
+namespace fvbench {
+namespace {
+
+using detail::FormatNumber;
+using namespace svg;  // NOLINT: the shared writer (svg_writer.h)
+
+constexpr double kWidth = kLinePlotWidth, kX0 = kLinePlotX0, kX1 = kLinePlotX1, kY0 = kLinePlotY0,
+                 kY1 = kLinePlotY1;
+constexpr const char* kStallFill = "#f7c6cf";
+constexpr const char* kScheduledDash = "7 4";
+constexpr const char* kRule = "#999999";
+// Steps listed under the plot, one line each; the rest are counted.
+constexpr size_t kMaxListed = 40;
+
+bool HasSeries(const StepResult& s) { return !s.load.intervals.empty() && s.load.intervals.size() != 0; }
+
+uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
+
+std::string Stem(const std::string& id) {
+  std::string s = id;
+  std::replace(s.begin(), s.end(), '.', '_');
+  return s;
+}
+
+// Seconds from t0_us to the start of step s's interval i.
+double At(const StepResult& s, double t0_us, double i) {
+  return (s.load.intervals.start_epoch_us - t0_us) / 1e6 + i * s.load.intervals.width_us / 1e6;
+}
+
+void Legend(Svg& svg) {
+  double y = kY0 + 8;
+  svg.Line(kX1 + 16, y, kX1 + 40, y, kBlue, 2, kScheduledDash);
+  svg.Text(kX1 + 46, y + 4, "scheduled: slots due per second", 11, "start", kInk);
+  y += 22;
+  svg.Line(kX1 + 16, y, kX1 + 40, y, kGreen, 2);
+  svg.Text(kX1 + 46, y + 4, "completed: responses per second", 11, "start", kInk);
+  y += 22;
+  svg.Line(kX1 + 28, y - 7, kX1 + 28, y + 7, kRule, 1, "2 2");
+  svg.Text(kX1 + 46, y + 4, "a step's start (its number above)", 11, "start", kInk);
+  y += 22;
+  svg.Rect(kX1 + 16, y - 6, 24, 12, kStallFill);
+  svg.Text(kX1 + 46, y + 4, "stall: slots due, none completed", 11, "start", kInk);
+}
+
+std::string StepLine(size_t k, const StepResult& s) {
+  std::string stalls;
+  if (!HasSeries(s)) {
+    stalls = "no counts per interval";
+  } else {
+    const std::vector<size_t> st = StalledIntervals(s.load);
+    const double w = s.load.intervals.width_us / 1e6;
+    if (st.empty()) stalls = "no stall";
+    for (size_t j = 0; j < st.size() && j < 5; ++j) {
+      stalls += fmt::format("{}stall {}-{} s", j == 0 ? "" : ", ", FormatNumber(static_cast<double>(st[j]) * w),
+                            FormatNumber(static_cast<double>(st[j] + 1) * w));
+    }
+    if (st.size() > 5) stalls += fmt::format(" and {} more", st.size() - 5);
+    if (!st.empty() && s.passed) stalls += " (passed on its totals)";
+  }
+  return fmt::format("{}. {}{} RPS: {}; {}", k + 1, s.role.empty() ? "" : s.role + ", ", FormatNumber(s.target_rps),
+                     s.passed ? "PASS" : "FAIL", stalls);
+}
+
+std::string Finish(Svg& svg, const std::string& title, const std::string& subtitle,
+                   const std::vector<std::string>& notes) {
+  svg.Text(16, 26, title, 16, "start", kInk, true);
+  svg.Text(16, 46, subtitle, 12, "start", kMuted);
+  double y = kY1 + 62;
+  for (const auto& n : notes) {
+    for (const std::string& line : Wrap(n, 124, 3)) {
+      svg.Text(16, y, line, 11, "start", kMuted);
+      y += 15;
+    }
+  }
+  return svg.Finish(title, std::max(kY1 + 56, y) + 10);
+}
+
+}  // namespace
+
+std::string StepsTimelinePlotFile(const ScenarioResult& r) {
+  if (std::none_of(r.steps.begin(), r.steps.end(), HasSeries)) return "";
+  return "steps_timeline_" + Stem(r.id) + ".svg";
+}
+
+std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
+  const std::string title = "Search steps over time: " + r.id;
+  Svg svg(kWidth);
+  if (StepsTimelinePlotFile(r).empty()) {
+    return Finish(svg, title, "", {"no step of this result carries counts per interval (k6, no search, or written "
+                                   "before they were kept)"});
+  }
+  double t0 = std::numeric_limits<double>::infinity(), t1 = 0, top = 1;
+  for (const StepResult& s : r.steps) {
+    if (!HasSeries(s)) continue;
+    t0 = std::min(t0, s.load.intervals.start_epoch_us);
+  }
+  size_t drawn = 0;
+  for (const StepResult& s : r.steps) {
+    if (!HasSeries(s)) continue;
+    ++drawn;
+    const IntervalSeries& iv = s.load.intervals;
+    t1 = std::max(t1, At(s, t0, static_cast<double>(iv.size())));
+    for (const auto* v : {&iv.scheduled, &iv.completed}) {
+      for (uint64_t c : *v) top = std::max(top, static_cast<double>(c) / (iv.width_us / 1e6));
+    }
+  }
+  const LinAxis x = MakeLinAxis(0, std::max(t1, 1e-3), 8, kX0, kX1);
+  const LinAxis y = MakeLinAxis(0, top * 1.08, 6, kY1, kY0);
+  svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "#ffffff");
+  size_t stalled = 0;
+  for (size_t k = 0; k < r.steps.size(); ++k) {
+    const StepResult& s = r.steps[k];
+    if (!HasSeries(s)) continue;
+    for (size_t i : StalledIntervals(s.load)) {
+      ++stalled;
+      const double a = At(s, t0, static_cast<double>(i)), b = At(s, t0, static_cast<double>(i + 1));
+      svg.Group(fmt::format("step {} stall {}-{} s: 0 of {} scheduled completed", k + 1, FormatNumber(a),
+                            FormatNumber(b), At(s.load.intervals.scheduled, i)));
+      svg.Rect(x.Map(a), kY0, x.Map(b) - x.Map(a), kY1 - kY0, kStallFill);
+      svg.EndGroup();
+    }
+  }
+  DrawLinePlotFrame(svg, x, y, "seconds from the first step's start", "per second (requests)");
+  for (size_t k = 0; k < r.steps.size(); ++k) {
+    const StepResult& s = r.steps[k];
+    if (!HasSeries(s)) continue;
+    const IntervalSeries& iv = s.load.intervals;
+    const double w = iv.width_us / 1e6;
+    const double start = x.Map(At(s, t0, 0));
+    svg.Line(start, kY0, start, kY1, kRule, 1, "2 2");
+    svg.Text(start, kY0 - 6, fmt::format("{}", k + 1), 10, "middle", s.passed ? kInk : kVermillion);
+    svg.Group(StepLine(k, s));
+    for (const auto& [counts, color, dash] : {std::tuple{&iv.completed, kGreen, ""},
+                                              std::tuple{&iv.scheduled, kBlue, kScheduledDash}}) {
+      std::vector<std::pair<double, double>> pts;
+      for (size_t i = 0; i < iv.size(); ++i) {
+        pts.emplace_back(x.Map(At(s, t0, static_cast<double>(i) + 0.5)),
+                         y.Map(static_cast<double>(At(*counts, i)) / w));
+      }
+      svg.Polyline(pts, color, 2, dash);
+    }
+    svg.EndGroup();
+  }
+  Legend(svg);
+  std::vector<std::string> notes;
+  for (size_t k = 0; k < r.steps.size() && k < kMaxListed; ++k) notes.push_back(StepLine(k, r.steps[k]));
+  if (r.steps.size() > kMaxListed) notes.push_back(fmt::format("... and {} more steps", r.steps.size() - kMaxListed));
+  notes.push_back("Rates are each interval's count divided by its width; a step's first and last intervals may be "
+                  "partial. The gaps between steps are the pauses between their phases.");
+  const std::string subtitle =
+      fmt::format("{} step{} drawn of {}; {} stalled interval{}", drawn, drawn == 1 ? "" : "s", r.steps.size(),
+                  stalled, stalled == 1 ? "" : "s");
+  return Finish(svg, title, subtitle, notes);
+}
+
+std::vector<PlotFile> RenderStepsTimelinePlots(const std::vector<ScenarioResult>& results) {
+  std::vector<PlotFile> out;
+  for (const ScenarioResult& r : results) {
+    std::string name = StepsTimelinePlotFile(r);
+    if (!name.empty()) out.push_back({std::move(name), RenderStepsTimelinePlot(r)});
+  }
+  return out;
+}
+
+}  // namespace fvbench
