@@ -16,7 +16,7 @@
 #           connection asks, so delay() returns 0 and the thread sends as
 #           fast as its event loop turns; requests/s is then its capacity.
 # Each run prints its requests/s (wrk's "Requests/sec") and wrk's CPU time
-# per request (user + system, through /usr/bin/time). The summary is the
+# per request (user + system, bash's `time`). The summary is the
 # median of each and paced / closed. Then, when perf is usable (root), one
 # more run of each mode under `perf stat` on the syscalls tracepoints prints
 # the engine's system calls per request by kind (kept out of the timed runs:
@@ -73,6 +73,11 @@ perf_ok=0
 if command -v perf >/dev/null && perf stat -e 'syscalls:sys_enter_epoll_wait' true >/dev/null 2>&1; then perf_ok=1; fi
 syscalls='syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_ctl,syscalls:sys_enter_read,syscalls:sys_enter_write'
 
+run_timed() {  # <command>...: wrk's output in wrk.txt, its user and system CPU seconds in time.txt
+  local TIMEFORMAT='%U %S'
+  { time "$@" >"$tmp/wrk.txt" 2>&1; } 2>"$tmp/time.txt"
+}
+
 run() {  # <mode> [perf] -> "<mode> <rps> <cpu_us_per_req>", or with perf the syscalls per request
   local mode=$1 traced=${2:-} script=() rps cpu_s n
   if [ "$mode" = paced ]; then
@@ -84,7 +89,7 @@ run() {  # <mode> [perf] -> "<mode> <rps> <cpu_us_per_req>", or with perf the sy
   fi
   FVBENCH_RATE=1000000 FVBENCH_THREADS=1 FVBENCH_CONNECTIONS="$conns" FVBENCH_KIND=get \
     FVBENCH_DURATION_S="$secs" FVBENCH_OUT="$tmp/pace.json" \
-    /usr/bin/time -f '%U %S' -o "$tmp/time.txt" "${cmd[@]}" >"$tmp/wrk.txt" 2>&1
+    run_timed "${cmd[@]}"
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.txt")
   n=$(awk '/requests in/ {print $1}' "$tmp/wrk.txt")
   cpu_s=$(awk '{print $1 + $2}' "$tmp/time.txt")
