@@ -15,6 +15,10 @@
 #           (FVBENCH_RATE=1000000): every slot is already due when a
 #           connection asks, so delay() returns 0 and the thread sends as
 #           fast as its event loop turns; requests/s is then its capacity.
+#   before  only with PACE_BEFORE=<file>: that pace.lua (an earlier version,
+#           e.g. `git show <commit>:support/engine/pace.lua > f`) as paced, so
+#           a change to the script is measured against the one before it in
+#           the same rounds.
 # Each run prints its requests/s (wrk's "Requests/sec") and wrk's CPU time
 # per request (user + system, bash's `time`). The summary is the
 # median of each and paced / closed. Then, when perf is usable (root), one
@@ -80,9 +84,10 @@ run_timed() {  # <command>...: wrk's output in wrk.txt, its user and system CPU 
 
 run() {  # <mode> [perf] -> "<mode> <rps> <cpu_us_per_req>", or with perf the syscalls per request
   local mode=$1 traced=${2:-} script=() rps cpu_s n
-  if [ "$mode" = paced ]; then
-    script=(-s "$here/support/engine/pace.lua")
-  fi
+  case $mode in
+    paced) script=(-s "$here/support/engine/pace.lua") ;;
+    before) script=(-s "$PACE_BEFORE") ;;
+  esac
   local cmd=(taskset -c "$engine_cpu" wrk -t1 -c"$conns" -d"${secs}s" --latency "${script[@]}" "$url")
   if [ -n "$traced" ]; then
     cmd=(perf stat -x, -o "$tmp/perf.txt" -e "$syscalls" -- "${cmd[@]}")
@@ -104,8 +109,13 @@ run() {  # <mode> [perf] -> "<mode> <rps> <cpu_us_per_req>", or with perf the sy
 echo "# nginx on CPU $sut_cpu, wrk -t1 -c$conns on CPU $engine_cpu, $rounds rounds of ${secs} s; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# mode rps engine_cpu_us_per_request"
 : >"$tmp/all.txt"
+modes=(closed paced)
+if [ -n "${PACE_BEFORE:-}" ]; then
+  [ -r "$PACE_BEFORE" ] || { echo "pace_capacity.sh: PACE_BEFORE='$PACE_BEFORE' is not a readable file" >&2; exit 2; }
+  modes+=(before)
+fi
 for _ in $(seq "$rounds"); do
-  for mode in closed paced; do
+  for mode in "${modes[@]}"; do
     run "$mode" | tee -a "$tmp/all.txt"
   done
 done
@@ -122,6 +132,7 @@ awk '
       printf "median %s: %.0f requests/s, %.2f us of engine CPU per request\n", m, mr[m], mc[m]
     }
     printf "paced / closed: %.3f of the requests per second\n", mr["paced"] / mr["closed"]
+    if ("before" in mr) printf "before / closed: %.3f of the requests per second\n", mr["before"] / mr["closed"]
   }' "$tmp/all.txt"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$perf_ok" = 1 ]; then
