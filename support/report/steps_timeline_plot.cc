@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -35,9 +36,49 @@ std::string Stem(const std::string& id) {
   return s;
 }
 
-// Seconds from t0_us to the start of step s's interval i.
-double At(const StepResult& s, double t0_us, double i) {
-  return (s.load.intervals.start_epoch_us - t0_us) / 1e6 + i * s.load.intervals.width_us / 1e6;
+double Seconds(const StepResult& s) {
+  return static_cast<double>(s.load.intervals.size()) * s.load.intervals.width_us / 1e6;
+}
+
+// Where each step with a series sits on the axis of load seconds: steps end
+// to end in their order, a gap of kGapShare of all their seconds between
+// two; and the real pause before each (its start minus the previous drawn
+// step's end; NaN for the first). Indexed like r.steps; steps without a
+// series get NaN.
+struct Layout {
+  std::vector<double> offset_s;
+  std::vector<double> pause_s;
+  double end_s = 0;
+};
+constexpr double kGapShare = 0.02;
+
+Layout Place(const std::vector<StepResult>& steps) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Layout l{std::vector<double>(steps.size(), nan), std::vector<double>(steps.size(), nan), 0};
+  double total = 0;
+  for (const StepResult& s : steps) {
+    if (HasSeries(s)) total += Seconds(s);
+  }
+  const double gap = total * kGapShare;
+  double at = 0, prev_end_us = nan;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (!HasSeries(steps[k])) continue;
+    const IntervalSeries& iv = steps[k].load.intervals;
+    if (!std::isnan(prev_end_us)) {
+      at += gap;
+      l.pause_s[k] = (iv.start_epoch_us - prev_end_us) / 1e6;
+    }
+    l.offset_s[k] = at;
+    at += Seconds(steps[k]);
+    prev_end_us = iv.start_epoch_us + static_cast<double>(iv.size()) * iv.width_us;
+  }
+  l.end_s = at;
+  return l;
+}
+
+// The axis position (s) of step k's interval i (fractional i: within it).
+double At(const Layout& l, const std::vector<StepResult>& steps, size_t k, double i) {
+  return l.offset_s[k] + i * steps[k].load.intervals.width_us / 1e6;
 }
 
 void Legend(Svg& svg) {
@@ -55,7 +96,7 @@ void Legend(Svg& svg) {
   svg.Text(kX1 + 46, y + 4, "stall: slots due, none completed", 11, "start", kInk);
 }
 
-std::string StepLine(size_t k, const StepResult& s) {
+std::string StepLine(size_t k, const StepResult& s, double pause_s) {
   std::string stalls;
   if (!HasSeries(s)) {
     stalls = "no counts per interval";
@@ -70,8 +111,10 @@ std::string StepLine(size_t k, const StepResult& s) {
     if (st.size() > 5) stalls += fmt::format(" and {} more", st.size() - 5);
     if (!st.empty() && s.passed) stalls += " (passed on its totals)";
   }
-  return fmt::format("{}. {}{} RPS: {}; {}", k + 1, s.role.empty() ? "" : s.role + ", ", FormatNumber(s.target_rps),
-                     s.passed ? "PASS" : "FAIL", stalls);
+  const std::string pause =
+      std::isnan(pause_s) ? "" : fmt::format("; after a pause of {} s", FormatNumber(std::round(pause_s * 10) / 10));
+  return fmt::format("{}. {}{} RPS: {}; {}{}", k + 1, s.role.empty() ? "" : s.role + ", ", FormatNumber(s.target_rps),
+                     s.passed ? "PASS" : "FAIL", stalls, pause);
 }
 
 std::string Finish(Svg& svg, const std::string& title, const std::string& subtitle,
@@ -102,22 +145,18 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
     return Finish(svg, title, "", {"no step of this result carries counts per interval (k6, no search, or written "
                                    "before they were kept)"});
   }
-  double t0 = std::numeric_limits<double>::infinity(), t1 = 0, top = 1;
-  for (const StepResult& s : r.steps) {
-    if (!HasSeries(s)) continue;
-    t0 = std::min(t0, s.load.intervals.start_epoch_us);
-  }
+  const Layout lay = Place(r.steps);
+  double top = 1;
   size_t drawn = 0;
   for (const StepResult& s : r.steps) {
     if (!HasSeries(s)) continue;
     ++drawn;
     const IntervalSeries& iv = s.load.intervals;
-    t1 = std::max(t1, At(s, t0, static_cast<double>(iv.size())));
     for (const auto* v : {&iv.scheduled, &iv.completed}) {
       for (uint64_t c : *v) top = std::max(top, static_cast<double>(c) / (iv.width_us / 1e6));
     }
   }
-  const LinAxis x = MakeLinAxis(0, std::max(t1, 1e-3), 8, kX0, kX1);
+  const LinAxis x = MakeLinAxis(0, std::max(lay.end_s, 1e-3), 8, kX0, kX1);
   const LinAxis y = MakeLinAxis(0, top * 1.08, 6, kY1, kY0);
   svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "#ffffff");
   size_t stalled = 0;
@@ -126,28 +165,31 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
     if (!HasSeries(s)) continue;
     for (size_t i : StalledIntervals(s.load)) {
       ++stalled;
-      const double a = At(s, t0, static_cast<double>(i)), b = At(s, t0, static_cast<double>(i + 1));
-      svg.Group(fmt::format("step {} stall {}-{} s: 0 of {} scheduled completed", k + 1, FormatNumber(a),
-                            FormatNumber(b), At(s.load.intervals.scheduled, i)));
+      const double w = s.load.intervals.width_us / 1e6;
+      const double a = At(lay, r.steps, k, static_cast<double>(i)), b = At(lay, r.steps, k, static_cast<double>(i + 1));
+      svg.Group(fmt::format("step {} stall {}-{} s of the step: 0 of {} scheduled completed", k + 1,
+                            FormatNumber(static_cast<double>(i) * w), FormatNumber(static_cast<double>(i + 1) * w),
+                            At(s.load.intervals.scheduled, i)));
       svg.Rect(x.Map(a), kY0, x.Map(b) - x.Map(a), kY1 - kY0, kStallFill);
       svg.EndGroup();
     }
   }
-  DrawLinePlotFrame(svg, x, y, "seconds from the first step's start", "per second (requests)");
+  DrawLinePlotFrame(svg, x, y, "seconds of load, steps end to end (the pauses between them cut out)",
+                    "per second (requests)");
   for (size_t k = 0; k < r.steps.size(); ++k) {
     const StepResult& s = r.steps[k];
     if (!HasSeries(s)) continue;
     const IntervalSeries& iv = s.load.intervals;
     const double w = iv.width_us / 1e6;
-    const double start = x.Map(At(s, t0, 0));
+    const double start = x.Map(At(lay, r.steps, k, 0));
     svg.Line(start, kY0, start, kY1, kRule, 1, "2 2");
     svg.Text(start, kY0 - 6, fmt::format("{}", k + 1), 10, "middle", s.passed ? kInk : kVermillion);
-    svg.Group(StepLine(k, s));
+    svg.Group(StepLine(k, s, lay.pause_s[k]));
     for (const auto& [counts, color, dash] : {std::tuple{&iv.completed, kGreen, ""},
                                               std::tuple{&iv.scheduled, kBlue, kScheduledDash}}) {
       std::vector<std::pair<double, double>> pts;
       for (size_t i = 0; i < iv.size(); ++i) {
-        pts.emplace_back(x.Map(At(s, t0, static_cast<double>(i) + 0.5)),
+        pts.emplace_back(x.Map(At(lay, r.steps, k, static_cast<double>(i) + 0.5)),
                          y.Map(static_cast<double>(At(*counts, i)) / w));
       }
       svg.Polyline(pts, color, 2, dash);
@@ -156,10 +198,13 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
   }
   Legend(svg);
   std::vector<std::string> notes;
-  for (size_t k = 0; k < r.steps.size() && k < kMaxListed; ++k) notes.push_back(StepLine(k, r.steps[k]));
+  for (size_t k = 0; k < r.steps.size() && k < kMaxListed; ++k) {
+    notes.push_back(StepLine(k, r.steps[k], lay.pause_s[k]));
+  }
   if (r.steps.size() > kMaxListed) notes.push_back(fmt::format("... and {} more steps", r.steps.size() - kMaxListed));
   notes.push_back("Rates are each interval's count divided by its width; a step's first and last intervals may be "
-                  "partial. The gaps between steps are the pauses between their phases.");
+                  "partial. The pause before a step (cool-down, the wait for a quiet SUT) is cut from the axis and "
+                  "given in its line.");
   const std::string subtitle =
       fmt::format("{} step{} drawn of {}; {} stalled interval{}", drawn, drawn == 1 ? "" : "s", r.steps.size(),
                   stalled, stalled == 1 ? "" : "s");

@@ -4,22 +4,24 @@
 //
 //   steps_timeline_<stem>.svg  for a result with steps (ScenarioResult::steps)
 //       of which at least one carries counts per interval
-//       (LoadResult::intervals, core/interval_series.h). x: seconds from the
-//       earliest step's series start; each step's interval i is drawn at its
-//       own start (start_epoch_us) + i x width, so the pauses between steps
-//       (cool-down, the wait for a quiet SUT) are the gaps they were. y:
-//       requests per second (count / width). Per step: slots scheduled
-//       (dashed) and responses completed, each step its own line; a step's
-//       start is a vertical rule labelled with its number above the frame.
-//       Intervals the stall check flags (judge/interval_checks.h
-//       StalledIntervals) are shaded. Under the plot, one line per step:
-//       number, role, target RPS, PASS/FAIL and its stalled intervals, so a
-//       step that passed on its totals but stalled says so.
+//       (LoadResult::intervals, core/interval_series.h). x: seconds of load,
+//       the steps end to end in their order with a gap of 2 % of their
+//       seconds between two: the pauses between steps (cool-down, the wait
+//       for a quiet SUT) can be ten times the load and are cut out; each
+//       step's line gives its pause. y: requests per second (count / width).
+//       Per step: slots scheduled (dashed) and responses completed, each
+//       step its own line; a step's start is a vertical rule labelled with
+//       its number above the frame. Intervals the stall check flags
+//       (judge/interval_checks.h StalledIntervals) are shaded. Under the
+//       plot, one line per step: number, role, target RPS, PASS/FAIL, its
+//       stalled intervals (seconds into the step) and the pause before it
+//       (its series' start minus the previous drawn step's end), so a step
+//       that passed on its totals but stalled says so.
 //
 // A step without a series (k6, older results) is listed and not drawn. The
-// series' clocks: each step's start_epoch_us as the result holds it (one
-// host's clock, or the controller's once merged), so steps of one run
-// line up with each other. Same contract as svg_plot.h: pure,
+// pauses come from each step's start_epoch_us as the result holds it (one
+// host's clock, or the controller's once merged: the same clock for every
+// step of a run). Same contract as svg_plot.h: pure,
 // deterministic, locale-independent, text escaped, no coordinate NaN.
 #pragma once
 

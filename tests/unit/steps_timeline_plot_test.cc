@@ -86,24 +86,43 @@ TEST(StalledIntervals, TheJudgesStallsByIndex) {
   EXPECT_TRUE(StalledIntervals(LoadResult{}).empty());
 }
 
-TEST(StepsTimelinePlot, StepsAtTheirOwnStartsAndTheStallOfAPassedStep) {
+// The x of each step's start rule (the dashed grey line over the frame).
+std::vector<double> StepRules(const std::string& svg) {
+  static const std::regex line(R"re(<line x1="([-0-9.]+)" y1="78.0" x2="[-0-9.]+" y2="388.0" stroke="#999999")re");
+  std::vector<double> out;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), line), end; it != end; ++it) out.push_back(std::stod((*it)[1].str()));
+  return out;
+}
+
+TEST(StepsTimelinePlot, StepsEndToEndPausesCutAndTheStallOfAPassedStep) {
   const ScenarioResult r = Search();
   EXPECT_EQ(StepsTimelinePlotFile(r), "steps_timeline_throughput_simple.svg");
   const std::string svg = RenderStepsTimelinePlot(r);
-  // The axis runs 0..25 s (ticks of 5 up to 25); step 2's interval 3 is at
-  // 13-14 s: x = 84 + 13/25 x 476 = 331.52, 19.04 wide. Plus the legend's swatch.
+  // 15 s of load; gaps of 2 % of it (0.3 s): steps at 0, 5.3 and 10.6 s of
+  // an axis of 0..16 (ticks of 2), frame x 84..560: 476 px for 16 s.
+  auto px = [](double s) { return 84 + s / 16 * 476; };
+  const std::vector<double> rules = StepRules(svg);
+  ASSERT_EQ(rules.size(), 3u) << svg;
+  EXPECT_NEAR(rules[0], px(0), 0.051);
+  EXPECT_NEAR(rules[1], px(5.3), 0.051);
+  EXPECT_NEAR(rules[2], px(10.6), 0.051);
+  // Step 2's interval 3 shaded (plus the legend's swatch).
   const auto rects = StallRects(svg);
   ASSERT_EQ(rects.size(), 2u) << svg;
-  EXPECT_NEAR(rects[0].first, 331.52, 0.05);
-  EXPECT_NEAR(rects[0].second, 19.04, 0.05);
-  EXPECT_NE(svg.find("<title>step 2 stall 13-14 s: 0 of 1000 scheduled completed</title>"), std::string::npos);
-  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals)"), std::string::npos) << svg;
-  EXPECT_NE(svg.find("1. bracket, 500 RPS: FAIL; no stall"), std::string::npos);
+  EXPECT_NEAR(rects[0].first, px(8.3), 0.051);  // written to 0.1 px
+  EXPECT_NEAR(rects[0].second, 476.0 / 16, 0.051);
+  EXPECT_NE(svg.find("<title>step 2 stall 3-4 s of the step: 0 of 1000 scheduled completed</title>"),
+            std::string::npos);
+  // The real pauses: each step started 10 s after the previous one's start, 5 s after its end.
+  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals); after a pause of 5 s"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("1. bracket, 500 RPS: FAIL; no stall<"), std::string::npos);
+  EXPECT_NE(svg.find("3. bisect, 2000 RPS: PASS; no stall; after a pause of 5 s"), std::string::npos);
   EXPECT_NE(svg.find("3 steps drawn of 3; 1 stalled interval"), std::string::npos);
-  // Two lines per step; a rule and a number at each step's start (x of 10 s: 274.4).
-  EXPECT_EQ(Count(svg, "<polyline"), 6u);
-  EXPECT_NE(svg.find(R"(<line x1="274.4" y1="78.0" x2="274.4" y2="388.0" stroke="#999999")"), std::string::npos) << svg;
-  EXPECT_NE(svg.find(">seconds from the first step&apos;s start</text>"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 6u);  // two lines per step
+  EXPECT_NE(svg.find(">seconds of load, steps end to end (the pauses between them cut out)</text>"),
+            std::string::npos);
   // The top is the 2000 completed in step 2's last interval.
   EXPECT_NE(svg.find(">2000</text>"), std::string::npos);
   EXPECT_EQ(svg.find("NaN"), std::string::npos);
@@ -114,14 +133,16 @@ TEST(StepsTimelinePlot, AStepWithoutCountsIsListedNotDrawn) {
   ScenarioResult r = Search();
   r.steps[0].load.intervals = IntervalSeries{};
   const std::string svg = RenderStepsTimelinePlot(r);
-  EXPECT_NE(svg.find("1. bracket, 500 RPS: FAIL; no counts per interval"), std::string::npos);
+  EXPECT_NE(svg.find("1. bracket, 500 RPS: FAIL; no counts per interval<"), std::string::npos);
+  // The first drawn step has no pause before it.
+  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals)<"), std::string::npos);
   EXPECT_NE(svg.find("2 steps drawn of 3"), std::string::npos);
   EXPECT_EQ(Count(svg, "<polyline"), 4u);
-  // The axis starts at the first drawn step: its 13-14 s is now 3-4 s of an
-  // axis of 0..16 (15 s rounded up to its ticks of 2).
+  // 10 s of load, a gap of 0.2 s: step 2's 3-4 s is at 3 s of an axis of 0..12 (ticks of 2).
   const auto rects = StallRects(svg);
   ASSERT_EQ(rects.size(), 2u);
-  EXPECT_NEAR(rects[0].first, 84 + 3.0 / 16 * 476, 0.051);  // written to 0.1 px
+  EXPECT_NEAR(rects[0].first, 84 + 3.0 / 12 * 476, 0.051);  // written to 0.1 px
+  EXPECT_EQ(StepRules(svg).size(), 2u);
 }
 
 TEST(StepsTimelinePlot, NoCountsNoFile) {
