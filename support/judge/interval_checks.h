@@ -17,7 +17,9 @@
 //                    least 4 judged intervals; absent with fewer.
 //   intervals        informational, instead of both, when a full interval
 //                    holds fewer than 2 slots (target_rps x width < 2): too
-//                    few to tell a stall from the schedule's own gaps.
+//                    few to tell a stall from the schedule's own gaps; or
+//                    when the series did not count its sends
+//                    (sends_counted false: k6's per-interval series).
 //
 // Both fail the phase like the other validity checks (VALIDITY=warn records
 // them as INVALID instead).
