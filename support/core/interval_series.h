@@ -1,22 +1,55 @@
 // Counts per interval of one measured phase: its results over time. wrk's
 // pace.lua writes them (field `intervals`, its header "Results over time");
-// the wrk parser reads them (engine/wrk_output.h), several load generators'
-// series are summed per interval on the common clock (judge/loadgen_merge.h
-// MergeIntervalSeries), the stall and drift checks read them
-// (judge/interval_checks.h), results.json carries them.
+// the wrk parser reads them (engine/wrk_output.h); k6's raw samples give them
+// through the reducer (engine/k6_samples.h), with each interval's latency
+// histogram; several load generators' series are summed per interval on the
+// common clock (judge/loadgen_merge.h MergeIntervalSeries), the stall and
+// drift checks read them (judge/interval_checks.h), results.json carries them.
 //
 // Shape: interval i (0-based) covers [start_epoch_us + i x width_us,
 // start_epoch_us + (i + 1) x width_us) on the wall clock (µs since the Unix
 // epoch: the load generator's host clock as parsed, the controller's once
 // several are merged). Every series has one count per interval (the same
-// length). width_us == 0: no series (k6, an older wrk output or result file).
+// length). width_us == 0: no series (k6 run alone, an older wrk output or
+// result file).
+//
+// Optional per interval (empty vectors when the engine gives none; wrk:
+// pace.lua has no per-request timing in Lua):
+//   latency   the interval's latency histogram (IntervalLatency below), same
+//             layout as the phase's; the intervals' histograms sum to the
+//             phase's exactly (k6_samples.h says which sample goes where);
+//   non_2xx   of `completed`, the responses whose status was not 2xx.
+// sends_counted == false (k6): k6's samples carry no slot or send time, so
+// scheduled, sent and late_10ms are 0 in every interval, not measured: the
+// stall and drift checks judge no interval of such a series (none has slots
+// due), and a reader shows them as absent.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace fvbench {
+
+// One interval's latency histogram in sparse form: the non-empty buckets of
+// core/latency_histogram.h's layout (core/interval_latency.h converts, merges
+// and reads percentiles). Timeouts are censored samples beside the buckets.
+struct IntervalLatency {
+  std::vector<std::pair<uint32_t, uint64_t>> buckets;  // (bucket index, count > 0), indices increasing
+  uint64_t min_ns = 0;                                 // of the recorded samples; 0 when none
+  uint64_t max_ns = 0;
+  uint64_t timeouts = 0;
+  double timeout_us = 0;  // > 0 when timeouts > 0
+
+  uint64_t recorded() const {
+    uint64_t n = 0;
+    for (const auto& b : buckets) n += b.second;
+    return n;
+  }
+  uint64_t total() const { return recorded() + timeouts; }
+};
 
 struct IntervalSeries {
   double start_epoch_us = 0;
@@ -25,9 +58,13 @@ struct IntervalSeries {
   std::vector<uint64_t> sent;       // requests sent in it
   std::vector<uint64_t> completed;  // responses completed in it (any status)
   std::vector<uint64_t> late_10ms;  // of `sent`, those more than 10 ms behind their slot
+  bool sends_counted = true;        // false: scheduled, sent, late_10ms are not measured (k6)
+  std::vector<IntervalLatency> latency;  // empty, or one per interval
+  std::vector<uint64_t> non_2xx;         // empty, or one per interval
 
   bool empty() const { return width_us <= 0; }
   size_t size() const { return scheduled.size(); }
+  bool has_latency() const { return !empty() && !latency.empty(); }
 };
 
 // The sum of one series (a field of IntervalSeries).

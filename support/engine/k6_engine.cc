@@ -62,13 +62,21 @@ std::string FetchedName(const std::string& local, const std::string& host, const
   return fmt::format("{} (fetched from {}:{})", local, host, remote);
 }
 
-// A k6 CSV file on the controller, reduced to the histogram; `source` names it in errors.
-Result<LatencyHistogram> ReduceK6SamplesFile(const std::string& path, const std::string& source) {
+// A k6 CSV file on the controller, reduced to the histogram and its
+// intervals on `grid`; `source` names it in errors.
+Result<K6Reduction> ReduceK6SamplesFile(const std::string& path, const std::string& source,
+                                        const K6IntervalGrid& grid) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!in) return Error{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-  K6SampleReducer reducer(K6SampleReducer::Format::kCsv, source);
+  K6SampleReducer reducer(K6SampleReducer::Format::kCsv, source, grid);
   if (auto r = reducer.FeedFile(in.get()); !r) return r.error();
-  return reducer.Finish();
+  return reducer.FinishReduction();
+}
+
+// The per-interval grid of a synchronised run: from the common start on the
+// loadgen host's clock, FVBENCH_INTERVAL_S wide (pace.lua's 1 s when unset).
+K6IntervalGrid GridOf(const LoadSpec& spec) {
+  return {std::round(spec.start_epoch_us), spec.interval_us > 0 ? std::round(spec.interval_us) : 1e6};
 }
 
 std::string DescribeExit(const ExecResult& r, double timeout_s) {
@@ -184,7 +192,9 @@ class K6Engine : public LoadEngine {
     out.wall_s = wall_s;
     out.connections = static_cast<uint64_t>(K6VusFor(std::lround(spec.rate_rps), spec.connections).max);
     if (synchronised) {
-      if (auto ok = KeepInstance(spec, r->err, samples, histogram, controller_dir); !ok) return ok.error();
+      auto kept = KeepInstance(spec, r->err, samples, histogram, controller_dir);
+      if (!kept) return kept.error();
+      out.intervals = std::move(kept->intervals);  // on the loadgen host's clock; multi_loadgen maps it
     }
     return out;
   }
@@ -194,8 +204,8 @@ class K6Engine : public LoadEngine {
   // lines on stderr) and its histogram -> <phase>.instance.json on the
   // controller. The histogram is the loadgen host's reduction when the tool
   // was there and succeeded, else the samples are fetched and reduced here.
-  Result<void> KeepInstance(const LoadSpec& spec, const std::string& err, const std::string& samples,
-                            const std::string& histogram, const std::string& controller_dir) {
+  Result<K6InstanceRun> KeepInstance(const LoadSpec& spec, const std::string& err, const std::string& samples,
+                                     const std::string& histogram, const std::string& controller_dir) {
     K6InstanceRun run;
     std::istringstream lines(err);
     for (std::string line; std::getline(lines, line);) {
@@ -214,9 +224,11 @@ class K6Engine : public LoadEngine {
     if (auto f = host_.Fetch(histogram, local_hist, kHistogramCap); f.ok()) {
       auto text = detail::ReadTextFile(local_hist);
       if (!text) return Fail(spec, text.error().message);
-      auto h = ParseHistogramJson(*text, FetchedName(local_hist, host_.name(), histogram));
+      auto h = ParseK6ReductionJson(*text, FetchedName(local_hist, host_.name(), histogram));
       if (!h) return Fail(spec, h.error().message);
-      run.histogram = std::move(*h);
+      run.histogram = std::move(h->histogram);
+      run.intervals = std::move(h->intervals);
+      run.intervals_absent = std::move(h->intervals_absent);
       run.reduced_on = "loadgen host";
     } else {
       const std::string local_samples = controller_dir + "/" + spec.phase + ".samples.csv";
@@ -224,16 +236,18 @@ class K6Engine : public LoadEngine {
         return Fail(spec, fmt::format("no histogram {} and the samples {} could not be fetched: {}", histogram,
                                       samples, g.error().message));
       }
-      auto h = ReduceK6SamplesFile(local_samples, FetchedName(local_samples, host_.name(), samples));
+      auto h = ReduceK6SamplesFile(local_samples, FetchedName(local_samples, host_.name(), samples), GridOf(spec));
       if (!h) return Fail(spec, h.error().message);
-      run.histogram = std::move(*h);
+      run.histogram = std::move(h->histogram);
+      run.intervals = std::move(h->intervals);
+      run.intervals_absent = std::move(h->intervals_absent);
       run.reduced_on = "controller";
     }
     if (auto w = detail::WriteTextFile(K6InstancePath(controller_dir, spec.phase), K6InstanceToJson(run).dump(2) + "\n");
         !w) {
       return Fail(spec, w.error().message);
     }
-    return Ok();
+    return run;
   }
 
   Error Fail(const LoadSpec& spec, const std::string& what) const {
@@ -310,12 +324,16 @@ std::string K6InstancePath(const std::string& controller_dir, const std::string&
 }
 
 nlohmann::json K6InstanceToJson(const K6InstanceRun& run) {
+  K6Reduction reduction;
+  reduction.histogram = run.histogram;
+  reduction.intervals = run.intervals;
+  reduction.intervals_absent = run.intervals_absent;
   return {{"schema", "fvbench.k6-instance/1"},
           {"ready_epoch_us", static_cast<int64_t>(std::llround(run.ready_epoch_us))},
           {"resume_sent_epoch_us", static_cast<int64_t>(std::llround(run.resume_sent_epoch_us))},
           {"resumed_epoch_us", static_cast<int64_t>(std::llround(run.resumed_epoch_us))},
           {"reduced_on", run.reduced_on},
-          {"histogram", HistogramToJson(run.histogram)}};
+          {"histogram", K6ReductionToJson(reduction)}};
 }
 
 Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::string& source) {
@@ -334,9 +352,11 @@ Result<K6InstanceRun> ParseK6InstanceJson(std::string_view text, const std::stri
   }
   run.reduced_on = doc.value("reduced_on", "");
   if (!doc.contains("histogram")) return Error{source + ": no field `histogram`"};
-  auto h = HistogramFromJson(doc["histogram"], source + ": histogram");
+  auto h = K6ReductionFromJson(doc["histogram"], source + ": histogram");
   if (!h) return h.error();
-  run.histogram = std::move(*h);
+  run.histogram = std::move(h->histogram);
+  run.intervals = std::move(h->intervals);
+  run.intervals_absent = std::move(h->intervals_absent);
   return run;
 }
 
@@ -396,8 +416,9 @@ Command SynchronisedK6Command(const LoadSpec& spec, const Command& run, const st
   sh += "rc=$?\n";
   // The reducer writes its output as a new file renamed into place (never
   // through a link at that name); a failed reduction leaves none.
-  sh += fmt::format("if [ -x {} ]; then {} csv {} -o {}; fi\n", reduce, reduce, ShellQuote(samples_out),
-                    ShellQuote(histogram_out));
+  const K6IntervalGrid grid = GridOf(spec);
+  sh += fmt::format("if [ -x {} ]; then {} --origin-us {:.0f} --width-us {:.0f} -o {} -- csv {}; fi\n", reduce, reduce,
+                    grid.origin_epoch_us, grid.width_us, ShellQuote(histogram_out), ShellQuote(samples_out));
   sh += "exit $rc\n";
   Command cmd;
   cmd.argv = {"bash", "-c", sh};
@@ -498,6 +519,9 @@ Result<Command> PlanK6Command(const LoadSpec& spec, const std::string& scripts_d
   // JWT always set (empty: no Authorization header), so a JWT in the
   // caller's environment never reaches the script.
   cmd.env = {{"K6_NO_USAGE_REPORT", "true"}, {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"}, {"JWT", spec.jwt}};
+  // The samples' timestamps in µs (k6_engine.h "Synchronised start"), so the
+  // reducer can place each in its interval.
+  if (synchronised) cmd.env["K6_CSV_TIME_FORMAT"] = "unix_micro";
   cmd.timeout = std::chrono::milliseconds(static_cast<long long>(
       std::ceil((spec.duration_s + kTimeoutSlackS + (synchronised ? spec.start_wait_s : 0)) * 1000)));
   if (synchronised) return SynchronisedK6Command(spec, cmd, scripts_dir, samples_out, histogram_out);

@@ -75,8 +75,19 @@
 //      its message on stderr);
 //   6. reduces the samples on the loadgen host when
 //      <scripts_dir>/fvbench_k6_reduce is there and executable
-//      (apps/k6_reduce_main.cc): `fvbench_k6_reduce csv <samples> >
-//      <remote_dir>/<phase>.histogram.json`.
+//      (apps/k6_reduce_main.cc): `fvbench_k6_reduce --origin-us <start>
+//      --width-us <W> -o <remote_dir>/<phase>.histogram.json -- csv
+//      <samples>`: the histogram and the counts and histograms per interval
+//      (engine/k6_samples.h) of W = spec.interval_us (1 s when 0) from the
+//      common start on that host's clock (spec.start_epoch_us).
+// The k6 process of a synchronised run gets K6_CSV_TIME_FORMAT=unix_micro in
+// its environment: k6's csv output reads its timeFormat option from there
+// (grafana/k6 internal/output/csv/config.go, `envconfig:"K6_CSV_TIME_FORMAT"`,
+// the environment k6 runs with; output.go writes Time.UnixMicro()). The
+// value exists since k6 v0.44 (v0.39..v0.43 know only unix and rfc3339 and
+// refuse it at start; older k6 ignore the variable and write whole seconds,
+// for which the reducer reports the series absent unless the start is a
+// whole second and W whole seconds). The default, `unix`, is whole seconds.
 // Run() then fetches that histogram (kilobytes); when it is missing (the
 // tool is not on that host: fvbench does not ship a binary to a remote host
 // of maybe another architecture or libc, or it failed) Run() fetches the CSV
@@ -87,11 +98,14 @@
 // the file stays on the loadgen host in remote_dir. What was taken is
 // recorded as `reduced_on` ("loadgen host" | "controller") in
 //   <phase>.instance.json   (controller_dir; K6InstanceRun below) the
-//                           ready and resume times and the histogram
+//                           ready and resume times and the histogram with
+//                           its intervals (k6_samples.h K6ReductionToJson)
 // beside <phase>.histogram.json or <phase>.samples.csv. The instance's
 // measured start is `resumed_epoch_us`, when `k6 resume` returned: k6 has
 // resumed by its answer, while the time it was sent precedes the CLI's own
-// start-up (both are kept). Its window is that start + duration_s.
+// start-up (both are kept). Its window is that start + duration_s. Run()'s
+// LoadResult::intervals is the instance's series on the loadgen host's clock
+// (empty when the reducer found it absent: instance.json says why).
 //
 // Warmup() runs warmup.js with the same parameters (no SUMMARY_OUT), a post
 // body at <remote_dir>/<phase>.body.json on the loadgen host (under BENCH_DIR), and
@@ -159,6 +173,8 @@ struct K6InstanceRun {
   double resumed_epoch_us = 0;      // `k6 resume` returned: running (its measured start)
   std::string reduced_on;           // "loadgen host" | "controller"
   LatencyHistogram histogram;
+  IntervalSeries intervals;         // per interval, on the loadgen host's clock (k6_samples.h); may be empty
+  std::string intervals_absent;     // why `intervals` is empty, when it is
 };
 std::string K6InstancePath(const std::string& controller_dir, const std::string& phase);
 nlohmann::json K6InstanceToJson(const K6InstanceRun& run);

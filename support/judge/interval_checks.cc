@@ -44,7 +44,7 @@ std::vector<size_t> Stalled(const IntervalSeries& s, const Judged& j) {
 
 bool Judgeable(const LoadResult& load) {
   const IntervalSeries& s = load.intervals;
-  return !s.empty() && s.size() != 0 && load.target_rps * s.width_us / 1e6 >= 2;
+  return !s.empty() && s.size() != 0 && s.sends_counted && load.target_rps * s.width_us / 1e6 >= 2;
 }
 
 ValidityCheck Stalls(const IntervalSeries& s, const Judged& j) {
@@ -88,6 +88,13 @@ ValidityCheck Drift(const IntervalSeries& s, const Judged& j) {
 std::vector<ValidityCheck> IntervalChecks(const LoadResult& load) {
   const IntervalSeries& s = load.intervals;
   if (s.empty() || s.size() == 0) return {};
+  if (!s.sends_counted) {
+    ValidityCheck c{"intervals", true, true, "", std::numeric_limits<double>::quiet_NaN(),
+                    std::numeric_limits<double>::quiet_NaN(), ""};
+    c.detail = "stalls and drift not judged: the engine's samples carry no slot or send times (k6), so no "
+               "interval's due slots are known";
+    return {c};
+  }
   if (!Judgeable(load)) {
     ValidityCheck c{"intervals", true, true, "", std::numeric_limits<double>::quiet_NaN(),
                     std::numeric_limits<double>::quiet_NaN(), ""};

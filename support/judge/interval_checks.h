@@ -17,7 +17,9 @@
 //                    least 4 judged intervals; absent with fewer.
 //   intervals        informational, instead of both, when a full interval
 //                    holds fewer than 2 slots (target_rps x width < 2): too
-//                    few to tell a stall from the schedule's own gaps.
+//                    few to tell a stall from the schedule's own gaps; or
+//                    when the series did not count its sends
+//                    (sends_counted false: k6's per-interval series).
 //
 // Both fail the phase like the other validity checks (VALIDITY=warn records
 // them as INVALID instead).
@@ -36,7 +38,7 @@ std::vector<ValidityCheck> IntervalChecks(const LoadResult& load);
 
 // The 0-based indexes of the intervals interval_stalls counts: judged, and
 // no response completed. Empty when the phase has no series or is not
-// judged (fewer than 2 slots per interval).
+// judged (its sends not counted, as k6's; fewer than 2 slots per interval).
 std::vector<size_t> StalledIntervals(const LoadResult& load);
 
 }  // namespace fvbench

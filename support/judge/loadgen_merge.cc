@@ -6,6 +6,8 @@
 #include <cmath>
 #include <optional>
 
+#include "support/core/interval_latency.h"
+
 namespace fvbench {
 namespace {
 
@@ -131,7 +133,32 @@ Result<IntervalSeries> MergeIntervalSeries(const std::vector<IntervalSeries>& se
   // one length: a series that ended earlier is 0 in the later intervals
   const size_t n = std::max({out.scheduled.size(), out.sent.size(), out.completed.size(), out.late_10ms.size()});
   for (auto* v : {&out.scheduled, &out.sent, &out.completed, &out.late_10ms}) v->resize(n, 0);
+  for (const IntervalSeries& s : series) out.sends_counted = out.sends_counted && s.sends_counted;
+  if (auto l = MergeIntervalLatencies(series, out); !l) return l.error();
   return out;
+}
+
+Result<void> MergeIntervalLatencies(const std::vector<IntervalSeries>& series, IntervalSeries& merged) {
+  merged.latency.clear();
+  merged.non_2xx.clear();
+  for (const IntervalSeries& s : series) {
+    if (!s.has_latency() || s.latency.size() != s.size() || s.non_2xx.size() != s.size()) return Ok();
+  }
+  const size_t n = merged.size();
+  merged.latency.resize(n);
+  merged.non_2xx.assign(n, 0);
+  for (size_t k = 0; k < series.size(); ++k) {
+    const IntervalSeries& s = series[k];
+    const auto at = static_cast<size_t>(std::llround((s.start_epoch_us - merged.start_epoch_us) / merged.width_us));
+    for (size_t i = 0; i < s.latency.size() && at + i < n; ++i) {
+      if (auto m = MergeIntervalLatency(merged.latency[at + i], s.latency[i]); !m) {
+        return Error{fmt::format("merging latencies per interval: series {}, interval {}: {}", k, i,
+                                 m.error().message)};
+      }
+      merged.non_2xx[at + i] += s.non_2xx[i];
+    }
+  }
+  return Ok();
 }
 
 Result<MergedPhase> MergeLoadgens(const std::vector<InstanceRun>& runs, const ValidityParams& params,

@@ -54,9 +54,19 @@ struct MergedPhase {
 // intervals its start lies after the earliest start (rounded: synchronised
 // instances start together, to within their clocks' measured offsets), and
 // the merged series starts at the earliest start. Empty when `series` is, or
-// when any instance has none (k6, an older output): a sum over some
-// instances would not be the phase's. Error when two widths differ.
+// when any instance has none (k6 run alone, an older output): a sum over
+// some instances would not be the phase's. Error when two widths differ.
+// sends_counted only when every series counted its sends. The per-interval
+// latencies and non_2xx counts merge as MergeIntervalLatencies says.
 Result<IntervalSeries> MergeIntervalSeries(const std::vector<IntervalSeries>& series);
+
+// The instances' per-interval histograms (IntervalSeries::latency) merged
+// bucket by bucket and their non_2xx summed, each series placed as
+// MergeIntervalSeries places it in `merged` (start and width already set).
+// Both left empty when any series lacks them (wrk): the merged histograms
+// then sum to the merged phase histogram exactly. Error when two carry
+// timeouts at different request timeouts.
+Result<void> MergeIntervalLatencies(const std::vector<IntervalSeries>& series, IntervalSeries& merged);
 
 // Error when `runs` is empty, the histograms cannot merge (different request
 // timeouts) or the interval series cannot (different widths). The merged

@@ -8,6 +8,7 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
+#include "support/core/interval_latency.h"
 #include "support/core/plausible.h"
 #include "support/report/loadgens_json.h"
 
@@ -28,6 +29,19 @@ void WriteLatencyUs(JsonWriter& w, const LatencyUs& l, bool with_max) {
 
 namespace {
 
+// Inside "intervals", when the engine gave latencies per interval (k6):
+// "sends_counted": false (scheduled, sent, late_10ms not measured), and per
+// interval "non_2xx", "timeouts" and "latency_us" {p50, p90, p99, p999, max,
+// censored_at_us} from the interval's histogram. Not read back: a reader
+// gets the counts and sends_counted, not the histograms.
+void WriteIntervalLatency(JsonWriter& w, const IntervalSeries& s) {
+  if (!s.sends_counted) w.Field("sends_counted", false);
+  if (!s.has_latency()) return;
+  w.Array("non_2xx", s.non_2xx, [&](uint64_t n) { w.Uint(n); });
+  w.Array("timeouts", s.latency, [&](const IntervalLatency& l) { w.Uint(l.timeouts); });
+  w.Array("latency_us", s.latency, [&](const IntervalLatency& l) { WriteLatencyUs(w, IntervalLatencyUs(l), true); });
+}
+
 // "intervals": {start_epoch_us, width_us, scheduled: [...], sent, completed,
 // late_10ms} (core/interval_series.h); absent when the engine wrote none.
 void WriteIntervals(JsonWriter& w, const IntervalSeries& s) {
@@ -39,6 +53,7 @@ void WriteIntervals(JsonWriter& w, const IntervalSeries& s) {
   w.Array("sent", s.sent, [&](uint64_t n) { w.Uint(n); });
   w.Array("completed", s.completed, [&](uint64_t n) { w.Uint(n); });
   w.Array("late_10ms", s.late_10ms, [&](uint64_t n) { w.Uint(n); });
+  WriteIntervalLatency(w, s);
   w.EndObject();
 }
 
@@ -152,6 +167,7 @@ IntervalSeries ReadIntervals(const json& v, const std::string& path) {
   series("sent", s.sent);
   series("completed", s.completed);
   series("late_10ms", s.late_10ms);
+  if (o.contains("sends_counted")) s.sends_counted = GetBool(o, "sends_counted", ipath);
   const size_t n = s.scheduled.size();
   if (s.sent.size() != n || s.completed.size() != n || s.late_10ms.size() != n) {
     throw JsonFieldError{fmt::format("{}: series of different lengths", ipath)};

@@ -22,22 +22,31 @@ constexpr const char* kMetrics[] = {"http_reqs", "http_req_duration", "http_req_
                                     "http_req_tls_handshaking", "http_req_sending", "http_req_waiting",
                                     "http_req_receiving", "http_req_failed"};
 
-const std::string& CsvText() {
-  static const std::string text = [] {
-    std::mt19937_64 rng(5);
-    std::lognormal_distribution<double> ms(-0.2, 0.6);
-    std::string s =
-        "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,"
-        "scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n";
-    for (int i = 0; i < kRequests; ++i) {
-      for (const char* m : kMetrics) {
-        s += fmt::format("{},{},{:.6f},,,,true,,GET,http://10.77.0.2:8080/,HTTP/1.1,measured,,200,,,"
-                         "http://10.77.0.2:8080/,,\n",
-                         m, 1733030000 + i / 10000, ms(rng));
-      }
+// Timestamps in whole seconds (k6's default `unix`) or, with `micro`, in µs
+// (unix_micro, what a synchronised run asks for), 100 µs apart.
+std::string MakeCsv(bool micro) {
+  std::mt19937_64 rng(5);
+  std::lognormal_distribution<double> ms(-0.2, 0.6);
+  std::string s =
+      "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,"
+      "scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n";
+  for (int i = 0; i < kRequests; ++i) {
+    for (const char* m : kMetrics) {
+      s += fmt::format("{},{},{:.6f},,,,true,,GET,http://10.77.0.2:8080/,HTTP/1.1,measured,,200,,,"
+                       "http://10.77.0.2:8080/,,\n",
+                       m, micro ? 1733030000000000 + int64_t{i} * 100 : 1733030000 + i / 10000, ms(rng));
     }
-    return s;
-  }();
+  }
+  return s;
+}
+
+const std::string& CsvText() {
+  static const std::string text = MakeCsv(false);
+  return text;
+}
+
+const std::string& CsvMicroText() {
+  static const std::string text = MakeCsv(true);
   return text;
 }
 
@@ -73,10 +82,32 @@ void Reduce(benchmark::State& state, const std::string& text, K6SampleReducer::F
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
 }
 
+// The same, also per interval of 1 s from a whole second (k6_samples.h K6IntervalGrid).
+void ReducePerInterval(benchmark::State& state, const std::string& text, K6SampleReducer::Format format) {
+  for (auto _ : state) {
+    auto r = fvbench::ReduceK6SamplesPerInterval(text, format, "bench", {1733030000000000, 1000000});
+    if (!r.ok() || r->intervals.empty()) {
+      state.SkipWithError(r.ok() ? r->intervals_absent.c_str() : r.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r->intervals.latency.size());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kRequests * 9);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+}
+
 void BM_ReduceK6Csv(benchmark::State& state) { Reduce(state, CsvText(), K6SampleReducer::Format::kCsv); }
 void BM_ReduceK6Json(benchmark::State& state) { Reduce(state, JsonText(), K6SampleReducer::Format::kJson); }
+void BM_ReduceK6CsvPerInterval(benchmark::State& state) {
+  ReducePerInterval(state, CsvMicroText(), K6SampleReducer::Format::kCsv);
+}
+void BM_ReduceK6JsonPerInterval(benchmark::State& state) {
+  ReducePerInterval(state, JsonText(), K6SampleReducer::Format::kJson);
+}
 
 BENCHMARK(BM_ReduceK6Csv)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReduceK6Json)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReduceK6CsvPerInterval)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReduceK6JsonPerInterval)->Unit(benchmark::kMillisecond);
 
 }  // namespace

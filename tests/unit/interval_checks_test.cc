@@ -110,6 +110,15 @@ TEST(IntervalChecks, NoSeriesNoCheckFewIntervalsNoDriftLowRateInformational) {
   ASSERT_EQ(slow.size(), 1u);
   EXPECT_EQ(slow[0].name, "intervals");
   EXPECT_TRUE(slow[0].informational);
+  // k6's series: completions per interval but no slots counted: not judged, said so
+  LoadResult k6 = Steady(10);
+  k6.intervals.sends_counted = false;
+  k6.intervals.scheduled = k6.intervals.sent = k6.intervals.late_10ms = std::vector<uint64_t>(10, 0);
+  const auto unjudged = IntervalChecks(k6);
+  ASSERT_EQ(unjudged.size(), 1u);
+  EXPECT_EQ(unjudged[0].name, "intervals");
+  EXPECT_TRUE(unjudged[0].informational);
+  EXPECT_NE(unjudged[0].detail.find("no slot or send times"), std::string::npos) << unjudged[0].detail;
 }
 
 // CheckPhase carries them, and a stall fails the phase's validity.

@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/core/interval_latency.h"
 #include "support/core/latency_histogram_json.h"
 #include "support/engine/k6_engine.h"
 #include "support/engine/k6_samples.h"
@@ -114,6 +115,7 @@ TEST(K6Segments, TwoInstancesCommandLines) {
     EXPECT_EQ(c.argv[0], "bash");
     EXPECT_EQ(c.argv[1], "-c");
     EXPECT_EQ(c.env, (std::map<std::string, std::string>{{"JWT", ""},
+                                                          {"K6_CSV_TIME_FORMAT", "unix_micro"},
                                                           {"K6_NEW_MACHINE_READABLE_SUMMARY", "false"},
                                                           {"K6_NO_USAGE_REPORT", "true"}}));
     // duration + graceful stop + k6 start-up + the lead
@@ -154,8 +156,9 @@ TEST(K6Segments, TwoInstancesCommandLines) {
             "echo \"fvbench-resumed $sent_us $(( $(date +%s%N) / 1000 ))\" >&2\n"
             "wait $pid\n"
             "rc=$?\n"
-            "if [ -x /opt/s/fvbench_k6_reduce ]; then /opt/s/fvbench_k6_reduce csv "
-            "/r/latency_raw_nginx_lg1.samples.csv -o /r/latency_raw_nginx_lg1.histogram.json; fi\n"
+            "if [ -x /opt/s/fvbench_k6_reduce ]; then /opt/s/fvbench_k6_reduce --origin-us 1733030000000000 "
+            "--width-us 1000000 -o /r/latency_raw_nginx_lg1.histogram.json -- csv "
+            "/r/latency_raw_nginx_lg1.samples.csv; fi\n"
             "exit $rc\n");
   // Instance 2 of 2: the other half, its own address and files; the same start.
   const std::vector<std::string> second = Lines(cmds[1].argv[2]);
@@ -254,7 +257,8 @@ for i in $(seq 1 1000); do [ -e "$st/$addr.running" ] && break; sleep 0.01; done
 # Samples in k6's CSV layout: instance 0:1/2 answers every request in 1 ms,
 # instance 1/2:1 in 2, 3, ..., 101 ms; other metrics' rows in between.
 head -n 1 "$FAKE_K6_CSV_HEADER_FROM" > "$csv"
-ts=$(date +%s)
+[ "$K6_CSV_TIME_FORMAT" = unix_micro ] || fail "run at $addr: K6_CSV_TIME_FORMAT is '$K6_CSV_TIME_FORMAT', not unix_micro"
+ts=$(( $(date +%s%N) / 1000 ))   # as k6 writes unix_micro
 tags=",,,,true,,GET,http://127.0.0.1:8082/,HTTP/1.1,measured,,200,,,http://127.0.0.1:8082/,,"
 for i in $(seq 1 100); do
   if [ "$seg" = "0:1/2" ]; then v=1.000000; else v=$((i + 1)).000000; fi
@@ -388,6 +392,28 @@ TEST_F(K6MultiLocal, TwoInstancesShareAPhaseFromOneStart) {
   EXPECT_TRUE(fs::exists(ctl_ + "/" + phase + "_lg1.histogram.json"));
   EXPECT_TRUE(fs::exists(ctl_ + "/" + phase + "_lg2.samples.csv"));
   EXPECT_THAT(Slurp(ctl_ + "/" + phase + "_lg2.cmd.txt"), HasSubstr("--execution-segment 1/2:1"));
+
+  // Per interval (1 s from the common start), reduced on the loadgen host for
+  // one instance and here for the other, merged on the controller's clock:
+  // all 200 samples, and the intervals' histograms sum to the phase's.
+  const IntervalSeries& iv = r->intervals;
+  ASSERT_TRUE(iv.has_latency()) << one.at("histogram").value("intervals_absent", "") << " / "
+                                << two.at("histogram").value("intervals_absent", "");
+  EXPECT_FALSE(iv.sends_counted);
+  EXPECT_EQ(iv.width_us, 1e6);
+  EXPECT_NEAR(iv.start_epoch_us, start, 1);
+  EXPECT_EQ(SeriesTotal(iv.completed), 200u);
+  LatencyHistogram sum;
+  for (const IntervalLatency& l : iv.latency) ASSERT_TRUE(sum.Merge(IntervalHistogram(l)).ok());
+  EXPECT_EQ(HistogramToJson(sum).dump(), HistogramToJson(both).dump());
+  for (int i : {1, 2}) {
+    const std::string path = ctl_ + "/" + phase + "_lg" + std::to_string(i) + ".instance.json";
+    auto kept = ParseK6InstanceJson(Slurp(path), path);
+    ASSERT_TRUE(kept.ok()) << kept.error().message;
+    EXPECT_TRUE(kept->intervals.has_latency()) << path;
+    EXPECT_EQ(SeriesTotal(kept->intervals.completed), 100u) << path;
+    EXPECT_EQ(kept->intervals_absent, "") << path;
+  }
 }
 
 // The stand-in does check: one argument off (the other half's segment) and
@@ -429,6 +455,35 @@ TEST(K6ReduceTool, CsvAndJsonOfK6sShape) {
     EXPECT_EQ(HistogramToJson(*tool).dump(), HistogramToJson(*here).dump()) << file;
     EXPECT_EQ(tool->recorded(), 3u) << file;
     EXPECT_EQ(tool->timeouts(), 1u) << file;  // error_code 1050
+  }
+  // With a grid: the same intervals as in-process (the fixtures' whole-second
+  // timestamps on a whole-second origin); a grid not in whole µs is a usage error.
+  for (const auto& [format, file, form] : {std::tuple{"csv", "out_csv.csv", K6SampleReducer::Format::kCsv},
+                                          std::tuple{"json", "out_json.json", K6SampleReducer::Format::kJson}}) {
+    const std::string path = Fixtures() + "/k6/raw/" + file;
+    Command c;
+    c.argv = {FVBENCH_K6_REDUCE_BIN, "--origin-us", "1733030000000000", "--width-us", "1000000", "--", format, path};
+    auto r = host.Run(c);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->exit_code, 0) << r->err;
+    auto tool = ParseK6ReductionJson(r->out, file);
+    ASSERT_TRUE(tool.ok()) << tool.error().message;
+    auto here = ReduceK6SamplesPerInterval(Slurp(path), form, file, {1733030000000000, 1000000});
+    ASSERT_TRUE(here.ok()) << here.error().message;
+    EXPECT_EQ(K6ReductionToJson(*tool).dump(), K6ReductionToJson(*here).dump()) << file;
+  }
+  {
+    Command c;
+    c.argv = {FVBENCH_K6_REDUCE_BIN, "--origin-us", "17e14", "--width-us", "1000000", "csv", "-"};
+    auto r = host.Run(c);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->exit_code, 2);
+    EXPECT_THAT(r->err, HasSubstr("expected whole numbers of microseconds"));
+    c.argv = {FVBENCH_K6_REDUCE_BIN, "--origin-us", "1733030000000000", "csv", "-"};
+    r = host.Run(c);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->exit_code, 2);
+    EXPECT_THAT(r->err, HasSubstr("go together"));
   }
   char tmpl[] = "/tmp/fvbench-k6-reduce-XXXXXX";
   ASSERT_NE(mkdtemp(tmpl), nullptr);

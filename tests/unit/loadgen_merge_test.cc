@@ -10,6 +10,8 @@
 #include <random>
 #include <string>
 
+#include "support/core/interval_latency.h"
+#include "support/core/latency_histogram_json.h"
 #include "support/judge/loadgen_shards.h"
 
 namespace fvbench::loadgen_merge_test {
@@ -281,6 +283,73 @@ TEST(LoadgenMerge, IntervalsAbsentAnywhereOrOfOtherWidths) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("widths differ (1000000 µs and 500000 µs)"), std::string::npos)
       << bad.error().message;
+}
+
+
+// k6's series (per-interval histograms, sends not counted): histograms merged
+// bucket by bucket on the common clock, non_2xx summed; one instance one
+// interval later lands one interval later. Absent when any instance lacks
+// them; two request timeouts refused.
+IntervalSeries LatencySeries(double start_us, const std::vector<std::vector<double>>& ms_per_interval,
+                             uint64_t timeouts_in_last = 0) {
+  IntervalSeries s;
+  s.start_epoch_us = start_us;
+  s.width_us = 1e6;
+  s.sends_counted = false;
+  for (const auto& ms : ms_per_interval) {
+    LatencyHistogram h;
+    for (double v : ms) h.RecordUs(v * 1000);
+    s.latency.push_back(IntervalLatencyOf(h));
+    s.completed.push_back(ms.size());
+    s.non_2xx.push_back(ms.size() / 2);
+  }
+  if (timeouts_in_last > 0) {
+    s.latency.back().timeouts = timeouts_in_last;
+    s.latency.back().timeout_us = 60e6;
+  }
+  s.scheduled = s.sent = s.late_10ms = std::vector<uint64_t>(s.completed.size(), 0);
+  return s;
+}
+
+TEST(LoadgenMerge, IntervalLatenciesMergeBucketByBucket) {
+  const double start = 1'700'000'000'000'000.0;
+  const IntervalSeries a = LatencySeries(start, {{1, 2, 3}, {4}, {5, 6}}, 1);
+  const IntervalSeries b = LatencySeries(start + 1e6 + 30, {{7, 8}, {9, 10, 11}}, 2);  // one interval later
+  auto m = MergeIntervalSeries({a, b});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_TRUE(m->has_latency());
+  EXPECT_FALSE(m->sends_counted);
+  ASSERT_EQ(m->size(), 3u);
+  ASSERT_EQ(m->latency.size(), 3u);
+  const std::vector<std::vector<double>> want_ms{{1, 2, 3}, {4, 7, 8}, {5, 6, 9, 10, 11}};
+  for (size_t i = 0; i < 3; ++i) {
+    LatencyHistogram want;
+    for (double v : want_ms[i]) want.RecordUs(v * 1000);
+    if (i == 2) ASSERT_TRUE(want.RecordTimeouts(3, 60e6).ok());
+    EXPECT_EQ(HistogramToJson(IntervalHistogram(m->latency[i])).dump(), HistogramToJson(want).dump()) << i;
+    EXPECT_EQ(m->completed[i], want_ms[i].size()) << i;
+  }
+  EXPECT_EQ(m->non_2xx, (std::vector<uint64_t>{1, 0 + 1, 1 + 1}));
+  EXPECT_EQ(IntervalLatencyUs(m->latency[2]).max, 60e6);  // censored at the timeout
+  EXPECT_EQ(IntervalLatencyUs(m->latency[1]).max, 8000);
+
+  // wrk's series beside it: no per-interval latencies, sends counted no more
+  auto mixed = MergeIntervalSeries({a, Series(start, 3, 1)});
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_FALSE(mixed->has_latency());
+  EXPECT_TRUE(mixed->non_2xx.empty());
+  EXPECT_FALSE(mixed->sends_counted);
+  auto wrk = MergeIntervalSeries({Series(start, 3, 1), Series(start, 3, 2)});
+  ASSERT_TRUE(wrk.ok());
+  EXPECT_TRUE(wrk->sends_counted);
+  EXPECT_TRUE(wrk->latency.empty());
+
+  IntervalSeries other = b;
+  other.latency.back().timeout_us = 10e6;
+  auto refused = MergeIntervalSeries({a, other});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("timeouts at 60000000 µs and at 10000000 µs"), std::string::npos)
+      << refused.error().message;
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "support/core/interval_latency.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -252,6 +254,52 @@ TEST(ResultsIo, IntervalSeriesRoundTripAndAreAbsentWhenUnknown) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("intervals: series of different lengths"), std::string::npos)
       << refused.error().message;
+}
+
+// k6's series: per interval p50/p90/p99/p999/max from the interval's
+// histogram, non_2xx and timeouts; sends_counted false read back, the
+// histograms not (the counts are).
+TEST(ResultsIo, IntervalLatenciesAreWrittenPerInterval) {
+  ScenarioResult r = RichScenario();
+  IntervalSeries s;
+  s.start_epoch_us = 1700000000000000;
+  s.width_us = 1e6;
+  s.sends_counted = false;
+  for (int i = 0; i < 2; ++i) {
+    LatencyHistogram h;
+    for (int v = 1; v <= 1000; ++v) h.RecordUs(v * (i + 1));
+    if (i == 1) ASSERT_TRUE(h.RecordTimeouts(2, 60e6).ok());
+    s.latency.push_back(IntervalLatencyOf(h));
+    s.completed.push_back(h.recorded());
+    s.non_2xx.push_back(3 + i);
+  }
+  s.scheduled = s.sent = s.late_10ms = {0, 0};
+  r.load.intervals = s;
+  const json doc = json::parse(ScenarioResultToJson(r));
+  const json& iv = doc["scenario"]["load"]["intervals"];
+  EXPECT_EQ(iv.at("sends_counted"), false);
+  EXPECT_EQ(iv.at("non_2xx"), json({3, 4}));
+  EXPECT_EQ(iv.at("timeouts"), json({0, 2}));
+  ASSERT_EQ(iv.at("latency_us").size(), 2u);
+  EXPECT_NEAR(iv["latency_us"][0].at("p50").get<double>(), 500, 500.0 / 2048);
+  EXPECT_NEAR(iv["latency_us"][0].at("p99").get<double>(), 990, 990.0 / 2048);
+  EXPECT_NEAR(iv["latency_us"][0].at("p999").get<double>(), 999, 999.0 / 2048);
+  EXPECT_EQ(iv["latency_us"][0].at("max").get<double>(), 1000);
+  EXPECT_EQ(iv["latency_us"][1].at("max").get<double>(), 60e6);  // censored at the timeout
+  EXPECT_EQ(iv["latency_us"][1].at("censored_at_us").get<double>(), 60e6);
+  auto back = ScenarioResultFromJson(doc.dump(), "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back->load.intervals.sends_counted);
+  EXPECT_EQ(back->load.intervals.completed, s.completed);
+  EXPECT_TRUE(back->load.intervals.latency.empty());
+  // wrk's series: none of these keys
+  r.load.intervals.latency.clear();
+  r.load.intervals.non_2xx.clear();
+  r.load.intervals.sends_counted = true;
+  const json wrk = json::parse(ScenarioResultToJson(r))["scenario"]["load"]["intervals"];
+  for (const char* key : {"sends_counted", "latency_us", "timeouts", "non_2xx"}) {
+    EXPECT_FALSE(wrk.contains(key)) << key;
+  }
 }
 
 TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
