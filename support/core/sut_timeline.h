@@ -6,11 +6,12 @@
 // (report/timeline_plot.h).
 //
 // Point i covers [start_epoch_us, end_epoch_us): two consecutive samples'
-// times, µs since the Unix epoch on the controller's clock (mapped onto the
-// clock of LoadResult::intervals where that differs and is known: the
-// series function's clock_offset_us). Every figure is absent (nullopt, null
-// in JSON) where a sample at either end of the window failed or did not
-// hold it: a gap, never a zero.
+// times, µs since the Unix epoch on the controller's clock (the series
+// function can shift them by a known offset, clock_offset_us; the monitor
+// knows none: how far they may lie from LoadResult::intervals' clock is
+// phase_monitor.h "Timeline"). Every figure is absent (nullopt, null in
+// JSON) where a sample at either end of the window failed or did not hold
+// it: a gap, never a zero.
 #pragma once
 
 #include <optional>
