@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/core/scenario_result.h"
+#include "support/core/sut_timeline.h"
 
 namespace fvbench {
 
@@ -67,6 +68,9 @@ struct PhaseObservation {
   // them, the nginx processes and the kernel's network work (softirq) alike,
   // which the processes' own utime + stime leave out.
   std::optional<double> sut_busy;
+  // The same figures per sample interval (core/sut_timeline.h): each
+  // service's CPU and RSS, sut_busy and the load generator's busy fraction.
+  SutTimeline sut_timeline;
   std::vector<LogGrowth> logs;
   // Per host, read at both ends of the phase; a host whose reads failed is
   // absent (and named in `problems`).

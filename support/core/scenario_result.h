@@ -15,6 +15,7 @@
 #include "support/core/load_result.h"
 #include "support/core/profile_result.h"
 #include "support/core/reject_cost_figures.h"
+#include "support/core/sut_timeline.h"
 #include "support/core/validity_check.h"
 
 namespace fvbench {
@@ -48,6 +49,7 @@ struct MeasuredPhase {
   LoadResult load;
   std::vector<ValidityCheck> validity = {};  // (initialisers: MeasuredPhase{load} is a phase not monitored)
   std::vector<ServiceUsage> sut_usage = {};
+  SutTimeline sut_timeline = {};  // the same per sample interval (core/sut_timeline.h)
 };
 
 struct StepResult {
@@ -57,6 +59,7 @@ struct StepResult {
   LoadResult load;
   std::vector<ValidityCheck> validity;  // checks of this step's phase (empty when not monitored)
   std::vector<ServiceUsage> sut_usage;  // SUT processes during this step
+  SutTimeline sut_timeline;             // the same per sample interval (core/sut_timeline.h)
   // Which part of the search ran it (throughput_search.h): "bracket",
   // "bisect", "confirm"; "" for the seed's fixed steps.
   std::string role;
@@ -176,6 +179,10 @@ struct ScenarioResult {
   // Any failed non-informational entry makes the number invalid.
   std::vector<ValidityCheck> validity;
   std::vector<ServiceUsage> sut_usage;  // SUT processes during the reported phase
+  // The same per sample interval (core/sut_timeline.h), of the phase
+  // sut_usage is of; drawn under the timeline of `load`'s intervals where
+  // their times overlap.
+  SutTimeline sut_timeline;
   std::string policy;             // policy file used (fairvisor scenarios)
   // A/B mode (ab_result.h): side B's runs beside side A's and the per-metric
   // comparison. The fields above describe side A (the usual variables); the

@@ -242,6 +242,7 @@ SearchOutcome SeedStepSearch(const SearchParams& params, const StepFunction& run
     step.load = std::move(phase->load);
     step.validity = std::move(phase->validity);
     step.sut_usage = std::move(phase->sut_usage);
+    step.sut_timeline = std::move(phase->sut_timeline);
     out.steps.push_back(std::move(step));
     const StepResult& s = out.steps.back();
     if (!s.passed) break;

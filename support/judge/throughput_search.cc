@@ -76,6 +76,7 @@ class Search {
     s.load = std::move(r->load);
     s.validity = std::move(r->validity);
     s.sut_usage = std::move(r->sut_usage);
+    s.sut_timeline = std::move(r->sut_timeline);
     if (attempt > 0) s.verdict += fmt::format(" (attempt {} after a marginal failure)", attempt + 1);
     StepOutcome o = s.passed ? StepOutcome::kPass : StepOutcome::kFail;
     if (!s.passed) {

@@ -1,7 +1,8 @@
 // The layout and frame shared by the report's line plots over linear axes
 // (limits_plot.cc, timeline_plot.cc): an 820-px-wide figure whose plot area
 // is x 84..560, y 78..388 (pixels, y growing downwards in SVG), the legend to
-// its right.
+// its right. A figure with panels stacked under that area (timeline_plot.cc)
+// draws each with DrawLinePlotPanel over the same x axis.
 #pragma once
 
 #include <string>
@@ -13,11 +14,13 @@ namespace fvbench::svg {
 inline constexpr double kLinePlotWidth = 820, kLinePlotX0 = 84, kLinePlotX1 = 560, kLinePlotY0 = 78,
                         kLinePlotY1 = 388;
 
-// Grid, tick labels, the plot area's border and the two axis titles (the
-// y title rotated). No background: a caller that wants one draws it first.
-inline void DrawLinePlotFrame(Svg& svg, const LinAxis& x, const LinAxis& y, const std::string& x_title,
-                              const std::string& y_title) {
-  constexpr double x0 = kLinePlotX0, x1 = kLinePlotX1, y0 = kLinePlotY0, y1 = kLinePlotY1;
+// One panel's grid, tick labels, border and axis titles, its plot area
+// x kLinePlotX0..kLinePlotX1, y y0..y1 (the y title rotated, at the panel's
+// middle; no x title when x_title is ""). No background: a caller that wants
+// one draws it first.
+inline void DrawLinePlotPanel(Svg& svg, const LinAxis& x, const LinAxis& y, double y0, double y1,
+                              const std::string& x_title, const std::string& y_title) {
+  constexpr double x0 = kLinePlotX0, x1 = kLinePlotX1;
   for (double v : y.Ticks()) {
     const double py = y.Map(v);
     svg.Line(x0, py, x1, py, kGrid, 1);
@@ -29,8 +32,14 @@ inline void DrawLinePlotFrame(Svg& svg, const LinAxis& x, const LinAxis& y, cons
     svg.Text(px, y1 + 17, TickLabel(v, x.step), 11, "middle");
   }
   svg.Rect(x0, y0, x1 - x0, y1 - y0, "none", kInk, 1);
-  svg.Text((x0 + x1) / 2, y1 + 36, x_title, 12, "middle");
+  if (!x_title.empty()) svg.Text((x0 + x1) / 2, y1 + 36, x_title, 12, "middle");
   svg.Text(22, (y0 + y1) / 2, y_title, 12, "middle", kInk, false, true);
+}
+
+// The figure's one plot area (kLinePlotY0..kLinePlotY1) with both titles.
+inline void DrawLinePlotFrame(Svg& svg, const LinAxis& x, const LinAxis& y, const std::string& x_title,
+                              const std::string& y_title) {
+  DrawLinePlotPanel(svg, x, y, kLinePlotY0, kLinePlotY1, x_title, y_title);
 }
 
 }  // namespace fvbench::svg

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <optional>
+#include <utility>
 
 #include "support/core/units_format.h"
 #include "support/judge/interval_checks.h"
@@ -82,6 +85,135 @@ void Legend(Svg& svg, const std::vector<Line>& lines, bool stalls) {
   svg.Text(kX1 + 46, y + 4, "stall: slots due, none completed", 11, "start", kInk);
 }
 
+// ---- the SUT's panels (core/sut_timeline.h), under the counts ----
+
+constexpr double kPanelGap = 34;  // from a panel's bottom to the next one's top: its tick labels
+constexpr double kCpuPanelHeight = 120, kSmallPanelHeight = 90;
+constexpr size_t kMaxPanelMarkers = 120;  // a marker on every sample up to this many
+constexpr const char* kLoadgenDash = "5 3";
+
+// One line of a SUT panel: a value per timeline point, absent = a gap.
+struct PanelLine {
+  std::string legend;
+  const char* color;
+  char shape;
+  const char* dash;
+  std::vector<std::optional<double>> values;
+};
+
+struct Panel {
+  std::string y_title;
+  std::vector<PanelLine> lines;
+  double lo = 0, hi = 0;  // the y range before rounding to ticks
+};
+
+// Each service's colour and marker: fv, backend, baseline as the report's
+// other plots tell them apart; another name in grey.
+std::pair<const char*, char> ServiceStyle(const std::string& service) {
+  if (service == "fv") return {kVermillion, 'o'};
+  if (service == "backend") return {kBlue, 's'};
+  if (service == "baseline") return {kGreen, 'd'};
+  return {kGrey, 't'};
+}
+
+// The timeline's points whose window's middle lies inside the intervals'
+// span, with that middle in seconds from the intervals' start.
+std::vector<std::pair<const SutTimelinePoint*, double>> PointsInSpan(const SutTimeline& t, const IntervalSeries& s) {
+  std::vector<std::pair<const SutTimelinePoint*, double>> out;
+  const double span_s = static_cast<double>(s.size()) * s.width_us / 1e6;
+  for (const SutTimelinePoint& p : t.points) {
+    const double mid_s = ((p.start_epoch_us + p.end_epoch_us) / 2 - s.start_epoch_us) / 1e6;
+    if (std::isfinite(mid_s) && mid_s >= 0 && mid_s <= span_s) out.emplace_back(&p, mid_s);
+  }
+  return out;
+}
+
+// The panels of the points: CPU cores per service, RSS MiB per service, the
+// busy fractions (the SUT's CPUs and the load generator's); a panel with no
+// value at all is left out.
+std::vector<Panel> SutPanels(const SutTimeline& t, const std::vector<std::pair<const SutTimelinePoint*, double>>& pts) {
+  Panel cpu{"SUT CPU (cores)", {}, 0, 0}, rss{"RSS (MiB)", {}, 0, 0}, busy{"busy (fraction)", {}, 0, 1};
+  bool rss_seen = false;
+  for (size_t k = 0; k < t.services.size(); ++k) {
+    const auto [color, shape] = ServiceStyle(t.services[k]);
+    PanelLine c{t.services[k], color, shape, "", {}}, m{t.services[k], color, shape, "", {}};
+    for (const auto& [p, mid] : pts) {
+      c.values.push_back(k < p->cpu_cores.size() ? p->cpu_cores[k] : std::nullopt);
+      m.values.push_back(k < p->rss_mib.size() ? p->rss_mib[k] : std::nullopt);
+    }
+    cpu.lines.push_back(std::move(c));
+    rss.lines.push_back(std::move(m));
+  }
+  PanelLine sut{"SUT CPUs busy", kGrey, 's', "", {}}, lg{"load generator busy", kBlue, 'o', kLoadgenDash, {}};
+  for (const auto& [p, mid] : pts) {
+    sut.values.push_back(p->sut_busy);
+    lg.values.push_back(p->loadgen_busy);
+  }
+  busy.lines = {std::move(sut), std::move(lg)};
+  for (const PanelLine& l : rss.lines) {
+    for (const auto& v : l.values) {
+      if (!v || !std::isfinite(*v)) continue;
+      rss.lo = rss_seen ? std::min(rss.lo, *v) : *v;
+      rss.hi = rss_seen ? std::max(rss.hi, *v) : *v;
+      rss_seen = true;
+    }
+  }
+  for (const PanelLine& l : cpu.lines) {
+    for (const auto& v : l.values) {
+      if (v && std::isfinite(*v)) cpu.hi = std::max(cpu.hi, *v);
+    }
+  }
+  cpu.hi = std::max(cpu.hi * 1.1, 0.1);
+  // RSS barely moves in a phase: its own range (a 5 % margin), not from 0.
+  const double margin = std::max((rss.hi - rss.lo) * 0.05, std::max(rss.hi * 0.005, 0.5));
+  rss.lo = std::max(0.0, rss.lo - margin);
+  rss.hi += margin;
+  std::vector<Panel> out;
+  for (Panel* p : {&cpu, &rss, &busy}) {
+    bool any = false;
+    for (const PanelLine& l : p->lines) {
+      for (const auto& v : l.values) any = any || (v && std::isfinite(*v));
+    }
+    if (any) out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+// One SUT panel at y0..y1: the stalls shaded, the frame, a line per series
+// (broken where a value is absent), a marker per point, its legend.
+void DrawPanel(Svg& svg, const Panel& panel, const LinAxis& x, const std::vector<double>& mids, double y0, double y1,
+               const std::vector<std::pair<double, double>>& stall_spans, const std::string& x_title) {
+  const LinAxis y = MakeLinAxis(panel.lo, panel.hi, 4, y1, y0);
+  svg.Rect(kX0, y0, kX1 - kX0, y1 - y0, "#ffffff");
+  for (const auto& [t0, t1] : stall_spans) svg.Rect(x.Map(t0), y0, x.Map(t1) - x.Map(t0), y1 - y0, kStallFill);
+  DrawLinePlotPanel(svg, x, y, y0, y1, x_title, panel.y_title);
+  double ly = y0 + 8;
+  for (const PanelLine& l : panel.lines) {
+    std::vector<std::pair<double, double>> run, all;
+    auto flush = [&] {
+      if (run.size() >= 2) svg.Polyline(run, l.color, 2, l.dash);
+      run.clear();
+    };
+    for (size_t i = 0; i < l.values.size() && i < mids.size(); ++i) {
+      const std::optional<double>& v = l.values[i];
+      if (!v || !std::isfinite(*v)) {
+        flush();
+        continue;
+      }
+      run.emplace_back(x.Map(mids[i]), y.Map(std::clamp(*v, y.lo, y.hi)));
+      all.push_back(run.back());
+    }
+    flush();
+    if (all.size() <= kMaxPanelMarkers) {
+      for (const auto& [px, py] : all) svg.Marker(l.shape, px, py, 2.5, l.color, true);
+    }
+    svg.Line(kX1 + 16, ly, kX1 + 40, ly, l.color, 2, l.dash);
+    svg.Marker(l.shape, kX1 + 28, ly, 3, l.color, true);
+    svg.Text(kX1 + 46, ly + 4, Shorten(l.legend, 36), 11, "start", kInk);
+    ly += 18;
+  }
+}
+
 std::string Subtitle(const ScenarioResult& r) {
   const LoadResult& l = r.load;
   return fmt::format("{}: {}, target {} RPS; {} intervals of {} s", r.steps.empty() ? "measured phase" : "reported step",
@@ -89,18 +221,19 @@ std::string Subtitle(const ScenarioResult& r) {
                      l.intervals.size(), FormatNumber(l.intervals.width_us / 1e6));
 }
 
+// bottom: the lowest panel's bottom edge (the notes go under its labels).
 std::string Finish(Svg& svg, const std::string& title, const std::string& subtitle,
-                   const std::vector<std::string>& notes) {
+                   const std::vector<std::string>& notes, double bottom = kY1) {
   svg.Text(16, 26, title, 16, "start", kInk, true);
   svg.Text(16, 46, subtitle, 12, "start", kMuted);
-  double y = kY1 + 62;
+  double y = bottom + 62;
   for (const auto& n : notes) {
     for (const std::string& line : Wrap(n, 124, 3)) {
       svg.Text(16, y, line, 11, "start", kMuted);
       y += 15;
     }
   }
-  return svg.Finish(title, std::max(kY1 + 56, y) + 10);
+  return svg.Finish(title, std::max(bottom + 56, y) + 10);
 }
 
 }  // namespace
@@ -126,18 +259,23 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const LinAxis x = MakeLinAxis(0, static_cast<double>(n) * width_s, 8, kX0, kX1);
   const LinAxis y = MakeLinAxis(0, top * 1.08, 6, kY1, kY0);
   svg.Rect(kX0, kY0, kX1 - kX0, kY1 - kY0, "#ffffff");
+  const auto sut_points = PointsInSpan(r.sut_timeline, s);
+  const std::vector<Panel> panels = SutPanels(r.sut_timeline, sut_points);
+  const std::string x_title = "seconds from the phase's start";
   // Stalls first, under the grid and the lines.
   std::vector<size_t> stalls;
+  std::vector<std::pair<double, double>> stall_spans;
   for (size_t i = 0; i < n; ++i) {
     if (!Stalled(r.load, i)) continue;
     stalls.push_back(i);
     const double t0 = static_cast<double>(i) * width_s, t1 = static_cast<double>(i + 1) * width_s;
+    stall_spans.emplace_back(t0, t1);
     svg.Group(fmt::format("stall {}-{} s: 0 of {} scheduled completed", FormatNumber(t0), FormatNumber(t1),
                           At(s.scheduled, i)));
     svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
     svg.EndGroup();
   }
-  DrawLinePlotFrame(svg, x, y, "seconds from the phase's start", "per second (requests)");
+  DrawLinePlotFrame(svg, x, y, panels.empty() ? x_title : "", "per second (requests)");
   const std::vector<Line> lines = {
       {&s.scheduled, kBlue, 'o', kScheduledDash,
        fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))},
@@ -158,6 +296,16 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     }
   }
   Legend(svg, lines, !stalls.empty());
+  // The SUT's panels, on the same x axis: each window's figure at its middle.
+  double bottom = kY1;
+  std::vector<double> mids;
+  for (const auto& [p, mid] : sut_points) mids.push_back(mid);
+  for (size_t k = 0; k < panels.size(); ++k) {
+    const double top = bottom + kPanelGap;
+    bottom = top + (k == 0 ? kCpuPanelHeight : kSmallPanelHeight);
+    svg.Comment("SUT panel: " + panels[k].y_title);
+    DrawPanel(svg, panels[k], x, mids, top, bottom, stall_spans, k + 1 == panels.size() ? x_title : "");
+  }
   std::vector<std::string> notes;
   if (std::string nj = NotJudged(r.load); !nj.empty()) {
     notes.push_back(nj);
@@ -169,7 +317,15 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
                                 stalls.size(), stalls.size() == 1 ? "" : "s"));
   }
   notes.push_back("Rates are each interval's count divided by its width; the first and last intervals may be partial.");
-  return Finish(svg, title, Subtitle(r), notes);
+  if (!panels.empty()) {
+    notes.push_back(fmt::format(
+        "Under the counts, the SUT host sampled {} times ({} windows in this span): each service's CPU over a window "
+        "and its RSS at the window's end, at the window's middle; a gap is a sample that failed.",
+        r.sut_timeline.points.size() + 1, sut_points.size()));
+  } else if (!r.sut_timeline.empty()) {
+    notes.push_back("The SUT's samples do not fall within these intervals (another run's), so they are not drawn.");
+  }
+  return Finish(svg, title, Subtitle(r), notes, bottom);
 }
 
 std::vector<PlotFile> RenderTimelinePlots(const std::vector<ScenarioResult>& results) {

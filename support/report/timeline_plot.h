@@ -11,6 +11,17 @@
 //       flags (judge/interval_checks.h "interval_stalls": slots due and no
 //       response completed) is shaded over the frame's height, with a
 //       tooltip naming it; a note under the plot counts them.
+//     Under it, on the same x axis, when ScenarioResult::sut_timeline has
+//       points whose window's middle falls within the intervals' span (both
+//       on one clock: phase_monitor.h "Timeline" says how far they may be
+//       apart): up to three panels, each point at its window's middle, a
+//       marker per point (up to 120), a line broken where a value is absent
+//       (a sample that failed): SUT CPU (cores) per service, RSS (MiB) per
+//       service (its own range, not from 0), and the busy fractions 0..1 of
+//       the SUT's CPUs and of the load generator's. A panel with no value is
+//       left out; no point in the span (a result written before the series
+//       was kept, k6 too: a phase not monitored) leaves out all three. The
+//       stalls are shaded in every panel.
 //
 // <stem> is the scenario id with '.' -> '_' (latency.raw_nginx ->
 // timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6,

@@ -15,6 +15,7 @@ namespace fvbench {
 
 struct PhaseMonitor::Sample {
   std::chrono::steady_clock::time_point at;
+  double epoch_us = 0;         // controller's wall clock at the middle of the SUT host's read
   detail::ProcSample sut;      // SUT host: /proc/stat + the nginx processes
   detail::ProcSample loadgen;  // loadgen host: /proc/stat (== sut's in local mode)
   bool sut_ok = false;
@@ -91,6 +92,10 @@ Result<KernelCounters> ReadKernelCounters(Host& host) {
     all.insert(parsed->begin(), parsed->end());
   }
   return all;
+}
+
+double NowEpochUs() {
+  return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -224,11 +229,14 @@ void PhaseMonitor::TakeSample() {
     for (int pid : pids) paths.push_back(fmt::format("/proc/{}/stat", pid));
   }
   const bool same_host = &sut_ == &loadgen_;
-  if (auto r = ReadFiles(sut_, paths); r) {
-    s.sut = detail::ParseProcSample(*r);
+  const double read_from_us = NowEpochUs();
+  auto sut_read = ReadFiles(sut_, paths);
+  s.epoch_us = (read_from_us + NowEpochUs()) / 2;
+  if (sut_read) {
+    s.sut = detail::ParseProcSample(*sut_read);
     s.sut_ok = !s.sut.cpus.empty();
   } else {
-    problems.push_back(r.error().message);
+    problems.push_back(sut_read.error().message);
   }
   if (same_host) {
     s.loadgen = s.sut;
@@ -266,6 +274,7 @@ PhaseObservation PhaseMonitor::Stop() {
   }
   ObserveLoadgen(lg, o);
   ObserveSut(sut, o);
+  ObserveTimeline(o);
   ObserveLogs(o);
   ObserveKernelCounters(o);
   samples_.clear();
@@ -327,6 +336,28 @@ void PhaseMonitor::ObserveSut(const std::vector<const Sample*>& sut, PhaseObserv
     for (const Sample* s : sut) u.rss_peak_mib = std::max(u.rss_peak_mib, detail::RssMib(pids, s->sut, page_size_));
     o.sut_usage.push_back(u);
   }
+}
+
+// One point per pair of consecutive samples (judge/sut_timeline_series.h),
+// on the controller's clock. The intervals' clock is the controller's in
+// local mode and with several load generators; with one remote load
+// generator they are on its host's clock, whose offset is not measured
+// (header: "Timeline").
+void PhaseMonitor::ObserveTimeline(PhaseObservation& o) {
+  SutTimelineParams p;
+  for (const MonitoredService& svc : services_) {
+    const std::vector<int>& pids = pids_[svc.name];
+    if (!pids.empty()) p.services.push_back({svc.name, pids});
+  }
+  p.page_size = page_size_;
+  p.sut_cpus = sut_cpus_;
+  p.loadgen_cpus = loadgen_cpus_;
+  std::vector<SutTimelineSample> in;
+  in.reserve(samples_.size());
+  for (const Sample& s : samples_) {
+    in.push_back({s.epoch_us, s.sut_ok ? &s.sut : nullptr, s.loadgen_ok ? &s.loadgen : nullptr});
+  }
+  o.sut_timeline = SutTimelineFromSamples(in, p);
 }
 
 // What each service's error.log gained during the phase, every log's growth

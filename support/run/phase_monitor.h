@@ -42,6 +42,20 @@
 // those cpus, the engine and anything sharing them (the SUT, in local mode
 // without pinning): either way the engine had no headroom.
 //
+// Timeline: besides the totals, PhaseObservation::sut_timeline keeps one
+// point per pair of consecutive samples (judge/sut_timeline_series.h: each
+// service's CPU over the window and RSS at its end, the SUT's and the load
+// generator's busy fractions), so memory grows with samples, not requests.
+// A sample's time is the controller's wall clock at the middle of its SUT
+// read (over SSH the file is read somewhere in that round trip). The
+// timeline plot places it against LoadResult::intervals, whose clock is the
+// controller's in local mode (the load generator is the controller) and with
+// several load generators (mapped through each host's measured offset,
+// engine/multi_loadgen.h). With ONE remote load generator the intervals are
+// on that host's clock, and no offset to it is measured: the alignment is
+// off by that host's clock offset (a few ms between NTP-disciplined hosts,
+// against 500 ms windows; unbounded for an undisciplined clock).
+//
 // Error logs: each service's error.log size at Start (`stat -c %s`), and what
 // it gained by Stop (`tail -c +<size+1>`, every log in one command:
 // detail::ParseLogTails; its first kErrorLogGrowthBytes, file_caps.h, counted
@@ -79,6 +93,7 @@
 #include "support/core/scenario_result.h"
 #include "support/judge/kernel_counters.h"
 #include "support/judge/proc_sample.h"
+#include "support/judge/sut_timeline_series.h"
 
 namespace fvbench {
 
@@ -125,6 +140,7 @@ class PhaseMonitor {
   bool StopSampling();
   void ObserveLoadgen(const std::vector<const Sample*>& lg, PhaseObservation& o) const;
   void ObserveSut(const std::vector<const Sample*>& sut, PhaseObservation& o);
+  void ObserveTimeline(PhaseObservation& o);
   void ObserveLogs(PhaseObservation& o);
   struct CounterHost;
   void ReadKernelCountersAtStart();

@@ -119,7 +119,10 @@ std::vector<MeasuredPhase> ReportedPhases(const SearchOutcome& so) {
   if (shown.empty() && so.reported_step >= 0) shown.push_back(so.reported_step);
   if (shown.empty() && !so.steps.empty()) shown.push_back(0);
   std::vector<MeasuredPhase> phases;
-  for (int i : shown) phases.push_back({so.steps[i].load, so.steps[i].validity, so.steps[i].sut_usage});
+  for (int i : shown) {
+    const StepResult& s = so.steps[i];
+    phases.push_back({s.load, s.validity, s.sut_usage, s.sut_timeline});
+  }
   return phases;
 }
 
@@ -628,6 +631,7 @@ MeasuredPhase ScenarioRun::CheckMeasuredPhase(const LoadSpec& s, LoadResult r, P
   MeasuredPhase phase;
   phase.validity = CheckPhase(r, obs, ctx, c_.validity);
   phase.sut_usage = obs.sut_usage;
+  phase.sut_timeline = std::move(obs.sut_timeline);
   phase.load = std::move(r);
   if (!problems.empty()) {
     ValidityCheck m;
@@ -659,7 +663,10 @@ void ScenarioRun::Attach(const std::vector<MeasuredPhase>& shown) {
       if (shown.size() > 1) v.detail = fmt::format("run {} of {}: {}", i + 1, shown.size(), v.detail);
       out_.validity.push_back(std::move(v));
     }
-    if (i + 1 == shown.size() || out_.sut_usage.empty()) out_.sut_usage = shown[i].sut_usage;
+    if (i + 1 == shown.size() || out_.sut_usage.empty()) {
+      out_.sut_usage = shown[i].sut_usage;
+      out_.sut_timeline = shown[i].sut_timeline;
+    }
   }
 }
 
@@ -772,6 +779,7 @@ void ScenarioRun::RecordLimitRun(const PhaseRequest& req, MeasuredPhase& phase, 
     out_.measured = true;
     out_.load = phase.load;
     out_.sut_usage = phase.sut_usage;
+    out_.sut_timeline = phase.sut_timeline;
     for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   }
   out_.limits.push_back(std::move(run));
@@ -839,6 +847,7 @@ Result<RejectCostPhase> ScenarioRun::RejectCostPhaseOf(const std::string& name, 
     out_.measured = true;
     out_.load = phase->load;
     out_.sut_usage = phase->sut_usage;
+    out_.sut_timeline = phase->sut_timeline;
     for (auto& n : PhaseNotes(out_.load, spec_.count_ratelimit)) out_.notes.push_back(std::move(n));
   }
   return p;

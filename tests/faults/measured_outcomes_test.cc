@@ -19,11 +19,13 @@
 //       fail naming the censoring.
 //   StallOf300msIsFlaggedInItsIntervalsOnly  200 RPS for 10 s, counted per
 //       100 ms interval (pace.lua FVBENCH_INTERVAL_US); 5 s in, nginx's one
-//       process (master_process off: it is the worker) is stopped (SIGSTOP)
-//       for 300 ms, then continued. The intervals wholly inside the stop
-//       complete nothing, every interval without a completion overlaps the
-//       stop, every other full interval completes at least half its slots,
-//       and the phase's validity fails on interval_stalls.
+//       worker is stopped (SIGSTOP) for 300 ms, then continued. The
+//       intervals wholly inside the stop complete nothing, every interval
+//       without a completion overlaps the stop, every other full interval
+//       completes at least half its slots, and the phase's validity fails on
+//       interval_stalls. A PhaseMonitor samples the worker meanwhile: its SUT
+//       timeline (one point per ~500 ms window, back to back) has the
+//       worker's CPU and RSS in every window, and is printed beside the stop.
 //
 // Label `faults` (preset `faults`), root only like the other fault tests;
 // skips without nginx or wrk. The figures are printed as MEASURED lines.
@@ -47,7 +49,9 @@
 #include "support/engine/load_engine.h"
 #include "support/host/local_host.h"
 #include "support/judge/thresholds.h"
+#include "support/judge/proc_sample.h"
 #include "support/judge/validity.h"
+#include "support/run/phase_monitor.h"
 
 namespace fvbench {
 namespace {
@@ -211,25 +215,43 @@ TEST_F(MeasuredOutcomes, OutageOf200msIsReportedWithinOnePoint) {
   EXPECT_NEAR(static_cast<double>(r->scheduled), scheduled_truth, 0.01 * scheduled_truth);
 }
 
+// The first child of `master` in /proc (its one worker), or 0.
+int WorkerOf(int master) {
+  std::string scan;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream f(e.path() / "stat");
+    std::string line;
+    if (std::getline(f, line)) scan += line + "\n";
+  }
+  const std::vector<int> kids = detail::Descendants(detail::ParseProcSample(scan).procs, master);
+  return kids.empty() ? 0 : kids.front();
+}
+
 double EpochUs() {
   return std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 TEST_F(MeasuredOutcomes, StallOf300msIsFlaggedInItsIntervalsOnly) {
-  main_extra_ = "master_process off;\n";  // nginx_.pid is the process that answers
   WriteConfig("", "    location / { return 200 \"ok\\n\"; }\n");
   ASSERT_NO_FATAL_FAILURE(StartNginx());
+  const int worker = WorkerOf(nginx_.pid);
+  ASSERT_GT(worker, 0) << "no worker under nginx's master " << nginx_.pid;
   auto engine = MakeWrkEngine(host_, FVBENCH_SOURCE_DIR "/support/engine");
   LoadSpec s = Spec("measured_stall", 200, 10);
   s.interval_us = 100000;
+  PhaseMonitor monitor(host_, host_, {{"nginx", nginx_.pid, dir_ + "/logs/error.log"}}, MonitorOptions{});
+  ASSERT_TRUE(monitor.Start().ok());
   auto run = std::async(std::launch::async, [&] { return engine->Run(s, dir_ + "/remote", dir_ + "/ctl"); });
   std::this_thread::sleep_for(milliseconds(5000));
   const double stop_us = EpochUs();
-  ASSERT_EQ(::kill(nginx_.pid, SIGSTOP), 0);
+  ASSERT_EQ(::kill(worker, SIGSTOP), 0);
   std::this_thread::sleep_for(milliseconds(300));
   const double cont_us = EpochUs();
-  ASSERT_EQ(::kill(nginx_.pid, SIGCONT), 0);
+  ASSERT_EQ(::kill(worker, SIGCONT), 0);
   auto r = run.get();
+  const PhaseObservation obs = monitor.Stop();
   ASSERT_TRUE(r.ok()) << r.error().message;
   StopNginx();
 
@@ -268,6 +290,29 @@ TEST_F(MeasuredOutcomes, StallOf300msIsFlaggedInItsIntervalsOnly) {
   EXPECT_GE(stalled, inside);
   EXPECT_LE(stalled, inside + 2);
   EXPECT_THAT(failed, HasSubstr("interval_stalls: measured"));
+
+  // The SUT's timeline beside it: the worker's CPU per window, the window
+  // holding the stop marked.
+  const SutTimeline& t = obs.sut_timeline;
+  EXPECT_GE(t.points.size(), 15u);  // ~10 s at 500 ms
+  ASSERT_EQ(t.services, std::vector<std::string>{"nginx"});
+  std::string cpu;
+  for (size_t i = 0; i < t.points.size(); ++i) {
+    const SutTimelinePoint& p = t.points[i];
+    EXPECT_LT(p.start_epoch_us, p.end_epoch_us) << i;
+    if (i > 0) {
+      EXPECT_DOUBLE_EQ(p.start_epoch_us, t.points[i - 1].end_epoch_us) << i;
+    }
+    EXPECT_TRUE(p.cpu_cores[0].has_value()) << "window " << i << " has no CPU: " << ::testing::PrintToString(obs.problems);
+    EXPECT_TRUE(p.rss_mib[0].has_value()) << i;
+    const bool holds_stop = p.start_epoch_us < cont_us && p.end_epoch_us > stop_us;
+    cpu += fmt::format("{}{}{:.3f}{}", i == 0 ? "" : " ", holds_stop ? "[" : "", p.cpu_cores[0].value_or(-1),
+                       holds_stop ? "]" : "");
+  }
+  EXPECT_TRUE(t.points.empty() || t.points.front().start_epoch_us <= iv.start_epoch_us + 1e6);
+  std::printf("MEASURED | the same phase's SUT timeline | nginx worker CPU cores per window from %.3f s of the "
+              "series ([..]: the windows overlapping the stop): %s\n",
+              t.points.empty() ? 0.0 : (t.points.front().start_epoch_us - iv.start_epoch_us) / 1e6, cpu.c_str());
 }
 
 TEST_F(MeasuredOutcomes, TimeoutsAreCensoredAndFailAP999Gate) {

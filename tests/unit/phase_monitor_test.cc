@@ -286,9 +286,27 @@ TEST(Monitor, ReplaysPinnedPhaseOnOneHost) {
   opt.sut_cpus = "1";
   opt.period = std::chrono::minutes(10);  // only the first and the last sample
   PhaseMonitor m(host, host, {{"baseline", 32634, "/b/logs/error.log"}}, opt);
+  const double before_us =
+      std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
   ASSERT_TRUE(m.Start().ok());
   PhaseObservation o = m.Stop();
+  const double after_us =
+      std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
   ASSERT_TRUE(o.problems.empty()) << o.problems.front();
+  // The timeline: one window between the two samples, on the controller's
+  // wall clock, with the totals' figures (two samples: the same window).
+  ASSERT_EQ(o.sut_timeline.points.size(), 1u);
+  EXPECT_EQ(o.sut_timeline.services, std::vector<std::string>{"baseline"});
+  const SutTimelinePoint& w = o.sut_timeline.points[0];
+  EXPECT_GE(w.start_epoch_us, before_us);
+  EXPECT_LE(w.start_epoch_us, w.end_epoch_us);
+  EXPECT_LE(w.end_epoch_us, after_us);
+  ASSERT_EQ(w.cpu_cores.size(), 1u);
+  ASSERT_TRUE(w.cpu_cores[0].has_value());
+  EXPECT_NEAR(*w.cpu_cores[0], 60.0 / 306.5, 1e-9);
+  EXPECT_NEAR(w.rss_mib[0].value_or(0), 2 * 1074 * 4096 / 1048576.0, 1e-9);
+  EXPECT_EQ(w.sut_busy, std::optional<double>(1.0));
+  EXPECT_EQ(w.loadgen_busy, std::optional<double>(1.0));
   // cpu1's idle did not move between the two reads: the SUT's CPU was busy throughout.
   ASSERT_TRUE(o.sut_busy.has_value());
   EXPECT_DOUBLE_EQ(*o.sut_busy, 1.0);

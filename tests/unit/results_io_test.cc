@@ -302,6 +302,76 @@ TEST(ResultsIo, IntervalLatenciesAreWrittenPerInterval) {
   }
 }
 
+// Two services, a window whose samples failed (every SUT figure null) and
+// one the load generator's read failed in.
+SutTimeline SampleSutTimeline() {
+  SutTimeline t;
+  t.services = {"backend", "fv"};
+  SutTimelinePoint a;
+  a.start_epoch_us = 1700000000000000;
+  a.end_epoch_us = 1700000000500000;
+  a.cpu_cores = {0.25, 1.0};
+  a.rss_mib = {12.5, 40.75};
+  a.sut_busy = 0.625;
+  a.loadgen_busy = 0.5;
+  SutTimelinePoint b = a;
+  b.start_epoch_us = a.end_epoch_us;
+  b.end_epoch_us = 1700000001000000;
+  b.cpu_cores = {std::nullopt, std::nullopt};
+  b.rss_mib = {std::nullopt, 41.0};
+  b.sut_busy.reset();
+  b.loadgen_busy.reset();
+  t.points = {a, b};
+  return t;
+}
+
+void ExpectSameTimeline(const SutTimeline& a, const SutTimeline& b) {
+  EXPECT_EQ(a.services, b.services);
+  ASSERT_EQ(a.points.size(), b.points.size());
+  for (size_t i = 0; i < a.points.size(); ++i) {
+    EXPECT_EQ(a.points[i].start_epoch_us, b.points[i].start_epoch_us) << i;
+    EXPECT_EQ(a.points[i].end_epoch_us, b.points[i].end_epoch_us) << i;
+    EXPECT_EQ(a.points[i].cpu_cores, b.points[i].cpu_cores) << i;
+    EXPECT_EQ(a.points[i].rss_mib, b.points[i].rss_mib) << i;
+    EXPECT_EQ(a.points[i].sut_busy, b.points[i].sut_busy) << i;
+    EXPECT_EQ(a.points[i].loadgen_busy, b.points[i].loadgen_busy) << i;
+  }
+}
+
+TEST(ResultsIo, SutTimelineRoundTripsWithItsGapsAndIsAbsentWhenUnknown) {
+  ScenarioResult r = RichScenario();
+  EXPECT_EQ(ScenarioResultToJson(r).find("\"sut_timeline\""), std::string::npos);
+  r.sut_timeline = SampleSutTimeline();
+  r.steps[1].sut_timeline = SampleSutTimeline();
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ExpectSameTimeline(back->sut_timeline, r.sut_timeline);
+  ExpectSameTimeline(back->steps[1].sut_timeline, r.steps[1].sut_timeline);
+  EXPECT_TRUE(back->steps[0].sut_timeline.empty());
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+  // A gap is null, never 0.
+  const json doc = json::parse(text);
+  const json& b = doc["scenario"]["sut_timeline"]["points"][1];
+  EXPECT_TRUE(b["cpu_cores"][0].is_null());
+  EXPECT_TRUE(b["sut_busy"].is_null());
+  EXPECT_EQ(b["rss_mib"][1], 41.0);
+  // A point with a value per service missing is named.
+  json bad = doc;
+  bad["scenario"]["sut_timeline"]["points"][0]["cpu_cores"] = {0.25};
+  auto refused = ScenarioResultFromJson(bad.dump(), "x.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("sut_timeline.points[0].cpu_cores: 1 values, but 2 services"),
+            std::string::npos)
+      << refused.error().message;
+  bad = doc;
+  bad["scenario"]["sut_timeline"]["points"][0]["rss_mib"][0] = "12";
+  refused = ScenarioResultFromJson(bad.dump(), "x.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("rss_mib[0]: expected a number or null"), std::string::npos)
+      << refused.error().message;
+}
+
 TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
   ScenarioResult r = RichScenario();
   EXPECT_EQ(ScenarioResultToJson(r).find("fixed_cost_parts_s"), std::string::npos);

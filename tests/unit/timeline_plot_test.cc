@@ -126,6 +126,91 @@ TEST(TimelinePlot, StallRuleIsTheJudges) {
   EXPECT_NE(svg.find("stalls and drift not judged"), std::string::npos);
 }
 
+// The SUT sampled every 500 ms over WithIntervals()' 10 s: 20 windows, fv
+// at 1 core but 0 in 4-5 s (stopped), backend 0.25 core, the sample at
+// 7 s failed (the two windows beside it absent).
+SutTimeline SampledSut(double start_epoch_us) {
+  SutTimeline t;
+  t.services = {"backend", "fv"};
+  for (int i = 0; i < 20; ++i) {
+    SutTimelinePoint p;
+    p.start_epoch_us = start_epoch_us + i * 0.5e6;
+    p.end_epoch_us = p.start_epoch_us + 0.5e6;
+    const bool stopped = i == 8 || i == 9, failed = i == 13 || i == 14;
+    p.cpu_cores = {failed ? std::nullopt : std::optional<double>(0.25),
+                   failed ? std::nullopt : std::optional<double>(stopped ? 0.0 : 1.0)};
+    p.rss_mib = {20.0, failed && i == 13 ? std::nullopt : std::optional<double>(60.0 + i)};
+    if (!failed) p.sut_busy = stopped ? 0.125 : 0.625;
+    p.loadgen_busy = 0.4;
+    t.points.push_back(p);
+  }
+  return t;
+}
+
+// The points of the polylines and the markers (circles, rects, polygons)
+// drawn after an SVG comment `from` up to the next comment or the end.
+std::string Section(const std::string& svg, const std::string& from) {
+  const size_t a = svg.find("<!-- " + from);
+  if (a == std::string::npos) return "";
+  const size_t b = svg.find("<!--", a + 4);
+  return svg.substr(a, b == std::string::npos ? std::string::npos : b - a);
+}
+
+TEST(TimelinePlot, SutPanelsUnderTheCountsWithAPointPerSampleWindow) {
+  ScenarioResult r = WithIntervals();
+  r.sut_timeline = SampledSut(r.load.intervals.start_epoch_us);
+  const std::string svg = RenderTimelinePlot(r);
+  const std::string cpu = Section(svg, "SUT panel: SUT CPU (cores)");
+  ASSERT_FALSE(cpu.empty()) << svg;
+  EXPECT_NE(cpu.find(">SUT CPU (cores)</text>"), std::string::npos);
+  // A marker per window with a value: backend (squares) 18, fv (circles) 18
+  // (2 legend markers besides); the failed sample breaks each line in two.
+  EXPECT_EQ(Count(cpu, "<circle"), 18u + 1u);
+  EXPECT_EQ(Count(cpu, R"(fill="#0072B2" stroke="#0072B2")"), 18u + 1u);
+  EXPECT_EQ(Count(cpu, "<polyline"), 4u);
+  // fv's stopped windows sit on the panel's floor, at their middles (4.25 and
+  // 4.75 s of 10: x 84 + 0.425 x 476 = 286.3 and 310.1).
+  EXPECT_NE(cpu.find(R"(<circle cx="286.3")"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find(R"(<circle cx="310.1")"), std::string::npos) << cpu;
+  // The stall (4-5 s) is shaded in this panel too, at the counts' x.
+  EXPECT_NE(cpu.find(R"(<rect x="274.4")"), std::string::npos) << cpu;
+  EXPECT_EQ(Count(cpu, kStallFill), 1u);
+  // RSS and the busy fractions each have their panel; the x title is under
+  // the last one only.
+  EXPECT_FALSE(Section(svg, "SUT panel: RSS (MiB)").empty());
+  const std::string busy = Section(svg, "SUT panel: busy (fraction)");
+  ASSERT_FALSE(busy.empty());
+  EXPECT_NE(busy.find(">load generator busy</text>"), std::string::npos);
+  EXPECT_EQ(Count(svg, ">seconds from the phase&apos;s start</text>"), 1u);
+  EXPECT_NE(busy.find(">seconds from the phase&apos;s start</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("NaN"), std::string::npos);
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(RenderTimelinePlot(r), svg);  // deterministic
+  EXPECT_NE(svg.find("sampled 21 times (20 windows in this span)"), std::string::npos);
+}
+
+TEST(TimelinePlot, NoSutPanelWithoutSamplesInTheSpan) {
+  ScenarioResult r = WithIntervals();
+  const std::string plain = RenderTimelinePlot(r);
+  EXPECT_EQ(plain.find("SUT panel"), std::string::npos);
+  EXPECT_EQ(plain.find("SUT CPU"), std::string::npos);
+  // Samples of another run (a minute later): not drawn, and said so.
+  r.sut_timeline = SampledSut(r.load.intervals.start_epoch_us + 60e6);
+  const std::string other = RenderTimelinePlot(r);
+  EXPECT_EQ(other.find("SUT panel"), std::string::npos);
+  EXPECT_NE(other.find("do not fall within these intervals"), std::string::npos);
+  // Every figure absent (every sample failed): no panel either.
+  SutTimeline failed = SampledSut(r.load.intervals.start_epoch_us);
+  for (SutTimelinePoint& p : failed.points) {
+    p.cpu_cores = {std::nullopt, std::nullopt};
+    p.rss_mib = {std::nullopt, std::nullopt};
+    p.sut_busy.reset();
+    p.loadgen_busy.reset();
+  }
+  r.sut_timeline = failed;
+  EXPECT_EQ(RenderTimelinePlot(r).find("SUT panel"), std::string::npos);
+}
+
 TEST(TimelinePlot, NoIntervalsNoFile) {
   const std::vector<ScenarioResult> run = SampleRun();  // k6: no intervals
   for (const ScenarioResult& r : run) EXPECT_EQ(TimelinePlotFile(r), "") << r.id;
