@@ -1,11 +1,13 @@
 // The layout and frame shared by the report's line plots over linear axes
-// (limits_plot.cc, timeline_plot.cc): an 820-px-wide figure whose plot area
+// (limits_plot.cc, timeline_plot.cc, steps_timeline_plot.cc): an 820-px-wide figure whose plot area
 // is x 84..560, y 78..388 (pixels, y growing downwards in SVG), the legend to
 // its right. A figure with panels stacked under that area (timeline_plot.cc)
 // draws each with DrawLinePlotPanel over the same x axis.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "support/report/svg_writer.h"
 
@@ -40,6 +42,30 @@ inline void DrawLinePlotPanel(Svg& svg, const LinAxis& x, const LinAxis& y, doub
 inline void DrawLinePlotFrame(Svg& svg, const LinAxis& x, const LinAxis& y, const std::string& x_title,
                               const std::string& y_title) {
   DrawLinePlotPanel(svg, x, y, kLinePlotY0, kLinePlotY1, x_title, y_title);
+}
+
+// A scenario id as a file-name stem: '.' -> '_' (latency.raw_nginx ->
+// latency_raw_nginx).
+inline std::string PlotStem(const std::string& id) {
+  std::string s = id;
+  std::replace(s.begin(), s.end(), '.', '_');
+  return s;
+}
+
+// The title and subtitle above the plot, the notes (wrapped, muted) under
+// the lowest panel, whose bottom edge is `bottom`; the finished SVG.
+inline std::string FinishLinePlot(Svg& svg, const std::string& title, const std::string& subtitle,
+                                  const std::vector<std::string>& notes, double bottom = kLinePlotY1) {
+  svg.Text(16, 26, title, 16, "start", kInk, true);
+  svg.Text(16, 46, subtitle, 12, "start", kMuted);
+  double y = bottom + 62;
+  for (const auto& n : notes) {
+    for (const std::string& line : Wrap(n, 124, 3)) {
+      svg.Text(16, y, line, 11, "start", kMuted);
+      y += 15;
+    }
+  }
+  return svg.Finish(title, std::max(bottom + 56, y) + 10);
 }
 
 }  // namespace fvbench::svg

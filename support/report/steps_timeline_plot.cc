@@ -30,11 +30,6 @@ bool HasSeries(const StepResult& s) { return !s.load.intervals.empty() && s.load
 
 uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
 
-std::string Stem(const std::string& id) {
-  std::string s = id;
-  std::replace(s.begin(), s.end(), '.', '_');
-  return s;
-}
 
 double Seconds(const StepResult& s) {
   return static_cast<double>(s.load.intervals.size()) * s.load.intervals.width_us / 1e6;
@@ -96,10 +91,22 @@ void Legend(Svg& svg) {
   svg.Text(kX1 + 46, y + 4, "stall: slots due, none completed", 11, "start", kInk);
 }
 
+// Whether the stall check judged this phase's intervals (interval_checks.h
+// gives the informational "intervals" check instead when it did not).
+bool Judged(const LoadResult& load) {
+  for (const ValidityCheck& c : IntervalChecks(load)) {
+    if (c.name == "intervals") return false;
+  }
+  return true;
+}
+
 std::string StepLine(size_t k, const StepResult& s, double pause_s) {
   std::string stalls;
   if (!HasSeries(s)) {
     stalls = "no counts per interval";
+  } else if (!Judged(s.load)) {
+    stalls = s.load.intervals.sends_counted ? "stalls not judged (under 2 slots per interval)"
+                                            : "stalls not judged (sends not counted)";
   } else {
     const std::vector<size_t> st = StalledIntervals(s.load);
     const double w = s.load.intervals.width_us / 1e6;
@@ -117,32 +124,19 @@ std::string StepLine(size_t k, const StepResult& s, double pause_s) {
                      s.passed ? "PASS" : "FAIL", stalls, pause);
 }
 
-std::string Finish(Svg& svg, const std::string& title, const std::string& subtitle,
-                   const std::vector<std::string>& notes) {
-  svg.Text(16, 26, title, 16, "start", kInk, true);
-  svg.Text(16, 46, subtitle, 12, "start", kMuted);
-  double y = kY1 + 62;
-  for (const auto& n : notes) {
-    for (const std::string& line : Wrap(n, 124, 3)) {
-      svg.Text(16, y, line, 11, "start", kMuted);
-      y += 15;
-    }
-  }
-  return svg.Finish(title, std::max(kY1 + 56, y) + 10);
-}
 
 }  // namespace
 
 std::string StepsTimelinePlotFile(const ScenarioResult& r) {
   if (std::none_of(r.steps.begin(), r.steps.end(), HasSeries)) return "";
-  return "steps_timeline_" + Stem(r.id) + ".svg";
+  return "steps_timeline_" + PlotStem(r.id) + ".svg";
 }
 
 std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
   const std::string title = "Search steps over time: " + r.id;
   Svg svg(kWidth);
   if (StepsTimelinePlotFile(r).empty()) {
-    return Finish(svg, title, "", {"no step of this result carries counts per interval (k6, no search, or written "
+    return FinishLinePlot(svg, title, "", {"no step of this result carries counts per interval (k6, no search, or written "
                                    "before they were kept)"});
   }
   const Layout lay = Place(r.steps);
@@ -187,6 +181,7 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
     svg.Group(StepLine(k, s, lay.pause_s[k]));
     for (const auto& [counts, color, dash] : {std::tuple{&iv.completed, kGreen, ""},
                                               std::tuple{&iv.scheduled, kBlue, kScheduledDash}}) {
+      if (counts == &iv.scheduled && !iv.sends_counted) continue;  // k6: not measured
       std::vector<std::pair<double, double>> pts;
       for (size_t i = 0; i < iv.size(); ++i) {
         pts.emplace_back(x.Map(At(lay, r.steps, k, static_cast<double>(i) + 0.5)),
@@ -208,7 +203,7 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
   const std::string subtitle =
       fmt::format("{} step{} drawn of {}; {} stalled interval{}", drawn, drawn == 1 ? "" : "s", r.steps.size(),
                   stalled, stalled == 1 ? "" : "s");
-  return Finish(svg, title, subtitle, notes);
+  return FinishLinePlot(svg, title, subtitle, notes);
 }
 
 std::vector<PlotFile> RenderStepsTimelinePlots(const std::vector<ScenarioResult>& results) {

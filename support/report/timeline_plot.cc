@@ -28,25 +28,6 @@ constexpr const char* kScheduledDash = "7 4";
 
 uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
 
-// Whether interval i is a stall, by the judge's own check run on that
-// interval alone (interval_checks.h: an interval is judged, and stalled, by
-// its own counts and the phase's target rate only).
-bool Stalled(const LoadResult& load, size_t i) {
-  const IntervalSeries& s = load.intervals;
-  LoadResult one;
-  one.target_rps = load.target_rps;
-  one.intervals.start_epoch_us = s.start_epoch_us;
-  one.intervals.width_us = s.width_us;
-  one.intervals.scheduled = {At(s.scheduled, i)};
-  one.intervals.sent = {At(s.sent, i)};
-  one.intervals.completed = {At(s.completed, i)};
-  one.intervals.late_10ms = {At(s.late_10ms, i)};
-  for (const ValidityCheck& c : IntervalChecks(one)) {
-    if (c.name == "interval_stalls") return !c.passed;
-  }
-  return false;
-}
-
 // The intervals check's note when stalls were not judged ("" otherwise).
 std::string NotJudged(const LoadResult& load) {
   for (const ValidityCheck& c : IntervalChecks(load)) {
@@ -55,11 +36,6 @@ std::string NotJudged(const LoadResult& load) {
   return "";
 }
 
-std::string Stem(const std::string& id) {
-  std::string s = id;
-  std::replace(s.begin(), s.end(), '.', '_');
-  return s;
-}
 
 struct Line {
   const std::vector<uint64_t>* counts;
@@ -221,26 +197,12 @@ std::string Subtitle(const ScenarioResult& r) {
                      l.intervals.size(), FormatNumber(l.intervals.width_us / 1e6));
 }
 
-// bottom: the lowest panel's bottom edge (the notes go under its labels).
-std::string Finish(Svg& svg, const std::string& title, const std::string& subtitle,
-                   const std::vector<std::string>& notes, double bottom = kY1) {
-  svg.Text(16, 26, title, 16, "start", kInk, true);
-  svg.Text(16, 46, subtitle, 12, "start", kMuted);
-  double y = bottom + 62;
-  for (const auto& n : notes) {
-    for (const std::string& line : Wrap(n, 124, 3)) {
-      svg.Text(16, y, line, 11, "start", kMuted);
-      y += 15;
-    }
-  }
-  return svg.Finish(title, std::max(bottom + 56, y) + 10);
-}
 
 }  // namespace
 
 std::string TimelinePlotFile(const ScenarioResult& r) {
   if (r.load.intervals.empty() || r.load.intervals.size() == 0) return "";
-  return "timeline_" + Stem(r.id) + ".svg";
+  return "timeline_" + PlotStem(r.id) + ".svg";
 }
 
 std::string RenderTimelinePlot(const ScenarioResult& r) {
@@ -248,7 +210,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   Svg svg(kWidth);
   const IntervalSeries& s = r.load.intervals;
   if (TimelinePlotFile(r).empty()) {
-    return Finish(svg, title, "", {"no counts per interval in this result (k6, or written before they were kept)"});
+    return FinishLinePlot(svg, title, "", {"no counts per interval in this result (k6, or written before they were kept)"});
   }
   const double width_s = s.width_us / 1e6;
   const size_t n = s.size();
@@ -263,11 +225,9 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const std::vector<Panel> panels = SutPanels(r.sut_timeline, sut_points);
   const std::string x_title = "seconds from the phase's start";
   // Stalls first, under the grid and the lines.
-  std::vector<size_t> stalls;
+  const std::vector<size_t> stalls = StalledIntervals(r.load);
   std::vector<std::pair<double, double>> stall_spans;
-  for (size_t i = 0; i < n; ++i) {
-    if (!Stalled(r.load, i)) continue;
-    stalls.push_back(i);
+  for (size_t i : stalls) {
     const double t0 = static_cast<double>(i) * width_s, t1 = static_cast<double>(i + 1) * width_s;
     stall_spans.emplace_back(t0, t1);
     svg.Group(fmt::format("stall {}-{} s: 0 of {} scheduled completed", FormatNumber(t0), FormatNumber(t1),
@@ -276,15 +236,27 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     svg.EndGroup();
   }
   DrawLinePlotFrame(svg, x, y, panels.empty() ? x_title : "", "per second (requests)");
-  const std::vector<Line> lines = {
-      {&s.scheduled, kBlue, 'o', kScheduledDash,
-       fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))},
-      {&s.completed, kGreen, 's', "", fmt::format("completed: {} responses (any status)", SeriesTotal(s.completed))},
-      {&s.late_10ms, kVermillion, 't', "", fmt::format("late: {} sent > 10 ms behind", SeriesTotal(s.late_10ms))},
-  };
-  // Completed first: scheduled, dashed, stays visible where they coincide.
-  for (size_t k : {1, 0, 2}) {
-    const Line& l = lines[k];
+  // In the legend's order; an engine that does not count its sends (k6) has
+  // no scheduled or late line.
+  std::vector<Line> lines;
+  if (s.sends_counted) {
+    lines.push_back({&s.scheduled, kBlue, 'o', kScheduledDash,
+                     fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))});
+  }
+  lines.push_back(
+      {&s.completed, kGreen, 's', "", fmt::format("completed: {} responses (any status)", SeriesTotal(s.completed))});
+  if (s.sends_counted) {
+    lines.push_back(
+        {&s.late_10ms, kVermillion, 't', "", fmt::format("late: {} sent > 10 ms behind", SeriesTotal(s.late_10ms))});
+  }
+  // Completed drawn first: scheduled, dashed, stays visible where they coincide.
+  std::vector<const Line*> drawn;
+  for (const Line& l : lines) {
+    if (l.counts == &s.completed) drawn.insert(drawn.begin(), &l);
+    else drawn.push_back(&l);
+  }
+  for (const Line* line : drawn) {
+    const Line& l = *line;
     std::vector<std::pair<double, double>> pts;
     for (size_t i = 0; i < n; ++i) {
       pts.emplace_back(x.Map((static_cast<double>(i) + 0.5) * width_s),
@@ -325,7 +297,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   } else if (!r.sut_timeline.empty()) {
     notes.push_back("The SUT's samples do not fall within these intervals (another run's), so they are not drawn.");
   }
-  return Finish(svg, title, Subtitle(r), notes, bottom);
+  return FinishLinePlot(svg, title, Subtitle(r), notes, bottom);
 }
 
 std::vector<PlotFile> RenderTimelinePlots(const std::vector<ScenarioResult>& results) {

@@ -24,9 +24,11 @@
 //       stalls are shaded in every panel.
 //
 // <stem> is the scenario id with '.' -> '_' (latency.raw_nginx ->
-// timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6,
-// a result written before they were kept) has no timeline: no file name, no
-// plot. Same contract as svg_plot.h: pure, deterministic,
+// timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6
+// run by one instance, a result written before they were kept) has no
+// timeline: no file name, no plot. A series whose sends were not counted
+// (several k6 instances: IntervalSeries::sends_counted) draws completed
+// only, and no interval of it is judged a stall. Same contract as svg_plot.h: pure, deterministic,
 // locale-independent, text escaped, no coordinate NaN; a reporter computing
 // only layout (the stall rule is the judge's, called, not repeated).
 #pragma once

@@ -145,6 +145,18 @@ TEST(StepsTimelinePlot, AStepWithoutCountsIsListedNotDrawn) {
   EXPECT_EQ(StepRules(svg).size(), 2u);
 }
 
+TEST(StepsTimelinePlot, SendsNotCountedDrawCompletedOnly) {
+  ScenarioResult r = Search();
+  for (StepResult& s : r.steps) {
+    s.load.intervals.sends_counted = false;
+    s.load.intervals.scheduled.assign(5, 0);
+  }
+  const std::string svg = RenderStepsTimelinePlot(r);
+  EXPECT_EQ(Count(svg, "<polyline"), 3u);  // completed only, one per step
+  EXPECT_TRUE(StallRects(svg).size() == 1u);  // the legend's swatch: no interval judged
+  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stalls not judged (sends not counted)"), std::string::npos);
+}
+
 TEST(StepsTimelinePlot, NoCountsNoFile) {
   ScenarioResult r = Search();
   for (StepResult& s : r.steps) s.load.intervals = IntervalSeries{};

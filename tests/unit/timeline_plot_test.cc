@@ -211,6 +211,23 @@ TEST(TimelinePlot, NoSutPanelWithoutSamplesInTheSpan) {
   EXPECT_EQ(RenderTimelinePlot(r).find("SUT panel"), std::string::npos);
 }
 
+TEST(TimelinePlot, SendsNotCountedDrawCompletedOnly) {
+  // Several k6 instances: completed per interval, no slot or send counted.
+  ScenarioResult r = WithIntervals();
+  IntervalSeries& s = r.load.intervals;
+  s.sends_counted = false;
+  s.scheduled.assign(10, 0);
+  s.sent.assign(10, 0);
+  s.late_10ms.assign(10, 0);
+  const std::string svg = RenderTimelinePlot(r);
+  EXPECT_EQ(Count(svg, "<polyline"), 1u) << svg;
+  EXPECT_EQ(svg.find("scheduled: "), std::string::npos);
+  EXPECT_EQ(svg.find("late: "), std::string::npos);
+  EXPECT_NE(svg.find("completed: 1000 responses"), std::string::npos);
+  EXPECT_TRUE(StallRects(svg).empty());  // interval 4's 0 completed is not judged
+  EXPECT_NE(svg.find("carry no slot or send times"), std::string::npos);
+}
+
 TEST(TimelinePlot, NoIntervalsNoFile) {
   const std::vector<ScenarioResult> run = SampleRun();  // k6: no intervals
   for (const ScenarioResult& r : run) EXPECT_EQ(TimelinePlotFile(r), "") << r.id;
