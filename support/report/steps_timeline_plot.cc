@@ -37,8 +37,9 @@ double Seconds(const StepResult& s) {
 
 // Where each step with a series sits on the axis of load seconds: steps end
 // to end in their order, a gap of kGapShare of all their seconds between
-// two; and the real pause before each (its start minus the previous drawn
-// step's end; NaN for the first). Indexed like r.steps; steps without a
+// two; and the real pause before each (its series' start minus the end of
+// the previous drawn step's load: that series' start plus its phase's
+// duration_s, or its whole series without one; NaN for the first). Indexed like r.steps; steps without a
 // series get NaN.
 struct Layout {
   std::vector<double> offset_s;
@@ -65,7 +66,11 @@ Layout Place(const std::vector<StepResult>& steps) {
     }
     l.offset_s[k] = at;
     at += Seconds(steps[k]);
-    prev_end_us = iv.start_epoch_us + static_cast<double>(iv.size()) * iv.width_us;
+    // The phase's load ends its duration after its series' start; the
+    // series itself runs on past that by its partial last interval.
+    const double load_us = steps[k].load.duration_s > 0 ? steps[k].load.duration_s * 1e6
+                                                        : static_cast<double>(iv.size()) * iv.width_us;
+    prev_end_us = iv.start_epoch_us + load_us;
   }
   l.end_s = at;
   return l;

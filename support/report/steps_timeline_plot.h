@@ -15,7 +15,8 @@
 //       (judge/interval_checks.h StalledIntervals) are shaded. Under the
 //       plot, one line per step: number, role, target RPS, PASS/FAIL, its
 //       stalled intervals (seconds into the step) and the pause before it
-//       (its series' start minus the previous drawn step's end), so a step
+//       (its series' start minus the end of the previous drawn step's load:
+//       that series' start plus LoadResult::duration_s), so a step
 //       that passed on its totals but stalled says so.
 //
 // A step without a series (k6, older results) is listed and not drawn. The

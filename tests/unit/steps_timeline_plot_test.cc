@@ -50,6 +50,7 @@ ScenarioResult Search() {
     s.load.intervals = Series(10.0 * static_cast<double>(k), 5, static_cast<uint64_t>(targets[k]));
     s.role = k == 2 ? "bisect" : "bracket";
   }
+  for (StepResult& s : r.steps) s.load.duration_s = 4.5;  // the series' last interval partial
   r.steps[1].passed = true;
   r.steps[1].load.intervals.completed[3] = 0;
   r.steps[1].load.intervals.completed[4] = 2000;
@@ -113,12 +114,13 @@ TEST(StepsTimelinePlot, StepsEndToEndPausesCutAndTheStallOfAPassedStep) {
   EXPECT_NEAR(rects[0].second, 476.0 / 16, 0.051);
   EXPECT_NE(svg.find("<title>step 2 stall 3-4 s of the step: 0 of 1000 scheduled completed</title>"),
             std::string::npos);
-  // The real pauses: each step started 10 s after the previous one's start, 5 s after its end.
-  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals); after a pause of 5 s"),
+  // The real pauses: each step started 10 s after the previous one's start,
+  // 5.5 s after its 4.5 s of load ended (not 5 s after its series' end).
+  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals); after a pause of 5.5 s"),
             std::string::npos)
       << svg;
   EXPECT_NE(svg.find("1. bracket, 500 RPS: FAIL; no stall<"), std::string::npos);
-  EXPECT_NE(svg.find("3. bisect, 2000 RPS: PASS; no stall; after a pause of 5 s"), std::string::npos);
+  EXPECT_NE(svg.find("3. bisect, 2000 RPS: PASS; no stall; after a pause of 5.5 s"), std::string::npos);
   EXPECT_NE(svg.find("3 steps drawn of 3; 1 stalled interval"), std::string::npos);
   EXPECT_EQ(Count(svg, "<polyline"), 6u);  // two lines per step
   EXPECT_NE(svg.find(">seconds of load, steps end to end (the pauses between them cut out)</text>"),
