@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace fvbench {
 
@@ -10,5 +11,17 @@ struct PlotFile {
   std::string name;  // file name inside the report directory, e.g. "latency.svg"
   std::string svg;
 };
+
+// One plot per result that has one, in `results` order: `name(r)` gives its
+// file name ("" = none), `render(r)` its SVG.
+template <class Result, class NameFn, class RenderFn>
+std::vector<PlotFile> PlotsOf(const std::vector<Result>& results, NameFn name, RenderFn render) {
+  std::vector<PlotFile> out;
+  for (const Result& r : results) {
+    std::string file = name(r);
+    if (!file.empty()) out.push_back({std::move(file), render(r)});
+  }
+  return out;
+}
 
 }  // namespace fvbench

@@ -212,12 +212,7 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
 }
 
 std::vector<PlotFile> RenderStepsTimelinePlots(const std::vector<ScenarioResult>& results) {
-  std::vector<PlotFile> out;
-  for (const ScenarioResult& r : results) {
-    std::string name = StepsTimelinePlotFile(r);
-    if (!name.empty()) out.push_back({std::move(name), RenderStepsTimelinePlot(r)});
-  }
-  return out;
+  return PlotsOf(results, StepsTimelinePlotFile, RenderStepsTimelinePlot);
 }
 
 }  // namespace fvbench

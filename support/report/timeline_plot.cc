@@ -301,12 +301,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
 }
 
 std::vector<PlotFile> RenderTimelinePlots(const std::vector<ScenarioResult>& results) {
-  std::vector<PlotFile> out;
-  for (const ScenarioResult& r : results) {
-    std::string name = TimelinePlotFile(r);
-    if (!name.empty()) out.push_back({std::move(name), RenderTimelinePlot(r)});
-  }
-  return out;
+  return PlotsOf(results, TimelinePlotFile, RenderTimelinePlot);
 }
 
 }  // namespace fvbench

@@ -16,11 +16,14 @@
 #include "support/report/markdown_report.h"
 #include "support/report/svg_plot.h"
 #include "tests/unit/report_samples.h"
+#include "tests/unit/timeline_svg.h"
 
 namespace fvbench::steps_timeline_plot_test {
 namespace {
 
+using testing_samples::Count;
 using testing_samples::SampleMeta;
+using testing_samples::StallRects;
 using testing_samples::SampleRun;
 using testing_samples::SampleThroughput;
 
@@ -57,21 +60,7 @@ ScenarioResult Search() {
   return r;
 }
 
-// The x and width of each rect with the stall fill.
-std::vector<std::pair<double, double>> StallRects(const std::string& svg) {
-  static const std::regex rect(R"re(<rect x="([-0-9.]+)" y="[-0-9.]+" width="([-0-9.]+)" height="[-0-9.]+" fill="#f7c6cf"/>)re");
-  std::vector<std::pair<double, double>> out;
-  for (std::sregex_iterator it(svg.begin(), svg.end(), rect), end; it != end; ++it) {
-    out.emplace_back(std::stod((*it)[1].str()), std::stod((*it)[2].str()));
-  }
-  return out;
-}
 
-size_t Count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
-  return n;
-}
 
 TEST(StalledIntervals, TheJudgesStallsByIndex) {
   LoadResult l;
