@@ -35,16 +35,30 @@ secs=${2:-5}
 sut_cpu=${3:-0}
 engine_cpu=${4:-1}
 conns=${5:-16}
+usage="usage: tools/pace_capacity.sh [rounds 1..100] [seconds 1..600] [sut_cpu] [engine_cpu] [connections 1..10000]"
+(( $# <= 5 )) || { echo "pace_capacity.sh: $# arguments, at most 5 ($usage)" >&2; exit 2; }
+# Up to 6 digits, no leading zero (or 0 itself), before any arithmetic: bash
+# wraps larger numbers and reads a leading 0 as octal.
 for v in "$rounds" "$secs" "$sut_cpu" "$engine_cpu" "$conns"; do
-  [[ $v =~ ^[0-9]+$ ]] || { echo "pace_capacity.sh: '$v' is not a whole number (usage: [rounds] [seconds] [sut_cpu] [engine_cpu] [connections])" >&2; exit 2; }
+  [[ $v =~ ^(0|[1-9][0-9]{0,5})$ ]] || { echo "pace_capacity.sh: '$v' is not a whole number of at most 6 digits ($usage)" >&2; exit 2; }
 done
 (( rounds >= 1 && rounds <= 100 && secs >= 1 && secs <= 600 && conns >= 1 && conns <= 10000 )) ||
-  { echo "pace_capacity.sh: rounds 1..100, seconds 1..600, connections 1..10000" >&2; exit 2; }
+  { echo "pace_capacity.sh: out of range ($usage)" >&2; exit 2; }
+ncpu=$(nproc --all)
+(( sut_cpu < ncpu && engine_cpu < ncpu )) ||
+  { echo "pace_capacity.sh: sut_cpu $sut_cpu and engine_cpu $engine_cpu must be CPUs of this machine (0..$((ncpu - 1)))" >&2; exit 2; }
+if [ -n "${PACE_BEFORE:-}" ] && ! [ -f "$PACE_BEFORE" -a -r "$PACE_BEFORE" ]; then
+  echo "pace_capacity.sh: PACE_BEFORE='$PACE_BEFORE' is not a readable file" >&2
+  exit 2
+fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d /tmp/fvbench-pace-capacity.XXXXXX)
 nginx_pid=
 cleanup() {
-  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
+  if [ -n "$nginx_pid" ]; then
+    kill "$nginx_pid" 2>/dev/null || true
+    wait "$nginx_pid" 2>/dev/null || true
+  fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -110,10 +124,7 @@ echo "# nginx on CPU $sut_cpu, wrk -t1 -c$conns on CPU $engine_cpu, $rounds roun
 echo "# mode rps engine_cpu_us_per_request"
 : >"$tmp/all.txt"
 modes=(closed paced)
-if [ -n "${PACE_BEFORE:-}" ]; then
-  [ -r "$PACE_BEFORE" ] || { echo "pace_capacity.sh: PACE_BEFORE='$PACE_BEFORE' is not a readable file" >&2; exit 2; }
-  modes+=(before)
-fi
+if [ -n "${PACE_BEFORE:-}" ]; then modes+=(before); fi
 for _ in $(seq "$rounds"); do
   for mode in "${modes[@]}"; do
     run "$mode" | tee -a "$tmp/all.txt"
