@@ -8,6 +8,7 @@
 
 #include "support/core/text.h"
 #include "support/host/shell_quote.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench {
 namespace {

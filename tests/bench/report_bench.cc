@@ -13,6 +13,7 @@
 #include "support/report/svg_plot.h"
 #include "support/judge/thresholds.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 
 namespace fvbench {

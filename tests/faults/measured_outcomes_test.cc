@@ -52,6 +52,7 @@
 #include "support/judge/proc_sample.h"
 #include "support/judge/validity.h"
 #include "support/run/phase_monitor.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench {
 namespace {

@@ -43,6 +43,7 @@
 #include "support/judge/validity.h"
 #include "support/host/local_host.h"
 #include "support/host/ssh_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench {
 namespace {

@@ -23,6 +23,7 @@
 #include "support/report/report_step.h"
 #include "support/report/results_io.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::ab_gate_test {
 namespace {

@@ -17,6 +17,7 @@
 #include "support/report/results_io.h"
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::baseline_test {
 namespace {

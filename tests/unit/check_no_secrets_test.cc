@@ -14,6 +14,7 @@
 #include <string>
 
 #include "support/engine/jwt.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::check_no_secrets_test {
 namespace {

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "fvbench/source_dir.h"
+
 namespace fvbench::check_setup_packages_test {
 namespace {
 

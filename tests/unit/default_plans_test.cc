@@ -15,6 +15,7 @@
 #include "support/run/scenario_plan.h"
 #include "support/run/scenario_runner.h"
 #include "support/run/testbed.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::default_plans_test {
 namespace {

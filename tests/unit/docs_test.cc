@@ -16,6 +16,7 @@
 
 #include "tests/unit/external_tool.h"
 #include "tests/unit/gfm_render.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::docs_test {
 namespace {

@@ -14,6 +14,7 @@
 
 #include "support/core/config.h"
 #include "support/core/cpu_list.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::env_reader_test {
 namespace {

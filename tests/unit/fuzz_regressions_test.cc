@@ -10,6 +10,7 @@
 
 #include "support/engine/k6_summary.h"
 #include "support/core/run_meta.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::fuzz_regressions_test {
 namespace {

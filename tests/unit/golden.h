@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "fvbench/source_dir.h"
+
 namespace fvbench::testing_golden {
 
 // FVBENCH_FIXTURES (set by CTest), else the source tree's fixtures/.

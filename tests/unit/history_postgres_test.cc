@@ -13,6 +13,7 @@
 #include "support/history/history_store.h"
 #include "support/history/schema.h"
 #include "tests/unit/history_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::history_postgres_test {
 namespace {

@@ -15,6 +15,7 @@
 
 #include "support/core/json_fields.h"
 #include "tests/unit/detection_study.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::history_samples {
 

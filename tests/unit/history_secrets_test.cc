@@ -20,6 +20,7 @@
 
 #include "support/history/history_store.h"
 #include "support/report/results_io.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::history_secrets_test {
 namespace {

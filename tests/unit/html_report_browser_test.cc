@@ -27,6 +27,7 @@
 #include "support/report/results_io.h"
 #include "tests/unit/external_tool.h"
 #include "tests/unit/golden.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::html_report_browser_test {
 namespace {

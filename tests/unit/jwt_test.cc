@@ -1,4 +1,5 @@
 #include "support/engine/jwt.h"
+#include "fvbench/source_dir.h"
 
 #include <gtest/gtest.h>
 

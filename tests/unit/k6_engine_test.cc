@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "support/host/local_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::k6_engine_test {
 namespace {

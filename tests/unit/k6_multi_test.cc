@@ -33,6 +33,7 @@
 #include "support/host/local_host.h"
 #include "support/host/shell_quote.h"
 #include "support/judge/loadgen_merge.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::k6_multi_test {
 namespace {

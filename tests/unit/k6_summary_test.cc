@@ -1,4 +1,5 @@
 #include "support/engine/k6_summary.h"
+#include "fvbench/source_dir.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -3,6 +3,7 @@
 // listen-queue overflow on loopback between the two readings), the delta of
 // two readings, and malformed input.
 #include "support/judge/kernel_counters.h"
+#include "fvbench/source_dir.h"
 
 #include <cstdlib>
 #include <fstream>

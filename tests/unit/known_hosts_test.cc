@@ -2,6 +2,7 @@
 // (known_hosts.h). Each case here was also checked against the real ssh in
 // known_hosts_openssh_test.cc where a server is needed to decide it.
 #include "support/host/known_hosts.h"
+#include "fvbench/source_dir.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "support/judge/limits_log_parse.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::limit_accuracy_test {
 namespace {

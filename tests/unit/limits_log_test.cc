@@ -30,6 +30,7 @@
 #include "support/run/scenario_plan.h"
 #include "support/sut/provision.h"
 #include "support/sut/sut_services.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::limits_log_test {
 namespace {

@@ -3,6 +3,7 @@
 // and that edge's bucket in tokens at cost C decides exactly as the bucket
 // in requests it is judged by.
 #include "support/judge/llm_bucket.h"
+#include "fvbench/source_dir.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -28,6 +28,7 @@
 #include "support/report/profile_flames.h"
 #include "support/sut/nginx_conf.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::lua_profile_test {
 namespace {

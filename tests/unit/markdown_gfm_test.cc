@@ -19,6 +19,7 @@
 #include "tests/unit/golden_run.h"
 #include "tests/unit/gfm_render.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::markdown_gfm_test {
 namespace {

@@ -24,6 +24,7 @@
 #include "support/core/latency_histogram_json.h"
 #include "support/engine/wrk_output.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::multi_loadgen_test {
 namespace {

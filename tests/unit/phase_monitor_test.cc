@@ -29,6 +29,7 @@
 #include "support/judge/validity.h"
 #include "support/run/hop_counters.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::phase_monitor_test {
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/core/config.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::policy_files_test {
 namespace {

@@ -16,6 +16,7 @@
 #include "support/run/progress_ticker.h"
 #include "support/host/shell_quote.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::progress_test {
 namespace {

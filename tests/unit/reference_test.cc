@@ -8,6 +8,7 @@
 #include "support/report/markdown_report.h"
 #include "support/report/summary_table.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::reference_test {
 namespace {

@@ -12,6 +12,7 @@
 #include "support/run/scenario_plan.h"
 #include "support/run/scenario_runner.h"
 #include "support/run/testbed.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::remote_plan_test {
 namespace {

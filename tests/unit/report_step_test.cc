@@ -14,6 +14,7 @@
 #include "support/core/json_fields.h"
 #include "support/report/results_io.h"
 #include "tests/unit/golden.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::report_step_test {
 namespace {

@@ -37,6 +37,7 @@
 #include "support/run/testbed.h"
 #include "support/suite/scenario_flow.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::scenario_flow_test {
 namespace {

@@ -36,6 +36,7 @@
 #include "support/host/local_host.h"
 #include "support/host/remote_runner.h"
 #include "support/host/shell_quote.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::ssh_host_test {
 namespace {

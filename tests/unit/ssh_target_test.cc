@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::ssh_target_test {
 namespace {

@@ -27,6 +27,7 @@
 #include "support/host/local_host.h"
 #include "support/run/progress.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::sut_services_test {
 namespace {

@@ -15,6 +15,7 @@
 #include "support/host/local_host.h"
 #include "support/run/testbed.h"
 #include "tests/unit/fake_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::testbed_hosts_test {
 namespace {

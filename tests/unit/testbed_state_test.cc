@@ -15,6 +15,7 @@
 #include "support/core/json_fields.h"
 #include "support/host/local_host.h"
 #include "support/run/testbed.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::testbed_state_test {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "support/judge/reference.h"
 #include "tests/unit/report_samples.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::thresholds_test {
 namespace {

@@ -16,6 +16,7 @@
 #include "support/judge/step_search.h"
 #include "support/report/summary_table.h"
 #include "support/engine/wrk_output.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::validity_test {
 namespace {

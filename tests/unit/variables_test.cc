@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "support/core/config.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::variables_test {
 namespace {

@@ -32,6 +32,7 @@
 #include "support/engine/multi_loadgen.h"
 #include "support/engine/wrk_output.h"
 #include "support/judge/loadgen_merge.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::wrk_engine_test {
 namespace {

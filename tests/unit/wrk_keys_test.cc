@@ -27,6 +27,7 @@
 #include <gtest/gtest.h>
 
 #include "support/host/local_host.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench::wrk_keys_test {
 namespace {

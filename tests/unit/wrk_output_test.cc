@@ -1,6 +1,7 @@
 // ParseWrkOutput / ParseWrkPaceOutput over real pace.lua recordings
 // (fixtures/wrk/, see its README) and hand-made bad inputs.
 #include "support/engine/wrk_output.h"
+#include "fvbench/source_dir.h"
 
 #include <cctype>
 #include <cstdlib>
