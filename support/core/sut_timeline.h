@@ -12,6 +12,13 @@
 // phase_monitor.h "Timeline"). Every figure is absent (nullopt, null in
 // JSON) where a sample at either end of the window failed or did not hold
 // it: a gap, never a zero.
+//
+// Beside the points, the SUT's processes that exited during the phase
+// (SutProcessExit): the monitor finds each service's processes once, at its
+// start (phase_monitor.h), so a worker that crashed or was killed shows as a
+// pid present in one good SUT read and absent from the next, and the
+// replacement its master starts is not seen (its CPU is missing from the
+// later windows' figures).
 #pragma once
 
 #include <optional>
@@ -30,9 +37,17 @@ struct SutTimelinePoint {
   std::optional<double> loadgen_busy;            // busy fraction 0..1 of the load generator's cpuset
 };
 
+struct SutProcessExit {
+  std::string service;            // as SutTimeline::services
+  int pid = 0;
+  double last_seen_epoch_us = 0;  // the last good SUT read that held it (same clock as the points)
+  double gone_epoch_us = 0;       // the first good SUT read without it
+};
+
 struct SutTimeline {
   std::vector<std::string> services;  // baseline | backend | fv, in the monitor's order
   std::vector<SutTimelinePoint> points;
+  std::vector<SutProcessExit> exits;  // in time order
   bool empty() const { return points.empty(); }
 };
 

@@ -17,6 +17,18 @@ bool HoldsAny(const std::vector<int>& pids, const detail::ProcSample& a, const d
 // A failed read holds no cpu line (the monitor's sut_ok / loadgen_ok).
 const detail::ProcSample* Usable(const detail::ProcSample* s) { return s != nullptr && !s->cpus.empty() ? s : nullptr; }
 
+// The services' pids held by `a` and not by `b`, both good SUT reads.
+void AddExits(const SutTimelineParams& params, const SutTimelineSample& a, const SutTimelineSample& b,
+              std::vector<SutProcessExit>& exits) {
+  for (const SutTimelineService& svc : params.services) {
+    for (int pid : svc.pids) {
+      if (Has(*a.sut, pid) && !Has(*b.sut, pid)) {
+        exits.push_back({svc.name, pid, a.epoch_us + params.clock_offset_us, b.epoch_us + params.clock_offset_us});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 SutTimeline SutTimelineFromSamples(const std::vector<SutTimelineSample>& samples, const SutTimelineParams& params) {
@@ -48,6 +60,12 @@ SutTimeline SutTimelineFromSamples(const std::vector<SutTimelineSample>& samples
     const detail::ProcSample* lb = Usable(b.loadgen);
     if (la && lb) p.loadgen_busy = detail::BusyFraction(la->cpus, lb->cpus, params.loadgen_cpus);
     out.points.push_back(std::move(p));
+  }
+  const SutTimelineSample* last_good = nullptr;
+  for (const SutTimelineSample& s : samples) {
+    if (Usable(s.sut) == nullptr) continue;
+    if (last_good != nullptr) AddExits(params, *last_good, s, out.exits);
+    last_good = &s;
   }
   return out;
 }

@@ -16,6 +16,11 @@
 // A failed read leaves the windows on both sides of it without those
 // figures (a gap), never a zero. Memory: one point per sample.
 //
+// exits: a service's pid held by a good SUT read and absent from the next
+// good one (a read that failed is skipped: it proves nothing), with both
+// reads' times. A pid absent from the first good read is not an exit seen
+// during the phase and is not listed.
+//
 // Times: start and end are the two samples' epoch_us (µs since the Unix
 // epoch on the controller's clock) + clock_offset_us, the offset of the
 // clock LoadResult::intervals is on (core/interval_series.h) against the

@@ -97,8 +97,10 @@ void ReadValidity(const json& obj, const std::string& path, std::vector<Validity
 
 // The SUT's timeline (core/sut_timeline.h): "sut_timeline": {"services":
 // [...], "points": [{start_epoch_us, end_epoch_us, cpu_cores: [per service],
-// rss_mib: [per service], sut_busy, loadgen_busy}]}, an absent figure null.
-// Written only when it has points; absent (older files, DRY_RUN) reads empty.
+// rss_mib: [per service], sut_busy, loadgen_busy}], "exits": [{service, pid,
+// last_seen_epoch_us, gone_epoch_us}]}, an absent figure null, "exits" only
+// when a process exited. Written only when it has points; absent (older
+// files, DRY_RUN) reads empty.
 void WriteSutTimeline(detail::JsonWriter& w, const SutTimeline& t) {
   if (t.empty()) return;
   w.Key("sut_timeline");
@@ -114,6 +116,16 @@ void WriteSutTimeline(detail::JsonWriter& w, const SutTimeline& t) {
     w.Field("loadgen_busy", p.loadgen_busy);
     w.EndObject();
   });
+  if (!t.exits.empty()) {
+    w.Array("exits", t.exits, [&](const SutProcessExit& e) {
+      w.StartObject();
+      w.Field("service", e.service);
+      w.Field("pid", e.pid);
+      w.Field("last_seen_epoch_us", e.last_seen_epoch_us);
+      w.Field("gone_epoch_us", e.gone_epoch_us);
+      w.EndObject();
+    });
+  }
   w.EndObject();
 }
 
@@ -134,6 +146,35 @@ std::vector<std::optional<double>> ReadPerService(const json& point, const char*
     } else {
       throw detail::JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", p, i, a[i].type_name())};
     }
+  }
+  return out;
+}
+
+// "exits": each of a listed service, a pid > 0, last seen before gone.
+std::vector<SutProcessExit> ReadExits(const json& timeline, const std::string& path,
+                                      const std::vector<std::string>& services) {
+  std::vector<SutProcessExit> out;
+  const json& a = detail::GetArray(timeline, "exits", path);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string ep = fmt::format("{}[{}]", detail::JoinPath(path, "exits"), i);
+    detail::RequireObject(a[i], ep);
+    SutProcessExit e;
+    e.service = detail::GetString(a[i], "service", ep);
+    const uint64_t pid = detail::GetUint(a[i], "pid", ep);
+    e.last_seen_epoch_us = detail::GetNumber(a[i], "last_seen_epoch_us", ep);
+    e.gone_epoch_us = detail::GetNumber(a[i], "gone_epoch_us", ep);
+    if (std::find(services.begin(), services.end(), e.service) == services.end()) {
+      throw detail::JsonFieldError{fmt::format("{}.service: {} is not one of the timeline's services", ep, e.service)};
+    }
+    if (pid == 0 || pid > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+      throw detail::JsonFieldError{fmt::format("{}.pid: {} is not a process id", ep, pid)};
+    }
+    if (!(e.gone_epoch_us >= e.last_seen_epoch_us)) {
+      throw detail::JsonFieldError{fmt::format("{}: gone_epoch_us {} is before last_seen_epoch_us {}", ep,
+                                               e.gone_epoch_us, e.last_seen_epoch_us)};
+    }
+    e.pid = static_cast<int>(pid);
+    out.push_back(std::move(e));
   }
   return out;
 }
@@ -164,6 +205,7 @@ SutTimeline ReadSutTimeline(const json& obj, const std::string& path) {
     p.loadgen_busy = detail::OptNumberOrNull(points[i], "loadgen_busy", pp);
     t.points.push_back(std::move(p));
   }
+  if (o.contains("exits")) t.exits = ReadExits(o, tp, t.services);
   return t;
 }
 

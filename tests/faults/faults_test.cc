@@ -574,6 +574,59 @@ TEST_F(Faults, SutNginxKilledMidPhaseFailsTheScenarioAndKeepsEarlierResults) {
   RunClean("the next run after the SUT died");
 }
 
+// A worker of the SUT's nginx killed mid-phase while its master lives on
+// (and starts another): the phase runs to its end, and the scenario's SUT
+// timeline lists the killed worker as an exit between the monitor's reads
+// around the kill (core/sut_timeline.h), and the nginx_alerts check names
+// the death from error.log; the replacement worker is not watched.
+TEST_F(Faults, SutWorkerKilledMidPhaseIsAnExitOnTheSutTimeline) {
+  ScenarioProcess p(Env(8), log_);
+  std::vector<int> workers;
+  double kill_epoch_us = 0;
+  StartAndInject(p, port_, [&] {
+    workers = NginxPids(bench_dir_, "baseline");
+    if (!workers.empty()) workers.erase(workers.begin());  // the master stays
+    kill_epoch_us =
+        std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+    for (int pid : workers) ::kill(pid, SIGKILL);
+  });
+  if (HasFailure()) return;
+  ASSERT_GE(workers.size(), 1u) << "no worker under the master (" << bench_dir_ << "/run/baseline/logs/nginx.pid)";
+  ASSERT_TRUE(p.Wait(seconds(60))) << "still running 60 s after a worker was killed:\n" << p.log();
+  auto j = ResultJson(bench_dir_);
+  ASSERT_TRUE(j.is_object()) << "no result file";
+  const nlohmann::json exits = j.value("sut_timeline", nlohmann::json::object()).value("exits", nlohmann::json::array());
+  std::string seen;
+  for (int pid : workers) {
+    bool found = false;
+    for (const auto& e : exits) {
+      if (e.value("service", "") != "baseline" || e.value("pid", 0) != pid) continue;
+      found = true;
+      const double last = e.value("last_seen_epoch_us", 0.0);
+      const double gone = e.value("gone_epoch_us", 0.0);
+      // The reads' times are their middles: a read in flight at the kill may
+      // still hold the pid (a zombie until the master reaps it).
+      EXPECT_LT(last, kill_epoch_us + 100e3) << e.dump();
+      EXPECT_GT(gone, kill_epoch_us - 100e3) << e.dump();
+      EXPECT_LT(gone - kill_epoch_us, 1.5e6) << "gone more than 1.5 s after the kill: " << e.dump();
+      char line[160];
+      std::snprintf(line, sizeof line, "pid %d gone %.0f ms after the kill (last seen %.0f ms before it); ", pid,
+                    (gone - kill_epoch_us) / 1e3, (kill_epoch_us - last) / 1e3);
+      seen += line;
+    }
+    EXPECT_TRUE(found) << "killed worker " << pid << " not among the exits: " << exits.dump();
+  }
+  // nginx logs the death at [alert]: the nginx_alerts check names it (VALIDITY=warn here: INVALID, not failed).
+  std::string alert;
+  for (const auto& v : j.value("validity", nlohmann::json::array())) {
+    if (v.value("name", "") == "nginx_alerts" && Has(v.value("detail", ""), "exited on signal 9")) alert = v.dump();
+  }
+  EXPECT_NE(alert, "") << "the worker's death is not among nginx_alerts: " << j.value("validity", nlohmann::json::array()).dump();
+  Report("SUT nginx worker dies mid-phase", "kill -KILL the workers (not the master) 3 s into an 8 s phase", 0,
+         seen + "scenario exit code " + std::to_string(p.ExitCode()), "");
+  RunClean("the next run after a worker died");
+}
+
 // fairvisor edge dies in the middle of a throughput search step: the step
 // fails with the dead service named and the search stops there, instead of
 // stepping down against a dead server until THROUGHPUT_BUDGET_S is spent.

@@ -43,6 +43,7 @@
 #include "support/judge/kernel_counters.h"
 #include "support/judge/validity.h"
 #include "support/run/phase_monitor.h"
+#include "fvbench/source_dir.h"
 
 namespace fvbench {
 namespace {

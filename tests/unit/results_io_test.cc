@@ -372,6 +372,35 @@ TEST(ResultsIo, SutTimelineRoundTripsWithItsGapsAndIsAbsentWhenUnknown) {
       << refused.error().message;
 }
 
+TEST(ResultsIo, SutProcessExitsRoundTripAndBadOnesAreNamed) {
+  ScenarioResult r = RichScenario();
+  r.sut_timeline = SampleSutTimeline();
+  EXPECT_EQ(ScenarioResultToJson(r).find("\"exits\""), std::string::npos);  // none: not written
+  r.sut_timeline.exits = {{"fv", 4242, 1700000000250000, 1700000000750000}};
+  const std::string text = ScenarioResultToJson(r);
+  auto back = ScenarioResultFromJson(text, "x.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->sut_timeline.exits.size(), 1u);
+  const SutProcessExit& e = back->sut_timeline.exits[0];
+  EXPECT_EQ(e.service, "fv");
+  EXPECT_EQ(e.pid, 4242);
+  EXPECT_EQ(e.last_seen_epoch_us, 1700000000250000);
+  EXPECT_EQ(e.gone_epoch_us, 1700000000750000);
+  EXPECT_EQ(ScenarioResultToJson(*back), text);
+  const json doc = json::parse(text);
+  auto refused_with = [&](const char* key, const json& value) {
+    json bad = doc;
+    bad["scenario"]["sut_timeline"]["exits"][0][key] = value;
+    auto refused = ScenarioResultFromJson(bad.dump(), "x.json");
+    return refused.ok() ? std::string("accepted") : refused.error().message;
+  };
+  EXPECT_NE(refused_with("service", "baseline").find("sut_timeline.exits[0].service: baseline is not one of"),
+            std::string::npos);
+  EXPECT_NE(refused_with("pid", 0).find("exits[0].pid: 0 is not a process id"), std::string::npos);
+  EXPECT_NE(refused_with("pid", 4294967296.0).find("exits[0].pid"), std::string::npos);
+  EXPECT_NE(refused_with("gone_epoch_us", 1).find("exits[0]: gone_epoch_us 1 is before"), std::string::npos);
+}
+
 TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
   ScenarioResult r = RichScenario();
   EXPECT_EQ(ScenarioResultToJson(r).find("fixed_cost_parts_s"), std::string::npos);

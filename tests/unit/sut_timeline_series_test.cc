@@ -125,5 +125,33 @@ TEST(SutTimelineSeries, TimesMoveOntoTheIntervalsClockAndCpusSelect) {
   EXPECT_TRUE(SutTimelineFromSamples({{0, &s0, &s0}}, p).empty());
 }
 
+TEST(SutTimelineSeries, AProcessGoneBetweenTwoGoodReadsIsAnExitWithBothTimes) {
+  const ProcSample s0 = Sample(1000, 100, {{10, 0, 256}, {11, 0, 256}, {20, 0, 256}});
+  const ProcSample s1 = Sample(1100, 150, {{10, 50, 256}, {11, 10, 256}, {20, 50, 256}});
+  const ProcSample failed;  // a read that failed: proves nothing about the processes
+  const ProcSample s3 = Sample(1300, 250, {{10, 150, 256}, {20, 90, 256}});  // backend's 11 gone
+  const ProcSample s4 = Sample(1400, 300, {{10, 200, 256}});                 // fv's 20 gone
+  const std::vector<SutTimelineSample> in = {
+      {0, &s0, &s0}, {1e6, &s1, &s1}, {2e6, &failed, &s1}, {3e6, &s3, &s3}, {4e6, &s4, &s4}};
+  SutTimelineParams p = TwoServices();
+  p.clock_offset_us = 100;
+  const SutTimeline t = SutTimelineFromSamples(in, p);
+  ASSERT_EQ(t.exits.size(), 2u);
+  EXPECT_EQ(t.exits[0].service, "backend");
+  EXPECT_EQ(t.exits[0].pid, 11);
+  EXPECT_DOUBLE_EQ(t.exits[0].last_seen_epoch_us, 1e6 + 100);  // the failed read at 2 s is skipped
+  EXPECT_DOUBLE_EQ(t.exits[0].gone_epoch_us, 3e6 + 100);
+  EXPECT_EQ(t.exits[1].service, "fv");
+  EXPECT_EQ(t.exits[1].pid, 20);
+  EXPECT_DOUBLE_EQ(t.exits[1].last_seen_epoch_us, 3e6 + 100);
+  EXPECT_DOUBLE_EQ(t.exits[1].gone_epoch_us, 4e6 + 100);
+}
+
+TEST(SutTimelineSeries, AProcessAbsentFromTheFirstGoodReadIsNoExit) {
+  const ProcSample s0 = Sample(1000, 100, {{10, 0, 256}});  // 11 and 20 already gone at the start
+  const ProcSample s1 = Sample(1100, 150, {{10, 50, 256}});
+  EXPECT_TRUE(SutTimelineFromSamples({{0, &s0, &s0}, {1e6, &s1, &s1}}, TwoServices()).exits.empty());
+}
+
 }  // namespace
 }  // namespace fvbench::sut_timeline_series_test
