@@ -26,6 +26,7 @@
 #include "support/host/ssh_host.h"
 #include "support/sut/environment_probe.h"
 #include "support/sut/nginx_conf.h"
+#include "fvbench/k6_reduce_bin.h"
 #include "fvbench/source_dir.h"
 
 namespace fvbench {
