@@ -60,4 +60,22 @@ Result<void> MergeIntervalLatency(IntervalLatency& into, const IntervalLatency& 
 
 LatencyUs IntervalLatencyUs(const IntervalLatency& l) { return IntervalHistogram(l).ToLatencyUs(); }
 
+std::vector<LatencyUs> IntervalLatencySummaries(const IntervalSeries& s) {
+  if (s.empty()) return {};
+  if (s.latency.empty()) return s.latency_read;
+  std::vector<LatencyUs> out;
+  out.reserve(s.latency.size());
+  for (const IntervalLatency& l : s.latency) out.push_back(IntervalLatencyUs(l));
+  return out;
+}
+
+std::vector<uint64_t> IntervalTimeouts(const IntervalSeries& s) {
+  if (s.empty()) return {};
+  if (s.latency.empty()) return s.timeouts_read;
+  std::vector<uint64_t> out;
+  out.reserve(s.latency.size());
+  for (const IntervalLatency& l : s.latency) out.push_back(l.timeouts);
+  return out;
+}
+
 }  // namespace fvbench

@@ -19,6 +19,11 @@
 //             layout as the phase's; the intervals' histograms sum to the
 //             phase's exactly (k6_samples.h says which sample goes where);
 //   non_2xx   of `completed`, the responses whose status was not 2xx.
+// A series read back from a result file (report/load_result_json.h) has no
+// histograms: its latencies are the interval's percentiles as written
+// (latency_read) with its timeouts (timeouts_read); non_2xx reads back as
+// written. Readers take either form
+// through core/interval_latency.h IntervalLatencySummaries / IntervalTimeouts.
 // sends_counted == false (k6): k6's samples carry no slot or send time, so
 // scheduled, sent and late_10ms are 0 in every interval, not measured: the
 // stall and drift checks judge no interval of such a series (none has slots
@@ -30,6 +35,8 @@
 #include <numeric>
 #include <utility>
 #include <vector>
+
+#include "support/core/latency_us.h"
 
 namespace fvbench {
 
@@ -61,10 +68,14 @@ struct IntervalSeries {
   bool sends_counted = true;        // false: scheduled, sent, late_10ms are not measured (k6)
   std::vector<IntervalLatency> latency;  // empty, or one per interval
   std::vector<uint64_t> non_2xx;         // empty, or one per interval
+  // Read back (no histograms): empty, or one per interval; empty when `latency` is not.
+  std::vector<LatencyUs> latency_read;   // µs, as IntervalLatencyUs gave them when written
+  std::vector<uint64_t> timeouts_read;   // IntervalLatency::timeouts
 
   bool empty() const { return width_us <= 0; }
   size_t size() const { return scheduled.size(); }
-  bool has_latency() const { return !empty() && !latency.empty(); }
+  // Latency per interval known, as histograms or as read back.
+  bool has_latency() const { return !empty() && (!latency.empty() || !latency_read.empty()); }
 };
 
 // The sum of one series (a field of IntervalSeries).

@@ -15,7 +15,7 @@
 // value is at most 2^(s-1) / 2^(s+10) = 1/2048 (0.049 %), below the 0.1 %
 // a merged percentile may be off by.
 //
-// Timeouts are censored samples (load_result.h LatencyUs, outcomes.h): they
+// Timeouts are censored samples (latency_us.h LatencyUs, outcomes.h): they
 // are counted beside the buckets as `timeouts` at `timeout_us`; a quantile
 // whose rank falls among them reads timeout_us and is flagged censored.
 //

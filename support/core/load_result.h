@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "support/core/interval_series.h"
+#include "support/core/latency_us.h"
 #include "support/core/loadgen_instance.h"
 #include "support/core/validity_check.h"
 
 namespace fvbench {
 
 // The engines' per-request timeouts (µs). A response slower than this is a
-// timeout: a failed request whose latency is censored (LatencyUs below).
+// timeout: a failed request whose latency is censored (latency_us.h LatencyUs).
 // wrk: fvbench passes `--timeout 10s` (wrk's own default, -T, is 2 s: the
 // value of outputs that carry no timeout_us). k6: Params.timeout, whose
 // default of 60 s fvbench keeps (k6 docs, k6/http Params). The throughput
@@ -40,27 +41,6 @@ inline constexpr double kK6StartupS = 30;  // k6 initialises its VUs before the 
 // step's pass rule (StepPassRule), VALIDITY_MIN_ACHIEVED's default
 // (ValidityParams) and a phase's note (PhaseNotes) all take it from here.
 inline constexpr double kMinAchievedFraction = 0.97;
-
-struct LatencyUs {
-  double p50 = 0;
-  double p90 = 0;
-  double p99 = 0;
-  double p999 = 0;  // p(99.9)
-  double max = 0;
-  // > 0: the engine's request timeout (µs). Requests that timed out are
-  // samples of at least this latency (censored), never missing ones: a
-  // percentile that falls among them is set to this value and is a LOWER
-  // BOUND (reports print it as ">= 10 s", gates on it fail).
-  double censored_at_us = 0;
-  bool IsCensored(double value_us) const { return censored_at_us > 0 && value_us >= censored_at_us; }
-  // Mean of the answered requests' latencies (µs); 0 = not known (an older
-  // output, a merge of instances that lack it). wrk: pace.lua's
-  // latency_us.mean (wrk's histogram: timeouts are not in it, wrk's
-  // stats_correct() samples are); k6: http_req_duration `avg`. Last, so that
-  // the positional initialisers {p50, p90, p99, p999, max, censored_at_us}
-  // keep their meaning.
-  double mean = 0;
-};
 
 struct LoadResult {
   std::string engine;          // "k6" | "wrk"

@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
 #include "support/core/interval_latency.h"
 #include "support/core/plausible.h"
+#include "support/core/units_format.h"
 #include "support/report/loadgens_json.h"
 
 namespace fvbench::detail {
@@ -32,14 +35,16 @@ namespace {
 // Inside "intervals", when the engine gave latencies per interval (k6):
 // "sends_counted": false (scheduled, sent, late_10ms not measured), and per
 // interval "non_2xx", "timeouts" and "latency_us" {p50, p90, p99, p999, max,
-// censored_at_us} from the interval's histogram. Not read back: a reader
-// gets the counts and sends_counted, not the histograms.
+// censored_at_us} (core/interval_latency.h IntervalLatencySummaries: from
+// the interval's histogram, or as read back). Read back by
+// ReadIntervalLatency: a reader gets the counts, sends_counted and these
+// summaries, not the histograms.
 void WriteIntervalLatency(JsonWriter& w, const IntervalSeries& s) {
   if (!s.sends_counted) w.Field("sends_counted", false);
   if (!s.has_latency()) return;
   w.Array("non_2xx", s.non_2xx, [&](uint64_t n) { w.Uint(n); });
-  w.Array("timeouts", s.latency, [&](const IntervalLatency& l) { w.Uint(l.timeouts); });
-  w.Array("latency_us", s.latency, [&](const IntervalLatency& l) { WriteLatencyUs(w, IntervalLatencyUs(l), true); });
+  w.Array("timeouts", IntervalTimeouts(s), [&](uint64_t n) { w.Uint(n); });
+  w.Array("latency_us", IntervalLatencySummaries(s), [&](const LatencyUs& l) { WriteLatencyUs(w, l, true); });
 }
 
 // "intervals": {start_epoch_us, width_us, scheduled: [...], sent, completed,
@@ -141,8 +146,80 @@ std::map<int, uint64_t> ReadStatusCounts(const json& v, const std::string& path)
   return out;
 }
 
+// One array of counts of "intervals" (`o`, at ipath) into `out`. Throws
+// naming the element.
+void ReadCounts(const json& o, const char* key, const std::string& ipath, std::vector<uint64_t>& out) {
+  const json& a = GetArray(o, key, ipath);
+  const std::string apath = JoinPath(ipath, key);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_number_unsigned()) {
+      throw JsonFieldError{fmt::format("{}[{}]: {} is not a count", apath, i, a[i].dump())};
+    }
+    out.push_back(a[i].get<uint64_t>());
+  }
+}
+
+// One interval's "latency_us" object (at `path`): p50, p90, p99, p999, max
+// each a latency in µs, finite, 0 (an interval without a sample) up to
+// kMaxLatencyUs, not decreasing; censored_at_us (optional) likewise. Throws
+// naming the key.
+LatencyUs ReadIntervalLatencyUs(const json& v, const std::string& path) {
+  RequireObject(v, path);
+  LatencyUs l;
+  const std::pair<const char*, double*> keys[] = {
+      {"p50", &l.p50}, {"p90", &l.p90}, {"p99", &l.p99}, {"p999", &l.p999}, {"max", &l.max}};
+  for (size_t k = 0; k < std::size(keys); ++k) {
+    const auto& [key, value] = keys[k];
+    *value = GetNumber(v, key, path);
+    if (std::string why = WhyOutOfRange(*value, 0, kMaxLatencyUs); !why.empty()) {
+      throw JsonFieldError{fmt::format("{}: {} (a latency in µs)", JoinPath(path, key), why)};
+    }
+    if (k > 0 && *value < *keys[k - 1].second) {
+      throw JsonFieldError{fmt::format("{}: {} µs is below {}'s {} µs (percentiles must not decrease: "
+                                       "p50 <= p90 <= p99 <= p999 <= max)",
+                                       JoinPath(path, key), FormatNumber(*value), keys[k - 1].first,
+                                       FormatNumber(*keys[k - 1].second))};
+    }
+  }
+  if (v.contains("censored_at_us")) {
+    l.censored_at_us = GetNumber(v, "censored_at_us", path);
+    if (std::string why = WhyOutOfRange(l.censored_at_us, 0, kMaxLatencyUs); !why.empty()) {
+      throw JsonFieldError{fmt::format("{}: {} (a latency in µs)", JoinPath(path, "censored_at_us"), why)};
+    }
+  }
+  return l;
+}
+
+// The per-interval latency WriteIntervalLatency writes, into s (whose counts
+// are read): "non_2xx", "timeouts" and "latency_us" all three or none, each
+// one per interval, non_2xx at most completed. Throws naming the key.
+void ReadIntervalLatency(const json& o, const std::string& ipath, IntervalSeries& s) {
+  const bool any = o.contains("latency_us") || o.contains("timeouts") || o.contains("non_2xx");
+  if (!any) return;
+  ReadCounts(o, "non_2xx", ipath, s.non_2xx);
+  ReadCounts(o, "timeouts", ipath, s.timeouts_read);
+  const json& a = GetArray(o, "latency_us", ipath);
+  const std::string apath = JoinPath(ipath, "latency_us");
+  for (size_t i = 0; i < a.size(); ++i) {
+    s.latency_read.push_back(ReadIntervalLatencyUs(a[i], fmt::format("{}[{}]", apath, i)));
+  }
+  const size_t n = s.size();
+  for (const auto& [key, size] : {std::pair{"non_2xx", s.non_2xx.size()}, std::pair{"timeouts", s.timeouts_read.size()},
+                                  std::pair{"latency_us", s.latency_read.size()}}) {
+    if (size != n) {
+      throw JsonFieldError{fmt::format("{}: {} intervals, the counts have {}", JoinPath(ipath, key), size, n)};
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (s.non_2xx[i] > s.completed[i]) {
+      throw JsonFieldError{fmt::format("{}[{}]: {} is above completed's {}", JoinPath(ipath, "non_2xx"), i,
+                                       s.non_2xx[i], s.completed[i])};
+    }
+  }
+}
+
 // "intervals" as WriteIntervals writes it: width > 0, four series of one
-// length. Throws naming the key.
+// length, and the per-interval latency when written. Throws naming the key.
 IntervalSeries ReadIntervals(const json& v, const std::string& path) {
   const std::string ipath = JoinPath(path, "intervals");
   const json& o = GetObject(v, "intervals", path);
@@ -153,25 +230,16 @@ IntervalSeries ReadIntervals(const json& v, const std::string& path) {
     throw JsonFieldError{fmt::format("{}: width_us {} is not > 0 or start_epoch_us {} is negative", ipath,
                                      s.width_us, s.start_epoch_us)};
   }
-  auto series = [&](const char* key, std::vector<uint64_t>& out) {
-    const json& a = GetArray(o, key, ipath);
-    const std::string apath = JoinPath(ipath, key);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!a[i].is_number_unsigned()) {
-        throw JsonFieldError{fmt::format("{}[{}]: {} is not a count", apath, i, a[i].dump())};
-      }
-      out.push_back(a[i].get<uint64_t>());
-    }
-  };
-  series("scheduled", s.scheduled);
-  series("sent", s.sent);
-  series("completed", s.completed);
-  series("late_10ms", s.late_10ms);
+  ReadCounts(o, "scheduled", ipath, s.scheduled);
+  ReadCounts(o, "sent", ipath, s.sent);
+  ReadCounts(o, "completed", ipath, s.completed);
+  ReadCounts(o, "late_10ms", ipath, s.late_10ms);
   if (o.contains("sends_counted")) s.sends_counted = GetBool(o, "sends_counted", ipath);
   const size_t n = s.scheduled.size();
   if (s.sent.size() != n || s.completed.size() != n || s.late_10ms.size() != n) {
     throw JsonFieldError{fmt::format("{}: series of different lengths", ipath)};
   }
+  ReadIntervalLatency(o, ipath, s);
   return s;
 }
 

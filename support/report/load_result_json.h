@@ -3,7 +3,11 @@
 // (ab_json.h). Field names as in the struct; "latency_us": {p50, p90, p99,
 // p999, max} in µs; "intervals" (core/interval_series.h) only when the
 // engine wrote counts per interval (absent: an empty series, as in older
-// files); non-finite numbers are written as null and read as NaN.
+// files), with, for a series that has latency per interval (k6), each
+// interval's percentiles, timeouts and non_2xx, read back into
+// IntervalSeries::latency_read, timeouts_read and non_2xx (the histograms are
+// not written); non-finite numbers are written as null and read as NaN
+// (per-interval latencies refuse null).
 #pragma once
 
 #include <string>

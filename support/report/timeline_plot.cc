@@ -12,6 +12,7 @@
 #include "support/judge/interval_checks.h"
 #include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
+#include "support/report/timeline_latency_panel.h"
 
 namespace fvbench {
 namespace {
@@ -23,7 +24,7 @@ constexpr double kWidth = kLinePlotWidth, kX0 = kLinePlotX0, kX1 = kLinePlotX1, 
                  kY1 = kLinePlotY1;
 // Markers on every point up to this many intervals.
 constexpr size_t kMaxMarkers = 60;
-constexpr const char* kStallFill = "#f7c6cf";
+constexpr const char* kStallFill = kTimelineStallFill;
 constexpr const char* kScheduledDash = "7 4";
 
 uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
@@ -64,7 +65,7 @@ void Legend(Svg& svg, const std::vector<Line>& lines, bool stalls) {
 // ---- the SUT's panels (core/sut_timeline.h), under the counts ----
 
 constexpr double kPanelGap = 34;  // from a panel's bottom to the next one's top: its tick labels
-constexpr double kCpuPanelHeight = 120, kSmallPanelHeight = 90;
+constexpr double kLatencyPanelHeight = 150, kCpuPanelHeight = 120, kSmallPanelHeight = 90;
 constexpr size_t kMaxPanelMarkers = 120;  // a marker on every sample up to this many
 constexpr const char* kLoadgenDash = "5 3";
 
@@ -224,6 +225,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const auto sut_points = PointsInSpan(r.sut_timeline, s);
   const std::vector<Panel> panels = SutPanels(r.sut_timeline, sut_points);
   const std::string x_title = "seconds from the phase's start";
+  const bool latency_panel = HasLatencyPanel(s);
   // Stalls first, under the grid and the lines.
   const std::vector<size_t> stalls = StalledIntervals(r.load);
   std::vector<std::pair<double, double>> stall_spans;
@@ -235,7 +237,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
     svg.EndGroup();
   }
-  DrawLinePlotFrame(svg, x, y, panels.empty() ? x_title : "", "per second (requests)");
+  DrawLinePlotFrame(svg, x, y, panels.empty() && !latency_panel ? x_title : "", "per second (requests)");
   // In the legend's order; an engine that does not count its sends (k6) has
   // no scheduled or late line.
   std::vector<Line> lines;
@@ -268,8 +270,15 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     }
   }
   Legend(svg, lines, !stalls.empty());
-  // The SUT's panels, on the same x axis: each window's figure at its middle.
+  // The latency per interval (k6), then the SUT's panels, on the same x axis.
   double bottom = kY1;
+  std::string latency_note;
+  if (latency_panel) {
+    const double top = bottom + kPanelGap;
+    bottom = top + kLatencyPanelHeight;
+    latency_note = DrawLatencyPanel(svg, s, x, top, bottom, stall_spans, panels.empty() ? x_title : "");
+  }
+  // Each SUT window's figure at its middle.
   std::vector<double> mids;
   for (const auto& [p, mid] : sut_points) mids.push_back(mid);
   for (size_t k = 0; k < panels.size(); ++k) {
@@ -289,6 +298,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
                                 stalls.size(), stalls.size() == 1 ? "" : "s"));
   }
   notes.push_back("Rates are each interval's count divided by its width; the first and last intervals may be partial.");
+  if (!latency_note.empty()) notes.push_back(latency_note);
   if (!panels.empty()) {
     notes.push_back(fmt::format(
         "Under the counts, the SUT host sampled {} times ({} windows in this span): each service's CPU over a window "

@@ -11,7 +11,12 @@
 //       flags (judge/interval_checks.h "interval_stalls": slots due and no
 //       response completed) is shaded over the frame's height, with a
 //       tooltip naming it; a note under the plot counts them.
-//     Under it, on the same x axis, when ScenarioResult::sut_timeline has
+//     Under it, on the same x axis, when the series has latency per interval
+//       (k6; IntervalSeries::has_latency, in memory or read back from
+//       results.json): the latency panel (timeline_latency_panel.h): p50,
+//       p99 and max per interval on a log scale, an interval without a
+//       request a gap, a value censored at the timeout a hollow marker.
+//     Under that, on the same x axis, when ScenarioResult::sut_timeline has
 //       points whose window's middle falls within the intervals' span (both
 //       on one clock: phase_monitor.h "Timeline" says how far they may be
 //       apart): up to three panels, each point at its window's middle, a
@@ -21,15 +26,17 @@
 //       the SUT's CPUs and of the load generator's. A panel with no value is
 //       left out; no point in the span (a result written before the series
 //       was kept, k6 too: a phase not monitored) leaves out all three. The
-//       stalls are shaded in every panel.
+//       stalls are shaded in every panel. wrk's series has no latency per
+//       interval: no latency panel.
 //
 // <stem> is the scenario id with '.' -> '_' (latency.raw_nginx ->
 // timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6
 // run by one instance, a result written before they were kept) has no
 // timeline: no file name, no plot. A series whose sends were not counted
 // (several k6 instances: IntervalSeries::sends_counted) draws completed
-// only, and no interval of it is judged a stall. Same contract as svg_plot.h: pure, deterministic,
-// locale-independent, text escaped, no coordinate NaN; a reporter computing
+// only, and no interval of it is judged a stall. Same contract as
+// svg_plot.h: pure, deterministic, locale-independent, text escaped, no
+// coordinate NaN; a reporter computing
 // only layout (the stall rule is the judge's, called, not repeated).
 #pragma once
 

@@ -257,8 +257,8 @@ TEST(ResultsIo, IntervalSeriesRoundTripAndAreAbsentWhenUnknown) {
 }
 
 // k6's series: per interval p50/p90/p99/p999/max from the interval's
-// histogram, non_2xx and timeouts; sends_counted false read back, the
-// histograms not (the counts are).
+// histogram, non_2xx and timeouts; sends_counted and these read back (the
+// histograms are not written), and written again the same.
 TEST(ResultsIo, IntervalLatenciesAreWrittenPerInterval) {
   ScenarioResult r = RichScenario();
   IntervalSeries s;
@@ -291,7 +291,23 @@ TEST(ResultsIo, IntervalLatenciesAreWrittenPerInterval) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_FALSE(back->load.intervals.sends_counted);
   EXPECT_EQ(back->load.intervals.completed, s.completed);
-  EXPECT_TRUE(back->load.intervals.latency.empty());
+  const IntervalSeries& b = back->load.intervals;
+  EXPECT_TRUE(b.latency.empty());
+  EXPECT_TRUE(b.has_latency());
+  EXPECT_EQ(b.non_2xx, s.non_2xx);
+  EXPECT_EQ(b.timeouts_read, (std::vector<uint64_t>{0, 2}));
+  EXPECT_EQ(IntervalTimeouts(b), IntervalTimeouts(s));
+  const std::vector<LatencyUs> want = IntervalLatencySummaries(s), got = IntervalLatencySummaries(b);
+  ASSERT_EQ(got.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(got[i].p50, want[i].p50) << i;
+    EXPECT_EQ(got[i].p90, want[i].p90) << i;
+    EXPECT_EQ(got[i].p99, want[i].p99) << i;
+    EXPECT_EQ(got[i].p999, want[i].p999) << i;
+    EXPECT_EQ(got[i].max, want[i].max) << i;
+    EXPECT_EQ(got[i].censored_at_us, want[i].censored_at_us) << i;
+  }
+  EXPECT_EQ(ScenarioResultToJson(*back), ScenarioResultToJson(r));  // written again the same
   // wrk's series: none of these keys
   r.load.intervals.latency.clear();
   r.load.intervals.non_2xx.clear();
@@ -299,6 +315,56 @@ TEST(ResultsIo, IntervalLatenciesAreWrittenPerInterval) {
   const json wrk = json::parse(ScenarioResultToJson(r))["scenario"]["load"]["intervals"];
   for (const char* key : {"sends_counted", "latency_us", "timeouts", "non_2xx"}) {
     EXPECT_FALSE(wrk.contains(key)) << key;
+  }
+}
+
+// A per-interval latency read back must be one a run can have written:
+// all three arrays, one entry per interval, each latency finite, >= 0 and
+// not decreasing, non_2xx at most completed. The error names the JSON path.
+TEST(ResultsIo, IntervalLatenciesReadBackAreChecked) {
+  ScenarioResult r = RichScenario();
+  IntervalSeries& s = r.load.intervals;
+  s.start_epoch_us = 1700000000000000;
+  s.width_us = 1e6;
+  s.sends_counted = false;
+  for (int i = 0; i < 2; ++i) {
+    LatencyHistogram h;
+    for (int v = 1; v <= 100; ++v) h.RecordUs(v);
+    s.latency.push_back(IntervalLatencyOf(h));
+    s.completed.push_back(h.recorded());
+    s.non_2xx.push_back(0);
+  }
+  s.scheduled = s.sent = s.late_10ms = {0, 0};
+  const json good = json::parse(ScenarioResultToJson(r));
+  ASSERT_TRUE(ScenarioResultFromJson(good.dump(), "x.json").ok());
+  struct Bad {
+    const char* what;
+    void (*edit)(json& iv);
+    const char* error;
+  };
+  const Bad bads[] = {
+      {"short", [](json& iv) { iv["latency_us"].erase(1); },
+       "x.json: scenario.load.intervals.latency_us: 1 intervals, the counts have 2"},
+      {"no timeouts", [](json& iv) { iv.erase("timeouts"); }, "scenario.load.intervals.timeouts: missing"},
+      {"null", [](json& iv) { iv["latency_us"][1]["p50"] = nullptr; }, "scenario.load.intervals.latency_us[1].p50"},
+      {"negative", [](json& iv) { iv["latency_us"][0]["max"] = -1; },
+       "scenario.load.intervals.latency_us[0].max: -1 is below 0"},
+      {"decreasing", [](json& iv) { iv["latency_us"][0]["p99"] = 1; },
+       "scenario.load.intervals.latency_us[0].p99: 1 µs is below p90's"},
+      {"censored", [](json& iv) { iv["latency_us"][0]["censored_at_us"] = 1e300; },
+       "scenario.load.intervals.latency_us[0].censored_at_us: 1e+300 is above"},
+      {"not an object", [](json& iv) { iv["latency_us"][0] = 3; }, "scenario.load.intervals.latency_us[0]"},
+      {"timeout count", [](json& iv) { iv["timeouts"][0] = -2; },
+       "scenario.load.intervals.timeouts[0]: -2 is not a count"},
+      {"non_2xx", [](json& iv) { iv["non_2xx"][1] = 101; },
+       "scenario.load.intervals.non_2xx[1]: 101 is above completed's 100"},
+  };
+  for (const Bad& b : bads) {
+    json d = good;
+    b.edit(d["scenario"]["load"]["intervals"]);
+    auto refused = ScenarioResultFromJson(d.dump(), "x.json");
+    ASSERT_FALSE(refused.ok()) << b.what;
+    EXPECT_NE(refused.error().message.find(b.error), std::string::npos) << b.what << ": " << refused.error().message;
   }
 }
 

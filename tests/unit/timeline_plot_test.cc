@@ -24,6 +24,7 @@ namespace {
 using testing_samples::SampleLatency;
 using testing_samples::Count;
 using testing_samples::SampleMeta;
+using testing_samples::Section;
 using testing_samples::StallRects;
 using testing_samples::SampleRun;
 
@@ -134,15 +135,6 @@ SutTimeline SampledSut(double start_epoch_us) {
     t.points.push_back(p);
   }
   return t;
-}
-
-// The points of the polylines and the markers (circles, rects, polygons)
-// drawn after an SVG comment `from` up to the next comment or the end.
-std::string Section(const std::string& svg, const std::string& from) {
-  const size_t a = svg.find("<!-- " + from);
-  if (a == std::string::npos) return "";
-  const size_t b = svg.find("<!--", a + 4);
-  return svg.substr(a, b == std::string::npos ? std::string::npos : b - a);
 }
 
 TEST(TimelinePlot, SutPanelsUnderTheCountsWithAPointPerSampleWindow) {

@@ -1,5 +1,5 @@
 // SVG readers shared by the timeline plot tests (timeline_plot_test.cc,
-// steps_timeline_plot_test.cc).
+// timeline_latency_panel_test.cc, steps_timeline_plot_test.cc).
 #pragma once
 
 #include <regex>
@@ -24,6 +24,15 @@ inline size_t Count(const std::string& s, const std::string& what) {
   size_t n = 0;
   for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + what.size())) ++n;
   return n;
+}
+
+// What is drawn after an SVG comment `from` up to the next comment or the
+// end ("" when there is no such comment).
+inline std::string Section(const std::string& svg, const std::string& from) {
+  const size_t a = svg.find("<!-- " + from);
+  if (a == std::string::npos) return "";
+  const size_t b = svg.find("<!--", a + 4);
+  return svg.substr(a, b == std::string::npos ? std::string::npos : b - a);
 }
 
 }  // namespace fvbench::testing_samples
