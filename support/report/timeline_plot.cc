@@ -12,6 +12,7 @@
 #include "support/judge/interval_checks.h"
 #include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
+#include "support/report/timeline_exits.h"
 #include "support/report/timeline_latency_panel.h"
 
 namespace fvbench {
@@ -287,6 +288,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
     svg.Comment("SUT panel: " + panels[k].y_title);
     DrawPanel(svg, panels[k], x, mids, top, bottom, stall_spans, k + 1 == panels.size() ? x_title : "");
   }
+  const std::string exits_note = DrawProcessExits(svg, r.sut_timeline, s, x, kY0, bottom);
   std::vector<std::string> notes;
   if (std::string nj = NotJudged(r.load); !nj.empty()) {
     notes.push_back(nj);
@@ -307,6 +309,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   } else if (!r.sut_timeline.empty()) {
     notes.push_back("The SUT's samples do not fall within these intervals (another run's), so they are not drawn.");
   }
+  if (!exits_note.empty()) notes.push_back(exits_note);
   return FinishLinePlot(svg, title, Subtitle(r), notes, bottom);
 }
 

@@ -28,6 +28,9 @@
 //       was kept, k6 too: a phase not monitored) leaves out all three. The
 //       stalls are shaded in every panel. wrk's series has no latency per
 //       interval: no latency panel.
+//     Over the counts and every panel, a dotted rule at each SUT process
+//       that exited within the span (ScenarioResult::sut_timeline's exits;
+//       timeline_exits.h), labelled with its service and pid.
 //
 // <stem> is the scenario id with '.' -> '_' (latency.raw_nginx ->
 // timeline_latency_raw_nginx.svg). A scenario whose phase has no series (k6

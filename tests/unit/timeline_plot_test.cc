@@ -170,6 +170,35 @@ TEST(TimelinePlot, SutPanelsUnderTheCountsWithAPointPerSampleWindow) {
   EXPECT_NE(svg.find("sampled 21 times (20 windows in this span)"), std::string::npos);
 }
 
+TEST(TimelinePlot, ProcessExitsAreDottedRulesThroughEveryPanelWithTheirWindow) {
+  ScenarioResult r = WithIntervals();
+  r.sut_timeline = SampledSut(r.load.intervals.start_epoch_us);
+  const std::string without = RenderTimelinePlot(r);
+  EXPECT_EQ(without.find("exited"), std::string::npos);
+  const double t0 = r.load.intervals.start_epoch_us;
+  // fv's worker gone at 6.5 s (last seen 6 s), and one outside the span (a minute later).
+  r.sut_timeline.exits = {{"fv", 4242, t0 + 6e6, t0 + 6.5e6}, {"backend", 77, t0 + 60e6, t0 + 60.5e6}};
+  const std::string svg = RenderTimelinePlot(r);
+  // At 6.5 s of 10: x 84 + 0.65 x 476 = 393.4, from the counts' top through the last panel.
+  const std::regex rule(R"re(<line x1="393.4" y1="([0-9.]+)" x2="393.4" y2="([0-9.]+)" stroke="#222222" stroke-width="1.5" stroke-dasharray="2 3"/>)re");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(svg, m, rule)) << svg;
+  const std::string busy = Section(svg, "SUT panel: busy (fraction)");
+  ASSERT_FALSE(busy.empty());
+  // The rule ends below the busy panel's top: it crosses every panel.
+  const std::regex busy_rect(R"re(<rect x="84.0" y="([0-9.]+)")re");
+  std::smatch b;
+  ASSERT_TRUE(std::regex_search(busy, b, busy_rect)) << busy;
+  EXPECT_GT(std::stod(m[2]), std::stod(b[1]));
+  EXPECT_NE(svg.find(">fv pid 4242 exited</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>fv pid 4242 exited between 6 s (last seen) and 6.5 s (gone)</title>"), std::string::npos)
+      << svg;
+  EXPECT_EQ(svg.find("backend pid 77"), std::string::npos);  // outside the span: counted, not drawn
+  EXPECT_NE(svg.find("fv pid 4242 at 6.5 s"), std::string::npos);
+  EXPECT_NE(svg.find("1 process exit outside these intervals, not drawn."), std::string::npos);
+  EXPECT_EQ(svg.find("NaN"), std::string::npos);
+}
+
 TEST(TimelinePlot, NoSutPanelWithoutSamplesInTheSpan) {
   ScenarioResult r = WithIntervals();
   const std::string plain = RenderTimelinePlot(r);
