@@ -35,6 +35,11 @@ inline constexpr const char kMetricMax[] = "max_us";
 inline constexpr const char kMetricErrorRate[] = "error_rate";      // fraction 0..1 of scheduled requests
 inline constexpr const char kMetricAchievedRps[] = "achieved_rps";  // the engine's measured rate
 inline constexpr const char kMetricRps[] = "rps";                   // throughput: the reported max sustained rate
+// Latency scenarios with latency per interval (k6 series), a fraction:
+// |p99 of the second half of the phase's intervals / the first half's - 1|
+// (judge/p99_drift.h); not measured (NaN) without per-interval latency (wrk)
+// or with too few samples per half.
+inline constexpr const char kMetricP99Drift[] = "p99_drift";
 // Limits scenarios (limit_figures.h), the worst of the scenario's phases, fractions:
 inline constexpr const char kMetricOverAdmission[] = "over_admission";    // (admitted - allowed) / allowed, worst key
 inline constexpr const char kMetricUnderAdmission[] = "under_admission";  // (floor - admitted) / floor, worst key
@@ -60,6 +65,13 @@ inline bool IsAbMetricName(const std::string& name) {
     if (name == m) return true;
   }
   return false;
+}
+
+// Metrics that are fractions (0.01 = 1 %): shown as percentages, their
+// headroom in points (judge/threshold_headroom.h).
+inline bool IsFractionMetric(const std::string& name) {
+  return name == kMetricErrorRate || name == kMetricOverAdmission || name == kMetricUnderAdmission ||
+         name == kMetricWindowExcess || name == kMetricP99Drift;
 }
 
 // The latency metric named `name`, or null.

@@ -69,8 +69,7 @@ Headroom Compute(std::string_view metric, std::string_view op, double measured, 
 }  // namespace
 
 bool HeadroomInPoints(std::string_view metric) {
-  return metric == kMetricErrorRate || metric == kMetricOverAdmission || metric == kMetricUnderAdmission ||
-         metric == kMetricWindowExcess;
+  return IsFractionMetric(std::string(metric));
 }
 
 Headroom ComputeHeadroom(std::string_view metric, std::string_view op, double measured, double limit, bool passed) {

@@ -13,7 +13,7 @@
 // check still passes and a "<" / ">" one fails: the headroom is the boundary.
 //
 // Fraction metrics (error_rate, over_admission, under_admission,
-// window_excess; 0.01 = 1 %) are often measured as exactly 0, where no
+// window_excess, p99_drift; 0.01 = 1 %; metric_names.h IsFractionMetric) are often measured as exactly 0, where no
 // relative change exists; their headroom is in the metric's own unit
 // (percentage points when printed): a rise of L - v, a fall of v - L.
 //

@@ -12,6 +12,7 @@
 #include "support/core/json_fields.h"
 #include "support/core/plausible.h"
 #include "support/core/units_format.h"
+#include "support/judge/p99_drift.h"
 
 namespace fvbench {
 
@@ -30,7 +31,7 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 const std::vector<std::string> kLatencyRuleMetrics =
-    Concat(LatencyNames(std::size(kLatencyMetrics)), {kMetricErrorRate, kMetricAchievedRps});
+    Concat(LatencyNames(std::size(kLatencyMetrics)), {kMetricErrorRate, kMetricAchievedRps, kMetricP99Drift});
 const std::vector<std::string> kThroughputRuleMetrics =
     Concat({kMetricRps, kMetricErrorRate}, LatencyNames(std::size(kLatencyMetrics)));
 const std::vector<std::string> kLimitsRuleMetrics =
@@ -89,6 +90,7 @@ LimitRange RangeOf(const std::string& metric) {
   if (metric == "rps" || metric == "achieved_rps") return {kMaxRateRps, "a rate is 0..1e9 requests per second"};
   if (IsLimitsMetric(metric)) return {1000, "a share of what the bucket allows is 0..1000"};
   if (IsRejectCostMetric(metric)) return {1000, "a ratio of the rejected phase to the admitted one is 0..1000"};
+  if (metric == kMetricP99Drift) return {1000, "a drift is a fraction |second half's p99 / first half's - 1|, 0..1000"};
   return {kMaxLatencyUs, "a latency is 0..1e15 µs"};
 }
 
@@ -111,7 +113,12 @@ void CheckFactor(const ojson& f, const std::string& path) {
 }
 
 // {"ratio_to": "<scenario id of the same kind>", "factor": <finite number > 0>}
-void ParseRatioLimit(const ojson& limit, const std::string& id, const std::string& opath, ThresholdRule& rule) {
+void ParseRatioLimit(const ojson& limit, const std::string& id, const std::string& metric, const std::string& opath,
+                     ThresholdRule& rule) {
+  // A drift is a property of one phase, near 0 when steady: another
+  // scenario's is no yardstick, and a report read back from results.json
+  // has no latency per interval to evaluate it from.
+  if (metric == kMetricP99Drift) Fail(opath, "p99_drift takes an absolute limit, not a ratio limit");
   for (const auto& [k, _] : limit.items()) {
     if (k != "ratio_to" && k != "factor") Fail(opath + "." + k, "unknown key of a ratio limit (allowed: ratio_to, factor)");
   }
@@ -230,7 +237,7 @@ ThresholdProfile ParseDoc(const ojson& doc, const std::string& source_name) {
           continue;
         }
         if (limit.is_object()) {
-          ParseRatioLimit(limit, id, opath, rule);
+          ParseRatioLimit(limit, id, metric, opath, rule);
           st.rules.push_back(std::move(rule));
           continue;
         }
@@ -265,7 +272,7 @@ enum class Unit { kUs, kFraction, kRps, kNone };
 
 Unit UnitOf(const std::string& metric) {
   if (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0) return Unit::kUs;
-  if (metric == "error_rate") return Unit::kFraction;
+  if (metric == kMetricErrorRate || metric == kMetricP99Drift) return Unit::kFraction;
   if (metric == "rps" || metric == "achieved_rps") return Unit::kRps;
   return Unit::kNone;
 }
@@ -339,6 +346,10 @@ double MetricValue(const ScenarioResult& r, const std::string& metric) {
   if (metric == kMetricRps) return r.throughput_rps;
   if (IsLimitsMetric(metric)) return WorstLimitFigure(r, metric);
   if (IsRejectCostMetric(metric)) return RejectCostFigure(r, metric);
+  if (metric == kMetricP99Drift) {
+    const P99Drift d = MeasureP99Drift(l);
+    return d.judged ? d.drift : std::numeric_limits<double>::quiet_NaN();
+  }
   return std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -360,7 +371,7 @@ std::vector<ThresholdCheck> Evaluate(const ThresholdProfile& profile, const Scen
       c.limit = c.reference ? rule.x_reference * *c.reference : std::numeric_limits<double>::quiet_NaN();
     }
     c.censored = r.measured && rule.metric != "error_rate" && rule.metric != "achieved_rps" &&
-                 rule.metric != "rps" && !IsLimitsMetric(rule.metric) && !IsRejectCostMetric(rule.metric) &&
+                 rule.metric != "rps" && !IsFractionMetric(rule.metric) && !IsRejectCostMetric(rule.metric) &&
                  r.load.latency_us.IsCensored(c.measured);
     // Never passes against a limit that is not a finite number, and a lower
     // bound (censored) proves nothing against an upper limit.

@@ -11,6 +11,9 @@
 // latency.reverse_proxy, throughput.simple, throughput.complex, throughput.llm.
 // Metrics (units as in LoadResult: µs, fraction 0..1, RPS):
 //   latency scenarios:    p50_us p90_us p99_us p999_us max_us error_rate achieved_rps
+//                         p99_drift (a fraction, judge/p99_drift.h: NaN, so failing
+//                         as not measured, without latency per interval or with
+//                         too few samples per half; absolute limits only)
 //   throughput scenarios: rps (the reported max sustained rate, measured)
 //                         error_rate p50_us p90_us p99_us p999_us max_us (of the reported step)
 //   limits.accuracy:      over_admission under_admission window_excess (the worst phase's)

@@ -26,7 +26,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Fractions are shown as percentages, everything else as a number with its unit.
 bool IsFraction(const std::string& name) {
   return name == "policy_evidence" || name == "achieved_rate" || name == "loadgen_cpu" || name == "sut_quiet" ||
-         name == "limit_over_admission" || name == "rate_drift";
+         name == "limit_over_admission" || name == "rate_drift" || name == "p99_drift";
 }
 
 // A check's name without the "loadgen <host>#<i>: " of one load generator's

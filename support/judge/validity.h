@@ -18,6 +18,8 @@
 //                    them (interval_checks.h): no judged interval without a
 //                    completed response; the completed share of the
 //                    schedule within 10 % between the two halves
+//   p99_drift        informational, from the latency per interval (k6
+//                    series): the second half's p99 against the first's
 //   loadgen_cpu      busy fraction of the engine's cpuset during the phase
 //                    <= max_loadgen_busy (0.80: a load generator busier than
 //                    80 % of its cpuset is flagged); absent when not sampled

@@ -259,9 +259,7 @@ void RatiosSection(std::string& out, const std::vector<Ratio>& ratios) {
 
 std::string MetricValueText(const std::string& metric, double v, bool is_limit) {
   if (std::isnan(v)) return "not measured";
-  const bool fraction = metric == kMetricErrorRate || metric == kMetricOverAdmission ||
-                        metric == kMetricUnderAdmission || metric == kMetricWindowExcess;
-  if (fraction) return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
+  if (IsFractionMetric(metric)) return is_limit ? detail::FormatPercentLimit(v) : FormatPercent(v);
   if (metric == "rps" || metric == "achieved_rps") return FormatNumber(v) + " RPS";
   const auto ends_with = [&](std::string_view tail) {
     return metric.size() > tail.size() && metric.compare(metric.size() - tail.size(), tail.size(), tail) == 0;

@@ -144,8 +144,15 @@ TEST(StepsTimelinePlot, SendsNotCountedDrawCompletedOnly) {
   }
   const std::string svg = RenderStepsTimelinePlot(r);
   EXPECT_EQ(Count(svg, "<polyline"), 3u);  // completed only, one per step
-  EXPECT_TRUE(StallRects(svg).size() == 1u);  // the legend's swatch: no interval judged
-  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stalls not judged (sends not counted)"), std::string::npos);
+  // judged against k6's schedule (the step's rate x 1 s due in each interval
+  // inside its 4.5 s): step 2's 3-4 s, and the legend's swatch
+  EXPECT_EQ(StallRects(svg).size(), 2u);
+  EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals)"), std::string::npos);
+  // without a step's duration no interval is known to lie inside it
+  r.steps[1].load.duration_s = 0;
+  const std::string unknown = RenderStepsTimelinePlot(r);
+  EXPECT_TRUE(StallRects(unknown).size() == 1u);
+  EXPECT_NE(unknown.find("2. bracket, 1000 RPS: PASS; stalls not judged (sends not counted)"), std::string::npos);
 }
 
 TEST(StepsTimelinePlot, NoCountsNoFile) {

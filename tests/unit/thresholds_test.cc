@@ -6,13 +6,16 @@
 #include <limits>
 
 #include "support/judge/reference.h"
+#include "tests/unit/k6_series.h"
 #include "tests/unit/report_samples.h"
 #include "fvbench/source_dir.h"
 
 namespace fvbench::thresholds_test {
 namespace {
 
+using testing_samples::K6Phase;
 using testing_samples::SampleLatency;
+using testing_samples::SetTails;
 using testing_samples::SampleThroughput;
 
 std::string SourceDir() { return FVBENCH_SOURCE_DIR; }
@@ -114,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "limits.llm, limits.reject_cost, limits.keys)"},
         BadCase{"UnknownMetric", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p95_us": {"<": 1}}}})",
                 "scenarios.latency.raw_nginx.p95_us: unknown metric (allowed for latency scenarios: p50_us, "
-                "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps)"},
+                "p90_us, p99_us, p999_us, max_us, error_rate, achieved_rps, p99_drift)"},
         BadCase{"RpsOnLatencyScenario", R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"rps": {">": 1}}}})",
                 "scenarios.latency.raw_nginx.rps: unknown metric (allowed for latency scenarios"},
         BadCase{"AchievedRpsOnThroughputScenario", R"({"schema_version": 1, "scenarios": {"throughput.llm": {"achieved_rps": {">": 1}}}})",
@@ -156,6 +159,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"RatioFactorNotPositive", R"({"schema_version": 1, "scenarios": {"throughput.llm":
                       {"rps": {">=": {"ratio_to": "throughput.simple", "factor": 0}}}}})",
                 "scenarios.throughput.llm.rps.>=.factor: expected a finite number > 0, got 0"},
+        BadCase{"P99DriftRatioLimit", R"({"schema_version": 1, "scenarios": {"latency.decision_service":
+                      {"p99_drift": {"<=": {"ratio_to": "latency.raw_nginx", "factor": 2}}}}})",
+                "scenarios.latency.decision_service.p99_drift.<=: p99_drift takes an absolute limit, not a ratio "
+                "limit"},
+        BadCase{"P99DriftOnThroughputScenario",
+                R"({"schema_version": 1, "scenarios": {"throughput.simple": {"p99_drift": {"<=": 0.5}}}})",
+                "scenarios.throughput.simple.p99_drift: unknown metric (allowed for throughput scenarios"},
+        BadCase{"P99DriftNegative",
+                R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_drift": {"<=": -0.5}}}})",
+                "a drift is a fraction |second half's p99 / first half's - 1|, 0..1000"},
         BadCase{"DescriptionNotString", R"({"schema_version": 1, "description": 7, "scenarios": {}})", "description: expected a string"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
 
@@ -294,6 +307,37 @@ TEST(Thresholds, UnmeasuredScenarioFailsEveryCheck) {
     EXPECT_TRUE(std::isnan(c.measured));
   }
   EXPECT_EQ(DescribeCheck(checks[1]), "p99_us = not measured (limit >= 0 µs)");
+}
+
+// p99_drift (judge/p99_drift.h): the phase's per-interval latency, second
+// half's p99 against the first's; passes within the limit, fails beyond it,
+// and is "not measured" (failing) for a phase without latency per interval
+// (wrk) or with too few samples per half.
+TEST(Thresholds, P99DriftPassesFailsOrIsNotMeasured) {
+  ThresholdProfile p =
+      Profile(R"({"schema_version": 1, "scenarios": {"latency.raw_nginx": {"p99_drift": {"<=": 0.5}}}})");
+  ScenarioResult r = SampleLatency("latency.raw_nginx", 1000, 2000);
+  r.load = K6Phase(10, 10);
+  SetTails(r.load, 1000, 2000, 2400);
+  std::vector<ThresholdCheck> checks = Evaluate(p, r, nullptr);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].metric, "p99_drift");
+  EXPECT_NEAR(checks[0].measured, 0.2, 0.002);
+  EXPECT_TRUE(checks[0].passed) << DescribeCheck(checks[0]);
+  EXPECT_FALSE(checks[0].censored);
+  EXPECT_EQ(DescribeCheck(checks[0]), "p99_drift = 19.96% (limit <= 50%)");  // 2400 µs read from its bucket
+  SetTails(r.load, 1000, 2000, 4000);
+  checks = Evaluate(p, r, nullptr);
+  EXPECT_NEAR(checks[0].measured, 1.0, 0.002);
+  EXPECT_FALSE(checks[0].passed);
+  SetTails(r.load, 100, 2000, 2000);  // 500 samples per half
+  checks = Evaluate(p, r, nullptr);
+  EXPECT_TRUE(std::isnan(checks[0].measured));
+  EXPECT_FALSE(checks[0].passed);
+  r.load = SampleLatency("latency.raw_nginx", 1000, 2000).load;  // no series at all
+  checks = Evaluate(p, r, nullptr);
+  EXPECT_FALSE(checks[0].passed);
+  EXPECT_EQ(DescribeCheck(checks[0]), "p99_drift = not measured (limit <= 50%)");
 }
 
 TEST(Thresholds, NanMeasurementNeverPasses) {

@@ -234,8 +234,15 @@ TEST(TimelinePlot, SendsNotCountedDrawCompletedOnly) {
   EXPECT_EQ(svg.find("scheduled: "), std::string::npos);
   EXPECT_EQ(svg.find("late: "), std::string::npos);
   EXPECT_NE(svg.find("completed: 1000 responses"), std::string::npos);
-  EXPECT_TRUE(StallRects(svg).empty());  // interval 4's 0 completed is not judged
-  EXPECT_NE(svg.find("carry no slot or send times"), std::string::npos);
+  // interval 4's 0 completed is a stall against k6's schedule (100 RPS x 1 s
+  // due in each interval inside the phase's 60 s), shaded beside the legend's swatch
+  EXPECT_EQ(StallRects(svg).size(), 2u);
+  EXPECT_NE(svg.find("1 stalled interval shaded"), std::string::npos);
+  // without the phase's duration no interval is known to lie inside it
+  r.load.duration_s = 0;
+  const std::string unknown = RenderTimelinePlot(r);
+  EXPECT_TRUE(StallRects(unknown).empty());
+  EXPECT_NE(unknown.find("carry no slot or send times"), std::string::npos);
 }
 
 TEST(TimelinePlot, NoIntervalsNoFile) {
