@@ -10,6 +10,7 @@
 
 #include "support/core/units_format.h"
 #include "support/judge/interval_checks.h"
+#include "support/judge/judged_intervals.h"
 #include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
 #include "support/report/timeline_exits.h"
@@ -29,6 +30,13 @@ constexpr const char* kStallFill = kTimelineStallFill;
 constexpr const char* kScheduledDash = "7 4";
 
 uint64_t At(const std::vector<uint64_t>& v, size_t i) { return i < v.size() ? v[i] : 0; }
+
+// The slots due in interval i as the judge counts them (judged_intervals.h:
+// wrk's scheduled count, k6's rate x width); 0 when it is not judged.
+double DueIn(const JudgedIntervals& j, size_t i) {
+  const auto it = std::lower_bound(j.index.begin(), j.index.end(), i);
+  return it != j.index.end() && *it == i ? j.due[static_cast<size_t>(it - j.index.begin())] : 0;
+}
 
 // The intervals check's note when stalls were not judged ("" otherwise).
 std::string NotJudged(const LoadResult& load) {
@@ -229,12 +237,13 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const bool latency_panel = HasLatencyPanel(s);
   // Stalls first, under the grid and the lines.
   const std::vector<size_t> stalls = StalledIntervals(r.load);
+  const JudgedIntervals judged = JudgeIntervals(r.load);
   std::vector<std::pair<double, double>> stall_spans;
   for (size_t i : stalls) {
     const double t0 = static_cast<double>(i) * width_s, t1 = static_cast<double>(i + 1) * width_s;
     stall_spans.emplace_back(t0, t1);
-    svg.Group(fmt::format("stall {}-{} s: 0 of {} scheduled completed", FormatNumber(t0), FormatNumber(t1),
-                          At(s.scheduled, i)));
+    svg.Group(fmt::format("stall {}-{} s: 0 of {} {} completed", FormatNumber(t0), FormatNumber(t1),
+                          FormatNumber(DueIn(judged, i)), s.sends_counted ? "scheduled" : "due"));
     svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
     svg.EndGroup();
   }

@@ -238,6 +238,7 @@ TEST(TimelinePlot, SendsNotCountedDrawCompletedOnly) {
   // due in each interval inside the phase's 60 s), shaded beside the legend's swatch
   EXPECT_EQ(StallRects(svg).size(), 2u);
   EXPECT_NE(svg.find("1 stalled interval shaded"), std::string::npos);
+  EXPECT_NE(svg.find("<title>stall 4-5 s: 0 of 100 due completed</title>"), std::string::npos) << svg;
   // without the phase's duration no interval is known to lie inside it
   r.load.duration_s = 0;
   const std::string unknown = RenderTimelinePlot(r);
