@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/core/load_result.h"
+#include "support/core/sut_timeline.h"
 
 namespace fvbench {
 
@@ -61,6 +62,9 @@ struct AbSide {
                                        // "" when not recorded
   std::vector<LoadResult> runs;        // run i pairs with the other side's run i
   std::vector<double> fv_cpu_cores;    // edge's CPU per run (cores, phase_monitor.h); NaN when not sampled
+  // The SUT per sample window of each run (the phase monitor's, index for
+  // index with `runs`; empty where not sampled: DRY_RUN, older files).
+  std::vector<SutTimeline> sut_timelines;
 };
 
 // One metric's run-to-run noise over every run of both sides of an A/A run

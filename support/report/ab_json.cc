@@ -12,6 +12,7 @@
 #include "support/judge/ab_compare.h"
 #include "support/judge/noise_study.h"
 #include "support/report/load_result_json.h"
+#include "support/report/sut_timeline_json.h"
 
 namespace fvbench {
 namespace {
@@ -27,7 +28,32 @@ void WriteSide(detail::JsonWriter& w, const AbSide& s) {
   w.Field("policy_source", s.policy_source);
   w.Array("runs", s.runs, [&](const LoadResult& r) { detail::WriteLoadResult(w, r); });
   w.Array("fv_cpu_cores", s.fv_cpu_cores, [&](double c) { w.Number(c); });
+  // Only when a run was sampled; a run that was not is null.
+  if (std::any_of(s.sut_timelines.begin(), s.sut_timelines.end(), [](const SutTimeline& t) { return !t.empty(); })) {
+    w.Array("sut_timelines", s.sut_timelines, [&](const SutTimeline& t) {
+      if (t.empty()) {
+        w.Null();
+      } else {
+        detail::WriteSutTimelineValue(w, t);
+      }
+    });
+  }
   w.EndObject();
+}
+
+// "sut_timelines": one per run, each a timeline or null; absent or null
+// (older files, no run sampled): an empty timeline per run.
+std::vector<SutTimeline> SutTimelinesFromJson(const json& v, const std::string& path, size_t runs) {
+  using namespace detail;
+  if (!v.contains("sut_timelines") || v.at("sut_timelines").is_null()) return std::vector<SutTimeline>(runs);
+  const json& a = GetArray(v, "sut_timelines", path);
+  const std::string tp = JoinPath(path, "sut_timelines");
+  if (a.size() != runs) throw JsonFieldError{fmt::format("{}: {} timelines, but {} runs", tp, a.size(), runs)};
+  std::vector<SutTimeline> out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    out.push_back(a[i].is_null() ? SutTimeline{} : SutTimelineFromJsonValue(a[i], fmt::format("{}[{}]", tp, i)));
+  }
+  return out;
 }
 
 AbSide SideFromJson(const json& v, const std::string& path) {
@@ -56,6 +82,7 @@ AbSide SideFromJson(const json& v, const std::string& path) {
       }
     }
   }
+  s.sut_timelines = SutTimelinesFromJson(v, path, s.runs.size());
   return s;
 }
 

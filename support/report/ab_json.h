@@ -7,7 +7,9 @@
 //    "gate_metrics": [metric...] (AB_GATE_METRICS, the metrics the gate is on; absent = every metric),
 //    "ci_level": 0.99 (kAbCiLevel, ab_compare.h: the level of every CI and verdict),
 //    "a": {"edge_source", "edge_ref", "edge_commit", "policy", "policy_source": str,
-//          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...]},
+//          "runs": [<LoadResult>...], "fv_cpu_cores": [cores or null...],
+//          "sut_timelines": [<SUT timeline> (sut_timeline_json.h) or null (run not sampled)...]
+//            (one per run; absent when no run was sampled: read as an empty timeline per run)},
 //    "b": {same},
 //    "metrics": [{"metric", "scale": "ratio"|"absolute", "better": "lower"|"higher",
 //                 "pairs", "a_median", "b_median",

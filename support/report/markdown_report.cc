@@ -11,6 +11,7 @@
 #include "support/report/host_environment_markdown.h"
 #include "support/report/limits_markdown.h"
 #include "support/report/limits_plot.h"
+#include "support/report/ab_timeline_plot.h"
 #include "support/report/steps_timeline_plot.h"
 #include "support/report/timeline_plot.h"
 #include "support/report/profile_markdown.h"
@@ -450,6 +451,8 @@ void PlotsSection(std::string& out, const std::vector<ScenarioResult>& results) 
                                              "late sends, stalls shaded)";
     if (f.rfind("steps_timeline_", 0) == 0) return " (every search step per interval on one time axis, stalls "
                                                    "shaded)";
+    if (f.rfind("ab_timeline_", 0) == 0) return " (every A/B run per interval on one time axis in run order, "
+                                                "side A and side B apart, stalls shaded, edge CPU under it)";
     return " (search steps: p99, errors and achieved rate per target)";
   };
   out += "Plots beside this file: ";
@@ -482,6 +485,9 @@ std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& resul
   }
   for (const ScenarioResult& r : results) {
     if (std::string f = StepsTimelinePlotFile(r); !f.empty()) files.push_back(std::move(f));
+  }
+  for (const ScenarioResult& r : results) {
+    if (std::string f = AbTimelinePlotFile(r); !f.empty()) files.push_back(std::move(f));
   }
   return files;
 }

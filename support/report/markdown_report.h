@@ -73,7 +73,9 @@ std::string RenderMarkdownReport(const std::vector<ScenarioResult>& results, con
 // timeline of each result whose phase has intervals (timeline_plot.h
 // TimelinePlotFile: none for k6 or an older result), then the steps
 // timeline of each result whose search steps have intervals
-// (steps_timeline_plot.h StepsTimelinePlotFile). A
+// (steps_timeline_plot.h StepsTimelinePlotFile), then the A/B timeline of
+// each result whose A/B runs have intervals (ab_timeline_plot.h
+// AbTimelinePlotFile). A
 // scenario that was not run (no result: not selected, or skipped) gets no
 // plot file; report.md links exactly these.
 std::vector<std::string> PlotFilesOfRun(const std::vector<ScenarioResult>& results);

@@ -71,15 +71,16 @@ std::optional<Reference> LoadComparison(const Config& config, int& bad) {
 // those of scenarios that were run (PlotFilesOfRun, as report.md links them).
 // A plot left from an earlier run for a scenario not run now is removed: it
 // is not this report's. So is a timeline (timeline_plot.h,
-// steps_timeline_plot.h) of a scenario whose phase or steps have no
-// intervals now.
+// steps_timeline_plot.h, ab_timeline_plot.h) of a scenario whose phase,
+// steps or A/B runs have no intervals now.
 void WritePlots(const RunReport& report, const std::string& report_dir, int& bad) {
   const std::vector<std::string> wanted = PlotFilesOfRun(report.results);
   std::vector<fs::path> stale;
   std::error_code ec;
   for (fs::directory_iterator it(report_dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    const bool timeline = name.rfind("timeline_", 0) == 0 || name.rfind("steps_timeline_", 0) == 0;
+    const bool timeline = name.rfind("timeline_", 0) == 0 || name.rfind("steps_timeline_", 0) == 0 ||
+                          name.rfind("ab_timeline_", 0) == 0;
     if (!timeline || it->path().extension() != ".svg") continue;
     if (std::find(wanted.begin(), wanted.end(), name) == wanted.end()) stale.push_back(it->path());
   }

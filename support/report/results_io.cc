@@ -21,6 +21,7 @@
 #include "support/report/profile_json.h"
 #include "support/report/reject_cost_json.h"
 #include "support/report/load_result_json.h"
+#include "support/report/sut_timeline_json.h"
 
 namespace fvbench {
 
@@ -95,120 +96,6 @@ void ReadValidity(const json& obj, const std::string& path, std::vector<Validity
   }
 }
 
-// The SUT's timeline (core/sut_timeline.h): "sut_timeline": {"services":
-// [...], "points": [{start_epoch_us, end_epoch_us, cpu_cores: [per service],
-// rss_mib: [per service], sut_busy, loadgen_busy}], "exits": [{service, pid,
-// last_seen_epoch_us, gone_epoch_us}]}, an absent figure null, "exits" only
-// when a process exited. Written only when it has points; absent (older
-// files, DRY_RUN) reads empty.
-void WriteSutTimeline(detail::JsonWriter& w, const SutTimeline& t) {
-  if (t.empty()) return;
-  w.Key("sut_timeline");
-  w.StartObject();
-  w.Array("services", t.services, [&](const std::string& s) { w.String(s); });
-  w.Array("points", t.points, [&](const SutTimelinePoint& p) {
-    w.StartObject();
-    w.Field("start_epoch_us", p.start_epoch_us);
-    w.Field("end_epoch_us", p.end_epoch_us);
-    w.Array("cpu_cores", p.cpu_cores, [&](const std::optional<double>& v) { w.Number(v); });
-    w.Array("rss_mib", p.rss_mib, [&](const std::optional<double>& v) { w.Number(v); });
-    w.Field("sut_busy", p.sut_busy);
-    w.Field("loadgen_busy", p.loadgen_busy);
-    w.EndObject();
-  });
-  if (!t.exits.empty()) {
-    w.Array("exits", t.exits, [&](const SutProcessExit& e) {
-      w.StartObject();
-      w.Field("service", e.service);
-      w.Field("pid", e.pid);
-      w.Field("last_seen_epoch_us", e.last_seen_epoch_us);
-      w.Field("gone_epoch_us", e.gone_epoch_us);
-      w.EndObject();
-    });
-  }
-  w.EndObject();
-}
-
-// Per service: one number or null each, as many as there are services.
-std::vector<std::optional<double>> ReadPerService(const json& point, const char* key, const std::string& path,
-                                                  size_t services) {
-  const json& a = detail::GetArray(point, key, path);
-  const std::string p = detail::JoinPath(path, key);
-  if (a.size() != services) {
-    throw detail::JsonFieldError{fmt::format("{}: {} values, but {} services", p, a.size(), services)};
-  }
-  std::vector<std::optional<double>> out;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].is_null()) {
-      out.emplace_back();
-    } else if (a[i].is_number()) {
-      out.emplace_back(a[i].get<double>());
-    } else {
-      throw detail::JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", p, i, a[i].type_name())};
-    }
-  }
-  return out;
-}
-
-// "exits": each of a listed service, a pid > 0, last seen before gone.
-std::vector<SutProcessExit> ReadExits(const json& timeline, const std::string& path,
-                                      const std::vector<std::string>& services) {
-  std::vector<SutProcessExit> out;
-  const json& a = detail::GetArray(timeline, "exits", path);
-  for (size_t i = 0; i < a.size(); ++i) {
-    const std::string ep = fmt::format("{}[{}]", detail::JoinPath(path, "exits"), i);
-    detail::RequireObject(a[i], ep);
-    SutProcessExit e;
-    e.service = detail::GetString(a[i], "service", ep);
-    const uint64_t pid = detail::GetUint(a[i], "pid", ep);
-    e.last_seen_epoch_us = detail::GetNumber(a[i], "last_seen_epoch_us", ep);
-    e.gone_epoch_us = detail::GetNumber(a[i], "gone_epoch_us", ep);
-    if (std::find(services.begin(), services.end(), e.service) == services.end()) {
-      throw detail::JsonFieldError{fmt::format("{}.service: {} is not one of the timeline's services", ep, e.service)};
-    }
-    if (pid == 0 || pid > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
-      throw detail::JsonFieldError{fmt::format("{}.pid: {} is not a process id", ep, pid)};
-    }
-    if (!(e.gone_epoch_us >= e.last_seen_epoch_us)) {
-      throw detail::JsonFieldError{fmt::format("{}: gone_epoch_us {} is before last_seen_epoch_us {}", ep,
-                                               e.gone_epoch_us, e.last_seen_epoch_us)};
-    }
-    e.pid = static_cast<int>(pid);
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-SutTimeline ReadSutTimeline(const json& obj, const std::string& path) {
-  SutTimeline t;
-  if (!obj.contains("sut_timeline") || obj.at("sut_timeline").is_null()) return t;
-  const std::string tp = detail::JoinPath(path, "sut_timeline");
-  const json& o = detail::GetObject(obj, "sut_timeline", path);
-  const json& services = detail::GetArray(o, "services", tp);
-  for (size_t i = 0; i < services.size(); ++i) {
-    if (!services[i].is_string()) {
-      throw detail::JsonFieldError{
-          fmt::format("{}[{}]: expected a string, got {}", detail::JoinPath(tp, "services"), i, services[i].type_name())};
-    }
-    t.services.push_back(services[i].get<std::string>());
-  }
-  const json& points = detail::GetArray(o, "points", tp);
-  for (size_t i = 0; i < points.size(); ++i) {
-    const std::string pp = fmt::format("{}[{}]", detail::JoinPath(tp, "points"), i);
-    detail::RequireObject(points[i], pp);
-    SutTimelinePoint p;
-    p.start_epoch_us = detail::GetNumber(points[i], "start_epoch_us", pp);
-    p.end_epoch_us = detail::GetNumber(points[i], "end_epoch_us", pp);
-    p.cpu_cores = ReadPerService(points[i], "cpu_cores", pp, t.services.size());
-    p.rss_mib = ReadPerService(points[i], "rss_mib", pp, t.services.size());
-    p.sut_busy = detail::OptNumberOrNull(points[i], "sut_busy", pp);
-    p.loadgen_busy = detail::OptNumberOrNull(points[i], "loadgen_busy", pp);
-    t.points.push_back(std::move(p));
-  }
-  if (o.contains("exits")) t.exits = ReadExits(o, tp, t.services);
-  return t;
-}
-
 void WriteStep(detail::JsonWriter& w, const StepResult& s) {
   w.StartObject();
   w.Field("target_rps", s.target_rps);
@@ -218,7 +105,7 @@ void WriteStep(detail::JsonWriter& w, const StepResult& s) {
   w.Key("load");
   detail::WriteLoadResult(w, s.load);
   WriteValidity(w, s.validity, s.sut_usage);
-  WriteSutTimeline(w, s.sut_timeline);
+  detail::WriteSutTimeline(w, s.sut_timeline);
   w.EndObject();
 }
 
@@ -349,7 +236,7 @@ void WriteScenarioResult(JsonWriter& w, const ScenarioResult& r) {
   w.Array("ratio_checks", r.ratio_checks, [&](const RatioCheck& c) { WriteRatioCheck(w, c); });
   w.Array("notes", r.notes, [&](const std::string& n) { w.String(n); });
   WriteValidity(w, r.validity, r.sut_usage);
-  WriteSutTimeline(w, r.sut_timeline);
+  detail::WriteSutTimeline(w, r.sut_timeline);
   w.Array("repeats", r.repeats, [&](const LoadResult& l) { WriteLoadResult(w, l); });
   w.Key("spread");
   w.StartObject();
@@ -404,7 +291,7 @@ StepResult StepFromJson(const json& v, const std::string& sp) {
   s.verdict = GetString(v, "verdict", sp);
   s.load = LoadResultFromJsonValue(GetObject(v, "load", sp), JoinPath(sp, "load"));
   ReadValidity(v, sp, s.validity, s.sut_usage);
-  s.sut_timeline = ReadSutTimeline(v, sp);
+  s.sut_timeline = detail::ReadSutTimeline(v, sp);
   s.role = OptString(v, "role", sp, "");
   return s;
 }
@@ -543,7 +430,7 @@ ScenarioResult ScenarioResultFromJsonValue(const json& v, const std::string& pat
   }
   ReadLaterFields(v, path, r);
   ReadValidity(v, path, r.validity, r.sut_usage);
-  r.sut_timeline = ReadSutTimeline(v, path);
+  r.sut_timeline = detail::ReadSutTimeline(v, path);
   r.policy = GetString(v, "policy", path);
   if (v.contains("ab") && !v.at("ab").is_null()) r.ab = AbResultFromJsonValue(v.at("ab"), JoinPath(path, "ab"));
   if (Present(v, "limits")) {

@@ -19,6 +19,8 @@
 //       that series' start plus LoadResult::duration_s), so a step
 //       that passed on its totals but stalled says so.
 //
+// The layout, stall shading and step lines are phase_strip.h's, shared with
+// the A/B timeline (ab_timeline_plot.h).
 // A step without a series (k6, older results) is listed and not drawn. The
 // pauses come from each step's start_epoch_us as the result holds it (one
 // host's clock, or the controller's once merged: the same clock for every

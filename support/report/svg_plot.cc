@@ -18,6 +18,7 @@
 #include "support/report/limits_plot.h"
 #include "support/report/log_axis.h"
 #include "support/report/svg_writer.h"
+#include "support/report/ab_timeline_plot.h"
 #include "support/report/steps_timeline_plot.h"
 #include "support/report/timeline_plot.h"
 
@@ -718,6 +719,7 @@ std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, co
   for (PlotFile& f : RenderLimitsPlots(results)) files.push_back(std::move(f));
   for (PlotFile& f : RenderTimelinePlots(results)) files.push_back(std::move(f));
   for (PlotFile& f : RenderStepsTimelinePlots(results)) files.push_back(std::move(f));
+  for (PlotFile& f : RenderAbTimelinePlots(results)) files.push_back(std::move(f));
   return files;
 }
 

@@ -32,6 +32,9 @@
 //   timeline_<scenario>.svg  a scenario's measured phase over time: rates
 //       per interval and the stalls (timeline_plot.h); only a phase with
 //       counts per interval has one.
+//   steps_timeline_<scenario>.svg, ab_timeline_<scenario>.svg  a search's
+//       steps, an A/B scenario's runs end to end over time
+//       (steps_timeline_plot.h, ab_timeline_plot.h).
 //
 // Contract: pure functions, result model in, SVG text (UTF-8, SVG 1.1, no
 // scripts, no external references) out. Output is deterministic and
@@ -84,7 +87,9 @@ std::string RenderThroughputPlot(const std::vector<ScenarioResult>& results, con
 
 // latency.svg, then throughput_<policy>.svg for each of kThroughputScenarios,
 // then the limits plots of each result with limits runs (limits_plot.h),
-// then the timeline of each result whose phase has intervals (timeline_plot.h).
+// then the timeline of each result whose phase has intervals (timeline_plot.h),
+// the steps timelines (steps_timeline_plot.h), the A/B timelines
+// (ab_timeline_plot.h).
 std::vector<PlotFile> RenderPlots(const RunReport& report);
 // The same for results not yet in a RunReport (tests, benchmarks).
 std::vector<PlotFile> RenderPlots(const std::vector<ScenarioResult>& results, const RunMeta& meta,

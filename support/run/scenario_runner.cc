@@ -1009,9 +1009,9 @@ ScenarioRun::AbRuns ScenarioRun::AbPairs(double rate, double dur, bool first_a_s
   const ProvisionInfo& ia = tb_.sut_info();
   const ProvisionInfo& ib = tb_.sut_info_b();
   ab.a = AbSide{c_.edge_src, c_.edge_ref, ia.edge_commit + (ia.edge_dirty ? " (dirty)" : ""), PolicyPath(Side::kA),
-                c_.policy_dir + "/" + plan_.policy_file, {}, {}};
+                c_.policy_dir + "/" + plan_.policy_file, {}, {}, {}};
   ab.b = AbSide{c_.edge_src_b, c_.edge_ref_b, ib.edge_commit + (ib.edge_dirty ? " (dirty)" : ""),
-                PolicyPath(Side::kB), c_.policy_dir_b + "/" + plan_.policy_file, {}, {}};
+                PolicyPath(Side::kB), c_.policy_dir_b + "/" + plan_.policy_file, {}, {}, {}};
   for (int i = 0; i < tb_.run_plan().ab_pairs && ab.error.empty(); ++i) {
     for (Side side : {Side::kA, Side::kB}) {
       if (!ab.error.empty()) break;
@@ -1075,6 +1075,7 @@ std::string ScenarioRun::AbMeasure(AbRuns& runs, int i, Side side, double rate, 
   AbSide& sd = side == Side::kB ? runs.ab.b : runs.ab.a;
   sd.runs.push_back(l);
   sd.fv_cpu_cores.push_back(cpu);
+  sd.sut_timelines.push_back(r->sut_timeline);
   (side == Side::kB ? runs.b : runs.a).push_back(std::move(*r));
   return "";
 }

@@ -49,8 +49,8 @@ AbResult BSlower(bool cpu = false) {
   ab.method = "latency: 500 RPS for 4 s per run, 3 pairs";
   ab.rate_rps = 500;
   ab.duration_s = 4;
-  ab.a = AbSide{"/edge", "main", "abc1234", "/b/policies/simple.json", "", {}, {}};
-  ab.b = AbSide{"/edge", "pr", "def5678", "/b/policies/simple.json", "", {}, {}};
+  ab.a = AbSide{"/edge", "main", "abc1234", "/b/policies/simple.json", "", {}, {}, {}};
+  ab.b = AbSide{"/edge", "pr", "def5678", "/b/policies/simple.json", "", {}, {}, {}};
   const double a_p50[] = {400, 410, 405}, b_p50[] = {520, 530, 515};
   const double a_cpu[] = {0.100, 0.104, 0.102}, b_cpu[] = {0.1492, 0.1647, 0.1716};
   for (int i = 0; i < 3; ++i) {

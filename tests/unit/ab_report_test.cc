@@ -37,8 +37,8 @@ ScenarioResult AbScenario() {
   ab.method = "latency: 500 RPS for 4 s per run, 3 pairs";
   ab.rate_rps = 500;
   ab.duration_s = 4;
-  ab.a = AbSide{"/edge", "", "abc123", "/b/policies/simple.json", "", {}, {}};
-  ab.b = AbSide{"/edge", "", "abc123", "/b/policies-b/simple.json", "", {}, {}};
+  ab.a = AbSide{"/edge", "", "abc123", "/b/policies/simple.json", "", {}, {}, {}};
+  ab.b = AbSide{"/edge", "", "abc123", "/b/policies-b/simple.json", "", {}, {}, {}};
   const double a_p50[] = {400, 410, 405}, b_p50[] = {520, 530, 515};
   for (int i = 0; i < 3; ++i) {
     ab.a.runs.push_back(Run(a_p50[i], 900 + i, 500, 0));
@@ -443,6 +443,102 @@ TEST(AbReport, BadAbJsonIsNamed) {
   auto r3 = ScenarioResultFromJson(m.dump(), "bad3.json");
   ASSERT_FALSE(r3.ok());
   EXPECT_NE(r3.error().message.find("a significant verdict needs delta"), std::string::npos) << r3.error().message;
+}
+
+// The edge over a run: two windows of 0.5 s, the second's samples failed.
+SutTimeline Timeline(double cores) {
+  SutTimeline t;
+  t.services = {"backend", "fv"};
+  SutTimelinePoint p;
+  p.start_epoch_us = 1772600000000000;
+  p.end_epoch_us = 1772600000500000;
+  p.cpu_cores = {0.1, cores};
+  p.rss_mib = {10, 40.5};
+  p.sut_busy = 0.25;
+  p.loadgen_busy = 0.5;
+  SutTimelinePoint gap = p;
+  gap.start_epoch_us = p.end_epoch_us;
+  gap.end_epoch_us = 1772600001000000;
+  gap.cpu_cores = {std::nullopt, std::nullopt};
+  gap.sut_busy.reset();
+  t.points = {p, gap};
+  return t;
+}
+
+TEST(AbReport, SutTimelinesRoundTripThroughResultsJson) {
+  ScenarioResult sc = AbScenario();
+  sc.ab->a.sut_timelines = {Timeline(0.3), SutTimeline{}, Timeline(0.32)};  // run 2 not sampled
+  sc.ab->b.sut_timelines = {Timeline(0.45), Timeline(0.5), Timeline(0.46)};
+  const std::string text = RunResultsToJson({sc}, AbMeta());
+  auto back = RunResultsFromJson(text, "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->scenarios.size(), 1u);
+  const AbResult& ab = *back->scenarios[0].ab;
+  for (const auto& [got, want] : {std::pair{&ab.a, &sc.ab->a}, std::pair{&ab.b, &sc.ab->b}}) {
+    ASSERT_EQ(got->sut_timelines.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      const SutTimeline& g = got->sut_timelines[i];
+      const SutTimeline& w = want->sut_timelines[i];
+      EXPECT_EQ(g.services, w.services) << i;
+      ASSERT_EQ(g.points.size(), w.points.size()) << i;
+      for (size_t k = 0; k < g.points.size(); ++k) {
+        EXPECT_EQ(g.points[k].start_epoch_us, w.points[k].start_epoch_us);
+        EXPECT_EQ(g.points[k].end_epoch_us, w.points[k].end_epoch_us);
+        EXPECT_EQ(g.points[k].cpu_cores, w.points[k].cpu_cores);
+        EXPECT_EQ(g.points[k].rss_mib, w.points[k].rss_mib);
+        EXPECT_EQ(g.points[k].sut_busy, w.points[k].sut_busy);
+        EXPECT_EQ(g.points[k].loadgen_busy, w.points[k].loadgen_busy);
+      }
+    }
+  }
+  EXPECT_EQ(RunResultsToJson(back->scenarios, AbMeta()), text);
+  // A run not sampled is null; a side with no run sampled has no key.
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  const nlohmann::json& a = doc["scenarios"][0]["ab"]["a"];
+  ASSERT_TRUE(a.contains("sut_timelines")) << a.dump();
+  EXPECT_TRUE(a["sut_timelines"][1].is_null());
+  EXPECT_TRUE(a["sut_timelines"][0]["points"][1]["cpu_cores"][1].is_null());  // a gap, never 0
+  ScenarioResult none = AbScenario();
+  none.ab->b.sut_timelines.assign(3, SutTimeline{});
+  EXPECT_FALSE(nlohmann::json::parse(RunResultsToJson({none}, AbMeta()))["scenarios"][0]["ab"]["b"].contains(
+      "sut_timelines"));
+}
+
+TEST(AbReport, SutTimelinesReadBackAreCheckedNamingThePath) {
+  ScenarioResult sc = AbScenario();
+  sc.ab->a.sut_timelines = {Timeline(0.3), SutTimeline{}, Timeline(0.32)};
+  const nlohmann::json doc = nlohmann::json::parse(RunResultsToJson({sc}, AbMeta()));
+  auto refused = [](const nlohmann::json& d) {
+    auto r = RunResultsFromJson(d.dump(), "results.json");
+    return r.ok() ? std::string("read") : r.error().message;
+  };
+  nlohmann::json bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"].erase(2);
+  EXPECT_NE(refused(bad).find("ab.a.sut_timelines: 2 timelines, but 3 runs"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][2]["points"][0]["cpu_cores"] = {0.1};
+  EXPECT_NE(refused(bad).find("ab.a.sut_timelines[2].points[0].cpu_cores: 1 values, but 2 services"),
+            std::string::npos)
+      << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][0] = "fv";
+  EXPECT_NE(refused(bad).find("ab.a.sut_timelines[0]"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"] = 3;
+  EXPECT_NE(refused(bad).find("ab.a.sut_timelines"), std::string::npos) << refused(bad);
+}
+
+TEST(AbReport, AResultWithoutSutTimelinesReads) {
+  ScenarioResult sc = AbScenario();
+  sc.ab->a.sut_timelines = {Timeline(0.3), Timeline(0.3), Timeline(0.32)};
+  nlohmann::json old = nlohmann::json::parse(RunResultsToJson({sc}, AbMeta()));
+  old["scenarios"][0]["ab"]["a"].erase("sut_timelines");  // as written before they were kept
+  auto back = RunResultsFromJson(old.dump(), "results.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const AbResult& ab = *back->scenarios[0].ab;
+  ASSERT_EQ(ab.a.sut_timelines.size(), 3u);  // index for index with the runs, none sampled
+  for (const SutTimeline& t : ab.a.sut_timelines) EXPECT_TRUE(t.empty());
+  EXPECT_EQ(ab.a.runs.size(), 3u);
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ TEST(NoiseStudy, EmptyWhereNotComputable) {
 }
 
 AbSide Side(const char* policy, std::vector<double> p50) {
-  AbSide s{"/edge", "", "abc123", policy, "/src/policies/simple.json", {}, {}};
+  AbSide s{"/edge", "", "abc123", policy, "/src/policies/simple.json", {}, {}, {}};
   for (double v : p50) {
     LoadResult r;
     r.latency_us = {v, v, v, v, v};
