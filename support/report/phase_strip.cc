@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "support/core/units_format.h"
+#include "support/judge/judged_intervals.h"
 #include "support/judge/interval_checks.h"
 
 namespace fvbench {
@@ -102,10 +103,12 @@ void DrawPhaseStalls(svg::Svg& svg, const svg::LinAxis& x, const std::vector<Pha
   for (const PhaseStall& s : stalls) {
     const LoadResult& l = *phases[s.phase];
     const double w = l.intervals.width_us / 1e6;
-    svg.Group(fmt::format("{} stall {}-{} s of the {}: 0 of {} scheduled completed", names[s.phase],
+    svg.Group(fmt::format("{} stall {}-{} s of the {}: 0 of {} {} completed", names[s.phase],
                           FormatNumber(static_cast<double>(s.interval) * w),
                           FormatNumber(static_cast<double>(s.interval + 1) * w), what,
-                          CountAt(l.intervals.scheduled, s.interval)));
+                          FormatNumber(l.intervals.sends_counted ? static_cast<double>(CountAt(l.intervals.scheduled, s.interval))
+                                                                 : SlotsPerInterval(l)),
+                          l.intervals.sends_counted ? "scheduled" : "due"));
     svg.Rect(x.Map(s.from_s), y0, x.Map(s.to_s) - x.Map(s.from_s), y1 - y0, kPhaseStallFill);
     svg.EndGroup();
   }
@@ -139,8 +142,8 @@ void DrawPhaseCounts(svg::Svg& svg, const svg::LinAxis& x, const svg::LinAxis& y
 std::string PhaseStallsText(const LoadResult& l, const std::string& if_stalled) {
   if (!HasIntervalSeries(l)) return "no counts per interval";
   if (!Judged(l)) {
-    return l.intervals.sends_counted ? "stalls not judged (under 2 slots per interval)"
-                                     : "stalls not judged (sends not counted)";
+    return SlotsPerInterval(l) < 2 ? "stalls not judged (under 2 slots per interval)"
+                                   : "stalls not judged (k6: the phase's duration is not known)";
   }
   const std::vector<size_t> st = StalledIntervals(l);
   if (st.empty()) return "no stall";

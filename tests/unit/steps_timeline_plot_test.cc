@@ -148,11 +148,14 @@ TEST(StepsTimelinePlot, SendsNotCountedDrawCompletedOnly) {
   // inside its 4.5 s): step 2's 3-4 s, and the legend's swatch
   EXPECT_EQ(StallRects(svg).size(), 2u);
   EXPECT_NE(svg.find("2. bracket, 1000 RPS: PASS; stall 3-4 s (passed on its totals)"), std::string::npos);
+  EXPECT_NE(svg.find("<title>step 2 stall 3-4 s of the step: 0 of 1000 due completed</title>"), std::string::npos)
+      << svg;
   // without a step's duration no interval is known to lie inside it
   r.steps[1].load.duration_s = 0;
   const std::string unknown = RenderStepsTimelinePlot(r);
   EXPECT_TRUE(StallRects(unknown).size() == 1u);
-  EXPECT_NE(unknown.find("2. bracket, 1000 RPS: PASS; stalls not judged (sends not counted)"), std::string::npos);
+  EXPECT_NE(unknown.find("2. bracket, 1000 RPS: PASS; stalls not judged (k6: the phase&apos;s duration is not known)"),
+            std::string::npos);
 }
 
 TEST(StepsTimelinePlot, NoCountsNoFile) {
