@@ -10,7 +10,7 @@
 //       their seconds between two (phase_strip.h): the pauses between runs
 //       (stopping one side's edge, starting the other's, its warmup) are cut
 //       out; each run's line gives its pause. y: requests per second
-//       (count / width). Per run: responses completed (solid) and, where
+//       (count / its seconds under load, interval_rates.h). Per run: responses completed (solid) and, where
 //       sends were counted, slots scheduled (dashed), side A blue, side B
 //       vermillion; a run's start is a vertical rule labelled with its side
 //       and number ("A1", "B1", ...) above the frame. Intervals the stall

@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <tuple>
 #include <utility>
 
 #include "support/core/units_format.h"
 #include "support/judge/judged_intervals.h"
 #include "support/judge/interval_checks.h"
+#include "support/report/interval_rates.h"
 
 namespace fvbench {
 namespace {
@@ -79,7 +81,7 @@ double PeakIntervalRate(const std::vector<const LoadResult*>& phases) {
     if (!Drawn(p)) continue;
     const IntervalSeries& iv = p->intervals;
     for (const auto* v : {&iv.scheduled, &iv.completed}) {
-      for (uint64_t c : *v) top = std::max(top, static_cast<double>(c) / (iv.width_us / 1e6));
+      for (size_t i = 0; i < iv.size(); ++i) top = std::max(top, DrawnRate(*p, *v, i).value_or(0));
     }
   }
   return top;
@@ -103,12 +105,12 @@ void DrawPhaseStalls(svg::Svg& svg, const svg::LinAxis& x, const std::vector<Pha
   for (const PhaseStall& s : stalls) {
     const LoadResult& l = *phases[s.phase];
     const double w = l.intervals.width_us / 1e6;
+    const bool counted = l.intervals.sends_counted;  // k6: due by the schedule (judged_intervals.h)
+    const double due = counted ? static_cast<double>(CountAt(l.intervals.scheduled, s.interval)) : SlotsPerInterval(l);
     svg.Group(fmt::format("{} stall {}-{} s of the {}: 0 of {} {} completed", names[s.phase],
                           FormatNumber(static_cast<double>(s.interval) * w),
-                          FormatNumber(static_cast<double>(s.interval + 1) * w), what,
-                          FormatNumber(l.intervals.sends_counted ? static_cast<double>(CountAt(l.intervals.scheduled, s.interval))
-                                                                 : SlotsPerInterval(l)),
-                          l.intervals.sends_counted ? "scheduled" : "due"));
+                          FormatNumber(static_cast<double>(s.interval + 1) * w), what, FormatNumber(due),
+                          counted ? "scheduled" : "due"));
     svg.Rect(x.Map(s.from_s), y0, x.Map(s.to_s) - x.Map(s.from_s), y1 - y0, kPhaseStallFill);
     svg.EndGroup();
   }
@@ -125,16 +127,20 @@ void DrawPhaseCounts(svg::Svg& svg, const svg::LinAxis& x, const svg::LinAxis& y
                      const LoadResult& l, const std::string& title, PhaseLineStyle completed,
                      PhaseLineStyle scheduled) {
   const IntervalSeries& iv = l.intervals;
-  const double w = iv.width_us / 1e6;
   svg.Group(title);
   for (const auto& [counts, style] : {std::pair{&iv.completed, completed}, std::pair{&iv.scheduled, scheduled}}) {
     if (counts == &iv.scheduled && !iv.sends_counted) continue;  // k6: not measured
+    // An interval the load covered under half of is not drawn (interval_rates.h).
     std::vector<std::pair<double, double>> pts;
-    for (size_t i = 0; i < iv.size(); ++i) {
-      pts.emplace_back(x.Map(PhaseAxisS(strip, k, l, static_cast<double>(i) + 0.5)),
-                       y.Map(static_cast<double>(CountAt(*counts, i)) / w));
+    for (size_t i = 0; i <= iv.size(); ++i) {
+      const std::optional<double> rate = i < iv.size() ? DrawnRate(l, *counts, i) : std::nullopt;
+      if (!rate) {
+        svg.Polyline(pts, style.color, 2, style.dash);
+        pts.clear();
+        continue;
+      }
+      pts.emplace_back(x.Map(PhaseAxisS(strip, k, l, static_cast<double>(i) + 0.5)), y.Map(*rate));
     }
-    svg.Polyline(pts, style.color, 2, style.dash);
   }
   svg.EndGroup();
 }

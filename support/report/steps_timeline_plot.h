@@ -8,7 +8,7 @@
 //       the steps end to end in their order with a gap of 2 % of their
 //       seconds between two: the pauses between steps (cool-down, the wait
 //       for a quiet SUT) can be ten times the load and are cut out; each
-//       step's line gives its pause. y: requests per second (count / width).
+//       step's line gives its pause. y: requests per second (count / its seconds under load, interval_rates.h).
 //       Per step: slots scheduled (dashed) and responses completed, each
 //       step its own line; a step's start is a vertical rule labelled with
 //       its number above the frame. Intervals the stall check flags

@@ -13,6 +13,7 @@
 #include "support/judge/judged_intervals.h"
 #include "support/report/line_plot_frame.h"
 #include "support/report/svg_writer.h"
+#include "support/report/interval_rates.h"
 #include "support/report/timeline_exits.h"
 #include "support/report/timeline_latency_panel.h"
 
@@ -208,6 +209,25 @@ std::string Subtitle(const ScenarioResult& r) {
 }
 
 
+// How the rates were taken, naming the intervals left out.
+std::string RatesNote(const LoadResult& l) {
+  std::string note =
+      "Rates are each interval's count divided by the seconds of it the load covered (a partial interval at the "
+      "phase's ends by its part).";
+  const std::vector<size_t> undrawn = UndrawnIntervals(l);
+  if (undrawn.empty()) return note;
+  const double w = l.intervals.width_us / 1e6;
+  std::string which;
+  for (size_t k = 0; k < undrawn.size() && k < 4; ++k) {
+    const size_t i = undrawn[k];
+    which += fmt::format("{}{}-{} s ({} scheduled, {} completed)", k == 0 ? "" : ", ",
+                         FormatNumber(static_cast<double>(i) * w), FormatNumber(static_cast<double>(i + 1) * w),
+                         At(l.intervals.scheduled, i), At(l.intervals.completed, i));
+  }
+  if (undrawn.size() > 4) which += fmt::format(" and {} more", undrawn.size() - 4);
+  return note + " Not drawn, the load covering under half of them: " + which + ".";
+}
+
 }  // namespace
 
 std::string TimelinePlotFile(const ScenarioResult& r) {
@@ -226,7 +246,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const size_t n = s.size();
   double top = 1;
   for (const auto* v : {&s.scheduled, &s.completed, &s.late_10ms}) {
-    for (uint64_t c : *v) top = std::max(top, static_cast<double>(c) / width_s);
+    for (size_t i = 0; i < n; ++i) top = std::max(top, DrawnRate(r.load, *v, i).value_or(0));
   }
   const LinAxis x = MakeLinAxis(0, static_cast<double>(n) * width_s, 8, kX0, kX1);
   const LinAxis y = MakeLinAxis(0, top * 1.08, 6, kY1, kY0);
@@ -269,14 +289,21 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   }
   for (const Line* line : drawn) {
     const Line& l = *line;
-    std::vector<std::pair<double, double>> pts;
-    for (size_t i = 0; i < n; ++i) {
-      pts.emplace_back(x.Map((static_cast<double>(i) + 0.5) * width_s),
-                       y.Map(static_cast<double>(At(*l.counts, i)) / width_s));
+    // A run of drawn intervals per polyline: an interval the load covered
+    // under half of (interval_rates.h) breaks the line.
+    std::vector<std::pair<double, double>> run, all;
+    for (size_t i = 0; i <= n; ++i) {
+      const std::optional<double> rate = i < n ? DrawnRate(r.load, *l.counts, i) : std::nullopt;
+      if (!rate) {
+        svg.Polyline(run, l.color, 2, l.dash);
+        run.clear();
+        continue;
+      }
+      run.emplace_back(x.Map((static_cast<double>(i) + 0.5) * width_s), y.Map(*rate));
+      all.push_back(run.back());
     }
-    svg.Polyline(pts, l.color, 2, l.dash);
     if (n <= kMaxMarkers) {
-      for (const auto& [px, py] : pts) svg.Marker(l.shape, px, py, 3, l.color, true);
+      for (const auto& [px, py] : all) svg.Marker(l.shape, px, py, 3, l.color, true);
     }
   }
   Legend(svg, lines, !stalls.empty());
@@ -308,7 +335,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
                                 "(validity check interval_stalls)",
                                 stalls.size(), stalls.size() == 1 ? "" : "s"));
   }
-  notes.push_back("Rates are each interval's count divided by its width; the first and last intervals may be partial.");
+  notes.push_back(RatesNote(r.load));
   if (!latency_note.empty()) notes.push_back(latency_note);
   if (!panels.empty()) {
     notes.push_back(fmt::format(

@@ -5,7 +5,7 @@
 //       (latency: the measured phase; throughput: the reported step), from
 //       LoadResult::intervals (core/interval_series.h). x: seconds from the
 //       series' start (interval i spans i x width .. (i + 1) x width), y:
-//       requests per second (count / width). Three lines, a point at each
+//       requests per second (count / its seconds under load, interval_rates.h). Three lines, a point at each
 //       interval's middle: slots scheduled, responses completed, and sends
 //       more than 10 ms behind their slot. An interval the stall check
 //       flags (judge/interval_checks.h "interval_stalls": slots due and no

@@ -97,6 +97,26 @@ TEST(TimelinePlot, RatesAreCountsPerSecondOfTheInterval) {
   EXPECT_NE(sb.find("10 intervals of 0.5 s"), std::string::npos);
 }
 
+TEST(TimelinePlot, APartialIntervalAtTheEndIsDrawnByItsCoveredPartOrLeftOut) {
+  // The engine ran 50 ms past the phase: 5 slots in an eleventh interval,
+  // drawn as 5 per second it would read as a collapse at the end.
+  ScenarioResult r = WithIntervals();
+  IntervalSeries& s = r.load.intervals;
+  for (auto* v : {&s.scheduled, &s.sent, &s.completed}) v->push_back(5);
+  s.late_10ms.push_back(0);
+  const std::string svg = RenderTimelinePlot(r);
+  // 11 intervals on a 0-12 s axis: interval 10's middle, 10.5 s, is x 84 + 10.5 / 12 x 476 = 500.5 (no point there).
+  EXPECT_EQ(svg.find(R"(cx="500.5")"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("Not drawn, the load covering under half of them: 10-11 s (5 scheduled, 5 completed)."),
+            std::string::npos)
+      << svg;
+  // Covered by half or more: drawn by its part. 60 slots of 100 at 100 RPS: 0.6 s, 60 completed = 100 per second.
+  for (auto* v : {&s.scheduled, &s.sent, &s.completed}) v->back() = 60;
+  const std::string part = RenderTimelinePlot(r);
+  EXPECT_NE(part.find(R"(cx="500.5")"), std::string::npos) << part;
+  EXPECT_EQ(part.find("Not drawn"), std::string::npos);
+}
+
 TEST(TimelinePlot, StallRuleIsTheJudges) {
   // Partial intervals at the ends (fewer than half a full interval's slots
   // due) are not judged: nothing completed there is no stall.
