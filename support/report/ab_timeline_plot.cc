@@ -207,8 +207,8 @@ std::string RenderAbTimelinePlot(const ScenarioResult& r) {
   std::vector<std::string> notes;
   for (size_t k = 0; k < runs.size() && k < kMaxListed; ++k) notes.push_back(RunLine(runs[k], ab.rate_rps, lay.pause_s[k]));
   if (runs.size() > kMaxListed) notes.push_back(fmt::format("... and {} more runs", runs.size() - kMaxListed));
-  notes.push_back("Rates are each interval's count divided by its width; a run's first and last intervals may be "
-                  "partial. The pause before a run (stopping one side's edge, starting the other's, its warmup) is "
+  notes.push_back("Rates are each interval's count over the seconds of it the load covered; an interval at a run's "
+                  "end covered under half is not drawn. The pause before a run (stopping one side's edge, starting the other's, its warmup) is "
                   "cut from the axis and given in its line.");
   if (panel) {
     notes.push_back("Edge CPU: the phase monitor's fv cores per sample window, at the window's middle (its clock "

@@ -96,8 +96,8 @@ std::string RenderStepsTimelinePlot(const ScenarioResult& r) {
     notes.push_back(StepLine(k, r.steps[k], lay.pause_s[k]));
   }
   if (r.steps.size() > kMaxListed) notes.push_back(fmt::format("... and {} more steps", r.steps.size() - kMaxListed));
-  notes.push_back("Rates are each interval's count divided by its width; a step's first and last intervals may be "
-                  "partial. The pause before a step (cool-down, the wait for a quiet SUT) is cut from the axis and "
+  notes.push_back("Rates are each interval's count over the seconds of it the load covered; an interval at a step's "
+                  "end covered under half is not drawn. The pause before a step (cool-down, the wait for a quiet SUT) is cut from the axis and "
                   "given in its line.");
   const std::string subtitle =
       fmt::format("{} step{} drawn of {}; {} stalled interval{}", drawn, drawn == 1 ? "" : "s", r.steps.size(),
