@@ -23,6 +23,13 @@ inline constexpr double kMaxPhaseSeconds = 1e9;
 inline constexpr double kMaxRateRps = 1e9;
 // Longest latency a run can have measured, µs: the longest phase.
 inline constexpr double kMaxLatencyUs = kMaxPhaseSeconds * 1e6;
+// Latest wall-clock time a result can carry, µs since the Unix epoch
+// (2100-01-01T00:00:00Z): a sample or interval time beyond it is not a time.
+inline constexpr double kMaxEpochUs = 4102444800e6;
+// Most CPU cores one host's processes can use, and most memory one host's
+// processes can hold (MiB: 2^24 MiB = 16 TiB), for figures read back.
+inline constexpr double kMaxHostCores = 65536;
+inline constexpr double kMaxHostMib = 16777216;
 // Largest factor of a threshold limit relative to the reference or to
 // another scenario (x_reference, ratio factor).
 inline constexpr double kMaxLimitFactor = 1e6;

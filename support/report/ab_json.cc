@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/core/json_fields.h"
+#include "support/core/plausible.h"
 #include "support/core/json_writer.h"
 #include "support/core/run_meta.h"
 #include "support/judge/ab_compare.h"
@@ -75,12 +76,20 @@ AbSide SideFromJson(const json& v, const std::string& path) {
       if (cpu[i].is_null()) {
         s.fv_cpu_cores.push_back(std::numeric_limits<double>::quiet_NaN());
       } else if (cpu[i].is_number()) {
-        s.fv_cpu_cores.push_back(cpu[i].get<double>());
+        const double c = cpu[i].get<double>();
+        if (std::string why = WhyOutOfRange(c, 0, kMaxHostCores); !why.empty()) {
+          throw JsonFieldError{fmt::format("{}[{}]: {}", JoinPath(path, "fv_cpu_cores"), i, why)};
+        }
+        s.fv_cpu_cores.push_back(c);
       } else {
         throw JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", JoinPath(path, "fv_cpu_cores"),
                                          i, cpu[i].type_name())};
       }
     }
+  }
+  if (!s.fv_cpu_cores.empty() && s.fv_cpu_cores.size() != s.runs.size()) {
+    throw JsonFieldError{fmt::format("{}: {} values, but {} runs", JoinPath(path, "fv_cpu_cores"),
+                                     s.fv_cpu_cores.size(), s.runs.size())};
   }
   s.sut_timelines = SutTimelinesFromJson(v, path, s.runs.size());
   return s;

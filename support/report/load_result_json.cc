@@ -226,9 +226,15 @@ IntervalSeries ReadIntervals(const json& v, const std::string& path) {
   IntervalSeries s;
   s.start_epoch_us = GetNumber(o, "start_epoch_us", ipath);
   s.width_us = GetNumber(o, "width_us", ipath);
-  if (!(s.width_us > 0) || !(s.start_epoch_us >= 0)) {
-    throw JsonFieldError{fmt::format("{}: width_us {} is not > 0 or start_epoch_us {} is negative", ipath,
-                                     s.width_us, s.start_epoch_us)};
+  // An interval of 1 ms to a day (FVBENCH_INTERVAL_S is whole seconds or a
+  // fraction of one); a start on the wall clock, not before the epoch.
+  if (!(s.width_us >= 1e3 && s.width_us <= 86400e6)) {
+    throw JsonFieldError{fmt::format("{}: width_us {} is not between 1000 (1 ms) and 86400000000 (a day)", ipath,
+                                     s.width_us)};
+  }
+  if (!(s.start_epoch_us >= 0 && s.start_epoch_us <= kMaxEpochUs)) {
+    throw JsonFieldError{fmt::format("{}: start_epoch_us {} is not a time since the Unix epoch in µs", ipath,
+                                     s.start_epoch_us)};
   }
   ReadCounts(o, "scheduled", ipath, s.scheduled);
   ReadCounts(o, "sent", ipath, s.sent);

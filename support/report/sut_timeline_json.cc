@@ -11,15 +11,27 @@
 
 #include "support/core/json_fields.h"
 #include "support/core/json_writer.h"
+#include "support/core/plausible.h"
 
 namespace fvbench::detail {
 namespace {
 
 using nlohmann::json;
 
+// A figure read back in [lo, hi] (plausible.h); throws naming the path.
+double InRange(double v, double lo, double hi, const std::string& path) {
+  if (std::string why = WhyOutOfRange(v, lo, hi); !why.empty()) throw JsonFieldError{path + ": " + why};
+  return v;
+}
+
+std::optional<double> InRange(const std::optional<double>& v, double lo, double hi, const std::string& path) {
+  if (v) InRange(*v, lo, hi, path);
+  return v;
+}
+
 // Per service: one number or null each, as many as there are services.
 std::vector<std::optional<double>> ReadPerService(const json& point, const char* key, const std::string& path,
-                                                  size_t services) {
+                                                  size_t services, double hi) {
   const json& a = GetArray(point, key, path);
   const std::string p = JoinPath(path, key);
   if (a.size() != services) {
@@ -30,7 +42,7 @@ std::vector<std::optional<double>> ReadPerService(const json& point, const char*
     if (a[i].is_null()) {
       out.emplace_back();
     } else if (a[i].is_number()) {
-      out.emplace_back(a[i].get<double>());
+      out.emplace_back(InRange(a[i].get<double>(), 0, hi, fmt::format("{}[{}]", p, i)));
     } else {
       throw JsonFieldError{fmt::format("{}[{}]: expected a number or null, got {}", p, i, a[i].type_name())};
     }
@@ -49,8 +61,9 @@ std::vector<SutProcessExit> ReadExits(const json& timeline, const std::string& p
     SutProcessExit e;
     e.service = GetString(a[i], "service", ep);
     const uint64_t pid = GetUint(a[i], "pid", ep);
-    e.last_seen_epoch_us = GetNumber(a[i], "last_seen_epoch_us", ep);
-    e.gone_epoch_us = GetNumber(a[i], "gone_epoch_us", ep);
+    e.last_seen_epoch_us = InRange(GetNumber(a[i], "last_seen_epoch_us", ep), 0, kMaxEpochUs,
+                                   JoinPath(ep, "last_seen_epoch_us"));
+    e.gone_epoch_us = InRange(GetNumber(a[i], "gone_epoch_us", ep), 0, kMaxEpochUs, JoinPath(ep, "gone_epoch_us"));
     if (std::find(services.begin(), services.end(), e.service) == services.end()) {
       throw JsonFieldError{fmt::format("{}.service: {} is not one of the timeline's services", ep, e.service)};
     }
@@ -111,12 +124,17 @@ SutTimeline SutTimelineFromJsonValue(const json& o, const std::string& tp) {
     const std::string pp = fmt::format("{}[{}]", JoinPath(tp, "points"), i);
     RequireObject(points[i], pp);
     SutTimelinePoint p;
-    p.start_epoch_us = GetNumber(points[i], "start_epoch_us", pp);
-    p.end_epoch_us = GetNumber(points[i], "end_epoch_us", pp);
-    p.cpu_cores = ReadPerService(points[i], "cpu_cores", pp, t.services.size());
-    p.rss_mib = ReadPerService(points[i], "rss_mib", pp, t.services.size());
-    p.sut_busy = OptNumberOrNull(points[i], "sut_busy", pp);
-    p.loadgen_busy = OptNumberOrNull(points[i], "loadgen_busy", pp);
+    p.start_epoch_us =
+        InRange(GetNumber(points[i], "start_epoch_us", pp), 0, kMaxEpochUs, JoinPath(pp, "start_epoch_us"));
+    p.end_epoch_us = InRange(GetNumber(points[i], "end_epoch_us", pp), 0, kMaxEpochUs, JoinPath(pp, "end_epoch_us"));
+    if (!(p.end_epoch_us >= p.start_epoch_us)) {
+      throw JsonFieldError{fmt::format("{}: end_epoch_us {} is before start_epoch_us {}", pp, p.end_epoch_us,
+                                       p.start_epoch_us)};
+    }
+    p.cpu_cores = ReadPerService(points[i], "cpu_cores", pp, t.services.size(), kMaxHostCores);
+    p.rss_mib = ReadPerService(points[i], "rss_mib", pp, t.services.size(), kMaxHostMib);
+    p.sut_busy = InRange(OptNumberOrNull(points[i], "sut_busy", pp), 0, 1, JoinPath(pp, "sut_busy"));
+    p.loadgen_busy = InRange(OptNumberOrNull(points[i], "loadgen_busy", pp), 0, 1, JoinPath(pp, "loadgen_busy"));
     t.points.push_back(std::move(p));
   }
   if (o.contains("exits")) t.exits = ReadExits(o, tp, t.services);

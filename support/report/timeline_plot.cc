@@ -220,9 +220,12 @@ std::string RatesNote(const LoadResult& l) {
   std::string which;
   for (size_t k = 0; k < undrawn.size() && k < 4; ++k) {
     const size_t i = undrawn[k];
-    which += fmt::format("{}{}-{} s ({} scheduled, {} completed)", k == 0 ? "" : ", ",
-                         FormatNumber(static_cast<double>(i) * w), FormatNumber(static_cast<double>(i + 1) * w),
-                         At(l.intervals.scheduled, i), At(l.intervals.completed, i));
+    const std::string counts =
+        l.intervals.sends_counted  // k6 counts no slot
+            ? fmt::format("{} scheduled, {} completed", At(l.intervals.scheduled, i), At(l.intervals.completed, i))
+            : fmt::format("{} completed", At(l.intervals.completed, i));
+    which += fmt::format("{}{}-{} s ({})", k == 0 ? "" : ", ", FormatNumber(static_cast<double>(i) * w),
+                         FormatNumber(static_cast<double>(i + 1) * w), counts);
   }
   if (undrawn.size() > 4) which += fmt::format(" and {} more", undrawn.size() - 4);
   return note + " Not drawn, the load covering under half of them: " + which + ".";

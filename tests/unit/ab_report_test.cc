@@ -526,6 +526,41 @@ TEST(AbReport, SutTimelinesReadBackAreCheckedNamingThePath) {
   bad = doc;
   bad["scenarios"][0]["ab"]["a"]["sut_timelines"] = 3;
   EXPECT_NE(refused(bad).find("ab.a.sut_timelines"), std::string::npos) << refused(bad);
+  // Figures out of range: negative or absurd CPU, a busy fraction above 1, a window ending before it starts.
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][0]["points"][0]["cpu_cores"][0] = -3;
+  EXPECT_NE(refused(bad).find("ab.a.sut_timelines[0].points[0].cpu_cores[0]: -3 is below 0"), std::string::npos)
+      << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][0]["points"][0]["cpu_cores"][0] = 1e300;
+  EXPECT_NE(refused(bad).find("cpu_cores[0]: 1e+300 is above 65536"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][0]["points"][0]["sut_busy"] = 2;
+  EXPECT_NE(refused(bad).find("points[0].sut_busy: 2 is above 1"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["a"]["sut_timelines"][0]["points"][0]["end_epoch_us"] = 1;
+  EXPECT_NE(refused(bad).find("points[0]: end_epoch_us 1 is before start_epoch_us"), std::string::npos)
+      << refused(bad);
+}
+
+TEST(AbReport, EdgeCpuPerRunReadBackIsChecked) {
+  const nlohmann::json doc = nlohmann::json::parse(RunResultsToJson({AbScenario()}, AbMeta()));
+  auto refused = [](const nlohmann::json& d) {
+    auto r = RunResultsFromJson(d.dump(), "results.json");
+    return r.ok() ? std::string("read") : r.error().message;
+  };
+  nlohmann::json bad = doc;
+  bad["scenarios"][0]["ab"]["b"]["fv_cpu_cores"] = {0.5};
+  EXPECT_NE(refused(bad).find("ab.b.fv_cpu_cores: 1 values, but 3 runs"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["b"]["fv_cpu_cores"] = {-1, -1, -1};
+  EXPECT_NE(refused(bad).find("ab.b.fv_cpu_cores[0]: -1 is below 0"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["b"]["fv_cpu_cores"] = {1e300, 1e300, 1e300};
+  EXPECT_NE(refused(bad).find("ab.b.fv_cpu_cores[0]: 1e+300 is above 65536"), std::string::npos) << refused(bad);
+  bad = doc;
+  bad["scenarios"][0]["ab"]["b"]["fv_cpu_cores"] = {0.5, nullptr, 0.5};  // a run not sampled
+  EXPECT_EQ(refused(bad), "read");
 }
 
 TEST(AbReport, AResultWithoutSutTimelinesReads) {

@@ -465,6 +465,31 @@ TEST(ResultsIo, SutProcessExitsRoundTripAndBadOnesAreNamed) {
   EXPECT_NE(refused_with("pid", 0).find("exits[0].pid: 0 is not a process id"), std::string::npos);
   EXPECT_NE(refused_with("pid", 4294967296.0).find("exits[0].pid"), std::string::npos);
   EXPECT_NE(refused_with("gone_epoch_us", 1).find("exits[0]: gone_epoch_us 1 is before"), std::string::npos);
+  EXPECT_NE(refused_with("last_seen_epoch_us", -1).find("exits[0].last_seen_epoch_us: -1 is below 0"),
+            std::string::npos);
+  EXPECT_NE(refused_with("gone_epoch_us", 1e300).find("exits[0].gone_epoch_us: 1e+300 is above"), std::string::npos);
+}
+
+TEST(ResultsIo, IntervalWidthAndStartReadBackAreTimes) {
+  ScenarioResult r = RichScenario();
+  r.load.intervals.start_epoch_us = 1772600000e6;
+  r.load.intervals.width_us = 1e6;
+  r.load.intervals.scheduled = r.load.intervals.sent = r.load.intervals.completed = {100, 100};
+  r.load.intervals.late_10ms = {0, 0};
+  const json doc = json::parse(ScenarioResultToJson(r));
+  ASSERT_TRUE(ScenarioResultFromJson(doc.dump(), "x.json").ok());
+  auto refused_with = [&](const char* key, double value) {
+    json bad = doc;
+    bad["scenario"]["load"]["intervals"][key] = value;
+    auto refused = ScenarioResultFromJson(bad.dump(), "x.json");
+    return refused.ok() ? std::string("accepted") : refused.error().message;
+  };
+  EXPECT_NE(refused_with("width_us", 1e-300).find("intervals: width_us 1e-300 is not between 1000 (1 ms)"),
+            std::string::npos)
+      << refused_with("width_us", 1e-300);
+  EXPECT_NE(refused_with("width_us", 0).find("width_us 0 is not between"), std::string::npos);
+  EXPECT_NE(refused_with("start_epoch_us", -5).find("intervals: start_epoch_us -5 is not a time"), std::string::npos);
+  EXPECT_NE(refused_with("start_epoch_us", 1e300).find("start_epoch_us 1e+300 is not a time"), std::string::npos);
 }
 
 TEST(ResultsIo, FixedCostPartsRoundTripAndAreAbsentWhenUnknown) {
