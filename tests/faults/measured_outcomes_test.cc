@@ -217,7 +217,7 @@ TEST_F(MeasuredOutcomes, OutageOf200msIsReportedWithinOnePoint) {
 }
 
 // The first child of `master` in /proc (its one worker), or 0.
-int WorkerOf(int master) {
+int FirstChildOf(int master) {
   std::string scan;
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename();
@@ -228,6 +228,16 @@ int WorkerOf(int master) {
   }
   const std::vector<int> kids = detail::Descendants(detail::ParseProcSample(scan).procs, master);
   return kids.empty() ? 0 : kids.front();
+}
+
+// The master's worker, waited for up to 2 s: the master listens before it
+// forks the worker, so nginx accepts connections a moment before there is one.
+int WorkerOf(int master) {
+  for (int i = 0; i < 200; ++i) {
+    if (int w = FirstChildOf(master); w > 0) return w;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return 0;
 }
 
 double EpochUs() {
