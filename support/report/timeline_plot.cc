@@ -209,6 +209,82 @@ std::string Subtitle(const ScenarioResult& r) {
 }
 
 
+// Shades the stalled intervals over the counts' frame, a tooltip each with
+// the slots due as the judge counts them; their spans in seconds.
+std::vector<std::pair<double, double>> DrawStalls(Svg& svg, const LoadResult& l, const std::vector<size_t>& stalls,
+                                                  const LinAxis& x) {
+  const double width_s = l.intervals.width_us / 1e6;
+  const JudgedIntervals judged = JudgeIntervals(l);
+  std::vector<std::pair<double, double>> spans;
+  for (size_t i : stalls) {
+    const double t0 = static_cast<double>(i) * width_s, t1 = static_cast<double>(i + 1) * width_s;
+    spans.emplace_back(t0, t1);
+    svg.Group(fmt::format("stall {}-{} s: 0 of {} {} completed", FormatNumber(t0), FormatNumber(t1),
+                          FormatNumber(DueIn(judged, i)), l.intervals.sends_counted ? "scheduled" : "due"));
+    svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
+    svg.EndGroup();
+  }
+  return spans;
+}
+
+// The count lines in the legend's order; an engine that does not count its
+// sends (k6) has no scheduled or late line.
+std::vector<Line> CountLines(const IntervalSeries& s) {
+  std::vector<Line> lines;
+  if (s.sends_counted) {
+    lines.push_back({&s.scheduled, kBlue, 'o', kScheduledDash,
+                     fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))});
+  }
+  lines.push_back(
+      {&s.completed, kGreen, 's', "", fmt::format("completed: {} responses (any status)", SeriesTotal(s.completed))});
+  if (s.sends_counted) {
+    lines.push_back(
+        {&s.late_10ms, kVermillion, 't', "", fmt::format("late: {} sent > 10 ms behind", SeriesTotal(s.late_10ms))});
+  }
+  return lines;
+}
+
+// Each line as runs of drawn intervals (an interval the load covered under
+// half of, interval_rates.h, breaks it), completed first so that scheduled,
+// dashed, stays visible where they coincide; markers up to kMaxMarkers.
+void DrawCountLines(Svg& svg, const LoadResult& load, const std::vector<Line>& lines, const LinAxis& x,
+                    const LinAxis& y) {
+  const IntervalSeries& s = load.intervals;
+  const double width_s = s.width_us / 1e6;
+  const size_t n = s.size();
+  std::vector<const Line*> drawn;
+  for (const Line& l : lines) {
+    if (l.counts == &s.completed) drawn.insert(drawn.begin(), &l);
+    else drawn.push_back(&l);
+  }
+  for (const Line* line : drawn) {
+    const Line& l = *line;
+    std::vector<std::pair<double, double>> run, all;
+    for (size_t i = 0; i <= n; ++i) {
+      const std::optional<double> rate = i < n ? DrawnRate(load, *l.counts, i) : std::nullopt;
+      if (!rate) {
+        svg.Polyline(run, l.color, 2, l.dash);
+        run.clear();
+        continue;
+      }
+      run.emplace_back(x.Map((static_cast<double>(i) + 0.5) * width_s), y.Map(*rate));
+      all.push_back(run.back());
+    }
+    if (n <= kMaxMarkers) {
+      for (const auto& [px, py] : all) svg.Marker(l.shape, px, py, 3, l.color, true);
+    }
+  }
+}
+
+// The first note: why stalls were not judged, none, or how many are shaded.
+std::string StallsNote(const LoadResult& l, size_t stalls) {
+  if (std::string nj = NotJudged(l); !nj.empty()) return nj;
+  if (stalls == 0) return "no stall: every judged interval completed at least one response";
+  return fmt::format("{} stalled interval{} shaded: slots fell due and no response completed "
+                     "(validity check interval_stalls)",
+                     stalls, stalls == 1 ? "" : "s");
+}
+
 // How the rates were taken, naming the intervals left out.
 std::string RatesNote(const LoadResult& l) {
   std::string note =
@@ -260,55 +336,10 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   const bool latency_panel = HasLatencyPanel(s);
   // Stalls first, under the grid and the lines.
   const std::vector<size_t> stalls = StalledIntervals(r.load);
-  const JudgedIntervals judged = JudgeIntervals(r.load);
-  std::vector<std::pair<double, double>> stall_spans;
-  for (size_t i : stalls) {
-    const double t0 = static_cast<double>(i) * width_s, t1 = static_cast<double>(i + 1) * width_s;
-    stall_spans.emplace_back(t0, t1);
-    svg.Group(fmt::format("stall {}-{} s: 0 of {} {} completed", FormatNumber(t0), FormatNumber(t1),
-                          FormatNumber(DueIn(judged, i)), s.sends_counted ? "scheduled" : "due"));
-    svg.Rect(x.Map(t0), kY0, x.Map(t1) - x.Map(t0), kY1 - kY0, kStallFill);
-    svg.EndGroup();
-  }
+  const std::vector<std::pair<double, double>> stall_spans = DrawStalls(svg, r.load, stalls, x);
   DrawLinePlotFrame(svg, x, y, panels.empty() && !latency_panel ? x_title : "", "per second (requests)");
-  // In the legend's order; an engine that does not count its sends (k6) has
-  // no scheduled or late line.
-  std::vector<Line> lines;
-  if (s.sends_counted) {
-    lines.push_back({&s.scheduled, kBlue, 'o', kScheduledDash,
-                     fmt::format("scheduled: {} slots fell due", SeriesTotal(s.scheduled))});
-  }
-  lines.push_back(
-      {&s.completed, kGreen, 's', "", fmt::format("completed: {} responses (any status)", SeriesTotal(s.completed))});
-  if (s.sends_counted) {
-    lines.push_back(
-        {&s.late_10ms, kVermillion, 't', "", fmt::format("late: {} sent > 10 ms behind", SeriesTotal(s.late_10ms))});
-  }
-  // Completed drawn first: scheduled, dashed, stays visible where they coincide.
-  std::vector<const Line*> drawn;
-  for (const Line& l : lines) {
-    if (l.counts == &s.completed) drawn.insert(drawn.begin(), &l);
-    else drawn.push_back(&l);
-  }
-  for (const Line* line : drawn) {
-    const Line& l = *line;
-    // A run of drawn intervals per polyline: an interval the load covered
-    // under half of (interval_rates.h) breaks the line.
-    std::vector<std::pair<double, double>> run, all;
-    for (size_t i = 0; i <= n; ++i) {
-      const std::optional<double> rate = i < n ? DrawnRate(r.load, *l.counts, i) : std::nullopt;
-      if (!rate) {
-        svg.Polyline(run, l.color, 2, l.dash);
-        run.clear();
-        continue;
-      }
-      run.emplace_back(x.Map((static_cast<double>(i) + 0.5) * width_s), y.Map(*rate));
-      all.push_back(run.back());
-    }
-    if (n <= kMaxMarkers) {
-      for (const auto& [px, py] : all) svg.Marker(l.shape, px, py, 3, l.color, true);
-    }
-  }
+  const std::vector<Line> lines = CountLines(s);
+  DrawCountLines(svg, r.load, lines, x, y);
   Legend(svg, lines, !stalls.empty());
   // The latency per interval (k6), then the SUT's panels, on the same x axis.
   double bottom = kY1;
@@ -329,15 +360,7 @@ std::string RenderTimelinePlot(const ScenarioResult& r) {
   }
   const std::string exits_note = DrawProcessExits(svg, r.sut_timeline, s, x, kY0, bottom);
   std::vector<std::string> notes;
-  if (std::string nj = NotJudged(r.load); !nj.empty()) {
-    notes.push_back(nj);
-  } else if (stalls.empty()) {
-    notes.push_back("no stall: every judged interval completed at least one response");
-  } else {
-    notes.push_back(fmt::format("{} stalled interval{} shaded: slots fell due and no response completed "
-                                "(validity check interval_stalls)",
-                                stalls.size(), stalls.size() == 1 ? "" : "s"));
-  }
+  notes.push_back(StallsNote(r.load, stalls.size()));
   notes.push_back(RatesNote(r.load));
   if (!latency_note.empty()) notes.push_back(latency_note);
   if (!panels.empty()) {
